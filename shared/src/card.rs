@@ -1,0 +1,730 @@
+//! Cards, suits, ranks and the 64-bit [`CardSet`].
+//!
+//! A card is one byte (`suit * 13 + rank`), so a set of cards is one `u64`: the engine's hot
+//! paths (legal moves, following suit, scoring) are a handful of bit operations.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+/// A suit, ordered as UVa 181 ranks them: clubs < diamonds < hearts < spades.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Suit {
+    /// ♣
+    Clubs = 0,
+    /// ♦
+    Diamonds = 1,
+    /// ♥
+    Hearts = 2,
+    /// ♠
+    Spades = 3,
+}
+
+impl Suit {
+    /// All four suits, lowest first.
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    /// The suit with index `i` (0..4).
+    #[must_use]
+    pub fn from_index(i: usize) -> Suit {
+        Suit::ALL[i]
+    }
+
+    /// The ASCII letter used on the wire: `C`, `D`, `H`, `S`.
+    #[must_use]
+    pub fn letter(self) -> char {
+        ['C', 'D', 'H', 'S'][self as usize]
+    }
+
+    /// The symbol shown to people: `♣`, `♦`, `♥`, `♠`.
+    #[must_use]
+    pub fn symbol(self) -> char {
+        ['♣', '♦', '♥', '♠'][self as usize]
+    }
+
+    /// The English name, plural: "clubs".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        ["clubs", "diamonds", "hearts", "spades"][self as usize]
+    }
+
+    /// The English name, singular with article: "a club".
+    #[must_use]
+    pub fn a_card_of(self) -> &'static str {
+        ["a club", "a diamond", "a heart", "a spade"][self as usize]
+    }
+
+    /// Parses a suit letter or symbol, in either case.
+    #[must_use]
+    pub fn from_char(c: char) -> Option<Suit> {
+        match c {
+            'c' | 'C' | '♣' | '♧' => Some(Suit::Clubs),
+            'd' | 'D' | '♦' | '♢' => Some(Suit::Diamonds),
+            'h' | 'H' | '♥' | '♡' => Some(Suit::Hearts),
+            's' | 'S' | '♠' | '♤' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl Serialize for Suit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Suit::Clubs => "C",
+            Suit::Diamonds => "D",
+            Suit::Hearts => "H",
+            Suit::Spades => "S",
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Suit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut chars = text.chars();
+        match (chars.next().and_then(Suit::from_char), chars.next()) {
+            (Some(suit), None) => Ok(suit),
+            _ => Err(serde::de::Error::custom(format!(
+                "`{text}` is not a suit: use C, D, H or S"
+            ))),
+        }
+    }
+}
+
+/// A rank, 2 (low) to ace (high).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rank(u8);
+
+impl Rank {
+    /// The two, lowest rank.
+    pub const TWO: Rank = Rank(0);
+    /// The ten.
+    pub const TEN: Rank = Rank(8);
+    /// The jack.
+    pub const JACK: Rank = Rank(9);
+    /// The queen.
+    pub const QUEEN: Rank = Rank(10);
+    /// The king.
+    pub const KING: Rank = Rank(11);
+    /// The ace, highest rank.
+    pub const ACE: Rank = Rank(12);
+
+    /// The rank with index `i`: 0 is the two, 12 the ace.
+    ///
+    /// # Panics
+    /// If `i` is 13 or more.
+    #[must_use]
+    pub fn from_index(i: u8) -> Rank {
+        assert!(i < 13, "rank index {i} out of range");
+        Rank(i)
+    }
+
+    /// Index 0 (two) to 12 (ace).
+    #[must_use]
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// Face value: 2 to 10, jack 11, queen 12, king 13, ace 14.
+    #[must_use]
+    pub fn value(self) -> u8 {
+        self.0 + 2
+    }
+
+    /// The ASCII character: `2`..`9`, `T`, `J`, `Q`, `K`, `A`.
+    #[must_use]
+    pub fn letter(self) -> char {
+        b"23456789TJQKA"[self.0 as usize] as char
+    }
+
+    /// The English name: "ten", "queen".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        [
+            "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+            "queen", "king", "ace",
+        ][self.0 as usize]
+    }
+
+    /// Parses one rank character (`0` and `T` both mean ten), in either case.
+    #[must_use]
+    pub fn from_char(c: char) -> Option<Rank> {
+        let i = match c.to_ascii_uppercase() {
+            d @ '2'..='9' => d as u8 - b'2',
+            'T' | '0' => 8,
+            'J' => 9,
+            'Q' => 10,
+            'K' => 11,
+            'A' => 12,
+            _ => return None,
+        };
+        Some(Rank(i))
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// One playing card. Written `QS`, `TD`, `2C` on the wire.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The card of this rank and suit.
+    #[must_use]
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(suit as u8 * 13 + rank.0)
+    }
+
+    /// The card with index `i` (0..52): clubs 2..A, then diamonds, hearts, spades.
+    ///
+    /// # Panics
+    /// If `i` is 52 or more.
+    #[must_use]
+    pub fn from_index(i: u8) -> Card {
+        assert!(i < 52, "card index {i} out of range");
+        Card(i)
+    }
+
+    /// The index 0..52.
+    #[must_use]
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The card's suit.
+    #[must_use]
+    pub fn suit(self) -> Suit {
+        Suit::from_index((self.0 / 13) as usize)
+    }
+
+    /// The card's rank.
+    #[must_use]
+    pub fn rank(self) -> Rank {
+        Rank(self.0 % 13)
+    }
+
+    /// How people say it: "queen of spades".
+    #[must_use]
+    pub fn name(self) -> String {
+        format!("{} of {}", self.rank().name(), self.suit().name())
+    }
+
+    /// The queen of spades, Hearts' 13-point card.
+    pub const QUEEN_OF_SPADES: Card = Card::new(Rank::QUEEN, Suit::Spades);
+    /// The two of clubs, which opens a hand of Hearts.
+    pub const TWO_OF_CLUBS: Card = Card::new(Rank::TWO, Suit::Clubs);
+}
+
+/// Cards compare by index: by suit (clubs lowest), then by rank.
+impl PartialOrd for Card {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Card {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a piece of text is not a card or a hand.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CardParseError {
+    /// The text is not a rank followed by a suit.
+    #[error(
+        "`{0}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (C, D, H, S), like QS or 10H"
+    )]
+    NotACard(String),
+    /// A character in a hand is neither a rank, a suit nor a space.
+    #[error("`{0}` is neither a rank nor a suit")]
+    BadChar(char),
+    /// Ranks were written without a suit after them.
+    #[error("the ranks `{0}` have no suit after them")]
+    MissingSuit(String),
+    /// The same card appears twice.
+    #[error("{0} appears twice")]
+    Duplicate(Card),
+}
+
+impl FromStr for Card {
+    type Err = CardParseError;
+
+    /// Accepts `QS`, `qs`, `10H`, `0h`, `Q♠`.
+    fn from_str(text: &str) -> Result<Card, CardParseError> {
+        let bad = || CardParseError::NotACard(text.to_string());
+        let trimmed = text.trim();
+        let mut chars: Vec<char> = trimmed.chars().collect();
+        if chars.len() == 3 && chars[0] == '1' && chars[1] == '0' {
+            chars.remove(0);
+        }
+        match chars.as_slice() {
+            [r, s] => {
+                let rank = Rank::from_char(*r).ok_or_else(bad)?;
+                let suit = Suit::from_char(*s).ok_or_else(bad)?;
+                Ok(Card::new(rank, suit))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let bytes = [self.rank().letter() as u8, self.suit().letter() as u8];
+        s.serialize_str(std::str::from_utf8(&bytes).expect("ASCII"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A set of cards as a 64-bit mask (bit `i` is the card with index `i`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(u64);
+
+const SUIT_MASK: u64 = (1 << 13) - 1;
+
+impl CardSet {
+    /// No cards.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// All 52 cards.
+    pub const FULL: CardSet = CardSet((1 << 52) - 1);
+
+    /// The set from its bit mask (bits 52 and up are dropped).
+    #[must_use]
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits & Self::FULL.0)
+    }
+
+    /// The raw bit mask.
+    #[must_use]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Every card of one suit.
+    #[must_use]
+    pub const fn suit(suit: Suit) -> CardSet {
+        CardSet(SUIT_MASK << (suit as u64 * 13))
+    }
+
+    /// A set holding one card.
+    #[must_use]
+    pub const fn single(card: Card) -> CardSet {
+        CardSet(1 << card.0)
+    }
+
+    /// How many cards.
+    #[must_use]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when there is no card.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `card` is in the set.
+    #[must_use]
+    pub const fn contains(self, card: Card) -> bool {
+        self.0 & (1 << card.0) != 0
+    }
+
+    /// Adds a card; returns false if it was already there.
+    pub fn insert(&mut self, card: Card) -> bool {
+        let had = self.contains(card);
+        self.0 |= 1 << card.0;
+        !had
+    }
+
+    /// Removes a card; returns false if it was not there.
+    pub fn remove(&mut self, card: Card) -> bool {
+        let had = self.contains(card);
+        self.0 &= !(1 << card.0);
+        had
+    }
+
+    /// The cards of `suit` in this set.
+    #[must_use]
+    pub const fn of_suit(self, suit: Suit) -> CardSet {
+        CardSet(self.0 & Self::suit(suit).0)
+    }
+
+    /// True when the set holds a card of `suit`.
+    #[must_use]
+    pub const fn has_suit(self, suit: Suit) -> bool {
+        !self.of_suit(suit).is_empty()
+    }
+
+    /// The lowest card (by index), if any.
+    #[must_use]
+    pub fn lowest(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
+    }
+
+    /// The highest card (by index), if any. Within one suit, that is the highest rank.
+    #[must_use]
+    pub fn highest(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(63 - self.0.leading_zeros() as u8))
+    }
+
+    /// The `n`th card in index order (0-based), if there are that many.
+    #[must_use]
+    pub fn nth(self, n: u32) -> Option<Card> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            bits &= bits.wrapping_sub(1);
+        }
+        CardSet(bits).lowest()
+    }
+
+    /// The cards in index order.
+    pub fn iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+
+    /// The cards as a vector, in index order.
+    #[must_use]
+    pub fn to_vec(self) -> Vec<Card> {
+        self.iter().collect()
+    }
+
+    /// Builds a set from cards, refusing duplicates.
+    pub fn try_from_cards(cards: &[Card]) -> Result<CardSet, CardParseError> {
+        let mut set = CardSet::EMPTY;
+        for &card in cards {
+            if !set.insert(card) {
+                return Err(CardParseError::Duplicate(card));
+            }
+        }
+        Ok(set)
+    }
+
+    /// Parses the compact notation for people, e.g. `467QA♣ 2K♦` or `467QAc2Kd`.
+    ///
+    /// Whitespace anywhere is ignored; a group of ranks is closed by its suit; ten may be written
+    /// `T`, `0` or `10`. Single cards with a suit each (`4c 6c`) are just one-card groups.
+    pub fn parse_compact(text: &str) -> Result<CardSet, CardParseError> {
+        let mut set = CardSet::EMPTY;
+        let mut pending: Vec<Rank> = Vec::new();
+        let mut chars = text.chars().filter(|c| !c.is_whitespace()).peekable();
+        while let Some(c) = chars.next() {
+            if c == '1' && chars.peek() == Some(&'0') {
+                chars.next();
+                pending.push(Rank::TEN);
+            } else if let Some(rank) = Rank::from_char(c) {
+                pending.push(rank);
+            } else if let Some(suit) = Suit::from_char(c) {
+                for rank in pending.drain(..) {
+                    let card = Card::new(rank, suit);
+                    if !set.insert(card) {
+                        return Err(CardParseError::Duplicate(card));
+                    }
+                }
+            } else {
+                return Err(CardParseError::BadChar(c));
+            }
+        }
+        if pending.is_empty() {
+            Ok(set)
+        } else {
+            Err(CardParseError::MissingSuit(
+                pending.iter().map(|r| r.letter()).collect(),
+            ))
+        }
+    }
+
+    /// The compact notation: suits in the order clubs, diamonds, spades, hearts, ranks low to
+    /// high, each group closed by its suit symbol (`467QA♣ 2K♦`), or by a lower-case letter
+    /// when `ascii` (`467QAc 2Kd`).
+    #[must_use]
+    pub fn to_compact(self, ascii: bool) -> String {
+        let groups = [Suit::Clubs, Suit::Diamonds, Suit::Spades, Suit::Hearts]
+            .into_iter()
+            .filter(|&s| self.has_suit(s))
+            .map(|suit| {
+                let mut group: String = self
+                    .of_suit(suit)
+                    .iter()
+                    .map(|c| c.rank().letter())
+                    .collect();
+                group.push(if ascii {
+                    suit.letter().to_ascii_lowercase()
+                } else {
+                    suit.symbol()
+                });
+                group
+            });
+        groups.collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl std::ops::BitOr for CardSet {
+    type Output = CardSet;
+    fn bitor(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for CardSet {
+    fn bitor_assign(&mut self, rhs: CardSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl std::ops::BitAnd for CardSet {
+    type Output = CardSet;
+    fn bitand(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 & rhs.0)
+    }
+}
+
+impl std::ops::Sub for CardSet {
+    type Output = CardSet;
+    fn sub(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 & !rhs.0)
+    }
+}
+
+impl std::ops::SubAssign for CardSet {
+    fn sub_assign(&mut self, rhs: CardSet) {
+        self.0 &= !rhs.0;
+    }
+}
+
+impl std::ops::Not for CardSet {
+    type Output = CardSet;
+    fn not(self) -> CardSet {
+        CardSet(!self.0 & Self::FULL.0)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for card in iter {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardSetIter;
+    fn into_iter(self) -> CardSetIter {
+        self.iter()
+    }
+}
+
+/// Iterates a [`CardSet`] from the lowest index up.
+#[derive(Clone)]
+pub struct CardSetIter(u64);
+
+impl Iterator for CardSetIter {
+    type Item = Card;
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(i))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CardSetIter {}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_compact(true))
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CardSet({})", self.to_compact(true))
+    }
+}
+
+/// On the wire a set is a list of card strings, lowest first: `["2C", "QS"]`.
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let cards = Vec::<Card>::deserialize(d)?;
+        CardSet::try_from_cards(&cards).map_err(serde::de::Error::custom)
+    }
+}
+
+impl schemars::JsonSchema for Card {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A card: rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. \"QS\", \"TD\".",
+            "pattern": "^[2-9TJQKA][CDHS]$"
+        })
+    }
+}
+
+impl schemars::JsonSchema for CardSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cards".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "description": "A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).",
+            "items": generator.subschema_for::<Card>(),
+            "uniqueItems": true
+        })
+    }
+}
+
+impl schemars::JsonSchema for Suit {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Suit".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": ["C", "D", "H", "S"] })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn card(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn parses_every_accepted_spelling() {
+        assert_eq!(card("QS"), Card::QUEEN_OF_SPADES);
+        assert_eq!(card("qs"), Card::QUEEN_OF_SPADES);
+        assert_eq!(card("Q♠"), Card::QUEEN_OF_SPADES);
+        assert_eq!(card("10H"), card("TH"));
+        assert_eq!(card("0h"), card("TH"));
+        assert_eq!(card(" 2c "), Card::TWO_OF_CLUBS);
+    }
+
+    #[test]
+    fn refuses_non_cards_with_a_clear_message() {
+        for bad in ["", "Q", "QX", "1H", "11H", "QSS", "floober"] {
+            let err = bad.parse::<Card>().unwrap_err();
+            assert!(err.to_string().contains("is not a card"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn compact_notation_round_trips_in_the_seed_order() {
+        let hand = CardSet::parse_compact("467QA♣ 2K♦").unwrap();
+        assert_eq!(hand.len(), 7);
+        assert_eq!(hand.to_compact(false), "467QA♣ 2K♦");
+        assert_eq!(hand.to_compact(true), "467QAc 2Kd");
+        let mixed = CardSet::parse_compact("2h 3s 10c 0d").unwrap();
+        assert_eq!(mixed.to_compact(true), "Tc Td 3s 2h");
+        assert_eq!(CardSet::parse_compact("4 6 7 c").unwrap().len(), 3);
+    }
+
+    #[test]
+    fn compact_notation_errors() {
+        assert_eq!(
+            CardSet::parse_compact("45"),
+            Err(CardParseError::MissingSuit("45".into()))
+        );
+        assert_eq!(
+            CardSet::parse_compact("4x"),
+            Err(CardParseError::BadChar('x'))
+        );
+        assert_eq!(
+            CardSet::parse_compact("44c"),
+            Err(CardParseError::Duplicate(card("4C")))
+        );
+    }
+
+    #[test]
+    fn set_operations() {
+        let hand = CardSet::parse_compact("2QAc 5h").unwrap();
+        assert_eq!(hand.of_suit(Suit::Clubs).len(), 3);
+        assert_eq!(hand.of_suit(Suit::Clubs).highest(), Some(card("AC")));
+        assert_eq!(hand.lowest(), Some(card("2C")));
+        assert_eq!(hand.nth(3), Some(card("5H")));
+        assert_eq!(hand.nth(4), None);
+        assert!(!hand.has_suit(Suit::Spades));
+        assert_eq!((!hand).len(), 48);
+    }
+
+    #[test]
+    fn json_is_ascii_strings() {
+        let set = CardSet::parse_compact("Tc Qs").unwrap();
+        assert_eq!(serde_json::to_string(&set).unwrap(), r#"["TC","QS"]"#);
+        let back: CardSet = serde_json::from_str(r#"["qs","10C"]"#).unwrap();
+        assert_eq!(back, set);
+        assert!(serde_json::from_str::<CardSet>(r#"["QS","QS"]"#).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn display_parse_round_trip(i in 0u8..52) {
+            let c = Card::from_index(i);
+            prop_assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+            prop_assert_eq!(c.to_string().to_lowercase().parse::<Card>().unwrap(), c);
+            let symbol = format!("{}{}", c.rank().letter(), c.suit().symbol());
+            prop_assert_eq!(symbol.parse::<Card>().unwrap(), c);
+        }
+
+        #[test]
+        fn compact_round_trip(bits in any::<u64>(), ascii in any::<bool>()) {
+            let set = CardSet::from_bits(bits);
+            prop_assert_eq!(CardSet::parse_compact(&set.to_compact(ascii)).unwrap(), set);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Parlor's pure core: cards, the rules of every variant, player views, bots and the wire
+//! protocol. Nothing here does I/O, reads a clock or uses a thread-local random source, so a
+//! game is fully determined by `(variant, options, seed, actions)`.
+
+pub mod card;
+pub mod deck;
+pub mod rules;
+pub mod seat;
+pub mod view;
+
+pub use card::{Card, CardParseError, CardSet, Rank, Suit};
+pub use rules::{Action, Event, Game, Legal, Options, Phase, RuleError, Rules, Variant};
+pub use seat::{PerSeat, Seat, SeatSet};
+pub use view::PlayerView;

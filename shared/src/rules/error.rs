@@ -1,0 +1,81 @@
+//! Why an action was refused, in words a player understands.
+
+use thiserror::Error;
+
+use crate::card::{Card, Suit};
+use crate::seat::Seat;
+
+/// An action the rules do not allow. The game is unchanged when one is returned.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RuleError {
+    /// Someone else has to act.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The table has no such seat.
+    #[error("there is no {0} at this table")]
+    NoSuchSeat(Seat),
+    /// A card was played while cards are being passed.
+    #[error("cards are being passed now: choose the cards to pass")]
+    PassingNow,
+    /// Cards were passed while tricks are being played.
+    #[error("there is no passing now: play a card")]
+    NotPassingNow,
+    /// The match has ended.
+    #[error("the match is over")]
+    MatchOver,
+    /// The card is not in the player's hand.
+    #[error("you do not hold the {}", .0.name())]
+    CardNotHeld(Card),
+    /// The player holds the led suit but played another.
+    #[error("you must follow suit: you hold {}", .0.a_card_of())]
+    MustFollowSuit(Suit),
+    /// Hearts: the first trick is led with the two of clubs.
+    #[error("the two of clubs must lead the first trick")]
+    MustLeadTwoOfClubs,
+    /// Hearts: no heart lead before hearts are broken, unless that is all one holds.
+    #[error("hearts are not broken yet: lead another suit")]
+    HeartsNotBroken,
+    /// Hearts: no point card on the first trick while holding another card.
+    #[error("no heart and not the queen of spades on the first trick while you hold another card")]
+    NoPointsOnFirstTrick,
+    /// UVa 181: a player who cannot follow suit must trump.
+    #[error("you cannot follow suit, so you must trump: you hold {}", .0.a_card_of())]
+    MustTrump(Suit),
+    /// A pass of the wrong size.
+    #[error("pass exactly {expected} cards, not {got}")]
+    WrongPassCount {
+        /// Cards a pass must have.
+        expected: u32,
+        /// Cards given.
+        got: usize,
+    },
+    /// The same card twice in one pass.
+    #[error("the {} is in your pass twice", .0.name())]
+    DuplicateInPass(Card),
+    /// A second pass in the same hand.
+    #[error("you have already passed this hand")]
+    AlreadyPassed,
+}
+
+impl RuleError {
+    /// A stable machine-readable code for the error.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            RuleError::NotYourTurn => "not_your_turn",
+            RuleError::NoSuchSeat(_) => "no_such_seat",
+            RuleError::PassingNow => "passing_now",
+            RuleError::NotPassingNow => "not_passing_now",
+            RuleError::MatchOver => "match_over",
+            RuleError::CardNotHeld(_) => "card_not_held",
+            RuleError::MustFollowSuit(_) => "must_follow_suit",
+            RuleError::MustLeadTwoOfClubs => "must_lead_two_of_clubs",
+            RuleError::HeartsNotBroken => "hearts_not_broken",
+            RuleError::NoPointsOnFirstTrick => "no_points_on_first_trick",
+            RuleError::MustTrump(_) => "must_trump",
+            RuleError::WrongPassCount { .. } => "wrong_pass_count",
+            RuleError::DuplicateInPass(_) => "duplicate_in_pass",
+            RuleError::AlreadyPassed => "already_passed",
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! What players do ([`Action`]), what they may do ([`Legal`]) and what happens ([`Event`]).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardSet, Suit};
+use crate::seat::{PerSeat, Seat};
+
+/// A player's move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// Give these cards in the passing phase.
+    Pass {
+        /// The cards given, as many as the variant passes.
+        cards: Vec<Card>,
+    },
+    /// Play this card to the trick.
+    Play {
+        /// The card played.
+        card: Card,
+    },
+}
+
+/// Where passed cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PassDirection {
+    /// To the next seat clockwise.
+    Left,
+    /// To the previous seat.
+    Right,
+    /// To the seat opposite.
+    Across,
+}
+
+impl PassDirection {
+    /// Seats to the left the cards travel, at a table of `n`.
+    #[must_use]
+    pub fn steps(self, n: u8) -> u8 {
+        match self {
+            PassDirection::Left => 1,
+            PassDirection::Right => n - 1,
+            PassDirection::Across => n / 2,
+        }
+    }
+}
+
+/// What a seat may do now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Legal {
+    /// Choose exactly `count` distinct cards of `from` to pass `direction`.
+    Pass {
+        /// How many cards to pass.
+        count: u32,
+        /// Where they go.
+        direction: PassDirection,
+        /// The cards one may choose from (the whole hand).
+        from: CardSet,
+    },
+    /// Play one of these cards.
+    Play {
+        /// The playable cards.
+        cards: CardSet,
+    },
+    /// Nothing to do: wait for the others.
+    Wait,
+}
+
+impl Legal {
+    /// True when `action` is one of the moves allowed.
+    #[must_use]
+    pub fn allows(&self, action: &Action) -> bool {
+        match (self, action) {
+            (Legal::Play { cards }, Action::Play { card }) => cards.contains(*card),
+            (Legal::Pass { count, from, .. }, Action::Pass { cards }) => {
+                cards.len() == *count as usize
+                    && CardSet::try_from_cards(cards).is_ok_and(|set| (set - *from).is_empty())
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Something that happened at the table. Most events are public; [`Event::visible_to`] says
+/// which are not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A new hand begins (hands count from 0).
+    HandStarted {
+        /// The hand's number, from 0.
+        hand: u32,
+        /// Who dealt.
+        dealer: Seat,
+        /// Where cards are passed this hand, if they are.
+        pass: Option<PassDirection>,
+    },
+    /// A player's dealt hand. Private to `seat`.
+    Dealt {
+        /// Whose hand.
+        seat: Seat,
+        /// The cards.
+        cards: CardSet,
+    },
+    /// Trump is set by cards shown to everyone: the two undealt cards (hearts5) or the dealer's
+    /// last card (whist).
+    TrumpShown {
+        /// The trump suit.
+        trump: Suit,
+        /// The cards turned face up.
+        cards: CardSet,
+    },
+    /// A player has chosen their pass (which cards is not public).
+    PassChosen {
+        /// Who chose.
+        seat: Seat,
+    },
+    /// Cards changed hands. Private to `from` and `to`.
+    CardsPassed {
+        /// The giver.
+        from: Seat,
+        /// The receiver.
+        to: Seat,
+        /// The cards.
+        cards: CardSet,
+    },
+    /// A card was played to the trick.
+    Played {
+        /// Who played.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// A trick was completed.
+    TrickWon {
+        /// Who took it.
+        winner: Seat,
+        /// The cards of the trick.
+        cards: CardSet,
+    },
+    /// `tricks`: an illegal card cost points and the hand is redealt.
+    BadCard {
+        /// Who played it.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// Points lost (negative).
+        penalty: i32,
+    },
+    /// A hand was scored.
+    HandScored(HandResult),
+    /// The match has ended.
+    MatchOver {
+        /// Who won (several on a shared win; both partners in whist).
+        winners: Vec<Seat>,
+        /// Final totals.
+        totals: PerSeat<i32>,
+    },
+}
+
+impl Event {
+    /// True when `viewer` (a seat, or `None` for a spectator) may see this event.
+    #[must_use]
+    pub fn visible_to(&self, viewer: Option<Seat>) -> bool {
+        match self {
+            Event::Dealt { seat, .. } => viewer == Some(*seat),
+            Event::CardsPassed { from, to, .. } => viewer == Some(*from) || viewer == Some(*to),
+            _ => true,
+        }
+    }
+}
+
+/// The score sheet line of one hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HandResult {
+    /// The hand's number, from 0.
+    pub hand: u32,
+    /// Points each seat scored this hand (filippa: the prize won; whist: the partnership's).
+    pub points: PerSeat<i32>,
+    /// Filippa's penalty points this hand (zero or negative); zeros in other variants.
+    pub penalties: PerSeat<i32>,
+    /// Tricks each seat took this hand.
+    pub tricks: PerSeat<u8>,
+    /// Totals after this hand (filippa: the positive totals).
+    pub totals: PerSeat<i32>,
+    /// Filippa: the prize pool carried to the next hand (0 when it was shared).
+    pub pool_carried: i32,
+    /// Hearts: who shot the moon.
+    pub moon: Option<Seat>,
+}

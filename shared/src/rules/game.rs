@@ -1,0 +1,693 @@
+//! The game: one phase machine for every variant, deterministic from its seed and actions.
+
+use super::event::{Action, Event, HandResult, Legal, PassDirection};
+use super::trick::{CompletedTrick, Trick};
+use super::variant::{BadCard, Options, OptionsError, Rules, Variant};
+use super::{RuleError, filippa, hearts, hearts5, tricks, whist};
+use crate::card::{Card, CardSet, Suit};
+use crate::deck::{DeckRng, shuffled_deck};
+use crate::seat::{PerSeat, Seat, SeatSet};
+
+/// Cards each player passes in the variants that pass.
+pub const PASS_COUNT: u32 = 3;
+
+/// Where the game stands.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Everyone chooses cards to pass at the same time.
+    Passing,
+    /// Tricks are being played.
+    Playing,
+    /// The match has ended.
+    MatchOver,
+}
+
+/// A whole match of one variant. Built from `(variant, options, seed)`; every change goes
+/// through [`Game::apply`], which re-checks everything.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The variant and its resolved options.
+    rules: Rules,
+    /// The seed the match was created with (kept for replay).
+    seed: u64,
+    /// Shuffles each hand's deck.
+    rng: DeckRng,
+    /// A deck to deal first instead of a shuffled one (scripted deals, UVa 181 input).
+    stacked: Option<[Card; 52]>,
+    /// Seats at the table.
+    players: u8,
+    phase: Phase,
+    /// The hand being played, from 0.
+    hand: u32,
+    dealer: Seat,
+    hands: PerSeat<CardSet>,
+    /// Cards each seat has won in tricks this hand.
+    taken: PerSeat<CardSet>,
+    tricks_won: PerSeat<u8>,
+    trick: Trick,
+    completed: Vec<CompletedTrick>,
+    hearts_broken: bool,
+    trump: Option<Suit>,
+    /// Cards everyone can see that are not on the table: hearts5's undealt pair, the whist
+    /// dealer's trump card until it is played.
+    face_up: CardSet,
+    pass_direction: Option<PassDirection>,
+    /// Seats that still have to choose their pass.
+    to_pass: SeatSet,
+    /// The cards each seat chose to pass this hand.
+    passed: PerSeat<CardSet>,
+    /// The cards each seat received this hand.
+    received: PerSeat<CardSet>,
+    /// Points this hand so far outside the trick count (the `tricks` bad-card penalty).
+    hand_penalty: PerSeat<i32>,
+    /// Match totals (filippa: the positive totals).
+    totals: PerSeat<i32>,
+    /// Filippa's negative totals.
+    negatives: PerSeat<i32>,
+    /// Filippa's prize points carried over from hands nobody was clean in.
+    carried_pool: i32,
+    history: Vec<HandResult>,
+    winners: Vec<Seat>,
+}
+
+impl Game {
+    /// A new match, its first hand dealt from `seed`.
+    pub fn new(variant: Variant, options: &Options, seed: u64) -> Result<Game, OptionsError> {
+        Ok(Game::with_rules(Rules::new(variant, options)?, seed, None))
+    }
+
+    /// A new match whose first hand is dealt from `deck` in order (the first card to the
+    /// dealer's left); later hands are shuffled from `seed`.
+    pub fn with_deck(
+        variant: Variant,
+        options: &Options,
+        seed: u64,
+        deck: [Card; 52],
+    ) -> Result<Game, OptionsError> {
+        Ok(Game::with_rules(
+            Rules::new(variant, options)?,
+            seed,
+            Some(deck),
+        ))
+    }
+
+    /// A new match with already resolved rules.
+    #[must_use]
+    pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
+        let n = rules.variant.players();
+        let mut game = Game {
+            rules,
+            seed,
+            rng: DeckRng::new(seed),
+            stacked,
+            players: n,
+            phase: Phase::Playing,
+            hand: 0,
+            dealer: Seat(n - 1),
+            hands: PerSeat::new(n),
+            taken: PerSeat::new(n),
+            tricks_won: PerSeat::new(n),
+            trick: Trick::new(Seat(0)),
+            completed: Vec::with_capacity(13),
+            hearts_broken: false,
+            trump: None,
+            face_up: CardSet::EMPTY,
+            pass_direction: None,
+            to_pass: SeatSet::EMPTY,
+            passed: PerSeat::new(n),
+            received: PerSeat::new(n),
+            hand_penalty: PerSeat::new(n),
+            totals: PerSeat::new(n),
+            negatives: PerSeat::new(n),
+            carried_pool: 0,
+            history: Vec::new(),
+            winners: Vec::new(),
+        };
+        game.deal(&mut Vec::new());
+        game
+    }
+
+    /// The events a viewer needs to learn the first hand, as if dealt now.
+    #[must_use]
+    pub fn opening_events(&self) -> Vec<Event> {
+        let mut events = vec![Event::HandStarted {
+            hand: self.hand,
+            dealer: self.dealer,
+            pass: self.pass_direction,
+        }];
+        for seat in Seat::all(self.players) {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.hands[seat],
+            });
+        }
+        if let Some(trump) = self.trump {
+            events.push(Event::TrumpShown {
+                trump,
+                cards: self.face_up,
+            });
+        }
+        events
+    }
+
+    // ---- reading the state -------------------------------------------------------------
+
+    /// The variant and options.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The variant.
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
+    /// The seed the match was created with.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seats at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The current phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The hand being played, from 0.
+    #[must_use]
+    pub fn hand_number(&self) -> u32 {
+        self.hand
+    }
+
+    /// This hand's dealer.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The cards `seat` holds. Hidden information: only for that seat's view.
+    #[must_use]
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The trick on the table.
+    #[must_use]
+    pub fn trick(&self) -> &Trick {
+        &self.trick
+    }
+
+    /// The tricks completed this hand.
+    #[must_use]
+    pub fn completed_tricks(&self) -> &[CompletedTrick] {
+        &self.completed
+    }
+
+    /// Tricks taken this hand per seat.
+    #[must_use]
+    pub fn tricks_won(&self) -> PerSeat<u8> {
+        self.tricks_won
+    }
+
+    /// The cards each seat took this hand (they are all face up once played).
+    #[must_use]
+    pub fn taken(&self) -> PerSeat<CardSet> {
+        self.taken
+    }
+
+    /// The trump suit of this hand, if the variant has one.
+    #[must_use]
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+
+    /// Cards shown to everyone that are not on the table.
+    #[must_use]
+    pub fn face_up(&self) -> CardSet {
+        self.face_up
+    }
+
+    /// Whether a heart has been played this hand.
+    #[must_use]
+    pub fn hearts_broken(&self) -> bool {
+        self.hearts_broken
+    }
+
+    /// Where cards are passed this hand, if they are.
+    #[must_use]
+    pub fn pass_direction(&self) -> Option<PassDirection> {
+        self.pass_direction
+    }
+
+    /// The cards `seat` chose to pass this hand (hidden from everyone but the giver and the
+    /// receiver).
+    #[must_use]
+    pub fn passed_by(&self, seat: Seat) -> CardSet {
+        self.passed[seat]
+    }
+
+    /// The cards `seat` received this hand.
+    #[must_use]
+    pub fn received_by(&self, seat: Seat) -> CardSet {
+        self.received[seat]
+    }
+
+    /// Seats that still have to choose a pass.
+    #[must_use]
+    pub fn to_pass(&self) -> SeatSet {
+        self.to_pass
+    }
+
+    /// Match totals (filippa: positive totals).
+    #[must_use]
+    pub fn totals(&self) -> PerSeat<i32> {
+        self.totals
+    }
+
+    /// Filippa's negative totals (zeros elsewhere).
+    #[must_use]
+    pub fn negatives(&self) -> PerSeat<i32> {
+        self.negatives
+    }
+
+    /// Filippa's prize pool this hand: 36 plus what was carried over.
+    #[must_use]
+    pub fn pool(&self) -> i32 {
+        self.carried_pool + filippa::PRIZE
+    }
+
+    /// One score line per finished hand.
+    #[must_use]
+    pub fn history(&self) -> &[HandResult] {
+        &self.history
+    }
+
+    /// The winners, once the match is over.
+    #[must_use]
+    pub fn winners(&self) -> &[Seat] {
+        &self.winners
+    }
+
+    /// True once the match has ended.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::MatchOver
+    }
+
+    /// Who has to act now: everyone who has not passed yet, or the one player to play.
+    #[must_use]
+    pub fn to_act(&self) -> SeatSet {
+        match self.phase {
+            Phase::Passing => self.to_pass,
+            Phase::Playing => SeatSet::one(self.next_to_play()),
+            Phase::MatchOver => SeatSet::EMPTY,
+        }
+    }
+
+    /// The seat whose card the trick waits for (meaningful while playing).
+    #[must_use]
+    pub fn next_to_play(&self) -> Seat {
+        self.trick
+            .leader()
+            .left(self.trick.len() as u8, self.players)
+    }
+
+    /// What `seat` may do now.
+    #[must_use]
+    pub fn legal_actions(&self, seat: Seat) -> Legal {
+        if seat.0 >= self.players || !self.to_act().contains(seat) {
+            return Legal::Wait;
+        }
+        match self.phase {
+            Phase::Passing => Legal::Pass {
+                count: PASS_COUNT,
+                direction: self.pass_direction.expect("a passing hand has a direction"),
+                from: self.hands[seat],
+            },
+            Phase::Playing => Legal::Play {
+                cards: self.legal_plays(seat),
+            },
+            Phase::MatchOver => Legal::Wait,
+        }
+    }
+
+    /// The cards `seat` may play to the current trick (empty when it is not their turn).
+    #[must_use]
+    pub fn legal_plays(&self, seat: Seat) -> CardSet {
+        if self.phase != Phase::Playing || seat != self.next_to_play() {
+            return CardSet::EMPTY;
+        }
+        let hand = self.hands[seat];
+        let first_trick = self.completed.is_empty();
+        let Some(led) = self.trick.led_suit() else {
+            return match self.rules.variant {
+                Variant::Hearts => hearts::lead_options(hand, first_trick, self.hearts_broken),
+                _ => hand,
+            };
+        };
+        let following = hand.of_suit(led);
+        if !following.is_empty() {
+            return following;
+        }
+        match self.rules.variant {
+            Variant::Hearts => hearts::discard_options(hand, first_trick),
+            Variant::Hearts5 => {
+                hearts5::discard_options(hand, self.trump.expect("hearts5 has trump"))
+            }
+            _ => hand,
+        }
+    }
+
+    // ---- changing the state ------------------------------------------------------------
+
+    /// Applies `seat`'s action and returns what happened. On error nothing changed.
+    pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] writing its events into a caller's buffer, so hot loops reuse one.
+    pub fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if seat.0 >= self.players {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
+        match action {
+            Action::Pass { cards } => self.pass(seat, cards, events),
+            Action::Play { card } => self.play(seat, *card, events),
+        }
+    }
+
+    fn pass(
+        &mut self,
+        seat: Seat,
+        cards: &[Card],
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Passing => {}
+            Phase::Playing => return Err(RuleError::NotPassingNow),
+            Phase::MatchOver => return Err(RuleError::MatchOver),
+        }
+        if !self.to_pass.contains(seat) {
+            return Err(RuleError::AlreadyPassed);
+        }
+        if cards.len() != PASS_COUNT as usize {
+            return Err(RuleError::WrongPassCount {
+                expected: PASS_COUNT,
+                got: cards.len(),
+            });
+        }
+        let mut chosen = CardSet::EMPTY;
+        for &card in cards {
+            if !self.hands[seat].contains(card) {
+                return Err(RuleError::CardNotHeld(card));
+            }
+            if !chosen.insert(card) {
+                return Err(RuleError::DuplicateInPass(card));
+            }
+        }
+        self.passed[seat] = chosen;
+        self.to_pass.remove(seat);
+        events.push(Event::PassChosen { seat });
+        if self.to_pass.is_empty() {
+            self.exchange_passes(events);
+        }
+        Ok(())
+    }
+
+    /// Every pass arrives at once, after everyone has chosen.
+    fn exchange_passes(&mut self, events: &mut Vec<Event>) {
+        let steps = self
+            .pass_direction
+            .expect("passing hand")
+            .steps(self.players);
+        for from in Seat::all(self.players) {
+            self.hands[from] -= self.passed[from];
+        }
+        for from in Seat::all(self.players) {
+            let to = from.left(steps, self.players);
+            let cards = self.passed[from];
+            self.hands[to] |= cards;
+            self.received[to] = cards;
+            events.push(Event::CardsPassed { from, to, cards });
+        }
+        self.start_play();
+    }
+
+    fn play(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Passing => return Err(RuleError::PassingNow),
+            Phase::MatchOver => return Err(RuleError::MatchOver),
+        }
+        if seat != self.next_to_play() {
+            return Err(RuleError::NotYourTurn);
+        }
+        if !self.legal_plays(seat).contains(card) {
+            if self.rules.variant == Variant::Tricks && self.rules.bad_card == BadCard::Penalty {
+                self.bad_card(seat, card, events);
+                return Ok(());
+            }
+            return Err(self.why_illegal(seat, card));
+        }
+        self.hands[seat].remove(card);
+        self.face_up.remove(card);
+        if card.suit() == Suit::Hearts {
+            self.hearts_broken = true;
+        }
+        self.trick.push(card, self.trump);
+        events.push(Event::Played { seat, card });
+        if self.trick.len() == self.players as usize {
+            self.finish_trick(events);
+        }
+        Ok(())
+    }
+
+    /// Names the rule an illegal card breaks (only called once the card is known illegal).
+    fn why_illegal(&self, seat: Seat, card: Card) -> RuleError {
+        let hand = self.hands[seat];
+        if !hand.contains(card) {
+            return RuleError::CardNotHeld(card);
+        }
+        let first_trick = self.completed.is_empty();
+        match self.trick.led_suit() {
+            None if first_trick && hand.contains(Card::TWO_OF_CLUBS) => {
+                RuleError::MustLeadTwoOfClubs
+            }
+            None => RuleError::HeartsNotBroken,
+            Some(led) if hand.has_suit(led) => RuleError::MustFollowSuit(led),
+            Some(_) => match self.trump {
+                Some(trump) if self.rules.variant == Variant::Hearts5 => {
+                    RuleError::MustTrump(trump)
+                }
+                _ => RuleError::NoPointsOnFirstTrick,
+            },
+        }
+    }
+
+    fn finish_trick(&mut self, events: &mut Vec<Event>) {
+        let winner = self.trick.winner(self.players);
+        let cards = self.trick.card_set();
+        self.taken[winner] |= cards;
+        self.tricks_won[winner] += 1;
+        self.completed.push(CompletedTrick {
+            leader: self.trick.leader(),
+            cards: self.trick.cards().to_vec(),
+            winner,
+        });
+        events.push(Event::TrickWon { winner, cards });
+        self.trick = Trick::new(winner);
+        if self.rules.variant == Variant::Tricks {
+            // `tricks` scores as it goes and stops the moment someone reaches the target.
+            self.totals[winner] += 1;
+            if self.totals[winner] >= self.rules.target {
+                self.finish_hand(events);
+                return;
+            }
+        }
+        if self.hands[winner].is_empty() {
+            self.finish_hand(events);
+        }
+    }
+
+    /// `tricks`' bad card: the player loses 100, the hand ends with what was won so far kept,
+    /// and the next hand is dealt.
+    fn bad_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
+        events.push(Event::BadCard {
+            seat,
+            card,
+            penalty: tricks::BAD_CARD_PENALTY,
+        });
+        self.hand_penalty[seat] += tricks::BAD_CARD_PENALTY;
+        self.totals[seat] += tricks::BAD_CARD_PENALTY;
+        self.finish_hand(events);
+    }
+
+    fn finish_hand(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let mut penalties = PerSeat::new(n);
+        let mut moon = None;
+        let mut pool_carried = 0;
+        let points = match self.rules.variant {
+            Variant::Hearts => {
+                let (points, shooter) = hearts::score(&self.taken, self.rules.moon);
+                moon = shooter;
+                points
+            }
+            Variant::Filippa => {
+                let (prize, minus, carried) = filippa::score(&self.taken, self.pool());
+                penalties = minus;
+                pool_carried = carried;
+                self.carried_pool = carried;
+                prize
+            }
+            Variant::Hearts5 => hearts5::score(&self.taken),
+            Variant::Whist => whist::score(&self.tricks_won),
+            Variant::Tricks => {
+                // Totals were updated trick by trick; the sheet shows the hand's share.
+                let mut points = PerSeat::new(n);
+                for seat in Seat::all(n) {
+                    points[seat] = i32::from(self.tricks_won[seat]) + self.hand_penalty[seat];
+                }
+                points
+            }
+        };
+        if self.rules.variant != Variant::Tricks {
+            for seat in Seat::all(n) {
+                self.totals[seat] += points[seat];
+                self.negatives[seat] += penalties[seat];
+            }
+        }
+        let result = HandResult {
+            hand: self.hand,
+            points,
+            penalties,
+            tricks: self.tricks_won,
+            totals: self.totals,
+            pool_carried,
+            moon,
+        };
+        self.history.push(result.clone());
+        events.push(Event::HandScored(result));
+        if let Some(winners) = self.match_winners() {
+            self.winners = winners.clone();
+            self.phase = Phase::MatchOver;
+            events.push(Event::MatchOver {
+                winners,
+                totals: self.totals,
+            });
+        } else {
+            self.hand += 1;
+            self.dealer = self.dealer.next(n);
+            self.deal(events);
+        }
+    }
+
+    /// The winners if the match ends after this hand.
+    fn match_winners(&self) -> Option<Vec<Seat>> {
+        let totals = self.totals.as_slice();
+        let target = self.rules.target;
+        let seats_with = |value: i32| -> Vec<Seat> {
+            Seat::all(self.players)
+                .filter(|s| self.totals[*s] == value)
+                .collect()
+        };
+        let max = *totals.iter().max().expect("seats");
+        let min = *totals.iter().min().expect("seats");
+        match self.rules.variant {
+            Variant::Hearts => (max >= target).then(|| seats_with(min)),
+            Variant::Hearts5 => (self.hand + 1 >= self.rules.hands).then(|| seats_with(min)),
+            Variant::Filippa | Variant::Tricks | Variant::Whist => {
+                (max >= target).then(|| seats_with(max))
+            }
+        }
+    }
+
+    /// Deals the next hand: one card at a time from the dealer's left.
+    fn deal(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let deck = self
+            .stacked
+            .take()
+            .unwrap_or_else(|| shuffled_deck(&mut self.rng));
+        let dealt = n as usize * self.rules.variant.hand_size() as usize;
+        self.hands = PerSeat::new(n);
+        for (i, &card) in deck[..dealt].iter().enumerate() {
+            let seat = self.dealer.left(1 + (i % n as usize) as u8, n);
+            self.hands[seat].insert(card);
+        }
+        self.taken = PerSeat::new(n);
+        self.tricks_won = PerSeat::new(n);
+        self.hand_penalty = PerSeat::new(n);
+        self.completed.clear();
+        self.hearts_broken = false;
+        self.passed = PerSeat::new(n);
+        self.received = PerSeat::new(n);
+        (self.trump, self.face_up) = match self.rules.variant {
+            Variant::Hearts5 => {
+                let leftover: CardSet = deck[dealt..].iter().copied().collect();
+                (Some(hearts5::trump_of(leftover)), leftover)
+            }
+            Variant::Whist => (Some(deck[51].suit()), CardSet::single(deck[51])),
+            _ => (None, CardSet::EMPTY),
+        };
+        self.pass_direction = match self.rules.variant {
+            Variant::Hearts => hearts::pass_direction(self.hand, self.rules.passing),
+            Variant::Filippa => Some(PassDirection::Left),
+            _ => None,
+        };
+        events.push(Event::HandStarted {
+            hand: self.hand,
+            dealer: self.dealer,
+            pass: self.pass_direction,
+        });
+        for seat in Seat::all(n) {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.hands[seat],
+            });
+        }
+        if let Some(trump) = self.trump {
+            events.push(Event::TrumpShown {
+                trump,
+                cards: self.face_up,
+            });
+        }
+        if self.pass_direction.is_some() {
+            self.phase = Phase::Passing;
+            self.to_pass = SeatSet::all(n);
+        } else {
+            self.start_play();
+        }
+    }
+
+    /// The first trick is led by the holder of 2♣ in Hearts, by the dealer's left elsewhere.
+    fn start_play(&mut self) {
+        self.phase = Phase::Playing;
+        let leader = match self.rules.variant {
+            Variant::Hearts => Seat::all(self.players)
+                .find(|s| self.hands[*s].contains(Card::TWO_OF_CLUBS))
+                .expect("someone holds the two of clubs"),
+            _ => self.dealer.next(self.players),
+        };
+        self.trick = Trick::new(leader);
+    }
+}

@@ -1,0 +1,205 @@
+//! Seats around the table, and small fixed-size per-seat collections.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat `steps` places to the left (clockwise) at a table of `n`.
+    #[must_use]
+    pub fn left(self, steps: u8, n: u8) -> Seat {
+        Seat((self.0 + steps) % n)
+    }
+
+    /// The next seat clockwise at a table of `n`.
+    #[must_use]
+    pub fn next(self, n: u8) -> Seat {
+        self.left(1, n)
+    }
+
+    /// The partner across a four-seat table.
+    #[must_use]
+    pub fn partner(self) -> Seat {
+        Seat((self.0 + 2) % 4)
+    }
+
+    /// The index for per-seat arrays.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// All seats of a table of `n`.
+    pub fn all(n: u8) -> impl Iterator<Item = Seat> {
+        (0..n).map(Seat)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// The most seats any variant has.
+pub const MAX_SEATS: usize = 5;
+
+/// A set of seats as a bitmask, e.g. everyone who still has to pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(u8);
+
+impl SeatSet {
+    /// Nobody.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// Every seat of a table of `n`.
+    #[must_use]
+    pub fn all(n: u8) -> SeatSet {
+        SeatSet((1 << n) - 1)
+    }
+
+    /// Just `seat`.
+    #[must_use]
+    pub fn one(seat: Seat) -> SeatSet {
+        SeatSet(1 << seat.0)
+    }
+
+    /// True when `seat` is in the set.
+    #[must_use]
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.0) != 0
+    }
+
+    /// Takes `seat` out.
+    pub fn remove(&mut self, seat: Seat) {
+        self.0 &= !(1 << seat.0);
+    }
+
+    /// True when there is nobody.
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The seats, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Seat)
+    }
+}
+
+/// One value per seat, stored inline (no allocation), serialized as a list of `len` values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PerSeat<T> {
+    len: u8,
+    values: [T; MAX_SEATS],
+}
+
+impl<T: Copy + Default> PerSeat<T> {
+    /// `n` default values.
+    #[must_use]
+    pub fn new(n: u8) -> Self {
+        PerSeat {
+            len: n,
+            values: [T::default(); MAX_SEATS],
+        }
+    }
+
+    /// From a slice of at most five values.
+    #[must_use]
+    pub fn from_slice(values: &[T]) -> Self {
+        let mut per = Self::new(values.len() as u8);
+        per.values[..values.len()].copy_from_slice(values);
+        per
+    }
+}
+
+impl<T> PerSeat<T> {
+    /// How many seats.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True for a table of no seats (never in a game).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The values as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[T] {
+        &self.values[..self.len as usize]
+    }
+
+    /// The values as a mutable slice.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.values[..self.len as usize]
+    }
+
+    /// The values with their seats.
+    pub fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
+        self.as_slice()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Seat(i as u8), v))
+    }
+}
+
+impl<T> std::ops::Index<Seat> for PerSeat<T> {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self.as_slice()[seat.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Seat> for PerSeat<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.as_mut_slice()[seat.index()]
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for PerSeat<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for PerSeat<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for PerSeat<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let values = Vec::<T>::deserialize(d)?;
+        if values.len() > MAX_SEATS {
+            return Err(serde::de::Error::custom("at most five seats"));
+        }
+        Ok(PerSeat::from_slice(&values))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for PerSeat<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("PerSeat_{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "description": "One value per seat, seat 0 first.",
+            "items": generator.subschema_for::<T>(),
+            "maxItems": MAX_SEATS
+        })
+    }
+}

@@ -1,0 +1,159 @@
+//! What one seat (or a spectator) may know, built field by field from the game.
+//!
+//! A view is an allow-list: each field is copied from something the viewer is entitled to see.
+//! The game itself is never serialized to a client, and bots decide from views alone.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardSet, Suit};
+use crate::rules::{
+    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Variant,
+};
+use crate::seat::{PerSeat, Seat};
+
+/// The table as one player (or a spectator, with `seat: None`) sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayerView {
+    /// The variant played.
+    pub variant: Variant,
+    /// Its options, every one spelled out.
+    pub options: Options,
+    /// The viewer's seat; `None` for a spectator.
+    pub seat: Option<Seat>,
+    /// Seats at the table.
+    pub players: u8,
+    /// Passing, playing or match over.
+    pub phase: Phase,
+    /// The hand being played, from 0.
+    pub hand_number: u32,
+    /// This hand's dealer.
+    pub dealer: Seat,
+    /// The viewer's own cards (empty for a spectator).
+    pub hand: CardSet,
+    /// How many cards each seat holds.
+    pub hand_sizes: PerSeat<u8>,
+    /// The trump suit, if any.
+    pub trump: Option<Suit>,
+    /// Cards shown to everyone: hearts5's undealt pair, the whist dealer's trump card.
+    pub face_up: CardSet,
+    /// The trick on the table.
+    pub trick: TrickView,
+    /// The tricks completed this hand, in order.
+    pub tricks: Vec<CompletedTrick>,
+    /// Tricks taken this hand per seat.
+    pub tricks_won: PerSeat<u8>,
+    /// Whether a heart has been played this hand.
+    pub hearts_broken: bool,
+    /// This hand's passing, if there is any.
+    pub pass: Option<PassView>,
+    /// Match totals (filippa: positive totals).
+    pub totals: PerSeat<i32>,
+    /// Filippa's negative totals.
+    pub negatives: PerSeat<i32>,
+    /// Filippa's prize pool for this hand.
+    pub pool: i32,
+    /// The score sheet: one line per finished hand.
+    pub history: Vec<HandResult>,
+    /// Who has to act now.
+    pub to_act: Vec<Seat>,
+    /// What the viewer may do now.
+    pub legal: Legal,
+    /// The winners, once the match is over.
+    pub winners: Vec<Seat>,
+}
+
+/// The trick being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TrickView {
+    /// Who leads it.
+    pub leader: Seat,
+    /// The cards so far, in play order.
+    pub plays: Vec<PlayedCard>,
+}
+
+/// One card on the table and who played it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayedCard {
+    /// Who played it.
+    pub seat: Seat,
+    /// The card.
+    pub card: Card,
+}
+
+/// The passing of this hand as the viewer knows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PassView {
+    /// Where cards go.
+    pub direction: PassDirection,
+    /// The cards the viewer gave (empty until chosen, and for spectators).
+    pub given: CardSet,
+    /// The cards the viewer received (empty until everyone has passed).
+    pub received: CardSet,
+    /// Seats that have not chosen yet.
+    pub waiting: Vec<Seat>,
+}
+
+impl PlayerView {
+    /// Builds the view of `viewer` (`None`: a spectator).
+    #[must_use]
+    pub fn of(game: &Game, viewer: Option<Seat>) -> PlayerView {
+        let n = game.players();
+        let own = |f: &dyn Fn(Seat) -> CardSet| viewer.map_or(CardSet::EMPTY, f);
+        let mut hand_sizes = PerSeat::new(n);
+        for seat in Seat::all(n) {
+            hand_sizes[seat] = game.hand(seat).len() as u8;
+        }
+        let trick = game.trick();
+        PlayerView {
+            variant: game.variant(),
+            options: game.rules().options(),
+            seat: viewer,
+            players: n,
+            phase: game.phase(),
+            hand_number: game.hand_number(),
+            dealer: game.dealer(),
+            hand: own(&|s| game.hand(s)),
+            hand_sizes,
+            trump: game.trump(),
+            face_up: game.face_up(),
+            trick: TrickView {
+                leader: trick.leader(),
+                plays: trick
+                    .plays(n)
+                    .map(|(seat, card)| PlayedCard { seat, card })
+                    .collect(),
+            },
+            tricks: game.completed_tricks().to_vec(),
+            tricks_won: game.tricks_won(),
+            hearts_broken: game.hearts_broken(),
+            pass: game.pass_direction().map(|direction| PassView {
+                direction,
+                given: own(&|s| game.passed_by(s)),
+                received: own(&|s| game.received_by(s)),
+                waiting: game.to_pass().iter().collect(),
+            }),
+            totals: game.totals(),
+            negatives: game.negatives(),
+            pool: game.pool(),
+            history: game.history().to_vec(),
+            to_act: game.to_act().iter().collect(),
+            legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
+            winners: game.winners().to_vec(),
+        }
+    }
+
+    /// Every card played this hand, on the table or in finished tricks.
+    #[must_use]
+    pub fn played_cards(&self) -> CardSet {
+        let done = self.tricks.iter().flat_map(|t| t.cards.iter().copied());
+        let on_table = self.trick.plays.iter().map(|p| p.card);
+        done.chain(on_table).collect()
+    }
+
+    /// The cards whose place nobody can know: not in the viewer's hand, not played, not face up.
+    #[must_use]
+    pub fn unseen_cards(&self) -> CardSet {
+        CardSet::FULL - self.hand - self.played_cards() - self.face_up
+    }
+}
