@@ -1,1 +1,29 @@
-fn main() {}
+//! `parlor`: the game server and its command-line tools.
+
+use clap::{Parser, Subcommand};
+
+use parlor_server::commands;
+
+/// Parlor: a self-hosted server for trick-taking card games.
+#[derive(Parser)]
+#[command(name = "parlor", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
+    Uva181,
+    /// Play random hands single-threaded and print hands per second.
+    Bench(commands::bench::BenchArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Uva181 => commands::uva181::run(),
+        Command::Bench(args) => commands::bench::run(&args),
+    }
+}

@@ -2,10 +2,13 @@
 //! protocol. Nothing here does I/O, reads a clock or uses a thread-local random source, so a
 //! game is fully determined by `(variant, options, seed, actions)`.
 
+pub mod bots;
 pub mod card;
 pub mod deck;
+pub mod protocol;
 pub mod rules;
 pub mod seat;
+pub mod uva181;
 pub mod view;
 
 pub use card::{Card, CardParseError, CardSet, Rank, Suit};

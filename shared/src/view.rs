@@ -124,7 +124,7 @@ impl PlayerView {
                     .map(|(seat, card)| PlayedCard { seat, card })
                     .collect(),
             },
-            tricks: game.completed_tricks().to_vec(),
+            tricks: game.completed_tricks().collect(),
             tricks_won: game.tricks_won(),
             hearts_broken: game.hearts_broken(),
             pass: game.pass_direction().map(|direction| PassView {

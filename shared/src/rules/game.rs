@@ -48,7 +48,8 @@ pub struct Game {
     taken: PerSeat<CardSet>,
     tricks_won: PerSeat<u8>,
     trick: Trick,
-    completed: Vec<CompletedTrick>,
+    /// This hand's finished tricks (kept as `Trick`s: no allocation per trick).
+    completed: Vec<Trick>,
     hearts_broken: bool,
     trump: Option<Suit>,
     /// Cards everyone can see that are not on the table: hearts5's undealt pair, the whist
@@ -211,8 +212,18 @@ impl Game {
 
     /// The tricks completed this hand.
     #[must_use]
-    pub fn completed_tricks(&self) -> &[CompletedTrick] {
-        &self.completed
+    pub fn completed_tricks(&self) -> impl ExactSizeIterator<Item = CompletedTrick> + '_ {
+        self.completed.iter().map(|t| CompletedTrick {
+            leader: t.leader(),
+            cards: t.cards().to_vec(),
+            winner: t.winner(self.players),
+        })
+    }
+
+    /// How many tricks are finished this hand.
+    #[must_use]
+    pub fn completed_count(&self) -> usize {
+        self.completed.len()
     }
 
     /// Tricks taken this hand per seat.
@@ -508,11 +519,7 @@ impl Game {
         let cards = self.trick.card_set();
         self.taken[winner] |= cards;
         self.tricks_won[winner] += 1;
-        self.completed.push(CompletedTrick {
-            leader: self.trick.leader(),
-            cards: self.trick.cards().to_vec(),
-            winner,
-        });
+        self.completed.push(self.trick);
         events.push(Event::TrickWon { winner, cards });
         self.trick = Trick::new(winner);
         if self.rules.variant == Variant::Tricks {
@@ -630,8 +637,9 @@ impl Game {
             .unwrap_or_else(|| shuffled_deck(&mut self.rng));
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
         self.hands = PerSeat::new(n);
-        for (i, &card) in deck[..dealt].iter().enumerate() {
-            let seat = self.dealer.left(1 + (i % n as usize) as u8, n);
+        let mut seat = self.dealer;
+        for &card in &deck[..dealt] {
+            seat = seat.next(n);
             self.hands[seat].insert(card);
         }
         self.taken = PerSeat::new(n);

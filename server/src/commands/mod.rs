@@ -1,0 +1,4 @@
+//! One module per `parlor` subcommand.
+
+pub mod bench;
+pub mod uva181;

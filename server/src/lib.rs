@@ -1,0 +1,3 @@
+//! Parlor's server: everything that does I/O around the pure engine of `parlor-shared`.
+
+pub mod commands;
