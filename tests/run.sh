@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every Parlor test: Rust unit, property and end-to-end tests, the browser tests in headless
+# Chromium, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "docker-compose.yml"
+if command -v docker-compose >/dev/null 2>&1; then
+  docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
+else
+  echo "docker-compose is not installed: compose file not validated (apt-get install docker-compose)"
+fi
+
+step "Rust: build (debug, the one profile tests use)"
+cargo build --workspace --all-targets
+
+step "Rust: unit, property and end-to-end tests"
+cargo test --workspace
+
+export PARLOR_BIN="$root/target/debug/parlor"
+
+if [ -f tests/browser/package.json ]; then
+  step "Browser tests (headless Chromium)"
+  if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    else
+      echo "Chromium is missing: run 'sudo apt-get install chromium' and try again" >&2
+      exit 1
+    fi
+  fi
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
+fi
+
+python_tests=()
+[ -d examples/python/tests ] && python_tests+=(examples/python/tests)
+[ -d sdk/python/tests ] && python_tests+=(sdk/python/tests)
+if [ ${#python_tests[@]} -gt 0 ]; then
+  step "Python bot tests"
+  venv="$root/target/python-venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check pytest websockets
+  [ -f sdk/python/pyproject.toml ] && "$venv/bin/pip" install -q --disable-pip-version-check ./sdk/python
+  "$venv/bin/python" -m pytest -q "${python_tests[@]}"
+fi
+
+step "All tests passed"
