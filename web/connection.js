@@ -1,0 +1,93 @@
+// One WebSocket to the server that comes back by itself: when it drops, it reconnects with
+// exponential backoff and says hello again (the `hello` callback sends `join` with the seat token
+// or `watch`), so the server answers with a fresh `welcome`, `table` and `state`.
+
+/** Delay before reconnect attempt `attempt` (0-based): 0.5 s, 1 s, 2 s, ... up to 10 s. */
+export function backoffDelay(attempt) {
+  return Math.min(10000, 500 * 2 ** attempt);
+}
+
+/** A self-healing connection to `/ws`. */
+export class Connection {
+  /**
+   * @param {object} handlers `hello()` returns the first message to send on every (re)connect;
+   *   `message(msg)` gets each server message; `status(up, wasDown)` reports connectivity.
+   */
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.down = false;
+    this.timer = null;
+    this.pingTimer = null;
+  }
+
+  /** Opens the socket (again). */
+  open() {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
+      this.attempt = 0;
+      const wasDown = this.down;
+      this.down = false;
+      ws.send(JSON.stringify(this.handlers.hello()));
+      this.handlers.status(true, wasDown);
+      clearInterval(this.pingTimer);
+      // A ping now and then lets the browser notice a dead connection.
+      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
+    });
+    ws.addEventListener('message', (e) => {
+      if (this.ws !== ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.handlers.message(msg);
+    });
+    ws.addEventListener('close', () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.closed) return;
+      this.down = true;
+      this.handlers.status(false, true);
+      const delay = backoffDelay(this.attempt);
+      this.attempt += 1;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.open(), delay);
+    });
+  }
+
+  /** Drops the current socket and connects again at once (used to resynchronise). */
+  reconnect() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  /** Sends a message if the socket is open; returns whether it was sent. */
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** Closes for good. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

@@ -1,0 +1,52 @@
+// A tiny helper to build DOM nodes without a framework.
+
+/**
+ * Creates an element: `h('button', { class: 'x', onclick: fn, 'aria-label': 'y' }, 'text', child)`.
+ * Attributes whose value is `false`, `null` or `undefined` are left out; `true` sets an empty one.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === 'value') {
+      el.value = value;
+    } else if (key === 'checked') {
+      el.checked = Boolean(value);
+    } else {
+      el.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces the children of `el`, keeping keyboard focus on the element with the same key. */
+export function replaceChildren(el, ...children) {
+  const active = document.activeElement;
+  const key = active && el.contains(active) ? active.dataset.focus : undefined;
+  const index = key ? [...el.querySelectorAll('[data-focus]')].indexOf(active) : -1;
+  el.replaceChildren();
+  append(el, children);
+  if (key) {
+    const same = el.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+    if (same) {
+      same.focus();
+    } else {
+      // The focused thing is gone (a card was played): focus its neighbour instead.
+      const all = [...el.querySelectorAll('[data-focus]')];
+      const near = all[Math.min(index, all.length - 1)];
+      if (near) near.focus();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// What the browser remembers: the player's name, display preferences and, per table, the
+// secret seat token that gives the seat back after a refresh or a lost connection.
+
+function get(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function set(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Private windows may refuse storage; the game still works for this page's lifetime.
+  }
+}
+
+/** The name shown to others, or "" when none was given yet. */
+export function loadName() {
+  return get('parlor.name') || '';
+}
+
+/** Remembers the player's name. */
+export function saveName(name) {
+  set('parlor.name', name.trim());
+}
+
+/** The seat token kept for a table: `{ token, seat }` or null. */
+export function loadSeat(tableId) {
+  const raw = get(`parlor.seat.${tableId}`);
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(raw);
+    return parsed && typeof parsed.token === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps (or, with null, forgets) the seat token for a table. */
+export function saveSeat(tableId, seat) {
+  set(`parlor.seat.${tableId}`, seat ? JSON.stringify(seat) : null);
+}
+
+/** Whether the four-colour deck is wanted. */
+export function loadFourColour() {
+  return get('parlor.fourColour') === '1';
+}
+
+/** Remembers the four-colour choice. */
+export function saveFourColour(on) {
+  set('parlor.fourColour', on ? '1' : '0');
+}
