@@ -1,0 +1,24 @@
+"""Write a Parlor bot as two methods: ``pass_cards(view)`` and ``play_card(view)``.
+
+    from parlor_bot import Bot
+
+    class Lowest(Bot):
+        def play_card(self, view):
+            return min(view.legal)
+
+    Lowest().run("http://127.0.0.1:8080", variant="hearts")
+"""
+
+from .cards import (
+    ACE, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANKS, SPADES, SUITS, Card, CardError,
+    by_suit, full_deck, of_suit, parse_cards, trick_winner,
+)
+from .view import HandResult, Play, Trick, View
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ACE", "CLUBS", "DIAMONDS", "HEARTS", "JACK", "KING", "QUEEN", "RANKS", "SPADES", "SUITS",
+    "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
+    "HandResult", "Play", "Trick", "View", "__version__",
+]

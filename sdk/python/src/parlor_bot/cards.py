@@ -1,0 +1,226 @@
+"""Cards, suits and ranks, written as on the wire: ``"QS"``, ``"TD"``, ``"2C"``.
+
+A :class:`Card` has a ``rank`` (2 to 14, ace high) and a ``suit`` (one of ``"C"``, ``"D"``,
+``"H"``, ``"S"``). Cards compare by rank first, then by suit (clubs < diamonds < hearts < spades),
+so ``min(view.legal)`` is the lowest card you may play and ``max(cards)`` the highest.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Union
+
+CLUBS = "C"
+DIAMONDS = "D"
+HEARTS = "H"
+SPADES = "S"
+
+#: The suits, lowest first (the order Parlor sorts hands in).
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+
+SUIT_NAMES = {CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "spades"}
+SUIT_SYMBOLS = {CLUBS: "\u2663", DIAMONDS: "\u2666", HEARTS: "\u2665", SPADES: "\u2660"}
+
+JACK = 11
+QUEEN = 12
+KING = 13
+ACE = 14
+
+#: Ranks from the two (2) to the ace (14).
+RANKS = tuple(range(2, 15))
+
+RANK_LETTERS = "23456789TJQKA"
+RANK_NAMES = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)
+
+_SUIT_OF_CHAR = {
+    "C": CLUBS, "\u2663": CLUBS, "\u2667": CLUBS,
+    "D": DIAMONDS, "\u2666": DIAMONDS, "\u2662": DIAMONDS,
+    "H": HEARTS, "\u2665": HEARTS, "\u2661": HEARTS,
+    "S": SPADES, "\u2660": SPADES, "\u2664": SPADES,
+}
+
+
+class CardError(ValueError):
+    """A piece of text that is not a card."""
+
+
+def _rank_of_char(c: str) -> Optional[int]:
+    c = c.upper()
+    if c == "0":
+        return 10
+    i = RANK_LETTERS.find(c)
+    return None if i < 0 or not c else i + 2
+
+
+class Card:
+    """One playing card. Immutable and hashable, so it can go in sets and dict keys.
+
+    ``Card("QS")``, ``Card("10h")``, ``Card("Q\u2660")`` and ``Card(12, "S")`` are all the
+    queen of spades. ``str(card)`` is the two-letter ASCII form used on the wire.
+    """
+
+    __slots__ = ("_rank", "_suit")
+
+    def __init__(self, rank: Union[str, int, "Card"], suit: Optional[str] = None) -> None:
+        if isinstance(rank, Card) and suit is None:
+            r, s = rank.rank, rank.suit
+        elif isinstance(rank, str) and suit is None:
+            r, s = _parse(rank)
+        else:
+            if isinstance(rank, str):
+                parsed = _rank_of_char(rank) if len(rank) == 1 else (10 if rank == "10" else None)
+                if parsed is None:
+                    raise CardError(f"`{rank}` is not a rank")
+                rank = parsed
+            if not isinstance(rank, int) or not 2 <= rank <= 14:
+                raise CardError(f"`{rank}` is not a rank: use 2 to 14 (ace)")
+            s = _SUIT_OF_CHAR.get(str(suit).upper()) if suit else None
+            if s is None:
+                raise CardError(f"`{suit}` is not a suit: use C, D, H or S")
+            r = rank
+        object.__setattr__(self, "_rank", r)
+        object.__setattr__(self, "_suit", s)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    @property
+    def rank(self) -> int:
+        """2 to 10, jack 11, queen 12, king 13, ace 14."""
+        return self._rank
+
+    @property
+    def suit(self) -> str:
+        """``"C"``, ``"D"``, ``"H"`` or ``"S"``."""
+        return self._suit
+
+    @property
+    def index(self) -> int:
+        """0..51 as the server numbers cards: clubs 2..A, then diamonds, hearts, spades."""
+        return SUITS.index(self._suit) * 13 + self._rank - 2
+
+    @property
+    def name(self) -> str:
+        """How people say it: ``"queen of spades"``."""
+        return f"{RANK_NAMES[self._rank - 2]} of {SUIT_NAMES[self._suit]}"
+
+    @property
+    def symbol(self) -> str:
+        """With a suit symbol, for people: ``"Q\u2660"``."""
+        return RANK_LETTERS[self._rank - 2] + SUIT_SYMBOLS[self._suit]
+
+    def _key(self):
+        return (self._rank, SUITS.index(self._suit))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = Card(other)
+            except CardError:
+                return False
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._rank == other._rank and self._suit == other._suit
+
+    def __hash__(self) -> int:
+        return hash((self._rank, self._suit))
+
+    def __lt__(self, other: "Card") -> bool:
+        return self._key() < Card(other)._key()
+
+    def __le__(self, other: "Card") -> bool:
+        return self._key() <= Card(other)._key()
+
+    def __gt__(self, other: "Card") -> bool:
+        return self._key() > Card(other)._key()
+
+    def __ge__(self, other: "Card") -> bool:
+        return self._key() >= Card(other)._key()
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self._rank - 2] + self._suit
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+    def __reduce__(self):
+        return (Card, (str(self),))
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parses ``"QS"``, ``"qs"``, ``"10H"``, ``"0h"`` or ``"Q\u2660"``."""
+        return cls(text)
+
+
+def _parse(text: str):
+    t = text.strip()
+    if len(t) == 3 and t.startswith("10"):
+        t = t[1:]
+    if len(t) == 2:
+        r = _rank_of_char(t[0])
+        s = _SUIT_OF_CHAR.get(t[1].upper())
+        if r is not None and s is not None:
+            return r, s
+    raise CardError(
+        f"`{text}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "
+        "(C, D, H, S), like QS or 10H"
+    )
+
+
+def parse_cards(text: Union[str, Iterable[str]]) -> List[Card]:
+    """Cards from ``"QS 2C TD"`` (spaces or commas) or from a list of strings."""
+    if isinstance(text, str):
+        parts = text.replace(",", " ").split()
+    else:
+        parts = list(text)
+    return [Card(p) for p in parts]
+
+
+def full_deck() -> List[Card]:
+    """All 52 cards, in the server's order (clubs 2..A, diamonds, hearts, spades)."""
+    return [Card(r, s) for s in SUITS for r in RANKS]
+
+
+def by_suit(cards: Iterable[Card]) -> List[Card]:
+    """Sorted the way a hand is shown: by suit, then rank."""
+    return sorted(cards, key=lambda c: c.index)
+
+
+def of_suit(cards: Iterable[Card], suit: str) -> List[Card]:
+    """The cards of one suit, lowest first."""
+    return sorted(c for c in cards if c.suit == suit)
+
+
+def trick_winner(cards: List[Card], trump: Optional[str] = None) -> int:
+    """The position (0 = the lead) of the card taking a trick: the highest trump if any was
+    played, else the highest card of the suit led."""
+    if not cards:
+        raise ValueError("an empty trick has no winner")
+    best = 0
+    for i, card in enumerate(cards[1:], start=1):
+        top = cards[best]
+        if card.suit == top.suit:
+            if card.rank > top.rank:
+                best = i
+        elif trump is not None and card.suit == trump:
+            best = i
+    return best
+
+
+def filippa_penalty(card: Card) -> int:
+    """Filippa's penalty for taking a card: Q\u2660 -13, A\u2665 -5, K\u2665 -4, Q\u2665 -3,
+    J\u2665 -2, any other heart -1."""
+    if card == Card(QUEEN, SPADES):
+        return -13
+    if card.suit != HEARTS:
+        return 0
+    return {ACE: -5, KING: -4, QUEEN: -3, JACK: -2}.get(card.rank, -1)
+
+
+def hearts_points(card: Card) -> int:
+    """Hearts' points for taking a card: 1 per heart, 13 for the queen of spades."""
+    if card == Card(QUEEN, SPADES):
+        return 13
+    return 1 if card.suit == HEARTS else 0

@@ -1,0 +1,448 @@
+"""What your seat can see, in plain Python, kept up to date from the server's messages.
+
+The server sends a complete ``state`` snapshot when you join (and after a reconnection), then one
+``event`` per thing that happens. :class:`View` is built from the snapshot
+(:meth:`View.from_state`) and follows the game with :meth:`View.apply_event`, the same way the
+server's own engine does, so your bot always sees the table as it stands.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from .cards import Card, HEARTS, by_suit, full_deck, trick_winner
+
+#: The phases of a match, as the server names them.
+PASSING = "passing"
+PLAYING = "playing"
+MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True)
+class Play:
+    """One card on the table and who played it."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in play order (the leader's first), who took it."""
+
+    leader: int
+    cards: List[Card]
+    winner: int
+    players: int = 4
+
+    @property
+    def plays(self) -> List[Play]:
+        """The cards with the seat that played each."""
+        return [Play((self.leader + i) % self.players, c) for i, c in enumerate(self.cards)]
+
+    def card_of(self, seat: int) -> Optional[Card]:
+        """The card ``seat`` played to this trick."""
+        for p in self.plays:
+            if p.seat == seat:
+                return p.card
+        return None
+
+
+@dataclass
+class HandResult:
+    """The score sheet line of one finished hand (all lists are indexed by seat)."""
+
+    hand: int
+    points: List[int]
+    penalties: List[int]
+    tricks: List[int]
+    totals: List[int]
+    pool_carried: int = 0
+    moon: Optional[int] = None
+
+    @classmethod
+    def from_json(cls, d: Dict[str, Any]) -> "HandResult":
+        """From the server's ``hand_scored`` event or a ``history`` line."""
+        return cls(
+            hand=d["hand"],
+            points=list(d["points"]),
+            penalties=list(d.get("penalties") or [0] * len(d["points"])),
+            tricks=list(d["tricks"]),
+            totals=list(d["totals"]),
+            pool_carried=d.get("pool_carried", 0),
+            moon=d.get("moon"),
+        )
+
+
+def _cards(values) -> List[Card]:
+    return by_suit(Card(v) for v in (values or []))
+
+
+@dataclass
+class View:
+    """The table as your seat sees it. Seats are numbers ``0..players-1``, clockwise; in Whist
+    seats 0 and 2 are partners against 1 and 3. Every list "per seat" is indexed by seat."""
+
+    variant: str
+    options: Dict[str, Any]
+    seat: Optional[int]
+    players: int
+    phase: str = PLAYING
+    hand_number: int = 0
+    dealer: int = 0
+    #: Your cards, sorted by suit then rank.
+    hand: List[Card] = field(default_factory=list)
+    #: How many cards each seat holds.
+    hand_sizes: List[int] = field(default_factory=list)
+    #: The trump suit (``"C"``, ``"D"``, ``"H"``, ``"S"``) or None.
+    trump: Optional[str] = None
+    #: Cards shown to everyone that are not on the table (the whist dealer's trump card,
+    #: hearts5's undealt pair).
+    face_up: List[Card] = field(default_factory=list)
+    #: Who leads the trick on the table (None when not known yet: Hearts before 2C is led).
+    trick_leader: Optional[int] = None
+    #: The trick on the table, in play order.
+    trick: List[Play] = field(default_factory=list)
+    #: The tricks finished this hand, in order.
+    tricks: List[Trick] = field(default_factory=list)
+    #: Tricks taken this hand per seat.
+    tricks_won: List[int] = field(default_factory=list)
+    hearts_broken: bool = False
+    #: Where cards are passed this hand ("left", "right", "across"), or None.
+    pass_direction: Optional[str] = None
+    #: The cards you passed and received this hand.
+    passed: List[Card] = field(default_factory=list)
+    received: List[Card] = field(default_factory=list)
+    #: Seats that have not chosen their pass yet.
+    pass_waiting: List[int] = field(default_factory=list)
+    #: Match totals per seat (Whist: both partners show their side's points; Filippa: the
+    #: positive totals).
+    scores: List[int] = field(default_factory=list)
+    #: Filippa's negative totals.
+    negatives: List[int] = field(default_factory=list)
+    #: Filippa's prize pool for this hand.
+    pool: int = 36
+    #: One line per finished hand.
+    history: List[HandResult] = field(default_factory=list)
+    #: Who has to act now.
+    to_act: List[int] = field(default_factory=list)
+    #: The moves you may make now: the cards you may play, or (passing) the cards you may pass.
+    legal: List[Card] = field(default_factory=list)
+    #: "play", "pass" or "wait".
+    legal_kind: str = "wait"
+    #: Cards to pass, when ``legal_kind == "pass"``.
+    pass_count: int = 0
+    #: The winners, once the match is over.
+    winners: List[int] = field(default_factory=list)
+    #: The server's event counter this view is current with.
+    seq: int = 0
+
+    # ---- building -------------------------------------------------------------------------
+
+    @classmethod
+    def from_state(cls, msg: Dict[str, Any]) -> "View":
+        """From a ``state`` message (or its ``view`` object)."""
+        v = msg.get("view", msg)
+        n = v["players"]
+        trick = v.get("trick") or {}
+        pass_info = v.get("pass")
+        view = cls(
+            variant=v["variant"],
+            options=dict(v.get("options") or {}),
+            seat=v.get("seat"),
+            players=n,
+            phase=v.get("phase", PLAYING),
+            hand_number=v.get("hand_number", 0),
+            dealer=v.get("dealer", 0),
+            hand=_cards(v.get("hand")),
+            hand_sizes=list(v.get("hand_sizes") or [0] * n),
+            trump=v.get("trump"),
+            face_up=_cards(v.get("face_up")),
+            trick_leader=trick.get("leader"),
+            trick=[Play(p["seat"], Card(p["card"])) for p in trick.get("plays", [])],
+            tricks=[
+                Trick(t["leader"], [Card(c) for c in t["cards"]], t["winner"], n)
+                for t in v.get("tricks", [])
+            ],
+            tricks_won=list(v.get("tricks_won") or [0] * n),
+            hearts_broken=bool(v.get("hearts_broken", False)),
+            pass_direction=pass_info["direction"] if pass_info else None,
+            passed=_cards(pass_info.get("given")) if pass_info else [],
+            received=_cards(pass_info.get("received")) if pass_info else [],
+            pass_waiting=list(pass_info.get("waiting", [])) if pass_info else [],
+            scores=list(v.get("totals") or [0] * n),
+            negatives=list(v.get("negatives") or [0] * n),
+            pool=v.get("pool", 36),
+            history=[HandResult.from_json(h) for h in v.get("history", [])],
+            to_act=list(v.get("to_act", [])),
+            winners=list(v.get("winners", [])),
+            seq=msg.get("seq", 0) if "view" in msg else 0,
+        )
+        view.set_legal(v.get("legal"))
+        return view
+
+    def copy(self) -> "View":
+        """A deep copy, safe to hand to a bot that might change it."""
+        return copy.deepcopy(self)
+
+    def set_legal(self, legal: Optional[Dict[str, Any]]) -> None:
+        """Takes the legal moves of a ``your_turn`` prompt (or a snapshot's ``legal``)."""
+        legal = legal or {"type": "wait"}
+        kind = legal.get("type", "wait")
+        self.legal_kind = kind
+        if kind == "play":
+            self.legal = _cards(legal.get("cards"))
+            self.pass_count = 0
+        elif kind == "pass":
+            self.legal = _cards(legal.get("from"))
+            self.pass_count = int(legal.get("count", 3))
+            if legal.get("direction"):
+                self.pass_direction = legal["direction"]
+        else:
+            self.legal = []
+            self.pass_count = 0
+
+    # ---- following the game ---------------------------------------------------------------
+
+    def apply_event(self, event: Dict[str, Any], seq: Optional[int] = None) -> None:
+        """Updates the view with one event (the ``event`` object of an ``event`` message)."""
+        kind = event.get("kind")
+        handler = getattr(self, "_on_" + str(kind), None)
+        if handler is not None:
+            handler(event)
+        if seq is not None:
+            self.seq = seq
+        if kind != "pass_chosen" or event.get("seat") == self.seat:
+            # The game moved on: an earlier prompt is stale; the next `your_turn` brings
+            # fresh moves.
+            self.legal_kind = "wait"
+            self.legal = []
+            self.pass_count = 0
+
+    def apply_message(self, msg: Dict[str, Any]) -> bool:
+        """Applies a server message if it concerns the game (``state``, ``event``,
+        ``your_turn``); returns True when it did."""
+        t = msg.get("type")
+        if t == "event":
+            self.apply_event(msg["event"], msg.get("seq"))
+        elif t == "your_turn":
+            self.set_legal(msg.get("legal"))
+            if self.seat is not None and self.legal_kind != "wait":
+                self.to_act = [self.seat] if self.legal_kind == "play" else self.to_act
+        elif t == "state":
+            fresh = View.from_state(msg)
+            self.__dict__.update(fresh.__dict__)
+        else:
+            return False
+        return True
+
+    def _on_hand_started(self, e: Dict[str, Any]) -> None:
+        n = self.players
+        self.hand_number = e["hand"]
+        self.dealer = e["dealer"]
+        self.pass_direction = e.get("pass")
+        self.hand = []
+        self.hand_sizes = [self._hand_size()] * n
+        self.trump = None
+        self.face_up = []
+        self.trick = []
+        self.tricks = []
+        self.tricks_won = [0] * n
+        self.hearts_broken = False
+        self.passed = []
+        self.received = []
+        if self.pass_direction:
+            self.phase = PASSING
+            self.pass_waiting = list(range(n))
+            self.to_act = list(range(n))
+            self.trick_leader = None
+        else:
+            self.phase = PLAYING
+            self.pass_waiting = []
+            self._start_play()
+        if self.variant == "filippa":
+            self.pool = 36 + (self.history[-1].pool_carried if self.history else 0)
+
+    def _hand_size(self) -> int:
+        return 10 if self.variant == "hearts5" else 13
+
+    def _start_play(self) -> None:
+        self.phase = PLAYING
+        if self.variant == "hearts":
+            # The holder of the two of clubs leads; we only know it when it is us.
+            self.trick_leader = self.seat if Card("2C") in self.hand else None
+        else:
+            self.trick_leader = (self.dealer + 1) % self.players
+        self.to_act = [self.trick_leader] if self.trick_leader is not None else []
+
+    def _on_dealt(self, e: Dict[str, Any]) -> None:
+        if e.get("seat") == self.seat:
+            self.hand = _cards(e["cards"])
+            if self.phase == PLAYING and self.variant == "hearts" and not self.trick:
+                self._start_play()
+        if e.get("seat") is not None:
+            self.hand_sizes[e["seat"]] = len(e["cards"])
+
+    def _on_trump_shown(self, e: Dict[str, Any]) -> None:
+        self.trump = e["trump"]
+        self.face_up = _cards(e.get("cards"))
+
+    def _on_pass_chosen(self, e: Dict[str, Any]) -> None:
+        seat = e["seat"]
+        if seat in self.pass_waiting:
+            self.pass_waiting.remove(seat)
+        if seat in self.to_act:
+            self.to_act.remove(seat)
+        if self.phase == PASSING and not self.pass_waiting:
+            # Everyone has chosen: the cards change hands (`cards_passed` follows for us)
+            # and play starts.
+            self.phase = PLAYING
+            self.trick_leader = None
+            self.to_act = []
+
+    def _on_cards_passed(self, e: Dict[str, Any]) -> None:
+        cards = [Card(c) for c in e["cards"]]
+        if e["from"] == self.seat:
+            self.passed = by_suit(cards)
+            self.hand = by_suit(c for c in self.hand if c not in cards)
+        if e["to"] == self.seat:
+            self.received = by_suit(cards)
+            self.hand = by_suit(self.hand + [c for c in cards if c not in self.hand])
+        if not self.trick and not self.tricks:
+            self._start_play()
+
+    def _on_played(self, e: Dict[str, Any]) -> None:
+        seat, card = e["seat"], Card(e["card"])
+        if not self.trick:
+            self.trick_leader = seat
+        self.phase = PLAYING
+        self.trick.append(Play(seat, card))
+        if seat == self.seat and card in self.hand:
+            self.hand.remove(card)
+        if 0 <= seat < len(self.hand_sizes) and self.hand_sizes[seat] > 0:
+            self.hand_sizes[seat] -= 1
+        if card in self.face_up:
+            self.face_up.remove(card)
+        if card.suit == HEARTS:
+            self.hearts_broken = True
+        self.to_act = [(seat + 1) % self.players]
+
+    def _on_trick_won(self, e: Dict[str, Any]) -> None:
+        winner = e["winner"]
+        cards_set = {Card(c) for c in e["cards"]}
+        plays = self.trick
+        if {p.card for p in plays} == cards_set and plays:
+            leader, cards = plays[0].seat, [p.card for p in plays]
+        else:
+            # Our trick is out of step (we joined mid-trick): keep what the event says.
+            leader = self.trick_leader if self.trick_leader is not None else winner
+            cards = sorted(cards_set, key=lambda c: c.index)
+        self.tricks.append(Trick(leader, cards, winner, self.players))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.trick_leader = winner
+        self.to_act = [winner]
+        if self.variant == "tricks":
+            self.scores[winner] += 1
+
+    def _on_bad_card(self, e: Dict[str, Any]) -> None:
+        seat = e["seat"]
+        self.scores[seat] += e.get("penalty", -100)
+
+    def _on_hand_scored(self, e: Dict[str, Any]) -> None:
+        result = HandResult.from_json(e)
+        self.history.append(result)
+        self.scores = list(result.totals)
+        for s, p in enumerate(result.penalties):
+            if s < len(self.negatives):
+                self.negatives[s] += p
+        self.pool = 36 + result.pool_carried
+        self.to_act = []
+
+    def _on_match_over(self, e: Dict[str, Any]) -> None:
+        self.phase = MATCH_OVER
+        self.winners = list(e.get("winners", []))
+        self.scores = list(e.get("totals", self.scores))
+        self.to_act = []
+
+    # ---- questions bots ask ---------------------------------------------------------------
+
+    @property
+    def partner(self) -> Optional[int]:
+        """Your partner's seat (Whist only; None elsewhere)."""
+        if self.variant != "whist" or self.seat is None:
+            return None
+        return (self.seat + 2) % 4
+
+    @property
+    def opponents(self) -> List[int]:
+        """The other seats (Whist: the other side)."""
+        return [s for s in range(self.players) if s != self.seat and s != self.partner]
+
+    @property
+    def team_scores(self) -> Optional[List[int]]:
+        """Whist: the points of your side and of the other side, in that order."""
+        if self.partner is None or not self.scores:
+            return None
+        return [self.scores[self.seat], self.scores[(self.seat + 1) % 4]]
+
+    @property
+    def led_suit(self) -> Optional[str]:
+        """The suit of the trick's first card, or None when you lead."""
+        return self.trick[0].card.suit if self.trick else None
+
+    @property
+    def leading(self) -> bool:
+        """True when the trick on the table is empty, so you lead it."""
+        return not self.trick
+
+    @property
+    def trick_cards(self) -> List[Card]:
+        """The cards on the table, in play order."""
+        return [p.card for p in self.trick]
+
+    def winning_play(self) -> Optional[Play]:
+        """The card taking the trick on the table so far, and who played it."""
+        if not self.trick:
+            return None
+        return self.trick[trick_winner(self.trick_cards, self.trump)]
+
+    def played_cards(self) -> List[Card]:
+        """Every card played this hand, in finished tricks or on the table."""
+        done = [c for t in self.tricks for c in t.cards]
+        return done + self.trick_cards
+
+    def unseen_cards(self) -> List[Card]:
+        """Cards whose place you cannot know: not yours, not played, not face up."""
+        known = set(self.hand) | set(self.played_cards()) | set(self.face_up)
+        return [c for c in full_deck() if c not in known]
+
+    def cards_out(self, suit: str) -> List[Card]:
+        """The cards of ``suit`` still held by the others (that you have not seen played)."""
+        return sorted(c for c in self.unseen_cards() if c.suit == suit) + sorted(
+            c for c in self.face_up if c.suit == suit and c not in self.hand
+        )
+
+    def has_suit(self, suit: str) -> bool:
+        """True when your hand holds a card of ``suit``."""
+        return any(c.suit == suit for c in self.hand)
+
+    def summary(self) -> str:
+        """One readable paragraph about the situation, for error reports."""
+        lines = [
+            f"{self.variant} hand {self.hand_number}, seat {self.seat}, trick {len(self.tricks) + 1}",
+            "hand: " + " ".join(str(c) for c in self.hand),
+        ]
+        if self.trump:
+            lines.append(f"trump: {self.trump}")
+        if self.trick:
+            lines.append("on the table: " + ", ".join(f"seat {p.seat} {p.card}" for p in self.trick))
+        else:
+            lines.append("on the table: nothing (you lead)")
+        if self.legal_kind == "pass":
+            lines.append(f"to do: pass {self.pass_count} cards {self.pass_direction}")
+        else:
+            lines.append("legal: " + " ".join(str(c) for c in self.legal))
+        return "\n".join(lines)

@@ -1,0 +1,76 @@
+"""Cards: parsing, the ASCII form, ordering and trick winners."""
+
+import pickle
+
+import pytest
+
+from parlor_bot import ACE, Card, CardError, QUEEN, SPADES, full_deck, parse_cards, trick_winner
+from parlor_bot.cards import by_suit, filippa_penalty, hearts_points
+
+
+def test_parsing_accepts_the_forms_people_write():
+    qs = Card(QUEEN, SPADES)
+    for text in ["QS", "qs", " Qs ", "Q\u2660"]:
+        assert Card(text) == qs
+    assert Card("10H") == Card("TH") == Card("0h") == Card(10, "H")
+    assert Card.parse("AC").rank == ACE and Card("AC").suit == "C"
+    assert Card(Card("2D")) == Card("2D")
+
+
+@pytest.mark.parametrize("bad", ["", "Q", "QX", "1S", "11S", "ZZ", "QSS", "floober"])
+def test_bad_text_is_refused_with_a_reason(bad):
+    with pytest.raises(CardError, match="is not a card"):
+        Card(bad)
+
+
+def test_bad_rank_or_suit_numbers_are_refused():
+    with pytest.raises(CardError):
+        Card(15, "S")
+    with pytest.raises(CardError):
+        Card(5, "X")
+
+
+def test_ascii_form_round_trips_for_the_whole_deck():
+    deck = full_deck()
+    assert len(deck) == 52 and len(set(deck)) == 52
+    for i, card in enumerate(deck):
+        assert Card(str(card)) == card
+        assert card.index == i
+        assert len(str(card)) == 2
+    assert str(Card("10S")) == "TS" and repr(Card("TS")) == "Card('TS')"
+    assert Card("QS").name == "queen of spades" and Card("QS").symbol == "Q\u2660"
+
+
+def test_cards_order_by_rank_then_suit():
+    assert Card("2S") < Card("3C") < Card("3D")
+    assert max(parse_cards("2S KD AC 9H")) == Card("AC")
+    assert min(parse_cards("2S KD AC 9H 2C")) == Card("2C")
+    assert sorted(parse_cards("AS 2S KC")) == parse_cards("2S KC AS")
+    assert by_suit(parse_cards("AS 2H KC")) == parse_cards("KC 2H AS")
+
+
+def test_cards_are_hashable_immutable_and_compare_with_text():
+    assert Card("QS") in {Card("qs")}
+    assert Card("QS") == "QS" and Card("QS") != "QH" and Card("QS") != "junk"
+    with pytest.raises(AttributeError):
+        Card("QS").rank = 3
+    assert pickle.loads(pickle.dumps(Card("9D"))) == Card("9D")
+
+
+def test_parse_cards_takes_spaces_commas_and_lists():
+    assert parse_cards("QS, 2c  TD") == [Card("QS"), Card("2C"), Card("TD")]
+    assert parse_cards(["QS", "2C"]) == [Card("QS"), Card("2C")]
+
+
+def test_trick_winner_follows_the_whist_seed():
+    # Spades trump; East leads the 6 of clubs; nobody else holds a club.
+    assert trick_winner(parse_cards("6C AD AH KD"), "S") == 0
+    assert trick_winner(parse_cards("6C AD AH 2S"), "S") == 3
+    assert trick_winner(parse_cards("6C 3S AH 2S"), "S") == 1
+    assert trick_winner(parse_cards("6C 7C AH KC"), None) == 3
+
+
+def test_penalty_tables():
+    assert filippa_penalty(Card("QS")) == -13
+    assert sum(filippa_penalty(c) for c in full_deck()) == -36
+    assert sum(hearts_points(c) for c in full_deck()) == 26
