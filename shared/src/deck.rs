@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::card::Card;
 
 /// The engine's random source: reproducible from a `u64` seed on every platform.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeckRng(ChaCha8Rng);
 
 impl DeckRng {

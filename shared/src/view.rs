@@ -157,3 +157,11 @@ impl PlayerView {
         CardSet::FULL - self.hand - self.played_cards() - self.face_up
     }
 }
+
+impl Game {
+    /// What `viewer` (a seat, or `None` for a spectator) may see: [`PlayerView::of`].
+    #[must_use]
+    pub fn view(&self, viewer: Option<Seat>) -> PlayerView {
+        PlayerView::of(self, viewer)
+    }
+}

@@ -27,7 +27,7 @@ pub enum Phase {
 
 /// A whole match of one variant. Built from `(variant, options, seed)`; every change goes
 /// through [`Game::apply`], which re-checks everything.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// The variant and its resolved options.
     rules: Rules,
@@ -35,8 +35,8 @@ pub struct Game {
     seed: u64,
     /// Shuffles each hand's deck.
     rng: DeckRng,
-    /// A deck to deal first instead of a shuffled one (scripted deals, UVa 181 input).
-    stacked: Option<[Card; 52]>,
+    /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
+    stacked: Vec<[Card; 52]>,
     /// Seats at the table.
     players: u8,
     phase: Phase,
@@ -103,7 +103,7 @@ impl Game {
             rules,
             seed,
             rng: DeckRng::new(seed),
-            stacked,
+            stacked: stacked.into_iter().collect(),
             players: n,
             phase: Phase::Playing,
             hand: 0,
@@ -129,6 +129,13 @@ impl Game {
         };
         game.deal(&mut Vec::new());
         game
+    }
+
+    /// Deals `deck` (in order, the first card to the dealer's left) for the next hand instead of
+    /// a shuffled one; several calls queue several hands. For scripted deals: the seeded stream
+    /// is not consumed by a stacked hand.
+    pub fn stack_deck(&mut self, deck: [Card; 52]) {
+        self.stacked.push(deck);
     }
 
     /// The events a viewer needs to learn the first hand, as if dealt now.
@@ -631,10 +638,11 @@ impl Game {
     /// Deals the next hand: one card at a time from the dealer's left.
     fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
-        let deck = self
-            .stacked
-            .take()
-            .unwrap_or_else(|| shuffled_deck(&mut self.rng));
+        let deck = if self.stacked.is_empty() {
+            shuffled_deck(&mut self.rng)
+        } else {
+            self.stacked.remove(0)
+        };
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
         self.hands = PerSeat::new(n);
         let mut seat = self.dealer;
