@@ -2,6 +2,7 @@
 //! protocol. Nothing here does I/O, reads a clock or uses a thread-local random source, so a
 //! game is fully determined by `(variant, options, seed, actions)`.
 
+pub mod arena;
 pub mod bots;
 pub mod card;
 pub mod deck;

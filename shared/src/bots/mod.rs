@@ -1,10 +1,19 @@
 //! Built-in strategies. A strategy decides from a [`PlayerView`] alone (exactly what a person
 //! in that seat would see) and is deterministic given its seed.
 
+pub mod heuristic;
 mod random;
+pub mod sample;
+pub mod sim;
+pub mod strong;
+pub mod table;
+#[cfg(test)]
+mod tests;
 mod uva181;
 
+pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
+pub use strong::{Rollout, StrongBot};
 pub use uva181::Uva181Bot;
 
 use crate::rules::{Action, Variant};
@@ -26,6 +35,7 @@ pub fn strategy_names(variant: Variant) -> Vec<&'static str> {
     if variant == Variant::Hearts5 {
         names.push("uva181");
     }
+    names.extend(["heuristic", "strong"]);
     names
 }
 
@@ -35,6 +45,33 @@ pub fn strategy(name: &str, variant: Variant, seed: u64) -> Option<Box<dyn Strat
     match name {
         "random" => Some(Box::new(RandomBot::new(seed))),
         "uva181" if variant == Variant::Hearts5 => Some(Box::new(Uva181Bot)),
-        _ => None,
+        "heuristic" => Some(Box::new(HeuristicBot)),
+        "strong" => Some(Box::new(StrongBot::new(
+            seed,
+            StrongBot::DEFAULT_BUDGET,
+            Rollout::Heuristic,
+        ))),
+        "strong-random" => Some(Box::new(StrongBot::new(
+            seed,
+            StrongBot::DEFAULT_BUDGET,
+            Rollout::Random,
+        ))),
+        _ => strong_with_budget(name, seed),
     }
+}
+
+/// `strong:N` (or `strong-random:N`): the Monte Carlo bot with a budget of `N` simulated hands
+/// per decision.
+fn strong_with_budget(name: &str, seed: u64) -> Option<Box<dyn Strategy>> {
+    let (kind, budget) = name.split_once(':')?;
+    let budget: u32 = budget
+        .parse()
+        .ok()
+        .filter(|b| (1..=1_000_000).contains(b))?;
+    let rollout = match kind {
+        "strong" => Rollout::Heuristic,
+        "strong-random" => Rollout::Random,
+        _ => return None,
+    };
+    Some(Box::new(StrongBot::new(seed, budget, rollout)))
 }

@@ -1,0 +1,364 @@
+//! The arena's pure parts: the schedule (seats rotated, deals duplicated), one headless match,
+//! and the statistics (means and 95% confidence intervals). Threads, progress and printing
+//! live in the server's `parlor arena`.
+
+use serde::Serialize;
+
+use crate::bots::{HeuristicBot, RandomBot, Strategy};
+use crate::rules::{Action, Event, Game, Legal, Options, OptionsError, Variant};
+use crate::seat::{PerSeat, Seat};
+use crate::view::PlayerView;
+
+/// A player driven from outside the engine (an external program): it sees the events of its
+/// seat as they happen and is asked for moves with its view.
+pub trait Participant: Send {
+    /// The move for `view` (should be legal; an illegal one is replaced by a built-in move,
+    /// except in `tricks` where the engine's bad-card penalty applies).
+    fn act(&mut self, view: &PlayerView) -> Action;
+    /// The events its seat may see, in order (the opening deal included).
+    fn observe(&mut self, _events: &[Event]) {}
+}
+
+/// Who sits in a seat.
+pub enum Seated {
+    /// Uniformly random moves, taken from the legal moves without building a view.
+    Random(Box<RandomBot>),
+    /// A built-in strategy, given its seat's view.
+    Bot(Box<dyn Strategy>),
+    /// An outside participant.
+    Player(Box<dyn Participant>),
+}
+
+impl Seated {
+    /// A built-in strategy by name (`random` takes the fast path).
+    #[must_use]
+    pub fn builtin(name: &str, variant: Variant, seed: u64) -> Option<Seated> {
+        if name == "random" {
+            return Some(Seated::Random(Box::new(RandomBot::new(seed))));
+        }
+        crate::bots::strategy(name, variant, seed).map(Seated::Bot)
+    }
+}
+
+/// One game of the schedule: which deal and which bot sits where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// The match seed (shared by every rotation of one deal).
+    pub seed: u64,
+    /// For each seat, the index of the bot (in the `--bots` list) sitting there.
+    pub seating: Vec<usize>,
+}
+
+/// The `index`th game: deal `index / n` (seed `base + deal`) played with the bot list rotated
+/// `index % n` seats, so every `n` consecutive games replay one deal with each bot in each
+/// seat once.
+#[must_use]
+pub fn fixture(base: u64, index: u64, players: usize) -> Fixture {
+    let n = players as u64;
+    let rotation = (index % n) as usize;
+    Fixture {
+        seed: base.wrapping_add(index / n),
+        seating: (0..players).map(|s| (s + rotation) % players).collect(),
+    }
+}
+
+/// A seed for the bot in `seat` of game `index`, distinct per game and seat.
+#[must_use]
+pub fn bot_seed(base: u64, index: u64, seat: usize) -> u64 {
+    // SplitMix64 finalizer over the triple.
+    let mut z = base ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64) << 56;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// What one match produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchRecord {
+    /// Points per hand per seat (the variant's score sheet).
+    pub points: Vec<PerSeat<i32>>,
+    /// The winners (shared wins list several seats; whist lists both partners).
+    pub winners: Vec<Seat>,
+    /// Illegal moves replaced by a built-in move, per seat.
+    pub fallbacks: PerSeat<u32>,
+}
+
+/// Plays one whole match of `variant` from `seed` with `seats` (one per seat).
+pub fn play_match(
+    variant: Variant,
+    options: &Options,
+    seed: u64,
+    seats: &mut [Seated],
+) -> Result<MatchRecord, OptionsError> {
+    let mut game = Game::new(variant, options, seed)?;
+    let n = game.players();
+    let mut fallbacks = PerSeat::new(n);
+    let mut events = game.opening_events();
+    notify(seats, &events);
+    while !game.is_over() {
+        let seat = game.to_act().iter().next().expect("someone acts");
+        let action = match &mut seats[seat.index()] {
+            Seated::Random(bot) => bot
+                .choose_legal(&game.legal_actions(seat))
+                .expect("a legal move"),
+            Seated::Bot(bot) => bot.choose(&PlayerView::of(&game, Some(seat))),
+            Seated::Player(p) => p.act(&PlayerView::of(&game, Some(seat))),
+        };
+        events.clear();
+        if game.apply_into(seat, &action, &mut events).is_err() {
+            fallbacks[seat] += 1;
+            let view = PlayerView::of(&game, Some(seat));
+            let action = match view.legal {
+                Legal::Wait => continue,
+                _ => HeuristicBot.choose(&view),
+            };
+            events.clear();
+            game.apply_into(seat, &action, &mut events)
+                .expect("the heuristic plays legally");
+        }
+        notify(seats, &events);
+    }
+    Ok(MatchRecord {
+        points: game.history().iter().map(|h| h.points).collect(),
+        winners: game.winners().to_vec(),
+        fallbacks,
+    })
+}
+
+/// Hands each outside participant the events its seat may see.
+fn notify(seats: &mut [Seated], events: &[Event]) {
+    for (i, seated) in seats.iter_mut().enumerate() {
+        if let Seated::Player(p) = seated {
+            let seat = Some(Seat(i as u8));
+            let mine: Vec<Event> = events
+                .iter()
+                .filter(|e| e.visible_to(seat))
+                .cloned()
+                .collect();
+            if !mine.is_empty() {
+                p.observe(&mine);
+            }
+        }
+    }
+}
+
+/// A mean with its 95% confidence interval (normal approximation).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The sample mean.
+    pub mean: f64,
+    /// Lower bound of the 95% interval.
+    pub low: f64,
+    /// Upper bound of the 95% interval.
+    pub high: f64,
+}
+
+impl Estimate {
+    /// True when the two intervals do not overlap.
+    #[must_use]
+    pub fn separated_from(&self, other: &Estimate) -> bool {
+        self.high < other.low || other.high < self.low
+    }
+}
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Mean and 95% interval of a sample given by its count, sum and sum of squares.
+#[must_use]
+pub fn mean_ci(count: u64, sum: f64, sum_sq: f64) -> Estimate {
+    if count == 0 {
+        return Estimate {
+            mean: 0.0,
+            low: 0.0,
+            high: 0.0,
+        };
+    }
+    let n = count as f64;
+    let mean = sum / n;
+    let var = if count > 1 {
+        ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = Z95 * (var / n).sqrt();
+    Estimate {
+        mean,
+        low: mean - half,
+        high: mean + half,
+    }
+}
+
+/// A proportion `wins / trials` with its Wilson 95% interval (sound near 0 and 1).
+#[must_use]
+pub fn wilson(wins: f64, trials: f64) -> Estimate {
+    if trials <= 0.0 {
+        return Estimate {
+            mean: 0.0,
+            low: 0.0,
+            high: 1.0,
+        };
+    }
+    let p = wins / trials;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / trials;
+    let centre = (p + z2 / (2.0 * trials)) / denom;
+    let half = Z95 * (p * (1.0 - p) / trials + z2 / (4.0 * trials * trials)).sqrt() / denom;
+    Estimate {
+        mean: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
+}
+
+/// Running totals for one bot over every seat it occupied.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    seat_matches: u64,
+    wins: u64,
+    hands: u64,
+    sum: f64,
+    sum_sq: f64,
+    fallbacks: u64,
+}
+
+/// One bot's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotReport {
+    /// The bot as named on the command line.
+    pub bot: String,
+    /// Seat-matches it played (a bot named twice counts twice per match).
+    pub seat_matches: u64,
+    /// Seat-matches it won (shared wins count for each winner).
+    pub wins: u64,
+    /// The share of seat-matches won, with its 95% interval.
+    pub win_share: Estimate,
+    /// Hands it played (per seat).
+    pub hands: u64,
+    /// Mean points per hand, with its 95% interval.
+    pub points_per_hand: Estimate,
+    /// Illegal moves replaced by a built-in move.
+    pub fallbacks: u64,
+}
+
+/// Aggregates finished games per distinct bot name. `games` pairs each schedule entry with
+/// its record.
+#[must_use]
+pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotReport> {
+    let mut names: Vec<&String> = Vec::new();
+    for b in bots {
+        if !names.contains(&b) {
+            names.push(b);
+        }
+    }
+    let mut tallies = vec![Tally::default(); names.len()];
+    for (fixture, record) in games {
+        for (seat, &bot) in fixture.seating.iter().enumerate() {
+            let k = names
+                .iter()
+                .position(|n| **n == bots[bot])
+                .expect("a listed bot");
+            let t = &mut tallies[k];
+            let s = Seat(seat as u8);
+            t.seat_matches += 1;
+            t.wins += u64::from(record.winners.contains(&s));
+            t.fallbacks += u64::from(record.fallbacks[s]);
+            for hand in &record.points {
+                let p = f64::from(hand[s]);
+                t.hands += 1;
+                t.sum += p;
+                t.sum_sq += p * p;
+            }
+        }
+    }
+    names
+        .iter()
+        .zip(tallies)
+        .map(|(name, t)| BotReport {
+            bot: (*name).clone(),
+            seat_matches: t.seat_matches,
+            wins: t.wins,
+            win_share: wilson(t.wins as f64, t.seat_matches as f64),
+            hands: t.hands,
+            points_per_hand: mean_ci(t.hands, t.sum, t.sum_sq),
+            fallbacks: t.fallbacks,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_deal_is_replayed_with_each_bot_in_each_seat_once() {
+        let n = 4;
+        for deal in 0..3u64 {
+            let games: Vec<Fixture> = (0..n as u64)
+                .map(|r| fixture(10, deal * 4 + r, n))
+                .collect();
+            assert!(games.iter().all(|g| g.seed == 10 + deal));
+            for seat in 0..n {
+                let mut bots: Vec<usize> = games.iter().map(|g| g.seating[seat]).collect();
+                bots.sort_unstable();
+                assert_eq!(bots, vec![0, 1, 2, 3], "seat {seat} sees every bot");
+            }
+            for g in &games {
+                let mut s = g.seating.clone();
+                s.sort_unstable();
+                assert_eq!(s, vec![0, 1, 2, 3], "each bot sits once per game");
+            }
+        }
+        assert_eq!(fixture(0, 0, 5).seating, vec![0, 1, 2, 3, 4]);
+        assert_eq!(fixture(0, 7, 5).seating, vec![2, 3, 4, 0, 1]);
+    }
+
+    #[test]
+    fn the_same_seed_deals_the_same_cards_whoever_sits_where() {
+        let a = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        let b = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        for s in Seat::all(4) {
+            assert_eq!(a.hand(s), b.hand(s));
+        }
+    }
+
+    #[test]
+    fn confidence_intervals_match_hand_computed_values() {
+        // 1, 2, 3, 4, 5: mean 3, sample variance 2.5, half width 1.96 * sqrt(2.5 / 5).
+        let e = mean_ci(5, 15.0, 55.0);
+        let half = Z95 * (0.5f64).sqrt();
+        assert!((e.mean - 3.0).abs() < 1e-12);
+        assert!((e.high - (3.0 + half)).abs() < 1e-12);
+        assert!((e.low - (3.0 - half)).abs() < 1e-12);
+        // Wilson for 50/100: centre 0.5, bounds about 0.4038 and 0.5962.
+        let w = wilson(50.0, 100.0);
+        assert!((w.low - 0.403_8).abs() < 1e-3, "{w:?}");
+        assert!((w.high - 0.596_2).abs() < 1e-3, "{w:?}");
+        let zero = wilson(0.0, 20.0);
+        assert_eq!(zero.low, 0.0);
+        assert!(zero.high > 0.15 && zero.high < 0.17, "{zero:?}");
+        assert!(!e.separated_from(&mean_ci(5, 16.0, 60.0)));
+        assert!(e.separated_from(&mean_ci(5, 100.0, 2000.5)));
+    }
+
+    #[test]
+    fn summaries_group_seats_by_bot_name() {
+        let bots: Vec<String> = ["a", "b", "b", "b"].iter().map(|s| s.to_string()).collect();
+        let mut seats: Vec<Seated> = (0..4)
+            .map(|i| Seated::builtin("random", Variant::Hearts, i).unwrap())
+            .collect();
+        let record = play_match(Variant::Hearts, &Options::default(), 1, &mut seats).unwrap();
+        let hands = record.points.len() as u64;
+        let games = vec![
+            (fixture(1, 0, 4), record.clone()),
+            (fixture(1, 1, 4), record),
+        ];
+        let report = summarize(&bots, &games);
+        assert_eq!(report.len(), 2);
+        assert_eq!(report[0].seat_matches, 2);
+        assert_eq!(report[1].seat_matches, 6);
+        assert_eq!(report[0].hands, 2 * hands);
+        let wins: u64 = report.iter().map(|r| r.wins).sum();
+        assert!(wins >= 2, "someone wins each match");
+    }
+}

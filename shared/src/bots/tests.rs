@@ -1,0 +1,241 @@
+//! Tests of the strategies: legality everywhere, strength on small fixed samples, and the
+//! sampler/rebuilder agreeing with the view.
+
+use super::sample::Constraints;
+use super::sim::Position;
+use super::{HeuristicBot, RandomBot, Rollout, Strategy, StrongBot, strategy, strategy_names};
+use crate::arena::{Seated, fixture, play_match, summarize};
+use crate::card::{CardSet, Suit};
+use crate::deck::DeckRng;
+use crate::rules::{Game, Legal, Options, Variant};
+use crate::seat::Seat;
+use crate::view::PlayerView;
+
+/// Plays whole matches with `make(seat)` in every seat, asserting every move is legal.
+fn play_legally(variant: Variant, seed: u64, make: &dyn Fn(Seat) -> Box<dyn Strategy>) {
+    let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+    let mut bots: Vec<Box<dyn Strategy>> = Seat::all(game.players()).map(make).collect();
+    let mut moves = 0;
+    while !game.is_over() && moves < 2000 {
+        let seat = game.to_act().iter().next().unwrap();
+        let view = PlayerView::of(&game, Some(seat));
+        let action = bots[seat.index()].choose(&view);
+        assert!(
+            view.legal.allows(&action),
+            "{variant} seed {seed}: {} chose {action:?}, legal {:?}",
+            bots[seat.index()].name(),
+            view.legal
+        );
+        game.apply(seat, &action).unwrap();
+        moves += 1;
+    }
+}
+
+#[test]
+fn every_strategy_is_offered_and_built() {
+    for variant in Variant::ALL {
+        for name in strategy_names(variant) {
+            assert!(strategy(name, variant, 1).is_some(), "{name} for {variant}");
+        }
+        assert!(strategy("strong:50", variant, 1).is_some());
+        assert!(strategy("strong:x", variant, 1).is_none());
+        assert!(strategy("nonsense", variant, 1).is_none());
+    }
+}
+
+#[test]
+fn the_heuristic_always_plays_legally() {
+    for variant in Variant::ALL {
+        for seed in 0..4 {
+            play_legally(variant, seed, &|_| Box::new(HeuristicBot));
+        }
+    }
+}
+
+#[test]
+fn the_heuristic_is_legal_in_random_positions() {
+    // Random play to a random point, then the heuristic must find a legal move for the seat
+    // to act, whatever position random play produced.
+    let mut rng = DeckRng::new(99);
+    for variant in Variant::ALL {
+        for seed in 0..40 {
+            let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+            let mut random = RandomBot::new(seed);
+            let steps = rng.below(60);
+            for _ in 0..steps {
+                let seat = game.to_act().iter().next().unwrap();
+                let a = random.choose_legal(&game.legal_actions(seat)).unwrap();
+                game.apply(seat, &a).unwrap();
+            }
+            if game.is_over() {
+                continue;
+            }
+            let seat = game.to_act().iter().next().unwrap();
+            let view = PlayerView::of(&game, Some(seat));
+            assert!(view.legal.allows(&HeuristicBot.choose(&view)));
+        }
+    }
+}
+
+#[test]
+fn strong_plays_legally_and_replays_from_its_seed() {
+    for variant in Variant::ALL {
+        play_legally(variant, 3, &|s| {
+            Box::new(StrongBot::new(u64::from(s.0), 8, Rollout::Heuristic))
+        });
+    }
+    play_legally(Variant::Hearts, 4, &|s| {
+        Box::new(StrongBot::new(u64::from(s.0), 8, Rollout::Random))
+    });
+    let game = Game::new(Variant::Whist, &Options::default(), 8).unwrap();
+    let seat = game.to_act().iter().next().unwrap();
+    let view = PlayerView::of(&game, Some(seat));
+    let a = StrongBot::new(5, 40, Rollout::Heuristic).choose(&view);
+    let b = StrongBot::new(5, 40, Rollout::Heuristic).choose(&view);
+    assert_eq!(a, b);
+}
+
+/// Mean points per hand of bot 0 and bot 1 over a few duplicated deals.
+fn duel(variant: Variant, bots: &[&str], deals: u64) -> (f64, f64) {
+    let names: Vec<String> = bots.iter().map(|s| s.to_string()).collect();
+    let n = names.len();
+    let games: Vec<_> = (0..deals * n as u64)
+        .map(|i| {
+            let f = fixture(7, i, n);
+            let mut seats: Vec<Seated> = f
+                .seating
+                .iter()
+                .enumerate()
+                .map(|(s, &b)| Seated::builtin(&names[b], variant, i * 10 + s as u64).unwrap())
+                .collect();
+            let r = play_match(variant, &Options::default(), f.seed, &mut seats).unwrap();
+            (f, r)
+        })
+        .collect();
+    let report = summarize(&names, &games);
+    (
+        report[0].points_per_hand.mean,
+        report[1].points_per_hand.mean,
+    )
+}
+
+#[test]
+fn the_heuristic_beats_random_in_every_variant() {
+    for variant in Variant::ALL {
+        let bots: &[&str] = if variant == Variant::Hearts5 {
+            &["heuristic", "random", "random", "random", "random"]
+        } else {
+            &["heuristic", "random", "heuristic", "random"]
+        };
+        let (h, r) = duel(variant, bots, 2);
+        if variant.low_score_wins() {
+            assert!(h < r, "{variant}: heuristic {h} vs random {r}");
+        } else {
+            assert!(h > r, "{variant}: heuristic {h} vs random {r}");
+        }
+    }
+}
+
+#[test]
+fn strong_beats_the_heuristic_at_hearts_on_a_fixed_sample() {
+    let (s, h) = duel(
+        Variant::Hearts,
+        &["strong:40", "heuristic", "heuristic", "heuristic"],
+        2,
+    );
+    assert!(s < h, "strong {s} vs heuristic {h}");
+}
+
+#[test]
+fn sampled_deals_agree_with_the_view_and_rebuild_the_position() {
+    let mut rng = DeckRng::new(5);
+    let (mut built, mut tried) = (0, 0);
+    for variant in Variant::ALL {
+        for seed in 0..12 {
+            let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+            let mut random = RandomBot::new(seed);
+            let steps = 4 + rng.below(40);
+            for _ in 0..steps {
+                let seat = game.to_act().iter().next().unwrap();
+                let a = random.choose_legal(&game.legal_actions(seat)).unwrap();
+                game.apply(seat, &a).unwrap();
+            }
+            let seat = game.to_act().iter().next().unwrap();
+            let view = PlayerView::of(&game, Some(seat));
+            if !matches!(view.legal, Legal::Play { .. }) {
+                continue;
+            }
+            let c = Constraints::of(&view).unwrap();
+            for _ in 0..5 {
+                let hands = c.sample(&mut rng);
+                let mut all = CardSet::EMPTY;
+                for s in Seat::all(view.players) {
+                    assert_eq!(hands[s].len() as u8, view.hand_sizes[s]);
+                    assert!((all & hands[s]).is_empty());
+                    all |= hands[s];
+                    for suit in Suit::ALL {
+                        if c.voids[s] & (1 << suit as u8) != 0 {
+                            assert!(!hands[s].has_suit(suit));
+                        }
+                    }
+                    assert_eq!(hands[s] & c.known[s], c.known[s] & c.pool);
+                }
+                assert_eq!(hands[seat], view.hand);
+                tried += 1;
+                let Ok(pos) = Position::build(&view, &hands, &mut rng) else {
+                    continue;
+                };
+                built += 1;
+                let sim = PlayerView::of(&pos.game, Some(pos.sim_seat(seat)));
+                assert_eq!(sim.hand, view.hand);
+                assert_eq!(sim.legal, view.legal);
+                assert_eq!(sim.played_cards(), view.played_cards());
+                assert_eq!(sim.trump, view.trump);
+                for s in Seat::all(view.players) {
+                    assert_eq!(pos.game.hand(pos.sim_seat(s)), hands[s]);
+                    assert_eq!(pos.real_seat(pos.sim_seat(s)), s);
+                }
+            }
+        }
+    }
+    assert!(built * 10 >= tried * 9, "rebuilt {built} of {tried}");
+}
+
+#[test]
+fn the_real_deal_is_always_consistent_with_the_constraints() {
+    // The true hands must satisfy every inferred void and known card.
+    let mut rng = DeckRng::new(11);
+    for variant in Variant::ALL {
+        for seed in 0..30 {
+            let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+            let mut random = RandomBot::new(seed);
+            for _ in 0..rng.below(45) {
+                let seat = game.to_act().iter().next().unwrap();
+                let a = random.choose_legal(&game.legal_actions(seat)).unwrap();
+                game.apply(seat, &a).unwrap();
+            }
+            let seat = game.to_act().iter().next().unwrap();
+            let view = PlayerView::of(&game, Some(seat));
+            let c = Constraints::of(&view).unwrap();
+            for s in Seat::all(view.players) {
+                if s == seat {
+                    continue;
+                }
+                let hand = game.hand(s);
+                assert_eq!(hand & c.known[s], c.known[s], "{variant} seed {seed}");
+                for suit in Suit::ALL {
+                    if c.voids[s] & (1 << suit as u8) != 0 {
+                        assert!(!hand.has_suit(suit), "{variant} seed {seed} {s} {suit}");
+                    }
+                }
+            }
+            let mut rest = CardSet::EMPTY;
+            for s in Seat::all(view.players) {
+                if s != seat {
+                    rest |= game.hand(s);
+                }
+            }
+            assert_eq!(rest, c.pool, "{variant} seed {seed}");
+        }
+    }
+}
