@@ -18,6 +18,8 @@ enum Command {
     Uva181,
     /// Play random hands single-threaded and print hands per second.
     Bench(commands::bench::BenchArgs),
+    /// Play many headless matches between bots and report wins and points with 95% intervals.
+    Arena(commands::arena::ArenaArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -25,5 +27,6 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Uva181 => commands::uva181::run(),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Arena(args) => commands::arena::run(&args),
     }
 }

@@ -1,4 +1,5 @@
 //! One module per `parlor` subcommand.
 
+pub mod arena;
 pub mod bench;
 pub mod uva181;

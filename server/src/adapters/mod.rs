@@ -1,0 +1,30 @@
+//! Bots that are not built-in strategies: external programs speaking the contest line
+//! protocol (`exec:CMD`) and heartless-style scripts (`script:PATH`), plus the parsing of a
+//! bot spec as `parlor arena --bots` takes it.
+
+use anyhow::bail;
+use parlor_shared::Variant;
+use parlor_shared::arena::Seated;
+use parlor_shared::bots::strategy_names;
+
+/// Checks a bot spec before any match starts, so a typo fails fast.
+pub fn check_spec(spec: &str, variant: Variant) -> anyhow::Result<()> {
+    if spec.starts_with("exec:") || spec.starts_with("script:") {
+        return Ok(());
+    }
+    if parlor_shared::bots::strategy(spec, variant, 0).is_none() {
+        bail!(
+            "unknown bot {spec:?} for {variant}: use one of {:?}, exec:CMD or script:PATH",
+            strategy_names(variant)
+        );
+    }
+    Ok(())
+}
+
+/// The seat occupant for a spec: a strategy name, `exec:CMD` or `script:PATH`.
+pub fn seated(spec: &str, variant: Variant, seed: u64, _move_ms: u64) -> anyhow::Result<Seated> {
+    match Seated::builtin(spec, variant, seed) {
+        Some(s) => Ok(s),
+        None => bail!("unknown bot {spec:?}"),
+    }
+}
