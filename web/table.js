@@ -395,6 +395,7 @@ export function showTable(root, tableId) {
         renderHead(),
         !inGame || status === 'waiting' || status === 'finished' ? renderSeats() : null,
         inGame ? renderGame() : null,
+        status === 'playing' ? h('section', { class: 'panel invite-bottom' }, renderInvite()) : null,
       ));
     renderDialog();
   }
@@ -494,7 +495,7 @@ export function showTable(root, tableId) {
         h('h1', {}, variantTitle(variant())),
         S.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, 'You are watching') : null,
         h('div', { class: 'facts' }, facts)),
-      renderInvite());
+      S.table?.status === 'playing' ? null : renderInvite());
   }
 
   function renderSeats() {
@@ -581,8 +582,8 @@ export function showTable(root, tableId) {
     h('div', { class: 'plate-name' }, me ? `${info?.name || 'You'} (you)` : seatName(seat)),
     h('div', { class: 'plate-badges' }, badges),
     h('div', { class: 'plate-stats' },
-      h('span', { class: 'stat' }, `${v.hand_sizes[seat]} cards`),
-      h('span', { class: 'stat' }, `${v.tricks_won[seat]} tricks`),
+      h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
+      h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
       score),
     passing && !v.pass.waiting.includes(seat) ? h('div', { class: 'plate-note' }, 'passed') : null);
   }
@@ -726,6 +727,10 @@ export function showTable(root, tableId) {
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
           h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, 'No hand finished yet.')), totals))),
       rule ? h('p', { class: 'hint' }, rule) : null);
+  }
+
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
   }
 
   function signed(x) {

@@ -1,0 +1,249 @@
+// The page against a scripted server: the protocol messages are pushed by the test, so each
+// behaviour of the client's state machine is checked on its own, in a real browser.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { fakeSocketScript, launchBrowser, screenshot, scrollsSideways, startStatic } from './lib/harness.js';
+
+const VARIANTS = [
+  {
+    name: 'hearts', description: 'Classic Hearts: pass three cards, avoid hearts and the queen of spades, or take them all.', players: 4,
+    options: [
+      { name: 'target', type: 'integer', min: 1, max: 100000, default: 100, description: 'The match ends when a player reaches this many points.' },
+      { name: 'passing', type: 'boolean', default: true, description: 'Pass three cards before each hand.' },
+      { name: 'moon', type: 'choice', values: ['add', 'subtract'], default: 'add', description: 'Shooting the moon.' },
+    ],
+    strategies: ['random', 'heuristic', 'strong'],
+  },
+  {
+    name: 'whist', description: 'Partners across the table; the dealer\u2019s last card sets trump.', players: 4,
+    options: [{ name: 'target', type: 'integer', min: 1, max: 100000, default: 5, description: 'Points to win.' }],
+    strategies: ['random', 'heuristic', 'strong'],
+  },
+];
+
+function seatsOf(names, host = 0) {
+  return names.map((name, seat) => ({
+    seat,
+    occupant: name === null ? 'empty' : seat === 0 ? 'human' : 'bot',
+    name,
+    connected: name !== null,
+    bot_playing: false,
+  })).map((s) => ({ ...s, host }));
+}
+
+function tableInfo(id, variant, names, status) {
+  const seats = seatsOf(names).map(({ host: _h, ...s }) => s);
+  return {
+    id, variant, options: variant === 'hearts' ? { target: 100, passing: true, moon: 'add' } : { target: 5 },
+    status, seats, host: 0, table_options: { bot_timeout_ms: 10000, grace_ms: 30000, bot_delay_ms: 600 },
+    spectators: 0, matches_played: 0,
+  };
+}
+
+const HAND = ['2C', '7C', 'KC', '4D', '9D', 'JD', '3S', '8S', 'QS', '5H', 'TH', 'AH'];
+
+function midHand(seat = 0) {
+  return {
+    variant: 'hearts', options: { target: 100, passing: true, moon: 'add' }, seat, players: 4,
+    phase: 'playing', hand_number: 1, dealer: 3, hand: seat === null ? [] : HAND, hand_sizes: [12, 11, 11, 12],
+    trump: null, face_up: [], trick: { leader: 1, plays: [{ seat: 1, card: 'AC' }, { seat: 2, card: '3C' }, { seat: 3, card: 'TC' }] },
+    tricks: [{ leader: 2, cards: ['5D', 'KD', 'AD', '2D'], winner: 0 }], tricks_won: [1, 0, 0, 0],
+    hearts_broken: false, pass: { direction: 'right', given: ['AS', 'KH', 'QH'], received: ['2C', '7C', 'QS'], waiting: [] },
+    totals: [6, 20, 0, 0], negatives: [0, 0, 0, 0], pool: 0,
+    history: [{ hand: 0, points: [6, 20, 0, 0], penalties: [0, 0, 0, 0], tricks: [3, 5, 2, 3], totals: [6, 20, 0, 0], pool_carried: 0, moon: null }],
+    to_act: [0], legal: seat === null ? { type: 'wait' } : { type: 'play', cards: ['2C', '7C', 'KC'] }, winners: [],
+  };
+}
+
+let browser;
+let web;
+
+before(async () => {
+  browser = await launchBrowser();
+  web = await startStatic({
+    '/api/variants': VARIANTS,
+    '/api/tables': [tableInfo('abc', 'hearts', ['Grandma', null, null, null], 'waiting')],
+    '/api/tables/abc': tableInfo('abc', 'hearts', ['Grandma', null, null, null], 'waiting'),
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await web?.stop();
+});
+
+async function seatedPage(viewport, { seat = 0, token = 'tok-1' } = {}) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript(fakeSocketScript);
+  await context.addInitScript(([tok, s]) => {
+    if (tok) localStorage.setItem('parlor.seat.t1', JSON.stringify({ token: tok, seat: s }));
+    localStorage.setItem('parlor.name', 'Ann');
+  }, [token, seat]);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(`${web.url}/t/t1`);
+  if (token) await page.waitForFunction(() => window.__sent.length > 0);
+  return { context, page, errors };
+}
+
+async function push(page, ...msgs) {
+  for (const msg of msgs) await page.evaluate((m) => window.__push(m), msg);
+}
+
+test('lobby lists the games with descriptions, the options of the chosen one and open tables', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(web.url);
+  await page.getByLabel('Your name, as the others will see it').fill('Grandma');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await page.getByText('You play as').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('parlor.name')), 'Grandma');
+  await page.getByText('Classic Hearts: pass three cards').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '100');
+  await page.getByRole('radio', { name: /Whist/ }).check();
+  await page.getByText('Whist options').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '5');
+  assert.equal(await page.getByLabel('Pass cards before each hand').count(), 0);
+  await page.locator('.table-item').first().getByRole('link', { name: 'Join' }).waitFor();
+  await page.reload();
+  await page.getByText('You play as').waitFor();
+  await context.close();
+});
+
+test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand out, a click plays', async () => {
+  const { context, page, errors } = await seatedPage({ width: 1440, height: 900 });
+  const hello = await page.evaluate(() => window.__sent[0]);
+  assert.deepEqual(hello, { type: 'join', table: 't1', token: 'tok-1', name: 'Ann' });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  const cards = page.locator('.hand button.card');
+  assert.equal(await cards.count(), 12);
+  const labels = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.equal(labels[0], 'Two of clubs');
+  assert.ok(labels.includes('Queen of spades'));
+  assert.deepEqual(await page.locator('.hand .card.legal').evaluateAll((els) => els.map((e) => e.dataset.card)), ['2C', '7C', 'KC']);
+  assert.equal(await page.locator('.hand .card.dimmed').count(), 9);
+  await page.locator('#turn', { hasText: 'Your turn' }).waitFor();
+  assert.equal(await page.locator('.trick .played').count(), 3);
+  assert.equal(await page.locator('.trick .played[data-seat="3"] [aria-label="Bot Di: Ten of clubs"]').count(), 1);
+  // The score sheet from the history.
+  assert.equal(await page.locator('.score-sheet.side tr.hand-row td[data-seat="1"]').getAttribute('data-points'), '20');
+  assert.equal(await scrollsSideways(page), false);
+  await screenshot(page, 'scripted-desktop-mid-hand');
+
+  // Keyboard: focus the first card, arrow to the next, Enter plays it.
+  await cards.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await page.evaluate(() => window.__sent.at(-1)), { type: 'play', card: '7C' });
+  // The server refuses with words, shown next to the hand.
+  await push(page, { type: 'error', code: 'must_follow_suit', message: 'You must follow suit: you hold a club.' });
+  await page.locator('.hand-area #play-error', { hasText: 'You must follow suit' }).waitFor();
+  await push(page, { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '7C' } });
+  assert.equal(await cards.count(), 11);
+  assert.equal(await page.locator('#play-error').textContent(), '');
+  await push(page, { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '7C'] } });
+  await page.locator('#trick-caption', { hasText: 'Bot Bea took the trick' }).waitFor();
+  await page.locator('#last-trick').click();
+  await page.locator('#trick-caption', { hasText: 'Last trick: Bot Bea took it' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('passing: exactly three cards, a labelled button, then waiting', async () => {
+  const { context, page } = await seatedPage({ width: 1280, height: 900 });
+  const view = {
+    ...midHand(0), phase: 'passing', hand: [...HAND, 'AS'], hand_sizes: [13, 13, 13, 13], trick: { leader: 1, plays: [] },
+    tricks: [], tricks_won: [0, 0, 0, 0], pass: { direction: 'across', given: [], received: [], waiting: [0, 1, 2, 3] }, to_act: [0, 1, 2, 3],
+    legal: { type: 'pass', count: 3, direction: 'across', from: [...HAND, 'AS'] },
+  };
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 5, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 5, view });
+  const pass = page.locator('#pass-button');
+  assert.equal(await pass.textContent(), 'Pass across (0 of 3 chosen)');
+  assert.equal(await pass.isDisabled(), true);
+  for (const card of ['AS', 'QS', 'AH']) await page.locator(`.hand .card[data-card="${card}"]`).click();
+  await page.locator('.hand .card[data-card="2C"]').click(); // a fourth is refused
+  await page.locator('#play-error', { hasText: 'exactly 3' }).waitFor();
+  assert.equal(await page.locator('.hand .card.selected').count(), 3);
+  assert.equal(await page.locator('.hand .card[data-card="AS"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await pass.textContent(), 'Pass across');
+  await pass.click();
+  const sent = await page.evaluate(() => window.__sent.at(-1));
+  assert.equal(sent.type, 'pass');
+  assert.deepEqual([...sent.cards].sort(), ['AH', 'AS', 'QS']);
+  await push(page, { type: 'event', seq: 6, event: { kind: 'pass_chosen', seat: 0 } });
+  await page.locator('#turn', { hasText: 'waiting for B, C, D' }).waitFor();
+  assert.equal(await page.locator('#pass-button').count(), 0);
+  await context.close();
+});
+
+test('a lost connection shows a banner, reconnects with the token and says when it is back', async () => {
+  const { context, page } = await seatedPage({ width: 800, height: 800 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  await page.evaluate(() => window.__drop());
+  await page.locator('#banner', { hasText: 'Connection lost' }).waitFor();
+  await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', token: 'tok-1', name: 'Ann' });
+  await page.locator('#banner', { hasText: 'Connected again' }).waitFor();
+  // A gap in the event numbers makes the client fetch a fresh snapshot by reconnecting.
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'state', seq: 20, view: midHand(0) },
+    { type: 'event', seq: 23, event: { kind: 'played', seat: 1, card: '2S' } });
+  await page.waitForFunction(() => window.__sockets.length === 3);
+  // A seat played by a bot while its person is away is marked.
+  const table = tableInfo('t1', 'hearts', ['Ann', 'Bob', 'C', 'D'], 'playing');
+  table.seats[1] = { ...table.seats[1], occupant: 'human', connected: false, bot_playing: true };
+  await push(page, { type: 'table', seq: 20, table });
+  await page.locator('.plate[data-seat="1"] .badge.away', { hasText: 'computer plays' }).waitFor();
+  await context.close();
+});
+
+test('a spectator sees the table and no hand; a whist table shows trump, dealer card and partners', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 }, { token: null });
+  await page.getByRole('button', { name: 'Just watch' }).click();
+  await page.waitForFunction(() => window.__sent.length > 0);
+  assert.deepEqual(await page.evaluate(() => window.__sent[0]), { type: 'watch', table: 't1' });
+  const view = {
+    ...midHand(null), variant: 'whist', options: { target: 5 }, hand: [], dealer: 1, trump: 'D', face_up: ['7D'],
+    pass: null, hand_sizes: [12, 12, 11, 12], legal: { type: 'wait' }, to_act: [3],
+    trick: { leader: 2, plays: [{ seat: 2, card: 'KS' }] }, history: [], totals: [1, 0, 1, 0],
+  };
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: null, token: null, host: false },
+    { type: 'table', seq: 9, table: tableInfo('t1', 'whist', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 9, view });
+  await page.locator('#trump', { hasText: 'diamonds' }).waitFor();
+  await page.locator('#face-up', { hasText: '7♦' }).waitFor();
+  assert.equal(await page.locator('.hand .card').count(), 0);
+  assert.equal(await page.locator('#spectating').count(), 1);
+  assert.equal(await page.locator('.plate.team-0').count(), 2);
+  assert.match(await page.locator('.score-sheet.side thead').textContent(), /North–South \(Ann & C\).*East–West \(B & D\)/);
+  assert.equal(await scrollsSideways(page), false);
+  await context.close();
+});
+
+test('at 360 px the whole hand fits without sideways scrolling', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: { ...midHand(0), hand: [...HAND, 'AS'] } });
+  assert.equal(await scrollsSideways(page), false);
+  const boxes = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.equal(boxes.length, 13);
+  for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 360, `card at ${b.left}..${b.right}`);
+  await screenshot(page, 'scripted-phone-mid-hand');
+  await context.close();
+});

@@ -1,0 +1,126 @@
+// The client's event-applying logic, run in Node: the same module the page loads.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { applyEvent, applyYourTurn, trickOnTable } from '../../web/view-model.js';
+import { cardName, sortHand } from '../../web/cards.js';
+
+function hearts(seat = 0) {
+  return {
+    variant: 'hearts', options: { target: 100, passing: true, moon: 'add' }, seat, players: 4,
+    phase: 'passing', hand_number: 0, dealer: 3, hand: [], hand_sizes: [0, 0, 0, 0], trump: null,
+    face_up: [], trick: { leader: 0, plays: [] }, tricks: [], tricks_won: [0, 0, 0, 0],
+    hearts_broken: false, pass: null, totals: [0, 0, 0, 0], negatives: [0, 0, 0, 0], pool: 0,
+    history: [], to_act: [], legal: { type: 'wait' }, winners: [],
+  };
+}
+
+const apply = (view, ...events) => events.reduce((v, e) => applyEvent(v, e), view);
+
+test('a new hand deals my cards and opens the passing', () => {
+  const v = apply(hearts(1),
+    { kind: 'hand_started', hand: 0, dealer: 3, pass: 'left' },
+    { kind: 'dealt', seat: 1, cards: ['2C', '3C', 'QS'] });
+  assert.deepEqual(v.hand, ['2C', '3C', 'QS']);
+  assert.equal(v.phase, 'passing');
+  assert.equal(v.pass.direction, 'left');
+  assert.deepEqual(v.pass.waiting, [0, 1, 2, 3]);
+  assert.deepEqual(v.hand_sizes, [13, 3, 13, 13]);
+});
+
+test('applying an event never changes the view it was given', () => {
+  const before = hearts(0);
+  const copy = structuredClone(before);
+  applyEvent(before, { kind: 'hand_started', hand: 0, dealer: 3, pass: null });
+  assert.deepEqual(before, copy);
+});
+
+test('passing moves my cards out and the received ones in', () => {
+  let v = apply(hearts(0),
+    { kind: 'hand_started', hand: 0, dealer: 3, pass: 'left' },
+    { kind: 'dealt', seat: 0, cards: ['2C', '3C', '4C', 'QS', 'AH'] });
+  v = applyYourTurn(v, { type: 'pass', count: 3, direction: 'left', from: v.hand });
+  assert.equal(v.legal.type, 'pass');
+  v = apply(v, { kind: 'pass_chosen', seat: 0 });
+  assert.equal(v.legal.type, 'wait');
+  assert.deepEqual(v.pass.waiting, [1, 2, 3]);
+  v = apply(v,
+    { kind: 'cards_passed', from: 0, to: 1, cards: ['3C', 'QS', 'AH'] },
+    { kind: 'cards_passed', from: 3, to: 0, cards: ['KD', '5S', '2H'] });
+  assert.deepEqual(sortHand(v.hand), sortHand(['2C', '4C', 'KD', '5S', '2H']));
+  assert.deepEqual(v.pass.given, ['3C', 'QS', 'AH']);
+  assert.deepEqual(v.pass.received, ['KD', '5S', '2H']);
+  assert.equal(v.phase, 'playing');
+});
+
+test('plays fill the trick, the winner collects it and leads', () => {
+  let v = apply(hearts(2),
+    { kind: 'hand_started', hand: 3, dealer: 2, pass: null },
+    { kind: 'dealt', seat: 2, cards: ['2C', 'AH'] });
+  v = apply(v, { kind: 'played', seat: 3, card: '2C' });
+  assert.equal(v.trick.leader, 3);
+  assert.deepEqual(v.to_act, [0]);
+  v = apply(v,
+    { kind: 'played', seat: 0, card: 'KC' },
+    { kind: 'played', seat: 1, card: 'AH' });
+  assert.equal(v.hearts_broken, true);
+  v = applyYourTurn(v, { type: 'play', cards: ['AH'] });
+  assert.deepEqual(v.to_act, [2]);
+  v = apply(v, { kind: 'played', seat: 2, card: 'AH' });
+  assert.deepEqual(v.hand, ['2C']);
+  assert.equal(v.legal.type, 'wait');
+  // The trick is full: on the table until someone says who won it.
+  assert.equal(trickOnTable(v).plays.length, 4);
+  v = apply(v, { kind: 'trick_won', winner: 0, cards: ['2C', 'KC', 'AH', 'AH'] });
+  assert.deepEqual(v.trick.plays, []);
+  assert.equal(v.trick.leader, 0);
+  assert.deepEqual(v.tricks_won, [1, 0, 0, 0]);
+  assert.deepEqual(v.to_act, [0]);
+  assert.deepEqual(v.tricks[0], { leader: 3, cards: ['2C', 'KC', 'AH', 'AH'], winner: 0 });
+  // While the next trick is empty, the one just won stays visible.
+  const shown = trickOnTable(v);
+  assert.equal(shown.done, true);
+  assert.equal(shown.winner, 0);
+  assert.deepEqual(shown.plays.map((p) => p.seat), [3, 0, 1, 2]);
+});
+
+test('a scored hand goes on the sheet and the match can end', () => {
+  let v = hearts(0);
+  v = apply(v, {
+    kind: 'hand_scored', hand: 0, points: [0, 26, 0, 0], penalties: [0, 0, 0, 0], tricks: [4, 3, 3, 3],
+    totals: [0, 26, 0, 0], pool_carried: 0, moon: null,
+  });
+  assert.equal(v.history.length, 1);
+  assert.equal(v.history[0].kind, undefined);
+  assert.deepEqual(v.totals, [0, 26, 0, 0]);
+  v = apply(v, { kind: 'match_over', winners: [0, 2], totals: [0, 126, 0, 50] });
+  assert.equal(v.phase, 'match_over');
+  assert.deepEqual(v.winners, [0, 2]);
+});
+
+test('whist shows the dealer card until it is played; filippa keeps two totals', () => {
+  let v = { ...hearts(0), variant: 'whist' };
+  v = apply(v,
+    { kind: 'hand_started', hand: 0, dealer: 1, pass: null },
+    { kind: 'trump_shown', trump: 'D', cards: ['7D'] });
+  assert.equal(v.trump, 'D');
+  assert.deepEqual(v.face_up, ['7D']);
+  v = apply(v, { kind: 'played', seat: 1, card: '7D' });
+  assert.deepEqual(v.face_up, []);
+  assert.equal(v.trump, 'D');
+
+  let f = { ...hearts(0), variant: 'filippa' };
+  f = apply(f, {
+    kind: 'hand_scored', hand: 0, points: [0, 0, 0, 0], penalties: [-10, -20, -3, -3], tricks: [3, 4, 3, 3],
+    totals: [0, 0, 0, 0], pool_carried: 36, moon: null,
+  }, { kind: 'hand_started', hand: 1, dealer: 0, pass: 'left' });
+  assert.deepEqual(f.negatives, [-10, -20, -3, -3]);
+  assert.equal(f.pool, 72);
+});
+
+test('cards have spoken names and hands sort by suit', () => {
+  assert.equal(cardName('QS'), 'Queen of spades');
+  assert.equal(cardName('TH'), 'Ten of hearts');
+  assert.deepEqual(sortHand(['AH', '2S', 'KC', '3D', '2C']), ['2C', 'KC', '3D', '2S', 'AH']);
+});
