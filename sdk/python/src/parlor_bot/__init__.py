@@ -14,11 +14,14 @@ from .cards import (
     by_suit, full_deck, of_suit, parse_cards, trick_winner,
 )
 from .view import HandResult, Play, Trick, View
+from .client import ParlorError, Problem, RunResult, Session, create_table
+from .bot import Bot, LowestCardBot
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ACE", "CLUBS", "DIAMONDS", "HEARTS", "JACK", "KING", "QUEEN", "RANKS", "SPADES", "SUITS",
     "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
-    "HandResult", "Play", "Trick", "View", "__version__",
+    "HandResult", "Play", "Trick", "View", "ParlorError", "Problem", "RunResult", "Session",
+    "create_table", "Bot", "LowestCardBot", "__version__",
 ]

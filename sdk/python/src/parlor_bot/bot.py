@@ -1,0 +1,87 @@
+"""The class to subclass: a bot is two methods, ``pass_cards`` and ``play_card``."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from .cards import Card
+from .client import RunResult, Session
+from .view import View
+
+
+class Bot:
+    """A Parlor player program. Subclass it and write :meth:`play_card` (and, for the variants
+    that pass cards, :meth:`pass_cards`); then call :meth:`run`.
+
+    Both methods get a :class:`~parlor_bot.View` (your copy: change it freely) and must answer
+    with cards from ``view.legal``. If an answer is illegal or the method raises, the server's
+    reason is printed and a legal card is played for you so the game goes on.
+    """
+
+    #: The name shown at the table (default: the class name).
+    name: Optional[str] = None
+
+    #: The running session while :meth:`run` plays (None otherwise).
+    session: Optional[Session] = None
+
+    def play_card(self, view: View) -> Card:
+        """Choose the card to play: one of ``view.legal``."""
+        raise NotImplementedError("write play_card(self, view) in your bot")
+
+    def pass_cards(self, view: View) -> List[Card]:
+        """Choose ``view.pass_count`` cards of your hand to pass (Hearts, Filippa).
+
+        The default gives away the highest cards, which rarely hurts in the Hearts family.
+        """
+        return sorted(view.legal, reverse=True)[: view.pass_count]
+
+    def on_event(self, event: Dict[str, Any], view: View) -> None:
+        """Called after every event (``event["kind"]`` is "played", "trick_won",
+        "hand_scored"...), with the updated view. Override to keep your own notes."""
+
+    def on_match_over(self, view: View) -> None:
+        """Called when a match ends; ``view.winners`` and ``view.scores`` have the result."""
+
+    def run(
+        self,
+        url: str = "http://127.0.0.1:8080",
+        table: Optional[str] = None,
+        seat: Optional[int] = None,
+        *,
+        variant: str = "hearts",
+        options: Optional[Dict[str, Any]] = None,
+        opponents: Optional[str] = None,
+        matches: Optional[int] = 1,
+        **kwargs: Any,
+    ) -> RunResult:
+        """Plays on the server at ``url``.
+
+        With ``table`` (an id, or an invite link as ``url``) the bot joins that table (in
+        ``seat`` if given) and plays the matches the host starts. Without, it creates a
+        ``variant`` table with ``options`` (e.g. ``{"target": 50}``), seats built-in bots of
+        strategy ``opponents`` in the other seats, and starts ``matches`` matches itself.
+        Returns what happened: wins, points per hand, illegal moves, exceptions, slow answers.
+        A dropped connection is survived by re-joining with the seat token.
+
+        More keywords: ``name``, ``token`` (to reclaim a seat), ``seed`` (reproducible deals on
+        a created table), ``table_options`` (e.g. ``{"bot_timeout_ms": 10000}``), ``slow_ms``,
+        ``log`` (a function taking one line, or None for silence), ``verbose`` (print every
+        message).
+        """
+        session = Session(
+            self, url, table, seat, variant=variant, options=options, opponents=opponents,
+            matches=matches, **kwargs,
+        )
+        self.session = session
+        try:
+            return session.run()
+        finally:
+            self.session = None
+
+
+class LowestCardBot(Bot):
+    """Plays its lowest legal card and passes its highest cards: the simplest legal bot."""
+
+    def play_card(self, view: View) -> Card:
+        """The lowest legal card."""
+        return min(view.legal)

@@ -1,0 +1,146 @@
+"""The local checker: play a bot against built-in bots and report what went wrong and how well
+it did.
+
+    python -m parlor_bot check mybot.py --variant whist --matches 20 --url http://127.0.0.1:8080
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import pathlib
+import sys
+from typing import Any, Callable, Dict, List, Optional
+
+from .bot import Bot
+from .client import RunResult, mean_interval
+
+#: Variants where a lower score is better.
+LOW_WINS = {"hearts", "hearts5"}
+
+
+def load_bot(path: str, class_name: Optional[str] = None) -> Any:
+    """Imports ``path`` and returns a new bot from it: the class ``class_name``, else the
+    first :class:`Bot` subclass defined in the file, else the first class with a
+    ``play_card`` method, else a module-level ``bot`` object."""
+    file = pathlib.Path(path)
+    if not file.is_file():
+        raise SystemExit(f"no such file: {path}")
+    sys.path.insert(0, str(file.resolve().parent))
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[file.stem] = module
+    spec.loader.exec_module(module)
+    if class_name:
+        cls = getattr(module, class_name, None)
+        if cls is None:
+            raise SystemExit(f"{path} has no class {class_name}")
+        return cls()
+    classes = [
+        obj for _, obj in inspect.getmembers(module, inspect.isclass)
+        if obj.__module__ == module.__name__
+    ]
+    classes.sort(key=lambda c: inspect.getsourcelines(c)[1])
+    for cls in classes:
+        if issubclass(cls, Bot):
+            return cls()
+    for cls in classes:
+        if callable(getattr(cls, "play_card", None)):
+            return cls()
+    if hasattr(module, "bot"):
+        return module.bot
+    raise SystemExit(f"{path} defines no bot: write a class that subclasses parlor_bot.Bot")
+
+
+def parse_options(pairs: List[str]) -> Dict[str, Any]:
+    """``["target=50", "passing=false"]`` -> ``{"target": 50, "passing": False}``."""
+    options: Dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise SystemExit(f"--option wants NAME=VALUE, not {pair!r}")
+        key, value = pair.split("=", 1)
+        low = value.strip().lower()
+        if low in ("true", "false"):
+            options[key.strip()] = low == "true"
+        else:
+            try:
+                options[key.strip()] = int(value)
+            except ValueError:
+                options[key.strip()] = value.strip()
+    return options
+
+
+def _fmt(mean: float, half: float) -> str:
+    if half != half:  # nan
+        return "n/a"
+    if half == float("inf"):
+        return f"{mean:.2f}"
+    return f"{mean:.2f} \u00b1 {half:.2f}"
+
+
+def report(result: RunResult, variant: str, show: int = 5) -> str:
+    """The checker's report as text."""
+    lines: List[str] = []
+    seat = result.seat
+    lines.append(f"{result.matches} {variant} matches, seat {seat}, {result.moves} moves")
+    lines.append("")
+    for kind, title in (("illegal", "Illegal moves"), ("exception", "Exceptions"), ("slow", "Slow answers")):
+        problems = result.of_kind(kind)
+        lines.append(f"{title}: {len(problems)}")
+        for problem in problems[:show]:
+            lines.append("  " + str(problem).replace("\n", "\n  "))
+        if len(problems) > show:
+            lines.append(f"  ... and {len(problems) - show} more")
+    lines.append(f"Slowest answer: {result.slowest * 1000:.0f} ms")
+    if result.reconnects:
+        lines.append(f"Reconnections: {result.reconnects}")
+    lines.append("")
+    n = result.matches
+    if n:
+        win_mean, win_half = mean_interval([1.0 if seat in w else 0.0 for w in result.winners])
+        lines.append(f"Wins: {result.wins} of {n} ({_fmt(win_mean * 100, win_half * 100)} %)")
+    hands = len(result.hand_points)
+    if hands and seat is not None:
+        better = "lower is better" if variant in LOW_WINS else "higher is better"
+        mine = mean_interval(result.points())
+        lines.append(f"Points per hand ({hands} hands, {better}, 95% interval):")
+        lines.append(f"  your bot (seat {seat}): {_fmt(*mine)}")
+        players = len(result.hand_points[0])
+        for other in range(players):
+            if other == seat:
+                continue
+            label = "partner" if variant == "whist" and other == (seat + 2) % 4 else "built-in"
+            lines.append(f"  {label} (seat {other}): {_fmt(*mean_interval(result.points(other)))}")
+    verdict = "PASS" if not result.illegal and not result.exceptions else "FAIL"
+    lines.append("")
+    lines.append(
+        f"{verdict}: {len(result.illegal)} illegal moves, {len(result.exceptions)} exceptions, "
+        f"{len(result.slow)} slow answers"
+    )
+    return "\n".join(lines)
+
+
+def check(
+    bot: Any,
+    url: str,
+    variant: str,
+    matches: int = 20,
+    options: Optional[Dict[str, Any]] = None,
+    opponents: Optional[str] = None,
+    slow_ms: Optional[int] = 1000,
+    seed: Optional[int] = None,
+    log: Optional[Callable[[str], None]] = None,
+) -> RunResult:
+    """Plays ``matches`` matches of ``variant`` at a new table with built-in bots in the other
+    seats and returns the result (see :func:`report`)."""
+    if isinstance(bot, Bot):
+        return bot.run(
+            url, variant=variant, options=options, opponents=opponents, matches=matches,
+            slow_ms=slow_ms, seed=seed, log=log,
+        )
+    from .client import Session
+
+    return Session(
+        bot, url, variant=variant, options=options, opponents=opponents, matches=matches,
+        slow_ms=slow_ms, seed=seed, log=log,
+    ).run()

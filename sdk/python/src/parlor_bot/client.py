@@ -1,0 +1,602 @@
+"""Talking to a Parlor server: creating a table over HTTP, playing over the WebSocket protocol.
+
+A :class:`Session` connects one bot to one seat. It keeps the bot's :class:`~parlor_bot.View`
+up to date, asks the bot for a move on every ``your_turn`` prompt, reports refused moves in
+words (then plays a legal card so the game goes on), and reconnects with the seat token when
+the connection drops.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .cards import Card, CardError
+from .view import MATCH_OVER, View
+
+#: The protocol version this package speaks.
+PROTOCOL_VERSION = 1
+
+#: Server error codes meaning "your move came too late or at the wrong moment", not "that card
+#: is illegal": nothing to fall back on, the game has moved on.
+STALE_CODES = {"not_your_turn", "match_over", "passing_now", "not_passing_now", "already_passed"}
+
+
+class ParlorError(Exception):
+    """The server refused something the bot cannot recover from (no such table, seat taken...)."""
+
+
+# ---- addresses -----------------------------------------------------------------------------
+
+
+@dataclass
+class Address:
+    """Where the server is: its HTTP base (``http://host:port``) and its WebSocket URL."""
+
+    http: str
+    ws: str
+    table: Optional[str] = None
+
+
+def parse_url(url: str) -> Address:
+    """Accepts ``http://host:port``, ``ws://host:port/ws``, ``host:port`` or an invite link
+    ``http://host:port/t/TABLE`` (which also names the table)."""
+    if "://" not in url:
+        url = "http://" + url
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    secure = scheme in ("https", "wss")
+    http = f"{'https' if secure else 'http'}://{parts.netloc}"
+    ws = f"{'wss' if secure else 'ws'}://{parts.netloc}/ws"
+    table = None
+    path = parts.path.rstrip("/")
+    if path.startswith("/t/"):
+        table = urllib.parse.unquote(path[3:]) or None
+    return Address(http, ws, table)
+
+
+def http_json(method: str, url: str, body: Any = None, timeout: float = 10.0) -> Any:
+    """One JSON request; a JSON error answer becomes a :class:`ParlorError` with its message."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return json.loads(resp.read().decode() or "null")
+    except urllib.error.HTTPError as err:
+        text = err.read().decode(errors="replace")
+        try:
+            detail = json.loads(text)
+            message = f"{detail.get('message')} ({detail.get('code')})"
+        except ValueError:
+            message = text.strip() or err.reason
+        raise ParlorError(f"{method} {url} failed with {err.code}: {message}") from None
+    except urllib.error.URLError as err:
+        raise ParlorError(f"cannot reach the Parlor server at {url}: {err.reason}") from None
+
+
+def variants(url: str) -> List[Dict[str, Any]]:
+    """``GET /api/variants``: every variant with its options and built-in bot strategies."""
+    return http_json("GET", parse_url(url).http + "/api/variants")
+
+
+def create_table(
+    url: str,
+    variant: str,
+    options: Optional[Dict[str, Any]] = None,
+    table_options: Optional[Dict[str, Any]] = None,
+    seed: Optional[int] = None,
+) -> str:
+    """``POST /api/tables``; returns the new table's id."""
+    body: Dict[str, Any] = {"variant": variant}
+    if options:
+        body["options"] = options
+    if table_options:
+        body["table_options"] = table_options
+    if seed is not None:
+        body["seed"] = seed
+    answer = http_json("POST", parse_url(url).http + "/api/tables", body)
+    return answer["id"]
+
+
+# ---- what happened ---------------------------------------------------------------------------
+
+
+@dataclass
+class Problem:
+    """Something the bot did wrong: an illegal move, an exception, a slow answer."""
+
+    kind: str  # "illegal", "exception", "slow"
+    message: str
+    situation: str
+    match: int
+    hand: int
+
+    def __str__(self) -> str:
+        where = f"match {self.match + 1}, hand {self.hand + 1}"
+        body = "\n    ".join(self.situation.splitlines())
+        return f"[{self.kind}] {where}: {self.message}\n    {body}"
+
+
+@dataclass
+class RunResult:
+    """What one :meth:`Session.run` did: the matches, the scores and every problem."""
+
+    table: Optional[str] = None
+    seat: Optional[int] = None
+    variant: Optional[str] = None
+    matches: int = 0
+    wins: int = 0
+    #: One list per finished hand: the points every seat scored that hand.
+    hand_points: List[List[int]] = field(default_factory=list)
+    #: Final totals of every match.
+    match_totals: List[List[int]] = field(default_factory=list)
+    winners: List[List[int]] = field(default_factory=list)
+    problems: List[Problem] = field(default_factory=list)
+    moves: int = 0
+    reconnects: int = 0
+    #: The longest the bot took to answer, in seconds.
+    slowest: float = 0.0
+
+    def of_kind(self, kind: str) -> List[Problem]:
+        """The problems of one kind."""
+        return [p for p in self.problems if p.kind == kind]
+
+    @property
+    def illegal(self) -> List[Problem]:
+        """Moves the server refused (or penalised)."""
+        return self.of_kind("illegal")
+
+    @property
+    def exceptions(self) -> List[Problem]:
+        """Exceptions raised by the bot."""
+        return self.of_kind("exception")
+
+    @property
+    def slow(self) -> List[Problem]:
+        """Answers slower than the limit."""
+        return self.of_kind("slow")
+
+    def points(self, seat: Optional[int] = None) -> List[int]:
+        """The points ``seat`` (default: the bot's) scored in each hand."""
+        seat = self.seat if seat is None else seat
+        return [h[seat] for h in self.hand_points if seat is not None and seat < len(h)]
+
+
+def mean_interval(values: Sequence[float]):
+    """The mean and the half-width of its 95% confidence interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return float("nan"), float("nan")
+    mean = sum(values) / n
+    if n == 1:
+        return mean, float("inf")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+# ---- the session -----------------------------------------------------------------------------
+
+
+def _default_log(text: str) -> None:
+    print(f"[parlor_bot] {text}", file=sys.stderr, flush=True)
+
+
+class Session:
+    """One bot in one seat of one table, for as many matches as asked.
+
+    Most people call :meth:`parlor_bot.Bot.run`, which builds a session and runs it.
+    """
+
+    def __init__(
+        self,
+        bot: Any,
+        url: str,
+        table: Optional[str] = None,
+        seat: Optional[int] = None,
+        *,
+        variant: str = "hearts",
+        options: Optional[Dict[str, Any]] = None,
+        opponents: Optional[str] = None,
+        table_options: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        matches: Optional[int] = 1,
+        name: Optional[str] = None,
+        token: Optional[str] = None,
+        slow_ms: Optional[int] = None,
+        log: Optional[Callable[[str], None]] = _default_log,
+        verbose: bool = False,
+        reconnect_for: float = 60.0,
+    ) -> None:
+        address = parse_url(url)
+        self.bot = bot
+        self.url = url
+        self.address = address
+        self.table = table or address.table
+        self.seat = seat
+        self.variant = variant
+        self.options = options or {}
+        self.opponents = opponents
+        self.table_options = table_options
+        self.seed = seed
+        self.matches = matches
+        self.name = name or getattr(bot, "name", None) or type(bot).__name__
+        self.token = token
+        self.slow_ms = slow_ms
+        self.log = log or (lambda text: None)
+        self.verbose = verbose
+        self.reconnect_for = reconnect_for
+        self.host = False
+        self.view: Optional[View] = None
+        self.table_info: Optional[Dict[str, Any]] = None
+        self.result = RunResult()
+        self._ws = None
+        self._done = False
+        self._want_start = False
+        self._bots_asked: set = set()
+        self._answered_seq: Optional[int] = None
+        self._pending: Optional[Dict[str, Any]] = None
+        self._last_error: Optional[str] = None
+        self._resyncs = 0
+        self._in_match = False
+        self._welcomed = False
+
+    # ---- public ------------------------------------------------------------------------
+
+    def run(self) -> RunResult:
+        """Plays until ``matches`` matches are over (forever with ``matches=None``)."""
+        if self.table is None:
+            self.table = create_table(
+                self.url, self.variant, self.options, self.table_options, self.seed
+            )
+            self.log(f"created a {self.variant} table: {self.address.http}/t/{self.table}")
+            self._want_start = True
+        self.result.table = self.table
+        started = None
+        while not self._done:
+            try:
+                self._connect_and_play()
+                started = None
+            except ParlorError:
+                raise
+            except (OSError, EOFError, TimeoutError) as err:
+                self._on_drop(err)
+            except Exception as err:  # noqa: BLE001 - websockets' ConnectionClosed and kin
+                if type(err).__module__.startswith("websockets"):
+                    self._on_drop(err)
+                else:
+                    raise
+            if self._done:
+                break
+            now = time.monotonic()
+            started = started or now
+            if now - started > self.reconnect_for:
+                raise ParlorError(
+                    f"lost the connection to {self.address.ws} and could not get back "
+                    f"within {self.reconnect_for:.0f} s"
+                )
+            time.sleep(min(0.2 * 2 ** min(self.result.reconnects, 5), 3.0))
+            self.result.reconnects += 1
+            self.log(f"reconnecting to table {self.table} (seat {self.seat}) with the seat token")
+        return self.result
+
+    def drop_connection(self) -> None:
+        """Cuts the connection without a goodbye, as a network failure would (for tests and
+        for trying out reconnection)."""
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            ws.socket.shutdown(socket.SHUT_RDWR)
+        except (OSError, AttributeError):
+            pass
+
+    def send(self, msg: Dict[str, Any]) -> None:
+        """Sends one protocol message."""
+        if self.verbose:
+            self.log(f"-> {json.dumps(msg)}")
+        self._ws.send(json.dumps(msg))
+
+    # ---- the connection ----------------------------------------------------------------
+
+    def _on_drop(self, err: BaseException) -> None:
+        self._ws = None
+        if self._done:
+            return
+        self.log(f"connection lost ({type(err).__name__}: {err})")
+        # The move in flight may or may not have arrived; the next snapshot and prompt say.
+        self._pending = None
+        self._answered_seq = None
+
+    def _connect_and_play(self) -> None:
+        from websockets.sync.client import connect
+
+        with connect(self.address.ws, open_timeout=10, max_size=2**22) as ws:
+            self._ws = ws
+            self._welcomed = False
+            join: Dict[str, Any] = {"type": "join", "table": self.table, "name": self.name, "bot": True}
+            if self.seat is not None:
+                join["seat"] = self.seat
+            if self.token is not None:
+                join["token"] = self.token
+            self.send(join)
+            while not self._done:
+                try:
+                    text = ws.recv(timeout=30)
+                except TimeoutError:
+                    self.send({"type": "ping"})
+                    continue
+                if self.verbose:
+                    self.log(f"<- {text[:300]}")
+                self._handle(json.loads(text))
+            try:
+                self.send({"type": "leave"})
+            except Exception:  # noqa: BLE001 - leaving is a courtesy
+                pass
+        self._ws = None
+
+    # ---- messages ----------------------------------------------------------------------
+
+    def _handle(self, msg: Dict[str, Any]) -> None:
+        kind = msg.get("type")
+        handler = getattr(self, "_on_" + str(kind), None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_welcome(self, msg: Dict[str, Any]) -> None:
+        if msg.get("protocol") != PROTOCOL_VERSION:
+            self.log(
+                f"the server speaks protocol {msg.get('protocol')}, this package "
+                f"{PROTOCOL_VERSION}: things may go wrong"
+            )
+        if msg.get("seat") is None:
+            raise ParlorError("the server gave no seat (joined as a spectator?)")
+        if self.seat is not None and msg["seat"] != self.seat and self.token is not None:
+            self.log(f"asked for seat {self.seat} but got seat {msg['seat']}")
+        self.seat = msg["seat"]
+        self.token = msg.get("token") or self.token
+        self.host = bool(msg.get("host"))
+        self.result.seat = self.seat
+        self._welcomed = True
+        if self.verbose:
+            self.log(f"seated at seat {self.seat} of table {self.table}{' as host' if self.host else ''}")
+
+    def _on_table(self, msg: Dict[str, Any]) -> None:
+        self.table_info = msg.get("table") or {}
+        info = self.table_info
+        self.result.variant = info.get("variant", self.result.variant)
+        if info.get("host") is not None:
+            self.host = info.get("host") == self.seat
+        if not self.host:
+            return
+        seats = info.get("seats", [])
+        empty = [s["seat"] for s in seats if s.get("occupant") == "empty" and s["seat"] != self.seat]
+        if self._want_start:
+            for seat in empty:
+                if seat not in self._bots_asked:
+                    self._bots_asked.add(seat)
+                    self.send({"type": "add_bot", "seat": seat, "strategy": self._opponent()})
+            if not empty and info.get("status") != "playing":
+                self._start()
+
+    def _start(self) -> None:
+        self._want_start = False
+        self.send({"type": "start"})
+
+    def _opponent(self) -> str:
+        if self.opponents is None:
+            try:
+                listed = {v["name"]: v for v in variants(self.url)}
+                names = listed.get(self.result.variant or self.variant, {}).get("strategies") or []
+                self.opponents = names[-1] if names else "random"
+            except (ParlorError, KeyError, TypeError):
+                self.opponents = "random"
+            self.log(f"built-in opponents: {self.opponents}")
+        return self.opponents
+
+    def _on_state(self, msg: Dict[str, Any]) -> None:
+        self.view = View.from_state(msg)
+        self.result.variant = self.view.variant
+        self._in_match = self.view.phase != MATCH_OVER
+
+    def _on_event(self, msg: Dict[str, Any]) -> None:
+        if self.view is None:
+            return
+        seq = msg.get("seq")
+        if seq is not None and seq <= self.view.seq:
+            return  # already in the snapshot
+        event = msg.get("event") or {}
+        self.view.apply_event(event, seq)
+        kind = event.get("kind")
+        if kind in ("played", "pass_chosen", "bad_card") and event.get("seat") == self.seat:
+            if kind != "bad_card":
+                self._pending = None
+            self._resyncs = 0
+        if kind == "hand_started":
+            self._in_match = True
+        elif kind == "hand_scored":
+            self.result.hand_points.append(list(event.get("points", [])))
+        elif kind == "bad_card" and event.get("seat") == self.seat:
+            self._problem(
+                "illegal",
+                f"{event.get('card')} was an illegal card: the rules cost you "
+                f"{event.get('penalty')} points and the hand was redealt",
+                (self._pending or {}).get("situation", ""),
+            )
+            self._pending = None
+        self._call_hook("on_event", event, self.view)
+        if kind == "match_over":
+            self._match_over(event)
+
+    def _match_over(self, event: Dict[str, Any]) -> None:
+        winners = list(event.get("winners", []))
+        self.result.matches += 1
+        self.result.winners.append(winners)
+        self.result.match_totals.append(list(event.get("totals", [])))
+        if self.seat in winners:
+            self.result.wins += 1
+        self._in_match = False
+        self._call_hook("on_match_over", self.view)
+        if self.matches is not None and self.result.matches >= self.matches:
+            self._done = True
+        elif self.host:
+            self._want_start = True
+            seats = (self.table_info or {}).get("seats", [])
+            if seats and all(s.get("occupant") != "empty" for s in seats):
+                self._start()
+
+    def _on_your_turn(self, msg: Dict[str, Any]) -> None:
+        if self.view is None:
+            return
+        seq = msg.get("seq")
+        if seq is not None and seq == self._answered_seq:
+            return  # a repeat of a prompt already answered
+        self.view.set_legal(msg.get("legal"))
+        if self.view.legal_kind == "wait":
+            return
+        if not self._consistent():
+            return
+        self._answered_seq = seq
+        self._decide(msg.get("timeout_ms"))
+
+    def _consistent(self) -> bool:
+        """Checks that the prompt fits the view; if it does not, re-joins for a snapshot."""
+        view = self.view
+        hand = set(view.hand)
+        legal = set(view.legal)
+        ok = legal <= hand if view.legal_kind == "play" else legal == hand
+        if ok or self._resyncs >= 2:
+            if not ok:
+                view.hand = sorted(hand | legal, key=lambda c: c.index)
+            return True
+        self._resyncs += 1
+        self.log("the view is out of step with the server: re-joining for a fresh snapshot")
+        self.drop_connection()
+        return False
+
+    def _decide(self, timeout_ms: Optional[int]) -> None:
+        view = self.view
+        situation = view.summary()
+        mine = view.copy()
+        method = "pass_cards" if view.legal_kind == "pass" else "play_card"
+        start = time.perf_counter()
+        try:
+            answer = getattr(self.bot, method)(mine)
+        except Exception as err:  # noqa: BLE001 - a bot's bug must not stop the game
+            elapsed = time.perf_counter() - start
+            self._problem(
+                "exception",
+                f"{method} raised {type(err).__name__}: {err}",
+                situation + "\n" + traceback.format_exc(limit=6).rstrip(),
+            )
+            self._fallback()
+            return
+        elapsed = time.perf_counter() - start
+        self.result.moves += 1
+        self.result.slowest = max(self.result.slowest, elapsed)
+        limit = self._slow_limit(timeout_ms)
+        if limit is not None and elapsed * 1000 > limit:
+            self._problem(
+                "slow",
+                f"{method} took {elapsed * 1000:.0f} ms (limit {limit:.0f} ms)",
+                situation,
+            )
+        try:
+            msg = self._move_message(view, answer)
+        except (CardError, TypeError, ValueError) as err:
+            self._problem("illegal", f"{method} returned {answer!r}: {err}", situation)
+            self._fallback()
+            return
+        self._pending = {"msg": msg, "situation": situation, "fallback": False, "answer": answer}
+        if view.legal_kind == "pass":
+            view.passed = sorted((Card(c) for c in msg["cards"]), key=lambda c: c.index)
+        self.send(msg)
+
+    def _slow_limit(self, timeout_ms: Optional[int]) -> Optional[float]:
+        if self.slow_ms is not None:
+            return float(self.slow_ms)
+        if timeout_ms:
+            return timeout_ms / 2
+        return None
+
+    @staticmethod
+    def _move_message(view: View, answer: Any) -> Dict[str, Any]:
+        if view.legal_kind == "pass":
+            if isinstance(answer, (str, Card)) or answer is None:
+                raise TypeError(f"pass_cards must return a list of {view.pass_count} cards")
+            cards = [str(Card(c)) for c in answer]
+            return {"type": "pass", "cards": cards}
+        if answer is None or not isinstance(answer, (str, Card)):
+            raise TypeError("play_card must return a Card")
+        return {"type": "play", "card": str(Card(answer))}
+
+    def _fallback(self) -> None:
+        """Plays a legal move for the bot: the lowest legal card, or the lowest cards to pass."""
+        view = self.view
+        if view.legal_kind == "pass":
+            msg = {"type": "pass", "cards": [str(c) for c in sorted(view.legal)[: view.pass_count]]}
+            chosen = msg["cards"]
+        elif view.legal:
+            msg = {"type": "play", "card": str(min(view.legal))}
+            chosen = msg["card"]
+        else:
+            return
+        self.log(f"playing {chosen if isinstance(chosen, str) else ' '.join(chosen)} instead")
+        self._pending = {"msg": msg, "situation": "", "fallback": True}
+        self.send(msg)
+
+    def _on_error(self, msg: Dict[str, Any]) -> None:
+        code, message = msg.get("code", "error"), msg.get("message", "")
+        self._last_error = f"{message} ({code})"
+        pending = self._pending
+        if not self._welcomed:
+            raise ParlorError(f"the server refused to seat the bot: {message} ({code})")
+        if pending is None:
+            if self._want_start and not self._in_match:
+                raise ParlorError(f"could not set the table up: {message} ({code})")
+            self.log(f"the server says: {message} ({code})")
+            return
+        self._pending = None
+        what = pending["msg"].get("card") or " ".join(pending["msg"].get("cards", []))
+        if code in STALE_CODES:
+            self.log(f"{what} came too late: {message} ({code})")
+            return
+        self.log(f"the server refused {what}: {message} ({code})")
+        if pending["fallback"]:
+            return
+        self._problem("illegal", f"{what}: {message} ({code})", pending["situation"])
+        self._fallback()
+
+    def _on_pong(self, msg: Dict[str, Any]) -> None:
+        pass
+
+    def _on_goodbye(self, msg: Dict[str, Any]) -> None:
+        self.log(f"the server is going away: {msg.get('reason')}")
+
+    # ---- bookkeeping -------------------------------------------------------------------
+
+    def _problem(self, kind: str, message: str, situation: str) -> None:
+        hand = self.view.hand_number if self.view else 0
+        problem = Problem(kind, message, situation, self.result.matches, hand)
+        self.result.problems.append(problem)
+        self.log(str(problem))
+
+    def _call_hook(self, name: str, *args: Any) -> None:
+        hook = getattr(self.bot, name, None)
+        if hook is None:
+            return
+        try:
+            hook(*args)
+        except Exception as err:  # noqa: BLE001
+            self._problem("exception", f"{name} raised {type(err).__name__}: {err}",
+                          traceback.format_exc(limit=6).rstrip())
