@@ -2,8 +2,8 @@
 //
 // State machine: `welcome` gives our seat and token; `table` replaces the seat list; `state`
 // replaces the whole view; `event` is applied to the view (view-model.js); `your_turn` sets the
-// legal moves; `error` is shown next to the hand. A gap in event numbers makes us reconnect, which
-// brings a fresh snapshot.
+// legal moves; `error` is shown next to the hand. After a lost connection the seat token brings
+// us back and the server sends a fresh snapshot.
 
 import { cardName, cardShort, rankLabel, sortHand, suitLabel, suitOf, SUIT_SYMBOLS } from './cards.js';
 import { Connection } from './connection.js';
@@ -45,7 +45,6 @@ export function showTable(root, tableId) {
     pendingJoin: null, // the join/watch message to (re)send
     dialogHand: -1, // hand number whose score sheet was dismissed
     dialogOpenFor: null,
-    lastResync: 0,
     fourColour: loadFourColour(),
     botChoice: {},
     copied: false,
@@ -128,13 +127,6 @@ export function showTable(root, tableId) {
     banner.textContent = '';
   }
 
-  function resync() {
-    const now = Date.now();
-    if (now - S.lastResync < 3000) return;
-    S.lastResync = now;
-    conn?.reconnect();
-  }
-
   function onMessage(msg) {
     switch (msg.type) {
       case 'welcome':
@@ -170,8 +162,6 @@ export function showTable(root, tableId) {
           if (msg.legal.type === 'pass') {
             for (const c of [...S.selected]) if (!msg.legal.from.includes(c)) S.selected.delete(c);
           }
-        } else {
-          resync();
         }
         break;
       case 'error':
@@ -201,15 +191,12 @@ export function showTable(root, tableId) {
   }
 
   function onEvent(msg) {
-    if (!S.view) {
-      resync();
-      return;
-    }
-    if (S.seq !== null && msg.seq <= S.seq) return; // already part of the snapshot
-    if (S.seq !== null && msg.seq > S.seq + 1) {
-      resync();
-      return;
-    }
+    // Before the first snapshot there is nothing to apply to: the `state` that follows the
+    // opening events of a match has them all.
+    if (!S.view) return;
+    // Already part of the snapshot. (Gaps are normal: events private to other seats, such as
+    // their deals, take numbers too.)
+    if (S.seq !== null && msg.seq <= S.seq) return;
     S.seq = msg.seq;
     const event = msg.event;
     S.view = applyEvent(S.view, event, S.seat);

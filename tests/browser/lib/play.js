@@ -1,0 +1,119 @@
+// Driving the page the way a person does: clicking buttons and cards.
+
+/** Polls `check` (an async predicate) every 100 ms until true; fails after `ms`. */
+export async function until(check, ms = 60000, what = 'condition') {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Creates a table from the lobby (saving `name` first when asked) and lands seated at it. */
+export async function createFromLobby(page, url, variant, name, options = {}) {
+  await page.goto(url);
+  const nameInput = page.locator('#name-input');
+  await page.locator('#name-input, .playing-as').first().waitFor();
+  if (await nameInput.count()) {
+    await nameInput.fill(name);
+    await page.getByRole('button', { name: 'Save name' }).click();
+  }
+  await page.locator(`input[name="variant"][value="${variant}"]`).check();
+  for (const [key, value] of Object.entries(options)) {
+    const el = page.locator(`[name="${key}"]`);
+    if (typeof value === 'boolean') await el.setChecked(value);
+    else if ((await el.evaluate((e) => e.tagName)) === 'SELECT') await el.selectOption(String(value));
+    else await el.fill(String(value));
+  }
+  await page.locator('#create-table').click();
+  await page.waitForURL(/\/t\/[^/]+$/);
+  await page.locator('.seats-panel').waitFor();
+  return page.url().split('/t/')[1];
+}
+
+/** Opens an invite link, gives a name and sits in `seat`. */
+export async function sitByInvite(page, inviteUrl, name, seat) {
+  await page.goto(inviteUrl);
+  await page.locator('#join-name').fill(name);
+  await page.locator(`button[data-seat="${seat}"]`, { hasText: 'Sit here' }).click();
+  await page.locator('.seats-panel, .felt').first().waitFor();
+}
+
+/** Host: puts a computer player of `strategy` in every empty seat. */
+export async function fillWithBots(page, strategy = 'heuristic') {
+  for (;;) {
+    const buttons = page.locator('button.add-bot');
+    const n = await buttons.count();
+    if (n === 0) return;
+    const seat = await buttons.first().getAttribute('data-seat');
+    await page.locator(`#bot-${seat}`).selectOption(strategy);
+    await buttons.first().click();
+    await until(async () => (await page.locator('button.add-bot').count()) < n, 10000, 'the bot to sit down');
+  }
+}
+
+/** Host: starts the match and waits for the table. */
+export async function startMatch(page) {
+  await page.locator('#start-button:not([disabled])').click();
+  await page.locator('.felt').waitFor();
+}
+
+/** The cards in the hand shown on the page, in order. */
+export async function handCards(page) {
+  return page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+}
+
+/** The cards on the table, with who played them. */
+export async function trickCards(page) {
+  return page.locator('.trick .played').evaluateAll((els) => els.map((e) => `${e.dataset.seat}:${e.dataset.card}`));
+}
+
+/**
+ * Does what the page asks of us, once: picks three cards and passes, or plays the first
+ * highlighted card. Returns 'passed', 'played' or null when nothing was asked.
+ */
+export async function actOnce(page) {
+  const pass = page.locator('#pass-button');
+  if (await pass.count()) {
+    const cards = page.locator('.hand .card:not(.selected)');
+    while ((await page.locator('.hand .card.selected').count()) < 3) await cards.first().click();
+    await pass.click();
+    await until(async () => (await page.locator('#pass-button').count()) === 0, 10000, 'the pass to be taken');
+    return 'passed';
+  }
+  const legal = page.locator('.hand-area.active .hand .card.legal');
+  if (await legal.count()) {
+    const card = await legal.first().getAttribute('data-card');
+    await legal.first().click();
+    await until(async () => (await page.locator(`.hand .card[data-card="${card}"]`).count()) === 0, 10000, `${card} to leave the hand`);
+    return 'played';
+  }
+  return null;
+}
+
+/** Plays (passing included) until `done()` is true. */
+export async function playUntil(page, done, ms = 120000) {
+  await until(async () => {
+    if (await done()) return true;
+    if (!(await page.locator('#score-dialog[open]').count())) await actOnce(page);
+    return false;
+  }, ms, 'the game to reach the wanted point');
+}
+
+/** Reads the client's model (for choosing the moment of a check, not for the check itself). */
+export function model(page) {
+  return page.evaluate(() => {
+    const s = window.__parlor;
+    return s && s.view ? { tricks: s.view.tricks.length, plays: s.view.trick.plays.length, legal: s.view.legal.type, phase: s.view.phase, seat: s.seat } : null;
+  });
+}
+
+/** Creates a table through the API (no one seated yet). */
+export async function createByApi(url, body) {
+  const res = await fetch(`${url}/api/tables`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`POST /api/tables: ${res.status} ${await res.text()}`);
+  return res.json();
+}
