@@ -53,11 +53,12 @@ def test_whist_bot_follows_the_hints():
 
     def view(hand, trick, seat=3, trump="S", leader=None, tricks=()):
         v = View(variant="whist", options={"target": 5}, seat=seat, players=4, trump=trump)
-        from parlor_bot import Play, Trick, parse_cards
+        from parlor_bot import Play, parse_cards
         v.hand = parse_cards(hand)
         plays = []
-        lead = leader if leader is not None else (seat - len(trick)) % 4
-        for i, c in enumerate(parse_cards(trick)):
+        cards = parse_cards(trick)
+        lead = leader if leader is not None else (seat - len(cards)) % 4
+        for i, c in enumerate(cards):
             plays.append(Play((lead + i) % 4, c))
         v.trick = plays
         v.tricks = list(tricks)

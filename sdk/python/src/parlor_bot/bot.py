@@ -66,7 +66,8 @@ class Bot:
         More keywords: ``name``, ``token`` (to reclaim a seat), ``seed`` (reproducible deals on
         a created table), ``table_options`` (e.g. ``{"bot_timeout_ms": 10000}``), ``slow_ms``,
         ``log`` (a function taking one line, or None for silence), ``verbose`` (print every
-        message).
+        message), ``autostart`` (when joining a table as its host: fill the empty seats with
+        built-in bots and start the matches; on by default only for a table the bot created).
         """
         session = Session(
             self, url, table, seat, variant=variant, options=options, opponents=opponents,

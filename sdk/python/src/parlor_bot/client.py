@@ -28,7 +28,9 @@ PROTOCOL_VERSION = 1
 
 #: Server error codes meaning "your move came too late or at the wrong moment", not "that card
 #: is illegal": nothing to fall back on, the game has moved on.
-STALE_CODES = {"not_your_turn", "match_over", "passing_now", "not_passing_now", "already_passed"}
+STALE_CODES = {
+    "not_your_turn", "match_over", "passing_now", "not_passing_now", "already_passed", "no_match",
+}
 
 
 class ParlorError(Exception):
@@ -217,6 +219,7 @@ class Session:
         log: Optional[Callable[[str], None]] = _default_log,
         verbose: bool = False,
         reconnect_for: float = 60.0,
+        autostart: Optional[bool] = None,
     ) -> None:
         address = parse_url(url)
         self.bot = bot
@@ -236,6 +239,7 @@ class Session:
         self.log = log or (lambda text: None)
         self.verbose = verbose
         self.reconnect_for = reconnect_for
+        self.autostart = autostart
         self.host = False
         self.view: Optional[View] = None
         self.table_info: Optional[Dict[str, Any]] = None
@@ -250,6 +254,7 @@ class Session:
         self._resyncs = 0
         self._in_match = False
         self._welcomed = False
+        self._start_sent = False
 
     # ---- public ------------------------------------------------------------------------
 
@@ -260,7 +265,9 @@ class Session:
                 self.url, self.variant, self.options, self.table_options, self.seed
             )
             self.log(f"created a {self.variant} table: {self.address.http}/t/{self.table}")
-            self._want_start = True
+            if self.autostart is None:
+                self.autostart = True
+        self._want_start = bool(self.autostart)
         self.result.table = self.table
         started = None
         while not self._done:
@@ -391,6 +398,7 @@ class Session:
 
     def _start(self) -> None:
         self._want_start = False
+        self._start_sent = True
         self.send({"type": "start"})
 
     def _opponent(self) -> str:
@@ -408,6 +416,8 @@ class Session:
         self.view = View.from_state(msg)
         self.result.variant = self.view.variant
         self._in_match = self.view.phase != MATCH_OVER
+        if self._in_match:
+            self._start_sent = False
 
     def _on_event(self, msg: Dict[str, Any]) -> None:
         if self.view is None:
@@ -424,13 +434,14 @@ class Session:
             self._resyncs = 0
         if kind == "hand_started":
             self._in_match = True
+            self._start_sent = False
         elif kind == "hand_scored":
             self.result.hand_points.append(list(event.get("points", [])))
         elif kind == "bad_card" and event.get("seat") == self.seat:
             self._problem(
                 "illegal",
-                f"{event.get('card')} was an illegal card: the rules cost you "
-                f"{event.get('penalty')} points and the hand was redealt",
+                f"{event.get('card')} was an illegal card: a penalty of "
+                f"{event.get('penalty')} points, and the hand was redealt",
                 (self._pending or {}).get("situation", ""),
             )
             self._pending = None
@@ -449,7 +460,7 @@ class Session:
         self._call_hook("on_match_over", self.view)
         if self.matches is not None and self.result.matches >= self.matches:
             self._done = True
-        elif self.host:
+        elif self.host and self.autostart:
             self._want_start = True
             seats = (self.table_info or {}).get("seats", [])
             if seats and all(s.get("occupant") != "empty" for s in seats):
@@ -562,7 +573,7 @@ class Session:
         if not self._welcomed:
             raise ParlorError(f"the server refused to seat the bot: {message} ({code})")
         if pending is None:
-            if self._want_start and not self._in_match:
+            if (self._want_start or self._start_sent) and not self._in_match:
                 raise ParlorError(f"could not set the table up: {message} ({code})")
             self.log(f"the server says: {message} ({code})")
             return

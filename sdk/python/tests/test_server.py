@@ -1,0 +1,196 @@
+"""The SDK against a real `parlor serve`: whole matches, the checker, reconnection."""
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from parlor_bot import Bot, create_table
+
+EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+
+#: Small targets so that a match takes a hand or a few.
+QUICK = {
+    "hearts": {"target": 30},
+    "filippa": {"target": 30},
+    "hearts5": {"hands": 2},
+    "tricks": {"target": 15},
+    "whist": {"target": 1},
+}
+
+
+def example(name):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def lines():
+    logged = []
+    return logged, logged.append
+
+
+@pytest.mark.parametrize("variant", list(QUICK))
+@pytest.mark.parametrize("bot_name", ["lowest_bot.LowestBot", "whist_bot.WhistBot"])
+def test_examples_play_whole_matches_without_an_illegal_move(server, variant, bot_name):
+    module, cls = bot_name.split(".")
+    bot = getattr(example(module), cls)()
+    logged, log = lines()
+    result = bot.run(server, variant=variant, options=QUICK[variant], opponents="random",
+                     matches=2, seed=42, log=log)
+    assert result.matches == 2, logged
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    assert result.hand_points, "no hand was scored"
+    assert all(len(h) == (5 if variant == "hearts5" else 4) for h in result.hand_points)
+    assert result.wins == sum(result.seat in w for w in result.winners)
+    assert result.moves >= 10
+
+
+def test_the_view_matches_the_server_on_every_turn(server):
+    """The bot's hand is exactly what the server says it may pass, or holds what it may play."""
+    checked = []
+
+    class Careful(Bot):
+        def pass_cards(self, view):
+            assert set(view.legal) == set(view.hand)
+            checked.append(view)
+            return view.hand[:3]
+
+        def play_card(self, view):
+            assert set(view.legal) <= set(view.hand)
+            assert len(view.hand) == view.hand_sizes[view.seat]
+            played = len(view.played_cards())
+            assert played == len(view.tricks) * view.players + len(view.trick)
+            checked.append(view)
+            return max(view.legal)
+
+    result = Careful().run(server, variant="hearts", options={"target": 30}, opponents="random",
+                           seed=7, log=None)
+    assert result.problems == [] and result.matches == 1
+    assert any(v.legal_kind == "pass" for v in checked)
+    assert sum(1 for v in checked if v.legal_kind == "play") >= 13
+
+
+def test_a_bot_joins_an_existing_table_by_id_or_invite_link(server):
+    table = create_table(server, "whist", {"target": 1})
+    lowest = example("lowest_bot").LowestBot()
+    result = lowest.run(server, table=table, seat=2, autostart=True, opponents="random", log=None)
+    assert result.table == table and result.seat == 2 and result.matches == 1
+    assert result.problems == []
+
+    table = create_table(server, "tricks", {"target": 5})
+    result = lowest.run(f"{server}/t/{table}", seat=1, autostart=True, opponents="random", log=None)
+    assert result.table == table and result.seat == 1 and result.matches == 1
+
+
+BROKEN = textwrap.dedent('''
+    from parlor_bot import Bot
+
+    class Broken(Bot):
+        """Plays a card it does not hold, on its first two turns of every match."""
+
+        def __init__(self):
+            self.turns = 0
+
+        def on_match_over(self, view):
+            self.turns = 0
+
+        def play_card(self, view):
+            self.turns += 1
+            if self.turns <= 2:
+                return view.unseen_cards()[0]
+            return min(view.legal)
+''')
+
+
+def run_checker(server, path, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "parlor_bot", "check", str(path), "--url", server,
+         "--opponents", "random", "--seed", "3", *args],
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_the_checker_catches_a_card_the_bot_does_not_hold(server, tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN)
+    run = run_checker(server, path, "--variant", "whist", "--matches", "2", "--option", "target=1")
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert "Illegal moves: 4" in out, out
+    # The server's reason, in words, and the situation that caused it.
+    assert "you do not hold the" in out, out
+    assert "hand:" in out and "legal:" in out, out
+    assert "2 whist matches" in out and "FAIL" in out, out
+
+
+def test_the_checker_reports_the_tricks_penalty_for_a_bad_card(server, tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN)
+    run = run_checker(server, path, "--variant", "tricks", "--matches", "1", "--option", "target=8")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Illegal moves: 2" in run.stdout, run.stdout
+    assert "-100 points" in run.stdout, run.stdout
+
+
+def test_the_checker_passes_a_good_bot_and_reports_results(server):
+    run = run_checker(server, EXAMPLES / "whist_bot.py", "--variant", "whist", "--matches", "3",
+                      "--option", "target=2", "-q")
+    out = run.stdout
+    assert run.returncode == 0, out + run.stderr
+    assert "Illegal moves: 0" in out and "Exceptions: 0" in out and "PASS" in out, out
+    assert "Wins: " in out and "of 3" in out, out
+    assert "Points per hand" in out and "\u00b1" in out, out
+
+
+def test_the_checker_reports_exceptions_and_keeps_playing(server, tmp_path):
+    path = tmp_path / "crashy.py"
+    path.write_text(textwrap.dedent('''
+        from parlor_bot import Bot
+
+        class Crashy(Bot):
+            def play_card(self, view):
+                if len(view.tricks) == 2:
+                    raise RuntimeError("oops in trick three")
+                return min(view.legal)
+    '''))
+    run = run_checker(server, path, "--variant", "whist", "--matches", "1", "--option", "target=1")
+    assert run.returncode == 1
+    assert "Exceptions: 1" in run.stdout and "oops in trick three" in run.stdout, run.stdout
+    assert "1 whist matches" in run.stdout
+
+
+def test_a_dropped_connection_mid_hand_is_survived(server):
+    class Dropper(Bot):
+        def __init__(self):
+            self.dropped = False
+            self.chosen = []
+            self.played = []
+
+        def play_card(self, view):
+            if not self.dropped and len(view.tricks) == 4:
+                self.dropped = True
+                self.session.drop_connection()
+            card = min(view.legal)
+            self.chosen.append(card)
+            return card
+
+        def on_event(self, event, view):
+            if event["kind"] == "played" and event["seat"] == view.seat:
+                self.played.append(event["card"])
+
+    bot = Dropper()
+    logged, log = lines()
+    result = bot.run(server, variant="whist", options={"target": 1}, opponents="random",
+                     seed=5, log=log)
+    assert bot.dropped
+    assert result.reconnects >= 1, logged
+    assert any("reconnecting" in line for line in logged), logged
+    assert result.matches == 1 and result.problems == [], logged
+    # The bot itself played every card of its seat, before and after the drop.
+    assert bot.played and set(bot.played) <= {str(c) for c in bot.chosen}
+    assert len(bot.played) >= 13
