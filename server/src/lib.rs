@@ -1,4 +1,16 @@
 //! Parlor's server: everything that does I/O around the pure engine of `parlor-shared`.
+//!
+//! [`app`] builds the router (REST lobby, `/ws`, the embedded web client) and [`serve`] runs
+//! it; each table is an actor task ([`table`]) found through the [`lobby`].
 
 pub mod adapters;
+pub mod app;
 pub mod commands;
+pub mod error;
+pub mod lobby;
+pub mod ratelimit;
+pub mod table;
+pub mod web;
+pub mod ws;
+
+pub use app::{AppState, Config, app, serve};

@@ -14,6 +14,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server and web client (no configuration needed).
+    Serve(commands::serve::ServeArgs),
     /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
     Uva181,
     /// Play random hands single-threaded and print hands per second.
@@ -25,6 +27,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(args) => commands::serve::run(&args),
         Command::Uva181 => commands::uva181::run(),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Arena(args) => commands::arena::run(&args),

@@ -52,11 +52,18 @@ pub enum ClientMsg {
     Pass {
         /// The cards, as many as the prompt's `count`.
         cards: Vec<Card>,
+        /// Optional check: the seat you act for. When given it must be your own seat,
+        /// otherwise the move is refused with `not_your_seat`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
     },
     /// Play a card.
     Play {
         /// The card.
         card: Card,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
     },
     /// Host only: seat a built-in bot.
     AddBot {
@@ -83,10 +90,10 @@ impl ClientMsg {
     #[must_use]
     pub fn action(&self) -> Option<Action> {
         match self {
-            ClientMsg::Pass { cards } => Some(Action::Pass {
+            ClientMsg::Pass { cards, .. } => Some(Action::Pass {
                 cards: cards.clone(),
             }),
-            ClientMsg::Play { card } => Some(Action::Play { card: *card }),
+            ClientMsg::Play { card, .. } => Some(Action::Play { card: *card }),
             _ => None,
         }
     }
@@ -220,6 +227,8 @@ pub struct TableInfo {
     pub seats: Vec<SeatInfo>,
     /// The host's seat, if the host has one.
     pub host: Option<Seat>,
+    /// Timers and pacing of the table.
+    pub table_options: TableOptions,
     /// People watching.
     pub spectators: u32,
     /// Matches finished at this table.
@@ -265,6 +274,171 @@ pub enum Occupant {
     Bot,
     /// A program connected over the protocol.
     RemoteBot,
+}
+
+/// Table settings that are not rules of the game: timers and pacing. Every field is optional
+/// in a request; absent ones take their default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TableOptions {
+    /// How long a remote bot seat may think before a built-in bot plays that turn for it.
+    pub bot_timeout_ms: u64,
+    /// How long a disconnected player's seat waits before a built-in bot plays it.
+    pub grace_ms: u64,
+    /// Pause before each built-in bot move, so people can follow the play (0: at once).
+    pub bot_delay_ms: u64,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            bot_timeout_ms: 10_000,
+            grace_ms: 30_000,
+            bot_delay_ms: 0,
+        }
+    }
+}
+
+impl TableOptions {
+    /// The accepted range of each option, as `(name, min, max)`.
+    pub const RANGES: [(&'static str, u64, u64); 3] = [
+        ("bot_timeout_ms", 1, 600_000),
+        ("grace_ms", 0, 86_400_000),
+        ("bot_delay_ms", 0, 10_000),
+    ];
+
+    /// Refuses values outside [`TableOptions::RANGES`], naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        let values = [self.bot_timeout_ms, self.grace_ms, self.bot_delay_ms];
+        for ((name, min, max), value) in Self::RANGES.iter().zip(values) {
+            if !(*min..=*max).contains(&value) {
+                return Err(format!(
+                    "the table option `{name}` must be between {min} and {max}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `POST /api/tables`: create a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// The variant to play.
+    pub variant: Variant,
+    /// Rule options; absent ones take the variant's default.
+    #[serde(default)]
+    pub options: Options,
+    /// Timers and pacing.
+    #[serde(default)]
+    pub table_options: TableOptions,
+    /// The first match's deal seed, for reproducible games (random when absent). Never shown
+    /// to clients: it determines every hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// The answer to `POST /api/tables`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CreatedTable {
+    /// The new table's id, used in `join` and `watch`.
+    pub id: String,
+    /// The path of the invite link (`/t/{id}`).
+    pub invite: String,
+    /// The table.
+    pub table: TableInfo,
+}
+
+/// One variant as `GET /api/variants` lists it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct VariantInfo {
+    /// The variant's name.
+    pub name: &'static str,
+    /// One line for people choosing a game.
+    pub description: &'static str,
+    /// Seats at the table.
+    pub players: u8,
+    /// Its options, with types and defaults.
+    pub options: Vec<crate::rules::OptionSpec>,
+    /// Built-in bot strategies for `add_bot`, weakest first.
+    pub strategies: Vec<&'static str>,
+}
+
+impl VariantInfo {
+    /// The lobby's description of `variant`.
+    #[must_use]
+    pub fn of(variant: Variant) -> VariantInfo {
+        VariantInfo {
+            name: variant.name(),
+            description: variant.description(),
+            players: variant.players(),
+            options: variant.option_specs(),
+            strategies: crate::bots::strategy_names(variant),
+        }
+    }
+}
+
+/// The body of every HTTP error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HttpError {
+    /// A stable code for programs.
+    pub code: String,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// The stable error codes the server sends besides [`ProtocolError::code`] and
+/// [`RuleError::code`].
+pub mod codes {
+    /// Too many messages too fast: this one was ignored.
+    pub const RATE_LIMITED: &str = "rate_limited";
+    /// Binary frames are not part of the protocol.
+    pub const BINARY_FRAME: &str = "binary_frame";
+    /// The message needs a seat or a table, and you have not joined one.
+    pub const NOT_JOINED: &str = "not_joined";
+    /// You are already at a table on this connection.
+    pub const ALREADY_JOINED: &str = "already_joined";
+    /// No table has that id (or it was closed).
+    pub const NO_SUCH_TABLE: &str = "no_such_table";
+    /// The seat token is wrong, or belongs to a seat that was given up.
+    pub const BAD_TOKEN: &str = "bad_token";
+    /// Someone already sits there.
+    pub const SEAT_TAKEN: &str = "seat_taken";
+    /// Every seat is taken.
+    pub const TABLE_FULL: &str = "table_full";
+    /// The table has no such seat.
+    pub const NO_SUCH_SEAT: &str = "no_such_seat";
+    /// Spectators do not play.
+    pub const NOT_SEATED: &str = "not_seated";
+    /// A move named a seat that is not yours.
+    pub const NOT_YOUR_SEAT: &str = "not_your_seat";
+    /// Only the host may do that.
+    pub const NOT_HOST: &str = "not_host";
+    /// Not while a match is being played.
+    pub const MATCH_IN_PROGRESS: &str = "match_in_progress";
+    /// No match is being played.
+    pub const NO_MATCH: &str = "no_match";
+    /// The match cannot start with empty seats.
+    pub const SEATS_EMPTY: &str = "seats_empty";
+    /// No built-in strategy has that name for this variant.
+    pub const UNKNOWN_STRATEGY: &str = "unknown_strategy";
+    /// That seat does not hold a built-in bot.
+    pub const NOT_A_BOT: &str = "not_a_bot";
+    /// The connection could not keep up with its messages and was dropped.
+    pub const TOO_SLOW: &str = "too_slow";
+    /// HTTP: the request body is not what the endpoint takes.
+    pub const BAD_REQUEST: &str = "bad_request";
+    /// HTTP: no variant has that name.
+    pub const UNKNOWN_VARIANT: &str = "unknown_variant";
+    /// HTTP: rule options the variant does not take or out of range.
+    pub const BAD_OPTIONS: &str = "bad_options";
+    /// HTTP: table options out of range.
+    pub const BAD_TABLE_OPTIONS: &str = "bad_table_options";
+    /// HTTP: the server holds as many tables as it may.
+    pub const TOO_MANY_TABLES: &str = "too_many_tables";
+    /// HTTP: no such page.
+    pub const NOT_FOUND: &str = "not_found";
 }
 
 /// Why a client frame could not be understood.
@@ -314,6 +488,12 @@ pub fn json_schema() -> serde_json::Value {
         "version": PROTOCOL_VERSION,
         "client_to_server": client,
         "server_to_client": server,
+        "http": {
+            "create_table_request": schemars::schema_for!(CreateTable),
+            "create_table_response": schemars::schema_for!(CreatedTable),
+            "variant": schemars::schema_for!(VariantInfo),
+            "error": schemars::schema_for!(HttpError),
+        },
     })
 }
 
@@ -327,7 +507,8 @@ mod tests {
         assert_eq!(
             play,
             ClientMsg::Play {
-                card: Card::QUEEN_OF_SPADES
+                card: Card::QUEEN_OF_SPADES,
+                seat: None,
             }
         );
         let join = ClientMsg::parse(r#"{"type":"join","table":"t1","name":"Ann"}"#).unwrap();

@@ -2,4 +2,5 @@
 
 pub mod arena;
 pub mod bench;
+pub mod serve;
 pub mod uva181;

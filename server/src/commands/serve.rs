@@ -1,0 +1,90 @@
+//! `parlor serve`: the game server and web client, with embedded defaults.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+use crate::app::{AppState, Config, serve};
+
+/// Options of `parlor serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen.
+    #[arg(long, env = "PARLOR_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Seconds a table lives with nobody connected.
+    #[arg(long, default_value_t = 600)]
+    pub idle_table_secs: u64,
+    /// Messages per second each connection may send (bursts of twice that).
+    #[arg(long, default_value_t = 100)]
+    pub rate_limit: u32,
+    /// The most tables at once.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_tables: usize,
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    init_tracing();
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let config = Config {
+            idle_table_ttl: Duration::from_secs(args.idle_table_secs),
+            rate_per_sec: args.rate_limit.max(1),
+            burst: args.rate_limit.max(1) * 2,
+            max_tables: args.max_tables,
+            ..Config::default()
+        };
+        let state = AppState::new(config);
+        let listener = TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("listening on {}", args.addr))?;
+        tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
+        let shutdown = state.shutdown.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("shutting down: telling clients goodbye");
+            shutdown.cancel();
+        });
+        serve(listener, state).await.context("serving")?;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Logs to stderr; `RUST_LOG` overrides the default level.
+fn init_tracing() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Waits for Ctrl-C or (on Unix) SIGTERM.
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

@@ -1,0 +1,104 @@
+//! Errors at the edges of the server: HTTP errors become JSON `{"code","message"}` responses,
+//! refused client messages become [`ServerMsg::Error`] frames. Internals never reach a client.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use parlor_shared::protocol::{HttpError, ServerMsg, codes};
+use parlor_shared::rules::OptionsError;
+use thiserror::Error;
+
+/// Why an HTTP request was refused.
+#[derive(Debug, Error)]
+pub enum AppError {
+    /// The body could not be read as the endpoint's request.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No variant has the name asked for.
+    #[error("{0}")]
+    UnknownVariant(String),
+    /// Options the variant does not take, or out of range.
+    #[error("{0}")]
+    BadOptions(String),
+    /// Table options out of range.
+    #[error("{0}")]
+    BadTableOptions(String),
+    /// No table has that id.
+    #[error("there is no table `{0}`")]
+    NoSuchTable(String),
+    /// No such page or file.
+    #[error("there is nothing at {0}")]
+    NotFound(String),
+    /// The server is at its table limit.
+    #[error("the server already has {0} tables: try again later")]
+    TooManyTables(usize),
+}
+
+impl AppError {
+    /// The stable code and HTTP status of this error.
+    #[must_use]
+    pub fn code_and_status(&self) -> (&'static str, StatusCode) {
+        match self {
+            AppError::BadRequest(_) => (codes::BAD_REQUEST, StatusCode::BAD_REQUEST),
+            AppError::UnknownVariant(_) => (codes::UNKNOWN_VARIANT, StatusCode::BAD_REQUEST),
+            AppError::BadOptions(_) => (codes::BAD_OPTIONS, StatusCode::BAD_REQUEST),
+            AppError::BadTableOptions(_) => (codes::BAD_TABLE_OPTIONS, StatusCode::BAD_REQUEST),
+            AppError::NoSuchTable(_) => (codes::NO_SUCH_TABLE, StatusCode::NOT_FOUND),
+            AppError::NotFound(_) => (codes::NOT_FOUND, StatusCode::NOT_FOUND),
+            AppError::TooManyTables(_) => (codes::TOO_MANY_TABLES, StatusCode::SERVICE_UNAVAILABLE),
+        }
+    }
+}
+
+impl From<OptionsError> for AppError {
+    fn from(err: OptionsError) -> Self {
+        match err {
+            OptionsError::UnknownVariant(_) => AppError::UnknownVariant(err.to_string()),
+            _ => AppError::BadOptions(err.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (code, status) = self.code_and_status();
+        let body = HttpError {
+            code: code.to_string(),
+            message: self.to_string(),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+/// A refused client message: a stable code and a sentence, sent back as `error`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{code}: {message}")]
+pub struct ClientError {
+    /// The stable code.
+    pub code: &'static str,
+    /// The sentence for people.
+    pub message: String,
+}
+
+impl ClientError {
+    /// An error from a code and a sentence.
+    #[must_use]
+    pub fn new(code: &'static str, message: impl Into<String>) -> ClientError {
+        ClientError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The frame sent to the client.
+    #[must_use]
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::error(self.code, self.message.clone())
+    }
+}
+
+impl From<parlor_shared::RuleError> for ClientError {
+    fn from(err: parlor_shared::RuleError) -> Self {
+        ClientError::new(err.code(), err.to_string())
+    }
+}

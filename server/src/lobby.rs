@@ -1,0 +1,102 @@
+//! The table directory: every open table by id, and table creation.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use parlor_shared::protocol::{CreateTable, TableInfo};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::AppError;
+use crate::table::{self, TableHandle, TableSetup};
+
+/// Every open table. Cheap to clone: all clones share one directory.
+#[derive(Clone)]
+pub struct Lobby {
+    /// The tables by id. Each entry is only a handle: the games live in their actors.
+    tables: Arc<DashMap<String, TableHandle>>,
+    /// How long a table lives with nobody connected.
+    idle_ttl: Duration,
+    /// The most tables at once.
+    max_tables: usize,
+    /// Cancelled when the server stops; table actors stop with it.
+    shutdown: CancellationToken,
+}
+
+impl Lobby {
+    /// An empty lobby.
+    #[must_use]
+    pub fn new(idle_ttl: Duration, max_tables: usize, shutdown: CancellationToken) -> Lobby {
+        Lobby {
+            tables: Arc::new(DashMap::new()),
+            idle_ttl,
+            max_tables,
+            shutdown,
+        }
+    }
+
+    /// Creates a table and starts its actor.
+    pub fn create(&self, request: CreateTable) -> Result<TableInfo, AppError> {
+        if self.tables.len() >= self.max_tables {
+            return Err(AppError::TooManyTables(self.max_tables));
+        }
+        request
+            .table_options
+            .check()
+            .map_err(AppError::BadTableOptions)?;
+        let id = new_table_id();
+        let setup = TableSetup {
+            id: id.clone(),
+            variant: request.variant,
+            options: request.options,
+            table_options: request.table_options,
+            seed: request.seed,
+            idle_ttl: self.idle_ttl,
+        };
+        let tables = Arc::downgrade(&self.tables);
+        let closing_id = id.clone();
+        let handle = table::spawn(setup, self.shutdown.clone(), move || {
+            if let Some(tables) = tables.upgrade() {
+                tables.remove(&closing_id);
+            }
+        })?;
+        let info = handle.info();
+        self.tables.insert(id, handle);
+        Ok(info)
+    }
+
+    /// The table with this id, if it is open.
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<TableHandle> {
+        self.tables.get(id).map(|entry| entry.value().clone())
+    }
+
+    /// Every open table, oldest id order not guaranteed: sorted by id for a stable listing.
+    #[must_use]
+    pub fn list(&self) -> Vec<TableInfo> {
+        let mut tables: Vec<TableInfo> = self.tables.iter().map(|t| t.value().info()).collect();
+        tables.sort_by(|a, b| a.id.cmp(&b.id));
+        tables
+    }
+
+    /// How many tables are open.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// True when no table is open.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+}
+
+/// A short random table id: 10 lowercase letters and digits, easy to read out in an invite.
+fn new_table_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let bits = uuid::Uuid::new_v4().as_u128();
+    (0..10)
+        .map(|i| ALPHABET[((bits >> (i * 5)) & 31) as usize] as char)
+        .collect()
+}

@@ -1,0 +1,60 @@
+//! A token bucket: each connection may send `rate` messages a second on average, with bursts
+//! up to `burst`. It reads tokio's clock, so tests can pause time.
+
+use tokio::time::Instant;
+
+/// One connection's allowance of messages.
+#[derive(Debug, Clone)]
+pub struct TokenBucket {
+    /// Messages allowed now (fractions accumulate between messages).
+    tokens: f64,
+    /// When `tokens` was last brought up to date.
+    last: Instant,
+    /// Tokens added per second.
+    rate: f64,
+    /// The most tokens the bucket holds.
+    burst: f64,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    #[must_use]
+    pub fn new(rate: u32, burst: u32) -> TokenBucket {
+        TokenBucket {
+            tokens: f64::from(burst),
+            last: Instant::now(),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+        }
+    }
+
+    /// Takes one token; `false` when the bucket is empty (the message must be refused).
+    pub fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_is_allowed_then_the_rate() {
+        let mut bucket = TokenBucket::new(10, 5);
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        tokio::time::advance(Duration::from_millis(300)).await;
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 3);
+        tokio::time::advance(Duration::from_secs(60)).await;
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+    }
+}

@@ -1,0 +1,79 @@
+//! A connection as a table sees it: an id and a bounded outbound queue.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parlor_shared::protocol::ServerMsg;
+use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio_util::sync::CancellationToken;
+
+/// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
+pub type Frame = axum::extract::ws::Utf8Bytes;
+
+/// Identifies one WebSocket connection for the lifetime of the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConnId(pub u64);
+
+impl ConnId {
+    /// A fresh id.
+    #[must_use]
+    pub fn next() -> ConnId {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        ConnId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// Serializes a server message into a frame.
+#[must_use]
+pub fn frame(msg: &ServerMsg) -> Frame {
+    serde_json::to_string(msg)
+        .expect("server messages always serialize")
+        .into()
+}
+
+/// The sending side of one connection. Sends never wait: a connection whose queue is full is
+/// too slow, and is dropped (it may reconnect with its token) so it never stalls a table.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// Which connection.
+    pub id: ConnId,
+    /// Its outbound queue, drained by the connection's writer task.
+    tx: mpsc::Sender<Frame>,
+    /// Cancelled to make the connection close (too slow, replaced by a reconnect).
+    kick: CancellationToken,
+}
+
+impl Client {
+    /// A client from its parts.
+    #[must_use]
+    pub fn new(id: ConnId, tx: mpsc::Sender<Frame>, kick: CancellationToken) -> Client {
+        Client { id, tx, kick }
+    }
+
+    /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
+    /// been told to close.
+    pub fn send(&self, frame: Frame) -> bool {
+        match self.tx.try_send(frame) {
+            Ok(()) => true,
+            Err(TrySendError::Full(_)) => {
+                tracing::debug!(
+                    conn = self.id.0,
+                    "outbound queue full: dropping a slow client"
+                );
+                self.kick.cancel();
+                false
+            }
+            Err(TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Serializes and queues one message (see [`Client::send`]).
+    pub fn send_msg(&self, msg: &ServerMsg) -> bool {
+        self.send(frame(msg))
+    }
+
+    /// Makes the connection close.
+    pub fn kick(&self) {
+        self.kick.cancel();
+    }
+}

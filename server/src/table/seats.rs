@@ -1,0 +1,148 @@
+//! One seat of a table: who sits there, their secret token, their connection and timers.
+
+use parlor_shared::Action;
+use parlor_shared::bots::{Strategy, strategy};
+use parlor_shared::protocol::{Occupant, SeatInfo};
+use parlor_shared::{Legal, Seat, Variant};
+use tokio::time::Instant;
+
+use super::Client;
+
+/// Longest name shown for a player, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// Everything a table knows about one seat.
+pub struct SeatState {
+    /// Nobody, a person, a built-in bot or a remote program.
+    pub occupant: Occupant,
+    /// The name shown.
+    pub name: Option<String>,
+    /// The secret that gives the seat back after a lost connection; `None` when nobody
+    /// holds the seat (empty, or a built-in bot).
+    pub token: Option<String>,
+    /// The connection playing this seat now, if any.
+    pub conn: Option<Client>,
+    /// The built-in bot's strategy, or the stand-in that plays for an absent player or a
+    /// remote bot that ran out of time. Created when first needed.
+    pub bot: Option<Box<dyn Strategy>>,
+    /// True while the stand-in plays for an absent player (shown to everyone).
+    pub bot_playing: bool,
+    /// When an absent player's grace period ends.
+    pub grace_deadline: Option<Instant>,
+    /// When a remote bot's time for its current turn runs out.
+    pub turn_deadline: Option<Instant>,
+}
+
+impl SeatState {
+    /// A free seat.
+    #[must_use]
+    pub fn empty() -> SeatState {
+        SeatState {
+            occupant: Occupant::Empty,
+            name: None,
+            token: None,
+            conn: None,
+            bot: None,
+            bot_playing: false,
+            grace_deadline: None,
+            turn_deadline: None,
+        }
+    }
+
+    /// True when someone (or a built-in bot) holds the seat.
+    #[must_use]
+    pub fn is_taken(&self) -> bool {
+        self.occupant != Occupant::Empty
+    }
+
+    /// True when the server decides this seat's moves: a built-in bot, or a stand-in for an
+    /// absent player.
+    #[must_use]
+    pub fn server_plays(&self) -> bool {
+        self.occupant == Occupant::Bot || self.bot_playing
+    }
+
+    /// Frees the seat completely (its token stops working).
+    pub fn clear(&mut self) {
+        *self = SeatState::empty();
+    }
+
+    /// The seat as everyone sees it.
+    #[must_use]
+    pub fn info(&self, seat: Seat) -> SeatInfo {
+        SeatInfo {
+            seat,
+            occupant: self.occupant,
+            name: self.name.clone(),
+            connected: self.conn.is_some(),
+            bot_playing: self.bot_playing,
+        }
+    }
+}
+
+/// A fresh secret seat token.
+#[must_use]
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// A shown name: trimmed, control characters removed, at most [`MAX_NAME_CHARS`].
+#[must_use]
+pub fn clean_name(name: Option<&str>) -> Option<String> {
+    let name: String = name?
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// The built-in bot that plays for an absent player: the heuristic one where the variant has
+/// it, random otherwise.
+#[must_use]
+pub fn stand_in(variant: Variant, seed: u64) -> Box<dyn Strategy> {
+    strategy("heuristic", variant, seed)
+        .or_else(|| strategy("random", variant, seed))
+        .expect("the random strategy exists for every variant")
+}
+
+/// A legal move when a strategy proposes an illegal one: the lowest cards.
+#[must_use]
+pub fn fallback_action(legal: &Legal) -> Option<Action> {
+    match legal {
+        Legal::Play { cards } => cards.lowest().map(|card| Action::Play { card }),
+        Legal::Pass { count, from, .. } => {
+            let cards: Vec<_> = from.iter().take(*count as usize).collect();
+            (cards.len() == *count as usize).then_some(Action::Pass { cards })
+        }
+        Legal::Wait => None,
+    }
+}
+
+/// A bitmask of seats, for the seats that have been prompted and not yet acted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SeatMask(u8);
+
+impl SeatMask {
+    /// True when `seat` is in.
+    #[must_use]
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & (1 << seat.0) != 0
+    }
+
+    /// Puts `seat` in.
+    pub fn insert(&mut self, seat: Seat) {
+        self.0 |= 1 << seat.0;
+    }
+
+    /// Takes `seat` out.
+    pub fn remove(&mut self, seat: Seat) {
+        self.0 &= !(1 << seat.0);
+    }
+
+    /// Takes everyone out.
+    pub fn clear(&mut self) {
+        self.0 = 0;
+    }
+}
