@@ -20,11 +20,20 @@ const POSITIONS = {
 const WHIST_SEATS = ['North', 'East', 'South', 'West'];
 const DIRECTION_TEXT = { left: 'left', right: 'right', across: 'across' };
 const STRATEGY_TEXT = {
-  random: 'Beginner (random)',
-  heuristic: 'Good (heuristic)',
+  random: 'Beginner',
+  heuristic: 'Good',
   strong: 'Strong',
-  uva181: 'Classic (UVa 181)',
+  uva181: 'Classic (UVa 181 rules)',
 };
+
+/** Friendly names for computer players, by seat. */
+const BOT_NAMES = ['Ada', 'Bert', 'Cleo', 'Dido', 'Emil'];
+
+/** How strong a built-in bot is, from its seat name ("heuristic bot"). */
+function botStrength(info) {
+  const m = /^(\S+) bot$/.exec(info?.name || '');
+  return m ? (STRATEGY_TEXT[m[1]] || m[1]).toLowerCase() : '';
+}
 
 /** Shows the table `tableId` in `root`. */
 export function showTable(root, tableId) {
@@ -336,6 +345,7 @@ export function showTable(root, tableId) {
   function seatName(seat) {
     if (seat === S.seat && S.role === 'player') return 'You';
     const info = seatInfo(seat);
+    if (info?.occupant === 'bot') return BOT_NAMES[seat] || `Computer ${seat + 1}`;
     if (info?.name) return info.name;
     if (variant() === 'whist') return WHIST_SEATS[seat];
     return `Seat ${seat + 1}`;
@@ -445,7 +455,11 @@ export function showTable(root, tableId) {
   }
 
   function occupantText(s) {
-    if (s.occupant === 'empty') return 'Empty';
+    if (s.occupant === 'empty') return s.bot_playing ? 'Empty (a computer plays for now)' : 'Empty';
+    if (s.occupant === 'bot') {
+      const strength = botStrength(s);
+      return `${BOT_NAMES[s.seat] || 'Computer'} (computer${strength ? `, ${strength}` : ''})`;
+    }
     const name = s.name || (s.occupant === 'human' ? 'A player' : 'Bot');
     const parts = [name];
     if (s.occupant === 'bot') parts.push('(computer)');
@@ -546,7 +560,7 @@ export function showTable(root, tableId) {
     const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
     const badges = [];
     if (S.table?.host === seat) badges.push(h('span', { class: 'badge host' }, 'host'));
-    if (info?.occupant === 'bot') badges.push(h('span', { class: 'badge bot' }, 'computer'));
+    if (info?.occupant === 'bot') badges.push(h('span', { class: 'badge bot', title: botStrength(info) }, 'computer'));
     if (info?.bot_playing) badges.push(h('span', { class: 'badge away' }, 'away · computer plays'));
     else if (info && info.occupant === 'human' && !info.connected) badges.push(h('span', { class: 'badge away' }, 'away'));
     if (seat === v.dealer) badges.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
@@ -693,7 +707,7 @@ export function showTable(root, tableId) {
     const cols = columns(v);
     const filippa = v.variant === 'filippa';
     const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
-      h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, ` 🌙 ${seatName(r.moon)} shot the moon`) : null),
+      h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(r.moon)} shot the moon`) : null),
       cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
         h('span', { class: 'pts' }, filippa ? `+${r.points[c.seat]} / ${r.penalties[c.seat]}` : signed(r.points[c.seat])),
         h('span', { class: 'tot' }, `total ${r.totals[c.seat]}`)))));
@@ -752,7 +766,7 @@ export function showTable(root, tableId) {
     replaceChildren(dialog,
       h('div', { class: 'dialog-body' },
         h('h2', { id: 'dialog-title' }, title),
-        over ? h('p', { class: 'winners', id: 'winners' }, `🏆 ${winners.join(' and ')} ${winners.length === 1 && winners[0] !== 'You' ? 'wins' : 'win'}!`) : null,
+        over ? h('p', { class: 'winners', id: 'winners' }, `★ ${winners.join(' and ')} ${winners.length === 1 && winners[0] !== 'You' ? 'wins' : 'win'}!`) : null,
         moon ? h('p', { class: 'moon-note' }, moon) : null,
         renderScoreSheet(v, 'in-dialog'),
         over && !host ? h('p', { class: 'hint' }, 'The host can start another match.') : null,

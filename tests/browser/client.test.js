@@ -130,7 +130,7 @@ test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand 
   assert.equal(await page.locator('.hand .card.dimmed').count(), 9);
   await page.locator('#turn', { hasText: 'Your turn' }).waitFor();
   assert.equal(await page.locator('.trick .played').count(), 3);
-  assert.equal(await page.locator('.trick .played[data-seat="3"] [aria-label="Bot Di: Ten of clubs"]').count(), 1);
+  assert.equal(await page.locator('.trick .played[data-seat="3"] [aria-label="Dido: Ten of clubs"]').count(), 1);
   // The score sheet from the history.
   assert.equal(await page.locator('.score-sheet.side tr.hand-row td[data-seat="1"]').getAttribute('data-points'), '20');
   assert.equal(await scrollsSideways(page), false);
@@ -148,9 +148,9 @@ test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand 
   assert.equal(await cards.count(), 11);
   assert.equal(await page.locator('#play-error').textContent(), '');
   await push(page, { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '7C'] } });
-  await page.locator('#trick-caption', { hasText: 'Bot Bea took the trick' }).waitFor();
+  await page.locator('#trick-caption', { hasText: 'Bert took the trick' }).waitFor();
   await page.locator('#last-trick').click();
-  await page.locator('#trick-caption', { hasText: 'Last trick: Bot Bea took it' }).waitFor();
+  await page.locator('#trick-caption', { hasText: 'Last trick: Bert took it' }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -180,7 +180,7 @@ test('passing: exactly three cards, a labelled button, then waiting', async () =
   assert.equal(sent.type, 'pass');
   assert.deepEqual([...sent.cards].sort(), ['AH', 'AS', 'QS']);
   await push(page, { type: 'event', seq: 6, event: { kind: 'pass_chosen', seat: 0 } });
-  await page.locator('#turn', { hasText: 'waiting for B, C, D' }).waitFor();
+  await page.locator('#turn', { hasText: 'waiting for Bert, Cleo, Dido' }).waitFor();
   assert.equal(await page.locator('#pass-button').count(), 0);
   await context.close();
 });
@@ -232,7 +232,7 @@ test('a spectator sees the table and no hand; a whist table shows trump, dealer 
   assert.equal(await page.locator('.hand .card').count(), 0);
   assert.equal(await page.locator('#spectating').count(), 1);
   assert.equal(await page.locator('.plate.team-0').count(), 2);
-  assert.match(await page.locator('.score-sheet.side thead').textContent(), /North–South \(Ann & C\).*East–West \(B & D\)/);
+  assert.match(await page.locator('.score-sheet.side thead').textContent(), /North–South \(Ann & Cleo\).*East–West \(Bert & Dido\)/);
   assert.equal(await scrollsSideways(page), false);
   await context.close();
 });
