@@ -74,3 +74,14 @@ def test_penalty_tables():
     assert filippa_penalty(Card("QS")) == -13
     assert sum(filippa_penalty(c) for c in full_deck()) == -36
     assert sum(hearts_points(c) for c in full_deck()) == 26
+
+
+def test_intervals():
+    from parlor_bot.client import mean_interval, wilson_interval
+
+    mean, half = mean_interval([1, 2, 3, 4])
+    assert mean == 2.5 and abs(half - 1.96 * (5 / 3 / 4) ** 0.5) < 1e-9
+    low, high = wilson_interval(0, 2)
+    assert low == 0.0 and 0.6 < high < 0.7
+    low, high = wilson_interval(10, 20)
+    assert abs((low + high) / 2 - 0.5) < 1e-9 and 0.29 < low < 0.3

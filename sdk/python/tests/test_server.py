@@ -5,10 +5,12 @@ import pathlib
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
-from parlor_bot import Bot, create_table
+from parlor_bot import Bot, create_table, trick_winner
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 
@@ -50,8 +52,10 @@ def test_examples_play_whole_matches_without_an_illegal_move(server, variant, bo
     assert result.moves >= 10
 
 
-def test_the_view_matches_the_server_on_every_turn(server):
-    """The bot's hand is exactly what the server says it may pass, or holds what it may play."""
+@pytest.mark.parametrize("variant", list(QUICK))
+def test_the_view_matches_the_server_on_every_turn(server, variant):
+    """The bot's hand is exactly what the server says it may pass, or holds what it may play,
+    and the trick and score bookkeeping adds up."""
     checked = []
 
     class Careful(Bot):
@@ -65,14 +69,77 @@ def test_the_view_matches_the_server_on_every_turn(server):
             assert len(view.hand) == view.hand_sizes[view.seat]
             played = len(view.played_cards())
             assert played == len(view.tricks) * view.players + len(view.trick)
+            assert sum(view.tricks_won) == len(view.tricks)
+            assert all(t.plays[trick_winner(t.cards, view.trump)].seat == t.winner for t in view.tricks)
+            assert view.to_act == [view.seat]
+            if view.trick:
+                assert view.trick_leader == view.trick[0].seat
+                assert (view.trick[-1].seat + 1) % view.players == view.seat
+            if view.history:
+                assert view.scores == view.history[-1].totals or variant == "tricks"
             checked.append(view)
             return max(view.legal)
 
-    result = Careful().run(server, variant="hearts", options={"target": 30}, opponents="random",
+    result = Careful().run(server, variant=variant, options=QUICK[variant], opponents="random",
                            seed=7, log=None)
     assert result.problems == [] and result.matches == 1
-    assert any(v.legal_kind == "pass" for v in checked)
-    assert sum(1 for v in checked if v.legal_kind == "play") >= 13
+    if variant in ("hearts", "filippa"):
+        assert any(v.legal_kind == "pass" for v in checked)
+    assert sum(1 for v in checked if v.legal_kind == "play") >= 5
+
+
+def test_a_slow_answer_is_reported_and_the_match_goes_on(server):
+    class Sleepy(Bot):
+        def __init__(self):
+            self.slept = False
+
+        def play_card(self, view):
+            if not self.slept:
+                self.slept = True
+                time.sleep(0.3)
+            return min(view.legal)
+
+    logged, log = lines()
+    result = Sleepy().run(server, variant="whist", options={"target": 1}, opponents="random",
+                          table_options={"bot_timeout_ms": 100}, slow_ms=100, log=log)
+    assert result.matches == 1 and result.illegal == [] and result.exceptions == []
+    assert len(result.slow) == 1 and "limit 100 ms" in result.slow[0].message
+
+
+def test_a_bot_plays_at_a_table_someone_else_hosts(server):
+    """A person opens a table, the bot takes seat 1, the person fills the rest with built-in
+    bots, starts, and leaves: the bot plays the match to its end."""
+    from websockets.sync.client import connect
+    import json
+    import urllib.request
+
+    table = create_table(server, "whist", {"target": 1})
+    ws_url = server.replace("http://", "ws://") + "/ws"
+    with connect(ws_url) as person:
+        person.send(json.dumps({"type": "join", "table": table, "seat": 0, "name": "Ann"}))
+        assert json.loads(person.recv(timeout=5))["host"] is True
+        holder = {}
+
+        def play():
+            holder["result"] = example("lowest_bot").LowestBot().run(server, table=table, seat=1, log=None)
+
+        thread = threading.Thread(target=play)
+        thread.start()
+        for _ in range(200):
+            with urllib.request.urlopen(f"{server}/api/tables/{table}") as resp:
+                info = json.loads(resp.read())
+            if info["seats"][1]["occupant"] == "remote_bot":
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the bot never sat down")
+        for seat in (2, 3):
+            person.send(json.dumps({"type": "add_bot", "seat": seat, "strategy": "random"}))
+        person.send(json.dumps({"type": "start"}))
+        person.send(json.dumps({"type": "leave"}))
+        thread.join(timeout=120)
+    result = holder["result"]
+    assert result.seat == 1 and result.matches == 1 and result.problems == []
 
 
 def test_a_bot_joins_an_existing_table_by_id_or_invite_link(server):

@@ -13,7 +13,7 @@ import sys
 from typing import Any, Callable, Dict, List, Optional
 
 from .bot import Bot
-from .client import RunResult, mean_interval
+from .client import RunResult, mean_interval, wilson_interval
 
 #: Variants where a lower score is better.
 LOW_WINS = {"hearts", "hearts5"}
@@ -97,8 +97,11 @@ def report(result: RunResult, variant: str, show: int = 5) -> str:
     lines.append("")
     n = result.matches
     if n:
-        win_mean, win_half = mean_interval([1.0 if seat in w else 0.0 for w in result.winners])
-        lines.append(f"Wins: {result.wins} of {n} ({_fmt(win_mean * 100, win_half * 100)} %)")
+        low, high = wilson_interval(result.wins, n)
+        lines.append(
+            f"Wins: {result.wins} of {n} ({100 * result.wins / n:.0f} %, 95% interval "
+            f"{100 * low:.0f}-{100 * high:.0f} %)"
+        )
     hands = len(result.hand_points)
     if hands and seat is not None:
         better = "lower is better" if variant in LOW_WINS else "higher is better"

@@ -17,6 +17,7 @@ import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -187,6 +188,17 @@ def mean_interval(values: Sequence[float]):
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def wilson_interval(wins: int, n: int):
+    """The 95% Wilson score interval of a rate of ``wins`` in ``n`` (honest near 0 and 1)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 # ---- the session -----------------------------------------------------------------------------
 
 
@@ -249,7 +261,12 @@ class Session:
         self._want_start = False
         self._bots_asked: set = set()
         self._answered_seq: Optional[int] = None
-        self._pending: Optional[Dict[str, Any]] = None
+        # Moves sent and not yet answered, oldest first: the server answers each one, in
+        # order, with our `played`/`pass_chosen` event (or `bad_card`) or with an `error`.
+        self._inflight: deque = deque()
+        # Messages received while the bot was thinking, to handle before reading more.
+        self._inbox: deque = deque()
+        self._prompt_seq: Optional[int] = None
         self._last_error: Optional[str] = None
         self._resyncs = 0
         self._in_match = False
@@ -322,7 +339,8 @@ class Session:
             return
         self.log(f"connection lost ({type(err).__name__}: {err})")
         # The move in flight may or may not have arrived; the next snapshot and prompt say.
-        self._pending = None
+        self._inflight.clear()
+        self._inbox.clear()
         self._answered_seq = None
 
     def _connect_and_play(self) -> None:
@@ -338,14 +356,15 @@ class Session:
                 join["token"] = self.token
             self.send(join)
             while not self._done:
+                if self._inbox:
+                    self._handle(self._inbox.popleft())
+                    continue
                 try:
                     text = ws.recv(timeout=30)
                 except TimeoutError:
                     self.send({"type": "ping"})
                     continue
-                if self.verbose:
-                    self.log(f"<- {text[:300]}")
-                self._handle(json.loads(text))
+                self._handle(self._decode(text))
             try:
                 self.send({"type": "leave"})
             except Exception:  # noqa: BLE001 - leaving is a courtesy
@@ -353,6 +372,33 @@ class Session:
         self._ws = None
 
     # ---- messages ----------------------------------------------------------------------
+
+    def _decode(self, text: Any) -> Dict[str, Any]:
+        if self.verbose:
+            self.log(f"<- {str(text)[:300]}")
+        return json.loads(text)
+
+    def _moved_meanwhile(self) -> bool:
+        """Reads what arrived while the bot was thinking (keeping it for later) and tells
+        whether the server has already moved for this seat (the bot took too long)."""
+        while True:
+            try:
+                text = self._ws.recv(timeout=0.001)
+            except TimeoutError:
+                break
+            self._inbox.append(self._decode(text))
+        return self._moved_in_inbox()
+
+    def _moved_in_inbox(self) -> bool:
+        for msg in self._inbox:
+            event = msg.get("event") or {}
+            if (
+                msg.get("type") == "event"
+                and event.get("kind") in ("played", "pass_chosen", "bad_card")
+                and event.get("seat") == self.seat
+            ):
+                return True
+        return False
 
     def _handle(self, msg: Dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -429,9 +475,14 @@ class Session:
         self.view.apply_event(event, seq)
         kind = event.get("kind")
         if kind in ("played", "pass_chosen", "bad_card") and event.get("seat") == self.seat:
-            if kind != "bad_card":
-                self._pending = None
             self._resyncs = 0
+            mine = self._inflight[0] if self._inflight else None
+            if mine is not None and (kind != "played" or mine["msg"].get("card") == event.get("card")):
+                self._inflight.popleft()
+            else:
+                mine = None
+                if kind == "played":
+                    self.log(f"the server played {event.get('card')} for this seat")
         if kind == "hand_started":
             self._in_match = True
             self._start_sent = False
@@ -442,9 +493,8 @@ class Session:
                 "illegal",
                 f"{event.get('card')} was an illegal card: a penalty of "
                 f"{event.get('penalty')} points, and the hand was redealt",
-                (self._pending or {}).get("situation", ""),
+                (mine or {}).get("situation", ""),
             )
-            self._pending = None
         self._call_hook("on_event", event, self.view)
         if kind == "match_over":
             self._match_over(event)
@@ -472,12 +522,15 @@ class Session:
         seq = msg.get("seq")
         if seq is not None and seq == self._answered_seq:
             return  # a repeat of a prompt already answered
+        if self._moved_in_inbox():
+            return  # a prompt the server already answered for us while the bot was slow
         self.view.set_legal(msg.get("legal"))
         if self.view.legal_kind == "wait":
             return
         if not self._consistent():
             return
         self._answered_seq = seq
+        self._prompt_seq = seq
         self._decide(msg.get("timeout_ms"))
 
     def _consistent(self) -> bool:
@@ -528,9 +581,21 @@ class Session:
             self._problem("illegal", f"{method} returned {answer!r}: {err}", situation)
             self._fallback()
             return
-        self._pending = {"msg": msg, "situation": situation, "fallback": False, "answer": answer}
-        if view.legal_kind == "pass":
-            view.passed = sorted((Card(c) for c in msg["cards"]), key=lambda c: c.index)
+        if self._moved_meanwhile():
+            what = msg.get("card") or " ".join(msg.get("cards", []))
+            self.log(f"{what} not sent: the server moved for this seat while {method} was thinking")
+            if limit is None or elapsed * 1000 <= limit:
+                self._problem("slow", f"{method} answered after the server had moved for it "
+                              f"({elapsed * 1000:.0f} ms)", situation)
+            return
+        self._send_move(msg, situation, fallback=False)
+
+    def _send_move(self, msg: Dict[str, Any], situation: str, fallback: bool) -> None:
+        self._inflight.append(
+            {"msg": msg, "situation": situation, "fallback": fallback, "prompt": self._prompt_seq}
+        )
+        if msg["type"] == "pass":
+            self.view.passed = sorted((Card(c) for c in msg["cards"]), key=lambda c: c.index)
         self.send(msg)
 
     def _slow_limit(self, timeout_ms: Optional[int]) -> Optional[float]:
@@ -554,6 +619,8 @@ class Session:
     def _fallback(self) -> None:
         """Plays a legal move for the bot: the lowest legal card, or the lowest cards to pass."""
         view = self.view
+        if self._moved_meanwhile():
+            return
         if view.legal_kind == "pass":
             msg = {"type": "pass", "cards": [str(c) for c in sorted(view.legal)[: view.pass_count]]}
             chosen = msg["cards"]
@@ -563,21 +630,19 @@ class Session:
         else:
             return
         self.log(f"playing {chosen if isinstance(chosen, str) else ' '.join(chosen)} instead")
-        self._pending = {"msg": msg, "situation": "", "fallback": True}
-        self.send(msg)
+        self._send_move(msg, "", fallback=True)
 
     def _on_error(self, msg: Dict[str, Any]) -> None:
         code, message = msg.get("code", "error"), msg.get("message", "")
         self._last_error = f"{message} ({code})"
-        pending = self._pending
         if not self._welcomed:
             raise ParlorError(f"the server refused to seat the bot: {message} ({code})")
-        if pending is None:
+        if not self._inflight:
             if (self._want_start or self._start_sent) and not self._in_match:
                 raise ParlorError(f"could not set the table up: {message} ({code})")
             self.log(f"the server says: {message} ({code})")
             return
-        self._pending = None
+        pending = self._inflight.popleft()
         what = pending["msg"].get("card") or " ".join(pending["msg"].get("cards", []))
         if code in STALE_CODES:
             self.log(f"{what} came too late: {message} ({code})")
@@ -586,7 +651,8 @@ class Session:
         if pending["fallback"]:
             return
         self._problem("illegal", f"{what}: {message} ({code})", pending["situation"])
-        self._fallback()
+        if pending["prompt"] == self._prompt_seq and self.view.legal_kind != "wait":
+            self._fallback()
 
     def _on_pong(self, msg: Dict[str, Any]) -> None:
         pass

@@ -432,7 +432,8 @@ class View:
     def summary(self) -> str:
         """One readable paragraph about the situation, for error reports."""
         lines = [
-            f"{self.variant} hand {self.hand_number}, seat {self.seat}, trick {len(self.tricks) + 1}",
+            f"{self.variant}, hand {self.hand_number + 1}, trick {len(self.tricks) + 1}, "
+            f"seat {self.seat}",
             "hand: " + " ".join(str(c) for c in self.hand),
         ]
         if self.trump:
