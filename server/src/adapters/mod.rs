@@ -2,10 +2,15 @@
 //! protocol (`exec:CMD`) and heartless-style scripts (`script:PATH`), plus the parsing of a
 //! bot spec as `parlor arena --bots` takes it.
 
-use anyhow::bail;
-use parlor_shared::Variant;
+pub mod exec;
+pub mod line;
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
 use parlor_shared::arena::Seated;
 use parlor_shared::bots::strategy_names;
+use parlor_shared::{Seat, Variant};
 
 /// Checks a bot spec before any match starts, so a typo fails fast.
 pub fn check_spec(spec: &str, variant: Variant) -> anyhow::Result<()> {
@@ -22,7 +27,19 @@ pub fn check_spec(spec: &str, variant: Variant) -> anyhow::Result<()> {
 }
 
 /// The seat occupant for a spec: a strategy name, `exec:CMD` or `script:PATH`.
-pub fn seated(spec: &str, variant: Variant, seed: u64, _move_ms: u64) -> anyhow::Result<Seated> {
+pub fn seated(
+    spec: &str,
+    variant: Variant,
+    seat: Seat,
+    seed: u64,
+    move_ms: u64,
+) -> anyhow::Result<Seated> {
+    if let Some(cmd) = spec.strip_prefix("exec:") {
+        let argv = exec::split_command(cmd);
+        let bot = exec::ExecBot::new(argv, variant, seat, Duration::from_millis(move_ms))
+            .with_context(|| format!("starting {cmd:?}"))?;
+        return Ok(Seated::Player(Box::new(bot)));
+    }
     match Seated::builtin(spec, variant, seed) {
         Some(s) => Ok(s),
         None => bail!("unknown bot {spec:?}"),

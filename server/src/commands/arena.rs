@@ -172,7 +172,13 @@ fn play_one(
         .enumerate()
         .map(|(seat, &bot)| {
             let seed = arena::bot_seed(args.seed, index, seat);
-            adapters::seated(&args.bots[bot], args.variant, seed, args.move_ms)
+            adapters::seated(
+                &args.bots[bot],
+                args.variant,
+                parlor_shared::Seat(seat as u8),
+                seed,
+                args.move_ms,
+            )
         })
         .collect::<anyhow::Result<_>>()?;
     arena::play_match(args.variant, options, fixture.seed, &mut seats).context("playing a match")

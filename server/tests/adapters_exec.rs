@@ -1,0 +1,162 @@
+//! The line-protocol adapter (`exec:CMD`) against a small Python contest client: the message
+//! sequence it sees, and the table policy when it answers illegally, with garbage, too late
+//! or not at all.
+
+use std::path::PathBuf;
+
+use parlor_server::adapters;
+use parlor_shared::arena::{Seated, play_match};
+use parlor_shared::rules::BadCard;
+use parlor_shared::{Options, Seat, Variant};
+
+fn client() -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/bots/line_client.py");
+    path.to_string_lossy().into_owned()
+}
+
+/// A fresh log file path for one test.
+fn log_path(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parlor-adapters-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{test}.log"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Plays one match with the Python client (in `mode`) in seat 0 and heuristics elsewhere;
+/// returns what the client received and seat 0's total.
+fn play(variant: Variant, options: &Options, mode: &str, budget_ms: u64) -> (Vec<String>, i32) {
+    let log = log_path(&format!("{variant}-{}", mode.replace(' ', "")));
+    let spec = format!(
+        "exec:python3 {} --mode {mode} --log {}",
+        client(),
+        log.display()
+    );
+    let mut seats: Vec<Seated> = (0..variant.players())
+        .map(|s| {
+            if s == 0 {
+                adapters::seated(&spec, variant, Seat(0), 1, budget_ms).unwrap()
+            } else {
+                Seated::builtin("heuristic", variant, u64::from(s)).unwrap()
+            }
+        })
+        .collect();
+    let record = play_match(variant, options, 3, &mut seats).unwrap();
+    drop(seats);
+    let total = record.points.iter().map(|p| p[Seat(0)]).sum();
+    let lines = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (lines, total)
+}
+
+fn tricks_to(target: i32) -> Options {
+    Options {
+        target: Some(target),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_good_client_sees_the_whole_match_in_protocol_order() {
+    let (lines, _) = play(Variant::Tricks, &tricks_to(15), "good", 5000);
+    assert_eq!(lines[0], "|INFO|start game|seat0|seat1|seat2|seat3|END|");
+    assert_eq!(lines[1], "|INFO|start hand|0|END|");
+    assert!(lines[2].starts_with("|INFO|cards|"), "{}", lines[2]);
+    let hand: Vec<&str> = lines[2].split('|').nth(3).unwrap().split(' ').collect();
+    assert_eq!(hand.len(), 13);
+    // Hand 0: the dealer is seat 3, so seat 0 leads trick 0.
+    assert_eq!(lines[3], "|INFO|start trick|0|seat0|seat1|seat2|seat3|END|");
+    assert_eq!(lines[4], "|QUERY|card|END|");
+    assert!(lines[5].starts_with("|INFO|played|seat0|"));
+    assert!(lines.iter().any(|l| l.starts_with("|INFO|end trick|0|")));
+    assert!(lines.iter().any(|l| l == "|INFO|end hand|0|END|"));
+    assert!(lines.last().unwrap().starts_with("|INFO|end game|seat0 "));
+    assert!(
+        !lines.iter().any(|l| l.contains("bad card")),
+        "a legal client is never fined"
+    );
+    // Every query is answered by a card of its own.
+    let queries = lines.iter().filter(|l| l.starts_with("|QUERY|")).count();
+    let own = lines
+        .iter()
+        .filter(|l| l.starts_with("|INFO|played|seat0|"))
+        .count();
+    assert_eq!(queries, own);
+}
+
+#[test]
+fn an_illegal_card_in_tricks_costs_the_penalty_and_a_new_deal() {
+    let (lines, total) = play(Variant::Tricks, &tricks_to(15), "illegal --bad 3", 5000);
+    assert!(lines.iter().any(|l| l.starts_with("|INFO|bad card|seat0|")));
+    assert!(total < 0, "fined 100 a time: {total}");
+    // The next hand is dealt and sent right after.
+    let bad = lines
+        .iter()
+        .position(|l| l.starts_with("|INFO|bad card|seat0|"))
+        .unwrap();
+    assert!(
+        lines[bad + 1..]
+            .iter()
+            .any(|l| l.starts_with("|INFO|cards|"))
+    );
+}
+
+#[test]
+fn garbage_elsewhere_gets_a_built_in_move_and_the_true_hand_again() {
+    let (lines, _) = play(Variant::Hearts, &Options::default(), "garbage", 5000);
+    assert!(lines.last().unwrap().starts_with("|INFO|end game|"));
+    let query = lines.iter().position(|l| l == "|QUERY|card|END|").unwrap();
+    let played = query
+        + lines[query..]
+            .iter()
+            .position(|l| l.starts_with("|INFO|played|seat0|"))
+            .unwrap();
+    assert!(
+        lines[played + 1].starts_with("|INFO|cards|"),
+        "the hand is resent after the built-in move: {:?}",
+        &lines[query..played + 2]
+    );
+    // Hearts passes were made for the program: the first hand's cards come after passing.
+    assert_eq!(lines[1], "|INFO|start hand|0|END|");
+    assert!(lines[2].starts_with("|INFO|cards|"));
+}
+
+#[test]
+fn a_slow_or_crashing_program_is_replaced_and_the_match_finishes() {
+    let options = Options {
+        target: Some(10),
+        bad_card: Some(BadCard::Reject),
+        ..Options::default()
+    };
+    // The budget leaves room for Python to start on a busy machine.
+    let (lines, _) = play(Variant::Tricks, &options, "slow", 1500);
+    let starts = lines
+        .iter()
+        .filter(|l| l.starts_with("|INFO|start game|"))
+        .count();
+    assert!(starts >= 2, "the program was replaced ({starts} starts)");
+    let (lines, _) = play(Variant::Tricks, &options, "crash", 5000);
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("|INFO|start game|"))
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn a_missing_program_is_an_error_not_a_crash() {
+    let err = adapters::seated(
+        "exec:/nonexistent/parlor-test-bot",
+        Variant::Tricks,
+        Seat(0),
+        1,
+        100,
+    );
+    assert!(err.is_err());
+}
