@@ -83,6 +83,9 @@ pub enum ClientMsg {
     Leave {},
     /// Ask for a `pong`.
     Ping {},
+    /// Ask for a fresh `state` snapshot (and `your_turn` again when you have to act), e.g.
+    /// after noticing a gap in the `seq` numbers.
+    Sync {},
 }
 
 impl ClientMsg {
@@ -119,7 +122,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 9] = [
+pub const CLIENT_TYPES: [&str; 10] = [
     "join",
     "watch",
     "pass",
@@ -129,6 +132,7 @@ pub const CLIENT_TYPES: [&str; 9] = [
     "start",
     "leave",
     "ping",
+    "sync",
 ];
 
 /// What the server sends.

@@ -1,1 +1,373 @@
-//! e2e helpers
+//! End-to-end test helpers: the real server on port 0, a tiny HTTP client, and WebSocket
+//! clients that record every frame they receive and can play random legal moves.
+
+use std::net::SocketAddr;
+
+use futures_util::future::select_all;
+use futures_util::{SinkExt, StreamExt};
+use parlor_server::{AppState, Config, serve};
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::{Action, Card, Event, Legal, Seat};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub mod secrecy;
+
+/// A server running in this process on a free port.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its state: the lobby, and the shutdown token.
+    pub state: AppState,
+    /// The serving task.
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl TestServer {
+    /// Starts a server with the default settings.
+    pub async fn start() -> TestServer {
+        TestServer::with_config(Config::default()).await
+    }
+
+    /// Starts a server with `config`.
+    pub async fn with_config(config: Config) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let state = AppState::new(config);
+        let task = tokio::spawn(serve(listener, state.clone()));
+        TestServer { addr, state, task }
+    }
+
+    /// Creates a table with this `POST /api/tables` body and returns its id.
+    pub async fn create_table(&self, body: Value) -> String {
+        let (status, reply) = http(self.addr, "POST", "/api/tables", Some(&body)).await;
+        assert_eq!(status, 201, "creating a table: {reply}");
+        reply["id"].as_str().expect("an id").to_string()
+    }
+
+    /// A new WebSocket client.
+    pub async fn client(&self) -> WsClient {
+        WsClient::connect(self.addr).await
+    }
+
+    /// Stops the server (clients get `goodbye`) and waits for it to finish.
+    pub async fn stop(self) {
+        self.state.shutdown.cancel();
+        self.task
+            .await
+            .expect("server task")
+            .expect("server result");
+    }
+}
+
+/// One HTTP/1.1 request over a fresh connection; returns the status and the body (parsed as
+/// JSON when it is JSON, else as a JSON string).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let (status, _, text) = http_raw(addr, method, path, body.map(Value::to_string)).await;
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+/// One HTTP/1.1 request; returns status, headers (lowercased) and body text.
+pub async fn http_raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<String>,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let body = body.unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.expect("read");
+    let response = String::from_utf8(response).expect("utf-8 response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a response head");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+/// A WebSocket client that keeps every text frame it received, in order.
+pub struct WsClient {
+    /// The socket.
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, as sent.
+    pub frames: Vec<String>,
+    /// The seat taken, once welcomed.
+    pub seat: Option<Seat>,
+    /// The seat token, once welcomed.
+    pub token: Option<String>,
+}
+
+impl WsClient {
+    /// Connects to `/ws`.
+    pub async fn connect(addr: SocketAddr) -> WsClient {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("websocket connect");
+        WsClient {
+            ws,
+            frames: Vec::new(),
+            seat: None,
+            token: None,
+        }
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, msg: &ClientMsg) {
+        let text = serde_json::to_string(msg).expect("serialize");
+        self.send_text(&text).await;
+    }
+
+    /// Sends a raw text frame.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::text(text.to_string()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a raw binary frame.
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.ws.send(Message::binary(bytes)).await.expect("send");
+    }
+
+    /// The next message, or `None` when the server closed the connection. Cancel-safe.
+    pub async fn try_recv(&mut self) -> Option<ServerMsg> {
+        loop {
+            match self.ws.next().await {
+                Some(Ok(Message::Text(text))) => {
+                    let msg: ServerMsg = serde_json::from_str(text.as_str())
+                        .unwrap_or_else(|e| panic!("unparseable server frame {text}: {e}"));
+                    self.frames.push(text.to_string());
+                    if let ServerMsg::Welcome { seat, token, .. } = &msg {
+                        self.seat = *seat;
+                        self.token.clone_from(token);
+                    }
+                    return Some(msg);
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The next message; panics when the connection closed. Cancel-safe.
+    pub async fn recv(&mut self) -> ServerMsg {
+        self.try_recv()
+            .await
+            .expect("the server closed the connection")
+    }
+
+    /// Reads until a message matches, returning it.
+    pub async fn recv_until(&mut self, mut pred: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let msg = self.recv().await;
+            if pred(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    /// Reads until an `error`, returning its code and message.
+    pub async fn recv_error(&mut self) -> (String, String) {
+        match self
+            .recv_until(|m| matches!(m, ServerMsg::Error { .. }))
+            .await
+        {
+            ServerMsg::Error { code, message } => (code, message),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Joins a table as a person and waits for `welcome`; returns whether it is host.
+    pub async fn join(&mut self, table: &str, name: &str) -> bool {
+        self.join_with(table, name, false).await
+    }
+
+    /// Joins a table (as a remote bot when `bot`) and waits for `welcome`.
+    pub async fn join_with(&mut self, table: &str, name: &str, bot: bool) -> bool {
+        self.send(&ClientMsg::Join {
+            table: table.to_string(),
+            seat: None,
+            name: Some(name.to_string()),
+            token: None,
+            bot,
+        })
+        .await;
+        match self.recv().await {
+            ServerMsg::Welcome { host, .. } => host,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    /// Asks for a snapshot and returns the `state` frame's JSON as sent.
+    pub async fn snapshot(&mut self) -> Value {
+        self.send(&ClientMsg::Sync {}).await;
+        self.recv_until(|m| matches!(m, ServerMsg::State { .. }))
+            .await;
+        serde_json::from_str(self.frames.last().expect("a frame")).expect("json")
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// A small deterministic random source for choosing moves.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded.
+    #[must_use]
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// A number below `n` (splitmix64).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// A random legal move for a prompt.
+pub fn random_move(legal: &Legal, rng: &mut Rng) -> Option<ClientMsg> {
+    match legal {
+        Legal::Play { cards } => {
+            let cards: Vec<Card> = cards.iter().collect();
+            let card = cards[rng.below(cards.len())];
+            Some(ClientMsg::Play { card, seat: None })
+        }
+        Legal::Pass { count, from, .. } => {
+            let mut cards: Vec<Card> = from.iter().collect();
+            let mut chosen = Vec::new();
+            for _ in 0..*count {
+                chosen.push(cards.swap_remove(rng.below(cards.len())));
+            }
+            Some(ClientMsg::Pass {
+                cards: chosen,
+                seat: None,
+            })
+        }
+        Legal::Wait => None,
+    }
+}
+
+/// The action a move message carries (for bookkeeping in tests).
+#[must_use]
+pub fn action_of(msg: &ClientMsg) -> Option<Action> {
+    msg.action()
+}
+
+/// The next message from any of `clients`, with the index of the one that got it.
+pub async fn next_any(clients: &mut [WsClient]) -> (usize, ServerMsg) {
+    let futures: Vec<_> = clients.iter_mut().map(|c| Box::pin(c.recv())).collect();
+    let (msg, index, _) = select_all(futures).await;
+    (index, msg)
+}
+
+/// Plays random legal moves for every client until `stop` says so (it sees each message
+/// with the index of the client that got it). Returns the number of moves sent.
+pub async fn drive(
+    clients: &mut [WsClient],
+    rng: &mut Rng,
+    mut stop: impl FnMut(usize, &ServerMsg) -> bool,
+) -> usize {
+    let mut moves = 0;
+    loop {
+        let (i, msg) = next_any(clients).await;
+        if let ServerMsg::Error { code, message } = &msg {
+            panic!("client {i} got an error while playing legal moves: {code}: {message}");
+        }
+        if let ServerMsg::YourTurn { legal, .. } = &msg
+            && let Some(reply) = random_move(legal, rng)
+        {
+            clients[i].send(&reply).await;
+            moves += 1;
+        }
+        if stop(i, &msg) {
+            return moves;
+        }
+    }
+}
+
+/// Plays until client 0 sees the match end; returns the winners.
+pub async fn play_to_end(clients: &mut [WsClient], rng: &mut Rng) -> Vec<Seat> {
+    let mut winners = Vec::new();
+    drive(clients, rng, |i, msg| {
+        if let ServerMsg::Event {
+            event: Event::MatchOver { winners: w, .. },
+            ..
+        } = msg
+            && i == 0
+        {
+            winners.clone_from(w);
+            return true;
+        }
+        false
+    })
+    .await;
+    winners
+}
+
+/// Options that make a match of `variant` short.
+#[must_use]
+pub fn short_options(variant: &str) -> Value {
+    match variant {
+        "hearts" => serde_json::json!({"target": 30}),
+        "filippa" => serde_json::json!({"target": 5}),
+        "hearts5" => serde_json::json!({"hands": 2}),
+        "tricks" => serde_json::json!({"target": 8}),
+        "whist" => serde_json::json!({"target": 1}),
+        other => panic!("no short options for {other}"),
+    }
+}
+
+/// Every variant's name.
+pub const VARIANTS: [&str; 5] = ["hearts", "filippa", "hearts5", "tricks", "whist"];
+
+/// Seats at a table of `variant`.
+#[must_use]
+pub fn players(variant: &str) -> usize {
+    if variant == "hearts5" { 5 } else { 4 }
+}
+
+/// Creates a table of `variant` and seats `n` people; the first is host and starts nothing.
+pub async fn seat_players(server: &TestServer, table: &str, n: usize) -> Vec<WsClient> {
+    let mut clients = Vec::new();
+    for i in 0..n {
+        let mut client = server.client().await;
+        let host = client.join(table, &format!("p{i}")).await;
+        assert_eq!(host, i == 0, "the first person seated is the host");
+        clients.push(client);
+    }
+    clients
+}
+
+/// Sends `start` from the host (client 0).
+pub async fn start(clients: &mut [WsClient]) {
+    clients[0].send(&ClientMsg::Start {}).await;
+}

@@ -534,10 +534,39 @@ impl TableActor {
                 codes::ALREADY_JOINED,
                 "this connection is already at a table: leave first",
             )),
+            ClientMsg::Sync {} => {
+                self.sync(conn, role);
+                Ok(())
+            }
             ClientMsg::Ping {} => {
                 self.send_to(conn, &ServerMsg::Pong {});
                 Ok(())
             }
+        }
+    }
+
+    /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
+    fn sync(&mut self, conn: ConnId, role: Role) {
+        let viewer = match role {
+            Role::Seat(seat) => Some(seat),
+            Role::Spectator => None,
+        };
+        let Some(game) = &self.game else {
+            let table = ServerMsg::Table {
+                seq: self.seq,
+                table: self.table_info(),
+            };
+            self.send_to(conn, &table);
+            return;
+        };
+        let state = ServerMsg::State {
+            seq: self.seq,
+            view: Box::new(PlayerView::of(game, viewer)),
+        };
+        self.send_to(conn, &state);
+        if let Some(seat) = viewer {
+            self.awaiting.remove(seat);
+            self.prompt();
         }
     }
 
@@ -703,7 +732,7 @@ impl TableActor {
             }
             self.awaiting.insert(seat);
             let remote_bot = state.occupant == Occupant::RemoteBot;
-            if remote_bot {
+            if remote_bot && state.turn_deadline.is_none() {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
             }
             if let Some(client) = &state.conn {

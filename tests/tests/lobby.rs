@@ -1,0 +1,170 @@
+//! The REST lobby, the embedded web client and shutdown, over real HTTP.
+
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_tests::{TestServer, http, http_raw};
+use serde_json::json;
+
+#[tokio::test]
+async fn health_variants_and_tables() {
+    let server = TestServer::start().await;
+    let (status, body) = http(server.addr, "GET", "/healthz", None).await;
+    assert_eq!((status, body), (200, json!("ok")));
+
+    let (status, variants) = http(server.addr, "GET", "/api/variants", None).await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["hearts", "filippa", "hearts5", "tricks", "whist"]);
+    let hearts = &variants[0];
+    assert_eq!(hearts["players"], 4);
+    assert_eq!(hearts["options"][0]["name"], "target");
+    assert_eq!(hearts["options"][0]["default"], 100);
+    assert!(
+        hearts["strategies"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("random"))
+    );
+
+    let request = json!({"variant": "hearts", "options": {"target": 50},
+        "table_options": {"grace_ms": 1000}});
+    let (status, created) = http(server.addr, "POST", "/api/tables", Some(&request)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(created["invite"], format!("/t/{id}"));
+    assert_eq!(created["table"]["options"]["target"], 50);
+    assert_eq!(created["table"]["options"]["passing"], true);
+    assert_eq!(created["table"]["table_options"]["grace_ms"], 1000);
+    assert_eq!(created["table"]["table_options"]["bot_timeout_ms"], 10000);
+    assert_eq!(created["table"]["status"], "waiting");
+    assert_eq!(created["table"]["seats"].as_array().unwrap().len(), 4);
+
+    let (status, one) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(one["id"], id);
+    let (status, all) = http(server.addr, "GET", "/api/tables", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(all.as_array().unwrap().len(), 1);
+
+    // A seat taken over the WebSocket shows in the lobby.
+    let mut client = server.client().await;
+    client.join(id, "Ann").await;
+    let (_, one) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(one["seats"][0]["occupant"], "human");
+    assert_eq!(one["seats"][0]["name"], "Ann");
+    assert_eq!(one["host"], 0);
+}
+
+#[tokio::test]
+async fn http_errors_are_json_with_stable_codes() {
+    let server = TestServer::start().await;
+    let cases = [
+        (json!({"variant": "poker"}), 400, "unknown_variant"),
+        (json!({"options": {}}), 400, "bad_request"),
+        (
+            json!({"variant": "whist", "options": {"moon": "add"}}),
+            400,
+            "bad_options",
+        ),
+        (
+            json!({"variant": "hearts", "options": {"target": 0}}),
+            400,
+            "bad_options",
+        ),
+        (
+            json!({"variant": "hearts", "options": {"colour": 1}}),
+            400,
+            "bad_options",
+        ),
+        (
+            json!({"variant": "hearts", "table_options": {"grace_ms": -1}}),
+            400,
+            "bad_table_options",
+        ),
+        (
+            json!({"variant": "hearts", "table_options": {"bot_timeout_ms": 0}}),
+            400,
+            "bad_table_options",
+        ),
+        (
+            json!({"variant": "hearts", "colour": "red"}),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let (got, reply) = http(server.addr, "POST", "/api/tables", Some(&body)).await;
+        assert_eq!(
+            (got, reply["code"].as_str()),
+            (status, Some(code)),
+            "{body} -> {reply}"
+        );
+        assert!(reply["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (status, _, body) =
+        http_raw(server.addr, "POST", "/api/tables", Some("{nope".into())).await;
+    assert_eq!(status, 400);
+    assert!(body.contains("bad_request"), "{body}");
+    let (status, reply) = http(server.addr, "GET", "/api/tables/nope", None).await;
+    assert_eq!(
+        (status, reply["code"].as_str()),
+        (404, Some("no_such_table"))
+    );
+    let (status, reply) = http(server.addr, "GET", "/no/such/file.js", None).await;
+    assert_eq!((status, reply["code"].as_str()), (404, Some("not_found")));
+    let (_, tables) = http(server.addr, "GET", "/api/tables", None).await;
+    assert_eq!(tables, json!([]), "refused requests create nothing");
+}
+
+#[tokio::test]
+async fn the_web_client_is_served_from_the_binary() {
+    let server = TestServer::start().await;
+    let (status, head, page) = http_raw(server.addr, "GET", "/", None).await;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(page.to_ascii_lowercase().contains("<html") || page.contains("Parlor"));
+    let (status, _, invite) = http_raw(server.addr, "GET", "/t/abcdef", None).await;
+    assert_eq!(
+        (status, &invite),
+        (200, &page),
+        "invite links serve the same page"
+    );
+    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/app.js")).exists() {
+        let (status, head, _) = http_raw(server.addr, "GET", "/app.js", None).await;
+        assert_eq!(status, 200);
+        assert!(head.contains("content-type: text/javascript"), "{head}");
+    }
+}
+
+#[tokio::test]
+async fn shutdown_says_goodbye_to_every_client() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "whist"})).await;
+    let mut player = server.client().await;
+    player.join(&id, "Ann").await;
+    let mut watcher = server.client().await;
+    watcher.send(&ClientMsg::Watch { table: id.clone() }).await;
+    watcher
+        .recv_until(|m| matches!(m, ServerMsg::Table { .. }))
+        .await;
+    let addr = server.addr;
+    server.stop().await;
+    for client in [&mut player, &mut watcher] {
+        let msg = client
+            .recv_until(|m| matches!(m, ServerMsg::Goodbye { .. }))
+            .await;
+        assert!(matches!(msg, ServerMsg::Goodbye { .. }));
+        assert!(
+            client.try_recv().await.is_none(),
+            "then the connection closes"
+        );
+    }
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "no longer listening"
+    );
+}

@@ -1,0 +1,185 @@
+//! Whole matches over real WebSockets: remote clients in every seat, and a person with
+//! built-in bots.
+
+use parlor_shared::bots::strategy_names;
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus};
+use parlor_shared::{Event, Seat, Variant};
+use parlor_tests::{
+    Rng, TestServer, VARIANTS, drive, play_to_end, players, seat_players, short_options, start,
+};
+use serde_json::json;
+
+/// Every variant plays to its end with a remote client in each seat; every client sees the
+/// same, consecutively numbered public events and the match-over event.
+#[tokio::test]
+async fn a_full_match_of_every_variant_with_remote_clients() {
+    let server = TestServer::start().await;
+    for (k, variant) in VARIANTS.into_iter().enumerate() {
+        let id = server
+            .create_table(json!({"variant": variant, "options": short_options(variant), "seed": k}))
+            .await;
+        let mut clients = seat_players(&server, &id, players(variant)).await;
+        start(&mut clients).await;
+        let winners = play_to_end(&mut clients, &mut Rng::new(k as u64)).await;
+        assert!(!winners.is_empty(), "{variant}: the match has winners");
+
+        // Event numbers are consecutive for each recipient of public events.
+        for (i, client) in clients.iter().enumerate() {
+            let seqs: Vec<u64> = client
+                .frames
+                .iter()
+                .filter_map(|f| serde_json::from_str::<ServerMsg>(f).ok())
+                .filter_map(|m| match m {
+                    ServerMsg::Event { seq, event } if event.visible_to(None) => Some(seq),
+                    _ => None,
+                })
+                .collect();
+            assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{variant} client {i}");
+            assert_eq!(seqs[0], 1, "{variant}: the first event is number 1");
+        }
+        let (_, table) =
+            parlor_tests::http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+        assert_eq!(table["status"], "finished", "{variant}");
+        assert_eq!(table["matches_played"], 1, "{variant}");
+    }
+}
+
+/// A person hosts, fills the other seats with built-in bots, plays a match to its end, and
+/// starts another one; then the bots can be removed.
+#[tokio::test]
+async fn a_person_and_built_in_bots_play_two_matches() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "hearts", "options": {"target": 20}, "seed": 7}))
+        .await;
+    let mut host = server.client().await;
+    assert!(host.join(&id, "Ann").await);
+    let names = strategy_names(Variant::Hearts);
+    for seat in 1..4u8 {
+        let strategy = names[seat as usize % names.len()].to_string();
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy,
+        })
+        .await;
+        let table = host
+            .recv_until(|m| {
+                matches!(m, ServerMsg::Table { table, .. }
+                    if table.seats[seat as usize].occupant == Occupant::Bot)
+            })
+            .await;
+        assert!(matches!(table, ServerMsg::Table { .. }));
+    }
+    let mut clients = vec![host];
+    for round in 0..2u64 {
+        start(&mut clients).await;
+        let state = clients[0]
+            .recv_until(|m| matches!(m, ServerMsg::State { .. }))
+            .await;
+        let ServerMsg::State { view, .. } = state else {
+            unreachable!()
+        };
+        assert_eq!(view.hand.len(), 13, "a fresh deal");
+        let winners = play_to_end(&mut clients, &mut Rng::new(round)).await;
+        assert!(!winners.is_empty());
+        let table = clients[0]
+            .recv_until(|m| matches!(m, ServerMsg::Table { .. }))
+            .await;
+        let ServerMsg::Table { table, .. } = table else {
+            unreachable!()
+        };
+        assert_eq!(table.status, TableStatus::Finished);
+        assert_eq!(table.matches_played, round as u32 + 1);
+    }
+    clients[0]
+        .send(&ClientMsg::RemoveBot { seat: Seat(2) })
+        .await;
+    clients[0]
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Table { table, .. }
+                if table.seats[2].occupant == Occupant::Empty)
+        })
+        .await;
+}
+
+/// A remote program that never answers its prompts: a built-in bot plays each of its turns
+/// when its time runs out, and the match goes on to the end. Time is paused: the timeouts
+/// pass without waiting.
+#[tokio::test(start_paused = true)]
+async fn a_silent_remote_bot_is_played_for_when_its_time_runs_out() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "whist", "options": {"target": 1},
+            "table_options": {"bot_timeout_ms": 2000}, "seed": 3}))
+        .await;
+    let mut bot = server.client().await;
+    assert!(
+        bot.join_with(&id, "silent", true).await,
+        "a program hosts while no person sits"
+    );
+    for seat in 1..4u8 {
+        bot.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    bot.send(&ClientMsg::Start {}).await;
+    let mut prompts = 0;
+    let mut own_plays = 0;
+    loop {
+        match bot.recv().await {
+            ServerMsg::YourTurn { timeout_ms, .. } => {
+                assert_eq!(timeout_ms, Some(2000), "bot seats are told their time");
+                prompts += 1;
+            }
+            ServerMsg::Event {
+                event: Event::Played { seat: Seat(0), .. },
+                ..
+            } => own_plays += 1,
+            ServerMsg::Event {
+                event: Event::MatchOver { .. },
+                ..
+            } => break,
+            ServerMsg::Table { table, .. } => {
+                assert_eq!(table.seats[0].occupant, Occupant::RemoteBot);
+                assert!(
+                    !table.seats[0].bot_playing,
+                    "only that turn is played for it"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        own_plays > 0 && own_plays == prompts,
+        "{own_plays} plays, {prompts} prompts"
+    );
+}
+
+/// Random moves from every seat of every variant, many matches: the table never refuses a
+/// legal move and always reaches the end.
+#[tokio::test]
+async fn legal_random_moves_are_always_accepted() {
+    let server = TestServer::start().await;
+    for seed in 0..3u64 {
+        let id = server
+            .create_table(
+                json!({"variant": "tricks", "options": {"target": 13, "bad_card": "reject"}}),
+            )
+            .await;
+        let mut clients = seat_players(&server, &id, 4).await;
+        start(&mut clients).await;
+        let moves = drive(&mut clients, &mut Rng::new(seed), |_, m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: Event::MatchOver { .. },
+                    ..
+                }
+            )
+        })
+        .await;
+        assert!(moves >= 13);
+    }
+}
