@@ -17,8 +17,8 @@ fn tracked_hand(client: &WsClient) -> CardSet {
         if let Ok(ServerMsg::Event { event, .. }) = serde_json::from_str(frame) {
             match event {
                 Event::Dealt { seat, cards } if seat == me => hand = cards,
-                Event::CardsPassed { from, cards, .. } if from == me => hand = hand - cards,
-                Event::CardsPassed { to, cards, .. } if to == me => hand = hand | cards,
+                Event::CardsPassed { from, cards, .. } if from == me => hand -= cards,
+                Event::CardsPassed { to, cards, .. } if to == me => hand |= cards,
                 Event::Played { seat, card } if seat == me => {
                     hand.remove(card);
                 }
