@@ -22,6 +22,8 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// Play many headless matches between bots and report wins and points with 95% intervals.
     Arena(commands::arena::ArenaArgs),
+    /// Act as a heartless AI script: read its 24 `--key=value` arguments, print the move.
+    HeartlessMove(commands::heartless_move::HeartlessMoveArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -31,5 +33,6 @@ fn main() -> anyhow::Result<()> {
         Command::Uva181 => commands::uva181::run(),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
+        Command::HeartlessMove(args) => commands::heartless_move::run(&args),
     }
 }

@@ -3,7 +3,9 @@
 //! bot spec as `parlor arena --bots` takes it.
 
 pub mod exec;
+pub mod heartless;
 pub mod line;
+pub mod script;
 
 use std::time::Duration;
 
@@ -14,7 +16,13 @@ use parlor_shared::{Seat, Variant};
 
 /// Checks a bot spec before any match starts, so a typo fails fast.
 pub fn check_spec(spec: &str, variant: Variant) -> anyhow::Result<()> {
-    if spec.starts_with("exec:") || spec.starts_with("script:") {
+    if spec.starts_with("exec:") {
+        return Ok(());
+    }
+    if spec.starts_with("script:") {
+        if variant.players() != 4 {
+            bail!("heartless scripts play four-seat variants only");
+        }
         return Ok(());
     }
     if parlor_shared::bots::strategy(spec, variant, 0).is_none() {
@@ -39,6 +47,10 @@ pub fn seated(
         let bot = exec::ExecBot::new(argv, variant, seat, Duration::from_millis(move_ms))
             .with_context(|| format!("starting {cmd:?}"))?;
         return Ok(Seated::Player(Box::new(bot)));
+    }
+    if let Some(path) = spec.strip_prefix("script:") {
+        let bot = script::ScriptBot::new(path, Duration::from_millis(move_ms));
+        return Ok(Seated::Bot(Box::new(bot)));
     }
     match Seated::builtin(spec, variant, seed) {
         Some(s) => Ok(s),

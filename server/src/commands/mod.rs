@@ -2,5 +2,6 @@
 
 pub mod arena;
 pub mod bench;
+pub mod heartless_move;
 pub mod serve;
 pub mod uva181;
