@@ -93,8 +93,16 @@ pub fn play_match(
     let mut game = Game::new(variant, options, seed)?;
     let n = game.players();
     let mut fallbacks = PerSeat::new(n);
-    let mut events = game.opening_events();
-    notify(seats, &events);
+    // Only outside participants watch events; random and built-in bots skip the filtering.
+    let watched = seats.iter().any(|s| matches!(s, Seated::Player(_)));
+    let mut events = if watched {
+        game.opening_events()
+    } else {
+        Vec::with_capacity(64)
+    };
+    if watched {
+        notify(seats, &events);
+    }
     while !game.is_over() {
         let seat = game.to_act().iter().next().expect("someone acts");
         let action = match &mut seats[seat.index()] {
@@ -116,7 +124,9 @@ pub fn play_match(
             game.apply_into(seat, &action, &mut events)
                 .expect("the heuristic plays legally");
         }
-        notify(seats, &events);
+        if watched {
+            notify(seats, &events);
+        }
     }
     Ok(MatchRecord {
         points: game.history().iter().map(|h| h.points).collect(),
