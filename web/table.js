@@ -65,6 +65,7 @@ export function showTable(root, tableId) {
   let bannerTimer = null;
   let conn = null;
   let pollTimer = null;
+  const cardButtons = new Map(); // card -> its button in the hand
 
   document.body.classList.toggle('four-colour', S.fourColour);
 
@@ -643,17 +644,26 @@ export function showTable(root, tableId) {
       const cls = ['card', `suit-${suitOf(card)}`];
       if (playable || passing) cls.push(isLegal ? 'legal' : 'dimmed');
       if (selected) cls.push('selected');
-      if (received.has(card) && v.trick.plays.length === 0 && v.tricks.length === 0) cls.push('received');
-      return h('button', {
-        type: 'button', class: cls.join(' '), 'data-card': card, 'data-focus': `card-${card}`,
-        'aria-label': cardName(card) + (received.has(card) && v.tricks.length === 0 ? ', passed to you' : ''),
-        'aria-pressed': passing ? String(selected) : false,
-        'aria-disabled': playable && !isLegal ? 'true' : false,
-        title: cardName(card),
-        onclick: () => clickCard(card),
-        onkeydown: (e) => handKeys(e),
-      }, cardFace(card));
+      const fresh = received.has(card) && v.tricks.length === 0;
+      if (fresh && v.trick.plays.length === 0) cls.push('received');
+      // The same button for the same card across renders: a click is never lost because an
+      // event redrew the hand between the press and the release.
+      let button = cardButtons.get(card);
+      if (!button) {
+        button = h('button', {
+          type: 'button', 'data-card': card, 'data-focus': `card-${card}`, title: cardName(card),
+          onclick: () => clickCard(card),
+          onkeydown: (e) => handKeys(e),
+        }, cardFace(card));
+        cardButtons.set(card, button);
+      }
+      button.className = cls.join(' ');
+      button.setAttribute('aria-label', cardName(card) + (fresh ? ', passed to you' : ''));
+      setOrRemove(button, 'aria-pressed', passing ? String(selected) : null);
+      setOrRemove(button, 'aria-disabled', playable && !isLegal ? 'true' : null);
+      return button;
     });
+    for (const card of [...cardButtons.keys()]) if (!v.hand.includes(card)) cardButtons.delete(card);
     const actions = [];
     if (passing) {
       const dir = DIRECTION_TEXT[legal.direction];
@@ -677,6 +687,11 @@ export function showTable(root, tableId) {
       h('div', { class: 'hand', role: 'group', 'aria-label': passing ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' }, buttons),
       S.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, S.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, actions));
+  }
+
+  function setOrRemove(el, name, value) {
+    if (value === null) el.removeAttribute(name);
+    else el.setAttribute(name, value);
   }
 
   function handKeys(e) {

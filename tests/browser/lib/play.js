@@ -86,7 +86,13 @@ export async function actOnce(page) {
   if (await legal.count()) {
     const card = await legal.first().getAttribute('data-card');
     await legal.first().click();
-    await until(async () => (await page.locator(`.hand .card[data-card="${card}"]`).count()) === 0, 10000, `${card} to leave the hand`);
+    try {
+      await until(async () => (await page.locator(`.hand .card[data-card="${card}"]`).count()) === 0, 10000, `${card} to leave the hand`);
+    } catch (e) {
+      const shown = await page.locator('#play-error').textContent().catch(() => '');
+      const state = await page.evaluate(() => JSON.stringify(window.__parlor?.view)).catch(() => '');
+      throw new Error(`${e.message}; the page says "${shown}"; view ${state}`);
+    }
     return 'played';
   }
   return null;
