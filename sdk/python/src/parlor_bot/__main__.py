@@ -1,4 +1,4 @@
-"""``python -m parlor_bot``: check a bot locally, or play it on a server.
+"""python -m parlor_bot: check a bot locally, or play it on a server.
 
     python -m parlor_bot check mybot.py --variant whist --matches 20 --url http://127.0.0.1:8080
     python -m parlor_bot play mybot.py --url http://127.0.0.1:8080/t/TABLE
@@ -24,7 +24,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option, e.g. target=50 (repeatable)")
     p.add_argument("--opponents", help="built-in strategy for the other seats (default: the strongest)")
-    p.add_argument("--matches", type=int, default=None)
+    p.add_argument("--matches", type=int, default=None,
+                   help="matches to play (check: 20; play: 1, 0 for no end)")
     p.add_argument("--seed", type=int, help="deal seed, for a reproducible run")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the report")
     p.add_argument("-v", "--verbose", action="store_true", help="print every protocol message")
@@ -53,12 +54,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             result = check(
                 bot, args.url, args.variant, matches=args.matches or 20, options=options,
                 opponents=args.opponents, slow_ms=args.slow_ms, seed=args.seed, log=log,
+                verbose=args.verbose,
             )
             print(report(result, args.variant, show=args.show))
             return 1 if result.illegal or result.exceptions else 0
         session = Session(
             bot, args.url, args.table, args.seat, variant=args.variant, options=options,
-            opponents=args.opponents, matches=args.matches, seed=args.seed, token=args.token,
+            opponents=args.opponents, matches=(args.matches if args.matches is not None else 1) or None,
+            seed=args.seed, token=args.token,
             log=log or (lambda text: None), verbose=args.verbose,
         )
         if hasattr(bot, "session"):

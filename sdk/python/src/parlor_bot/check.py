@@ -133,17 +133,18 @@ def check(
     slow_ms: Optional[int] = 1000,
     seed: Optional[int] = None,
     log: Optional[Callable[[str], None]] = None,
+    verbose: bool = False,
 ) -> RunResult:
     """Plays ``matches`` matches of ``variant`` at a new table with built-in bots in the other
     seats and returns the result (see :func:`report`)."""
     if isinstance(bot, Bot):
         return bot.run(
             url, variant=variant, options=options, opponents=opponents, matches=matches,
-            slow_ms=slow_ms, seed=seed, log=log,
+            slow_ms=slow_ms, seed=seed, log=log, verbose=verbose,
         )
     from .client import Session
 
     return Session(
         bot, url, variant=variant, options=options, opponents=opponents, matches=matches,
-        slow_ms=slow_ms, seed=seed, log=log,
+        slow_ms=slow_ms, seed=seed, log=log, verbose=verbose,
     ).run()

@@ -507,6 +507,11 @@ class Session:
         if self.seat in winners:
             self.result.wins += 1
         self._in_match = False
+        outcome = "won" if self.seat in winners else "lost"
+        self.log(
+            f"match {self.result.matches} over: seat {self.seat} {outcome} "
+            f"(winners {', '.join(map(str, winners))}; totals {event.get('totals')})"
+        )
         self._call_hook("on_match_over", self.view)
         if self.matches is not None and self.result.matches >= self.matches:
             self._done = True
