@@ -78,3 +78,30 @@ def test_whist_bot_follows_the_hints():
     assert bot.play_card(view("AS KS 3S 4H 5D", "", seat=0)) == Card("AS")
     # Fourth hand: win as cheaply as possible.
     assert bot.play_card(view("QD KD AD 2C", "JD 3D 5D", seat=3, leader=0)) == Card("QD")
+
+
+def test_a_cs101_player_gets_the_assignment_arguments():
+    from parlor_bot.compat import AssignmentBot
+
+    calls = []
+
+    class Player:
+        def PlayCard(self, hand, trick, trump, position, tricks, score):
+            calls.append((hand, trick, trump, position, tricks, score))
+            follow = [c for c in hand if trick and c.suit == trick[0].suit]
+            return min(follow or hand)
+
+    bot = AssignmentBot(Player())
+    record = json.loads((HERE / "fixtures" / "whist.json").read_text())
+    view = View.from_state(record["first"])
+    for step in record["steps"]:
+        for msg in step["messages"]:
+            view.apply_message(msg)
+        state = View.from_state(step["state"])
+        if state.legal_kind == "play":
+            assert bot.play_card(state.copy()) in state.legal
+    hand, trick, trump, position, tricks, score = calls[-1]
+    assert isinstance(hand, tuple) and position == "W" and trump in "CDHS"
+    assert all(len(t[0]) == 4 and t[1] in "NESW" and t[2] in "NESW" for t in tricks)
+    assert isinstance(score, tuple) and len(score) == 2
+    assert len(calls) > 10

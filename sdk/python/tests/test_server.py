@@ -261,3 +261,52 @@ def test_a_dropped_connection_mid_hand_is_survived(server):
     # The bot itself played every card of its seat, before and after the drop.
     assert bot.played and set(bot.played) <= {str(c) for c in bot.chosen}
     assert len(bot.played) >= 13
+
+
+def test_a_view_out_of_step_is_repaired_from_a_fresh_snapshot(server):
+    """If the bot's view ever disagrees with a prompt, the session re-joins for a snapshot."""
+
+    class Forgetful(Bot):
+        def __init__(self):
+            self.corrupted = False
+            self.hands = []
+
+        def on_event(self, event, view):
+            if event["kind"] == "trick_won" and not self.corrupted:
+                self.corrupted = True
+                self.session.view.hand = []  # lose track of our cards
+
+        def play_card(self, view):
+            self.hands.append(list(view.hand))
+            assert set(view.legal) <= set(view.hand)
+            return min(view.legal)
+
+    bot = Forgetful()
+    logged, log = lines()
+    result = bot.run(server, variant="whist", options={"target": 1}, opponents="random",
+                     seed=9, log=log)
+    assert bot.corrupted and result.matches == 1 and result.problems == [], logged
+    assert result.reconnects >= 1
+    assert any("out of step" in line for line in logged), logged
+
+
+def test_the_checker_runs_a_cs101_player_file(server, tmp_path):
+    path = tmp_path / "Player.py"
+    path.write_text(textwrap.dedent('''
+        class Player:
+            """The CS 101 interface: PlayCard gets the hand, the trick, trump, position,
+            the tricks so far and the score."""
+
+            def __init__(self):
+                pass
+
+            def PlayCard(self, hand, trick, trump, position, tricks, score):
+                if trick:
+                    same = [c for c in hand if c.suit == trick[0].suit]
+                    if same:
+                        return max(same)
+                return min(hand)
+    '''))
+    run = run_checker(server, path, "--variant", "whist", "--matches", "2", "--option", "target=1", "-q")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 whist matches" in run.stdout and "Illegal moves: 0" in run.stdout, run.stdout

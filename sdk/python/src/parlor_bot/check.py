@@ -22,7 +22,8 @@ LOW_WINS = {"hearts", "hearts5"}
 def load_bot(path: str, class_name: Optional[str] = None) -> Any:
     """Imports ``path`` and returns a new bot from it: the class ``class_name``, else the
     first :class:`Bot` subclass defined in the file, else the first class with a
-    ``play_card`` method, else a module-level ``bot`` object."""
+    ``play_card`` method, else the first with a CS 101 style ``PlayCard`` method (see
+    :mod:`parlor_bot.compat`), else a module-level ``bot`` object."""
     file = pathlib.Path(path)
     if not file.is_file():
         raise SystemExit(f"no such file: {path}")
@@ -47,6 +48,11 @@ def load_bot(path: str, class_name: Optional[str] = None) -> Any:
     for cls in classes:
         if callable(getattr(cls, "play_card", None)):
             return cls()
+    for cls in classes:
+        if callable(getattr(cls, "PlayCard", None)):
+            from .compat import AssignmentBot
+
+            return AssignmentBot(cls())
     if hasattr(module, "bot"):
         return module.bot
     raise SystemExit(f"{path} defines no bot: write a class that subclasses parlor_bot.Bot")

@@ -495,7 +495,8 @@ class Session:
                 f"{event.get('penalty')} points, and the hand was redealt",
                 (mine or {}).get("situation", ""),
             )
-        self._call_hook("on_event", event, self.view)
+        if self._overrides("on_event"):
+            self._call_hook("on_event", event, self.view.copy())
         if kind == "match_over":
             self._match_over(event)
 
@@ -512,7 +513,7 @@ class Session:
             f"match {self.result.matches} over: seat {self.seat} {outcome} "
             f"(winners {', '.join(map(str, winners))}; totals {event.get('totals')})"
         )
-        self._call_hook("on_match_over", self.view)
+        self._call_hook("on_match_over", self.view.copy())
         if self.matches is not None and self.result.matches >= self.matches:
             self._done = True
         elif self.host and self.autostart:
@@ -649,14 +650,16 @@ class Session:
             return
         pending = self._inflight.popleft()
         what = pending["msg"].get("card") or " ".join(pending["msg"].get("cards", []))
-        if code in STALE_CODES:
+        current = pending["prompt"] == self._prompt_seq
+        if code in STALE_CODES or not current:
+            # The game had moved on (the server played for a slow bot): not the bot's fault.
             self.log(f"{what} came too late: {message} ({code})")
             return
         self.log(f"the server refused {what}: {message} ({code})")
         if pending["fallback"]:
             return
         self._problem("illegal", f"{what}: {message} ({code})", pending["situation"])
-        if pending["prompt"] == self._prompt_seq and self.view.legal_kind != "wait":
+        if self.view.legal_kind != "wait":
             self._fallback()
 
     def _on_pong(self, msg: Dict[str, Any]) -> None:
@@ -672,6 +675,12 @@ class Session:
         problem = Problem(kind, message, situation, self.result.matches, hand)
         self.result.problems.append(problem)
         self.log(str(problem))
+
+    def _overrides(self, name: str) -> bool:
+        from .bot import Bot
+
+        method = getattr(type(self.bot), name, None)
+        return method is not None and method is not getattr(Bot, name, None)
 
     def _call_hook(self, name: str, *args: Any) -> None:
         hook = getattr(self.bot, name, None)
