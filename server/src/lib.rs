@@ -5,10 +5,12 @@
 
 pub mod adapters;
 pub mod app;
+pub mod client;
 pub mod commands;
 pub mod error;
 pub mod lobby;
 pub mod ratelimit;
+pub mod store;
 pub mod table;
 pub mod web;
 pub mod ws;

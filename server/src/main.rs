@@ -16,6 +16,8 @@ struct Cli {
 enum Command {
     /// Run the game server and web client (no configuration needed).
     Serve(commands::serve::ServeArgs),
+    /// Load a running server: N tables of four remote bots playing as fast as they can.
+    Loadtest(commands::loadtest::LoadtestArgs),
     /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
     Uva181,
     /// Play random hands single-threaded and print hands per second.
@@ -24,15 +26,19 @@ enum Command {
     Arena(commands::arena::ArenaArgs),
     /// Act as a heartless AI script: read its 24 `--key=value` arguments, print the move.
     HeartlessMove(commands::heartless_move::HeartlessMoveArgs),
+    /// Join a table over the WebSocket protocol as a bot and play until the match ends.
+    Bot(commands::bot::BotArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Loadtest(args) => commands::loadtest::run(&args),
         Command::Uva181 => commands::uva181::run(),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
         Command::HeartlessMove(args) => commands::heartless_move::run(&args),
+        Command::Bot(args) => commands::bot::run(&args),
     }
 }
