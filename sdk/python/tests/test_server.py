@@ -310,3 +310,19 @@ def test_the_checker_runs_a_cs101_player_file(server, tmp_path):
     run = run_checker(server, path, "--variant", "whist", "--matches", "2", "--option", "target=1", "-q")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 whist matches" in run.stdout and "Illegal moves: 0" in run.stdout, run.stdout
+
+
+
+def test_no_server_and_no_table_are_clear_errors(server):
+    from conftest import free_port
+    from parlor_bot import LowestCardBot, ParlorError
+
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(ParlorError, match="cannot reach the Parlor server"):
+        LowestCardBot().run(nowhere, variant="whist", log=None)
+    with pytest.raises(ParlorError, match="is `parlor serve` running there"):
+        LowestCardBot().run(nowhere, table="abc", log=None)
+    with pytest.raises(ParlorError, match="refused to seat the bot"):
+        LowestCardBot().run(server, table="no-such-table", log=None)
+    with pytest.raises(ParlorError, match="400"):
+        LowestCardBot().run(server, variant="whist", options={"moon": "add"}, log=None)

@@ -271,6 +271,8 @@ class Session:
         self._resyncs = 0
         self._in_match = False
         self._welcomed = False
+        self._ever_welcomed = False
+        self._last_drop = ""
         self._start_sent = False
 
     # ---- public ------------------------------------------------------------------------
@@ -286,11 +288,12 @@ class Session:
                 self.autostart = True
         self._want_start = bool(self.autostart)
         self.result.table = self.table
-        started = None
+        lost_at = None
+        failures = 0
         while not self._done:
+            self._welcomed = False
             try:
                 self._connect_and_play()
-                started = None
             except ParlorError:
                 raise
             except (OSError, EOFError, TimeoutError) as err:
@@ -302,14 +305,23 @@ class Session:
                     raise
             if self._done:
                 break
+            if not self._ever_welcomed:
+                raise ParlorError(
+                    f"cannot play at {self.address.ws}: {self._last_drop} (is `parlor serve` "
+                    "running there?)"
+                )
+            if self._welcomed:
+                # This connection had worked: count the time without one from now.
+                lost_at, failures = None, 0
             now = time.monotonic()
-            started = started or now
-            if now - started > self.reconnect_for:
+            lost_at = lost_at or now
+            if now - lost_at > self.reconnect_for:
                 raise ParlorError(
                     f"lost the connection to {self.address.ws} and could not get back "
                     f"within {self.reconnect_for:.0f} s"
                 )
-            time.sleep(min(0.2 * 2 ** min(self.result.reconnects, 5), 3.0))
+            time.sleep(min(0.2 * 2 ** failures, 3.0))
+            failures += 1
             self.result.reconnects += 1
             self.log(f"reconnecting to table {self.table} (seat {self.seat}) with the seat token")
         return self.result
@@ -337,7 +349,9 @@ class Session:
         self._ws = None
         if self._done:
             return
-        self.log(f"connection lost ({type(err).__name__}: {err})")
+        self._last_drop = f"{type(err).__name__}: {err}"
+        if self._ever_welcomed:
+            self.log(f"connection lost ({self._last_drop})")
         # The move in flight may or may not have arrived; the next snapshot and prompt say.
         self._inflight.clear()
         self._inbox.clear()
@@ -348,7 +362,6 @@ class Session:
 
         with connect(self.address.ws, open_timeout=10, max_size=2**22) as ws:
             self._ws = ws
-            self._welcomed = False
             join: Dict[str, Any] = {"type": "join", "table": self.table, "name": self.name, "bot": True}
             if self.seat is not None:
                 join["seat"] = self.seat
@@ -421,6 +434,7 @@ class Session:
         self.host = bool(msg.get("host"))
         self.result.seat = self.seat
         self._welcomed = True
+        self._ever_welcomed = True
         if self.verbose:
             self.log(f"seated at seat {self.seat} of table {self.table}{' as host' if self.host else ''}")
 
