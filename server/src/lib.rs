@@ -10,7 +10,6 @@ pub mod commands;
 pub mod error;
 pub mod lobby;
 pub mod ratelimit;
-pub mod store;
 pub mod table;
 pub mod web;
 pub mod ws;
