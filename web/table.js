@@ -159,6 +159,7 @@ export function showTable(root, tableId) {
           // A fresh page: do not pop up the sheet of a hand finished before we came.
           S.dialogHand = msg.view.history[msg.view.history.length - 1].hand;
         }
+        if (msg.view.history.length === 0) S.dialogHand = -1;
         S.view = msg.view;
         S.seq = msg.seq;
         if (msg.view.legal.type !== 'pass') S.selected.clear();
@@ -212,6 +213,12 @@ export function showTable(root, tableId) {
     S.view = applyEvent(S.view, event, S.seat);
     switch (event.kind) {
       case 'hand_started':
+        if (event.hand === 0) {
+          // A new match: its score sheet starts empty, and the old one's dialog goes away.
+          S.dialogHand = -1;
+          S.dialogOpenFor = null;
+          S.notice = '';
+        }
         S.selected.clear();
         S.showLast = false;
         S.error = '';

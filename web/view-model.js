@@ -47,6 +47,12 @@ export function applyEvent(view, event, mySeat = view.seat) {
   const n = v.players;
   switch (event.kind) {
     case 'hand_started': {
+      if (event.hand === 0) {
+        // Hands count from 0 in each match: this is a new match, with a clean score sheet.
+        v.history = [];
+        v.totals = zeros(n);
+        v.negatives = zeros(n);
+      }
       v.hand_number = event.hand;
       v.dealer = event.dealer;
       v.hand = [];

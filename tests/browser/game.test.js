@@ -126,10 +126,21 @@ test('a refresh in the middle of a trick brings back the hand, the trick and the
   await fillWithBots(page, 'heuristic');
   await startMatch(page);
   // Play until it is our turn with cards already on the table (not leading), a few tricks in.
+  // On the way, try a card that is not allowed: the server's refusal is shown in words.
+  let refused = '';
   await playUntil(page, async () => {
     const m = await model(page);
+    if (!refused && m?.legal === 'play' && (await page.locator('.hand .card.dimmed').count()) > 0) {
+      const size = (await handCards(page)).length;
+      // Dimmed cards are marked aria-disabled but stay clickable, so the server can say why not.
+      await page.locator('.hand .card.dimmed').first().click({ force: true });
+      await page.locator('#play-error:not(.empty)').waitFor();
+      refused = await page.locator('#play-error').textContent();
+      assert.equal((await handCards(page)).length, size, 'the refused card stays in the hand');
+    }
     return m && m.tricks >= 2 && m.plays >= 1 && m.legal === 'play';
   });
+  assert.match(refused, /\w+ \w+/, 'a sentence explains the refusal');
   const before = { hand: await handCards(page), trick: await trickCards(page), turn: await page.locator('#turn').textContent() };
   assert.ok(before.trick.length >= 1);
   assert.match(before.turn, /Your turn/);
@@ -202,6 +213,28 @@ test('a phone-sized screen (360×740) shows the whole hand without sideways scro
   assert.ok(await inView());
   assert.equal(await scrollsSideways(page), false, 'playing');
   await screenshot(page, 'phone-mid-hand');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at the end of a match the winners are shown and the host plays again', async () => {
+  // A target of 1 point ends the match after the first hand.
+  const created = await createByApi(server.url, {
+    variant: 'hearts', options: { target: 1, passing: false }, table_options: { bot_delay_ms: 0 }, seed: 5,
+  });
+  const { context, page, errors } = await newPage({ width: 1280, height: 900 });
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Fay', 0);
+  await fillWithBots(page, 'random');
+  await startMatch(page);
+  await playUntil(page, async () => (await page.locator('#score-dialog[open] #winners').count()) > 0);
+  assert.match(await page.locator('#winners').textContent(), /wins?!/);
+  await page.locator('#dialog-title', { hasText: 'The match is over' }).waitFor();
+  await page.locator('#play-again').click();
+  // A new match: a fresh hand of 13 cards and an empty score sheet.
+  await until(async () => (await handCards(page)).length === 13, 10000, 'the new deal');
+  await until(async () => (await page.locator('.score-sheet.side tr.hand-row').count()) === 0, 10000, 'an empty score sheet');
+  assert.equal(await page.locator('#score-dialog[open]').count(), 0);
+  await page.locator('.fact', { hasText: 'Hand 1' }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -97,6 +97,12 @@ test('a scored hand goes on the sheet and the match can end', () => {
   v = apply(v, { kind: 'match_over', winners: [0, 2], totals: [0, 126, 0, 50] });
   assert.equal(v.phase, 'match_over');
   assert.deepEqual(v.winners, [0, 2]);
+  // Playing again: hand 0 of a new match clears the sheet.
+  v = apply(v, { kind: 'hand_started', hand: 0, dealer: 0, pass: 'left' });
+  assert.deepEqual(v.history, []);
+  assert.deepEqual(v.totals, [0, 0, 0, 0]);
+  assert.deepEqual(v.winners, []);
+  assert.equal(v.phase, 'passing');
 });
 
 test('whist shows the dealer card until it is played; filippa keeps two totals', () => {
