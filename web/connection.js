@@ -11,7 +11,8 @@ export function backoffDelay(attempt) {
 export class Connection {
   /**
    * @param {object} handlers `hello()` returns the first message to send on every (re)connect;
-   *   `message(msg)` gets each server message; `status(up, wasDown)` reports connectivity.
+   *   `message(msg)` gets each server message; `status(up, wasDown)` reports a loss of the
+   *   connection and, after `confirmed()`, its return.
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -31,11 +32,8 @@ export class Connection {
     this.ws = ws;
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
-      this.attempt = 0;
-      const wasDown = this.down;
-      this.down = false;
+      // Not "back" yet: only the server's welcome (see `confirmed`) says the seat is ours again.
       ws.send(JSON.stringify(this.handlers.hello()));
-      this.handlers.status(true, wasDown);
       clearInterval(this.pingTimer);
       // A ping now and then lets the browser notice a dead connection.
       this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
@@ -55,8 +53,10 @@ export class Connection {
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
-      this.down = true;
-      this.handlers.status(false, true);
+      if (!this.down) {
+        this.down = true;
+        this.handlers.status(false, true);
+      }
       const delay = backoffDelay(this.attempt);
       this.attempt += 1;
       clearTimeout(this.timer);
@@ -64,13 +64,13 @@ export class Connection {
     });
   }
 
-  /** Drops the current socket and connects again at once (used to resynchronise). */
-  reconnect() {
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) ws.close();
-    clearTimeout(this.timer);
-    this.open();
+  /** The server welcomed us: the connection works, so the backoff starts over. */
+  confirmed() {
+    this.attempt = 0;
+    if (this.down) {
+      this.down = false;
+      this.handlers.status(true, true);
+    }
   }
 
   /** Sends a message if the socket is open; returns whether it was sent. */

@@ -140,6 +140,7 @@ export function showTable(root, tableId) {
   function onMessage(msg) {
     switch (msg.type) {
       case 'welcome':
+        conn?.confirmed();
         S.welcomed = true;
         S.seat = msg.seat ?? null;
         S.role = msg.seat === null || msg.seat === undefined ? 'spectator' : 'player';

@@ -195,10 +195,12 @@ test('a lost connection shows a banner, reconnects with the token and says when 
   await page.locator('#banner', { hasText: 'Connection lost' }).waitFor();
   await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
   assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', token: 'tok-1', name: 'Ann' });
+  // The socket opening is not enough: only the server's welcome means the seat is back.
+  assert.match(await page.locator('#banner').textContent(), /Connection lost/);
+  await push(page, { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true });
   await page.locator('#banner', { hasText: 'Connected again' }).waitFor();
   // Events already in the snapshot are skipped; a gap (events private to other seats) is normal.
   await push(page,
-    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
     { type: 'state', seq: 20, view: midHand(0) },
     { type: 'event', seq: 20, event: { kind: 'played', seat: 0, card: '2C' } },
     { type: 'event', seq: 23, event: { kind: 'played', seat: 0, card: 'KC' } });

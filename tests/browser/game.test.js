@@ -238,3 +238,84 @@ test('at the end of a match the winners are shown and the host plays again', asy
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a lost connection: a banner, a computer plays the seat meanwhile, then the seat comes back', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'hearts', options: { passing: false }, table_options: { bot_delay_ms: 50, grace_ms: 200 }, seed: 21,
+  });
+  const invite = `${server.url}${created.invite}`;
+  const { context, page, errors } = await newPage({ width: 1280, height: 900 });
+  // The page's WebSocket goes through the test, which can cut it and refuse new ones.
+  let blocked = false;
+  const sockets = [];
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    if (blocked) {
+      ws.close();
+      return;
+    }
+    sockets.push(ws);
+    ws.connectToServer();
+  });
+  await sitByInvite(page, invite, 'Gus', 0);
+  await fillWithBots(page, 'random');
+  await startMatch(page);
+  const watcher = await newPage({ width: 1280, height: 900 });
+  await watcher.page.goto(invite);
+  await watcher.page.getByRole('button', { name: 'Just watch' }).click();
+  await watcher.page.locator('.felt').waitFor();
+
+  await playUntil(page, async () => (await model(page))?.tricks >= 1);
+  const cardsBefore = (await handCards(page)).length;
+  blocked = true;
+  await sockets.at(-1).close();
+  await page.locator('#banner', { hasText: 'Connection lost' }).waitFor();
+  // While away, a computer plays the seat, and the others see it marked.
+  await watcher.page.locator('.plate[data-seat="0"] .badge.away', { hasText: 'computer plays' }).waitFor({ timeout: 20000 });
+  await until(async () => {
+    const sizes = await watcher.page.evaluate(() => window.__parlor.view.hand_sizes[0]);
+    return sizes < cardsBefore;
+  }, 20000, 'the computer to play for the absent seat');
+  blocked = false;
+  await page.locator('#banner', { hasText: 'Connected again' }).waitFor({ timeout: 20000 });
+  // Back in the seat: the hand as it is now, the mark gone, and the game goes on.
+  await until(async () => (await handCards(page)).length < cardsBefore, 10000, 'the hand to be current');
+  await until(async () => (await watcher.page.locator('.plate[data-seat="0"] .badge.away').count()) === 0, 10000, 'the mark to go');
+  assert.equal(await page.evaluate(() => window.__parlor.seat), 0);
+  const size = (await handCards(page)).length;
+  await playUntil(page, async () => (await handCards(page)).length < size);
+  assert.deepEqual(errors, []);
+  await context.close();
+  await watcher.context.close();
+});
+
+test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bot and shows trump', async () => {
+  const filippa = await createByApi(server.url, { variant: 'filippa', table_options: { bot_delay_ms: 50 }, seed: 2 });
+  const { context, page, errors } = await newPage({ width: 1280, height: 900 });
+  // The lobby lists the open table; its Join link opens it.
+  await page.goto(server.url);
+  await page.locator(`.table-item a[href="/t/${filippa.id}"]`).click();
+  await page.waitForURL(`**/t/${filippa.id}`);
+  await page.locator('#join-name').fill('Hal');
+  await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).click();
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  await page.locator('#pool', { hasText: 'Prize pool: 36' }).waitFor();
+  assert.match(await page.locator('.plate[data-seat="1"] .plate-stats').textContent(), /\+0 \/ 0/);
+
+  const h5 = await createByApi(server.url, { variant: 'hearts5', table_options: { bot_delay_ms: 50 }, seed: 4 });
+  await page.goto(`${server.url}${h5.invite}`);
+  await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).click();
+  const offered = await page.locator('#bot-1 option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(offered.includes('uva181'), `strengths offered: ${offered}`);
+  await page.locator('#bot-1').selectOption('uva181');
+  await page.locator('button.add-bot[data-seat="1"]').click();
+  await page.locator('.seat-row .seat-who', { hasText: 'computer, classic' }).waitFor();
+  await fillWithBots(page, 'random');
+  await startMatch(page);
+  await page.locator('#trump').waitFor();
+  await page.locator('#face-up', { hasText: 'Left over' }).waitFor();
+  assert.equal(await page.locator('.plate').count(), 5);
+  await until(async () => (await handCards(page)).length === 10, 10000, 'ten cards');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
