@@ -41,40 +41,54 @@ async fn create_table(addr: SocketAddr, body: &Value) -> String {
     value["id"].as_str().unwrap().to_string()
 }
 
-/// Hosts the table from seat 0: adds built-in bots to seats 2 and 3, waits for the remote
-/// bot in seat 1, starts, and leaves for good (a built-in bot keeps seat 0).
-async fn host(addr: SocketAddr, table: &str) {
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn frame(m: &ClientMsg) -> Message {
+    Message::text(serde_json::to_string(m).unwrap())
+}
+
+/// Hosts the table from seat 0 (joining first, so it is the host) and adds built-in bots to
+/// seats 2 and 3; seat 1 is left for the remote bot.
+async fn host(addr: SocketAddr, table: &str) -> Ws {
     let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await.unwrap();
-    let send = |m: ClientMsg| Message::text(serde_json::to_string(&m).unwrap());
-    ws.send(send(ClientMsg::Join {
+    let join = ClientMsg::Join {
         table: table.to_string(),
         seat: Some(Seat(0)),
         name: Some("host".into()),
         token: None,
         bot: false,
-    }))
-    .await
-    .unwrap();
+    };
+    ws.send(frame(&join)).await.unwrap();
+    while let Some(Ok(Message::Text(text))) = ws.next().await {
+        if let Ok(ServerMsg::Welcome { .. }) = serde_json::from_str(&text) {
+            break;
+        }
+    }
     for (seat, strategy) in [(2, "heuristic"), (3, "random")] {
-        ws.send(send(ClientMsg::AddBot {
+        let add = ClientMsg::AddBot {
             seat: Seat(seat),
             strategy: strategy.into(),
-        }))
-        .await
-        .unwrap();
+        };
+        ws.send(frame(&add)).await.unwrap();
     }
-    while let Some(Ok(frame)) = ws.next().await {
-        let Message::Text(text) = frame else { continue };
+    ws
+}
+
+/// Once every seat is taken, starts the match and leaves for good (a built-in bot keeps
+/// seat 0).
+async fn start_and_leave(mut ws: Ws) {
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(text) = msg else { continue };
         if let Ok(ServerMsg::Table { table, .. }) = serde_json::from_str(&text)
             && table.seats.iter().all(|s| s.occupant != Occupant::Empty)
         {
             break;
         }
     }
-    ws.send(send(ClientMsg::Start {})).await.unwrap();
-    ws.send(send(ClientMsg::Leave {})).await.unwrap();
+    ws.send(frame(&ClientMsg::Start {})).await.unwrap();
+    ws.send(frame(&ClientMsg::Leave {})).await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
-    drop(ws);
 }
 
 fn table_body() -> Value {
@@ -89,6 +103,7 @@ fn table_body() -> Value {
 async fn a_remote_bot_plays_a_whole_match() {
     let addr = start_server().await;
     let table = create_table(addr, &table_body()).await;
+    let hosting = host(addr, &table).await;
     let target = Target {
         url: format!("ws://{addr}"),
         table: table.clone(),
@@ -98,7 +113,7 @@ async fn a_remote_bot_plays_a_whole_match() {
     let bot = tokio::spawn(async move {
         client::play(&target, BrainSpec::Strategy("heuristic".into(), 1), 0).await
     });
-    host(addr, &table).await;
+    start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)
         .await
         .expect("the match ends")
@@ -118,6 +133,7 @@ async fn a_remote_bot_plays_a_whole_match() {
 async fn an_exec_program_plays_through_the_remote_client() {
     let addr = start_server().await;
     let table = create_table(addr, &table_body()).await;
+    let hosting = host(addr, &table).await;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/bots/line_client.py")
         .to_string_lossy()
@@ -130,7 +146,7 @@ async fn an_exec_program_plays_through_the_remote_client() {
     };
     let spec = BrainSpec::Exec(vec!["python3".into(), script], Duration::from_secs(5));
     let bot = tokio::spawn(async move { client::play(&target, spec, 0).await });
-    host(addr, &table).await;
+    start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)
         .await
         .expect("the match ends")
@@ -193,6 +209,7 @@ async fn a_cut_connection_is_resumed_with_the_seat_token() {
         "table_options": {"bot_timeout_ms": 10000, "grace_ms": 60000}
     });
     let table = create_table(addr, &body).await;
+    let hosting = host(addr, &table).await;
     let (proxy, cut) = flaky_proxy(addr, 6000).await;
     let target = Target {
         url: format!("ws://{proxy}"),
@@ -203,7 +220,7 @@ async fn a_cut_connection_is_resumed_with_the_seat_token() {
     let bot = tokio::spawn(async move {
         client::play(&target, BrainSpec::Strategy("heuristic".into(), 1), 5).await
     });
-    host(addr, &table).await;
+    start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)
         .await
         .expect("the match ends")
@@ -215,4 +232,38 @@ async fn a_cut_connection_is_resumed_with_the_seat_token() {
     );
     assert!(outcome.reconnects >= 1);
     assert_eq!(outcome.seat, Seat(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_example_bot_plays_a_whole_match() {
+    let has_websockets = std::process::Command::new("python3")
+        .args(["-c", "import websockets"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_websockets {
+        eprintln!("SKIPPED: python3 with the websockets package is needed for this test");
+        return;
+    }
+    let addr = start_server().await;
+    let table = create_table(addr, &table_body()).await;
+    let hosting = host(addr, &table).await;
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/python/bot.py");
+    let child = tokio::process::Command::new("python3")
+        .arg(example)
+        .arg(format!("ws://{addr}/ws"))
+        .arg(&table)
+        .arg("1")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    start_and_leave(hosting).await;
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the match ends")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout.contains("seated at 1"), "{stdout}");
+    assert!(stdout.contains("match over"), "{stdout}");
 }
