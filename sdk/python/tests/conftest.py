@@ -1,9 +1,11 @@
 """A real `parlor serve` for the integration tests: started once per session on a free port."""
 
+import contextlib
 import os
 import pathlib
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 
@@ -18,17 +20,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """The base URL of a running server (`PARLOR_BIN`, default target/debug/parlor)."""
+@contextlib.contextmanager
+def running_server(*extra):
+    """Runs `parlor serve` (with `extra` arguments) on a free port; yields its base URL."""
     binary = pathlib.Path(os.environ.get("PARLOR_BIN", REPO / "target" / "debug" / "parlor"))
     if not binary.exists():
         pytest.fail(f"no parlor binary at {binary}: run `cargo build -p parlor-server` or set PARLOR_BIN")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    log = open(pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"parlor-sdk-test-{port}.log", "w+")
+    log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
-        [str(binary), "serve", "--addr", f"127.0.0.1:{port}"],
+        [str(binary), "serve", "--addr", f"127.0.0.1:{port}", *extra],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )
     try:
@@ -55,3 +57,10 @@ def server():
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of a running server (`PARLOR_BIN`, default target/debug/parlor)."""
+    with running_server() as url:
+        yield url

@@ -326,3 +326,15 @@ def test_no_server_and_no_table_are_clear_errors(server):
         LowestCardBot().run(server, table="no-such-table", log=None)
     with pytest.raises(ParlorError, match="400"):
         LowestCardBot().run(server, variant="whist", options={"moon": "add"}, log=None)
+
+
+def test_a_bot_faster_than_the_rate_limit_slows_down_and_repeats_refused_moves():
+    from conftest import running_server
+
+    with running_server("--rate-limit", "10") as url:
+        logged, log = lines()
+        result = example("lowest_bot").LowestBot().run(
+            url, variant="tricks", options={"target": 25}, opponents="random", seed=4, log=log
+        )
+    assert result.matches == 1 and result.problems == [], logged
+    assert any("slow down" in line for line in logged), logged

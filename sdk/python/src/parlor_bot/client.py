@@ -27,6 +27,10 @@ from .view import MATCH_OVER, View
 #: The protocol version this package speaks.
 PROTOCOL_VERSION = 1
 
+#: Messages a second this client allows itself: `parlor serve` refuses more than 100 a second
+#: from one connection (`--rate-limit`), and a bot against instant built-in bots can go faster.
+SEND_RATE = 80.0
+
 #: Server error codes meaning "your move came too late or at the wrong moment", not "that card
 #: is illegal": nothing to fall back on, the game has moved on.
 STALE_CODES = {
@@ -274,6 +278,9 @@ class Session:
         self._ever_welcomed = False
         self._last_drop = ""
         self._start_sent = False
+        self._rate = SEND_RATE
+        self._tokens = SEND_RATE
+        self._refilled = time.monotonic()
 
     # ---- public ------------------------------------------------------------------------
 
@@ -338,7 +345,15 @@ class Session:
             pass
 
     def send(self, msg: Dict[str, Any]) -> None:
-        """Sends one protocol message."""
+        """Sends one protocol message, pacing them to stay under the server's rate limit."""
+        now = time.monotonic()
+        self._tokens = min(self._rate, self._tokens + (now - self._refilled) * self._rate)
+        self._refilled = now
+        if self._tokens < 1:
+            time.sleep((1 - self._tokens) / self._rate)
+            self._tokens = 1.0
+            self._refilled = time.monotonic()
+        self._tokens -= 1
         if self.verbose:
             self.log(f"-> {json.dumps(msg)}")
         self._ws.send(json.dumps(msg))
@@ -657,6 +672,19 @@ class Session:
         self._last_error = f"{message} ({code})"
         if not self._welcomed:
             raise ParlorError(f"the server refused to seat the bot: {message} ({code})")
+        if code == "rate_limited":
+            # Nothing happened: say it again a little later.
+            self.log(f"the server asks to slow down: {message}")
+            self._rate = max(1.0, self._rate / 2)
+            self._tokens = 0.0
+            time.sleep(0.1)
+            if self._inflight:
+                pending = self._inflight.popleft()
+                self._inflight.append(pending)  # its answer now comes after the others'
+                self.send(pending["msg"])
+            elif self._start_sent and not self._in_match:
+                self.send({"type": "start"})
+            return
         if not self._inflight:
             if (self._want_start or self._start_sent) and not self._in_match:
                 raise ParlorError(f"could not set the table up: {message} ({code})")
