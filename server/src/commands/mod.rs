@@ -4,5 +4,6 @@ pub mod arena;
 pub mod bench;
 pub mod bot;
 pub mod heartless_move;
+pub mod replay;
 pub mod serve;
 pub mod uva181;

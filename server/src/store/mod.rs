@@ -1,0 +1,282 @@
+//! Durable tables: an embedded SQLite database that logs every table's setup, seats, match
+//! seeds and accepted actions, so a restarted server rebuilds every open table by replaying its
+//! log through the engine.
+//!
+//! One writer thread owns the database connection. Table actors queue writes on an unbounded
+//! channel and get an acknowledgement back; the writer takes everything queued, writes it in
+//! one transaction and then acknowledges each write (group commit), so a busy server pays for
+//! one commit per batch, not per move. A table sends a step's messages to its clients only
+//! once that step's writes are acknowledged ([`WriteAhead`]): what a client saw is on disk.
+//!
+//! On start, [`Store::open`] reads every open table ([`Startup`]); [`restore::rebuild`] turns
+//! each into a live table, or an error naming the table, which is then skipped. A database
+//! file that cannot be read at all is moved aside and a fresh one started.
+
+pub mod hands;
+mod load;
+pub mod records;
+pub mod restore;
+mod schema;
+mod wal;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::Connection;
+use thiserror::Error;
+use tokio::sync::{mpsc, oneshot};
+
+pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
+pub use restore::{Restored, RestoredSeat};
+pub use wal::WriteAhead;
+
+use writer::{Request, Write};
+
+/// The database's file name inside the data directory.
+pub const DB_FILE: &str = "parlor.db";
+
+/// Why the store failed.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file system refused.
+    #[error("{what}: {err}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        err: std::io::Error,
+    },
+    /// The database was written by a newer Parlor.
+    #[error(
+        "the database has schema version {found}, newer than this Parlor knows ({known}): \
+         run a newer parlor, or start with another --data directory"
+    )]
+    NewerSchema {
+        /// The database's version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// The writer thread has stopped (the server is shutting down).
+    #[error("the database writer has stopped")]
+    Closed,
+}
+
+/// A handle on the store. Cheap to clone; every clone talks to the same writer thread.
+#[derive(Debug, Clone)]
+pub struct Store {
+    /// Where requests for the writer thread go.
+    tx: mpsc::UnboundedSender<Request>,
+    /// The database file, or `None` in memory.
+    path: Option<PathBuf>,
+}
+
+/// What was found in the database on start.
+#[derive(Debug, Default)]
+pub struct Startup {
+    /// Every table that was open when the server stopped, as stored (not yet replayed).
+    pub tables: Vec<TableLog>,
+    /// Tables whose rows could not be read: `(table id, why)`.
+    pub unreadable: Vec<(String, String)>,
+    /// Where an unreadable database file was moved, if it was.
+    pub moved_aside: Option<PathBuf>,
+}
+
+impl StoreError {
+    /// True when the file is not a database or its pages are damaged (as opposed to a
+    /// missing permission or a full disk, which moving the file aside would not cure).
+    #[must_use]
+    pub fn is_corruption(&self) -> bool {
+        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+            if matches!(e.code, DatabaseCorrupt | NotADatabase))
+    }
+}
+
+impl Store {
+    /// Opens (or creates) `dir/parlor.db`, migrates it, reads every open table and starts the
+    /// writer thread. A file that is not a readable database is moved aside to
+    /// `parlor.db.corrupt-<unix seconds>` (with its `-wal` and `-shm` files) and a fresh one is
+    /// started; tables that could still be read from it are copied into the fresh one.
+    pub fn open(dir: &Path) -> Result<(Store, Startup), StoreError> {
+        std::fs::create_dir_all(dir).map_err(|err| StoreError::Io {
+            what: format!("creating the data directory {}", dir.display()),
+            err,
+        })?;
+        let path = dir.join(DB_FILE);
+        let (conn, startup) = match open_file(&path) {
+            Ok((conn, startup, false)) => (conn, startup),
+            Ok((conn, startup, true)) => {
+                // Some pages are damaged: keep what could be read, in a fresh file.
+                drop(conn);
+                tracing::error!(
+                    file = %path.display(),
+                    "the database file is damaged: moving it aside and keeping the tables that could be read"
+                );
+                salvage(&path, startup)?
+            }
+            Err(err) if err.is_corruption() => {
+                tracing::error!(
+                    file = %path.display(),
+                    %err,
+                    "the database file cannot be read: moving it aside and starting with no tables"
+                );
+                salvage(&path, Startup::default())?
+            }
+            Err(err) => return Err(err),
+        };
+        Ok((Store::start(conn, Some(path)), startup))
+    }
+
+    /// A store kept in memory: nothing survives the process, but replays work.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        let mut conn = Connection::open_in_memory()?;
+        schema::migrate(&mut conn)?;
+        Ok(Store::start(conn, None))
+    }
+
+    /// Starts the writer thread on an open, migrated connection.
+    fn start(conn: Connection, path: Option<PathBuf>) -> Store {
+        let (tx, rx) = mpsc::unbounded_channel();
+        thread::Builder::new()
+            .name("parlor-store".into())
+            .spawn(move || writer::run(conn, rx))
+            .expect("spawning the database writer thread");
+        Store { tx, path }
+    }
+
+    /// The database file, or `None` for a store in memory.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Queues a write; the receiver says when it is committed.
+    fn write(&self, write: Write) -> oneshot::Receiver<Result<(), String>> {
+        let (ack, rx) = oneshot::channel();
+        if self.tx.send(Request::Write { write, ack }).is_err() {
+            // The writer is gone: the receiver reports it, since `ack` was dropped.
+        }
+        rx
+    }
+
+    /// Waits until everything queued before this call is committed.
+    pub async fn flushed(&self) -> Result<(), StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Request::Barrier { reply })
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)
+    }
+
+    /// Everything stored about one table (open or closed), read after every write queued
+    /// before this call.
+    pub async fn table_log(&self, id: &str) -> Result<Option<TableLog>, StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Request::Load {
+                id: id.to_string(),
+                reply,
+            })
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Commits everything queued, stops the writer thread and waits for it to finish.
+    /// Later writes fail (their tables never send what they would have written).
+    pub async fn close(&self) -> Result<(), StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Request::Shutdown { reply })
+            .map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)
+    }
+}
+
+/// Opens the file, sets it up and reads every open table. The flag is true when some rows
+/// sat on damaged pages.
+fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
+    let mut conn = Connection::open(path)?;
+    configure(&conn)?;
+    schema::migrate(&mut conn)?;
+    let mut startup = Startup::default();
+    let mut damaged = false;
+    for id in load::open_table_ids(&conn)? {
+        match load::table_log(&conn, &id) {
+            Ok(Some(log)) => startup.tables.push(log),
+            Ok(None) => {}
+            Err(err) => {
+                damaged |= err.is_corruption();
+                startup.unreadable.push((id, err.to_string()));
+            }
+        }
+    }
+    Ok((conn, startup, damaged))
+}
+
+/// WAL journal (readers never block the writer, commits are appends) with `synchronous =
+/// NORMAL`: a commit survives the process being killed; an operating-system crash may lose
+/// the last moments. A busy timeout covers a second process opening the file.
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
+        tracing::warn!(mode, "the database could not switch to WAL mode");
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// Moves the file aside and starts a fresh database holding the tables in `startup`.
+fn salvage(path: &Path, mut startup: Startup) -> Result<(Connection, Startup), StoreError> {
+    let aside = move_aside(path)?;
+    tracing::error!(
+        moved_to = %aside.display(),
+        kept = startup.tables.len(),
+        "the old database file was moved aside; a fresh one is started"
+    );
+    let mut conn = Connection::open(path)?;
+    configure(&conn)?;
+    schema::migrate(&mut conn)?;
+    let tx = conn.transaction()?;
+    for log in &startup.tables {
+        writer::insert_log(&tx, log)?;
+    }
+    tx.commit()?;
+    startup.moved_aside = Some(aside);
+    Ok((conn, startup))
+}
+
+/// Renames `path` (and its `-wal` and `-shm` companions) to `<path>.corrupt-<unix seconds>`.
+fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let aside = PathBuf::from(format!("{}.corrupt-{stamp}", path.display()));
+    for suffix in ["", "-wal", "-shm"] {
+        let from = PathBuf::from(format!("{}{suffix}", path.display()));
+        if from.exists() {
+            let to = PathBuf::from(format!("{}{suffix}", aside.display()));
+            std::fs::rename(&from, &to).map_err(|err| StoreError::Io {
+                what: format!("moving {} aside", from.display()),
+                err,
+            })?;
+        }
+    }
+    Ok(aside)
+}
+
+/// Milliseconds since the Unix epoch, for the `created` column.
+fn now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,118 @@
+//! The rows of the database as plain values: what the writer stores and what loading returns.
+//!
+//! JSON columns stay strings here; turning them into engine types (and refusing what does not
+//! parse or replay) is [`super::restore`]'s job, so a bad row is reported with its table.
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::Occupant;
+
+/// One table's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRow {
+    /// The table's id.
+    pub id: String,
+    /// The variant's name.
+    pub variant: String,
+    /// Rule options as JSON.
+    pub options: String,
+    /// Table options as JSON.
+    pub table_options: String,
+    /// The seed the table was created with, if any (later matches count up from it).
+    pub seed: Option<u64>,
+    /// When it was created, Unix milliseconds.
+    pub created: i64,
+    /// `waiting`, `playing`, `finished` or [`CLOSED`].
+    pub status: String,
+    /// The host's seat.
+    pub host: Option<u8>,
+}
+
+/// The status of a table that has closed for good: it is not brought back on start.
+pub const CLOSED: &str = "closed";
+
+/// One match played (or being played) at a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchRow {
+    /// The match's number at its table, from 1.
+    pub match_no: u32,
+    /// Its seed.
+    pub seed: u64,
+    /// The table's event counter after the match's opening deal was sent.
+    pub seq: u64,
+}
+
+/// One seat of a table, as last saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRow {
+    /// Which seat.
+    pub seat: u8,
+    /// Who holds it.
+    pub occupant: Occupant,
+    /// The name shown.
+    pub name: Option<String>,
+    /// The secret seat token (never leaves the server except in that seat's `welcome`).
+    pub token: Option<String>,
+    /// A built-in bot's strategy name, as `add_bot` gave it.
+    pub strategy: Option<String>,
+    /// True while the server plays for the seat (an absent player's stand-in).
+    pub bot_playing: bool,
+}
+
+impl SeatRow {
+    /// The seat as an engine value.
+    #[must_use]
+    pub fn seat(&self) -> Seat {
+        Seat(self.seat)
+    }
+}
+
+/// One accepted action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRow {
+    /// The match it belongs to, from 1.
+    pub match_no: u32,
+    /// Its place in the match, from 0.
+    pub idx: u32,
+    /// Who acted.
+    pub seat: u8,
+    /// The action as JSON.
+    pub action: String,
+    /// The table's event counter after this action's events.
+    pub seq: u64,
+}
+
+/// Everything stored about one table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableLog {
+    /// The table row.
+    pub table: TableRow,
+    /// Its matches, by number.
+    pub matches: Vec<MatchRow>,
+    /// Its seats, by number.
+    pub seats: Vec<SeatRow>,
+    /// Every action of every match, in order.
+    pub actions: Vec<ActionRow>,
+}
+
+/// The occupant's name in the database.
+#[must_use]
+pub fn occupant_name(occupant: Occupant) -> &'static str {
+    match occupant {
+        Occupant::Empty => "empty",
+        Occupant::Human => "human",
+        Occupant::Bot => "bot",
+        Occupant::RemoteBot => "remote_bot",
+    }
+}
+
+/// The occupant with this database name.
+#[must_use]
+pub fn occupant_from(name: &str) -> Option<Occupant> {
+    Some(match name {
+        "empty" => Occupant::Empty,
+        "human" => Occupant::Human,
+        "bot" => Occupant::Bot,
+        "remote_bot" => Occupant::RemoteBot,
+        _ => return None,
+    })
+}

@@ -1,0 +1,314 @@
+//! The store on its own: writes survive reopening, tables rebuild by replay, finished hands
+//! are built face up, and bad files and rows are refused the way the server expects.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use parlor_shared::protocol::{Occupant, TableOptions, TableStatus};
+use parlor_shared::{Action, Event, Game, Legal, Options, Seat, Variant};
+
+use super::records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
+use super::{Store, StoreError, WriteAhead, hands, restore};
+
+/// A fresh directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "parlor-store-{name}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        Dir(dir)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The first legal action of the first seat to act.
+fn first_legal(game: &Game) -> (Seat, Action) {
+    let seat = game.to_act().iter().next().expect("someone acts");
+    let action = match game.legal_actions(seat) {
+        Legal::Play { cards } => Action::Play {
+            card: cards.lowest().expect("a card"),
+        },
+        Legal::Pass { count, from, .. } => Action::Pass {
+            cards: from.iter().take(count as usize).collect(),
+        },
+        Legal::Wait => unreachable!("a seat to act has a move"),
+    };
+    (seat, action)
+}
+
+fn seat_rows() -> Vec<SeatRow> {
+    (0..4u8)
+        .map(|seat| SeatRow {
+            seat,
+            occupant: if seat == 3 {
+                Occupant::Bot
+            } else {
+                Occupant::Human
+            },
+            name: Some(format!("p{seat}")),
+            token: (seat != 3).then(|| format!("token{seat}")),
+            strategy: (seat == 3).then(|| "heuristic".to_string()),
+            bot_playing: false,
+        })
+        .collect()
+}
+
+/// Plays `moves` first-legal moves of a hearts match through a write-ahead recorder, the way
+/// a table does, and returns the game.
+async fn record_match(wal: &mut WriteAhead, seed: u64, moves: usize) -> Game {
+    let options = hearts_options();
+    wal.table_created(
+        Variant::Hearts,
+        &options,
+        &TableOptions::default(),
+        Some(seed),
+    );
+    wal.state(TableStatus::Waiting, Some(Seat(0)), seat_rows());
+    let mut game = Game::new(Variant::Hearts, &options, seed).expect("a game");
+    let mut seq = game.opening_events().len() as u64;
+    wal.match_started(seed, seq);
+    wal.state(TableStatus::Playing, Some(Seat(0)), seat_rows());
+    for i in 0..moves {
+        let (seat, action) = first_legal(&game);
+        let events = game.apply(seat, &action).expect("legal");
+        seq += events.len() as u64;
+        wal.action(i, seat, &action, seq);
+        assert!(wal.commit().await.is_empty());
+    }
+    game
+}
+
+/// Every hearts option, spelled out.
+fn hearts_options() -> Options {
+    parlor_shared::Rules::new(Variant::Hearts, &Options::default())
+        .expect("defaults")
+        .options()
+}
+
+#[tokio::test]
+async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
+    let dir = Dir::new("reopen");
+    let (store, startup) = Store::open(&dir.0).expect("open");
+    assert!(startup.tables.is_empty());
+    let mut wal = WriteAhead::new(Some(store.clone()), "t1", 0);
+    let game = record_match(&mut wal, 11, 30).await;
+    // A closed table is not brought back.
+    let mut closed = WriteAhead::new(Some(store.clone()), "t2", 0);
+    record_match(&mut closed, 12, 3).await;
+    closed.closed();
+    store.close().await.expect("close");
+
+    let (store, startup) = Store::open(&dir.0).expect("reopen");
+    assert!(startup.unreadable.is_empty());
+    assert_eq!(startup.tables.len(), 1, "only the open table");
+    let restored = restore::rebuild(&startup.tables[0]).expect("rebuild");
+    assert_eq!(restored.id, "t1");
+    assert_eq!(
+        restored.game.as_ref(),
+        Some(&game),
+        "the same game, card for card"
+    );
+    assert_eq!(restored.log.len(), 30);
+    assert_eq!(restored.status, TableStatus::Playing);
+    assert_eq!(restored.host, Some(Seat(0)));
+    assert_eq!(restored.match_no, 1);
+    assert_eq!(restored.matches_played, 0);
+    assert_eq!(restored.seats[1].token.as_deref(), Some("token1"));
+    assert_eq!(restored.seats[3].strategy.as_deref(), Some("heuristic"));
+    let mut events = Game::new(Variant::Hearts, &hearts_options(), 11)
+        .expect("game")
+        .opening_events()
+        .len() as u64;
+    let mut replay = Game::new(Variant::Hearts, &hearts_options(), 11).unwrap();
+    for (seat, action) in &restored.log {
+        events += replay.apply(*seat, action).unwrap().len() as u64;
+    }
+    assert_eq!(restored.seq, events, "the event counter is restored");
+    store.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn output_waits_for_the_write_and_keeps_its_order() {
+    let store = Store::in_memory().expect("memory store");
+    let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+    let client = crate::table::Client::new(
+        crate::table::ConnId::next(),
+        tx,
+        tokio_util::sync::CancellationToken::new(),
+    );
+    record_match(&mut wal, 1, 1).await;
+    wal.action(
+        1,
+        Seat(1),
+        &Action::Play {
+            card: "2C".parse().unwrap(),
+        },
+        9,
+    );
+    assert!(wal.send(&client, "one".into()));
+    assert!(wal.send(&client, "two".into()));
+    assert!(rx.try_recv().is_err(), "nothing goes out before the commit");
+    assert!(wal.commit().await.is_empty());
+    assert_eq!(rx.try_recv().unwrap().as_str(), "one");
+    assert_eq!(rx.try_recv().unwrap().as_str(), "two");
+    let log = store.table_log("t").await.unwrap().expect("the table");
+    assert_eq!(
+        log.actions.len(),
+        2,
+        "both actions are stored before the output"
+    );
+}
+
+/// A table log built by hand: hearts seed 5, `moves` first-legal moves.
+fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
+    let options = hearts_options();
+    let mut game = Game::new(Variant::Hearts, &options, 5).unwrap();
+    let mut events = game.opening_events();
+    let mut actions = Vec::new();
+    for i in 0..moves {
+        let (seat, action) = first_legal(&game);
+        events.extend(game.apply(seat, &action).unwrap());
+        actions.push(ActionRow {
+            match_no: 1,
+            idx: i as u32,
+            seat: seat.0,
+            action: serde_json::to_string(&action).unwrap(),
+            seq: 0,
+        });
+    }
+    let log = TableLog {
+        table: TableRow {
+            id: "t".into(),
+            variant: "hearts".into(),
+            options: serde_json::to_string(&options).unwrap(),
+            table_options: serde_json::to_string(&TableOptions::default()).unwrap(),
+            seed: Some(5),
+            created: 0,
+            status: "playing".into(),
+            host: Some(0),
+        },
+        matches: vec![MatchRow {
+            match_no: 1,
+            seed: 5,
+            seq: 0,
+        }],
+        seats: seat_rows(),
+        actions,
+    };
+    (log, game, events)
+}
+
+#[test]
+fn finished_hands_are_built_face_up_and_the_hand_in_play_is_not() {
+    let (log, _, _) = log_of(20);
+    let hands = hands::table_hands(&log).unwrap();
+    assert!(hands.finished.is_empty());
+    assert!(hands.in_progress);
+
+    let (log, _, events) = log_of(56 + 6);
+    let hands = hands::table_hands(&log).unwrap();
+    assert_eq!(hands.finished.len(), 1);
+    assert!(hands.in_progress);
+    let hand = &hands.finished[0];
+    for event in &events[..6] {
+        if let Event::Dealt { seat, cards } = event {
+            assert_eq!(hand.dealt[seat.index()], *cards);
+        }
+    }
+    assert_eq!(hand.passes.len(), 4);
+    assert_eq!(hand.tricks.len(), 13);
+    assert!(
+        hand.tricks
+            .iter()
+            .all(|t| t.plays.len() == 4 && t.winner.is_some())
+    );
+    let scored = events.iter().find_map(|e| match e {
+        Event::HandScored(r) => Some(r.clone()),
+        _ => None,
+    });
+    assert_eq!(Some(hand.result.clone()), scored);
+    let text = hand.to_text();
+    assert!(text.contains(&hand.dealt[0].to_compact(true)), "{text}");
+    assert_eq!(text.matches("won by").count(), 13, "{text}");
+    // The JSON round-trips (what `parlor replay` reads).
+    let json = serde_json::to_string(hand).unwrap();
+    assert_eq!(
+        &serde_json::from_str::<hands::HandReplay>(&json).unwrap(),
+        hand
+    );
+}
+
+#[test]
+fn logs_that_do_not_replay_are_refused_with_the_reason() {
+    let (mut log, _, _) = log_of(8);
+    log.table.variant = "euchre".into();
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("unknown variant `euchre`"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.actions[6].action = r#"{"type":"bid","tricks":7}"#.into();
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("action 6 of match 1"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.actions[7].seat = (log.actions[7].seat + 1) % 4;
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(
+        err.contains("action 7 of match 1") && err.contains("does not replay"),
+        "{err}"
+    );
+
+    let (mut log, _, _) = log_of(8);
+    log.actions.remove(3);
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("gap"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.seats[3].strategy = Some("psychic".into());
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("psychic"), "{err}");
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_moved_aside() {
+    let dir = Dir::new("garbage");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::write(
+        dir.0.join("parlor.db"),
+        b"not a database at all".repeat(500),
+    )
+    .unwrap();
+    let (store, startup) = Store::open(&dir.0).expect("a fresh start");
+    let aside = startup.moved_aside.expect("moved aside");
+    assert!(aside.to_string_lossy().contains("parlor.db.corrupt-"));
+    assert!(aside.exists());
+    assert!(startup.tables.is_empty());
+    store.flushed().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[test]
+fn a_database_from_a_newer_version_is_refused() {
+    let dir = Dir::new("newer");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let conn = rusqlite::Connection::open(dir.0.join("parlor.db")).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let err = Store::open(&dir.0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::NewerSchema { found: 99, .. }),
+        "{err}"
+    );
+}
