@@ -569,7 +569,8 @@ class Session:
         self._decide(msg.get("timeout_ms"))
 
     def _consistent(self) -> bool:
-        """Checks that the prompt fits the view; if it does not, re-joins for a snapshot."""
+        """Checks that the prompt fits the view; if it does not, asks for a fresh snapshot
+        (and the prompt again) with `sync`."""
         view = self.view
         hand = set(view.hand)
         legal = set(view.legal)
@@ -579,8 +580,8 @@ class Session:
                 view.hand = sorted(hand | legal, key=lambda c: c.index)
             return True
         self._resyncs += 1
-        self.log("the view is out of step with the server: re-joining for a fresh snapshot")
-        self.drop_connection()
+        self.log("the view is out of step with the server: asking for a fresh snapshot")
+        self.send({"type": "sync"})
         return False
 
     def _decide(self, timeout_ms: Optional[int]) -> None:
@@ -684,6 +685,10 @@ class Session:
                 self.send(pending["msg"])
             elif self._start_sent and not self._in_match:
                 self.send({"type": "start"})
+            return
+        if code == "unknown_type" and self._resyncs:
+            # A server without `sync`: a new connection brings a snapshot too.
+            self.drop_connection()
             return
         if not self._inflight:
             if (self._want_start or self._start_sent) and not self._in_match:
