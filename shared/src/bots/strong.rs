@@ -36,7 +36,7 @@ pub struct StrongBot {
 
 impl StrongBot {
     /// Default budget: enough to beat the heuristic clearly, cheap enough for the arena.
-    pub const DEFAULT_BUDGET: u32 = 240;
+    pub const DEFAULT_BUDGET: u32 = 400;
 
     /// A Monte Carlo bot with its own reproducible stream.
     #[must_use]
