@@ -278,6 +278,7 @@ class Session:
         self._ever_welcomed = False
         self._last_drop = ""
         self._start_sent = False
+        self._hands_this_match = 0
         self._rate = SEND_RATE
         self._tokens = SEND_RATE
         self._refilled = time.monotonic()
@@ -488,11 +489,21 @@ class Session:
         return self.opponents
 
     def _on_state(self, msg: Dict[str, Any]) -> None:
+        was_playing = self._in_match
         self.view = View.from_state(msg)
         self.result.variant = self.view.variant
+        # Scores of hands that ended while the connection was down.
+        if not self.view.history:
+            self._hands_this_match = 0
+        for line in self.view.history[self._hands_this_match:]:
+            self.result.hand_points.append(list(line.points))
+        self._hands_this_match = len(self.view.history)
         self._in_match = self.view.phase != MATCH_OVER
         if self._in_match:
             self._start_sent = False
+        elif was_playing:
+            # The match ended while the connection was down.
+            self._match_over({"winners": self.view.winners, "totals": self.view.scores})
 
     def _on_event(self, msg: Dict[str, Any]) -> None:
         if self.view is None:
@@ -515,8 +526,11 @@ class Session:
         if kind == "hand_started":
             self._in_match = True
             self._start_sent = False
+            if event.get("hand") == 0:
+                self._hands_this_match = 0
         elif kind == "hand_scored":
             self.result.hand_points.append(list(event.get("points", [])))
+            self._hands_this_match += 1
         elif kind == "bad_card" and event.get("seat") == self.seat:
             self._problem(
                 "illegal",
