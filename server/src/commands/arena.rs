@@ -32,6 +32,9 @@ pub struct ArenaArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The match target (points that end a match), when not the variant's default.
+    #[arg(long)]
+    pub target: Option<i32>,
     /// Per-move time budget for external programs, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub move_ms: u64,
@@ -54,6 +57,11 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
     for spec in &args.bots {
         adapters::check_spec(spec, args.variant)?;
     }
+    let options = Options {
+        target: args.target,
+        ..Options::default()
+    };
+    parlor_shared::Rules::new(args.variant, &options)?;
     let games = args.games.div_ceil(players as u64) * players as u64;
     let threads = args
         .threads
@@ -125,7 +133,10 @@ fn play_all(
     let done = AtomicU64::new(0);
     let results: Mutex<Vec<(u64, Fixture, MatchRecord)>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let options = Options::default();
+    let options = Options {
+        target: args.target,
+        ..Options::default()
+    };
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
