@@ -64,3 +64,15 @@ def server():
     """The base URL of a running server (`PARLOR_BIN`, default target/debug/parlor)."""
     with running_server() as url:
         yield url
+
+
+@pytest.fixture
+def start_server():
+    """`running_server`, for tests that need a server with other settings."""
+    return running_server
+
+
+@pytest.fixture
+def unused_port():
+    """A port nothing listens on."""
+    return free_port()

@@ -314,11 +314,10 @@ def test_the_checker_runs_a_cs101_player_file(server, tmp_path):
 
 
 
-def test_no_server_and_no_table_are_clear_errors(server):
-    from conftest import free_port
+def test_no_server_and_no_table_are_clear_errors(server, unused_port):
     from parlor_bot import LowestCardBot, ParlorError
 
-    nowhere = f"http://127.0.0.1:{free_port()}"
+    nowhere = f"http://127.0.0.1:{unused_port}"
     with pytest.raises(ParlorError, match="cannot reach the Parlor server"):
         LowestCardBot().run(nowhere, variant="whist", log=None)
     with pytest.raises(ParlorError, match="is `parlor serve` running there"):
@@ -329,10 +328,8 @@ def test_no_server_and_no_table_are_clear_errors(server):
         LowestCardBot().run(server, variant="whist", options={"moon": "add"}, log=None)
 
 
-def test_a_bot_faster_than_the_rate_limit_slows_down_and_repeats_refused_moves():
-    from conftest import running_server
-
-    with running_server("--rate-limit", "10") as url:
+def test_a_bot_faster_than_the_rate_limit_slows_down_and_repeats_refused_moves(start_server):
+    with start_server("--rate-limit", "10") as url:
         logged, log = lines()
         result = example("lowest_bot").LowestBot().run(
             url, variant="tricks", options={"target": 25}, opponents="random", seed=4, log=log
