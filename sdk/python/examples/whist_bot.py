@@ -72,8 +72,15 @@ class WhistBot(Bot):
         opponents_may_trump = any(trump not in voids(view)[s] for s in view.opponents)
         if trumps and trumps_out and opponents_may_trump and is_top(view, max(trumps)):
             return max(trumps)
+        # Side suits an opponent can trump (void in it, perhaps not in trumps) are poor leads.
+        void = voids(view)
+        ruffable = {
+            suit for seat in view.opponents for suit in void[seat]
+            if trump not in void[seat] and trumps_out
+        }
+        safe_side = [c for c in side if c.suit not in ruffable]
         # A sure winner in a side suit.
-        winners = [c for c in side if is_top(view, c)]
+        winners = [c for c in safe_side if is_top(view, c)]
         if winners:
             return max(winners)
         # A singleton side card, to trump that suit next time (only worth it with trumps).
@@ -82,7 +89,7 @@ class WhistBot(Bot):
             if singles:
                 return min(singles)
         # Low from the longest side suit (or from trumps if that is all we have).
-        pool = side or legal
+        pool = safe_side or side or legal
         longest = max({c.suit for c in pool}, key=lambda s: sum(1 for c in pool if c.suit == s))
         return min(c for c in pool if c.suit == longest)
 
