@@ -57,9 +57,10 @@ class Bot:
         """Plays on the server at ``url``.
 
         With ``table`` (an id, or an invite link as ``url``) the bot joins that table (in
-        ``seat`` if given) and plays the matches the host starts. Without, it creates a
+        ``seat`` if given) and plays as the host starts matches. Without, it creates a
         ``variant`` table with ``options`` (e.g. ``{"target": 50}``), seats built-in bots of
-        strategy ``opponents`` in the other seats, and starts ``matches`` matches itself.
+        strategy ``opponents`` in the other seats, and starts the matches itself. Either way it
+        returns after ``matches`` matches (``None``: never).
         Returns what happened: wins, points per hand, illegal moves, exceptions, slow answers.
         A dropped connection is survived by re-joining with the seat token.
 
