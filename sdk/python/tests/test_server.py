@@ -336,3 +336,20 @@ def test_a_bot_faster_than_the_rate_limit_slows_down_and_repeats_refused_moves(s
         )
     assert result.matches == 1 and result.problems == [], logged
     assert any("slow down" in line for line in logged), logged
+
+
+def test_a_wrong_pass_is_explained_and_replaced(server):
+    class ShortPasser(Bot):
+        def pass_cards(self, view):
+            return view.hand[:2]
+
+        def play_card(self, view):
+            return min(view.legal)
+
+    logged, log = lines()
+    result = ShortPasser().run(server, variant="filippa", options={"target": 30},
+                               opponents="random", seed=2, log=log)
+    assert result.matches == 1 and result.exceptions == []
+    assert result.illegal and len(result.illegal) == len(result.hand_points)
+    assert all("pass exactly 3 cards, not 2" in p.message for p in result.illegal)
+    assert "to do: pass 3 cards left" in result.illegal[0].situation
