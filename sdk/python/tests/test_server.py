@@ -353,3 +353,49 @@ def test_a_wrong_pass_is_explained_and_replaced(server):
     assert result.illegal and len(result.illegal) == len(result.hand_points)
     assert all("pass exactly 3 cards, not 2" in p.message for p in result.illegal)
     assert "to do: pass 3 cards left" in result.illegal[0].situation
+
+
+FIELDS = [
+    "variant", "options", "seat", "players", "phase", "hand_number", "dealer", "hand",
+    "hand_sizes", "trump", "face_up", "trick", "tricks", "tricks_won", "hearts_broken",
+    "pass_direction", "scores", "negatives", "pool", "history", "legal", "legal_kind",
+]
+
+
+@pytest.mark.parametrize("variant", list(QUICK))
+def test_the_view_built_from_events_equals_the_servers_snapshot(server, variant):
+    """Every few turns the bot cuts its connection: the snapshot it gets back must equal the
+    view it had built from events."""
+
+    class Comparer(Bot):
+        def __init__(self):
+            self.turns = 0
+            self.before = None
+            self.compared = 0
+
+        def check(self, view):
+            if self.before is not None:
+                for name in FIELDS:
+                    assert getattr(view, name) == getattr(self.before, name), name
+                self.before = None
+                self.compared += 1
+                return
+            self.turns += 1
+            if self.turns % 4 == 0:
+                self.before = view
+                self.session.drop_connection()
+
+        def pass_cards(self, view):
+            self.check(view)
+            return view.hand[-3:]
+
+        def play_card(self, view):
+            self.check(view)
+            return max(view.legal)
+
+    bot = Comparer()
+    logged, log = lines()
+    result = bot.run(server, variant=variant, options=QUICK[variant], opponents="random",
+                     seed=13, log=log)
+    assert result.matches == 1 and result.problems == [], logged
+    assert bot.compared >= 3 and result.reconnects >= 3
