@@ -14,8 +14,22 @@ pub fn open_table_ids(conn: &Connection) -> Result<Vec<String>, StoreError> {
     Ok(ids)
 }
 
-/// Everything stored about table `id`, or `None` when there is no such table.
-pub fn table_log(conn: &Connection, id: &str) -> Result<Option<TableLog>, StoreError> {
+/// Which actions to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every match's (replays).
+    All,
+    /// The last match's only (enough to rebuild the table).
+    LastMatch,
+}
+
+/// Everything stored about table `id` (the actions of `scope`), or `None` when there is no
+/// such table.
+pub fn table_log(
+    conn: &Connection,
+    id: &str,
+    scope: Scope,
+) -> Result<Option<TableLog>, StoreError> {
     let table = conn
         .prepare_cached(
             "SELECT id, variant, options, table_options, seed, created, status, host
@@ -71,12 +85,16 @@ pub fn table_log(conn: &Connection, id: &str) -> Result<Option<TableLog>, StoreE
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    let from_match = match scope {
+        Scope::All => 0,
+        Scope::LastMatch => matches.last().map_or(0, |m| m.match_no),
+    };
     let actions = conn
         .prepare_cached(
             "SELECT match_no, idx, seat, action, seq FROM actions
-             WHERE table_id = ?1 ORDER BY match_no, idx",
+             WHERE table_id = ?1 AND match_no >= ?2 ORDER BY match_no, idx",
         )?
-        .query_map(params![id], |row| {
+        .query_map(params![id, from_match], |row| {
             Ok(ActionRow {
                 match_no: row.get(0)?,
                 idx: row.get(1)?,

@@ -102,7 +102,8 @@ impl Store {
     /// Opens (or creates) `dir/parlor.db`, migrates it, reads every open table and starts the
     /// writer thread. A file that is not a readable database is moved aside to
     /// `parlor.db.corrupt-<unix seconds>` (with its `-wal` and `-shm` files) and a fresh one is
-    /// started; tables that could still be read from it are copied into the fresh one.
+    /// started; open tables that could still be read from it are copied into the fresh one
+    /// (with their current match: older hands of theirs can no longer be replayed).
     pub fn open(dir: &Path) -> Result<(Store, Startup), StoreError> {
         std::fs::create_dir_all(dir).map_err(|err| StoreError::Io {
             what: format!("creating the data directory {}", dir.display()),
@@ -207,7 +208,7 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
     let mut startup = Startup::default();
     let mut damaged = false;
     for id in load::open_table_ids(&conn)? {
-        match load::table_log(&conn, &id) {
+        match load::table_log(&conn, &id, load::Scope::LastMatch) {
             Ok(Some(log)) => startup.tables.push(log),
             Ok(None) => {}
             Err(err) => {

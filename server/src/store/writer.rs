@@ -135,7 +135,7 @@ pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
                     let _ = reply.send(());
                 }
                 Some(Request::Load { id, reply }) => {
-                    let _ = reply.send(load::table_log(&conn, &id));
+                    let _ = reply.send(load::table_log(&conn, &id, load::Scope::All));
                 }
                 Some(Request::Shutdown { reply }) => stop = Some(reply),
             }
