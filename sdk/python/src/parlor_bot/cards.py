@@ -148,6 +148,12 @@ class Card:
     def __reduce__(self):
         return (Card, (str(self),))
 
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo) -> "Card":
+        return self  # immutable: copies of views share their cards
+
     @classmethod
     def parse(cls, text: str) -> "Card":
         """Parses ``"QS"``, ``"qs"``, ``"10H"``, ``"0h"`` or ``"Q\u2660"``."""
