@@ -10,7 +10,7 @@ import { Connection } from './connection.js';
 import { h, replaceChildren } from './dom.js';
 import { errorText, variantTitle } from './lobby.js';
 import { loadFourColour, loadName, loadSeat, saveFourColour, saveName, saveSeat } from './store.js';
-import { applyEvent, applyYourTurn, completedPlays, isToAct, trickOnTable } from './view-model.js';
+import { applyEvent, applyYourTurn, completedPlays, trickOnTable } from './view-model.js';
 
 const POSITIONS = {
   4: ['bottom', 'left', 'top', 'right'],
@@ -223,6 +223,9 @@ export function showTable(root, tableId) {
         S.selected.clear();
         S.showLast = false;
         S.error = '';
+        break;
+      case 'trick_won':
+        S.notice = '';
         break;
       case 'played':
         S.showLast = false;
@@ -587,6 +590,7 @@ export function showTable(root, tableId) {
     return h('div', {
       class: `plate pos-${position(seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${v.variant === 'whist' ? ` team-${seat % 2}` : ''}`,
       'data-seat': seat,
+      role: 'group',
       'aria-label': `${seatName(seat)}${turn ? ', to play' : ''}`,
     },
     h('div', { class: 'plate-name' }, me ? `${info?.name || 'You'} (you)` : seatName(seat)),
@@ -609,8 +613,12 @@ export function showTable(root, tableId) {
       const waiting = v.pass.waiting.map(seatName);
       return waiting.length ? `Passing ${dir}: waiting for ${waiting.join(', ')}` : `Passing ${dir}…`;
     }
-    if (S.role === 'player' && (v.legal.type === 'play' || isToAct(v, S.seat))) return 'Your turn: play a card';
-    if (v.to_act.length) return `${seatName(v.to_act[0])}’s turn`;
+    if (S.role === 'player' && v.legal.type === 'play') return 'Your turn: play a card';
+    const next = v.to_act.find((s) => !(S.role === 'player' && s === S.seat));
+    if (next !== undefined) return `${seatName(next)}’s turn`;
+    if (v.variant === 'hearts' && v.tricks.length === 0 && v.trick.plays.length === 0) {
+      return 'Waiting for the two of clubs to lead';
+    }
     return 'Waiting…';
   }
 
@@ -637,7 +645,20 @@ export function showTable(root, tableId) {
         trick,
         h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn', role: 'status', 'aria-live': 'polite' }, turnText(v)),
         caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, caption) : null,
+        receivedNote(v),
         S.notice ? h('p', { class: 'notice' }, S.notice) : null));
+  }
+
+  function receivedNote(v) {
+    const got = v.pass?.received || [];
+    if (S.role !== 'player' || !got.length || v.tricks.length > 0 || v.phase !== 'playing') return null;
+    const from = (S.seat - stepsOf(v.pass.direction, v.players) + v.players) % v.players;
+    return h('p', { class: 'trick-caption', id: 'received' }, `${seatName(from)} passed you `,
+      sortHand(got).map((c) => h('strong', { class: `suit-${suitOf(c)} received-card` }, cardShort(c))));
+  }
+
+  function stepsOf(direction, n) {
+    return direction === 'left' ? 1 : direction === 'right' ? n - 1 : Math.floor(n / 2);
   }
 
   function renderHand(v) {

@@ -33,6 +33,17 @@ export function seats(n) {
   return Array.from({ length: n }, (_, i) => i);
 }
 
+/**
+ * Who leads the first trick, as far as the viewer can know: the holder of the two of clubs in
+ * hearts (known only to that holder), the dealer's left everywhere else.
+ */
+export function firstLeader(view, mySeat) {
+  if (view.variant === 'hearts') {
+    return mySeat !== null && mySeat !== undefined && view.hand.includes('2C') ? [mySeat] : [];
+  }
+  return [(view.dealer + 1) % view.players];
+}
+
 /** True when `seat` is asked to act now. */
 export function isToAct(view, seat) {
   return seat !== null && seat !== undefined && view.to_act.includes(seat);
@@ -70,9 +81,7 @@ export function applyEvent(view, event, mySeat = view.seat) {
       } else {
         v.phase = 'playing';
         v.pass = null;
-        // Who leads is known to the server (in hearts the holder of the two of clubs); the
-        // prompt or the first card played will say.
-        v.to_act = [];
+        v.to_act = firstLeader(v, mySeat);
       }
       if (v.variant === 'filippa') {
         const last = v.history[v.history.length - 1];
@@ -85,6 +94,9 @@ export function applyEvent(view, event, mySeat = view.seat) {
     case 'dealt': {
       if (event.seat === mySeat) v.hand = [...event.cards];
       v.hand_sizes[event.seat] = event.cards.length;
+      if (v.phase === 'playing' && v.tricks.length === 0 && v.trick.plays.length === 0) {
+        v.to_act = firstLeader(v, mySeat);
+      }
       return v;
     }
     case 'trump_shown': {
@@ -110,7 +122,7 @@ export function applyEvent(view, event, mySeat = view.seat) {
       // Passing is over once cards move: everyone has chosen.
       v.phase = 'playing';
       if (v.pass) v.pass.waiting = [];
-      v.to_act = [];
+      v.to_act = firstLeader(v, mySeat);
       if (v.legal.type === 'pass') v.legal = WAIT;
       return v;
     }

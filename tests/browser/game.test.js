@@ -305,6 +305,7 @@ test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bo
   const h5 = await createByApi(server.url, { variant: 'hearts5', table_options: { bot_delay_ms: 50 }, seed: 4 });
   await page.goto(`${server.url}${h5.invite}`);
   await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).click();
+  await page.locator('.seats-panel .seat-row.me').waitFor();
   const offered = await page.locator('#bot-1 option').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(offered.includes('uva181'), `strengths offered: ${offered}`);
   await page.locator('#bot-1').selectOption('uva181');

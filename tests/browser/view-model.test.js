@@ -130,3 +130,17 @@ test('cards have spoken names and hands sort by suit', () => {
   assert.equal(cardName('TH'), 'Ten of hearts');
   assert.deepEqual(sortHand(['AH', '2S', 'KC', '3D', '2C']), ['2C', 'KC', '3D', '2S', 'AH']);
 });
+
+test('the first leader: the two of clubs in hearts (if it is mine), the dealer’s left elsewhere', () => {
+  let v = apply(hearts(1),
+    { kind: 'hand_started', hand: 3, dealer: 0, pass: null },
+    { kind: 'dealt', seat: 1, cards: ['3C', 'AH'] });
+  assert.deepEqual(v.to_act, [], 'someone else holds the two of clubs');
+  v = apply(hearts(1),
+    { kind: 'hand_started', hand: 0, dealer: 0, pass: 'left' },
+    { kind: 'dealt', seat: 1, cards: ['3C', 'AH', 'KD'] },
+    { kind: 'cards_passed', from: 0, to: 1, cards: ['2C'] });
+  assert.deepEqual(v.to_act, [1], 'the two of clubs was passed to me');
+  const w = apply({ ...hearts(0), variant: 'whist' }, { kind: 'hand_started', hand: 2, dealer: 3, pass: null });
+  assert.deepEqual(w.to_act, [0]);
+});

@@ -42,6 +42,7 @@ export async function sitByInvite(page, inviteUrl, name, seat) {
 
 /** Host: puts a computer player of `strategy` in every empty seat. */
 export async function fillWithBots(page, strategy = 'heuristic') {
+  await page.locator('.seats-panel .seat-row.me').waitFor();
   for (;;) {
     const buttons = page.locator('button.add-bot');
     const n = await buttons.count();
