@@ -176,10 +176,7 @@ async fn flaky_proxy(upstream: SocketAddr, cut_after: usize) -> (SocketAddr, Arc
                 });
                 let mut seen = 0;
                 let mut buf = vec![0u8; 4096];
-                loop {
-                    let Ok(n) = sr.read(&mut buf).await else {
-                        break;
-                    };
+                while let Ok(n) = sr.read(&mut buf).await {
                     if n == 0 {
                         break;
                     }
