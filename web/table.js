@@ -494,6 +494,12 @@ export function showTable(root, tableId) {
       } else if (v.variant === 'whist') {
         facts.push(h('span', { class: 'fact' }, `Dealer: ${seatName(v.dealer)}`));
       }
+      if (v.variant === 'whist') {
+        const won = (t) => v.tricks_won[t] + v.tricks_won[t + 2];
+        facts.push(h('span', { class: 'fact', id: 'team-tricks' }, 'Tricks: ',
+          h('strong', { class: 'team-0-text' }, `North–South ${won(0)}`), ' · ',
+          h('strong', { class: 'team-1-text' }, `East–West ${won(1)}`)));
+      }
       if (v.variant === 'hearts5' && v.face_up.length) {
         facts.push(h('span', { class: 'fact face-up', id: 'face-up' }, 'Left over: ',
           v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), ' '))));
@@ -578,7 +584,7 @@ export function showTable(root, tableId) {
     if (seat === v.dealer) badges.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
     if (v.variant === 'whist') {
       const mine = S.role === 'player' && S.seat !== null && seat % 2 === S.seat % 2;
-      badges.push(h('span', { class: `badge team team-${seat % 2}` }, me ? 'you' : mine ? 'partner' : 'opponent'));
+      if (!me) badges.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? 'partner' : 'opponent'));
     }
     const score = [];
     if (v.variant === 'filippa') {

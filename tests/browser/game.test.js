@@ -171,6 +171,7 @@ test('whist shows trump, the dealer card and partnerships; a spectator sees no h
   assert.equal(await player.page.locator('.plate[data-seat="2"] .badge', { hasText: 'partner' }).count(), 1);
   assert.equal(await player.page.locator('.plate[data-seat="1"] .badge', { hasText: 'opponent' }).count(), 1);
   assert.match(await player.page.locator('.score-sheet.side thead').textContent(), /North–South \(You & .*\).*East–West/);
+  assert.match(await player.page.locator('#team-tricks').textContent(), /North–South 0 · East–West 0/);
 
   const watcher = await newPage({ width: 1280, height: 900 });
   await watcher.page.goto(invite);
