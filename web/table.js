@@ -325,6 +325,12 @@ export function showTable(root, tableId) {
       return;
     }
     if (v.legal.type === 'play') {
+      if (!v.legal.cards.includes(card) && v.variant === 'tricks' && v.options.bad_card !== 'reject') {
+        // Here the server would take the card and fine it 100 points: keep people from that.
+        S.error = `${cardName(card)} may not be played now (follow suit if you can). At this table an illegal card costs 100 points, so it was not played.`;
+        render();
+        return;
+      }
       // Cards that look unplayable are still sent: the server explains why in words.
       send({ type: 'play', card });
       return;

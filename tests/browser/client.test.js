@@ -252,3 +252,18 @@ test('at 360 px the whole hand fits without sideways scrolling', async () => {
   await screenshot(page, 'scripted-phone-mid-hand');
   await context.close();
 });
+
+test('in tricks with the 100-point fine, a dimmed card is explained and not sent', async () => {
+  const { context, page } = await seatedPage({ width: 1024, height: 800 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: { ...tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing'), variant: 'tricks' } },
+    { type: 'state', seq: 20, view: { ...midHand(0), variant: 'tricks', options: { target: 1000, bad_card: 'penalty' }, pass: null } });
+  const sentBefore = await page.evaluate(() => window.__sent.length);
+  await page.locator('.hand .card[data-card="QS"]').click({ force: true });
+  await page.locator('#play-error', { hasText: 'costs 100 points' }).waitFor();
+  assert.equal(await page.evaluate(() => window.__sent.length), sentBefore);
+  await page.locator('.hand .card[data-card="KC"]').click();
+  assert.deepEqual(await page.evaluate(() => window.__sent.at(-1)), { type: 'play', card: 'KC' });
+  await context.close();
+});
