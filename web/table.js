@@ -169,6 +169,7 @@ export function showTable(root, tableId) {
         onEvent(msg);
         break;
       case 'your_turn':
+        if (!S.view) requestSync();
         if (S.view) {
           S.view = applyYourTurn(S.view, msg.legal, S.seat);
           if (msg.legal.type === 'pass') {
@@ -189,6 +190,12 @@ export function showTable(root, tableId) {
           S.role = 'none';
           S.joinInfoError = msg.message;
           pollTableInfo();
+        } else if (msg.code === 'bad_token') {
+          // The seat was taken back with our token by another window: do not fight over it.
+          conn?.close();
+          conn = null;
+          S.role = 'elsewhere';
+          hideBanner();
         } else {
           S.error = msg.message;
         }
@@ -214,6 +221,9 @@ export function showTable(root, tableId) {
     S.view = applyEvent(S.view, event, S.seat);
     switch (event.kind) {
       case 'hand_started':
+        // Once per hand, ask for the server's own snapshot (after this batch of events), so
+        // anything the local model got wrong is put right.
+        requestSync();
         if (event.hand === 0) {
           // A new match: its score sheet starts empty, and the old one's dialog goes away.
           S.dialogHand = -1;
@@ -240,6 +250,12 @@ export function showTable(root, tableId) {
       default:
         break;
     }
+  }
+
+  let syncTimer = null;
+  function requestSync() {
+    clearTimeout(syncTimer);
+    syncTimer = setTimeout(() => conn?.send({ type: 'sync' }), 50);
   }
 
   async function loadVariantInfo() {
@@ -401,6 +417,18 @@ export function showTable(root, tableId) {
     document.title = `${title} · Parlor`;
     if (S.role === 'none' || S.role === 'joining') {
       replaceChildren(root, renderJoin());
+      return;
+    }
+    if (S.role === 'elsewhere') {
+      replaceChildren(root, h('div', { class: 'join-page' }, h('section', { class: 'panel', role: 'alert' },
+        h('h2', {}, 'This seat is open in another window'),
+        h('p', {}, 'You are playing at this table in another tab or on another device.'),
+        h('div', { class: 'row' },
+          h('button', {
+            type: 'button', class: 'primary', id: 'play-here',
+            onclick: () => startConnection({ type: 'join', table: tableId, token: S.token, name: loadName() || undefined }),
+          }, 'Play here instead'),
+          h('a', { class: 'button link', href: '/' }, 'Back to the lobby')))));
       return;
     }
     const status = S.table?.status;

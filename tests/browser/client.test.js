@@ -267,3 +267,20 @@ test('in tricks with the 100-point fine, a dimmed card is explained and not sent
   assert.deepEqual(await page.evaluate(() => window.__sent.at(-1)), { type: 'play', card: 'KC' });
   await context.close();
 });
+
+test('when another window takes the seat back, this one stops and offers to play here', async () => {
+  const { context, page } = await seatedPage({ width: 1024, height: 800 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) },
+    { type: 'error', code: 'bad_token', message: 'your seat was taken back by a newer connection with its token' });
+  await page.getByText('This seat is open in another window').waitFor();
+  // A reconnection would come after 0.5 s of backoff; give it more than that to show up.
+  await page.waitForTimeout(1200);
+  assert.equal(await page.evaluate(() => window.__sockets.length), 1, 'no reconnection fight');
+  await page.locator('#play-here').click();
+  await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', token: 'tok-1', name: 'Ann' });
+  await context.close();
+});
