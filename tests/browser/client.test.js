@@ -4,7 +4,25 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { createRequire } from 'node:module';
+
 import { fakeSocketScript, launchBrowser, screenshot, scrollsSideways, startStatic } from './lib/harness.js';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Accessibility problems axe-core rates serious or critical on the page as it is now. */
+async function axeProblems(page) {
+  await page.addScriptTag({ path: axePath });
+  // A card's face ("Q♠") is symbolic; its name is the spoken one ("Queen of spades") on purpose,
+  // so the check that a name repeats the visible text does not apply.
+  const result = await page.evaluate(() => window.axe.run(document, {
+    resultTypes: ['violations'],
+    rules: { 'label-content-name-mismatch': { enabled: false } },
+  }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 const VARIANTS = [
   {
@@ -282,5 +300,30 @@ test('when another window takes the seat back, this one stops and offers to play
   await page.locator('#play-here').click();
   await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
   assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', token: 'tok-1', name: 'Ann' });
+  await context.close();
+});
+
+test('lobby, seats, a hand in play and the score sheet have no serious accessibility problems', async () => {
+  const lobby = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const lp = await lobby.newPage();
+  await lp.goto(web.url);
+  await lp.getByText('Classic Hearts').waitFor();
+  assert.deepEqual(await axeProblems(lp), [], 'lobby');
+  await lobby.close();
+
+  const { context, page } = await seatedPage({ width: 1280, height: 900 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 1, table: tableInfo('t1', 'hearts', ['Ann', 'Bot', null, null], 'waiting') });
+  await page.locator('.seats-panel').waitFor();
+  assert.deepEqual(await axeProblems(page), [], 'seats');
+  await push(page,
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  await page.locator('.hand .card').first().waitFor();
+  assert.deepEqual(await axeProblems(page), [], 'playing');
+  await page.locator('#scores-button').click();
+  await page.locator('#score-dialog[open]').waitFor();
+  assert.deepEqual(await axeProblems(page), [], 'score sheet');
   await context.close();
 });
