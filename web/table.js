@@ -414,7 +414,9 @@ export function showTable(root, tableId) {
 
   function render() {
     const title = variantTitle(variant()) || 'Table';
-    document.title = `${title} · Parlor`;
+    // The tab's title says when it is your move, for people looking at another tab.
+    const yourMove = S.role === 'player' && S.view && S.view.legal.type !== 'wait';
+    document.title = `${yourMove ? '▶ Your turn · ' : ''}${title} · Parlor`;
     if (S.role === 'none' || S.role === 'joining') {
       replaceChildren(root, renderJoin());
       return;

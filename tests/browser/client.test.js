@@ -147,6 +147,7 @@ test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand 
   assert.deepEqual(await page.locator('.hand .card.legal').evaluateAll((els) => els.map((e) => e.dataset.card)), ['2C', '7C', 'KC']);
   assert.equal(await page.locator('.hand .card.dimmed').count(), 9);
   await page.locator('#turn', { hasText: 'Your turn' }).waitFor();
+  assert.match(await page.title(), /^▶ Your turn · Hearts/);
   assert.equal(await page.locator('.trick .played').count(), 3);
   assert.equal(await page.locator('.trick .played[data-seat="3"] [aria-label="Dido: Ten of clubs"]').count(), 1);
   // The score sheet from the history.
