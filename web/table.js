@@ -624,7 +624,9 @@ export function showTable(root, tableId) {
     }
     const score = [];
     if (v.variant === 'filippa') {
-      score.push(h('span', { class: 'stat' }, h('span', { class: 'plus' }, `+${v.totals[seat]}`), ' / ', h('span', { class: 'minus' }, `${v.negatives[seat]}`)));
+      score.push(h('span', { class: 'stat', title: 'Prize points / penalty points' },
+        h('span', { class: 'plus' }, `+${v.totals[seat]}`, h('span', { class: 'sr-only' }, ' prize')), ' / ',
+        h('span', { class: 'minus' }, minus(v.negatives[seat]), h('span', { class: 'sr-only' }, ' penalty'))));
     } else {
       score.push(h('span', { class: 'stat' }, `${v.totals[seat]} pts`));
     }
@@ -795,15 +797,17 @@ export function showTable(root, tableId) {
     const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
       h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(r.moon)} shot the moon`) : null),
       cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
-        h('span', { class: 'pts' }, filippa ? `+${r.points[c.seat]} / ${r.penalties[c.seat]}` : signed(r.points[c.seat])),
-        h('span', { class: 'tot' }, `total ${r.totals[c.seat]}`)))));
+        h('span', { class: 'pts' }, filippa ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
+        filippa ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
+        h('span', { class: 'tot' }, `total ${filippa ? '+' : ''}${r.totals[c.seat]}`)))));
     const totals = h('tr', { class: 'totals-row' }, h('th', { scope: 'row' }, 'Totals'),
       cols.map((c) => h('td', { 'data-seat': c.seat },
-        filippa ? `+${v.totals[c.seat]} / ${v.negatives[c.seat]}` : String(v.totals[c.seat]))));
+        filippa ? [h('span', { class: 'pts' }, `+${v.totals[c.seat]}`), h('span', { class: 'pen' }, minus(v.negatives[c.seat]))]
+          : String(v.totals[c.seat]))));
     const rule = {
       hearts: `Lowest score wins; the match ends at ${v.options.target} points.`,
       hearts5: `Lowest score wins after ${v.options.hands} hands.`,
-      filippa: `Prize points / penalty points. Highest prize total wins at ${v.options.target}.`,
+      filippa: `Prize points above, penalty points below. The highest prize total wins once someone reaches ${v.options.target}.`,
       tricks: `A point per trick; first to ${v.options.target} wins.`,
       whist: `A point per trick over six; first partnership to ${v.options.target} wins.`,
     }[v.variant];
@@ -818,6 +822,10 @@ export function showTable(root, tableId) {
 
   function plural(n, word) {
     return `${n} ${word}${n === 1 ? '' : 's'}`;
+  }
+
+  function minus(x) {
+    return x < 0 ? `−${-x}` : String(x);
   }
 
   function signed(x) {

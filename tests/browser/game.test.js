@@ -301,7 +301,7 @@ test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bo
   await fillWithBots(page, 'heuristic');
   await startMatch(page);
   await page.locator('#pool', { hasText: 'Prize pool: 36' }).waitFor();
-  assert.match(await page.locator('.plate[data-seat="1"] .plate-stats').textContent(), /\+0 \/ 0/);
+  assert.match(await page.locator('.plate[data-seat="1"] .plate-stats').textContent(), /\+0 prize \/ 0 penalty/);
 
   const h5 = await createByApi(server.url, { variant: 'hearts5', table_options: { bot_delay_ms: 50 }, seed: 4 });
   await page.goto(`${server.url}${h5.invite}`);
