@@ -302,6 +302,13 @@ export function showTable(root, tableId) {
   function sit(seat) {
     const name = loadName();
     if (!name) {
+      if (S.role !== 'none') {
+        // Watching without a name: back to the page that asks for one.
+        conn?.close();
+        conn = null;
+        S.role = 'none';
+        pollTableInfo();
+      }
       S.joinInfoError = 'Please tell us your name first.';
       render();
       document.getElementById('join-name')?.focus();
@@ -575,6 +582,9 @@ export function showTable(root, tableId) {
           }, 'Add computer player'));
       } else if (host && s.occupant === 'bot') {
         controls = h('button', { type: 'button', class: 'remove-bot', 'data-seat': s.seat, 'data-focus': `remove-bot-${s.seat}`, onclick: () => send({ type: 'remove_bot', seat: s.seat }) }, 'Remove');
+      } else if (S.role === 'spectator' && s.occupant === 'empty' && t.status !== 'finished') {
+        // Someone watching can still sit down while a seat is free.
+        controls = h('button', { type: 'button', class: 'primary', 'data-seat': s.seat, onclick: () => sit(s.seat) }, 'Sit here');
       }
       return h('li', { class: `seat-row occ-${s.occupant}${s.seat === S.seat && S.role === 'player' ? ' me' : ''}` },
         h('span', { class: 'seat-label' }, label),

@@ -328,3 +328,16 @@ test('lobby, seats, a hand in play and the score sheet have no serious accessibi
   assert.deepEqual(await axeProblems(page), [], 'score sheet');
   await context.close();
 });
+
+test('someone watching a table that waits for players can sit down', async () => {
+  const { context, page } = await seatedPage({ width: 1024, height: 800 }, { token: null });
+  await page.getByRole('button', { name: 'Just watch' }).click();
+  await page.waitForFunction(() => window.__sent.length > 0);
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: null, token: null, host: false },
+    { type: 'table', seq: 1, table: tableInfo('t1', 'hearts', ['Ann', null, null, null], 'waiting') });
+  await page.locator('.seats-panel button[data-seat="2"]', { hasText: 'Sit here' }).click();
+  await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', seat: 2, name: 'Ann' });
+  await context.close();
+});
