@@ -424,6 +424,9 @@ export function showTable(root, tableId) {
     // The tab's title says when it is your move, for people looking at another tab.
     const yourMove = S.role === 'player' && S.view && S.view.legal.type !== 'wait';
     document.title = `${yourMove ? '▶ Your turn · ' : ''}${title} · Parlor`;
+    if (S.role === 'none' || S.role === 'joining' || S.role === 'elsewhere') {
+      if (dialog?.open) dialog.close();
+    }
     if (S.role === 'none' || S.role === 'joining') {
       replaceChildren(root, renderJoin());
       return;
