@@ -103,7 +103,10 @@ def test_a_slow_answer_is_reported_and_the_match_goes_on(server):
     result = Sleepy().run(server, variant="whist", options={"target": 1}, opponents="random",
                           table_options={"bot_timeout_ms": 100}, slow_ms=100, log=log)
     assert result.matches == 1 and result.illegal == [] and result.exceptions == []
-    assert len(result.slow) == 1 and "limit 100 ms" in result.slow[0].message
+    # The sleepy answer is reported (others may be too, on a very busy machine).
+    first = result.slow[0].message
+    assert "play_card took" in first and "limit 100 ms" in first, first
+    assert int(first.split("took ")[1].split(" ms")[0]) >= 300
 
 
 def test_a_bot_plays_at_a_table_someone_else_hosts(server):
