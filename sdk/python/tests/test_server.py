@@ -128,7 +128,7 @@ def test_a_bot_plays_at_a_table_someone_else_hosts(server):
 
         thread = threading.Thread(target=play)
         thread.start()
-        for _ in range(200):
+        for _ in range(600):
             with urllib.request.urlopen(f"{server}/api/tables/{table}") as resp:
                 info = json.loads(resp.read())
             if info["seats"][1]["occupant"] == "remote_bot":
