@@ -86,9 +86,14 @@ export async function actOnce(page) {
   const legal = page.locator('.hand-area.active .hand .card.legal');
   if (await legal.count()) {
     const card = await legal.first().getAttribute('data-card');
+    const handNumber = () => page.evaluate(() => window.__parlor?.view?.hand_number);
+    const before = await handNumber();
     await legal.first().click();
     try {
-      await until(async () => (await page.locator(`.hand .card[data-card="${card}"]`).count()) === 0, 10000, `${card} to leave the hand`);
+      // The card leaves the hand, or it was the hand's last and a new deal has begun (which
+      // may hold that same card again).
+      await until(async () => (await page.locator(`.hand .card[data-card="${card}"]`).count()) === 0
+        || (await handNumber()) !== before, 10000, `${card} to leave the hand`);
     } catch (e) {
       const shown = await page.locator('#play-error').textContent().catch(() => '');
       const state = await page.evaluate(() => JSON.stringify(window.__parlor?.view)).catch(() => '');
