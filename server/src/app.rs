@@ -35,9 +35,12 @@ pub struct Config {
     pub burst: u32,
     /// Frames waiting for one slow connection before it is dropped.
     pub outbound_queue: usize,
-    /// Each connection's WebSocket read buffer (small: thousands of connections).
+    /// Each connection's WebSocket read buffer. Client messages are small, and thousands of
+    /// connections each keep theirs: tungstenite's default of 128 KiB would dwarf a table.
     pub read_buffer_bytes: usize,
-    /// Bytes a connection's writer gathers before writing to the socket.
+    /// Bytes a connection's writer gathers before writing to the socket. 0 writes each frame
+    /// as it comes: the frames of one table step rarely batch, and a bigger buffer keeps its
+    /// largest size allocated per connection.
     pub write_buffer_bytes: usize,
 }
 
@@ -49,8 +52,8 @@ impl Default for Config {
             rate_per_sec: 100,
             burst: 200,
             outbound_queue: 256,
-            read_buffer_bytes: 4 * 1024,
-            write_buffer_bytes: 4 * 1024,
+            read_buffer_bytes: 1024,
+            write_buffer_bytes: 0,
         }
     }
 }

@@ -98,16 +98,17 @@ impl Reader {
         while let Some(message) = stream.next().await {
             match message {
                 Ok(Message::Text(text)) => {
-                    if self.allowed() {
+                    if self.allowed().await {
                         self.on_text(text.as_str()).await;
                     }
                 }
                 Ok(Message::Binary(_)) => {
-                    if self.allowed() {
+                    if self.allowed().await {
                         self.reply(&ServerMsg::error(
                             codes::BINARY_FRAME,
                             "send JSON text frames, not binary ones",
-                        ));
+                        ))
+                        .await;
                     }
                 }
                 Ok(Message::Close(_)) => break,
@@ -119,7 +120,8 @@ impl Reader {
                         let err = ProtocolError::TooLarge {
                             limit: MAX_MESSAGE_BYTES,
                         };
-                        self.reply(&ServerMsg::error(err.code(), err.to_string()));
+                        self.reply(&ServerMsg::error(err.code(), err.to_string()))
+                            .await;
                         tokio::time::sleep(Duration::from_millis(50)).await;
                     }
                     tracing::debug!(conn = self.client.id.0, %err, "read error");
@@ -130,7 +132,7 @@ impl Reader {
     }
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
-    fn allowed(&mut self) -> bool {
+    async fn allowed(&mut self) -> bool {
         let allowed = self.bucket.take();
         if !allowed {
             self.reply(&ServerMsg::error(
@@ -139,7 +141,8 @@ impl Reader {
                     "too many messages: at most {} a second; this one was ignored",
                     self.rate
                 ),
-            ));
+            ))
+            .await;
         }
         allowed
     }
@@ -148,14 +151,17 @@ impl Reader {
     async fn on_text(&mut self, text: &str) {
         match ClientMsg::parse(text) {
             Ok(msg) => self.dispatch(msg).await,
-            Err(err) => self.reply(&ServerMsg::error(err.code(), err.to_string())),
+            Err(err) => {
+                self.reply(&ServerMsg::error(err.code(), err.to_string()))
+                    .await
+            }
         }
     }
 
     /// Acts on one well-formed message.
     async fn dispatch(&mut self, msg: ClientMsg) {
         match msg {
-            ClientMsg::Ping {} => self.reply(&ServerMsg::Pong {}),
+            ClientMsg::Ping {} => self.reply(&ServerMsg::Pong {}).await,
             ClientMsg::Join {
                 table,
                 seat,
@@ -187,20 +193,22 @@ impl Reader {
                     self.reply(&ServerMsg::error(
                         codes::NOT_JOINED,
                         "join or watch a table first",
-                    ));
+                    ))
+                    .await;
                     return;
                 };
                 let leaving = matches!(msg, ClientMsg::Leave {});
                 let command = Command::Message {
                     conn: self.client.id,
-                    msg,
+                    msg: Box::new(msg),
                 };
                 if table.send(command).await.is_err() {
                     self.table = None;
                     self.reply(&ServerMsg::error(
                         codes::NO_SUCH_TABLE,
                         "the table has closed",
-                    ));
+                    ))
+                    .await;
                 } else if leaving {
                     self.table = None;
                 }
@@ -214,23 +222,24 @@ impl Reader {
             self.reply(&ServerMsg::error(
                 codes::ALREADY_JOINED,
                 "this connection is already at a table: leave first",
-            ));
+            ))
+            .await;
             return;
         }
         let no_table =
             || ServerMsg::error(codes::NO_SUCH_TABLE, format!("there is no table `{id}`"));
         let Some(table) = self.lobby.get(id) else {
-            self.reply(&no_table());
+            self.reply(&no_table()).await;
             return;
         };
         let (reply, joined) = oneshot::channel();
         let command = Command::Join {
             client: self.client.clone(),
-            request,
+            request: Box::new(request),
             reply,
         };
         if table.send(command).await.is_err() {
-            self.reply(&no_table());
+            self.reply(&no_table()).await;
             return;
         }
         if joined.await.unwrap_or(false) {
@@ -238,9 +247,10 @@ impl Reader {
         }
     }
 
-    /// Queues an answer of the reader's own.
-    fn reply(&self, msg: &ServerMsg) {
-        self.client.send_msg(msg);
+    /// Queues an answer of the reader's own, waiting for room in the queue (a client that
+    /// does not read its answers stops being read, and never costs the table anything).
+    async fn reply(&self, msg: &ServerMsg) {
+        self.client.send_wait(msg).await;
     }
 }
 
@@ -254,11 +264,15 @@ async fn write_loop<W>(
 ) where
     W: Sink<Message> + Unpin,
 {
+    // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
+    let kicked = kick.cancelled();
+    let stopping = shutdown.cancelled();
+    tokio::pin!(kicked, stopping);
     loop {
         let first = tokio::select! {
             biased;
-            () = shutdown.cancelled() => break,
-            () = kick.cancelled() => return,
+            () = &mut stopping => break,
+            () = &mut kicked => return,
             frame = rx.recv() => match frame {
                 Some(frame) => frame,
                 None => return,
@@ -273,8 +287,8 @@ async fn write_loop<W>(
         };
         let sent = tokio::select! {
             biased;
-            () = kick.cancelled() => return,
-            () = shutdown.cancelled() => break,
+            () = &mut kicked => return,
+            () = &mut stopping => break,
             sent = send => sent,
         };
         if sent.is_err() {

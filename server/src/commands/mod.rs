@@ -4,6 +4,7 @@ pub mod arena;
 pub mod bench;
 pub mod bot;
 pub mod heartless_move;
+pub mod loadtest;
 pub mod replay;
 pub mod serve;
 pub mod uva181;

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::frame;
 use super::seats::{SeatMask, SeatState, clean_name, fallback_action, new_token, stand_in};
-use super::{COMMAND_QUEUE, Client, Command, ConnId, Frame, JoinRequest, TableHandle};
+use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Frame, JoinRequest, TableHandle};
 use crate::error::ClientError;
 
 /// What a new table is made of.
@@ -61,7 +61,7 @@ pub fn spawn(
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
         host: None,
-        log: Vec::new(),
+        log: ActionLog::default(),
         seq: 0,
         matches_played: 0,
         awaiting: SeatMask::default(),
@@ -137,7 +137,7 @@ struct TableActor {
     /// The seat whose occupant may add bots and start matches.
     host: Option<Seat>,
     /// Every action of the current match in order: with the seed, the whole match.
-    log: Vec<(Seat, Action)>,
+    log: ActionLog,
     /// The table's event counter: the number of events sent so far.
     seq: u64,
     /// Matches finished here.
@@ -172,6 +172,9 @@ impl TableActor {
     /// The actor's loop: one command, timer or bot move per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
+        let shutdown = self.shutdown.clone();
+        let stopping = shutdown.cancelled();
+        tokio::pin!(stopping);
         loop {
             self.settle();
             if self.closing {
@@ -193,7 +196,7 @@ impl TableActor {
                     // Let connections and other tables run between instant bot moves.
                     tokio::task::yield_now().await;
                 }
-                () = self.shutdown.cancelled() => break,
+                () = &mut stopping => break,
             }
         }
         tracing::info!(table = %self.id, matches = self.matches_played, "table closed");
@@ -213,7 +216,7 @@ impl TableActor {
                     self.watch(client.clone());
                     Ok(())
                 } else {
-                    self.join(client.clone(), request)
+                    self.join(client.clone(), *request)
                 };
                 if let Err(err) = &result {
                     client.send_msg(&err.to_msg());
@@ -221,7 +224,7 @@ impl TableActor {
                 let _ = reply.send(result.is_ok());
             }
             Command::Message { conn, msg } => {
-                if let Err(err) = self.on_message(conn, msg) {
+                if let Err(err) = self.on_message(conn, *msg) {
                     self.send_to(conn, &err.to_msg());
                 }
             }
@@ -693,7 +696,7 @@ impl TableActor {
             .ok_or_else(|| ClientError::new(codes::NO_MATCH, "no match is being played"))?;
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
-        self.log.push((seat, action));
+        self.log.push(seat, &action);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
         for event in events {

@@ -72,6 +72,16 @@ impl Client {
         self.send(frame(msg))
     }
 
+    /// Queues a message, waiting for room: for the connection's own reader, so a client that
+    /// sends faster than it reads is slowed down rather than dropped. Returns `false` when
+    /// the connection is closing.
+    pub async fn send_wait(&self, msg: &ServerMsg) -> bool {
+        tokio::select! {
+            sent = self.tx.send(frame(msg)) => sent.is_ok(),
+            () = self.kick.cancelled() => false,
+        }
+    }
+
     /// Makes the connection close.
     pub fn kick(&self) {
         self.kick.cancel();

@@ -7,10 +7,12 @@
 
 mod actor;
 mod client;
+mod log;
 mod seats;
 
 pub use actor::{TableSetup, spawn};
 pub use client::{Client, ConnId, Frame, frame};
+pub use log::ActionLog;
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, TableInfo};
@@ -42,8 +44,8 @@ pub enum Command {
     Join {
         /// The connection's outbound queue.
         client: Client,
-        /// What it asked for.
-        request: JoinRequest,
+        /// What it asked for (boxed, like `Message`).
+        request: Box<JoinRequest>,
         /// `true` when the connection joined.
         reply: oneshot::Sender<bool>,
     },
@@ -51,8 +53,9 @@ pub enum Command {
     Message {
         /// Who sent it.
         conn: ConnId,
-        /// What it says.
-        msg: ClientMsg,
+        /// What it says (boxed: it is the largest command, and the queue's slots are as
+        /// big as its largest command).
+        msg: Box<ClientMsg>,
     },
     /// The connection is gone.
     Disconnected {

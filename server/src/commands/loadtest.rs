@@ -1,0 +1,282 @@
+//! `parlor loadtest`: opens N tables on a running server, each with four remote bot clients
+//! playing random legal moves as fast as they can over real WebSockets, and reports the
+//! moves per second and the latency of a move (sent until the server's event confirming it
+//! arrives). The last line is `moves/s: X p50_ms: Y p99_ms: Z`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::{Card, Event, Legal, Seat};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// Options of `parlor loadtest`.
+#[derive(Debug, Args)]
+pub struct LoadtestArgs {
+    /// The server's WebSocket URL, e.g. ws://127.0.0.1:8080 (the `/ws` path is added).
+    #[arg(long)]
+    pub url: String,
+    /// Tables to open, four clients each.
+    #[arg(long, default_value_t = 250)]
+    pub tables: usize,
+    /// Seconds to measure for, once every table is playing.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// The variant played (a four-seat one).
+    #[arg(long, default_value = "hearts")]
+    pub variant: String,
+}
+
+/// What all clients share.
+struct Shared {
+    /// Clients that have joined their table.
+    joined: AtomicUsize,
+    /// True during the measured window.
+    measuring: AtomicBool,
+    /// True once the window is over: clients stop.
+    stop: AtomicBool,
+}
+
+/// What one client measured.
+#[derive(Default)]
+struct Tally {
+    /// Moves confirmed during the window.
+    moves: u64,
+    /// Their latencies, in microseconds.
+    latencies_us: Vec<u32>,
+}
+
+/// Runs the load test and prints the figures.
+pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(load(args))
+}
+
+async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
+    let host = args
+        .url
+        .trim_start_matches("ws://")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .trim_end_matches("/ws")
+        .to_string();
+    if host.contains("://") {
+        bail!("only ws:// URLs are supported: {}", args.url);
+    }
+    let shared = Arc::new(Shared {
+        joined: AtomicUsize::new(0),
+        measuring: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+    });
+    let body = format!(
+        r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
+        args.variant
+    );
+    let mut tasks = Vec::new();
+    for t in 0..args.tables {
+        let id = create_table(&host, &body).await?;
+        for seat in 0..4u64 {
+            let shared = shared.clone();
+            let (host, id) = (host.clone(), id.clone());
+            let seed = (t as u64) * 4 + seat;
+            tasks.push(tokio::spawn(async move {
+                client(&host, &id, seed, &shared).await
+            }));
+        }
+    }
+    let clients = tasks.len();
+    while shared.joined.load(Ordering::Relaxed) < clients {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eprintln!(
+        "{} tables, {clients} clients joined; warming up",
+        args.tables
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    shared.measuring.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let elapsed = started.elapsed().as_secs_f64();
+    shared.stop.store(true, Ordering::Relaxed);
+
+    let mut moves = 0;
+    let mut latencies = Vec::new();
+    let mut failed = 0;
+    for task in tasks {
+        match task.await? {
+            Ok(tally) => {
+                moves += tally.moves;
+                latencies.extend(tally.latencies_us);
+            }
+            Err(err) => {
+                failed += 1;
+                eprintln!("client failed: {err:#}");
+            }
+        }
+    }
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |us| f64::from(*us) / 1000.0)
+    };
+    println!(
+        "tables: {} clients: {clients} failed: {failed} moves: {moves} seconds: {elapsed:.1}",
+        args.tables
+    );
+    println!(
+        "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
+        moves as f64 / elapsed,
+        pct(0.50),
+        pct(0.99)
+    );
+    Ok(())
+}
+
+/// `POST /api/tables` over a plain HTTP/1.1 connection; returns the new table's id.
+async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
+    let mut stream = TcpStream::connect(host)
+        .await
+        .with_context(|| format!("connecting to {host}"))?;
+    let request = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await?;
+    let (_, json) = response
+        .split_once("\r\n\r\n")
+        .context("an HTTP response")?;
+    let created: serde_json::Value =
+        serde_json::from_str(json).with_context(|| format!("creating a table: {response}"))?;
+    created["id"]
+        .as_str()
+        .map(str::to_string)
+        .with_context(|| format!("creating a table: {json}"))
+}
+
+/// One remote bot client: joins, (host) starts matches, plays random legal moves.
+async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<Tally> {
+    let tcp = TcpStream::connect(host).await?;
+    tcp.set_nodelay(true)?;
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (mut ws, _) =
+        tokio_tungstenite::client_async_with_config(format!("ws://{host}/ws"), tcp, Some(config))
+            .await?;
+    let join = ClientMsg::Join {
+        table: table.to_string(),
+        seat: None,
+        name: Some(format!("load{seed}")),
+        token: None,
+        bot: true,
+    };
+    ws.send(Message::text(serde_json::to_string(&join)?))
+        .await?;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut tally = Tally::default();
+    let mut me: Option<Seat> = None;
+    let mut sent: Option<(Instant, String)> = None;
+    let mut started = false;
+    let mut is_host = false;
+    while !shared.stop.load(Ordering::Relaxed) {
+        let frame = tokio::select! {
+            frame = ws.next() => frame,
+            () = tokio::time::sleep(Duration::from_millis(200)) => continue,
+        };
+        let text = match frame {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(_)) => continue,
+            Some(Err(err)) => return Err(err.into()),
+            None => bail!("the server closed the connection"),
+        };
+        let msg: ServerMsg = serde_json::from_str(text.as_str())?;
+        match msg {
+            ServerMsg::Welcome { seat, host, .. } => {
+                me = seat;
+                is_host = host;
+                shared.joined.fetch_add(1, Ordering::Relaxed);
+            }
+            ServerMsg::Table { table, .. } => {
+                let full = table.seats.iter().all(|s| s.connected);
+                if is_host && full && !started {
+                    started = true;
+                    ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+                }
+            }
+            ServerMsg::YourTurn { legal, .. } => {
+                let text = serde_json::to_string(&random_move(&legal, &mut rng))?;
+                sent = Some((Instant::now(), text.clone()));
+                ws.send(Message::text(text)).await?;
+            }
+            ServerMsg::Event { event, .. } => {
+                let mine = match event {
+                    Event::Played { seat, .. } | Event::PassChosen { seat } => Some(seat) == me,
+                    Event::MatchOver { .. } => {
+                        if is_host {
+                            ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+                        }
+                        false
+                    }
+                    _ => false,
+                };
+                if mine
+                    && let Some((at, _)) = sent.take()
+                    && shared.measuring.load(Ordering::Relaxed)
+                {
+                    {
+                        tally.moves += 1;
+                        let us = at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        tally.latencies_us.push(us);
+                    }
+                }
+            }
+            ServerMsg::Error { code, message } => {
+                if code == "rate_limited"
+                    && let Some((_, text)) = &sent
+                {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    ws.send(Message::text(text.clone())).await?;
+                } else if code != "rate_limited" {
+                    bail!("server error {code}: {message}");
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(tally)
+}
+
+/// A random legal move.
+fn random_move(legal: &Legal, rng: &mut StdRng) -> ClientMsg {
+    match legal {
+        Legal::Play { cards } => {
+            let card = cards
+                .nth(rng.random_range(0..cards.len()))
+                .expect("a playable card");
+            ClientMsg::Play { card, seat: None }
+        }
+        Legal::Pass { count, from, .. } => {
+            let mut hand: Vec<Card> = from.iter().collect();
+            let cards = (0..*count)
+                .map(|_| hand.swap_remove(rng.random_range(0..hand.len())))
+                .collect();
+            ClientMsg::Pass { cards, seat: None }
+        }
+        Legal::Wait => ClientMsg::Ping {},
+    }
+}
