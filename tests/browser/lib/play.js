@@ -78,8 +78,8 @@ export async function actOnce(page) {
   const pass = page.locator('#pass-button');
   if (await pass.count()) {
     const cards = page.locator('.hand .card:not(.selected)');
-    while ((await page.locator('.hand .card.selected').count()) < 3) await cards.first().click();
-    await pass.click();
+    while ((await page.locator('.hand .card.selected').count()) < 3) await cards.first().click({ timeout: 5000 });
+    await pass.click({ timeout: 5000 });
     await until(async () => (await page.locator('#pass-button').count()) === 0, 10000, 'the pass to be taken');
     return 'passed';
   }
@@ -88,7 +88,7 @@ export async function actOnce(page) {
     const card = await legal.first().getAttribute('data-card');
     const handNumber = () => page.evaluate(() => window.__parlor?.view?.hand_number);
     const before = await handNumber();
-    await legal.first().click();
+    await legal.first().click({ timeout: 5000 });
     try {
       // The card leaves the hand, or it was the hand's last and a new deal has begun (which
       // may hold that same card again).
@@ -106,9 +106,17 @@ export async function actOnce(page) {
 
 /** Plays (passing included) until `done()` is true. */
 export async function playUntil(page, done, ms = 120000) {
+  const dialogOpen = async () => (await page.locator('#score-dialog[open]').count()) > 0;
   await until(async () => {
     if (await done()) return true;
-    if (!(await page.locator('#score-dialog[open]').count())) await actOnce(page);
+    if (await dialogOpen()) return false;
+    try {
+      await actOnce(page);
+    } catch (e) {
+      // The hand can end between looking and clicking: the score sheet then covers the table,
+      // which is not a failure; `done` decides what comes next.
+      if (!(await dialogOpen())) throw e;
+    }
     return false;
   }, ms, 'the game to reach the wanted point');
 }
