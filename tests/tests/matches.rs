@@ -183,3 +183,59 @@ async fn legal_random_moves_are_always_accepted() {
         assert!(moves >= 13);
     }
 }
+
+/// With `bot_delay_ms`, built-in bots wait before each move so people can follow; the match
+/// still plays to its end. Time is paused: the waits are measured on tokio's clock.
+#[tokio::test(start_paused = true)]
+async fn built_in_bots_pace_their_moves_when_asked() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(
+            json!({"variant": "hearts", "options": {"target": 10, "passing": false},
+            "table_options": {"bot_delay_ms": 600}, "seed": 12}),
+        )
+        .await;
+    let mut host = server.client().await;
+    host.join(&id, "Ann").await;
+    for seat in 1..4u8 {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    host.send(&ClientMsg::Start {}).await;
+    let mut rng = Rng::new(2);
+    let mut last_bot_move: Option<tokio::time::Instant> = None;
+    let mut since_prompt = true;
+    let mut bot_moves = 0;
+    loop {
+        match host.recv().await {
+            ServerMsg::YourTurn { legal, .. } => {
+                let reply = parlor_tests::random_move(&legal, &mut rng).unwrap();
+                host.send(&reply).await;
+                since_prompt = true;
+            }
+            ServerMsg::Event {
+                event: Event::Played { seat, .. },
+                ..
+            } if seat != Seat(0) => {
+                let now = tokio::time::Instant::now();
+                if let Some(last) = last_bot_move
+                    && !since_prompt
+                {
+                    assert!(now - last >= std::time::Duration::from_millis(600));
+                }
+                last_bot_move = Some(now);
+                since_prompt = false;
+                bot_moves += 1;
+            }
+            ServerMsg::Event {
+                event: Event::MatchOver { .. },
+                ..
+            } => break,
+            _ => {}
+        }
+    }
+    assert!(bot_moves >= 39);
+}

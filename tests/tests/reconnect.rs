@@ -297,3 +297,69 @@ async fn a_table_nobody_is_at_is_closed_after_a_while() {
     .await;
     assert_eq!(late.recv_error().await.0, "no_such_table");
 }
+
+#[tokio::test]
+async fn a_seat_given_up_mid_match_is_played_by_a_bot_until_someone_sits() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(
+            json!({"variant": "hearts", "options": {"target": 20, "passing": false}, "seed": 21}),
+        )
+        .await;
+    let mut clients = seat_players(&server, &id, 4).await;
+    start(&mut clients).await;
+    let mut rng = Rng::new(3);
+    let mut played = 0;
+    drive(&mut clients, &mut rng, |i, m| {
+        if i == 0
+            && matches!(
+                m,
+                ServerMsg::Event {
+                    event: Event::Played { .. },
+                    ..
+                }
+            )
+        {
+            played += 1;
+        }
+        played == 6
+    })
+    .await;
+    let mut leaver = clients.pop().unwrap();
+    leaver.send(&ClientMsg::Leave {}).await;
+    leaver.close().await;
+    let mut seat_3_moves = 0;
+    drive(&mut clients, &mut rng, |i, m| {
+        if let ServerMsg::Table { table, .. } = m
+            && i == 0
+        {
+            assert_eq!(
+                table.seats[3].occupant,
+                parlor_shared::protocol::Occupant::Empty
+            );
+            assert!(table.seats[3].bot_playing, "a bot keeps the seat");
+        }
+        if i == 0
+            && matches!(
+                m,
+                ServerMsg::Event {
+                    event: Event::Played { seat: Seat(3), .. },
+                    ..
+                }
+            )
+        {
+            seat_3_moves += 1;
+        }
+        seat_3_moves == 2
+    })
+    .await;
+    let mut newcomer = server.client().await;
+    assert!(!newcomer.join(&id, "Dee").await);
+    assert_eq!(newcomer.seat, Some(Seat(3)), "the free seat");
+    newcomer
+        .recv_until(|m| matches!(m, ServerMsg::State { .. }))
+        .await;
+    clients.push(newcomer);
+    let winners = play_to_end(&mut clients, &mut rng).await;
+    assert!(!winners.is_empty());
+}

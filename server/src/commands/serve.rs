@@ -25,6 +25,12 @@ pub struct ServeArgs {
     /// The most tables at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_tables: usize,
+    /// Bytes of each connection's WebSocket read buffer.
+    #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
+    pub ws_read_buffer: usize,
+    /// Bytes a connection gathers before writing to its socket (0: write each frame).
+    #[arg(long, default_value_t = Config::default().write_buffer_bytes)]
+    pub ws_write_buffer: usize,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -37,6 +43,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             rate_per_sec: args.rate_limit.max(1),
             burst: args.rate_limit.max(1) * 2,
             max_tables: args.max_tables,
+            read_buffer_bytes: args.ws_read_buffer,
+            write_buffer_bytes: args.ws_write_buffer,
             ..Config::default()
         };
         let state = AppState::new(config);

@@ -708,6 +708,10 @@ impl TableActor {
             self.awaiting.clear();
             for state in &mut self.seats {
                 state.turn_deadline = None;
+                if !state.is_taken() {
+                    // Seats given up during the match were played by a stand-in: free now.
+                    state.clear();
+                }
             }
             self.dirty = true;
             tracing::info!(table = %self.id, moves = self.log.len(), "match over");
