@@ -4,6 +4,8 @@
 //! `i + 1` left of the dealer, and the dealer of hand 0 is the last seat, so seat 0 receives
 //! the deck's first card.
 
+#![allow(clippy::needless_range_loop)] // Seat-indexed loops read like the rules.
+
 mod common;
 
 use common::*;
