@@ -277,11 +277,16 @@ export function showTable(root, tableId) {
     const load = async () => {
       try {
         const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+        // Once seated or watching, the socket's `table` messages are the truth: an answer to a
+        // request made before that is stale and must not overwrite them.
+        if (S.role !== 'none') return;
         if (!res.ok) {
           S.joinInfoError = res.status === 404 ? 'There is no table with this link. It may have closed.' : await errorText(res);
           S.table = null;
         } else {
-          S.table = await res.json();
+          const info = await res.json();
+          if (S.role !== 'none') return;
+          S.table = info;
           if (S.joinInfoError && S.joinInfoError.startsWith('There is no table')) S.joinInfoError = '';
           if (!S.variantInfo) loadVariantInfo();
         }

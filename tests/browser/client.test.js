@@ -77,6 +77,8 @@ function midHand(seat = 0) {
 
 let browser;
 let web;
+let slowCalls = 0;
+let releaseSlow = null;
 
 before(async () => {
   browser = await launchBrowser();
@@ -84,6 +86,12 @@ before(async () => {
     '/api/variants': VARIANTS,
     '/api/tables': [tableInfo('abc', 'hearts', ['Grandma', null, null, null], 'waiting')],
     '/api/tables/abc': tableInfo('abc', 'hearts', ['Grandma', null, null, null], 'waiting'),
+    '/api/tables/slow': async () => {
+      // The second and later answers are slow: they arrive after the page has sat down.
+      slowCalls += 1;
+      if (slowCalls > 1) await new Promise((r) => { releaseSlow = r; });
+      return tableInfo('slow', 'hearts', [null, null, null, null], 'waiting');
+    },
   });
 });
 
@@ -339,5 +347,32 @@ test('someone watching a table that waits for players can sit down', async () =>
   await page.locator('.seats-panel button[data-seat="2"]', { hasText: 'Sit here' }).click();
   await page.waitForFunction(() => window.__sockets.length === 2 && window.__sent.length === 2);
   assert.deepEqual(await page.evaluate(() => window.__sent[1]), { type: 'join', table: 't1', seat: 2, name: 'Ann' });
+  await context.close();
+});
+
+test('a table list fetched before sitting down does not overwrite the seats the server sent', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  await context.addInitScript(fakeSocketScript);
+  await context.addInitScript(() => localStorage.setItem('parlor.name', 'Ann'));
+  const page = await context.newPage();
+  await page.goto(`${web.url}/t/slow`);
+  await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).waitFor();
+  // Wait for the page's next poll to be under way, then sit down before it is answered.
+  while (!releaseSlow) await new Promise((r) => setTimeout(r, 50));
+  await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).click();
+  await page.waitForFunction(() => window.__sent.length > 0);
+  const seated = tableInfo('slow', 'hearts', ['Ann', null, null, null], 'waiting');
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 'slow', seat: 0, token: 'tok-s', host: true },
+    { type: 'table', seq: 0, table: seated });
+  await page.locator('.seat-row.me', { hasText: 'Ann (you)' }).waitFor();
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/tables/slow'));
+  releaseSlow();
+  await answered;
+  // Anything that makes the page draw again (here a refused-message notice).
+  await push(page, { type: 'error', code: 'rate_limited', message: 'Slow down a little.' });
+  await page.locator('.seats-panel .error', { hasText: 'Slow down' }).waitFor();
+  assert.equal(await page.locator('.seat-row.me', { hasText: 'Ann (you)' }).count(), 1);
+  assert.equal(await page.locator('button.add-bot[data-seat="0"]').count(), 0);
   await context.close();
 });

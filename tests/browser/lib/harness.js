@@ -110,15 +110,19 @@ const TYPES = {
 
 /**
  * Serves web/ the way `parlor serve` does (`/` and `/t/{id}` give index.html) plus canned JSON
- * for the API paths in `api` (path -> value), for tests that script the protocol themselves.
+ * for the API paths in `api` (path -> value, or a function returning it), for tests that script
+ * the protocol themselves.
  */
 export async function startStatic(api = {}) {
   const webDir = path.join(rootDir, 'web');
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (url.pathname in api) {
+      // A function answers each request itself (and may take its time).
+      const entry = api[url.pathname];
+      const body = typeof entry === 'function' ? await entry() : entry;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(api[url.pathname]));
+      res.end(JSON.stringify(body));
       return;
     }
     let file = url.pathname === '/' || url.pathname.startsWith('/t/') ? '/index.html' : url.pathname;
