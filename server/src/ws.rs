@@ -70,7 +70,7 @@ where
         }
     }
     if let Some(table) = reader.table.take() {
-        let _ = table.send(Command::Disconnected { conn }).await;
+        let _ = Box::pin(table.send(Command::Disconnected { conn })).await;
     }
     tracing::debug!(conn = conn.0, "connection closed");
 }
@@ -97,18 +97,20 @@ impl Reader {
     {
         while let Some(message) = stream.next().await {
             match message {
+                // Each message is handled in its own boxed future: the connection's task then
+                // stays small however deep the handling goes (thousands of them are alive).
                 Ok(Message::Text(text)) => {
                     if self.allowed().await {
-                        self.on_text(text.as_str()).await;
+                        Box::pin(self.on_text(text.as_str())).await;
                     }
                 }
                 Ok(Message::Binary(_)) => {
                     if self.allowed().await {
-                        self.reply(&ServerMsg::error(
+                        let msg = ServerMsg::error(
                             codes::BINARY_FRAME,
                             "send JSON text frames, not binary ones",
-                        ))
-                        .await;
+                        );
+                        Box::pin(self.reply(&msg)).await;
                     }
                 }
                 Ok(Message::Close(_)) => break,
@@ -120,9 +122,13 @@ impl Reader {
                         let err = ProtocolError::TooLarge {
                             limit: MAX_MESSAGE_BYTES,
                         };
-                        self.reply(&ServerMsg::error(err.code(), err.to_string()))
-                            .await;
-                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        let msg = ServerMsg::error(err.code(), err.to_string());
+                        Box::pin(async {
+                            self.reply(&msg).await;
+                            // Give the writer a moment to send it before the socket closes.
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        })
+                        .await;
                     }
                     tracing::debug!(conn = self.client.id.0, %err, "read error");
                     break;
@@ -135,14 +141,14 @@ impl Reader {
     async fn allowed(&mut self) -> bool {
         let allowed = self.bucket.take();
         if !allowed {
-            self.reply(&ServerMsg::error(
+            let msg = ServerMsg::error(
                 codes::RATE_LIMITED,
                 format!(
                     "too many messages: at most {} a second; this one was ignored",
                     self.rate
                 ),
-            ))
-            .await;
+            );
+            Box::pin(self.reply(&msg)).await;
         }
         allowed
     }
@@ -176,7 +182,7 @@ impl Reader {
                     bot,
                     watch: false,
                 };
-                self.join(&table, request).await;
+                Box::pin(self.join(&table, request)).await;
             }
             ClientMsg::Watch { table } => {
                 let request = JoinRequest {
@@ -186,7 +192,7 @@ impl Reader {
                     bot: false,
                     watch: true,
                 };
-                self.join(&table, request).await;
+                Box::pin(self.join(&table, request)).await;
             }
             msg => {
                 let Some(table) = &self.table else {
@@ -306,5 +312,5 @@ async fn write_loop<W>(
         })))
         .await
     };
-    let _ = tokio::time::timeout(Duration::from_secs(1), goodbye).await;
+    let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), goodbye)).await;
 }
