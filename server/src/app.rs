@@ -20,6 +20,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::error::AppError;
 use crate::lobby::Lobby;
+use crate::store::{self, Store};
 use crate::{web, ws};
 
 /// Server settings. The defaults need no configuration.
@@ -83,6 +84,14 @@ impl AppState {
             tracker: TaskTracker::new(),
         }
     }
+
+    /// This state with tables logged to `store` (so they survive a restart) and hand
+    /// replays read from it.
+    #[must_use]
+    pub fn with_store(mut self, store: Store) -> AppState {
+        self.lobby = self.lobby.with_store(store);
+        self
+    }
 }
 
 /// Every route of the server.
@@ -92,6 +101,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/variants", get(variants))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}", get(get_table))
+        .route("/api/tables/{id}/hands", get(store::http::list))
+        .route("/api/tables/{id}/hands/{n}", get(store::http::get))
         .route("/ws", get(ws::upgrade))
         .route("/", get(web::index))
         .route("/t/{id}", get(web::index))
@@ -148,6 +159,12 @@ async fn create_table(
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
     let request = parse_create(body)?;
     let table = state.lobby.create(request)?;
+    // The table is on disk before anyone learns its id.
+    if let Some(store) = state.lobby.store()
+        && let Err(err) = store.flushed().await
+    {
+        tracing::warn!(table = %table.id, %err, "the new table may not be stored");
+    }
     tracing::info!(table = %table.id, variant = %table.variant, "table created");
     Ok((
         StatusCode::CREATED,

@@ -8,6 +8,7 @@ use parlor_shared::protocol::{CreateTable, TableInfo};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::AppError;
+use crate::store::{Restored, Store};
 use crate::table::{self, TableHandle, TableSetup};
 
 /// Every open table. Cheap to clone: all clones share one directory.
@@ -21,6 +22,8 @@ pub struct Lobby {
     max_tables: usize,
     /// Cancelled when the server stops; table actors stop with it.
     shutdown: CancellationToken,
+    /// Where tables are logged so they survive a restart (`None`: they do not).
+    store: Option<Store>,
 }
 
 impl Lobby {
@@ -32,7 +35,36 @@ impl Lobby {
             idle_ttl,
             max_tables,
             shutdown,
+            store: None,
         }
+    }
+
+    /// This lobby logging every table it opens from now on to `store`.
+    #[must_use]
+    pub fn with_store(mut self, store: Store) -> Lobby {
+        self.store = Some(store);
+        self
+    }
+
+    /// The store tables are logged to, if any.
+    #[must_use]
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// Opens a table rebuilt from the store after a restart, under its old id.
+    pub fn restore(&self, restored: Restored) -> Result<TableInfo, AppError> {
+        let setup = TableSetup {
+            id: restored.id.clone(),
+            variant: restored.variant,
+            options: restored.options.clone(),
+            table_options: restored.table_options,
+            seed: restored.seed,
+            idle_ttl: self.idle_ttl,
+            store: self.store.clone(),
+            restored: Some(Box::new(restored)),
+        };
+        self.open(setup)
     }
 
     /// Creates a table and starts its actor.
@@ -52,7 +84,15 @@ impl Lobby {
             table_options: request.table_options,
             seed: request.seed,
             idle_ttl: self.idle_ttl,
+            store: self.store.clone(),
+            restored: None,
         };
+        self.open(setup)
+    }
+
+    /// Starts a table's actor and lists it.
+    fn open(&self, setup: TableSetup) -> Result<TableInfo, AppError> {
+        let id = setup.id.clone();
         let tables = Arc::downgrade(&self.tables);
         let closing_id = id.clone();
         let handle = table::spawn(setup, self.shutdown.clone(), move || {

@@ -16,6 +16,8 @@ struct Cli {
 enum Command {
     /// Run the game server and web client (no configuration needed).
     Serve(commands::serve::ServeArgs),
+    /// Print a finished hand (file, `-` or the URL of /api/tables/ID/hands/N) in compact notation.
+    Replay(commands::replay::ReplayArgs),
     /// Load a running server: N tables of four remote bots playing as fast as they can.
     Loadtest(commands::loadtest::LoadtestArgs),
     /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
@@ -34,6 +36,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Replay(args) => commands::replay::run(&args),
         Command::Loadtest(args) => commands::loadtest::run(&args),
         Command::Uva181 => commands::uva181::run(),
         Command::Bench(args) => commands::bench::run(&args),

@@ -1,6 +1,7 @@
 //! `parlor serve`: the game server and web client, with embedded defaults.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -9,6 +10,7 @@ use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 use crate::app::{AppState, Config, serve};
+use crate::store::{Store, restore_all};
 
 /// Options of `parlor serve`.
 #[derive(Debug, Args)]
@@ -25,18 +27,34 @@ pub struct ServeArgs {
     /// The most tables at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_tables: usize,
+    /// Worker threads (0: one per CPU core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     /// Bytes of each connection's WebSocket read buffer.
     #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
     pub ws_read_buffer: usize,
     /// Bytes a connection gathers before writing to its socket (0: write each frame).
     #[arg(long, default_value_t = Config::default().write_buffer_bytes)]
     pub ws_write_buffer: usize,
+    /// Where tables are kept (the SQLite file `parlor.db`) so they survive a restart.
+    #[arg(long, env = "PARLOR_DATA", default_value = "./data")]
+    pub data: PathBuf,
+    /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if args.threads > 0 {
+        builder.worker_threads(args.threads);
+    }
+    let runtime = builder
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
     runtime.block_on(async {
         let config = Config {
             idle_table_ttl: Duration::from_secs(args.idle_table_secs),
@@ -47,7 +65,17 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             write_buffer_bytes: args.ws_write_buffer,
             ..Config::default()
         };
-        let state = AppState::new(config);
+        let mut state = AppState::new(config);
+        if args.no_store {
+            tracing::warn!("--no-store: tables will not survive a restart");
+        } else {
+            let (store, startup) = Store::open(&args.data)
+                .with_context(|| format!("opening the table log in {}", args.data.display()))?;
+            tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
+            state = state.with_store(store);
+            let restored = restore_all(&state.lobby, startup);
+            tracing::info!(tables = restored, "tables restored from the log");
+        }
         let listener = TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
@@ -58,7 +86,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             tracing::info!("shutting down: telling clients goodbye");
             shutdown.cancel();
         });
+        let store = state.lobby.store().cloned();
         serve(listener, state).await.context("serving")?;
+        if let Some(store) = store {
+            match store.close().await {
+                Ok(()) => tracing::info!("table log flushed and closed"),
+                Err(err) => tracing::error!(%err, "could not flush the table log"),
+            }
+        }
         tracing::info!("stopped");
         Ok(())
     })

@@ -13,10 +13,12 @@
 //! file that cannot be read at all is moved aside and a fresh one started.
 
 pub mod hands;
+pub mod http;
 mod load;
 pub mod records;
 pub mod restore;
 mod schema;
+mod startup;
 mod wal;
 mod writer;
 
@@ -30,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
 pub use restore::{Restored, RestoredSeat};
+pub use startup::restore_all;
 pub use wal::WriteAhead;
 
 use writer::{Request, Write};

@@ -63,6 +63,12 @@ impl WriteAhead {
         }
     }
 
+    /// The store, if one is attached.
+    #[must_use]
+    pub fn store(&self) -> Option<Store> {
+        self.store.clone()
+    }
+
     /// True when a store is attached.
     #[must_use]
     pub fn is_enabled(&self) -> bool {

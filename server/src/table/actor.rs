@@ -3,7 +3,8 @@
 //! It waits on three things: commands from connections, its single timer (bot pacing,
 //! grace periods, remote-bot turn limits, idle cleanup; all on tokio's clock so tests can
 //! pause time), and, when a built-in bot is to move with no delay, nothing at all. Everything
-//! it sends goes through the connections' bounded queues without waiting.
+//! it sends goes through the connections' bounded queues without waiting, once the step's
+//! changes are committed to the store (write-ahead: see [`crate::store::WriteAhead`]).
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -22,6 +23,7 @@ use super::client::frame;
 use super::seats::{SeatMask, SeatState, clean_name, fallback_action, new_token, stand_in};
 use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Frame, JoinRequest, TableHandle};
 use crate::error::ClientError;
+use crate::store::{Restored, SeatRow, Store, WriteAhead};
 
 /// What a new table is made of.
 #[derive(Debug, Clone)]
@@ -38,6 +40,10 @@ pub struct TableSetup {
     pub seed: Option<u64>,
     /// How long the table lives with nobody connected.
     pub idle_ttl: Duration,
+    /// Where the table's setup, seats and actions are logged (`None`: nowhere).
+    pub store: Option<Store>,
+    /// The table as rebuilt from the store after a restart; `None` for a new table.
+    pub restored: Option<Box<Restored>>,
 }
 
 /// Starts a table's actor and returns its handle. `on_close` runs when the actor stops (the
@@ -76,7 +82,17 @@ pub fn spawn(
         timer: Box::pin(sleep_until(Instant::now())),
         timer_at: None,
         shutdown,
+        wal: WriteAhead::new(setup.store.clone(), &setup.id, 0),
     };
+    match setup.restored {
+        Some(restored) => actor.restore(*restored),
+        None => actor.wal.table_created(
+            actor.variant,
+            &actor.options,
+            &actor.table_options,
+            actor.seed,
+        ),
+    }
     actor.info.send_replace(actor.table_info());
     let handle = TableHandle {
         id: setup.id,
@@ -166,6 +182,8 @@ struct TableActor {
     timer_at: Option<Instant>,
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
+    /// Logs the table to the store, and holds each step's output until that is committed.
+    wal: WriteAhead,
 }
 
 impl TableActor {
@@ -177,7 +195,17 @@ impl TableActor {
         tokio::pin!(stopping);
         loop {
             self.settle();
+            // What a step changed is on disk before anyone hears of it.
+            loop {
+                let dropped = self.wal.commit().await;
+                if dropped.is_empty() {
+                    break;
+                }
+                self.dropped.extend(dropped);
+                self.settle();
+            }
             if self.closing {
+                self.wal.closed();
                 break;
             }
             let bot_now = self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
@@ -219,9 +247,9 @@ impl TableActor {
                     self.join(client.clone(), *request)
                 };
                 if let Err(err) = &result {
-                    client.send_msg(&err.to_msg());
+                    self.wal.send_msg(&client, &err.to_msg());
                 }
-                let _ = reply.send(result.is_ok());
+                self.wal.reply(reply, result.is_ok());
             }
             Command::Message { conn, msg } => {
                 if let Err(err) = self.on_message(conn, *msg) {
@@ -330,19 +358,25 @@ impl TableActor {
         self.pick_host();
         self.dirty = true;
         tracing::info!(table = %self.id, %seat, conn = client.id.0, "seat taken");
-        client.send_msg(&ServerMsg::Welcome {
-            protocol: PROTOCOL_VERSION,
-            table: self.id.clone(),
-            seat: Some(seat),
-            token: self.seats[seat.index()].token.clone(),
-            host: self.host == Some(seat),
-        });
+        self.wal.send_msg(
+            &client,
+            &ServerMsg::Welcome {
+                protocol: PROTOCOL_VERSION,
+                table: self.id.clone(),
+                seat: Some(seat),
+                token: self.seats[seat.index()].token.clone(),
+                host: self.host == Some(seat),
+            },
+        );
         self.flush_table();
         if let Some(game) = &self.game {
-            client.send_msg(&ServerMsg::State {
-                seq: self.seq,
-                view: Box::new(PlayerView::of(game, Some(seat))),
-            });
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::State {
+                    seq: self.seq,
+                    view: Box::new(PlayerView::of(game, Some(seat))),
+                },
+            );
         }
         self.prompt();
         Ok(())
@@ -409,21 +443,27 @@ impl TableActor {
 
     /// Adds a spectator.
     fn watch(&mut self, client: Client) {
-        client.send_msg(&ServerMsg::Welcome {
-            protocol: PROTOCOL_VERSION,
-            table: self.id.clone(),
-            seat: None,
-            token: None,
-            host: false,
-        });
+        self.wal.send_msg(
+            &client,
+            &ServerMsg::Welcome {
+                protocol: PROTOCOL_VERSION,
+                table: self.id.clone(),
+                seat: None,
+                token: None,
+                host: false,
+            },
+        );
         self.spectators.push(client.clone());
         self.dirty = true;
         self.flush_table();
         if let Some(game) = &self.game {
-            client.send_msg(&ServerMsg::State {
-                seq: self.seq,
-                view: Box::new(PlayerView::of(game, None)),
-            });
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::State {
+                    seq: self.seq,
+                    view: Box::new(PlayerView::of(game, None)),
+                },
+            );
         }
     }
 
@@ -475,10 +515,13 @@ impl TableActor {
         };
         self.dirty = true;
         if let Some(client) = client {
-            client.send_msg(&ServerMsg::Table {
-                seq: self.seq,
-                table: self.table_info(),
-            });
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::Table {
+                    seq: self.seq,
+                    table: self.table_info(),
+                },
+            );
         }
     }
 
@@ -671,6 +714,8 @@ impl TableActor {
         };
         let game = Game::new(self.variant, &self.options, seed).expect("options were checked");
         let opening = game.opening_events();
+        self.wal
+            .match_started(seed, self.seq + opening.len() as u64);
         self.game = Some(game);
         self.log.clear();
         self.awaiting.clear();
@@ -696,6 +741,8 @@ impl TableActor {
             .ok_or_else(|| ClientError::new(codes::NO_MATCH, "no match is being played"))?;
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
+        let seq = self.seq + events.len() as u64;
+        self.wal.action(self.log.len(), seat, &action, seq);
         self.log.push(seat, &action);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
@@ -748,7 +795,7 @@ impl TableActor {
                     legal: game.legal_actions(seat),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
-                if !client.send_msg(&msg) {
+                if !self.wal.send_msg(client, &msg) {
                     self.dropped.push(client.id);
                 }
             }
@@ -822,14 +869,14 @@ impl TableActor {
         for (i, state) in self.seats.iter().enumerate() {
             if let Some(client) = &state.conn
                 && event.visible_to(Some(Seat(i as u8)))
-                && !client.send(encode())
+                && !self.wal.send(client, encode())
             {
                 self.dropped.push(client.id);
             }
         }
         if event.visible_to(None) {
             for client in &self.spectators {
-                if !client.send(encode()) {
+                if !self.wal.send(client, encode()) {
                     self.dropped.push(client.id);
                 }
             }
@@ -845,7 +892,7 @@ impl TableActor {
                     seq: self.seq,
                     view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
                 };
-                if !client.send_msg(&msg) {
+                if !self.wal.send_msg(client, &msg) {
                     self.dropped.push(client.id);
                 }
             }
@@ -856,7 +903,7 @@ impl TableActor {
                 view: Box::new(PlayerView::of(game, None)),
             });
             for client in &self.spectators {
-                if !client.send(public.clone()) {
+                if !self.wal.send(client, public.clone()) {
                     self.dropped.push(client.id);
                 }
             }
@@ -869,6 +916,9 @@ impl TableActor {
             return;
         }
         self.dirty = false;
+        if self.wal.is_enabled() {
+            self.wal.state(self.status, self.host, self.seat_rows());
+        }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
             seq: self.seq,
@@ -877,7 +927,7 @@ impl TableActor {
         self.info.send_replace(info);
         let clients = self.seats.iter().filter_map(|s| s.conn.as_ref());
         for client in clients.chain(&self.spectators) {
-            if !client.send(msg.clone()) {
+            if !self.wal.send(client, msg.clone()) {
                 self.dropped.push(client.id);
             }
         }
@@ -887,7 +937,7 @@ impl TableActor {
     fn send_to(&mut self, conn: ConnId, msg: &ServerMsg) {
         let clients = self.seats.iter().filter_map(|s| s.conn.as_ref());
         if let Some(client) = clients.chain(&self.spectators).find(|c| c.id == conn)
-            && !client.send_msg(msg)
+            && !self.wal.send_msg(client, msg)
         {
             self.dropped.push(conn);
         }
@@ -943,6 +993,54 @@ impl TableActor {
             self.host = new_host;
             self.dirty = true;
         }
+    }
+
+    /// The seats as the store keeps them.
+    fn seat_rows(&self) -> Vec<SeatRow> {
+        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
+            seat: i as u8,
+            occupant: s.occupant,
+            name: s.name.clone(),
+            token: s.token.clone(),
+            strategy: (s.occupant == Occupant::Bot)
+                .then(|| s.bot.as_ref().map(|b| b.name().to_string()))
+                .flatten(),
+            bot_playing: s.bot_playing,
+        });
+        rows.collect()
+    }
+
+    /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
+    /// Nobody is connected yet: each player's grace period starts now.
+    fn restore(&mut self, restored: Restored) {
+        self.game = restored.game;
+        for (seat, action) in &restored.log {
+            self.log.push(*seat, action);
+        }
+        self.seq = restored.seq;
+        self.matches_played = restored.matches_played;
+        self.status = restored.status;
+        self.host = restored.host;
+        let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
+        for (i, saved) in restored.seats.into_iter().enumerate() {
+            let seed = self.bot_seed(Seat(i as u8));
+            let state = &mut self.seats[i];
+            state.occupant = saved.occupant;
+            state.name = saved.name;
+            state.token = saved.token;
+            state.bot_playing = saved.bot_playing;
+            if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
+                state.bot = strategy(&name, self.variant, seed);
+            }
+            if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
+            {
+                state.grace_deadline = Some(grace);
+            }
+        }
+        self.wal = WriteAhead::new(self.wal.store(), &self.id, restored.match_no);
+        self.wal
+            .assume_state(self.status, self.host, self.seat_rows());
+        self.dirty = true;
     }
 
     /// The table as the lobby and the players see it.

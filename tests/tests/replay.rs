@@ -1,0 +1,202 @@
+//! Hand replays against the real `parlor` binary: `GET /api/tables/{id}/hands/{n}` serves a
+//! finished hand with every card face up and refuses the hand being played;
+//! `parlor replay FILE_OR_URL` prints a finished hand in the compact card notation.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::{CardSet, Event, Seat};
+use parlor_tests::{WsClient, http};
+use serde_json::{Value, json};
+use support::{ServerProcess, TempDir, parlor_bin, play_moves};
+
+/// `GET path`, expecting `status` and, for errors, the code.
+async fn get(addr: std::net::SocketAddr, path: &str, status: u16, code: Option<&str>) -> Value {
+    let (got, body) = http(addr, "GET", path, None).await;
+    assert_eq!(got, status, "GET {path}: {body}");
+    if let Some(code) = code {
+        assert_eq!(body["code"], code, "GET {path}: {body}");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    body
+}
+
+/// A replay shows a finished hand face up and agrees with what the players were shown; the
+/// hand being played, and hands not begun, are refused.
+#[tokio::test]
+async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused() {
+    let dir = TempDir::new("replay");
+    let server = ServerProcess::start(dir.path());
+    let addr = server.addr;
+    let body = json!({"variant": "hearts", "options": {"target": 100}, "seed": 77});
+    let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let hands = format!("/api/tables/{id}/hands");
+
+    get(
+        addr,
+        "/api/tables/nosuchtable/hands/0",
+        404,
+        Some("no_such_table"),
+    )
+    .await;
+    get(addr, &format!("{hands}/0"), 404, Some("no_such_hand")).await;
+    get(addr, &format!("{hands}/zero"), 404, Some("no_such_hand")).await;
+
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        let mut client = WsClient::connect(addr).await;
+        client.join(&id, &format!("p{i}")).await;
+        clients.push(client);
+    }
+    clients[0].send(&ClientMsg::Start {}).await;
+    let (_, last) = play_moves(&mut clients, 10, |_, _| false).await;
+    clients[last.expect("a mover")].snapshot().await;
+    // The first hand is being played: no replay of it, not even in part.
+    let refused = get(addr, &format!("{hands}/0"), 409, Some("hand_not_finished")).await;
+    assert!(refused.get("dealt").is_none());
+    assert_eq!(get(addr, &hands, 200, None).await, json!([]));
+
+    // Finish the first hand and play a little of the second.
+    let mut scored = None;
+    play_moves(&mut clients, usize::MAX, |i, msg| {
+        if let ServerMsg::Event {
+            event: Event::HandScored(result),
+            ..
+        } = msg
+            && i == 0
+        {
+            scored = Some(result.clone());
+            return true;
+        }
+        false
+    })
+    .await;
+    let (_, last) = play_moves(&mut clients, 5, |_, _| false).await;
+    clients[last.expect("a mover")].snapshot().await;
+
+    let list = get(addr, &hands, 200, None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list[0]["url"], format!("{hands}/0"));
+    let hand = get(addr, &format!("{hands}/0"), 200, None).await;
+    get(addr, &format!("{hands}/1"), 409, Some("hand_not_finished")).await;
+    get(addr, &format!("{hands}/2"), 404, Some("no_such_hand")).await;
+
+    // Every card face up: 52 distinct cards dealt, each seat's hand as it was dealt to it.
+    let dealt: Vec<CardSet> = serde_json::from_value(hand["dealt"].clone()).expect("dealt");
+    assert_eq!(dealt.len(), 4);
+    let all: BTreeSet<String> = dealt
+        .iter()
+        .flat_map(|s| s.iter())
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(all.len(), 52);
+    for client in &clients {
+        let seat = client.seat.expect("seated");
+        let own = client
+            .frames
+            .iter()
+            .filter_map(|f| serde_json::from_str::<ServerMsg>(f).ok())
+            .find_map(|m| match m {
+                ServerMsg::Event {
+                    event: Event::Dealt { seat: s, cards },
+                    ..
+                } if s == seat => Some(cards),
+                _ => None,
+            })
+            .expect("the client was dealt a hand");
+        assert_eq!(dealt[seat.index()], own, "{seat}'s dealt hand");
+    }
+    // Passes, then 13 tricks of four cards, each led by the last winner.
+    assert_eq!(hand["passes"].as_array().map(Vec::len), Some(4));
+    let tricks = hand["tricks"].as_array().expect("tricks");
+    assert_eq!(tricks.len(), 13);
+    let mut played = BTreeSet::new();
+    for (k, trick) in tricks.iter().enumerate() {
+        let plays = trick["plays"].as_array().expect("plays");
+        assert_eq!(plays.len(), 4);
+        assert_eq!(trick["leader"], plays[0]["seat"]);
+        if k > 0 {
+            assert_eq!(trick["leader"], tricks[k - 1]["winner"]);
+        }
+        for play in plays {
+            played.insert(play["card"].as_str().expect("a card").to_string());
+        }
+    }
+    assert_eq!(played, all, "every dealt card is played");
+    let result = serde_json::to_value(scored.expect("the hand was scored")).expect("json");
+    assert_eq!(hand["result"], result);
+    assert_eq!(hand["players"][1]["name"], "p1");
+    assert_eq!(hand["hand"], 0);
+    assert_eq!(hand["match_no"], 1);
+    assert_eq!(hand["match_seed"], 77);
+    for client in &clients {
+        let token = client.token.as_deref().expect("a token");
+        assert!(
+            !hand.to_string().contains(token),
+            "no seat token in a replay"
+        );
+    }
+    server.stop();
+}
+
+/// `parlor replay` prints a finished hand from a file or from the server, in the compact
+/// notation, and explains a refusal.
+#[tokio::test]
+async fn parlor_replay_prints_a_finished_hand_in_compact_notation() {
+    let dir = TempDir::new("replay-cli");
+    let server = ServerProcess::start(dir.path());
+    let addr = server.addr;
+    let body = json!({"variant": "whist", "options": {"target": 8}, "seed": 3});
+    let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        let mut client = WsClient::connect(addr).await;
+        client.join(&id, &format!("p{i}")).await;
+        clients.push(client);
+    }
+    clients[0].send(&ClientMsg::Start {}).await;
+    // Whist: a hand is 52 cards; play it and one more card.
+    let (_, last) = play_moves(&mut clients, 53, |_, _| false).await;
+    clients[last.expect("a mover")].snapshot().await;
+
+    let url = format!("http://{addr}/api/tables/{id}/hands/0");
+    let (_, hand) = http(addr, "GET", &format!("/api/tables/{id}/hands/0"), None).await;
+    let file = dir.path().join("hand0.json");
+    std::fs::write(&file, hand.to_string()).expect("write");
+
+    let dealt: Vec<CardSet> = serde_json::from_value(hand["dealt"].clone()).expect("dealt");
+    for source in [file.to_string_lossy().to_string(), url.clone()] {
+        let out = Command::new(parlor_bin())
+            .args(["replay", &source])
+            .output()
+            .expect("run parlor replay");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{source}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(&format!("whist table {id}")), "{text}");
+        assert!(text.contains("trump"), "{text}");
+        for (seat, cards) in dealt.iter().enumerate() {
+            let line = format!("{} (p{seat}): {}", Seat(seat as u8), cards.to_compact(true));
+            assert!(text.contains(&line), "missing `{line}` in:\n{text}");
+        }
+        let trick_lines = text.lines().filter(|l| l.contains("won by")).count();
+        assert_eq!(trick_lines, 13, "{text}");
+    }
+
+    let out = Command::new(parlor_bin())
+        .args(["replay", &format!("http://{addr}/api/tables/{id}/hands/1")])
+        .output()
+        .expect("run parlor replay");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("409") && err.contains("not over"), "{err}");
+    server.stop();
+}

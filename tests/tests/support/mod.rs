@@ -1,0 +1,287 @@
+//! The real `parlor` binary as a child process, for tests that kill or signal the server.
+//!
+//! The binary is `PARLOR_BIN` when set (as `tests/run.sh` does), otherwise it is built once
+//! per test process with `cargo build -p parlor-server --bin parlor` (a no-op when it is up to
+//! date) and taken from the target directory this test executable lives in. Building it here
+//! keeps `cargo test -p parlor-tests` from running an old binary: cargo only builds the
+//! binaries of the package under test, and `parlor` belongs to `parlor-server`.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::{Card, Legal, Seat};
+use parlor_tests::{Rng, WsClient};
+
+/// The `parlor` binary to test.
+pub fn parlor_bin() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("PARLOR_BIN") {
+            return PathBuf::from(bin);
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "parlor-server", "--bin", "parlor"])
+            .current_dir(&root)
+            .status()
+            .expect("running cargo build for the parlor binary");
+        assert!(status.success(), "building the parlor binary failed");
+        // This test runs from <target>/debug/deps/; the binary is in <target>/debug/.
+        let exe = std::env::current_exe().expect("the test executable's path");
+        let bin = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the target directory")
+            .join(format!("parlor{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.exists(), "no parlor binary at {}", bin.display());
+        bin
+    })
+    .clone()
+}
+
+/// A fresh, empty directory for one test's data, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A new directory under the system's temporary directory.
+    pub fn new(name: &str) -> TempDir {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "parlor-test-{name}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("creating a temporary directory");
+        TempDir(dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A `parlor serve` child process on a free port with its own data directory.
+pub struct ServerProcess {
+    /// The process.
+    child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Everything it has logged so far (stderr, without colours).
+    log: Arc<Mutex<String>>,
+}
+
+impl ServerProcess {
+    /// Starts `parlor serve --addr 127.0.0.1:0 --data DIR` and waits until it listens.
+    pub fn start(data: &Path) -> ServerProcess {
+        let mut child = Command::new(parlor_bin())
+            .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+            .arg(data)
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starting parlor serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let log = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            let mut tx = Some(tx);
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let line = strip_ansi(&line);
+                if let Some(addr) = listening_addr(&line)
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(addr);
+                }
+                let mut log = sink.lock().expect("log lock");
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+        let addr = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(addr) => addr,
+            Err(_) => {
+                let _ = child.kill();
+                panic!(
+                    "parlor serve did not start listening; its log:\n{}",
+                    log.lock().expect("log lock")
+                );
+            }
+        };
+        ServerProcess { child, addr, log }
+    }
+
+    /// What the server has logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().expect("log lock").clone()
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the process with SIGKILL (no chance to flush anything) and reaps it.
+    pub fn kill9(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaping the server");
+    }
+
+    /// Sends SIGTERM.
+    pub fn sigterm(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("running kill");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits up to `limit` for the process to exit; `None` if it is still running (then it
+    /// is killed).
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops the server gracefully and checks that it exits successfully.
+    pub fn stop(mut self) {
+        self.sigterm();
+        let status = self.wait_exit(Duration::from_secs(10));
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "parlor serve did not stop cleanly ({status:?}); its log:\n{}",
+            self.log()
+        );
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Removes terminal colour codes.
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The address in the server's "parlor is serving: open http://ADDR/" line.
+fn listening_addr(line: &str) -> Option<SocketAddr> {
+    let rest = line.split("open http://").nth(1)?;
+    rest.split('/').next()?.trim().parse().ok()
+}
+
+/// A move chosen from the seat and what it may do alone, so a game played again (or
+/// resumed after a crash) makes exactly the same moves.
+pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
+    let cards: Vec<Card> = match legal {
+        Legal::Play { cards } => cards.iter().collect(),
+        Legal::Pass { from, .. } => from.iter().collect(),
+        Legal::Wait => return None,
+    };
+    let mut key = u64::from(seat.0) + 1;
+    for card in &cards {
+        key = key
+            .wrapping_mul(31)
+            .wrapping_add(card.to_string().len() as u64);
+        for b in card.to_string().bytes() {
+            key = key.wrapping_mul(131).wrapping_add(u64::from(b));
+        }
+    }
+    let mut rng = Rng::new(key);
+    match legal {
+        Legal::Play { .. } => Some(ClientMsg::Play {
+            card: cards[rng.below(cards.len())],
+            seat: None,
+        }),
+        Legal::Pass { count, .. } => {
+            let mut pool = cards;
+            let mut chosen = Vec::new();
+            for _ in 0..*count {
+                chosen.push(pool.swap_remove(rng.below(pool.len())));
+            }
+            Some(ClientMsg::Pass {
+                cards: chosen,
+                seat: None,
+            })
+        }
+        Legal::Wait => None,
+    }
+}
+
+/// Answers prompts with [`move_for`] until `moves` moves have been sent or `stop` says so;
+/// returns the moves sent and the index of the client that sent the last one.
+pub async fn play_moves(
+    clients: &mut [WsClient],
+    moves: usize,
+    mut stop: impl FnMut(usize, &ServerMsg) -> bool,
+) -> (usize, Option<usize>) {
+    let mut sent = 0;
+    let mut last = None;
+    while sent < moves {
+        let (i, msg) = parlor_tests::next_any(clients).await;
+        if let ServerMsg::Error { code, message } = &msg {
+            panic!("client {i} got an error: {code}: {message}");
+        }
+        if let ServerMsg::YourTurn { legal, .. } = &msg {
+            let seat = clients[i].seat.expect("a seated client");
+            if let Some(reply) = move_for(seat, legal) {
+                clients[i].send(&reply).await;
+                sent += 1;
+                last = Some(i);
+            }
+        }
+        if stop(i, &msg) {
+            break;
+        }
+    }
+    (sent, last)
+}
