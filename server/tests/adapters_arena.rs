@@ -92,6 +92,30 @@ fn exec_bots_play_in_the_arena() {
 }
 
 #[test]
+fn script_bots_play_in_the_arena_and_their_fallbacks_are_counted() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/bots/heartless_script.py");
+    let good = format!("script:{}", script.display());
+    let bots = format!("{good},heuristic,script:/bin/false,heuristic");
+    let r = arena(&[
+        "--variant",
+        "hearts",
+        "--bots",
+        &bots,
+        "--games",
+        "4",
+        "--target",
+        "20",
+    ]);
+    let rows = r["bots"].as_array().unwrap();
+    let row = |name: &str| rows.iter().find(|b| b["bot"] == name).unwrap().clone();
+    let hands = r["hands"].as_u64().unwrap();
+    // Every decision of the failing script fell back: at least 13 per hand.
+    assert!(row("script:/bin/false")["fallbacks"].as_u64().unwrap() >= 13 * hands);
+    assert!(row(&good)["fallbacks"].as_u64().unwrap() < 13 * hands);
+}
+
+#[test]
 fn unknown_bots_and_wrong_seat_counts_are_refused() {
     for bots in [
         "heuristic,random,random",

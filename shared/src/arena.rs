@@ -17,6 +17,11 @@ pub trait Participant: Send {
     fn act(&mut self, view: &PlayerView) -> Action;
     /// The events its seat may see, in order (the opening deal included).
     fn observe(&mut self, _events: &[Event]) {}
+    /// Moves it failed to make itself (late, illegal or missing answers) that a built-in
+    /// move or the table's penalty replaced; reported with the results.
+    fn failures(&self) -> u32 {
+        0
+    }
 }
 
 /// Who sits in a seat.
@@ -126,6 +131,11 @@ pub fn play_match(
         }
         if watched {
             notify(seats, &events);
+        }
+    }
+    for (i, seated) in seats.iter().enumerate() {
+        if let Seated::Player(p) = seated {
+            fallbacks[Seat(i as u8)] += p.failures();
         }
     }
     Ok(MatchRecord {

@@ -237,6 +237,10 @@ impl ExecBot {
 }
 
 impl Participant for ExecBot {
+    fn failures(&self) -> u32 {
+        self.failures
+    }
+
     fn act(&mut self, view: &PlayerView) -> Action {
         let cards: CardSet = match view.legal {
             Legal::Play { cards } => cards,

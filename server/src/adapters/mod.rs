@@ -50,7 +50,7 @@ pub fn seated(
     }
     if let Some(path) = spec.strip_prefix("script:") {
         let bot = script::ScriptBot::new(path, Duration::from_millis(move_ms));
-        return Ok(Seated::Bot(Box::new(bot)));
+        return Ok(Seated::Player(Box::new(bot)));
     }
     match Seated::builtin(spec, variant, seed) {
         Some(s) => Ok(s),

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use parlor_shared::arena::Participant;
 use parlor_shared::bots::{HeuristicBot, Strategy};
 use parlor_shared::{Action, CardSet, Legal, PlayerView};
 
@@ -103,5 +104,16 @@ impl Strategy for ScriptBot {
         }
         self.failures += 1;
         HeuristicBot.choose(view)
+    }
+}
+
+/// In the arena a script is a participant, so its failures are reported.
+impl Participant for ScriptBot {
+    fn act(&mut self, view: &PlayerView) -> Action {
+        self.choose(view)
+    }
+
+    fn failures(&self) -> u32 {
+        self.failures
     }
 }
