@@ -141,7 +141,7 @@ fn strong_beats_the_heuristic_at_hearts_on_a_fixed_sample() {
     let (s, h) = duel(
         Variant::Hearts,
         &["strong:40", "heuristic", "heuristic", "heuristic"],
-        2,
+        3,
     );
     assert!(s < h, "strong {s} vs heuristic {h}");
 }
