@@ -18,6 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_util::sync::CancellationToken;
 
 /// Options of `parlor loadtest`.
 #[derive(Debug, Args)]
@@ -42,8 +43,8 @@ struct Shared {
     joined: AtomicUsize,
     /// True during the measured window.
     measuring: AtomicBool,
-    /// True once the window is over: clients stop.
-    stop: AtomicBool,
+    /// Cancelled once the window is over: clients stop.
+    stop: CancellationToken,
 }
 
 /// What one client measured.
@@ -75,7 +76,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     let shared = Arc::new(Shared {
         joined: AtomicUsize::new(0),
         measuring: AtomicBool::new(false),
-        stop: AtomicBool::new(false),
+        stop: CancellationToken::new(),
     });
     let body = format!(
         r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
@@ -107,7 +108,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = started.elapsed().as_secs_f64();
-    shared.stop.store(true, Ordering::Relaxed);
+    shared.stop.cancel();
 
     let mut moves = 0;
     let mut latencies = Vec::new();
@@ -193,10 +194,13 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
     let mut sent: Option<(Instant, String)> = None;
     let mut started = false;
     let mut is_host = false;
-    while !shared.stop.load(Ordering::Relaxed) {
+    // Made once: a timer or a fresh future per frame would cost more than the frame.
+    let stopped = shared.stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
         let frame = tokio::select! {
             frame = ws.next() => frame,
-            () = tokio::time::sleep(Duration::from_millis(200)) => continue,
+            () = &mut stopped => break,
         };
         let text = match frame {
             Some(Ok(Message::Text(text))) => text,
