@@ -9,6 +9,8 @@ mod actor;
 mod client;
 mod log;
 mod seats;
+#[cfg(test)]
+mod tests;
 
 pub use actor::{TableSetup, spawn};
 pub use client::{Client, ConnId, Frame, frame};

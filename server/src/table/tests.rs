@@ -1,0 +1,127 @@
+//! The actor on its own, driven through its command channel with hand-made clients.
+
+use std::time::Duration;
+
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableOptions};
+use parlor_shared::{Event, Options, Seat, Variant};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::{Client, Command, ConnId, Frame, JoinRequest, TableHandle, TableSetup, spawn};
+
+/// A client whose frames the test reads.
+struct Probe {
+    client: Client,
+    rx: mpsc::Receiver<Frame>,
+    kicked: CancellationToken,
+}
+
+fn probe(queue: usize) -> Probe {
+    let (tx, rx) = mpsc::channel(queue);
+    let kicked = CancellationToken::new();
+    Probe {
+        client: Client::new(ConnId::next(), tx, kicked.clone()),
+        rx,
+        kicked,
+    }
+}
+
+async fn join(table: &TableHandle, client: &Client) {
+    let (reply, joined) = oneshot::channel();
+    let request = JoinRequest {
+        seat: None,
+        name: None,
+        token: None,
+        bot: false,
+        watch: false,
+    };
+    table
+        .send(Command::Join {
+            client: client.clone(),
+            request: Box::new(request),
+            reply,
+        })
+        .await
+        .unwrap();
+    assert!(joined.await.unwrap());
+}
+
+async fn say(table: &TableHandle, client: &Client, msg: ClientMsg) {
+    let command = Command::Message {
+        conn: client.id,
+        msg: Box::new(msg),
+    };
+    table.send(command).await.unwrap();
+}
+
+/// A client that stops reading is dropped when its queue is full, a bot takes its seat, and
+/// the table plays on: nobody else waits for it.
+#[tokio::test]
+async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
+    let setup = TableSetup {
+        id: "stuck".into(),
+        variant: Variant::Whist,
+        options: Options {
+            target: Some(1),
+            ..Options::default()
+        },
+        table_options: TableOptions {
+            grace_ms: 0,
+            ..TableOptions::default()
+        },
+        seed: Some(5),
+        idle_ttl: Duration::from_secs(600),
+        store: None,
+        restored: None,
+    };
+    let table = spawn(setup, CancellationToken::new(), || {}).unwrap();
+    let mut host = probe(100_000);
+    let stuck = probe(4);
+    join(&table, &host.client).await;
+    join(&table, &stuck.client).await;
+    for seat in [2, 3] {
+        let strategy = "random".to_string();
+        say(
+            &table,
+            &host.client,
+            ClientMsg::AddBot {
+                seat: Seat(seat),
+                strategy,
+            },
+        )
+        .await;
+    }
+    say(&table, &host.client, ClientMsg::Start {}).await;
+    let mut stuck_dropped = false;
+    loop {
+        let frame = host.rx.recv().await.expect("the table keeps talking");
+        match serde_json::from_str::<ServerMsg>(frame.as_str()).unwrap() {
+            ServerMsg::YourTurn { legal, .. } => {
+                let msg = match legal {
+                    parlor_shared::Legal::Play { cards } => ClientMsg::Play {
+                        card: cards.lowest().unwrap(),
+                        seat: None,
+                    },
+                    other => panic!("whist has no {other:?}"),
+                };
+                say(&table, &host.client, msg).await;
+            }
+            ServerMsg::Table { table, .. }
+                if table.seats[1].occupant == Occupant::Human && !table.seats[1].connected =>
+            {
+                stuck_dropped = true;
+                assert!(
+                    stuck.kicked.is_cancelled(),
+                    "its connection is told to close"
+                );
+            }
+            ServerMsg::Event {
+                event: Event::MatchOver { .. },
+                ..
+            } => break,
+            _ => {}
+        }
+    }
+    assert!(stuck_dropped, "the stuck client was dropped");
+    assert!(stuck.rx.len() <= 4, "and never held more than its queue");
+}
