@@ -104,7 +104,9 @@ impl WriteAhead {
     }
 
     /// Waits for the step's writes, then delivers what was held, in order. Returns the
-    /// connections found gone or too slow while delivering.
+    /// connections found gone or too slow while delivering. A write the database refused is
+    /// logged and the output still goes out (the game in memory has moved on); when the writer
+    /// has stopped (the server is stopping) the output is dropped.
     pub async fn commit(&mut self) -> Vec<ConnId> {
         if let Some(pending) = self.pending.take() {
             match pending.await {
@@ -113,7 +115,10 @@ impl WriteAhead {
                     tracing::error!(table = %self.table, %err, "a change was not stored; play goes on");
                 }
                 Err(_) => {
+                    // Only when the server is stopping: what was not stored is not sent.
                     tracing::warn!(table = %self.table, "the database writer has stopped");
+                    self.held.clear();
+                    return Vec::new();
                 }
             }
         }

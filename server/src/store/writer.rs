@@ -122,6 +122,7 @@ pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
             }
             if !writes.is_empty() {
                 let result = write_all(&mut conn, &writes).map_err(|err| err.to_string());
+                tracing::trace!(writes = writes.len(), "committed");
                 if let Err(err) = &result {
                     tracing::error!(%err, writes = writes.len(), "could not write to the database");
                 }
