@@ -184,6 +184,89 @@ async fn a_match_killed_mid_trick_resumes_and_ends_as_without_the_crash() {
     server.stop();
 }
 
+/// One person and three built-in heuristic bots (deterministic players): after SIGKILL the
+/// bots are back in their seats with their names, the person reconnects to the same hand,
+/// and the match ends exactly as the same match played without the crash.
+#[tokio::test]
+async fn built_in_bots_come_back_after_a_crash_and_play_on_as_before() {
+    async fn table_with_bots(addr: SocketAddr) -> (String, WsClient) {
+        let body = json!({"variant": "hearts", "options": {"target": 30}, "seed": 808});
+        let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["id"].as_str().expect("an id").to_string();
+        let mut person = WsClient::connect(addr).await;
+        assert!(person.join(&id, "Ann").await);
+        for seat in 1..4u8 {
+            person
+                .send(&ClientMsg::AddBot {
+                    seat: Seat(seat),
+                    strategy: "heuristic".into(),
+                })
+                .await;
+        }
+        person
+            .recv_until(|m| matches!(m, ServerMsg::Table { table, .. } if table.seats[3].occupant == parlor_shared::protocol::Occupant::Bot))
+            .await;
+        person.send(&ClientMsg::Start {}).await;
+        (id, person)
+    }
+    /// Plays `moves` moves for the person, then waits for its next turn (the table is still).
+    async fn play_until_my_turn(person: &mut [WsClient], moves: usize) {
+        if moves > 0 {
+            play_moves(person, moves, |_, _| false).await;
+        }
+        person[0]
+            .recv_until(|m| matches!(m, ServerMsg::YourTurn { .. }))
+            .await;
+    }
+
+    let reference_dir = TempDir::new("bots-reference");
+    let server = ServerProcess::start(reference_dir.path());
+    let (id, person) = table_with_bots(server.addr).await;
+    let mut clients = vec![person];
+    play_to_end(&mut clients).await;
+    let reference = all_hands(server.addr, &id).await;
+    server.stop();
+
+    let dir = TempDir::new("bots-crash");
+    let server = ServerProcess::start(dir.path());
+    let (id, person) = table_with_bots(server.addr).await;
+    let mut clients = vec![person];
+    // Hand 0: one pass and 13 cards; hand 1: one pass and 5 cards.
+    play_until_my_turn(&mut clients, 20).await;
+    let before = clients[0].snapshot().await;
+    assert_eq!(before["view"]["hand_number"], 1, "{before}");
+    let token = clients[0].token.clone().expect("a token");
+    let (_, table_before) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    server.kill9();
+    until_closed(&mut clients[0]).await;
+
+    let server = ServerProcess::start(dir.path());
+    let (_, table) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    for seat in 1..4 {
+        assert_eq!(table["seats"][seat]["occupant"], "bot", "{table}");
+        assert_eq!(
+            table["seats"][seat]["name"],
+            table_before["seats"][seat]["name"]
+        );
+    }
+    assert_eq!(table["host"], 0);
+    let (person, welcome, state) = reconnect(server.addr, &id, &token).await;
+    assert!(
+        matches!(welcome, ServerMsg::Welcome { host: true, .. }),
+        "{welcome:?}"
+    );
+    assert_eq!(
+        state["view"], before["view"],
+        "the same hand, trick and scores"
+    );
+    let mut clients = vec![person];
+    play_to_end(&mut clients).await;
+    let after_crash = all_hands(server.addr, &id).await;
+    assert_eq!(after_crash, reference, "the same match, hand for hand");
+    server.stop();
+}
+
 /// SIGTERM while four clients play: every client is told goodbye, the process exits with
 /// status 0 within 5 s, and every move a client saw accepted is in the log and comes back.
 #[tokio::test]
