@@ -176,6 +176,58 @@ impl fmt::Display for Rank {
     }
 }
 
+/// Suit of each card index (64 entries so any masked index is in bounds without a check).
+const SUIT_OF: [Suit; 64] = {
+    let mut table = [Suit::Spades; 64];
+    let mut i = 0;
+    while i < 52 {
+        table[i] = Suit::ALL[i / 13];
+        i += 1;
+    }
+    table
+};
+
+/// Rank index of each card index.
+const RANK_OF: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 52 {
+        table[i] = (i % 13) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The suit mask of each card index.
+const SUIT_MASK_OF: [u64; 64] = {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 52 {
+        table[i] = SUIT_MASK << (i / 13 * 13);
+        i += 1;
+    }
+    table
+};
+
+/// `SELECT_IN_BYTE[b * 8 + k]`: the position of the `k`th set bit of the byte `b`.
+const SELECT_IN_BYTE: [u8; 2048] = {
+    let mut table = [0; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                table[b * 8 + k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// One playing card. Written `QS`, `TD`, `2C` on the wire.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Card(u8);
@@ -203,16 +255,25 @@ impl Card {
         self.0
     }
 
-    /// The card's suit.
+    /// The card's suit (a table look-up: this is on every move's path).
     #[must_use]
+    #[inline]
     pub fn suit(self) -> Suit {
-        Suit::from_index((self.0 / 13) as usize)
+        SUIT_OF[(self.0 & 63) as usize]
     }
 
     /// The card's rank.
     #[must_use]
+    #[inline]
     pub fn rank(self) -> Rank {
-        Rank(self.0 % 13)
+        Rank(RANK_OF[(self.0 & 63) as usize])
+    }
+
+    /// Every card of this card's suit, as a set (the mask a follower must match).
+    #[must_use]
+    #[inline]
+    pub fn suit_set(self) -> CardSet {
+        CardSet(SUIT_MASK_OF[(self.0 & 63) as usize])
     }
 
     /// How people say it: "queen of spades".
@@ -400,13 +461,44 @@ impl CardSet {
     }
 
     /// The `n`th card in index order (0-based), if there are that many.
+    ///
+    /// Branch-free select: per-byte population counts and their prefix sums (one multiply)
+    /// find the byte holding the card, a 2 KiB table the bit within it. Random players pick a
+    /// card this way on every move.
     #[must_use]
+    #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
-        let mut bits = self.0;
-        for _ in 0..n {
-            bits &= bits.wrapping_sub(1);
+        if n >= self.len() {
+            return None;
         }
-        CardSet(bits).lowest()
+        if n < 4 {
+            // The usual case (following suit leaves few cards): clear the lowest bits and
+            // select, a short dependency chain.
+            let x0 = self.0;
+            let x1 = x0 & x0.wrapping_sub(1);
+            let x2 = x1 & x1.wrapping_sub(1);
+            let x3 = x2 & x2.wrapping_sub(1);
+            let low = if n & 1 == 0 { x0 } else { x1 };
+            let high = if n & 1 == 0 { x2 } else { x3 };
+            let bits = if n & 2 == 0 { low } else { high };
+            return Some(Card(bits.trailing_zeros() as u8));
+        }
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let x = self.0;
+        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+        counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        // Byte i of `prefix`: the cards in bytes 0..=i (at most 52, so no carries).
+        let prefix = counts.wrapping_mul(ONES);
+        // High bit of byte i set when prefix_i <= n: those bytes lie wholly below the card.
+        let below = (((u64::from(n) * ONES) | HIGH) - prefix) & HIGH;
+        let byte = below.count_ones();
+        let before = ((prefix << 8) >> (8 * byte)) & 0xFF;
+        let bits = (x >> (8 * byte)) & 0xFF;
+        let within = u64::from(n) - before;
+        let bit = SELECT_IN_BYTE[(((bits << 3) | within) & 0x7FF) as usize];
+        Some(Card(8 * byte as u8 + bit))
     }
 
     /// The cards in index order.
@@ -719,6 +811,20 @@ mod tests {
             prop_assert_eq!(c.to_string().to_lowercase().parse::<Card>().unwrap(), c);
             let symbol = format!("{}{}", c.rank().letter(), c.suit().symbol());
             prop_assert_eq!(symbol.parse::<Card>().unwrap(), c);
+        }
+
+        #[test]
+        fn nth_is_the_nth_card_in_index_order(bits in any::<u64>(), n in 0u32..60) {
+            let set = CardSet::from_bits(bits);
+            prop_assert_eq!(set.nth(n), set.iter().nth(n as usize));
+        }
+
+        #[test]
+        fn suit_and_rank_tables_agree_with_the_index(i in 0u8..52) {
+            let c = Card::from_index(i);
+            prop_assert_eq!(c.suit() as u8, i / 13);
+            prop_assert_eq!(c.rank().index(), i % 13);
+            prop_assert_eq!(c.suit_set(), CardSet::suit(c.suit()));
         }
 
         #[test]

@@ -6,7 +6,7 @@ use super::variant::{BadCard, Options, OptionsError, Rules, Variant};
 use super::{RuleError, filippa, hearts, hearts5, tricks, whist};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::{DeckRng, shuffled_deck};
-use crate::seat::{PerSeat, Seat, SeatSet};
+use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatSet};
 
 /// Cards each player passes in the variants that pass.
 pub const PASS_COUNT: u32 = 3;
@@ -48,6 +48,10 @@ pub struct Game {
     taken: PerSeat<CardSet>,
     tricks_won: PerSeat<u8>,
     trick: Trick,
+    /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
+    turn: Seat,
+    /// The cards `turn` may play, computed once per turn (while playing).
+    legal: CardSet,
     /// This hand's finished tricks (kept as `Trick`s: no allocation per trick).
     completed: Vec<Trick>,
     hearts_broken: bool,
@@ -112,6 +116,8 @@ impl Game {
             taken: PerSeat::new(n),
             tricks_won: PerSeat::new(n),
             trick: Trick::new(Seat(0)),
+            turn: Seat(0),
+            legal: CardSet::EMPTY,
             completed: Vec::with_capacity(13),
             hearts_broken: false,
             trump: None,
@@ -336,10 +342,15 @@ impl Game {
 
     /// The seat whose card the trick waits for (meaningful while playing).
     #[must_use]
+    #[inline]
     pub fn next_to_play(&self) -> Seat {
-        self.trick
-            .leader()
-            .left(self.trick.len() as u8, self.players)
+        debug_assert_eq!(
+            self.turn,
+            self.trick
+                .leader()
+                .left(self.trick.len() as u8, self.players)
+        );
+        self.turn
     }
 
     /// What `seat` may do now.
@@ -367,24 +378,38 @@ impl Game {
         if self.phase != Phase::Playing || seat != self.next_to_play() {
             return CardSet::EMPTY;
         }
+        debug_assert_eq!(self.legal, self.playable(seat));
+        self.legal
+    }
+
+    /// The cards `seat` may play, assuming it is their turn to play.
+    #[inline]
+    fn playable(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
-        let first_trick = self.completed.is_empty();
-        let Some(led) = self.trick.led_suit() else {
+        let led = self.trick.led_cards();
+        if led.is_empty() {
             return match self.rules.variant {
-                Variant::Hearts => hearts::lead_options(hand, first_trick, self.hearts_broken),
+                Variant::Hearts => {
+                    hearts::lead_options(hand, self.completed.is_empty(), self.hearts_broken)
+                }
                 _ => hand,
             };
-        };
-        let following = hand.of_suit(led);
-        if !following.is_empty() {
-            return following;
         }
-        match self.rules.variant {
-            Variant::Hearts => hearts::discard_options(hand, first_trick),
-            Variant::Hearts5 => {
-                hearts5::discard_options(hand, self.trump.expect("hearts5 has trump"))
-            }
+        let following = hand & led;
+        // Whether a player can follow is random in random play: compute both answers and
+        // select, rather than branch.
+        let void = match self.rules.variant {
+            Variant::Hearts => hearts::discard_options(hand, self.completed.is_empty()),
+            Variant::Hearts5 => match self.trump {
+                Some(trump) => hearts5::discard_options(hand, trump),
+                None => hand,
+            },
             _ => hand,
+        };
+        if following.is_empty() {
+            void
+        } else {
+            following
         }
     }
 
@@ -413,12 +438,47 @@ impl Game {
         }
     }
 
-    fn pass(
+    /// [`Game::apply`] of `Action::Play { card }`, without building the action: the same
+    /// checks, the same effects, the same events.
+    pub fn play_card(
         &mut self,
         seat: Seat,
-        cards: &[Card],
+        card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        if seat.0 >= self.players {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
+        self.play(seat, card, events)
+    }
+
+    /// [`Game::apply`] of `Action::Pass` with the cards as a set (so it cannot hold a card
+    /// twice), without building the action: the same checks, effects and events.
+    pub fn pass_cards(
+        &mut self,
+        seat: Seat,
+        cards: CardSet,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if seat.0 >= self.players {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
+        self.check_can_pass(seat)?;
+        if cards.len() != PASS_COUNT {
+            return Err(RuleError::WrongPassCount {
+                expected: PASS_COUNT,
+                got: cards.len() as usize,
+            });
+        }
+        if let Some(card) = (cards - self.hands[seat]).lowest() {
+            return Err(RuleError::CardNotHeld(card));
+        }
+        self.choose_pass(seat, cards, events);
+        Ok(())
+    }
+
+    /// Refuses a pass outside the passing phase or from a seat that has passed.
+    fn check_can_pass(&self, seat: Seat) -> Result<(), RuleError> {
         match self.phase {
             Phase::Passing => {}
             Phase::Playing => return Err(RuleError::NotPassingNow),
@@ -427,6 +487,26 @@ impl Game {
         if !self.to_pass.contains(seat) {
             return Err(RuleError::AlreadyPassed);
         }
+        Ok(())
+    }
+
+    /// Records a checked pass; the last one makes every pass arrive.
+    fn choose_pass(&mut self, seat: Seat, chosen: CardSet, events: &mut Vec<Event>) {
+        self.passed[seat] = chosen;
+        self.to_pass.remove(seat);
+        events.push(Event::PassChosen { seat });
+        if self.to_pass.is_empty() {
+            self.exchange_passes(events);
+        }
+    }
+
+    fn pass(
+        &mut self,
+        seat: Seat,
+        cards: &[Card],
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_can_pass(seat)?;
         if cards.len() != PASS_COUNT as usize {
             return Err(RuleError::WrongPassCount {
                 expected: PASS_COUNT,
@@ -442,12 +522,7 @@ impl Game {
                 return Err(RuleError::DuplicateInPass(card));
             }
         }
-        self.passed[seat] = chosen;
-        self.to_pass.remove(seat);
-        events.push(Event::PassChosen { seat });
-        if self.to_pass.is_empty() {
-            self.exchange_passes(events);
-        }
+        self.choose_pass(seat, chosen, events);
         Ok(())
     }
 
@@ -479,7 +554,7 @@ impl Game {
         if seat != self.next_to_play() {
             return Err(RuleError::NotYourTurn);
         }
-        if !self.legal_plays(seat).contains(card) {
+        if !self.legal.contains(card) {
             if self.rules.variant == Variant::Tricks && self.rules.bad_card == BadCard::Penalty {
                 self.bad_card(seat, card, events);
                 return Ok(());
@@ -488,13 +563,16 @@ impl Game {
         }
         self.hands[seat].remove(card);
         self.face_up.remove(card);
-        if card.suit() == Suit::Hearts {
-            self.hearts_broken = true;
-        }
+        self.hearts_broken |= card.suit() == Suit::Hearts;
         self.trick.push(card, self.trump);
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
             self.finish_trick(events);
+        } else {
+            self.turn = seat.next(self.players);
+        }
+        if self.phase == Phase::Playing {
+            self.legal = self.playable(self.turn);
         }
         Ok(())
     }
@@ -521,6 +599,7 @@ impl Game {
         }
     }
 
+    #[inline(never)]
     fn finish_trick(&mut self, events: &mut Vec<Event>) {
         let winner = self.trick.winner(self.players);
         let cards = self.trick.card_set();
@@ -529,6 +608,7 @@ impl Game {
         self.completed.push(self.trick);
         events.push(Event::TrickWon { winner, cards });
         self.trick = Trick::new(winner);
+        self.turn = winner;
         if self.rules.variant == Variant::Tricks {
             // `tricks` scores as it goes and stops the moment someone reaches the target.
             self.totals[winner] += 1;
@@ -555,6 +635,7 @@ impl Game {
         self.finish_hand(events);
     }
 
+    #[inline(never)]
     fn finish_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
         let mut penalties = PerSeat::new(n);
@@ -636,6 +717,7 @@ impl Game {
     }
 
     /// Deals the next hand: one card at a time from the dealer's left.
+    #[inline(never)]
     fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
         let deck = if self.stacked.is_empty() {
@@ -644,11 +726,18 @@ impl Game {
             self.stacked.remove(0)
         };
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
-        self.hands = PerSeat::new(n);
-        let mut seat = self.dealer;
+        let mut bits = [0u64; MAX_SEATS];
+        let mut seat = self.dealer.next(n).index();
         for &card in &deck[..dealt] {
-            seat = seat.next(n);
-            self.hands[seat].insert(card);
+            bits[seat] |= 1 << card.index();
+            seat += 1;
+            if seat == n as usize {
+                seat = 0;
+            }
+        }
+        self.hands = PerSeat::new(n);
+        for seat in Seat::all(n) {
+            self.hands[seat] = CardSet::from_bits(bits[seat.index()]);
         }
         self.taken = PerSeat::new(n);
         self.tricks_won = PerSeat::new(n);
@@ -705,5 +794,7 @@ impl Game {
             _ => self.dealer.next(self.players),
         };
         self.trick = Trick::new(leader);
+        self.turn = leader;
+        self.legal = self.playable(leader);
     }
 }

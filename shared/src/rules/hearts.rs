@@ -41,7 +41,7 @@ pub(super) fn lead_options(hand: CardSet, first_trick: bool, hearts_broken: bool
 /// the hand holds nothing else.
 pub(super) fn discard_options(hand: CardSet, first_trick: bool) -> CardSet {
     let safe = hand - POINT_CARDS;
-    if first_trick && !safe.is_empty() {
+    if first_trick & !safe.is_empty() {
         safe
     } else {
         hand

@@ -13,6 +13,10 @@ pub struct Trick {
     cards: [Card; MAX_SEATS],
     len: u8,
     winning: u8,
+    /// Every card of the led suit (empty before the lead): what a follower must match.
+    led: CardSet,
+    /// The cards played so far, as a set.
+    set: CardSet,
 }
 
 impl Trick {
@@ -24,6 +28,8 @@ impl Trick {
             cards: [Card::TWO_OF_CLUBS; MAX_SEATS],
             len: 0,
             winning: 0,
+            led: CardSet::EMPTY,
+            set: CardSet::EMPTY,
         }
     }
 
@@ -51,6 +57,13 @@ impl Trick {
         (self.len > 0).then(|| self.cards[0].suit())
     }
 
+    /// Every card of the led suit; empty before the lead.
+    #[must_use]
+    #[inline]
+    pub fn led_cards(&self) -> CardSet {
+        self.led
+    }
+
     /// The cards in play order.
     #[must_use]
     pub fn cards(&self) -> &[Card] {
@@ -59,8 +72,9 @@ impl Trick {
 
     /// The cards as a set.
     #[must_use]
+    #[inline]
     pub fn card_set(&self) -> CardSet {
-        self.cards().iter().copied().collect()
+        self.set
     }
 
     /// The plays in order, with who played each, at a table of `n`.
@@ -85,18 +99,23 @@ impl Trick {
 
     /// Adds the next card; a trump beats every non-trump, otherwise only a higher card of the
     /// suit of the winning card takes over.
+    #[inline]
     pub fn push(&mut self, card: Card, trump: Option<Suit>) {
-        if let Some(best) = self.winning_card() {
-            let beats = if card.suit() == best.suit() {
-                card.rank() > best.rank()
-            } else {
-                Some(card.suit()) == trump
-            };
-            if beats {
-                self.winning = self.len;
-            }
+        let len = self.len as usize;
+        if len == 0 {
+            self.led = card.suit_set();
+        } else {
+            let best = self.cards[self.winning as usize];
+            // Within one suit, card indices are in rank order. Plain `&`/`|` on the booleans
+            // and a select keep random play free of unpredictable branches.
+            let same = card.suit() == best.suit();
+            let higher = card.index() > best.index();
+            let trumps = Some(card.suit()) == trump;
+            let beats = (same & higher) | (!same & trumps);
+            self.winning = if beats { self.len } else { self.winning };
         }
-        self.cards[self.len()] = card;
+        self.cards[len] = card;
+        self.set.insert(card);
         self.len += 1;
     }
 }
