@@ -1,0 +1,216 @@
+//! Messages from connections at the table: moves, host commands, `sync`.
+
+use parlor_shared::bots::{strategy, strategy_names};
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus, codes};
+use parlor_shared::{Game, PlayerView, Seat};
+
+use crate::error::ClientError;
+use crate::table::ConnId;
+
+use super::{Role, TableActor};
+
+impl TableActor {
+    /// A message from a connection at this table.
+    pub(super) fn on_message(&mut self, conn: ConnId, msg: ClientMsg) -> Result<(), ClientError> {
+        let role = self.role_of(conn).ok_or_else(|| {
+            ClientError::new(codes::NOT_JOINED, "you are not at this table any more")
+        })?;
+        match msg {
+            ClientMsg::Play { seat: claimed, .. } | ClientMsg::Pass { seat: claimed, .. } => {
+                let Role::Seat(seat) = role else {
+                    return Err(ClientError::new(
+                        codes::NOT_SEATED,
+                        "spectators cannot play: join to take a seat",
+                    ));
+                };
+                if let Some(claimed) = claimed
+                    && claimed != seat
+                {
+                    return Err(ClientError::new(
+                        codes::NOT_YOUR_SEAT,
+                        format!(
+                            "you sit in {seat}, not {claimed}: you can only move for your own seat"
+                        ),
+                    ));
+                }
+                if self.status != TableStatus::Playing {
+                    return Err(ClientError::new(
+                        codes::NO_MATCH,
+                        "no match is being played: the host starts one",
+                    ));
+                }
+                let action = msg.action().expect("play and pass carry an action");
+                self.apply(seat, action)?;
+                Ok(())
+            }
+            ClientMsg::AddBot { seat, strategy } => {
+                self.require_host(role)?;
+                self.add_bot(seat, &strategy)
+            }
+            ClientMsg::RemoveBot { seat } => {
+                self.require_host(role)?;
+                self.remove_bot(seat)
+            }
+            ClientMsg::Start {} => {
+                self.require_host(role)?;
+                self.start()
+            }
+            ClientMsg::Leave {} => {
+                self.leave(conn, role);
+                Ok(())
+            }
+            ClientMsg::Join { .. } | ClientMsg::Watch { .. } => Err(ClientError::new(
+                codes::ALREADY_JOINED,
+                "this connection is already at a table: leave first",
+            )),
+            ClientMsg::Sync {} => {
+                self.sync(conn, role);
+                Ok(())
+            }
+            ClientMsg::Ping {} => {
+                self.send_to(conn, &ServerMsg::Pong {});
+                Ok(())
+            }
+        }
+    }
+
+    /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
+    pub(super) fn sync(&mut self, conn: ConnId, role: Role) {
+        let viewer = match role {
+            Role::Seat(seat) => Some(seat),
+            Role::Spectator => None,
+        };
+        let Some(game) = &self.game else {
+            let table = ServerMsg::Table {
+                seq: self.seq,
+                table: self.table_info(),
+            };
+            self.send_to(conn, &table);
+            return;
+        };
+        let state = ServerMsg::State {
+            seq: self.seq,
+            view: Box::new(PlayerView::of(game, viewer)),
+        };
+        self.send_to(conn, &state);
+        if let Some(seat) = viewer {
+            self.awaiting.remove(seat);
+            self.prompt();
+        }
+    }
+
+    /// Refuses host commands from anyone but the host.
+    pub(super) fn require_host(&self, role: Role) -> Result<(), ClientError> {
+        match role {
+            Role::Seat(seat) if self.host == Some(seat) => Ok(()),
+            _ => Err(ClientError::new(
+                codes::NOT_HOST,
+                "only the table's host can do that",
+            )),
+        }
+    }
+
+    /// Seats a built-in bot in an empty seat.
+    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), ClientError> {
+        let state = self.seats.get(seat.index()).ok_or_else(|| {
+            ClientError::new(
+                codes::NO_SUCH_SEAT,
+                format!("there is no {seat} at this table"),
+            )
+        })?;
+        if state.is_taken() {
+            return Err(ClientError::new(
+                codes::SEAT_TAKEN,
+                format!("{seat} is taken"),
+            ));
+        }
+        let seed = self.bot_seed(seat);
+        let bot = strategy(name, self.variant, seed).ok_or_else(|| {
+            ClientError::new(
+                codes::UNKNOWN_STRATEGY,
+                format!(
+                    "there is no built-in bot `{name}` for {}: choose one of {}",
+                    self.variant,
+                    strategy_names(self.variant).join(", ")
+                ),
+            )
+        })?;
+        let state = &mut self.seats[seat.index()];
+        state.clear();
+        state.occupant = Occupant::Bot;
+        state.name = Some(format!("{} bot", bot.name()));
+        state.bot = Some(bot);
+        self.awaiting.remove(seat);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Takes a built-in bot out of its seat (not during a match).
+    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), ClientError> {
+        let state = self.seats.get(seat.index()).ok_or_else(|| {
+            ClientError::new(
+                codes::NO_SUCH_SEAT,
+                format!("there is no {seat} at this table"),
+            )
+        })?;
+        if state.occupant != Occupant::Bot {
+            return Err(ClientError::new(
+                codes::NOT_A_BOT,
+                format!("{seat} does not hold a built-in bot"),
+            ));
+        }
+        if self.status == TableStatus::Playing {
+            return Err(ClientError::new(
+                codes::MATCH_IN_PROGRESS,
+                "bots stay until the match is over",
+            ));
+        }
+        self.seats[seat.index()].clear();
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Starts a match once every seat is filled.
+    pub(super) fn start(&mut self) -> Result<(), ClientError> {
+        if self.status == TableStatus::Playing {
+            return Err(ClientError::new(
+                codes::MATCH_IN_PROGRESS,
+                "a match is already being played",
+            ));
+        }
+        let empty: Vec<String> = (0..self.seats.len())
+            .filter(|&i| !self.seats[i].is_taken())
+            .map(|i| i.to_string())
+            .collect();
+        if !empty.is_empty() {
+            return Err(ClientError::new(
+                codes::SEATS_EMPTY,
+                format!(
+                    "every seat must be filled first: seat {} empty (add bots?)",
+                    empty.join(", ")
+                ),
+            ));
+        }
+        let seed = match self.seed {
+            Some(seed) => seed.wrapping_add(u64::from(self.matches_played)),
+            None => rand::random(),
+        };
+        let game = Game::new(self.variant, &self.options, seed).expect("options were checked");
+        let opening = game.opening_events();
+        self.wal
+            .match_started(seed, self.seq + opening.len() as u64);
+        self.game = Some(game);
+        self.log.clear();
+        self.awaiting.clear();
+        self.status = TableStatus::Playing;
+        self.dirty = true;
+        tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");
+        self.flush_table();
+        for event in opening {
+            self.broadcast_event(event);
+        }
+        self.send_states();
+        self.prompt();
+        Ok(())
+    }
+}

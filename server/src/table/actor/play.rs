@@ -1,0 +1,133 @@
+//! Applying moves, prompting the next player, and the server's own bot moves.
+
+use std::time::Duration;
+
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus, codes};
+use parlor_shared::{Action, Game, PlayerView, Seat};
+use tokio::time::Instant;
+
+use crate::error::ClientError;
+use crate::table::seats::{fallback_action, stand_in};
+
+use super::TableActor;
+
+impl TableActor {
+    /// Applies a move, tells everyone what happened and prompts whoever is next.
+    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ClientError> {
+        let game = self
+            .game
+            .as_mut()
+            .ok_or_else(|| ClientError::new(codes::NO_MATCH, "no match is being played"))?;
+        let events = game.apply(seat, &action)?;
+        let over = game.is_over();
+        let seq = self.seq + events.len() as u64;
+        self.wal.action(self.log.len(), seat, &action, seq);
+        self.log.push(seat, &action);
+        self.seats[seat.index()].turn_deadline = None;
+        self.awaiting.remove(seat);
+        for event in events {
+            self.broadcast_event(event);
+        }
+        if over {
+            self.status = TableStatus::Finished;
+            self.matches_played += 1;
+            self.awaiting.clear();
+            for state in &mut self.seats {
+                state.turn_deadline = None;
+                if !state.is_taken() {
+                    // Seats given up during the match were played by a stand-in: free now.
+                    state.clear();
+                }
+            }
+            self.dirty = true;
+            tracing::info!(table = %self.id, moves = self.log.len(), "match over");
+        } else {
+            self.prompt();
+        }
+        Ok(())
+    }
+
+    /// Sends `your_turn` to every connected seat that has to act and was not asked yet, and
+    /// starts remote bots' clocks.
+    pub(super) fn prompt(&mut self) {
+        let Some(game) = &self.game else { return };
+        if self.status != TableStatus::Playing {
+            return;
+        }
+        let timeout = self.table_options.bot_timeout_ms;
+        for seat in game.to_act().iter() {
+            if self.awaiting.contains(seat) {
+                continue;
+            }
+            let state = &mut self.seats[seat.index()];
+            if state.server_plays() {
+                continue;
+            }
+            self.awaiting.insert(seat);
+            let remote_bot = state.occupant == Occupant::RemoteBot;
+            if remote_bot && state.turn_deadline.is_none() {
+                state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
+            }
+            if let Some(client) = &state.conn {
+                let msg = ServerMsg::YourTurn {
+                    seq: self.seq,
+                    legal: game.legal_actions(seat),
+                    timeout_ms: remote_bot.then_some(timeout),
+                };
+                if !self.wal.send_msg(client, &msg) {
+                    self.dropped.push(client.id);
+                }
+            }
+        }
+    }
+
+    /// The first seat the server has to move for now, if any.
+    pub(super) fn next_bot_seat(&self) -> Option<Seat> {
+        if self.status != TableStatus::Playing {
+            return None;
+        }
+        let game = self.game.as_ref()?;
+        game.to_act()
+            .iter()
+            .find(|seat| self.seats[seat.index()].server_plays())
+    }
+
+    /// Makes one built-in bot move, if one is due.
+    pub(super) fn bot_move(&mut self) {
+        if let Some(seat) = self.next_bot_seat() {
+            self.server_move(seat);
+        }
+    }
+
+    /// The server moves for `seat`: its built-in bot, or a stand-in.
+    pub(super) fn server_move(&mut self, seat: Seat) {
+        let Some(game) = &self.game else { return };
+        let view = PlayerView::of(game, Some(seat));
+        let seed = self.bot_seed(seat);
+        let variant = self.variant;
+        let bot = self.seats[seat.index()]
+            .bot
+            .get_or_insert_with(|| stand_in(variant, seed));
+        let mut action = bot.choose(&view);
+        if !view.legal.allows(&action) {
+            tracing::warn!(table = %self.id, %seat, bot = bot.name(), "bot chose an illegal move");
+            match fallback_action(&view.legal) {
+                Some(fallback) => action = fallback,
+                None => return,
+            }
+        }
+        if let Err(err) = self.apply(seat, action) {
+            tracing::error!(table = %self.id, %seat, %err, "a legal bot move was refused");
+        }
+    }
+
+    /// A seed for a seat's bot, fixed by the table's seed when it has one.
+    pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
+        let base = self
+            .game
+            .as_ref()
+            .map_or(self.seed.unwrap_or(0), Game::seed);
+        base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(u64::from(seat.0) + 1)
+    }
+}

@@ -1,0 +1,196 @@
+//! Taking seats, watching, leaving and losing the connection.
+
+use std::time::Duration;
+
+use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus, codes};
+use parlor_shared::{PlayerView, Seat};
+use tokio::time::Instant;
+
+use crate::error::ClientError;
+use crate::table::seats::{clean_name, new_token};
+use crate::table::{Client, ConnId, JoinRequest};
+
+use super::{Role, TableActor};
+
+impl TableActor {
+    /// Seats a connection: back into its own seat with a token, or into a free one.
+    pub(super) fn join(&mut self, client: Client, request: JoinRequest) -> Result<(), ClientError> {
+        let seat = match &request.token {
+            Some(token) => self.reclaim(&client, token)?,
+            None => self.take_free_seat(&request)?,
+        };
+        let state = &mut self.seats[seat.index()];
+        state.conn = Some(client.clone());
+        state.grace_deadline = None;
+        state.bot_playing = false;
+        self.awaiting.remove(seat);
+        self.pick_host();
+        self.dirty = true;
+        tracing::info!(table = %self.id, %seat, conn = client.id.0, "seat taken");
+        self.wal.send_msg(
+            &client,
+            &ServerMsg::Welcome {
+                protocol: PROTOCOL_VERSION,
+                table: self.id.clone(),
+                seat: Some(seat),
+                token: self.seats[seat.index()].token.clone(),
+                host: self.host == Some(seat),
+            },
+        );
+        self.flush_table();
+        if let Some(game) = &self.game {
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::State {
+                    seq: self.seq,
+                    view: Box::new(PlayerView::of(game, Some(seat))),
+                },
+            );
+        }
+        self.prompt();
+        Ok(())
+    }
+
+    /// The seat whose token this is, disconnecting whoever played it before.
+    pub(super) fn reclaim(&mut self, client: &Client, token: &str) -> Result<Seat, ClientError> {
+        let index = self
+            .seats
+            .iter()
+            .position(|s| s.token.as_deref() == Some(token))
+            .ok_or_else(|| {
+                ClientError::new(
+                    codes::BAD_TOKEN,
+                    "that seat token is not valid at this table (wrong, or the seat was given up)",
+                )
+            })?;
+        if let Some(old) = self.seats[index].conn.take()
+            && old.id != client.id
+        {
+            old.send_msg(&ServerMsg::error(
+                codes::BAD_TOKEN,
+                "your seat was taken back by a newer connection with its token",
+            ));
+            old.kick();
+        }
+        Ok(Seat(index as u8))
+    }
+
+    /// A free seat (the one asked for, or the first), now held by the joining connection.
+    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, ClientError> {
+        let index = match request.seat {
+            Some(seat) => {
+                let state = self.seats.get(seat.index()).ok_or_else(|| {
+                    ClientError::new(
+                        codes::NO_SUCH_SEAT,
+                        format!("there is no {seat} at this table"),
+                    )
+                })?;
+                if state.is_taken() {
+                    return Err(ClientError::new(
+                        codes::SEAT_TAKEN,
+                        format!("{seat} is taken"),
+                    ));
+                }
+                seat.index()
+            }
+            None => self
+                .seats
+                .iter()
+                .position(|s| !s.is_taken())
+                .ok_or_else(|| ClientError::new(codes::TABLE_FULL, "every seat is taken"))?,
+        };
+        let state = &mut self.seats[index];
+        state.occupant = if request.bot {
+            Occupant::RemoteBot
+        } else {
+            Occupant::Human
+        };
+        state.name = clean_name(request.name.as_deref());
+        state.token = Some(new_token());
+        Ok(Seat(index as u8))
+    }
+
+    /// Adds a spectator.
+    pub(super) fn watch(&mut self, client: Client) {
+        self.wal.send_msg(
+            &client,
+            &ServerMsg::Welcome {
+                protocol: PROTOCOL_VERSION,
+                table: self.id.clone(),
+                seat: None,
+                token: None,
+                host: false,
+            },
+        );
+        self.spectators.push(client.clone());
+        self.dirty = true;
+        self.flush_table();
+        if let Some(game) = &self.game {
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::State {
+                    seq: self.seq,
+                    view: Box::new(PlayerView::of(game, None)),
+                },
+            );
+        }
+    }
+
+    /// A connection went away: its seat waits for it (a grace period), or it stops watching.
+    pub(super) fn disconnect(&mut self, conn: ConnId) {
+        match self.role_of(conn) {
+            Some(Role::Seat(seat)) => {
+                let grace = Duration::from_millis(self.table_options.grace_ms);
+                let state = &mut self.seats[seat.index()];
+                state.conn = None;
+                state.grace_deadline = Some(Instant::now() + grace);
+                self.awaiting.remove(seat);
+                self.dirty = true;
+                tracing::info!(table = %self.id, %seat, conn = conn.0, "player disconnected");
+            }
+            Some(Role::Spectator) => {
+                self.spectators.retain(|c| c.id != conn);
+                self.dirty = true;
+            }
+            None => {}
+        }
+    }
+
+    /// `leave`: the seat is given up for good (its token stops working).
+    pub(super) fn leave(&mut self, conn: ConnId, role: Role) {
+        let client = match role {
+            Role::Seat(seat) => {
+                let state = &mut self.seats[seat.index()];
+                let client = state.conn.take();
+                if self.status == TableStatus::Playing {
+                    // The match goes on: a built-in bot keeps the seat until someone sits.
+                    state.occupant = Occupant::Empty;
+                    state.name = None;
+                    state.token = None;
+                    state.bot_playing = true;
+                    state.grace_deadline = None;
+                    state.turn_deadline = None;
+                } else {
+                    state.clear();
+                }
+                self.awaiting.remove(seat);
+                self.pick_host();
+                client
+            }
+            Role::Spectator => {
+                let index = self.spectators.iter().position(|c| c.id == conn);
+                index.map(|i| self.spectators.swap_remove(i))
+            }
+        };
+        self.dirty = true;
+        if let Some(client) = client {
+            self.wal.send_msg(
+                &client,
+                &ServerMsg::Table {
+                    seq: self.seq,
+                    table: self.table_info(),
+                },
+            );
+        }
+    }
+}
