@@ -128,9 +128,10 @@ impl Store {
                 tracing::error!(
                     file = %path.display(),
                     %err,
-                    "the database file cannot be read: moving it aside and starting with no tables"
+                    "the database file cannot be read: moving it aside and keeping the tables that can still be read"
                 );
-                salvage(&path, Startup::default())?
+                let startup = read_damaged(&path);
+                salvage(&path, startup)?
             }
             Err(err) => return Err(err),
         };
@@ -234,6 +235,61 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())
+}
+
+/// Reads what can still be read from a damaged file: on a copy, cut-off pages are put back as
+/// zeros (a truncated file is otherwise refused whole), then each open table is read on its
+/// own. Never fails: what cannot be read is reported in [`Startup::unreadable`].
+fn read_damaged(path: &Path) -> Startup {
+    let mut startup = Startup::default();
+    let copy = PathBuf::from(format!("{}.salvage", path.display()));
+    let result = (|| -> Result<(), StoreError> {
+        let io = |what: &str, err| StoreError::Io {
+            what: format!("{what} {}", copy.display()),
+            err,
+        };
+        std::fs::copy(path, &copy).map_err(|err| io("copying the database to", err))?;
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        if wal.exists() {
+            std::fs::copy(&wal, format!("{}-wal", copy.display()))
+                .map_err(|err| io("copying the log to", err))?;
+        }
+        let header = std::fs::read(&copy).map_err(|err| io("reading", err))?;
+        if header.len() < 100 || !header.starts_with(b"SQLite format 3\0") {
+            return Ok(());
+        }
+        let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+            1 => 65_536,
+            size => u64::from(size),
+        };
+        let pages = u64::from(u32::from_be_bytes([
+            header[28], header[29], header[30], header[31],
+        ]));
+        let expected = page_size * pages;
+        if (header.len() as u64) < expected {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&copy)
+                .map_err(|err| io("opening", err))?;
+            file.set_len(expected).map_err(|err| io("padding", err))?;
+        }
+        let conn = Connection::open(&copy)?;
+        for id in load::open_table_ids(&conn)? {
+            match load::table_log(&conn, &id, load::Scope::LastMatch) {
+                Ok(Some(log)) => startup.tables.push(log),
+                Ok(None) => {}
+                Err(err) => startup.unreadable.push((id, err.to_string())),
+            }
+        }
+        Ok(())
+    })();
+    if let Err(err) = result {
+        tracing::error!(%err, "no table could be read from the damaged database file");
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
+    startup
 }
 
 /// Moves the file aside and starts a fresh database holding the tables in `startup`.
