@@ -239,3 +239,48 @@ async fn built_in_bots_pace_their_moves_when_asked() {
     }
     assert!(bot_moves >= 39);
 }
+
+/// `sync` repeats the prompt with the time actually left: asking again buys no time.
+#[tokio::test(start_paused = true)]
+async fn sync_repeats_the_prompt_with_the_time_left() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(
+            json!({"variant": "tricks", "options": {"bad_card": "reject"},
+            "table_options": {"bot_timeout_ms": 2000}, "seed": 9}),
+        )
+        .await;
+    let mut bot = server.client().await;
+    assert!(bot.join_with(&id, "slow", true).await);
+    for seat in 1..4u8 {
+        bot.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    bot.send(&ClientMsg::Start {}).await;
+    let ServerMsg::YourTurn {
+        legal, timeout_ms, ..
+    } = bot
+        .recv_until(|m| matches!(m, ServerMsg::YourTurn { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(timeout_ms, Some(2000));
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    bot.send(&ClientMsg::Sync {}).await;
+    bot.recv_until(|m| matches!(m, ServerMsg::State { .. }))
+        .await;
+    let ServerMsg::YourTurn {
+        legal: again,
+        timeout_ms: left,
+        ..
+    } = bot.recv().await
+    else {
+        panic!("your_turn after the snapshot")
+    };
+    assert_eq!(again, legal);
+    assert_eq!(left, Some(1500));
+}

@@ -3,6 +3,7 @@
 use parlor_shared::bots::{strategy, strategy_names};
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus, codes};
 use parlor_shared::{Game, PlayerView, Seat};
+use tokio::time::Instant;
 
 use crate::error::ClientError;
 use crate::table::ConnId;
@@ -92,10 +93,26 @@ impl TableActor {
             seq: self.seq,
             view: Box::new(PlayerView::of(game, viewer)),
         };
+        // The prompt again, with the time actually left: asking must not buy a bot more.
+        let prompt = viewer
+            .filter(|&seat| {
+                self.status == TableStatus::Playing
+                    && game.to_act().contains(seat)
+                    && !self.seats[seat.index()].server_plays()
+            })
+            .map(|seat| {
+                let left = self.seats[seat.index()]
+                    .turn_deadline
+                    .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+                ServerMsg::YourTurn {
+                    seq: self.seq,
+                    legal: game.legal_actions(seat),
+                    timeout_ms: left,
+                }
+            });
         self.send_to(conn, &state);
-        if let Some(seat) = viewer {
-            self.awaiting.remove(seat);
-            self.prompt();
+        if let Some(prompt) = prompt {
+            self.send_to(conn, &prompt);
         }
     }
 

@@ -65,7 +65,7 @@ impl TableActor {
             }
             self.awaiting.insert(seat);
             let remote_bot = state.occupant == Occupant::RemoteBot;
-            if remote_bot && state.turn_deadline.is_none() {
+            if remote_bot {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
             }
             if let Some(client) = &state.conn {
