@@ -440,6 +440,7 @@ impl Game {
 
     /// [`Game::apply`] of `Action::Play { card }`, without building the action: the same
     /// checks, the same effects, the same events.
+    #[inline]
     pub fn play_card(
         &mut self,
         seat: Seat,
@@ -545,6 +546,7 @@ impl Game {
         self.start_play();
     }
 
+    #[inline]
     fn play(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) -> Result<(), RuleError> {
         match self.phase {
             Phase::Playing => {}
@@ -578,6 +580,8 @@ impl Game {
     }
 
     /// Names the rule an illegal card breaks (only called once the card is known illegal).
+    #[cold]
+    #[inline(never)]
     fn why_illegal(&self, seat: Seat, card: Card) -> RuleError {
         let hand = self.hands[seat];
         if !hand.contains(card) {
@@ -624,6 +628,8 @@ impl Game {
 
     /// `tricks`' bad card: the player loses 100, the hand ends with what was won so far kept,
     /// and the next hand is dealt.
+    #[cold]
+    #[inline(never)]
     fn bad_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
         events.push(Event::BadCard {
             seat,
