@@ -24,9 +24,14 @@ pub fn penalty(card: Card) -> i32 {
     }
 }
 
-/// The total penalty of the cards taken.
+/// The total penalty of the cards taken: −1 a heart, −1 to −4 more for J♥ to A♥, −13 for
+/// Q♠ (bit counts, as [`penalty`] summed over the cards).
 fn penalties(taken: CardSet) -> i32 {
-    taken.iter().map(penalty).sum()
+    let hearts = taken.of_suit(Suit::Hearts);
+    let has = |rank: Rank| i32::from(hearts.contains(Card::new(rank, Suit::Hearts)));
+    let extra = 4 * has(Rank::ACE) + 3 * has(Rank::KING) + 2 * has(Rank::QUEEN) + has(Rank::JACK);
+    let queen = 13 * i32::from(taken.contains(Card::QUEEN_OF_SPADES));
+    -(hearts.len() as i32 + extra + queen)
 }
 
 /// Scores a hand: `(prize per seat, penalties per seat, pool carried over)`. The pool (this
@@ -49,4 +54,20 @@ pub(super) fn score(taken: &PerSeat<CardSet>, pool: i32) -> (PerSeat<i32>, PerSe
         }
     }
     (prize, minus, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_penalties_are_the_sum_of_card_penalties() {
+        let mut bits = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..500 {
+            bits = bits.rotate_left(7).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (bits >> 3);
+            let set = CardSet::from_bits(bits);
+            assert_eq!(penalties(set), set.iter().map(penalty).sum::<i32>());
+        }
+        assert_eq!(penalties(CardSet::FULL), -36);
+    }
 }
