@@ -548,7 +548,13 @@ fn run(variant: Variant, knob: u8, seed: u64, moves: u64) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(12))]
+    // Each case is a whole match: a few shrink steps find a smaller seed without re-playing
+    // hundreds of matches.
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        max_shrink_iters: 16,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn hearts_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
