@@ -1,8 +1,9 @@
 //! The writer thread: the only user of the database connection after start.
 //!
-//! It sleeps until a request arrives, then takes every request already queued, writes the
-//! writes in one transaction, commits, and only then acknowledges them (group commit). Reads
-//! and barriers are answered in queue order, after the writes queued before them.
+//! It sleeps until a request arrives, then takes every request already queued (when busy,
+//! after a short wait for more), writes the writes in one transaction, commits, and only
+//! then acknowledges them (group commit). Reads and barriers are answered in queue order,
+//! after the writes queued before them.
 
 use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};
@@ -12,6 +13,10 @@ use super::{StoreError, load};
 
 /// The most requests written in one transaction.
 const MAX_BATCH: usize = 4096;
+
+/// How long a busy writer waits for more writes before committing (a quiet one never
+/// waits). About a tenth of a move's round trip under load; it halves the pages written.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 
 /// One change to the database.
 #[derive(Debug)]
@@ -101,14 +106,21 @@ pub enum Request {
 pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
     let mut batch = Vec::new();
     let mut acks = Vec::new();
+    let mut busy = false;
     while let Some(first) = rx.blocking_recv() {
         batch.push(first);
+        if busy {
+            // Under load, let a few more writes join this commit: tables touch different
+            // pages, and each commit writes every page it touched once.
+            std::thread::sleep(LINGER);
+        }
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
                 Ok(request) => batch.push(request),
                 Err(_) => break,
             }
         }
+        busy = batch.len() > 1;
         let mut stop = None;
         let mut requests = batch.drain(..).peekable();
         while requests.peek().is_some() {
