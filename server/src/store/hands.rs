@@ -2,7 +2,8 @@
 //! `GET /api/tables/{id}/hands/{n}` and printed by `parlor replay`.
 //!
 //! Only hands whose score has been written down are ever built: the hand in progress (and its
-//! hidden cards) is never part of a replay.
+//! hidden cards) is never part of a replay. Nor is the match's seed: it deals every later
+//! hand of the match, so knowing it would show the cards still to come.
 
 use std::fmt::Write as _;
 
@@ -32,8 +33,6 @@ pub struct HandReplay {
     pub number: u32,
     /// The match it belongs to, from 1.
     pub match_no: u32,
-    /// The match's seed: with the actions, the whole match.
-    pub match_seed: u64,
     /// The hand's number within its match, from 0 (as in `hand_started`).
     pub hand: u32,
     /// Who sits where (names as the table last saved them).
@@ -195,7 +194,6 @@ pub fn table_hands(log: &TableLog) -> Result<TableHands, RestoreError> {
                         options: rules.options(),
                         number: 0,
                         match_no: m.match_no,
-                        match_seed: m.seed,
                         hand: b.hand,
                         players: players.clone(),
                         dealer: b.dealer,
@@ -344,8 +342,8 @@ impl HandReplay {
         let card = |card: Card| CardSet::single(card).to_compact(true);
         let _ = writeln!(
             out,
-            "{} table {} - match {} (seed {}), hand {} (#{} at the table)",
-            self.variant, self.table, self.match_no, self.match_seed, self.hand, self.number
+            "{} table {} - match {}, hand {} (#{} at the table)",
+            self.variant, self.table, self.match_no, self.hand, self.number
         );
         let mut deal = format!("dealer: {}", who(self.dealer));
         if let Some(pass) = self.pass {
