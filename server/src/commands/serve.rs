@@ -89,9 +89,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let store = state.lobby.store().cloned();
         serve(listener, state).await.context("serving")?;
         if let Some(store) = store {
-            match store.close().await {
-                Ok(()) => tracing::info!("table log flushed and closed"),
-                Err(err) => tracing::error!(%err, "could not flush the table log"),
+            match tokio::time::timeout(Duration::from_secs(5), store.close()).await {
+                Ok(Ok(())) => tracing::info!("table log flushed and closed"),
+                Ok(Err(err)) => tracing::error!(%err, "could not flush the table log"),
+                Err(_) => tracing::error!("the table log did not finish writing in 5 s"),
             }
         }
         tracing::info!("stopped");
