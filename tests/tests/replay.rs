@@ -206,3 +206,21 @@ async fn parlor_replay_prints_a_finished_hand_in_compact_notation() {
     assert!(err.contains("409") && err.contains("not over"), "{err}");
     server.stop();
 }
+
+/// A server that keeps no log (in-process here, as `parlor serve --no-store`) says so rather
+/// than pretending the table has no hands.
+#[tokio::test]
+async fn without_a_store_replays_are_refused_with_a_reason() {
+    let server = parlor_tests::TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "hearts", "seed": 1}))
+        .await;
+    get(
+        server.addr,
+        &format!("/api/tables/{id}/hands/0"),
+        404,
+        Some("no_storage"),
+    )
+    .await;
+    server.stop().await;
+}
