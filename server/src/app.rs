@@ -39,9 +39,11 @@ pub struct Config {
     /// Each connection's WebSocket read buffer. Client messages are small, and thousands of
     /// connections each keep theirs: tungstenite's default of 128 KiB would dwarf a table.
     pub read_buffer_bytes: usize,
-    /// Bytes a connection's writer gathers before writing to the socket. 0 writes each frame
-    /// as it comes: the frames of one table step rarely batch, and a bigger buffer keeps its
-    /// largest size allocated per connection.
+    /// Bytes a connection's writer gathers before writing to the socket: small frames queued
+    /// together (an event and the prompt that follows it) go out in one write, while the
+    /// buffer, which keeps its largest size per connection, stays small. Measured with
+    /// `parlor loadtest`: 512 gives a third more moves per second than 0 for 1 KB more per
+    /// table; 4 KiB costs 8 KB per table more.
     pub write_buffer_bytes: usize,
 }
 
@@ -54,7 +56,7 @@ impl Default for Config {
             burst: 200,
             outbound_queue: 256,
             read_buffer_bytes: 1024,
-            write_buffer_bytes: 0,
+            write_buffer_bytes: 512,
         }
     }
 }
