@@ -51,9 +51,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the real server binary (env PARLOR_BIN, default target/debug/parlor) on a free port and
- * waits for `/healthz`. Returns `{ url, stop, output }`.
+ * waits for `/healthz`, storing its tables in a fresh temporary directory; `args` are added to
+ * `parlor serve`'s (e.g. `['--no-store']`). Returns `{ url, stop, output }`.
  */
-export async function startParlor() {
+export async function startParlor({ args = [] } = {}) {
   const bin = process.env.PARLOR_BIN || path.join(rootDir, 'target', 'debug', 'parlor');
   if (!existsSync(bin)) throw new Error(`${bin} is missing: cargo build -p parlor-server`);
   let lastError;
@@ -62,7 +63,7 @@ export async function startParlor() {
     const url = `http://127.0.0.1:${port}`;
     // Its own working directory, so anything the server writes there is thrown away after.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parlor-browser-'));
-    const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`], {
+    const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', path.join(dataDir, 'data'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: dataDir,
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
