@@ -58,6 +58,9 @@ export function showTable(root, tableId) {
     botChoice: {},
     copied: false,
     joinInfoError: '',
+    hands: null, // the server's finished hands (`/api/tables/{id}/hands`), for downloads
+    handsKey: '', // the score sheet line they were asked for
+    handsOff: false, // the server keeps no history: no downloads
   };
 
   const banner = document.getElementById('banner');
@@ -229,6 +232,8 @@ export function showTable(root, tableId) {
           S.dialogHand = -1;
           S.dialogOpenFor = null;
           S.notice = '';
+          S.hands = null;
+          S.handsKey = '';
         }
         S.selected.clear();
         S.showLast = false;
@@ -300,6 +305,59 @@ export function showTable(root, tableId) {
       if (S.role !== 'none') clearInterval(pollTimer);
       else load();
     }, 3000);
+  }
+
+  // ---- finished hands to download ---------------------------------------------------------
+
+  /** Asks the server for the table's finished hands once the score sheet gains a line. */
+  function refreshHands() {
+    const last = S.view?.history[S.view.history.length - 1];
+    if (S.handsOff || !last) return;
+    const key = `${S.view.history.length}:${last.hand}:${last.totals.join(',')}`;
+    if (key === S.handsKey) return;
+    S.handsKey = key;
+    loadHands(key, 0);
+  }
+
+  async function loadHands(key, attempt) {
+    let list = null;
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hands`);
+      if (res.ok) {
+        list = await res.json();
+      } else {
+        const body = await res.json().catch(() => ({}));
+        // A server started with --no-store keeps no hands: the feature just is not there.
+        if (body.code === 'no_storage') S.handsOff = true;
+      }
+    } catch {
+      // Offline for a moment: the next line of the score sheet asks again.
+    }
+    if (key !== S.handsKey || !Array.isArray(list)) return;
+    S.hands = list;
+    const last = S.view?.history[S.view.history.length - 1];
+    // The log is written before its events are sent, so this is rare; ask again a bit later.
+    if (last && !storedHand(last) && attempt < 3) setTimeout(() => loadHands(key, attempt + 1), 1000);
+    render();
+  }
+
+  /** The server's entry for a line of the score sheet: a hand of the latest match, same totals. */
+  function storedHand(row) {
+    const list = S.hands || [];
+    const latest = list[list.length - 1];
+    if (!latest) return null;
+    return list.find((e) => e.match_no === latest.match_no && e.hand === row.hand
+      && e.totals.join(',') === row.totals.join(',')) || null;
+  }
+
+  function downloadLink(row, where) {
+    const stored = storedHand(row);
+    if (!stored) return null;
+    return h('a', {
+      class: 'download', href: stored.url, download: `parlor-${tableId}-hand-${stored.number + 1}.json`,
+      'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
+      title: 'Every card of the hand, face up, as a JSON file',
+    }, h('span', { 'aria-hidden': 'true' }, '⤓ '), 'Download', h('span', { class: 'sr-only' }, ` hand ${row.hand + 1}`));
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -458,6 +516,7 @@ export function showTable(root, tableId) {
         status === 'playing' ? h('section', { class: 'panel invite-bottom' }, renderInvite()) : null,
       ));
     renderDialog();
+    refreshHands();
   }
 
   function inviteUrl() {
@@ -813,7 +872,8 @@ export function showTable(root, tableId) {
     const cols = columns(v);
     const filippa = v.variant === 'filippa';
     const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
-      h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(r.moon)} shot the moon`) : null),
+      h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(r.moon)} shot the moon`) : null,
+        downloadLink(r, where)),
       cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
         h('span', { class: 'pts' }, filippa ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
         filippa ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
