@@ -55,7 +55,7 @@ impl Default for Config {
             rate_per_sec: 100,
             burst: 200,
             outbound_queue: 256,
-            read_buffer_bytes: 1024,
+            read_buffer_bytes: 512,
             write_buffer_bytes: 512,
         }
     }
