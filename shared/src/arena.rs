@@ -110,10 +110,17 @@ pub fn play_match(
     }
     while !game.is_over() {
         let seat = game.to_act().iter().next().expect("someone acts");
+        if let Seated::Random(bot) = &mut seats[seat.index()] {
+            events.clear();
+            bot.act_on(&mut game, seat, &mut events)
+                .expect("random moves are legal");
+            if watched {
+                notify(seats, &events);
+            }
+            continue;
+        }
         let action = match &mut seats[seat.index()] {
-            Seated::Random(bot) => bot
-                .choose_legal(&game.legal_actions(seat))
-                .expect("a legal move"),
+            Seated::Random(_) => unreachable!("random seats moved above"),
             Seated::Bot(bot) => bot.choose(&PlayerView::of(&game, Some(seat))),
             Seated::Player(p) => p.act(&PlayerView::of(&game, Some(seat))),
         };

@@ -3,7 +3,8 @@
 use super::Strategy;
 use crate::card::CardSet;
 use crate::deck::DeckRng;
-use crate::rules::{Action, Legal};
+use crate::rules::{Action, Event, Game, Legal, PASS_COUNT, Phase, RuleError};
+use crate::seat::Seat;
 use crate::view::PlayerView;
 
 /// Picks uniformly among the legal moves.
@@ -43,6 +44,37 @@ impl RandomBot {
             Legal::Wait => None,
         }
     }
+
+    /// Makes `seat`'s move directly on `game`: the same choice as [`RandomBot::choose_legal`]
+    /// would make from the legal moves, but through the engine's allocation-free entry points,
+    /// so headless matches of random bots run at engine speed. It reads only what the seat's
+    /// view holds (its legal cards, or its own hand when passing).
+    pub fn act_on(
+        &mut self,
+        game: &mut Game,
+        seat: Seat,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match game.phase() {
+            Phase::Playing => {
+                let card = self
+                    .pick(game.legal_plays(seat))
+                    .ok_or(RuleError::NotYourTurn)?;
+                game.play_card(seat, card, events)
+            }
+            Phase::Passing => {
+                let mut left = game.hand(seat);
+                let mut chosen = CardSet::EMPTY;
+                for _ in 0..PASS_COUNT {
+                    let card = self.pick(left).ok_or(RuleError::NotYourTurn)?;
+                    left.remove(card);
+                    chosen.insert(card);
+                }
+                game.pass_cards(seat, chosen, events)
+            }
+            Phase::MatchOver => Err(RuleError::MatchOver),
+        }
+    }
 }
 
 impl Strategy for RandomBot {
@@ -53,5 +85,43 @@ impl Strategy for RandomBot {
     fn choose(&mut self, view: &PlayerView) -> Action {
         self.choose_legal(&view.legal)
             .expect("asked to act with nothing legal")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Options, Variant};
+
+    /// The fast path the arena uses must make exactly the moves the view-based path makes.
+    #[test]
+    fn acting_on_the_game_matches_choosing_from_the_view() {
+        for variant in Variant::ALL {
+            // Short matches keep the test quick in a debug build.
+            let options = match variant {
+                Variant::Hearts5 => Options {
+                    hands: Some(2),
+                    ..Options::default()
+                },
+                _ => Options {
+                    target: Some(if variant == Variant::Whist { 2 } else { 30 }),
+                    ..Options::default()
+                },
+            };
+            let mut fast_game = Game::new(variant, &options, 11).unwrap();
+            let mut slow_game = fast_game.clone();
+            let (mut fast, mut slow) = (RandomBot::new(5), RandomBot::new(5));
+            let mut events = Vec::new();
+            while !slow_game.is_over() {
+                let seat = slow_game.to_act().iter().next().expect("someone acts");
+                let action = slow.choose(&PlayerView::of(&slow_game, Some(seat)));
+                let slow_events = slow_game.apply(seat, &action).unwrap();
+                events.clear();
+                fast.act_on(&mut fast_game, seat, &mut events).unwrap();
+                assert_eq!(events, slow_events, "{variant}");
+                assert_eq!(fast_game, slow_game, "{variant}");
+            }
+            assert!(fast_game.is_over(), "{variant}");
+        }
     }
 }
