@@ -62,12 +62,17 @@ impl From<OptionsError> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (code, status) = self.code_and_status();
-        let body = HttpError {
-            code: code.to_string(),
-            message: self.to_string(),
-        };
-        (status, Json(body)).into_response()
+        json_error(status, code, self.to_string())
     }
+}
+
+/// Every HTTP error has the same body: `{"code": ..., "message": ...}`.
+pub fn json_error(status: StatusCode, code: &str, message: String) -> Response {
+    let body = HttpError {
+        code: code.to_string(),
+        message,
+    };
+    (status, Json(body)).into_response()
 }
 
 /// A refused client message: a stable code and a sentence, sent back as `error`.

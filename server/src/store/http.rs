@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use parlor_shared::protocol::{HttpError, codes};
+use parlor_shared::protocol::codes;
 
 use super::hands::{HandReplay, HandSummary, TableHands, table_hands};
 use crate::app::AppState;
@@ -57,11 +57,7 @@ impl ReplayError {
 impl IntoResponse for ReplayError {
     fn into_response(self) -> Response {
         let (code, status) = self.code_and_status();
-        let body = HttpError {
-            code: code.to_string(),
-            message: self.to_string(),
-        };
-        (status, Json(body)).into_response()
+        crate::error::json_error(status, code, self.to_string())
     }
 }
 
