@@ -80,6 +80,19 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
         code_for(c, &format!(r#"{{"type":"play","card":"{held_illegal}"}}"#)).await,
         "must_lead_two_of_clubs"
     );
+    // The same player is asked again, right after the reason, with the same legal moves.
+    let next = tokio::time::timeout(std::time::Duration::from_secs(30), c.recv())
+        .await
+        .expect("the prompt again after a refused move");
+    match next {
+        ServerMsg::YourTurn { legal, .. } => assert_eq!(
+            legal,
+            Legal::Play {
+                cards: CardSet::single(Card::TWO_OF_CLUBS)
+            }
+        ),
+        other => panic!("expected the prompt again after a refused move, got {other:?}"),
+    }
     // A pass when nobody passes.
     let three: Vec<String> = hands[leader]
         .iter()

@@ -256,8 +256,17 @@ impl TableActor {
                 self.wal.reply(reply, result.is_ok());
             }
             Command::Message { conn, msg } => {
+                let is_move = msg.action().is_some();
                 if let Err(err) = self.on_message(conn, *msg) {
                     self.send_to(conn, &err.to_msg());
+                    // A refused move is answered with its reason, and the same player is
+                    // asked again (with the time that is left, not a fresh clock).
+                    if is_move
+                        && let Some(Role::Seat(seat)) = self.role_of(conn)
+                        && let Some(prompt) = self.prompt_with_time_left(seat)
+                    {
+                        self.send_to(conn, &prompt);
+                    }
                 }
             }
             Command::Disconnected { conn } => self.disconnect(conn),

@@ -94,26 +94,31 @@ impl TableActor {
             view: Box::new(PlayerView::of(game, viewer)),
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
-        let prompt = viewer
-            .filter(|&seat| {
-                self.status == TableStatus::Playing
-                    && game.to_act().contains(seat)
-                    && !self.seats[seat.index()].server_plays()
-            })
-            .map(|seat| {
-                let left = self.seats[seat.index()]
-                    .turn_deadline
-                    .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
-                ServerMsg::YourTurn {
-                    seq: self.seq,
-                    legal: game.legal_actions(seat),
-                    timeout_ms: left,
-                }
-            });
+        let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
         self.send_to(conn, &state);
         if let Some(prompt) = prompt {
             self.send_to(conn, &prompt);
         }
+    }
+
+    /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
+    pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
+        let game = self.game.as_ref()?;
+        let state = &self.seats[seat.index()];
+        if self.status != TableStatus::Playing
+            || !game.to_act().contains(seat)
+            || state.server_plays()
+        {
+            return None;
+        }
+        let left = state
+            .turn_deadline
+            .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+        Some(ServerMsg::YourTurn {
+            seq: self.seq,
+            legal: game.legal_actions(seat),
+            timeout_ms: left,
+        })
     }
 
     /// Refuses host commands from anyone but the host.
