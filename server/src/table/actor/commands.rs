@@ -134,18 +134,7 @@ impl TableActor {
 
     /// Seats a built-in bot in an empty seat.
     pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), ClientError> {
-        let state = self.seats.get(seat.index()).ok_or_else(|| {
-            ClientError::new(
-                codes::NO_SUCH_SEAT,
-                format!("there is no {seat} at this table"),
-            )
-        })?;
-        if state.is_taken() {
-            return Err(ClientError::new(
-                codes::SEAT_TAKEN,
-                format!("{seat} is taken"),
-            ));
-        }
+        self.check_free(seat)?;
         let seed = self.bot_seed(seat);
         let bot = strategy(name, self.variant, seed).ok_or_else(|| {
             ClientError::new(

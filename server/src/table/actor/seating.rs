@@ -38,15 +38,7 @@ impl TableActor {
             },
         );
         self.flush_table();
-        if let Some(game) = &self.game {
-            self.wal.send_msg(
-                &client,
-                &ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(PlayerView::of(game, Some(seat))),
-                },
-            );
-        }
+        self.send_snapshot(&client, Some(seat));
         self.prompt();
         Ok(())
     }
@@ -75,22 +67,28 @@ impl TableActor {
         Ok(Seat(index as u8))
     }
 
+    /// Refuses a seat that does not exist or is taken.
+    pub(super) fn check_free(&self, seat: Seat) -> Result<(), ClientError> {
+        let state = self.seats.get(seat.index()).ok_or_else(|| {
+            ClientError::new(
+                codes::NO_SUCH_SEAT,
+                format!("there is no {seat} at this table"),
+            )
+        })?;
+        if state.is_taken() {
+            return Err(ClientError::new(
+                codes::SEAT_TAKEN,
+                format!("{seat} is taken"),
+            ));
+        }
+        Ok(())
+    }
+
     /// A free seat (the one asked for, or the first), now held by the joining connection.
     pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, ClientError> {
         let index = match request.seat {
             Some(seat) => {
-                let state = self.seats.get(seat.index()).ok_or_else(|| {
-                    ClientError::new(
-                        codes::NO_SUCH_SEAT,
-                        format!("there is no {seat} at this table"),
-                    )
-                })?;
-                if state.is_taken() {
-                    return Err(ClientError::new(
-                        codes::SEAT_TAKEN,
-                        format!("{seat} is taken"),
-                    ));
-                }
+                self.check_free(seat)?;
                 seat.index()
             }
             None => self
@@ -125,14 +123,17 @@ impl TableActor {
         self.spectators.push(client.clone());
         self.dirty = true;
         self.flush_table();
+        self.send_snapshot(&client, None);
+    }
+
+    /// A newcomer's first picture of the game, if one is being played.
+    fn send_snapshot(&mut self, client: &Client, viewer: Option<Seat>) {
         if let Some(game) = &self.game {
-            self.wal.send_msg(
-                &client,
-                &ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(PlayerView::of(game, None)),
-                },
-            );
+            let state = ServerMsg::State {
+                seq: self.seq,
+                view: Box::new(PlayerView::of(game, viewer)),
+            };
+            self.wal.send_msg(client, &state);
         }
     }
 
