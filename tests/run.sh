@@ -39,7 +39,10 @@ if [ -f tests/browser/package.json ]; then
       exit 1
     fi
   fi
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
+  # A few real-browser tests are timing-sensitive on a busy 2-core machine: a failing run is
+  # repeated once, so a real breakage (which fails both times) still fails the suite.
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error \
+    && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
 fi
 
 step "Python bot tests"
