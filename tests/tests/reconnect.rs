@@ -47,18 +47,10 @@ async fn rejoin(server: &TestServer, table: &str, token: &str) -> WsClient {
     }
 }
 
-#[tokio::test]
-async fn a_player_who_drops_mid_hand_gets_the_seat_back_with_a_snapshot() {
-    let server = TestServer::start().await;
-    let id = server
-        .create_table(json!({"variant": "hearts", "options": {"target": 30}, "seed": 11}))
-        .await;
-    let mut clients = seat_players(&server, &id, 4).await;
-    start(&mut clients).await;
-    let mut rng = Rng::new(5);
-    // Play into the middle of the first hand.
+/// Plays random legal moves until seat 0 has seen `cards` cards played.
+async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
     let mut played = 0;
-    drive(&mut clients, &mut rng, |i, m| {
+    drive(clients, rng, |i, m| {
         if i == 0
             && matches!(
                 m,
@@ -70,9 +62,22 @@ async fn a_player_who_drops_mid_hand_gets_the_seat_back_with_a_snapshot() {
         {
             played += 1;
         }
-        played == 17
+        played == cards
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_player_who_drops_mid_hand_gets_the_seat_back_with_a_snapshot() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "hearts", "options": {"target": 30}, "seed": 11}))
+        .await;
+    let mut clients = seat_players(&server, &id, 4).await;
+    start(&mut clients).await;
+    let mut rng = Rng::new(5);
+    // Play into the middle of the first hand.
+    play_cards(&mut clients, &mut rng, 17).await;
 
     let old = clients.remove(2);
     let token = old.token.clone().unwrap();
@@ -132,22 +137,7 @@ async fn a_bot_plays_for_an_absent_player_after_the_grace_period_and_hands_back(
     let mut clients = seat_players(&server, &id, 4).await;
     start(&mut clients).await;
     let mut rng = Rng::new(9);
-    let mut played = 0;
-    drive(&mut clients, &mut rng, |i, m| {
-        if i == 0
-            && matches!(
-                m,
-                ServerMsg::Event {
-                    event: Event::Played { .. },
-                    ..
-                }
-            )
-        {
-            played += 1;
-        }
-        played == 5
-    })
-    .await;
+    play_cards(&mut clients, &mut rng, 5).await;
 
     let gone = clients.remove(1);
     let token = gone.token.clone().unwrap();
@@ -309,22 +299,7 @@ async fn a_seat_given_up_mid_match_is_played_by_a_bot_until_someone_sits() {
     let mut clients = seat_players(&server, &id, 4).await;
     start(&mut clients).await;
     let mut rng = Rng::new(3);
-    let mut played = 0;
-    drive(&mut clients, &mut rng, |i, m| {
-        if i == 0
-            && matches!(
-                m,
-                ServerMsg::Event {
-                    event: Event::Played { .. },
-                    ..
-                }
-            )
-        {
-            played += 1;
-        }
-        played == 6
-    })
-    .await;
+    play_cards(&mut clients, &mut rng, 6).await;
     let mut leaver = clients.pop().unwrap();
     leaver.send(&ClientMsg::Leave {}).await;
     leaver.close().await;
