@@ -6,6 +6,7 @@
 //! drains the connection's bounded queue, which the table fills without ever waiting: a
 //! client too slow to read is dropped, never the table stalled.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use axum::extract::State;
@@ -13,13 +14,13 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_
 use axum::response::Response;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg, codes};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::app::AppState;
 use crate::lobby::Lobby;
 use crate::ratelimit::TokenBucket;
-use crate::table::{Client, Command, ConnId, Frame, JoinRequest, TableHandle};
+use crate::table::{Client, Command, ConnId, JoinRequest, OutboxReceiver, TableHandle, outbox};
 
 /// Frames larger than this close the connection (after a `too_large` error); frames between
 /// [`MAX_MESSAGE_BYTES`] and this get the error and the connection stays open.
@@ -51,7 +52,7 @@ where
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let conn = ConnId::next();
-    let (tx, rx) = mpsc::channel::<Frame>(state.config.outbound_queue);
+    let (tx, rx) = outbox(state.config.outbound_queue);
     let kick = CancellationToken::new();
     let mut reader = Reader {
         client: Client::new(conn, tx, kick.clone()),
@@ -264,7 +265,7 @@ impl Reader {
 /// Stops when the connection is kicked; says `goodbye` when the server stops.
 async fn write_loop<W>(
     mut sink: W,
-    mut rx: mpsc::Receiver<Frame>,
+    mut rx: OutboxReceiver,
     kick: CancellationToken,
     shutdown: CancellationToken,
 ) where
@@ -274,19 +275,19 @@ async fn write_loop<W>(
     let kicked = kick.cancelled();
     let stopping = shutdown.cancelled();
     tokio::pin!(kicked, stopping);
+    let mut batch = VecDeque::new();
     loop {
-        let first = tokio::select! {
+        let more = tokio::select! {
             biased;
             () = &mut stopping => break,
             () = &mut kicked => return,
-            frame = rx.recv() => match frame {
-                Some(frame) => frame,
-                None => return,
-            },
+            more = rx.recv_all(&mut batch) => more,
         };
+        if !more {
+            return;
+        }
         let send = async {
-            sink.feed(Message::Text(first)).await?;
-            while let Ok(frame) = rx.try_recv() {
+            for frame in batch.drain(..) {
                 sink.feed(Message::Text(frame)).await?;
             }
             sink.flush().await

@@ -3,9 +3,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use parlor_shared::protocol::ServerMsg;
-use tokio::sync::mpsc;
-use tokio::sync::mpsc::error::TrySendError;
 use tokio_util::sync::CancellationToken;
+
+use super::outbox::{OutboxSender, PushError};
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
 pub type Frame = axum::extract::ws::Utf8Bytes;
@@ -38,7 +38,7 @@ pub struct Client {
     /// Which connection.
     pub id: ConnId,
     /// Its outbound queue, drained by the connection's writer task.
-    tx: mpsc::Sender<Frame>,
+    tx: OutboxSender,
     /// Cancelled to make the connection close (too slow, replaced by a reconnect).
     kick: CancellationToken,
 }
@@ -46,16 +46,16 @@ pub struct Client {
 impl Client {
     /// A client from its parts.
     #[must_use]
-    pub fn new(id: ConnId, tx: mpsc::Sender<Frame>, kick: CancellationToken) -> Client {
+    pub fn new(id: ConnId, tx: OutboxSender, kick: CancellationToken) -> Client {
         Client { id, tx, kick }
     }
 
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
     /// been told to close.
     pub fn send(&self, frame: Frame) -> bool {
-        match self.tx.try_send(frame) {
+        match self.tx.try_push(frame) {
             Ok(()) => true,
-            Err(TrySendError::Full(_)) => {
+            Err(PushError::Full) => {
                 tracing::debug!(
                     conn = self.id.0,
                     "outbound queue full: dropping a slow client"
@@ -63,7 +63,7 @@ impl Client {
                 self.kick.cancel();
                 false
             }
-            Err(TrySendError::Closed(_)) => false,
+            Err(PushError::Closed) => false,
         }
     }
 
@@ -77,7 +77,7 @@ impl Client {
     /// the connection is closing.
     pub async fn send_wait(&self, msg: &ServerMsg) -> bool {
         tokio::select! {
-            sent = self.tx.send(frame(msg)) => sent.is_ok(),
+            sent = self.tx.push(frame(msg)) => sent.is_ok(),
             () = self.kick.cancelled() => false,
         }
     }

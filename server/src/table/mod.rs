@@ -8,6 +8,7 @@
 mod actor;
 mod client;
 mod log;
+mod outbox;
 mod seats;
 #[cfg(test)]
 mod tests;
@@ -15,6 +16,7 @@ mod tests;
 pub use actor::{TableSetup, spawn};
 pub use client::{Client, ConnId, Frame, frame};
 pub use log::ActionLog;
+pub use outbox::{OutboxReceiver, OutboxSender, PushError, outbox};
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, TableInfo};

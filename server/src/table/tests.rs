@@ -4,20 +4,22 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableOptions};
 use parlor_shared::{Event, Options, Seat, Variant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{Client, Command, ConnId, Frame, JoinRequest, TableHandle, TableSetup, spawn};
+use super::{
+    Client, Command, ConnId, JoinRequest, OutboxReceiver, TableHandle, TableSetup, outbox, spawn,
+};
 
 /// A client whose frames the test reads.
 struct Probe {
     client: Client,
-    rx: mpsc::Receiver<Frame>,
+    rx: OutboxReceiver,
     kicked: CancellationToken,
 }
 
 fn probe(queue: usize) -> Probe {
-    let (tx, rx) = mpsc::channel(queue);
+    let (tx, rx) = outbox(queue);
     let kicked = CancellationToken::new();
     Probe {
         client: Client::new(ConnId::next(), tx, kicked.clone()),
