@@ -21,7 +21,7 @@ use tokio_util::task::TaskTracker;
 use crate::error::AppError;
 use crate::lobby::Lobby;
 use crate::store::{self, Store};
-use crate::{web, ws};
+use crate::{stats, web, ws};
 
 /// Server settings. The defaults need no configuration.
 #[derive(Debug, Clone)]
@@ -100,6 +100,7 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route("/api/stats", get(stats::get))
         .route("/api/variants", get(variants))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}", get(get_table))

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod error;
 pub mod lobby;
 pub mod ratelimit;
+pub mod stats;
 pub mod store;
 pub mod table;
 pub mod web;

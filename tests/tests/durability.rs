@@ -124,6 +124,17 @@ async fn a_match_killed_mid_trick_resumes_and_ends_as_without_the_crash() {
     play_to_end(&mut clients).await;
     let reference = all_hands(server.addr, &id).await;
     assert!(reference.len() >= 2, "the match lasts more than one hand");
+    // Meanwhile the log was folded into the database file beside the writer.
+    let mut checkpoints = 0;
+    for _ in 0..100 {
+        let (_, stats) = http(server.addr, "GET", "/api/stats", None).await;
+        checkpoints = stats["store"]["checkpoints"].as_u64().unwrap_or(0);
+        if checkpoints > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(checkpoints > 0, "the checkpointer ran\n{}", server.log());
     server.stop();
 
     // Played again and killed in the second hand: 4 passes and 52 cards, then 4 passes and

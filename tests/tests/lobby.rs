@@ -168,3 +168,26 @@ async fn shutdown_says_goodbye_to_every_client() {
         "no longer listening"
     );
 }
+
+#[tokio::test]
+async fn stats_count_tables_and_connections() {
+    let server = TestServer::start().await;
+    let (status, empty) = http(server.addr, "GET", "/api/stats", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (empty["tables"].clone(), empty["connections"].clone()),
+        (json!(0), json!(0))
+    );
+    assert_eq!(empty["store"], json!(null), "this server keeps no log");
+    if cfg!(target_os = "linux") {
+        assert!(empty["memory"]["anon_bytes"].as_u64().unwrap() > 0);
+    }
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut client = server.client().await;
+    assert!(client.join(&id, "Ada").await);
+    let (_, busy) = http(server.addr, "GET", "/api/stats", None).await;
+    assert_eq!(
+        (busy["tables"].clone(), busy["connections"].clone()),
+        (json!(1), json!(1))
+    );
+}

@@ -12,6 +12,7 @@
 //! each into a live table, or an error naming the table, which is then skipped. A database
 //! file that cannot be read at all is moved aside and a fresh one started.
 
+mod checkpoint;
 pub mod hands;
 pub mod http;
 mod load;
@@ -23,6 +24,8 @@ mod wal;
 mod writer;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -35,6 +38,7 @@ pub use restore::{Restored, RestoredSeat};
 pub use startup::restore_all;
 pub use wal::WriteAhead;
 
+use checkpoint::{CheckpointStats, Checkpointer};
 use writer::{Request, Write};
 
 /// The database's file name inside the data directory.
@@ -77,6 +81,8 @@ pub struct Store {
     tx: mpsc::UnboundedSender<Request>,
     /// The database file, or `None` in memory.
     path: Option<PathBuf>,
+    /// What the checkpointer has done, when there is one.
+    checkpoints: Option<Arc<CheckpointStats>>,
 }
 
 /// What was found in the database on start.
@@ -145,14 +151,41 @@ impl Store {
         Ok(Store::start(conn, None))
     }
 
-    /// Starts the writer thread on an open, migrated connection.
+    /// Starts the writer thread on an open, migrated connection, and beside it the
+    /// checkpointer for a file (without one, SQLite checkpoints inside commits).
     fn start(conn: Connection, path: Option<PathBuf>) -> Store {
         let (tx, rx) = mpsc::unbounded_channel();
+        let checkpointer = path.as_deref().and_then(|path| {
+            let started =
+                Checkpointer::start(path, checkpoint::LOG_LIMIT).and_then(|checkpointer| {
+                    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+                    Ok(checkpointer)
+                });
+            started
+                .inspect_err(|err| tracing::warn!(%err, "checkpoints stay inside commits"))
+                .ok()
+        });
+        let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
         thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer::run(conn, rx))
+            .spawn(move || writer::run(conn, rx, checkpointer))
             .expect("spawning the database writer thread");
-        Store { tx, path }
+        Store {
+            tx,
+            path,
+            checkpoints,
+        }
+    }
+
+    /// The checkpointer's figures (`None` for a store in memory).
+    #[must_use]
+    pub fn stats(&self) -> Option<crate::stats::StoreStats> {
+        let stats = self.checkpoints.as_deref()?;
+        Some(crate::stats::StoreStats {
+            checkpoints: stats.checkpoints.load(Ordering::Relaxed),
+            log_restarts: stats.restarts.load(Ordering::Relaxed),
+            log_pages: stats.log_pages.load(Ordering::Relaxed),
+        })
     }
 
     /// The database file, or `None` for a store in memory.

@@ -315,3 +315,67 @@ fn a_database_from_a_newer_version_is_refused() {
         "{err}"
     );
 }
+
+/// Polls `done` for up to ten seconds (the checkpointer runs on its own thread).
+fn eventually(done: impl Fn() -> bool) -> bool {
+    for _ in 0..1000 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// The checkpointer copies the log into the file beside a writer that never checkpoints, and
+/// restarts the log once it passes its limit, with every committed row kept.
+#[test]
+fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
+    use super::checkpoint::Checkpointer;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    let dir = Dir::new("checkpoint");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let path = dir.0.join("t.db");
+    let writer = rusqlite::Connection::open(&path).unwrap();
+    super::configure(&writer).unwrap();
+    writer.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    writer
+        .execute_batch("CREATE TABLE rows (n INTEGER, pad BLOB)")
+        .unwrap();
+    let limit = 40;
+    let checkpointer = Checkpointer::start(&path, limit).unwrap();
+    let stats = checkpointer.stats();
+    let commits = 400;
+    for n in 0..commits {
+        writer
+            .execute(
+                "INSERT INTO rows VALUES (?1, zeroblob(3000))",
+                rusqlite::params![n],
+            )
+            .unwrap();
+        checkpointer.nudge();
+        if n % 50 == 0 {
+            // Let the checkpointer in now and then, as a busy server's writer would.
+            std::thread::sleep(std::time::Duration::from_millis(60));
+        }
+    }
+    checkpointer.nudge();
+    assert!(
+        eventually(|| stats.log_pages.load(Relaxed) <= limit as u64),
+        "the log is short again: {} pages",
+        stats.log_pages.load(Relaxed)
+    );
+    assert!(
+        stats.restarts.load(Relaxed) > 0,
+        "a log past {limit} pages was restarted"
+    );
+    assert!(stats.checkpoints.load(Relaxed) >= stats.restarts.load(Relaxed));
+    checkpointer.stop();
+    drop(writer);
+    let reader = rusqlite::Connection::open(&path).unwrap();
+    let count: i64 = reader
+        .query_row("SELECT count(*) FROM rows", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(count, commits, "no committed row was lost");
+}

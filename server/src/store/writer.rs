@@ -8,6 +8,7 @@
 use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};
 
+use super::checkpoint::Checkpointer;
 use super::records::{ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, occupant_name};
 use super::{StoreError, load};
 
@@ -103,7 +104,12 @@ pub enum Request {
 }
 
 /// The thread's loop; returns when asked to stop or when every [`super::Store`] is gone.
-pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
+/// The checkpointer, if any, is nudged after each commit.
+pub fn run(
+    mut conn: Connection,
+    mut rx: mpsc::UnboundedReceiver<Request>,
+    checkpointer: Option<Checkpointer>,
+) {
     let mut batch = Vec::new();
     let mut acks = Vec::new();
     let mut busy = false;
@@ -141,6 +147,9 @@ pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
                 for ack in acks.drain(..) {
                     let _ = ack.send(result.clone());
                 }
+                if let Some(checkpointer) = &checkpointer {
+                    checkpointer.nudge();
+                }
             }
             match requests.next() {
                 None | Some(Request::Write { .. }) => {}
@@ -154,16 +163,20 @@ pub fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
             }
         }
         if let Some(reply) = stop {
-            finish(conn);
+            finish(conn, checkpointer);
             let _ = reply.send(());
             return;
         }
     }
-    finish(conn);
+    finish(conn, checkpointer);
 }
 
-/// Folds the write-ahead log into the main file so the data directory is one tidy file.
-fn finish(conn: Connection) {
+/// Stops the checkpointer, then folds the whole write-ahead log into the main file so the
+/// data directory is one tidy file.
+fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
+    if let Some(checkpointer) = checkpointer {
+        checkpointer.stop();
+    }
     if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
         tracing::warn!(%err, "could not checkpoint the database on closing");
     }
