@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use crate::app::AppState;
 use crate::lobby::Lobby;
 use crate::ratelimit::TokenBucket;
-use crate::table::{Client, Command, ConnId, JoinRequest, OutboxReceiver, TableHandle, outbox};
+use crate::table::{Client, Command, ConnId, Frame, JoinRequest, Receiver, TableHandle, bounded};
 
 /// Frames larger than this close the connection (after a `too_large` error); frames between
 /// [`MAX_MESSAGE_BYTES`] and this get the error and the connection stays open.
@@ -52,7 +52,7 @@ where
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let conn = ConnId::next();
-    let (tx, rx) = outbox(state.config.outbound_queue);
+    let (tx, rx) = bounded(state.config.outbound_queue);
     let kick = CancellationToken::new();
     let mut reader = Reader {
         client: Client::new(conn, tx, kick.clone()),
@@ -265,7 +265,7 @@ impl Reader {
 /// Stops when the connection is kicked; says `goodbye` when the server stops.
 async fn write_loop<W>(
     mut sink: W,
-    mut rx: OutboxReceiver,
+    mut rx: Receiver<Frame>,
     kick: CancellationToken,
     shutdown: CancellationToken,
 ) where

@@ -1,7 +1,8 @@
 //! `parlor loadtest`: opens N tables on a running server, each with four remote bot clients
 //! playing random legal moves as fast as they can over real WebSockets, and reports the
 //! moves per second and the latency of a move (sent until the server's event confirming it
-//! arrives). The last line is `moves/s: X p50_ms: Y p99_ms: Z`.
+//! arrives), and the server's memory per table from its `GET /api/stats`. The last line is
+//! `moves/s: X p50_ms: Y p99_ms: Z`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -19,6 +20,8 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
+
+use crate::stats::ServerStats;
 
 /// Options of `parlor loadtest`.
 #[derive(Debug, Args)]
@@ -82,6 +85,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
         args.variant
     );
+    let before = server_stats(&host).await.ok();
     let mut tasks = Vec::new();
     for t in 0..args.tables {
         let id = create_table(&host, &body).await?;
@@ -107,6 +111,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
+    let during = server_stats(&host).await.ok();
     let elapsed = started.elapsed().as_secs_f64();
     shared.stop.cancel();
 
@@ -136,6 +141,10 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         args.tables
     );
     println!(
+        "{}",
+        memory_report(before.as_ref(), during.as_ref(), args.tables)
+    );
+    println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
         moves as f64 / elapsed,
         pct(0.50),
@@ -144,28 +153,62 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `POST /api/tables` over a plain HTTP/1.1 connection; returns the new table's id.
+/// `POST /api/tables`; returns the new table's id.
 async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
+    let json = request(host, "POST", "/api/tables", body).await?;
+    let created: serde_json::Value =
+        serde_json::from_str(&json).with_context(|| format!("creating a table: {json}"))?;
+    created["id"]
+        .as_str()
+        .map(str::to_string)
+        .with_context(|| format!("creating a table: {json}"))
+}
+
+/// `GET /api/stats`: the server's own count of its memory.
+async fn server_stats(host: &str) -> anyhow::Result<ServerStats> {
+    let json = request(host, "GET", "/api/stats", "").await?;
+    serde_json::from_str(&json).with_context(|| format!("reading the server's stats: {json}"))
+}
+
+/// One request over a plain HTTP/1.1 connection; returns the response's body.
+async fn request(host: &str, method: &str, path: &str, body: &str) -> anyhow::Result<String> {
     let mut stream = TcpStream::connect(host)
         .await
         .with_context(|| format!("connecting to {host}"))?;
     let request = format!(
-        "POST /api/tables HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await?;
     let mut response = String::new();
     stream.read_to_string(&mut response).await?;
-    let (_, json) = response
+    let (_, body) = response
         .split_once("\r\n\r\n")
         .context("an HTTP response")?;
-    let created: serde_json::Value =
-        serde_json::from_str(json).with_context(|| format!("creating a table: {response}"))?;
-    created["id"]
-        .as_str()
-        .map(str::to_string)
-        .with_context(|| format!("creating a table: {json}"))
+    Ok(body.to_string())
+}
+
+/// The server's memory with the tables open, against before: `None` when it does not say.
+fn memory_report(
+    before: Option<&ServerStats>,
+    during: Option<&ServerStats>,
+    tables: usize,
+) -> String {
+    let (Some(before), Some(during)) =
+        (before.and_then(|s| s.memory), during.and_then(|s| s.memory))
+    else {
+        return "server memory: not reported (GET /api/stats gives it on Linux)".to_string();
+    };
+    let per_table = |after: u64, before: u64| after.saturating_sub(before) / tables.max(1) as u64;
+    format!(
+        "server memory: {:.1} MB resident, {:.1} MB anonymous; per table: {:.1} KB resident, \
+         {:.1} KB anonymous (growth over the server before the tables opened)",
+        during.rss_bytes as f64 / 1e6,
+        during.anon_bytes as f64 / 1e6,
+        per_table(during.rss_bytes, before.rss_bytes) as f64 / 1e3,
+        per_table(during.anon_bytes, before.anon_bytes) as f64 / 1e3,
+    )
 }
 
 /// One remote bot client: joins, (host) starts matches, plays random legal moves.

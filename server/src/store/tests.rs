@@ -142,7 +142,7 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
 async fn output_waits_for_the_write_and_keeps_its_order() {
     let store = Store::in_memory().expect("memory store");
     let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
-    let (tx, mut rx) = crate::table::outbox(8);
+    let (tx, mut rx) = crate::table::bounded(8);
     let client = crate::table::Client::new(
         crate::table::ConnId::next(),
         tx,

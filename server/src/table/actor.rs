@@ -16,12 +16,12 @@ use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
 use parlor_shared::{Game, Options, Seat, Variant};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
 use super::seats::{SeatMask, SeatState};
-use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, TableHandle};
+use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Receiver, TableHandle, bounded};
 use crate::store::{Restored, SeatRow, Store, WriteAhead};
 
 mod commands;
@@ -58,7 +58,7 @@ pub fn spawn(
     on_close: impl FnOnce() + Send + 'static,
 ) -> Result<TableHandle, OptionsError> {
     let rules = Rules::new(setup.variant, &setup.options)?;
-    let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+    let (tx, rx) = bounded(COMMAND_QUEUE);
     let players = setup.variant.players();
     let mut actor = TableActor {
         id: setup.id.clone(),
@@ -177,7 +177,7 @@ struct TableActor {
     /// The actor stops after this step.
     closing: bool,
     /// Commands from connections.
-    rx: mpsc::Receiver<Command>,
+    rx: Receiver<Command>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
     /// The one timer, set to the earliest deadline.

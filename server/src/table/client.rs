@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use parlor_shared::protocol::ServerMsg;
 use tokio_util::sync::CancellationToken;
 
-use super::outbox::{OutboxSender, PushError};
+use super::queue::{PushError, Sender};
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
 pub type Frame = axum::extract::ws::Utf8Bytes;
@@ -38,7 +38,7 @@ pub struct Client {
     /// Which connection.
     pub id: ConnId,
     /// Its outbound queue, drained by the connection's writer task.
-    tx: OutboxSender,
+    tx: Sender<Frame>,
     /// Cancelled to make the connection close (too slow, replaced by a reconnect).
     kick: CancellationToken,
 }
@@ -46,7 +46,7 @@ pub struct Client {
 impl Client {
     /// A client from its parts.
     #[must_use]
-    pub fn new(id: ConnId, tx: OutboxSender, kick: CancellationToken) -> Client {
+    pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Client {
         Client { id, tx, kick }
     }
 

@@ -8,7 +8,7 @@
 mod actor;
 mod client;
 mod log;
-mod outbox;
+mod queue;
 mod seats;
 #[cfg(test)]
 mod tests;
@@ -16,11 +16,11 @@ mod tests;
 pub use actor::{TableSetup, spawn};
 pub use client::{Client, ConnId, Frame, frame};
 pub use log::ActionLog;
-pub use outbox::{OutboxReceiver, OutboxSender, PushError, outbox};
+pub use queue::{PushError, Receiver, Sender, bounded};
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, TableInfo};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 /// Commands waiting for a table actor; small, so a flooded table pushes back on its senders.
 pub const COMMAND_QUEUE: usize = 64;
@@ -74,7 +74,7 @@ pub struct TableHandle {
     /// The table's id.
     pub id: String,
     /// Where commands go.
-    tx: mpsc::Sender<Command>,
+    tx: Sender<Command>,
     /// The table as the lobby shows it, republished by the actor on every change, so listing
     /// tables never waits on an actor.
     info: watch::Receiver<TableInfo>,
@@ -90,7 +90,7 @@ impl TableHandle {
     /// Sends a command, waiting while the table's queue is full. Fails when the table has
     /// closed.
     pub async fn send(&self, command: Command) -> Result<(), TableClosed> {
-        self.tx.send(command).await.map_err(|_| TableClosed)
+        self.tx.push(command).await.map_err(|_| TableClosed)
     }
 }
 

@@ -8,18 +8,18 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Client, Command, ConnId, JoinRequest, OutboxReceiver, TableHandle, TableSetup, outbox, spawn,
+    Client, Command, ConnId, Frame, JoinRequest, Receiver, TableHandle, TableSetup, bounded, spawn,
 };
 
 /// A client whose frames the test reads.
 struct Probe {
     client: Client,
-    rx: OutboxReceiver,
+    rx: Receiver<Frame>,
     kicked: CancellationToken,
 }
 
 fn probe(queue: usize) -> Probe {
-    let (tx, rx) = outbox(queue);
+    let (tx, rx) = bounded(queue);
     let kicked = CancellationToken::new();
     Probe {
         client: Client::new(ConnId::next(), tx, kicked.clone()),

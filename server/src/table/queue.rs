@@ -1,96 +1,96 @@
-//! A connection's outbound queue: the table pushes frames without ever waiting, and the
-//! connection's writer takes everything queued in one go.
+//! A small bounded queue between tasks: a connection's outbound frames, a table's commands.
+//! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
+//! the receiver takes one item or everything queued in one go.
 //!
-//! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost about 2.5 KB per connection
-//! even when idle, and a server holds four connections per table. This queue keeps only what
-//! is waiting (a handful of frames) and hands the writer a whole batch per wake-up.
+//! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost one to three kilobytes per
+//! channel even when idle, and a server holds five channels per table. This queue keeps only
+//! what is waiting (usually a handful of items).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
-use super::Frame;
-
 /// More spare room than this is given back after a burst.
 const KEEP_CAPACITY: usize = 16;
 
-/// Why a frame could not be queued.
+/// Why an item could not be queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PushError {
-    /// The queue holds its limit: the reader is too slow.
+    /// The queue holds its limit: the receiver is too slow.
     Full,
-    /// The connection's writer is gone.
+    /// The receiver is gone.
     Closed,
 }
 
 /// What both ends share.
 #[derive(Debug)]
-struct Shared {
-    /// The frames waiting, and whether the writer is gone.
-    state: Mutex<State>,
-    /// Woken when a frame is queued (or the last sender leaves).
+struct Shared<T> {
+    /// The items waiting, and whether the receiver is gone.
+    state: Mutex<State<T>>,
+    /// Woken when an item is queued (or the last sender leaves).
     readable: Notify,
-    /// Woken when the writer has taken frames (room for waiting senders).
+    /// Woken when the receiver has taken items (room for waiting senders).
     writable: Notify,
-    /// The most frames waiting at once.
+    /// The most items waiting at once.
     limit: usize,
 }
 
-#[derive(Debug, Default)]
-struct State {
-    frames: VecDeque<Frame>,
+#[derive(Debug)]
+struct State<T> {
+    items: VecDeque<T>,
     /// The receiving end was dropped.
     closed: bool,
-    /// Live [`OutboxSender`]s.
+    /// Live [`Sender`]s.
     senders: usize,
 }
 
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding this lock leaves only a queue of frames behind: keep going.
+impl<T> Shared<T> {
+    fn lock(&self) -> MutexGuard<'_, State<T>> {
+        // A panic while holding this lock leaves only a queue of items behind: keep going.
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
-/// A new queue holding at most `limit` frames.
+/// A new queue holding at most `limit` items.
 #[must_use]
-pub fn outbox(limit: usize) -> (OutboxSender, OutboxReceiver) {
+pub fn bounded<T>(limit: usize) -> (Sender<T>, Receiver<T>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
+            items: VecDeque::new(),
+            closed: false,
             senders: 1,
-            ..State::default()
         }),
         readable: Notify::new(),
         writable: Notify::new(),
         limit: limit.max(1),
     });
     (
-        OutboxSender {
+        Sender {
             shared: shared.clone(),
         },
-        OutboxReceiver { shared },
+        Receiver { shared },
     )
 }
 
 /// The pushing end; cheap to clone.
 #[derive(Debug)]
-pub struct OutboxSender {
-    shared: Arc<Shared>,
+pub struct Sender<T> {
+    shared: Arc<Shared<T>>,
 }
 
-impl Clone for OutboxSender {
+impl<T> Clone for Sender<T> {
     fn clone(&self) -> Self {
         self.shared.lock().senders += 1;
-        OutboxSender {
+        Sender {
             shared: self.shared.clone(),
         }
     }
 }
 
-impl Drop for OutboxSender {
+impl<T> Drop for Sender<T> {
     fn drop(&mut self) {
         let last = {
             let mut state = self.shared.lock();
@@ -103,77 +103,77 @@ impl Drop for OutboxSender {
     }
 }
 
-impl OutboxSender {
-    /// Queues a frame now, or says why not.
-    pub fn try_push(&self, frame: Frame) -> Result<(), PushError> {
-        self.offer(frame).map_err(|(err, _)| err)
+impl<T> Sender<T> {
+    /// Queues an item now, or says why not.
+    pub fn try_push(&self, item: T) -> Result<(), PushError> {
+        self.offer(item).map_err(|(err, _)| err)
     }
 
-    /// Queues a frame, waiting for room. Fails only when the writer is gone.
+    /// Queues an item, waiting for room. Fails only when the receiver is gone.
     ///
     /// It also spends tokio's cooperative budget, as tokio's own channels do: a connection's
     /// reader answering a burst of frames then lets the writer of the same task run.
-    pub async fn push(&self, mut frame: Frame) -> Result<(), PushError> {
+    pub async fn push(&self, mut item: T) -> Result<(), PushError> {
         tokio::task::consume_budget().await;
         loop {
             // Registered before looking, so room made in between is not missed.
             let room = self.shared.writable.notified();
             tokio::pin!(room);
             room.as_mut().enable();
-            match self.offer(frame) {
+            match self.offer(item) {
                 Ok(()) => return Ok(()),
                 Err((PushError::Closed, _)) => return Err(PushError::Closed),
-                Err((PushError::Full, back)) => frame = back,
+                Err((PushError::Full, back)) => item = back,
             }
             room.await;
         }
     }
 
-    /// Queues a frame, or gives it back with the reason.
-    fn offer(&self, frame: Frame) -> Result<(), (PushError, Frame)> {
+    /// Queues an item, or gives it back with the reason.
+    fn offer(&self, item: T) -> Result<(), (PushError, T)> {
         {
             let mut state = self.shared.lock();
             if state.closed {
-                return Err((PushError::Closed, frame));
+                return Err((PushError::Closed, item));
             }
-            if state.frames.len() >= self.shared.limit {
-                return Err((PushError::Full, frame));
+            if state.items.len() >= self.shared.limit {
+                return Err((PushError::Full, item));
             }
-            state.frames.push_back(frame);
+            state.items.push_back(item);
         }
         self.shared.readable.notify_one();
         Ok(())
     }
 }
 
-/// The connection writer's end.
+/// The receiving end.
 #[derive(Debug)]
-pub struct OutboxReceiver {
-    shared: Arc<Shared>,
+pub struct Receiver<T> {
+    shared: Arc<Shared<T>>,
 }
 
-impl Drop for OutboxReceiver {
+impl<T> Drop for Receiver<T> {
     fn drop(&mut self) {
         let mut state = self.shared.lock();
         state.closed = true;
-        state.frames.clear();
+        state.items.clear();
         drop(state);
         self.shared.writable.notify_waiters();
     }
 }
 
-impl OutboxReceiver {
-    /// Waits until frames are queued and moves all of them into `batch` (which should be
+impl<T> Receiver<T> {
+    /// Waits until items are queued and moves all of them into `batch` (which should be
     /// empty; its memory is reused). Returns `false` once every sender is gone and nothing is
     /// left.
-    pub async fn recv_all(&mut self, batch: &mut VecDeque<Frame>) -> bool {
+    pub async fn recv_all(&mut self, batch: &mut VecDeque<T>) -> bool {
         loop {
             {
                 let mut state = self.shared.lock();
-                if !state.frames.is_empty() {
-                    std::mem::swap(&mut state.frames, batch);
-                    if state.frames.capacity() > KEEP_CAPACITY {
-                        state.frames = VecDeque::new();
+                if !state.items.is_empty() {
+                    std::mem::swap(&mut state.items, batch);
+                    if state.items.capacity() > KEEP_CAPACITY {
+                        state.items = VecDeque::new();
                     }
                     drop(state);
                     self.shared.writable.notify_waiters();
@@ -187,10 +187,10 @@ impl OutboxReceiver {
         }
     }
 
-    /// Frames waiting.
+    /// Items waiting.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.shared.lock().frames.len()
+        self.shared.lock().items.len()
     }
 
     /// True when nothing is waiting.
@@ -199,24 +199,25 @@ impl OutboxReceiver {
         self.len() == 0
     }
 
-    /// Takes the oldest frame queued, if any (tests).
-    pub fn try_recv(&mut self) -> Option<Frame> {
-        let frame = self.shared.lock().frames.pop_front();
-        if frame.is_some() {
+    /// Takes the oldest item queued, if any.
+    pub fn try_recv(&mut self) -> Option<T> {
+        let item = self.shared.lock().items.pop_front();
+        if item.is_some() {
             self.shared.writable.notify_waiters();
         }
-        frame
+        item
     }
 
-    /// Waits for the next frame; `None` once every sender is gone (tests).
-    pub async fn recv(&mut self) -> Option<Frame> {
+    /// Waits for the next item; `None` once every sender is gone. Cancel-safe: nothing is
+    /// taken until it is returned.
+    pub async fn recv(&mut self) -> Option<T> {
         loop {
             {
                 let mut state = self.shared.lock();
-                if let Some(frame) = state.frames.pop_front() {
+                if let Some(item) = state.items.pop_front() {
                     drop(state);
                     self.shared.writable.notify_waiters();
-                    return Some(frame);
+                    return Some(item);
                 }
                 if state.senders == 0 {
                     return None;
@@ -230,6 +231,7 @@ impl OutboxReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::Frame;
 
     fn frames(batch: &VecDeque<Frame>) -> Vec<&str> {
         batch.iter().map(Frame::as_str).collect()
@@ -237,7 +239,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_writer_takes_everything_queued_in_order() {
-        let (tx, mut rx) = outbox(8);
+        let (tx, mut rx) = bounded::<Frame>(8);
         for text in ["a", "b", "c"] {
             tx.try_push(text.into()).unwrap();
         }
@@ -249,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_full_queue_refuses_and_a_gone_writer_closes() {
-        let (tx, rx) = outbox(2);
+        let (tx, rx) = bounded::<Frame>(2);
         tx.try_push("1".into()).unwrap();
         tx.try_push("2".into()).unwrap();
         assert_eq!(tx.try_push("3".into()), Err(PushError::Full));
@@ -259,7 +261,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiting_push_goes_in_once_the_writer_makes_room() {
-        let (tx, mut rx) = outbox(1);
+        let (tx, mut rx) = bounded::<Frame>(1);
         tx.try_push("first".into()).unwrap();
         let waiting = tokio::spawn({
             let tx = tx.clone();
@@ -274,7 +276,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiting_push_fails_when_the_writer_goes() {
-        let (tx, rx) = outbox(1);
+        let (tx, rx) = bounded::<Frame>(1);
         tx.try_push("first".into()).unwrap();
         let waiting = tokio::spawn(async move { tx.push("second".into()).await });
         tokio::task::yield_now().await;
@@ -284,7 +286,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_writer_ends_when_every_sender_is_gone() {
-        let (tx, mut rx) = outbox(4);
+        let (tx, mut rx) = bounded::<Frame>(4);
         let other = tx.clone();
         tx.try_push("last".into()).unwrap();
         drop(tx);
