@@ -24,8 +24,8 @@ use super::StoreError;
 /// once for many commits.
 const GATHER: Duration = Duration::from_millis(50);
 
-/// Log pages (64 MiB of 4 KiB pages) past which the checkpointer holds the writer for a
-/// moment to restart the log.
+/// Log pages (16 MiB of the store's 1 KiB pages) past which the checkpointer holds the writer
+/// for a moment to restart the log.
 pub const LOG_LIMIT: i64 = 16_384;
 
 /// What the checkpointer has done, for tests and curious operators.

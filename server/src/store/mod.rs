@@ -262,6 +262,10 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
 /// the last moments. A 512 KiB page cache. A busy timeout covers a second process opening the
 /// file.
 fn configure(conn: &Connection) -> Result<(), StoreError> {
+    // Small pages for a new file (an existing one keeps its own): each move dirties one page of
+    // its table's log, written whole at the next commit, and the pages every live table is
+    // writing to then fit in the small cache.
+    conn.pragma_update(None, "page_size", 1024)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
         tracing::warn!(mode, "the database could not switch to WAL mode");
