@@ -38,6 +38,9 @@ pub struct LoadtestArgs {
     /// The variant played (a four-seat one).
     #[arg(long, default_value = "hearts")]
     pub variant: String,
+    /// Worker threads of the load generator (0: one per CPU core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// What all clients share.
@@ -61,7 +64,14 @@ struct Tally {
 
 /// Runs the load test and prints the figures.
 pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if args.threads > 0 {
+        builder.worker_threads(args.threads);
+    }
+    let runtime = builder
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
     runtime.block_on(load(args))
 }
 
