@@ -474,14 +474,17 @@ async fn a_truncated_database_file_keeps_what_can_be_read_and_names_the_rest() {
     }
     server.stop();
     let path = dir.path().join("parlor.db");
-    let len = std::fs::metadata(&path).expect("metadata").len();
-    assert!(len > 8192, "a database of several pages ({len} bytes)");
+    let bytes = std::fs::read(&path).expect("read the database");
+    let len = bytes.len() as u64;
+    // The page size, from the file's header (big-endian at offset 16).
+    let page = u64::from(u16::from_be_bytes([bytes[16], bytes[17]]));
+    assert!(len > 8 * page, "a database of several pages ({len} bytes)");
     let file = std::fs::OpenOptions::new()
         .write(true)
         .open(&path)
         .expect("open");
     // The last page is cut off (as by a full disk or a copy that stopped short).
-    file.set_len(len - 4096).expect("truncate");
+    file.set_len(len - page).expect("truncate");
     drop(file);
 
     let server = ServerProcess::start(dir.path());

@@ -36,7 +36,7 @@ use tokio::sync::{mpsc, oneshot};
 pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
 pub use restore::{Restored, RestoredSeat};
 pub use startup::restore_all;
-pub use wal::WriteAhead;
+pub use wal::{MAX_IN_FLIGHT, WriteAhead};
 
 use checkpoint::{CheckpointStats, Checkpointer};
 use writer::{Request, Write};

@@ -379,3 +379,49 @@ fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
         .unwrap();
     assert_eq!(count, commits, "no committed row was lost");
 }
+
+/// Sealed steps wait for their own writes, go out in order as the database answers, and a
+/// step that wrote nothing still waits behind the steps before it.
+#[tokio::test]
+async fn sealed_steps_go_out_in_order_once_stored() {
+    let store = Store::in_memory().expect("memory store");
+    let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
+    let (tx, mut rx) = crate::table::bounded(8);
+    let client = crate::table::Client::new(
+        crate::table::ConnId::next(),
+        tx,
+        tokio_util::sync::CancellationToken::new(),
+    );
+    record_match(&mut wal, 1, 0).await;
+    let play = |card: &str| Action::Play {
+        card: card.parse().unwrap(),
+    };
+    // Step 1 writes; step 2 only talks.
+    wal.action(0, Seat(0), &play("2C"), 1);
+    assert!(wal.send(&client, "one".into()));
+    assert!(wal.seal().is_empty());
+    assert!(wal.send(&client, "two".into()));
+    assert!(wal.seal().is_empty());
+    assert_eq!(wal.in_flight(), 2, "both steps wait");
+    assert!(
+        rx.try_recv().is_none(),
+        "nothing goes out before the commit"
+    );
+    // Step 3 writes too, sealed while the others are in flight.
+    wal.action(1, Seat(1), &play("3C"), 2);
+    assert!(wal.send(&client, "three".into()));
+    assert!(wal.seal().is_empty());
+    while wal.in_flight() > 0 {
+        assert!(wal.delivered().await.is_empty());
+    }
+    let got: Vec<String> = std::iter::from_fn(|| rx.try_recv())
+        .map(|f| f.as_str().to_string())
+        .collect();
+    assert_eq!(got, ["one", "two", "three"]);
+    let log = store.table_log("t").await.unwrap().expect("the table");
+    assert_eq!(log.actions.len(), 2, "both actions were stored first");
+    // Nothing in flight and nothing written: out at once.
+    assert!(wal.send(&client, "four".into()));
+    assert!(wal.seal().is_empty());
+    assert_eq!(rx.try_recv().unwrap().as_str(), "four");
+}

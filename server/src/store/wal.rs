@@ -2,9 +2,14 @@
 //! the table sends until those records are committed.
 //!
 //! While a store is attached, every frame (and join reply) a table produces during one step
-//! waits in [`WriteAhead`]; at the end of the step the actor calls [`WriteAhead::commit`],
-//! which waits for the step's writes to be acknowledged and then delivers everything in
-//! order. Steps that wrote nothing deliver at once. Without a store frames go straight out.
+//! waits in [`WriteAhead`]. At the end of the step the actor seals it ([`WriteAhead::seal`]):
+//! the step's output then waits for the acknowledgement of the step's last write, and the
+//! actor goes on with its next command meanwhile (its writes join the same or the next group
+//! commit). [`WriteAhead::delivered`] waits for the oldest sealed step's acknowledgement
+//! and delivers its output; steps go out strictly in order, so a step that wrote nothing
+//! still waits behind the steps before it. Without a store frames go straight out.
+
+use std::collections::VecDeque;
 
 use parlor_shared::protocol::{ServerMsg, TableOptions, TableStatus};
 use parlor_shared::{Action, Options, Seat, Variant};
@@ -15,6 +20,10 @@ use super::writer::Write;
 use super::{Store, now_millis};
 use crate::table::{Client, ConnId, Frame, frame};
 
+/// Sealed steps a table may have waiting for the database before it stops taking commands:
+/// enough to cover a group commit, few enough that a table cannot outrun the writer.
+pub const MAX_IN_FLIGHT: usize = 16;
+
 /// Something the table produced that waits for the step's writes.
 enum Held {
     /// A frame for one connection.
@@ -23,16 +32,29 @@ enum Held {
     Reply(oneshot::Sender<bool>, bool),
 }
 
+/// The acknowledgement of a step's last write.
+type Ack = oneshot::Receiver<Result<(), String>>;
+
+/// One sealed step: its output, and the write it waits for (`None`: it wrote nothing and
+/// waits only for the steps before it).
+struct Step {
+    ack: Option<Ack>,
+    held: Vec<Held>,
+}
+
 /// Records a table's changes and holds its output until they are durable.
 pub struct WriteAhead {
     /// The store, if the server keeps one.
     store: Option<Store>,
     /// The table's id.
     table: String,
-    /// Output waiting for the step's writes.
+    /// Output of the step being made.
     held: Vec<Held>,
-    /// The acknowledgement of the step's last write (the writer acknowledges in order).
-    pending: Option<oneshot::Receiver<Result<(), String>>>,
+    /// The acknowledgement of the current step's last write (the writer acknowledges in
+    /// order, so the last one covers the step).
+    pending: Option<Ack>,
+    /// Sealed steps waiting for the database, oldest first.
+    sealed: VecDeque<Step>,
     /// The current match's number (0 before the first).
     match_no: u32,
     /// The seats, host and status last written, so unchanged ones are not written again.
@@ -48,6 +70,7 @@ impl WriteAhead {
             table: table.to_string(),
             held: Vec::new(),
             pending: None,
+            sealed: VecDeque::new(),
             match_no: 0,
             last_state: None,
         }
@@ -78,8 +101,8 @@ impl WriteAhead {
     // ---- output -------------------------------------------------------------------------
 
     /// Queues a frame for `client`. Returns `false` when it is known at once that the
-    /// connection is gone or too slow (only without a store; with one, [`Self::commit`]
-    /// reports those connections).
+    /// connection is gone or too slow (only without a store; with one, delivery reports
+    /// those connections).
     pub fn send(&mut self, client: &Client, frame: Frame) -> bool {
         if self.store.is_some() {
             self.held.push(Held::Frame(client.clone(), frame));
@@ -103,37 +126,77 @@ impl WriteAhead {
         }
     }
 
-    /// Waits for the step's writes, then delivers what was held, in order. Returns the
-    /// connections found gone or too slow while delivering. A write the database refused is
-    /// logged and the output still goes out (the game in memory has moved on); when the writer
-    /// has stopped (the server is stopping) the output is dropped.
-    pub async fn commit(&mut self) -> Vec<ConnId> {
-        if let Some(pending) = self.pending.take() {
-            match pending.await {
-                Ok(Ok(())) => {}
-                Ok(Err(err)) => {
+    /// Ends the current step. Its output goes out at once when it wrote nothing and nothing
+    /// is waiting before it (the returned connections were found gone or too slow);
+    /// otherwise it waits for [`Self::delivered`].
+    pub fn seal(&mut self) -> Vec<ConnId> {
+        let ack = self.pending.take();
+        if ack.is_none() && self.sealed.is_empty() {
+            return deliver(self.held.drain(..));
+        }
+        if ack.is_none() && self.held.is_empty() {
+            return Vec::new();
+        }
+        let held = std::mem::take(&mut self.held);
+        self.sealed.push_back(Step { ack, held });
+        Vec::new()
+    }
+
+    /// Sealed steps still waiting for the database.
+    #[must_use]
+    pub fn in_flight(&self) -> usize {
+        self.sealed.len()
+    }
+
+    /// Waits for the oldest sealed step's writes, then delivers its output and that of every
+    /// later step already acknowledged. Returns the connections found gone or too slow.
+    /// Cancel-safe: a step leaves the queue only once delivered. Never resolves while nothing
+    /// is sealed.
+    ///
+    /// A write the database refused is logged and the output still goes out (the game in
+    /// memory has moved on); when the writer has stopped (the server is stopping) the output
+    /// is dropped.
+    pub async fn delivered(&mut self) -> Vec<ConnId> {
+        let Some(front) = self.sealed.front_mut() else {
+            return std::future::pending().await;
+        };
+        let mut outcome = match front.ack.as_mut() {
+            Some(ack) => Outcome::of(ack.await),
+            None => Outcome::Stored,
+        };
+        let mut dropped = Vec::new();
+        while let Some(step) = self.sealed.pop_front() {
+            match outcome {
+                Outcome::Stored => dropped.extend(deliver(step.held)),
+                Outcome::Refused(err) => {
                     tracing::error!(table = %self.table, %err, "a change was not stored; play goes on");
+                    dropped.extend(deliver(step.held));
                 }
-                Err(_) => {
+                Outcome::WriterGone => {
                     // Only when the server is stopping: what was not stored is not sent.
                     tracing::warn!(table = %self.table, "the database writer has stopped");
-                    self.held.clear();
-                    return Vec::new();
                 }
             }
+            // Go on with the next step if it is already acknowledged (or wrote nothing).
+            let Some(next) = self.sealed.front_mut() else {
+                break;
+            };
+            outcome = match next.ack.as_mut().map(oneshot::Receiver::try_recv) {
+                None => Outcome::Stored,
+                Some(Err(oneshot::error::TryRecvError::Empty)) => break,
+                Some(Ok(result)) => Outcome::of(Ok(result)),
+                Some(Err(oneshot::error::TryRecvError::Closed)) => Outcome::WriterGone,
+            };
         }
-        let mut dropped = Vec::new();
-        for held in self.held.drain(..) {
-            match held {
-                Held::Frame(client, frame) => {
-                    if !client.send(frame) {
-                        dropped.push(client.id);
-                    }
-                }
-                Held::Reply(reply, joined) => {
-                    let _ = reply.send(joined);
-                }
-            }
+        dropped
+    }
+
+    /// Seals the current step and delivers everything, waiting for every write: for a table
+    /// that is closing, and for tests.
+    pub async fn commit(&mut self) -> Vec<ConnId> {
+        let mut dropped = self.seal();
+        while !self.sealed.is_empty() {
+            dropped.extend(self.delivered().await);
         }
         dropped
     }
@@ -231,6 +294,44 @@ impl WriteAhead {
     /// Marks the last written state as already stored (a table just rebuilt from it).
     pub fn assume_state(&mut self, status: TableStatus, host: Option<Seat>, seats: Vec<SeatRow>) {
         self.last_state = Some((status, host, seats));
+    }
+}
+
+/// Delivers held output in order; returns the connections found gone or too slow.
+fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
+    let mut dropped = Vec::new();
+    for held in held {
+        match held {
+            Held::Frame(client, frame) => {
+                if !client.send(frame) {
+                    dropped.push(client.id);
+                }
+            }
+            Held::Reply(reply, joined) => {
+                let _ = reply.send(joined);
+            }
+        }
+    }
+    dropped
+}
+
+/// What became of a step's writes.
+enum Outcome {
+    /// Committed (or there was nothing to write).
+    Stored,
+    /// The database refused them.
+    Refused(String),
+    /// The writer stopped before answering.
+    WriterGone,
+}
+
+impl Outcome {
+    fn of(ack: Result<Result<(), String>, oneshot::error::RecvError>) -> Outcome {
+        match ack {
+            Ok(Ok(())) => Outcome::Stored,
+            Ok(Err(err)) => Outcome::Refused(err),
+            Err(_) => Outcome::WriterGone,
+        }
     }
 }
 

@@ -1,10 +1,12 @@
 //! The table actor: one task per table that owns the game and everything around it.
 //!
-//! It waits on three things: commands from connections, its single timer (bot pacing,
+//! It waits on four things: commands from connections, its single timer (bot pacing,
 //! grace periods, remote-bot turn limits, idle cleanup; all on tokio's clock so tests can
-//! pause time), and, when a built-in bot is to move with no delay, nothing at all. Everything
-//! it sends goes through the connections' bounded queues without waiting, once the step's
-//! changes are committed to the store (write-ahead: see [`crate::store::WriteAhead`]).
+//! pause time), the store's acknowledgement of an earlier step and, when a built-in bot is to
+//! move with no delay, nothing at all. Everything it sends goes through the connections'
+//! bounded queues without waiting, once the step's changes are committed to the store
+//! (write-ahead: see [`crate::store::WriteAhead`]); meanwhile it goes on with the next
+//! command, so players acting at the same time (passing cards) share a group commit.
 //!
 //! The loop, timers and bookkeeping live here; seating, commands, play and sending are in
 //! the child modules, each an `impl TableActor` block.
@@ -22,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::seats::{SeatMask, SeatState};
 use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Receiver, TableHandle, bounded};
-use crate::store::{Restored, SeatRow, Store, WriteAhead};
+use crate::store::{MAX_IN_FLIGHT, Restored, SeatRow, Store, WriteAhead};
 
 mod commands;
 mod play;
@@ -199,9 +201,10 @@ impl TableActor {
         tokio::pin!(stopping);
         loop {
             self.settle();
-            // What a step changed is on disk before anyone hears of it.
+            // What a step changed is on disk before anyone hears of it; the next command
+            // need not wait for that, only the step's output does.
             loop {
-                let dropped = self.wal.commit().await;
+                let dropped = self.wal.seal();
                 if dropped.is_empty() {
                     break;
                 }
@@ -210,12 +213,18 @@ impl TableActor {
             }
             if self.closing {
                 self.wal.closed();
+                self.wal.commit().await;
                 break;
             }
-            let bot_now = self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
+            // A table that is far ahead of the database waits for it before doing more.
+            let room = self.wal.in_flight() < MAX_IN_FLIGHT;
+            let in_flight = self.wal.in_flight() > 0;
+            let bot_now =
+                room && self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
             let timer_armed = self.timer_at.is_some();
             tokio::select! {
-                command = self.rx.recv() => match command {
+                dropped = self.wal.delivered(), if in_flight => self.dropped.extend(dropped),
+                command = self.rx.recv(), if room => match command {
                     Some(command) => self.handle(command),
                     None => break,
                 },
@@ -228,7 +237,10 @@ impl TableActor {
                     // Let connections and other tables run between instant bot moves.
                     tokio::task::yield_now().await;
                 }
-                () = &mut stopping => break,
+                () = &mut stopping => {
+                    self.wal.commit().await;
+                    break;
+                }
             }
         }
         tracing::info!(table = %self.id, matches = self.matches_played, "table closed");
