@@ -69,6 +69,10 @@ export function showTable(root, tableId) {
   let conn = null;
   let pollTimer = null;
   const cardButtons = new Map(); // card -> its button in the hand
+  // One name box for the page's lifetime: the join page is drawn again when the seats arrive,
+  // on every poll and when the variants load, and a new box would lose what was typed so far
+  // (its value and the keyboard focus) before "Sit here" reads it.
+  let joinNameInput = null;
 
   document.body.classList.toggle('four-colour', S.fourColour);
 
@@ -491,7 +495,11 @@ export function showTable(root, tableId) {
       if (dialog?.open) dialog.close();
     }
     if (S.role === 'none' || S.role === 'joining') {
+      // Building the page moves the name box into the new tree, out of the document, which
+      // takes the focus from it: give the focus back to someone typing there.
+      const typing = joinNameInput !== null && document.activeElement === joinNameInput;
       replaceChildren(root, renderJoin());
+      if (typing && joinNameInput.isConnected) joinNameInput.focus();
       return;
     }
     if (S.role === 'elsewhere') {
@@ -549,11 +557,13 @@ export function showTable(root, tableId) {
 
   function renderJoin() {
     const t = S.table;
-    const name = loadName();
-    const nameInput = h('input', {
-      id: 'join-name', value: name, maxlength: 24, autocomplete: 'nickname', placeholder: 'e.g. Grandma',
-      onchange: (e) => { saveName(e.target.value); },
-    });
+    if (!joinNameInput) {
+      joinNameInput = h('input', {
+        id: 'join-name', value: loadName(), maxlength: 24, autocomplete: 'nickname', placeholder: 'e.g. Grandma',
+        onchange: (e) => { saveName(e.target.value); },
+      });
+    }
+    const nameInput = joinNameInput;
     const seatsList = t
       ? h('ul', { class: 'seat-list' }, t.seats.map((s) => h('li', { class: 'seat-row' },
         h('span', { class: 'seat-label' }, variant() === 'whist' ? WHIST_SEATS[s.seat] : `Seat ${s.seat + 1}`),

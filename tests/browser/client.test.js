@@ -376,3 +376,29 @@ test('a table list fetched before sitting down does not overwrite the seats the 
   assert.equal(await page.locator('button.add-bot[data-seat="0"]').count(), 0);
   await context.close();
 });
+
+test('a name typed before the seats arrive survives the page drawing them, and is the one sent', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  await context.addInitScript(fakeSocketScript);
+  const page = await context.newPage();
+  // The table's seats are held back until the name is half typed, so the page draws them (and
+  // the "Sit here" buttons) while the name box has focus and an unsaved value.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/api\/tables\/held$/, async (route) => {
+    await held;
+    await route.fulfill({ json: tableInfo('held', 'hearts', [null, null, null, null], 'waiting') });
+  });
+  await page.goto(`${web.url}/t/held`);
+  await page.locator('#join-name').fill('Bo');
+  release();
+  await page.locator('button[data-seat="1"]', { hasText: 'Sit here' }).waitFor();
+  assert.equal(await page.locator('#join-name').inputValue(), 'Bo');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'join-name', 'the name box keeps the focus');
+  await page.keyboard.type('b');
+  assert.equal(await page.locator('#join-name').inputValue(), 'Bob');
+  await page.locator('button[data-seat="1"]', { hasText: 'Sit here' }).click();
+  await page.waitForFunction(() => window.__sent.length > 0);
+  assert.deepEqual(await page.evaluate(() => window.__sent[0]), { type: 'join', table: 'held', seat: 1, name: 'Bob' });
+  await context.close();
+});
