@@ -37,7 +37,13 @@ export async function sitByInvite(page, inviteUrl, name, seat) {
   await page.goto(inviteUrl);
   await page.locator('#join-name').fill(name);
   await page.locator(`button[data-seat="${seat}"]`, { hasText: 'Sit here' }).click();
-  await page.locator('.seats-panel, .felt').first().waitFor();
+  try {
+    await page.locator('.seats-panel, .felt').first().waitFor();
+  } catch (e) {
+    // Say what the page shows instead (a refused join, a missing name, still connecting).
+    const shown = await page.locator('#app').innerText().catch(() => '(unreadable)');
+    throw new Error(`${e.message}\nsitting down as ${name} in seat ${seat}; the page shows: ${shown.replace(/\s*\n\s*/g, ' | ')}`);
+  }
 }
 
 /** Host: puts a computer player of `strategy` in every empty seat. */
