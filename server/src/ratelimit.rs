@@ -28,6 +28,11 @@ impl TokenBucket {
         }
     }
 
+    /// Puts back `tokens` spent on messages that turned out welcome (never above the burst).
+    pub fn give_back(&mut self, tokens: u32) {
+        self.tokens = (self.tokens + f64::from(tokens)).min(self.burst);
+    }
+
     /// Takes one token; `false` when the bucket is empty (the message must be refused).
     pub fn take(&mut self) -> bool {
         let now = Instant::now();
@@ -55,6 +60,16 @@ mod tests {
         tokio::time::advance(Duration::from_millis(300)).await;
         assert_eq!((0..8).filter(|_| bucket.take()).count(), 3);
         tokio::time::advance(Duration::from_secs(60)).await;
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn tokens_given_back_are_spent_again_up_to_the_burst() {
+        let mut bucket = TokenBucket::new(10, 5);
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        bucket.give_back(2);
+        assert_eq!((0..8).filter(|_| bucket.take()).count(), 2);
+        bucket.give_back(100);
         assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
     }
 }

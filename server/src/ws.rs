@@ -140,6 +140,7 @@ impl Reader {
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
     async fn allowed(&mut self) -> bool {
+        self.bucket.give_back(self.client.take_refunds());
         let allowed = self.bucket.take();
         if !allowed {
             let msg = ServerMsg::error(

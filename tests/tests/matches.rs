@@ -284,3 +284,50 @@ async fn sync_repeats_the_prompt_with_the_time_left() {
     assert_eq!(again, legal);
     assert_eq!(left, Some(1500));
 }
+
+/// A remote program answering every prompt at once, against built-in bots that never wait,
+/// plays far more moves than its rate limit's burst without a single refusal: an accepted
+/// move gives its token back. (The flood test in `bad_input.rs` shows refused moves do not.)
+#[tokio::test]
+async fn a_fast_remote_bot_is_never_rate_limited_for_its_own_moves() {
+    let burst = 10;
+    let server = TestServer::with_config(parlor_server::Config {
+        rate_per_sec: 2,
+        burst,
+        ..parlor_server::Config::default()
+    })
+    .await;
+    let id = server
+        .create_table(json!({"variant": "hearts", "options": {"target": 30}, "seed": 8}))
+        .await;
+    let mut bot = server.client().await;
+    assert!(bot.join_with(&id, "quick", true).await);
+    for seat in 1..4u8 {
+        bot.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    bot.send(&ClientMsg::Start {}).await;
+    let mut rng = Rng::new(8);
+    let mut moves = 0;
+    loop {
+        match bot.recv().await {
+            ServerMsg::YourTurn { legal, .. } => {
+                let msg = parlor_tests::random_move(&legal, &mut rng).expect("a move");
+                bot.send(&msg).await;
+                moves += 1;
+            }
+            ServerMsg::Error { code, message } => {
+                panic!("refused after {moves} moves: {code}: {message}")
+            }
+            ServerMsg::Event {
+                event: Event::MatchOver { .. },
+                ..
+            } => break,
+            _ => {}
+        }
+    }
+    assert!(moves > 3 * burst as usize, "{moves} moves");
+}

@@ -269,7 +269,14 @@ impl TableActor {
             }
             Command::Message { conn, msg } => {
                 let is_move = msg.action().is_some();
-                if let Err(err) = self.on_message(conn, *msg) {
+                let result = self.on_message(conn, *msg);
+                if is_move
+                    && result.is_ok()
+                    && let Some(client) = self.client_of(conn)
+                {
+                    client.refund_token();
+                }
+                if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());
                     // A refused move is answered with its reason, and the same player is
                     // asked again (with the time that is left, not a fresh clock).
@@ -382,6 +389,12 @@ impl TableActor {
             .iter()
             .any(|c| c.id == conn)
             .then_some(Role::Spectator)
+    }
+
+    /// The connection `conn` at this table, seated or watching.
+    fn client_of(&self, conn: ConnId) -> Option<&Client> {
+        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
+        seated.chain(&self.spectators).find(|c| c.id == conn)
     }
 
     /// Connections at the table, seated or watching.

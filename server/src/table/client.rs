@@ -1,6 +1,7 @@
 //! A connection as a table sees it: an id and a bounded outbound queue.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use parlor_shared::protocol::ServerMsg;
 use tokio_util::sync::CancellationToken;
@@ -41,13 +42,34 @@ pub struct Client {
     tx: Sender<Frame>,
     /// Cancelled to make the connection close (too slow, replaced by a reconnect).
     kick: CancellationToken,
+    /// Rate-limit tokens the table gives back for moves it accepted (see
+    /// [`Client::refund_token`]).
+    refunds: Arc<AtomicU32>,
 }
 
 impl Client {
     /// A client from its parts.
     #[must_use]
     pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Client {
-        Client { id, tx, kick }
+        Client {
+            id,
+            tx,
+            kick,
+            refunds: Arc::default(),
+        }
+    }
+
+    /// Gives back the rate-limit token an accepted move cost: a program answering every
+    /// prompt at once is never refused, however fast the table goes, while a flood of
+    /// refused moves still runs the connection's bucket dry.
+    pub fn refund_token(&self) {
+        self.refunds.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Takes the tokens given back since the last call.
+    #[must_use]
+    pub fn take_refunds(&self) -> u32 {
+        self.refunds.swap(0, Ordering::Relaxed)
     }
 
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has

@@ -90,9 +90,8 @@ impl TableActor {
 
     /// Sends one message to one connection of this table.
     pub(super) fn send_to(&mut self, conn: ConnId, msg: &ServerMsg) {
-        let clients = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        if let Some(client) = clients.chain(&self.spectators).find(|c| c.id == conn)
-            && !self.wal.send_msg(client, msg)
+        if let Some(client) = self.client_of(conn).cloned()
+            && !self.wal.send_msg(&client, msg)
         {
             self.dropped.push(conn);
         }
