@@ -263,8 +263,8 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
 /// file.
 fn configure(conn: &Connection) -> Result<(), StoreError> {
     // Small pages for a new file (an existing one keeps its own): each move dirties one page of
-    // its table's log, written whole at the next commit, and the pages every live table is
-    // writing to then fit in the small cache.
+    // its table's log, written whole at the next commit, and more of the pages live tables
+    // write to stay in the small cache.
     conn.pragma_update(None, "page_size", 1024)?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
