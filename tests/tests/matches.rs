@@ -5,9 +5,22 @@ use parlor_shared::bots::strategy_names;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Event, Seat, Variant};
 use parlor_tests::{
-    Rng, TestServer, VARIANTS, drive, play_to_end, players, seat_players, short_options, start,
+    Rng, TestServer, VARIANTS, WsClient, drive, play_to_end, players, seat_players, short_options,
+    start,
 };
 use serde_json::json;
+
+/// Fills seats 1 to 3 with random built-in bots and starts the match (`host` hosts).
+async fn add_random_bots_and_start(host: &mut WsClient) {
+    for seat in 1..4u8 {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    host.send(&ClientMsg::Start {}).await;
+}
 
 /// Every variant plays to its end with a remote client in each seat; every client sees the
 /// same, consecutively numbered public events and the match-over event.
@@ -117,14 +130,7 @@ async fn a_silent_remote_bot_is_played_for_when_its_time_runs_out() {
         bot.join_with(&id, "silent", true).await,
         "a program hosts while no person sits"
     );
-    for seat in 1..4u8 {
-        bot.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: "random".into(),
-        })
-        .await;
-    }
-    bot.send(&ClientMsg::Start {}).await;
+    add_random_bots_and_start(&mut bot).await;
     let mut prompts = 0;
     let mut own_plays = 0;
     loop {
@@ -197,14 +203,7 @@ async fn built_in_bots_pace_their_moves_when_asked() {
         .await;
     let mut host = server.client().await;
     host.join(&id, "Ann").await;
-    for seat in 1..4u8 {
-        host.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: "random".into(),
-        })
-        .await;
-    }
-    host.send(&ClientMsg::Start {}).await;
+    add_random_bots_and_start(&mut host).await;
     let mut rng = Rng::new(2);
     let mut last_bot_move: Option<tokio::time::Instant> = None;
     let mut since_prompt = true;
@@ -252,14 +251,7 @@ async fn sync_repeats_the_prompt_with_the_time_left() {
         .await;
     let mut bot = server.client().await;
     assert!(bot.join_with(&id, "slow", true).await);
-    for seat in 1..4u8 {
-        bot.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: "random".into(),
-        })
-        .await;
-    }
-    bot.send(&ClientMsg::Start {}).await;
+    add_random_bots_and_start(&mut bot).await;
     let ServerMsg::YourTurn {
         legal, timeout_ms, ..
     } = bot
@@ -302,14 +294,7 @@ async fn a_fast_remote_bot_is_never_rate_limited_for_its_own_moves() {
         .await;
     let mut bot = server.client().await;
     assert!(bot.join_with(&id, "quick", true).await);
-    for seat in 1..4u8 {
-        bot.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: "random".into(),
-        })
-        .await;
-    }
-    bot.send(&ClientMsg::Start {}).await;
+    add_random_bots_and_start(&mut bot).await;
     let mut rng = Rng::new(8);
     let mut moves = 0;
     loop {

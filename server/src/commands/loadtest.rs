@@ -64,14 +64,7 @@ struct Tally {
 
 /// Runs the load test and prints the figures.
 pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if args.threads > 0 {
-        builder.worker_threads(args.threads);
-    }
-    let runtime = builder
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
+    let runtime = super::runtime(args.threads)?;
     runtime.block_on(load(args))
 }
 

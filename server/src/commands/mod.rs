@@ -8,3 +8,16 @@ pub mod loadtest;
 pub mod replay;
 pub mod serve;
 pub mod uva181;
+
+/// A multi-threaded tokio runtime with `threads` workers (0: one per CPU core).
+pub fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    use anyhow::Context;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if threads > 0 {
+        builder.worker_threads(threads);
+    }
+    builder
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}

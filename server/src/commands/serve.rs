@@ -47,14 +47,7 @@ pub struct ServeArgs {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if args.threads > 0 {
-        builder.worker_threads(args.threads);
-    }
-    let runtime = builder
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
+    let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
         let config = Config {
             idle_table_ttl: Duration::from_secs(args.idle_table_secs),

@@ -142,12 +142,7 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
 async fn output_waits_for_the_write_and_keeps_its_order() {
     let store = Store::in_memory().expect("memory store");
     let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
-    let (tx, mut rx) = crate::table::bounded(8);
-    let client = crate::table::Client::new(
-        crate::table::ConnId::next(),
-        tx,
-        tokio_util::sync::CancellationToken::new(),
-    );
+    let (client, mut rx) = probe_client();
     record_match(&mut wal, 1, 1).await;
     wal.action(
         1,
@@ -172,6 +167,17 @@ async fn output_waits_for_the_write_and_keeps_its_order() {
         2,
         "both actions are stored before the output"
     );
+}
+
+/// A connection whose frames the test reads.
+fn probe_client() -> (
+    crate::table::Client,
+    crate::table::Receiver<crate::table::Frame>,
+) {
+    let (tx, rx) = crate::table::bounded(8);
+    let id = crate::table::ConnId::next();
+    let kick = tokio_util::sync::CancellationToken::new();
+    (crate::table::Client::new(id, tx, kick), rx)
 }
 
 /// A table log built by hand: hearts seed 5, `moves` first-legal moves.
@@ -386,12 +392,7 @@ fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
 async fn sealed_steps_go_out_in_order_once_stored() {
     let store = Store::in_memory().expect("memory store");
     let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
-    let (tx, mut rx) = crate::table::bounded(8);
-    let client = crate::table::Client::new(
-        crate::table::ConnId::next(),
-        tx,
-        tokio_util::sync::CancellationToken::new(),
-    );
+    let (client, mut rx) = probe_client();
     record_match(&mut wal, 1, 0).await;
     let play = |card: &str| Action::Play {
         card: card.parse().unwrap(),
