@@ -56,6 +56,11 @@ pub enum ClientMsg {
         /// otherwise the move is refused with `not_your_seat`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers. A move for an earlier prompt
+        /// (a turn the server already played for you) is refused with `stale_move` instead of
+        /// being taken for your next turn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
     },
     /// Play a card.
     Play {
@@ -64,6 +69,9 @@ pub enum ClientMsg {
         /// Optional check: the seat you act for (see `pass`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
     },
     /// Host only: seat a built-in bot.
     AddBot {
@@ -434,6 +442,8 @@ pub mod codes {
     pub const UNKNOWN_STRATEGY: &str = "unknown_strategy";
     /// That seat does not hold a built-in bot.
     pub const NOT_A_BOT: &str = "not_a_bot";
+    /// A move answered an earlier prompt: the server had already played that turn.
+    pub const STALE_MOVE: &str = "stale_move";
     /// The connection could not keep up with its messages and was dropped.
     pub const TOO_SLOW: &str = "too_slow";
     /// HTTP: the request body is not what the endpoint takes.
@@ -518,6 +528,7 @@ mod tests {
             ClientMsg::Play {
                 card: Card::QUEEN_OF_SPADES,
                 seat: None,
+                seq: None,
             }
         );
         let join = ClientMsg::parse(r#"{"type":"join","table":"t1","name":"Ann"}"#).unwrap();

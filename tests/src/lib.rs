@@ -259,7 +259,11 @@ pub fn random_move(legal: &Legal, rng: &mut Rng) -> Option<ClientMsg> {
         Legal::Play { cards } => {
             let cards: Vec<Card> = cards.iter().collect();
             let card = cards[rng.below(cards.len())];
-            Some(ClientMsg::Play { card, seat: None })
+            Some(ClientMsg::Play {
+                card,
+                seat: None,
+                seq: None,
+            })
         }
         Legal::Pass { count, from, .. } => {
             let mut cards: Vec<Card> = from.iter().collect();
@@ -270,6 +274,7 @@ pub fn random_move(legal: &Legal, rng: &mut Rng) -> Option<ClientMsg> {
             Some(ClientMsg::Pass {
                 cards: chosen,
                 seat: None,
+                seq: None,
             })
         }
         Legal::Wait => None,

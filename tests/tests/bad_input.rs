@@ -201,6 +201,7 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
     c.send(&ClientMsg::Play {
         card: Card::TWO_OF_CLUBS,
         seat: Some(Seat(leader as u8)),
+        seq: None,
     })
     .await;
     c.recv_until(|m| matches!(m, ServerMsg::Event { .. })).await;
@@ -308,7 +309,13 @@ async fn legal_moves_in_the_prompt_are_exactly_the_ones_accepted() {
         }
     );
     for card in hand.iter().filter(|c| *c != Card::TWO_OF_CLUBS) {
-        clients[i].send(&ClientMsg::Play { card, seat: None }).await;
+        clients[i]
+            .send(&ClientMsg::Play {
+                card,
+                seat: None,
+                seq: None,
+            })
+            .await;
         assert_eq!(clients[i].recv_error().await.0, "must_lead_two_of_clubs");
     }
 }

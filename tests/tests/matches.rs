@@ -3,7 +3,7 @@
 
 use parlor_shared::bots::strategy_names;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Event, Seat, Variant};
+use parlor_shared::{Event, Legal, Seat, Variant};
 use parlor_tests::{
     Rng, TestServer, VARIANTS, WsClient, drive, play_to_end, players, seat_players, short_options,
     start,
@@ -315,4 +315,51 @@ async fn a_fast_remote_bot_is_never_rate_limited_for_its_own_moves() {
         }
     }
     assert!(moves > 3 * burst as usize, "{moves} moves");
+}
+
+/// A slow remote bot names the prompt it answers: once the server has played that turn for
+/// it, a late answer is refused with `stale_move` instead of being taken for its next turn.
+/// Time is paused: the turn limit passes without waiting.
+#[tokio::test(start_paused = true)]
+async fn a_late_answer_to_an_old_prompt_is_refused_as_stale() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "whist", "options": {"target": 1},
+            "table_options": {"bot_timeout_ms": 2000}, "seed": 3}))
+        .await;
+    let mut bot = server.client().await;
+    assert!(bot.join_with(&id, "late", true).await);
+    add_random_bots_and_start(&mut bot).await;
+    let ServerMsg::YourTurn { seq: old, .. } = bot
+        .recv_until(|m| matches!(m, ServerMsg::YourTurn { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    // Unanswered: the server plays that turn, and later asks for the next one.
+    let ServerMsg::YourTurn {
+        seq: now, legal, ..
+    } = bot
+        .recv_until(|m| matches!(m, ServerMsg::YourTurn { seq, .. } if *seq > old))
+        .await
+    else {
+        unreachable!()
+    };
+    let Legal::Play { cards } = legal else {
+        panic!("whist only plays: {legal:?}")
+    };
+    let card = cards.lowest().expect("a card");
+    let play = |seq| ClientMsg::Play {
+        card,
+        seat: None,
+        seq: Some(seq),
+    };
+    bot.send(&play(old)).await;
+    assert_eq!(bot.recv_error().await.0, "stale_move");
+    bot.send(&play(now)).await;
+    bot.recv_until(|m| {
+        matches!(m, ServerMsg::Event { event: Event::Played { seat: Seat(0), card: c }, .. }
+            if *c == card)
+    })
+    .await;
 }

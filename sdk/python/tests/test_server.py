@@ -331,11 +331,14 @@ def test_no_server_and_no_table_are_clear_errors(server, unused_port):
         LowestCardBot().run(server, variant="whist", options={"moon": "add"}, log=None)
 
 
-def test_a_bot_faster_than_the_rate_limit_slows_down_and_repeats_refused_moves(start_server):
-    with start_server("--rate-limit", "10") as url:
+def test_a_bot_refused_for_speed_slows_down_and_repeats_the_refused_message(start_server):
+    # Two messages a second, bursts of four: joining and seating three opponents spend the
+    # burst, so `start` is refused and must be repeated. (Moves the table accepts give their
+    # token back, so play itself is never refused.)
+    with start_server("--rate-limit", "2") as url:
         logged, log = lines()
         result = example("lowest_bot").LowestBot().run(
-            url, variant="tricks", options={"target": 25}, opponents="random", seed=4, log=log
+            url, variant="whist", options={"target": 1}, opponents="random", seed=4, log=log
         )
     assert result.matches == 1 and result.problems == [], logged
     assert any("slow down" in line for line in logged), logged

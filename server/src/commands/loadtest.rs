@@ -325,14 +325,22 @@ fn random_move(legal: &Legal, rng: &mut StdRng) -> ClientMsg {
             let card = cards
                 .nth(rng.random_range(0..cards.len()))
                 .expect("a playable card");
-            ClientMsg::Play { card, seat: None }
+            ClientMsg::Play {
+                card,
+                seat: None,
+                seq: None,
+            }
         }
         Legal::Pass { count, from, .. } => {
             let mut hand: Vec<Card> = from.iter().collect();
             let cards = (0..*count)
                 .map(|_| hand.swap_remove(rng.random_range(0..hand.len())))
                 .collect();
-            ClientMsg::Pass { cards, seat: None }
+            ClientMsg::Pass {
+                cards,
+                seat: None,
+                seq: None,
+            }
         }
         Legal::Wait => ClientMsg::Ping {},
     }

@@ -31,6 +31,8 @@ pub struct SeatState {
     pub grace_deadline: Option<Instant>,
     /// When a remote bot's time for its current turn runs out.
     pub turn_deadline: Option<Instant>,
+    /// The `seq` of the seat's current prompt: a move answering an older one is stale.
+    pub prompt_seq: u64,
 }
 
 impl SeatState {
@@ -46,6 +48,7 @@ impl SeatState {
             bot_playing: false,
             grace_deadline: None,
             turn_deadline: None,
+            prompt_seq: 0,
         }
     }
 

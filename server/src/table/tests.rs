@@ -103,6 +103,7 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
                     parlor_shared::Legal::Play { cards } => ClientMsg::Play {
                         card: cards.lowest().unwrap(),
                         seat: None,
+                        seq: None,
                     },
                     other => panic!("whist has no {other:?}"),
                 };

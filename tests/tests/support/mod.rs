@@ -241,6 +241,7 @@ pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
         Legal::Play { .. } => Some(ClientMsg::Play {
             card: cards[rng.below(cards.len())],
             seat: None,
+            seq: None,
         }),
         Legal::Pass { count, .. } => {
             let mut pool = cards;
@@ -251,6 +252,7 @@ pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
             Some(ClientMsg::Pass {
                 cards: chosen,
                 seat: None,
+                seq: None,
             })
         }
         Legal::Wait => None,

@@ -34,7 +34,8 @@ SEND_RATE = 80.0
 #: Server error codes meaning "your move came too late or at the wrong moment", not "that card
 #: is illegal": nothing to fall back on, the game has moved on.
 STALE_CODES = {
-    "not_your_turn", "match_over", "passing_now", "not_passing_now", "already_passed", "no_match",
+    "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
+    "already_passed", "no_match",
 }
 
 
@@ -641,6 +642,10 @@ class Session:
         self._send_move(msg, situation, fallback=False)
 
     def _send_move(self, msg: Dict[str, Any], situation: str, fallback: bool) -> None:
+        if self._prompt_seq is not None:
+            # Names the prompt answered: a late answer is refused (`stale_move`), never taken
+            # for the seat's next turn.
+            msg = {**msg, "seq": self._prompt_seq}
         self._inflight.append(
             {"msg": msg, "situation": situation, "fallback": fallback, "prompt": self._prompt_seq}
         )

@@ -17,7 +17,16 @@ impl TableActor {
             ClientError::new(codes::NOT_JOINED, "you are not at this table any more")
         })?;
         match msg {
-            ClientMsg::Play { seat: claimed, .. } | ClientMsg::Pass { seat: claimed, .. } => {
+            ClientMsg::Play {
+                seat: claimed,
+                seq: answered,
+                ..
+            }
+            | ClientMsg::Pass {
+                seat: claimed,
+                seq: answered,
+                ..
+            } => {
                 let Role::Seat(seat) = role else {
                     return Err(ClientError::new(
                         codes::NOT_SEATED,
@@ -38,6 +47,19 @@ impl TableActor {
                     return Err(ClientError::new(
                         codes::NO_MATCH,
                         "no match is being played: the host starts one",
+                    ));
+                }
+                if let Some(answered) = answered
+                    && self.awaiting.contains(seat)
+                    && answered < self.seats[seat.index()].prompt_seq
+                {
+                    return Err(ClientError::new(
+                        codes::STALE_MOVE,
+                        format!(
+                            "this answers the prompt of seq {answered}, but the server already \
+                             played that turn for you: answer the prompt of seq {}",
+                            self.seats[seat.index()].prompt_seq
+                        ),
                     ));
                 }
                 let action = msg.action().expect("play and pass carry an action");

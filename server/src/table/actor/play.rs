@@ -64,6 +64,7 @@ impl TableActor {
                 continue;
             }
             self.awaiting.insert(seat);
+            state.prompt_seq = self.seq;
             let remote_bot = state.occupant == Occupant::RemoteBot;
             if remote_bot {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
