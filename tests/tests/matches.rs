@@ -22,6 +22,22 @@ async fn add_random_bots_and_start(host: &mut WsClient) {
     host.send(&ClientMsg::Start {}).await;
 }
 
+/// A remote program hosting a one-hand whist match against three random bots, with 2 s a
+/// turn; the match has started.
+async fn remote_bot_with_a_turn_limit(server: &TestServer) -> WsClient {
+    let id = server
+        .create_table(json!({"variant": "whist", "options": {"target": 1},
+            "table_options": {"bot_timeout_ms": 2000}, "seed": 3}))
+        .await;
+    let mut bot = server.client().await;
+    assert!(
+        bot.join_with(&id, "remote", true).await,
+        "a program hosts while no person sits"
+    );
+    add_random_bots_and_start(&mut bot).await;
+    bot
+}
+
 /// Every variant plays to its end with a remote client in each seat; every client sees the
 /// same, consecutively numbered public events and the match-over event.
 #[tokio::test]
@@ -121,16 +137,7 @@ async fn a_person_and_built_in_bots_play_two_matches() {
 #[tokio::test(start_paused = true)]
 async fn a_silent_remote_bot_is_played_for_when_its_time_runs_out() {
     let server = TestServer::start().await;
-    let id = server
-        .create_table(json!({"variant": "whist", "options": {"target": 1},
-            "table_options": {"bot_timeout_ms": 2000}, "seed": 3}))
-        .await;
-    let mut bot = server.client().await;
-    assert!(
-        bot.join_with(&id, "silent", true).await,
-        "a program hosts while no person sits"
-    );
-    add_random_bots_and_start(&mut bot).await;
+    let mut bot = remote_bot_with_a_turn_limit(&server).await;
     let mut prompts = 0;
     let mut own_plays = 0;
     loop {
@@ -323,13 +330,7 @@ async fn a_fast_remote_bot_is_never_rate_limited_for_its_own_moves() {
 #[tokio::test(start_paused = true)]
 async fn a_late_answer_to_an_old_prompt_is_refused_as_stale() {
     let server = TestServer::start().await;
-    let id = server
-        .create_table(json!({"variant": "whist", "options": {"target": 1},
-            "table_options": {"bot_timeout_ms": 2000}, "seed": 3}))
-        .await;
-    let mut bot = server.client().await;
-    assert!(bot.join_with(&id, "late", true).await);
-    add_random_bots_and_start(&mut bot).await;
+    let mut bot = remote_bot_with_a_turn_limit(&server).await;
     let ServerMsg::YourTurn { seq: old, .. } = bot
         .recv_until(|m| matches!(m, ServerMsg::YourTurn { .. }))
         .await
