@@ -13,6 +13,8 @@ pub mod uva181;
 pub mod view;
 
 pub use card::{Card, CardParseError, CardSet, Rank, Suit};
-pub use rules::{Action, Event, Game, Legal, Options, Phase, RuleError, Rules, Variant};
+pub use rules::{
+    Action, Event, Game, Legal, Options, Phase, RuleError, Rules, Variant, VariantFacts,
+};
 pub use seat::{PerSeat, Seat, SeatSet};
 pub use view::PlayerView;

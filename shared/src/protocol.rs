@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::Card;
-use crate::rules::{Action, Event, Legal, Options, RuleError, Variant};
+use crate::rules::{Action, Event, Legal, Options, RuleError, Variant, VariantFacts};
 use crate::seat::Seat;
 use crate::view::PlayerView;
 
@@ -380,6 +380,8 @@ pub struct VariantInfo {
     pub options: Vec<crate::rules::OptionSpec>,
     /// Built-in bot strategies for `add_bot`, weakest first.
     pub strategies: Vec<&'static str>,
+    /// What clients need to know about its rules (hand size, prize, bad-card rule, ...).
+    pub facts: VariantFacts,
 }
 
 impl VariantInfo {
@@ -392,6 +394,7 @@ impl VariantInfo {
             players: variant.players(),
             options: variant.option_specs(),
             strategies: crate::bots::strategy_names(variant),
+            facts: variant.facts(),
         }
     }
 }

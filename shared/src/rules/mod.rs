@@ -5,6 +5,7 @@
 
 mod error;
 mod event;
+mod facts;
 pub mod filippa;
 mod game;
 mod hearts;
@@ -16,6 +17,7 @@ mod whist;
 
 pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
+pub use facts::{FirstLead, TrumpRule, VariantFacts};
 pub use game::{Game, PASS_COUNT, Phase};
 pub use trick::{CompletedTrick, Trick};
 pub use variant::{BadCard, Moon, OptionKind, OptionSpec, Options, OptionsError, Rules, Variant};

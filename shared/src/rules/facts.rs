@@ -1,0 +1,246 @@
+//! The facts about a variant that clients need to follow and draw a game, in one place.
+//!
+//! `GET /api/variants` publishes them (see `protocol::VariantInfo`), so the browser and the
+//! SDKs read hand sizes, the prize or the bad-card rule from the server instead of writing the
+//! numbers again. Each number comes from the engine's own constant where one exists. This module
+//! only describes the rules: it may not change how a game is played.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::variant::Variant;
+use super::{PASS_COUNT, filippa, tricks};
+
+/// What a client needs to know about a variant's rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct VariantFacts {
+    /// Cards dealt to each seat.
+    pub hand_size: u32,
+    /// Cards passed in a passing hand; 0 when the variant never passes.
+    pub pass_count: u32,
+    /// Points added to the prize pool each hand (filippa), else 0.
+    pub prize: i32,
+    /// Seats 0 and 2 (North/South) play against 1 and 3 (East/West).
+    pub partnerships: bool,
+    /// Who leads the first trick of a hand.
+    pub first_lead: FirstLead,
+    /// Where the trump suit comes from.
+    pub trump: TrumpRule,
+    /// What an illegal card costs when the `bad_card` option is `penalty` (tricks), else none.
+    pub bad_card_penalty: Option<i32>,
+    /// The lowest total wins.
+    pub low_score_wins: bool,
+    /// Positive and negative totals are kept apart (filippa).
+    pub two_totals: bool,
+    /// A hand's points can be counted while it is played, from what each seat has taken.
+    pub points_in_hand: bool,
+    /// How a hand scores and who wins, in one line for people.
+    pub scoring: String,
+}
+
+/// Who leads the first trick of a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstLead {
+    /// The holder of the two of clubs, who must lead it (known only to that seat until it is
+    /// played).
+    TwoOfClubs,
+    /// The seat to the dealer's left.
+    DealerLeft,
+}
+
+/// Where a hand's trump suit comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TrumpRule {
+    /// No trumps.
+    #[serde(rename = "none")]
+    NoTrump,
+    /// The two undealt cards, shown to everyone, pick the suit (hearts5).
+    Undealt,
+    /// The dealer's last card, shown until it is played, sets the suit (whist).
+    DealerLast,
+}
+
+impl Variant {
+    /// The facts clients need about this variant's rules.
+    #[must_use]
+    pub fn facts(self) -> VariantFacts {
+        let passes = matches!(self, Variant::Hearts | Variant::Filippa);
+        VariantFacts {
+            hand_size: self.hand_size(),
+            pass_count: if passes { PASS_COUNT } else { 0 },
+            prize: if self == Variant::Filippa {
+                filippa::PRIZE
+            } else {
+                0
+            },
+            partnerships: self == Variant::Whist,
+            first_lead: if self == Variant::Hearts {
+                FirstLead::TwoOfClubs
+            } else {
+                FirstLead::DealerLeft
+            },
+            trump: match self {
+                Variant::Hearts5 => TrumpRule::Undealt,
+                Variant::Whist => TrumpRule::DealerLast,
+                Variant::Hearts | Variant::Filippa | Variant::Tricks => TrumpRule::NoTrump,
+            },
+            bad_card_penalty: (self == Variant::Tricks).then_some(tricks::BAD_CARD_PENALTY),
+            low_score_wins: self.low_score_wins(),
+            two_totals: self == Variant::Filippa,
+            points_in_hand: self != Variant::Whist,
+            scoring: self.scoring(),
+        }
+    }
+
+    /// How a hand scores and who wins, for people.
+    fn scoring(self) -> String {
+        match self {
+            Variant::Hearts => "Each heart 1 point, Q♠ 13; lowest total wins.".to_string(),
+            Variant::Filippa => format!(
+                "Hearts and Q♠ are penalties; players who take none share the {}-point prize \
+                 pool; highest prize total wins.",
+                filippa::PRIZE
+            ),
+            Variant::Hearts5 => "Each heart taken scores its face value; lowest total wins.".into(),
+            Variant::Tricks => format!(
+                "A point per trick; an illegal card costs {} and the hand is redealt; first to \
+                 the target wins.",
+                -tricks::BAD_CARD_PENALTY
+            ),
+            Variant::Whist => {
+                "The side with more tricks scores those over six; first side to the target wins."
+                    .into()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::card::Card;
+    use crate::rules::{Action, BadCard, Event, Game, Legal, Options};
+    use crate::seat::Seat;
+
+    /// Plays a few matches of `variant` with random moves and collects every event.
+    fn events_of(variant: Variant) -> Vec<(Game, Vec<Event>)> {
+        // Short matches that still last several hands.
+        let target = match variant {
+            Variant::Hearts5 => None,
+            Variant::Whist => Some(3),
+            _ => Some(30),
+        };
+        let options = Options {
+            target,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        for seed in 0..6 {
+            let mut game = Game::new(variant, &options, seed).unwrap();
+            let start = game.clone();
+            let mut bot = RandomBot::new(seed);
+            let mut events = game.opening_events();
+            while let Some(seat) = game.to_act().iter().next() {
+                let action = bot.choose_legal(&game.legal_actions(seat)).unwrap();
+                events.extend(game.apply(seat, &action).unwrap());
+            }
+            out.push((start, events));
+        }
+        out
+    }
+
+    #[test]
+    fn the_facts_agree_with_the_engine() {
+        for variant in Variant::ALL {
+            let facts = variant.facts();
+            let mut passed = false;
+            for (start, events) in events_of(variant) {
+                let n = start.players();
+                if facts.prize != 0 {
+                    assert_eq!(start.pool(), facts.prize, "{variant}");
+                }
+                let mut dealer = start.dealer();
+                let mut first_play = true;
+                for event in &events {
+                    match event {
+                        Event::HandStarted {
+                            dealer: d, pass, ..
+                        } => {
+                            dealer = *d;
+                            first_play = true;
+                            passed |= pass.is_some();
+                            assert!(facts.pass_count > 0 || pass.is_none(), "{variant}");
+                        }
+                        Event::Dealt { cards, .. } => {
+                            assert_eq!(cards.len(), facts.hand_size, "{variant}");
+                        }
+                        Event::TrumpShown { cards, .. } => {
+                            let expected = match facts.trump {
+                                TrumpRule::Undealt => 52 - u32::from(n) * facts.hand_size,
+                                TrumpRule::DealerLast => 1,
+                                TrumpRule::NoTrump => panic!("{variant} shows no trump"),
+                            };
+                            assert_eq!(cards.len(), expected, "{variant}");
+                        }
+                        Event::Played { seat, card } if first_play => {
+                            first_play = false;
+                            match facts.first_lead {
+                                FirstLead::TwoOfClubs => assert_eq!(*card, Card::TWO_OF_CLUBS),
+                                FirstLead::DealerLeft => assert_eq!(*seat, dealer.next(n)),
+                            }
+                        }
+                        Event::HandScored(result) if facts.partnerships => {
+                            for seat in Seat::all(n) {
+                                let partner = seat.left(2, n);
+                                assert_eq!(result.points[seat], result.points[partner]);
+                            }
+                        }
+                        Event::HandScored(result) if !facts.two_totals => {
+                            assert!(result.penalties.as_slice().iter().all(|p| *p == 0));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            assert_eq!(passed, facts.pass_count > 0, "{variant}");
+            assert_eq!(facts.low_score_wins, variant.low_score_wins());
+        }
+    }
+
+    #[test]
+    fn passing_hands_ask_for_pass_count_cards() {
+        for variant in Variant::ALL {
+            let game = Game::new(variant, &Options::default(), 1).unwrap();
+            if let Legal::Pass { count, .. } = game.legal_actions(Seat(0)) {
+                assert_eq!(count, variant.facts().pass_count);
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_card_costs_the_published_penalty() {
+        let options = Options {
+            bad_card: Some(BadCard::Penalty),
+            ..Options::default()
+        };
+        let mut game = Game::new(Variant::Tricks, &options, 3).unwrap();
+        let mut bot = RandomBot::new(3);
+        loop {
+            let seat = game.to_act().iter().next().unwrap();
+            let legal = game.legal_plays(seat);
+            if let Some(card) = (game.hand(seat) - legal).lowest() {
+                let events = game.apply(seat, &Action::Play { card }).unwrap();
+                let Event::BadCard { penalty, .. } = events[0] else {
+                    panic!("{events:?}")
+                };
+                assert_eq!(Some(penalty), Variant::Tricks.facts().bad_card_penalty);
+                return;
+            }
+            let action = bot.choose_legal(&game.legal_actions(seat)).unwrap();
+            game.apply(seat, &action).unwrap();
+        }
+    }
+}
