@@ -2,6 +2,10 @@
 //!
 //! A view is an allow-list: each field is copied from something the viewer is entitled to see.
 //! The game itself is never serialized to a client, and bots decide from views alone.
+//! [`PlayerView::of`] builds a view from the game (the server's snapshots); `apply` follows one
+//! from the events a client receives. Nothing here changes a game.
+
+mod apply;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod table;
+
 use parlor_shared::rules::Legal;
 use parlor_shared::{Action, Card, CardSet, Event, Game, PlayerView, RuleError, Seat};
 

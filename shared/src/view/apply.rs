@@ -1,0 +1,240 @@
+//! How a client's view changes: [`PlayerView::apply`] for an event, [`PlayerView::apply_legal`]
+//! for a `your_turn` prompt.
+//!
+//! This is the one definition of following a game from the messages a viewer receives. The web
+//! client and the Python SDK replay fixtures recorded from it (`tests/fixtures/views/`), so they
+//! cannot drift from it unnoticed. It reads only the view, the event and the variant's
+//! [`VariantFacts`](crate::rules::VariantFacts): never the game, which a client does not have.
+//!
+//! # Where a followed view differs from [`PlayerView::of`]
+//!
+//! A client knows only what it was told, so after the events of a move its view equals the
+//! server's snapshot except for these, and only these:
+//!
+//! - **`legal`** comes only from `your_turn` prompts. When an event makes it the viewer's turn,
+//!   `legal` stays [`Legal::Wait`] until the prompt arrives (the server sends it right after the
+//!   move's events).
+//! - **Hearts' first lead.** The holder of 2♣ leads the first trick, and only that seat (or the
+//!   seat that passed it 2♣) knows who that is. Until the first card of the hand is played, a
+//!   viewer who cannot know has an empty `to_act` and `trick.leader` is the dealer's left, a
+//!   placeholder.
+//! - **The passing phase.** Nobody leads yet: `trick.leader` is the dealer's left (the engine
+//!   still names the last hand's final leader). The viewer's own `pass.given` is known to the
+//!   server from the moment the pass is chosen, but the events reveal it only when the cards
+//!   change hands (`cards_passed`).
+//! - **`pool`** only moves in variants with a prize (filippa); elsewhere it keeps the value of
+//!   the snapshot the client started from.
+
+use crate::card::{Card, CardSet, Suit};
+use crate::rules::{Event, FirstLead, Legal, PassDirection, Phase, Variant};
+use crate::seat::{PerSeat, Seat};
+
+use super::{PassView, PlayedCard, PlayerView, TrickView};
+use crate::rules::CompletedTrick;
+
+impl PlayerView {
+    /// Follows one event the viewer was sent (an `event` message).
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::HandStarted { hand, dealer, pass } => self.hand_started(*hand, *dealer, *pass),
+            Event::Dealt { seat, cards } => {
+                if self.seat == Some(*seat) {
+                    self.hand = *cards;
+                }
+                self.hand_sizes[*seat] = cards.len() as u8;
+                self.find_first_leader();
+            }
+            Event::TrumpShown { trump, cards } => {
+                self.trump = Some(*trump);
+                self.face_up = *cards;
+            }
+            Event::PassChosen { seat } => self.pass_chosen(*seat),
+            Event::CardsPassed { from, to, cards } => self.cards_passed(*from, *to, *cards),
+            Event::Played { seat, card } => self.played(*seat, *card),
+            Event::TrickWon { winner, .. } => self.trick_won(*winner),
+            Event::BadCard { seat, penalty, .. } => {
+                self.totals[*seat] += penalty;
+                self.to_act.clear();
+                self.legal = Legal::Wait;
+            }
+            Event::HandScored(result) => {
+                let prize = self.variant.facts().prize;
+                for seat in Seat::all(self.players) {
+                    self.negatives[seat] += result.penalties[seat];
+                }
+                self.totals = result.totals;
+                if prize != 0 {
+                    self.pool = result.pool_carried + prize;
+                }
+                self.history.push(result.clone());
+                self.to_act.clear();
+                self.legal = Legal::Wait;
+            }
+            Event::MatchOver { winners, totals } => {
+                self.phase = Phase::MatchOver;
+                self.winners.clone_from(winners);
+                self.totals = *totals;
+                self.to_act.clear();
+                self.legal = Legal::Wait;
+            }
+        }
+    }
+
+    /// Takes the `legal` of a `your_turn` prompt: what the viewer may do now.
+    pub fn apply_legal(&mut self, legal: Legal) {
+        self.legal = legal;
+        if let (Legal::Play { .. }, Some(me)) = (legal, self.seat) {
+            // Asked to play: it is this seat's turn, and if the trick is empty it leads.
+            self.to_act = vec![me];
+            if self.trick.plays.is_empty() {
+                self.trick.leader = me;
+            }
+        }
+    }
+
+    /// A new hand: everything of the last one is cleared; hand 0 starts a new match.
+    fn hand_started(&mut self, hand: u32, dealer: Seat, pass: Option<PassDirection>) {
+        let n = self.players;
+        let facts = self.variant.facts();
+        if hand == 0 {
+            self.history.clear();
+            self.totals = PerSeat::new(n);
+            self.negatives = PerSeat::new(n);
+            self.winners.clear();
+            if facts.prize != 0 {
+                self.pool = facts.prize;
+            }
+        }
+        self.hand_number = hand;
+        self.dealer = dealer;
+        self.hand = CardSet::EMPTY;
+        self.hand_sizes = PerSeat::new(n);
+        for seat in Seat::all(n) {
+            self.hand_sizes[seat] = facts.hand_size as u8;
+        }
+        self.trump = None;
+        self.face_up = CardSet::EMPTY;
+        self.trick = TrickView {
+            leader: dealer.next(n),
+            plays: Vec::new(),
+        };
+        self.tricks.clear();
+        self.tricks_won = PerSeat::new(n);
+        self.hearts_broken = false;
+        self.legal = Legal::Wait;
+        self.pass = pass.map(|direction| PassView {
+            direction,
+            given: CardSet::EMPTY,
+            received: CardSet::EMPTY,
+            waiting: Seat::all(n).collect(),
+        });
+        if pass.is_some() {
+            self.phase = Phase::Passing;
+            self.to_act = Seat::all(n).collect();
+        } else {
+            self.phase = Phase::Playing;
+            self.find_first_leader();
+        }
+    }
+
+    /// A seat chose its pass; the last choice ends the passing phase.
+    fn pass_chosen(&mut self, seat: Seat) {
+        self.to_act.retain(|s| *s != seat);
+        if self.seat == Some(seat) {
+            self.legal = Legal::Wait;
+        }
+        let Some(pass) = &mut self.pass else { return };
+        pass.waiting.retain(|s| *s != seat);
+        if pass.waiting.is_empty() && self.phase == Phase::Passing {
+            // Everyone has chosen: the cards change hands and play starts.
+            self.phase = Phase::Playing;
+            self.find_first_leader();
+        }
+    }
+
+    /// Cards changed hands (the viewer sees only its own pass and the one it receives).
+    fn cards_passed(&mut self, from: Seat, to: Seat, cards: CardSet) {
+        if self.seat == Some(from) {
+            self.hand -= cards;
+            if let Some(pass) = &mut self.pass {
+                pass.given = cards;
+            }
+        }
+        if self.seat == Some(to) {
+            self.hand |= cards;
+            if let Some(pass) = &mut self.pass {
+                pass.received = cards;
+            }
+        }
+        self.find_first_leader();
+    }
+
+    fn played(&mut self, seat: Seat, card: Card) {
+        let n = self.players;
+        if self.trick.plays.is_empty() {
+            self.trick.leader = seat;
+        }
+        self.trick.plays.push(PlayedCard { seat, card });
+        self.hand_sizes[seat] = self.hand_sizes[seat].saturating_sub(1);
+        if self.seat == Some(seat) {
+            self.hand.remove(card);
+            self.legal = Legal::Wait;
+        }
+        // The whist dealer's trump card is face up only until it is played.
+        self.face_up.remove(card);
+        self.hearts_broken |= card.suit() == Suit::Hearts;
+        self.phase = Phase::Playing;
+        self.to_act = if self.trick.plays.len() < usize::from(n) {
+            vec![seat.next(n)]
+        } else {
+            Vec::new()
+        };
+    }
+
+    fn trick_won(&mut self, winner: Seat) {
+        let plays = std::mem::take(&mut self.trick.plays);
+        self.tricks.push(CompletedTrick {
+            leader: self.trick.leader,
+            cards: plays.iter().map(|p| p.card).collect(),
+            winner,
+        });
+        self.tricks_won[winner] += 1;
+        self.trick.leader = winner;
+        // `tricks` keeps its totals as it goes: a trick is a point the moment it is won.
+        if self.variant == Variant::Tricks {
+            self.totals[winner] += 1;
+        }
+        self.to_act = if self.hand_sizes[winner] > 0 {
+            vec![winner]
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// Before the first card of a hand: who leads, as far as the viewer can know.
+    fn find_first_leader(&mut self) {
+        let untouched = self.tricks.is_empty() && self.trick.plays.is_empty();
+        if self.phase != Phase::Playing || !untouched {
+            return;
+        }
+        let n = self.players;
+        let leader = match self.variant.facts().first_lead {
+            FirstLead::DealerLeft => Some(self.dealer.next(n)),
+            FirstLead::TwoOfClubs => self.two_of_clubs_holder(),
+        };
+        self.trick.leader = leader.unwrap_or(self.dealer.next(n));
+        self.to_act = leader.into_iter().collect();
+    }
+
+    /// Who holds 2♣, if the viewer can know: itself, or the seat it passed 2♣ to.
+    fn two_of_clubs_holder(&self) -> Option<Seat> {
+        let me = self.seat?;
+        if self.hand.contains(Card::TWO_OF_CLUBS) {
+            return Some(me);
+        }
+        let pass = self.pass.as_ref()?;
+        pass.given
+            .contains(Card::TWO_OF_CLUBS)
+            .then(|| me.left(pass.direction.steps(self.players), self.players))
+    }
+}

@@ -1,0 +1,133 @@
+//! `PlayerView::apply` follows a game from the messages a viewer receives and agrees with the
+//! server's own snapshot (`PlayerView::of`) after every move, except where the view module
+//! documents that a client cannot know: random matches of every variant, every seat and a
+//! spectator, with reconnections (a fresh snapshot) at random moments.
+
+mod common;
+
+use common::table::{Message, Table};
+use parlor_shared::deck::DeckRng;
+use parlor_shared::rules::{BadCard, FirstLead, Phase};
+use parlor_shared::{Card, CardSet, Game, Options, PlayerView, Seat, Variant};
+
+/// Options that keep a match to a few hands.
+fn short(variant: Variant, bad_card: BadCard) -> Options {
+    match variant {
+        Variant::Hearts5 => Options {
+            hands: Some(3),
+            ..Options::default()
+        },
+        Variant::Whist => Options {
+            target: Some(2),
+            ..Options::default()
+        },
+        Variant::Tricks => Options {
+            target: Some(12),
+            bad_card: Some(bad_card),
+            ..Options::default()
+        },
+        Variant::Hearts | Variant::Filippa => Options {
+            target: Some(40),
+            ..Options::default()
+        },
+    }
+}
+
+/// Checks `followed` against the snapshot, allowing only the documented differences.
+fn assert_agrees(followed: &PlayerView, truth: &PlayerView, context: &str) {
+    let mut followed = followed.clone();
+    let n = truth.players;
+    let nobody_played = truth.tricks.is_empty() && truth.trick.plays.is_empty();
+    // The placeholder leader, unless the view came from a snapshot since.
+    let placeholder = [truth.dealer.next(n), truth.trick.leader];
+    if truth.phase == Phase::Passing {
+        // Nobody leads yet; the viewer's own pass shows only once the cards move.
+        assert!(placeholder.contains(&followed.trick.leader), "{context}");
+        followed.trick.leader = truth.trick.leader;
+        let given = followed.pass.as_ref().map(|p| p.given);
+        let known = truth.pass.as_ref().map(|p| p.given);
+        assert!(given == Some(CardSet::EMPTY) || given == known, "{context}");
+        followed.pass.clone_from(&truth.pass);
+    }
+    let first_lead = truth.variant.facts().first_lead;
+    if truth.phase == Phase::Playing
+        && first_lead == FirstLead::TwoOfClubs
+        && nobody_played
+        && followed.to_act.is_empty()
+    {
+        // Who holds 2♣ is hidden from this viewer: it neither holds it nor passed it.
+        let passed_it = truth
+            .pass
+            .as_ref()
+            .is_some_and(|p| p.given.contains(Card::TWO_OF_CLUBS));
+        assert!(
+            !truth.hand.contains(Card::TWO_OF_CLUBS) && !passed_it,
+            "{context}: the viewer could know who leads"
+        );
+        assert!(placeholder.contains(&followed.trick.leader), "{context}");
+        followed.trick.leader = truth.trick.leader;
+        followed.to_act.clone_from(&truth.to_act);
+    }
+    assert_eq!(&followed, truth, "{context}");
+}
+
+/// Plays one match, following every viewer's view, and checks it after every move.
+fn follow_match(variant: Variant, bad_card: BadCard, seed: u64) -> usize {
+    let game = Game::new(variant, &short(variant, bad_card), seed).unwrap();
+    let mut viewers: Vec<Option<Seat>> = Seat::all(game.players()).map(Some).collect();
+    viewers.push(None);
+    let mut table = Table::new(game, seed);
+    let mut views: Vec<PlayerView> = viewers.iter().map(|v| table.game.view(*v)).collect();
+    let mut rng = DeckRng::new(seed);
+    let mut prompts = table.prompts();
+    let mut moves = 0;
+    loop {
+        for (view, viewer) in views.iter_mut().zip(&viewers) {
+            for message in Table::messages_for(*viewer, &[], &prompts) {
+                let Message::Prompt(legal) = message else {
+                    unreachable!()
+                };
+                view.apply_legal(legal);
+            }
+            let context = format!("{variant} seed {seed} viewer {viewer:?} after {moves} moves");
+            assert_agrees(view, &table.game.view(*viewer), &context);
+            if rng.below(40) == 0 {
+                // A reconnection: the snapshot, then the prompt again if it is this seat's turn.
+                *view = table.game.view(*viewer);
+                if let Some(legal) = table.prompt_on_sync(*viewer) {
+                    view.apply_legal(legal);
+                }
+            }
+        }
+        let bad = rng.below(30) == 0;
+        let Some((seat, action)) = table.next_move(bad) else {
+            break;
+        };
+        let events = table.apply(seat, &action);
+        moves += 1;
+        prompts = table.prompts();
+        for (view, viewer) in views.iter_mut().zip(&viewers) {
+            for message in Table::messages_for(*viewer, &events, &[]) {
+                if let Message::Event(event) = message {
+                    view.apply(&event);
+                }
+            }
+        }
+    }
+    assert!(table.game.is_over());
+    moves
+}
+
+#[test]
+fn a_followed_view_agrees_with_the_snapshot_after_every_move() {
+    for variant in Variant::ALL {
+        let mut moves = 0;
+        for seed in 0..12 {
+            moves += follow_match(variant, BadCard::Penalty, seed);
+        }
+        assert!(moves > 500, "{variant}: only {moves} moves");
+    }
+    for seed in 0..4 {
+        follow_match(Variant::Tricks, BadCard::Reject, seed);
+    }
+}
