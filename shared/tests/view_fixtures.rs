@@ -1,0 +1,327 @@
+//! The view fixtures `tests/fixtures/views/<variant>.json`: recorded here from the engine and
+//! `PlayerView::apply`, replayed by the web client's and the Python SDK's tests so that their
+//! view logic cannot drift from Rust's.
+//!
+//! Each file holds one seeded match of short options: the variant's `/api/variants` entry, and
+//! streams of the messages one viewer receives (events and `your_turn` prompts) with the view
+//! after each. This test fails when a committed file is stale; run
+//! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use common::table::{Message, Table};
+use parlor_shared::protocol::VariantInfo;
+use parlor_shared::rules::{BadCard, Legal};
+use parlor_shared::{Card, Event, Game, Options, PlayerView, Seat, Variant};
+use serde_json::Value;
+
+/// The match a fixture records.
+struct Plan {
+    variant: Variant,
+    options: Options,
+    seed: u64,
+    /// Tricks with a penalty: the first seat able to, after this many moves, plays a bad card.
+    bad_card_after: Option<usize>,
+}
+
+fn plans() -> Vec<Plan> {
+    let plan = |variant, options, seed| Plan {
+        variant,
+        options,
+        seed,
+        bad_card_after: None,
+    };
+    let target = |target| Options {
+        target: Some(target),
+        ..Options::default()
+    };
+    vec![
+        plan(Variant::Hearts, target(HEARTS_TARGET), HEARTS_SEED),
+        plan(Variant::Filippa, target(FILIPPA_TARGET), FILIPPA_SEED),
+        plan(
+            Variant::Hearts5,
+            Options {
+                hands: Some(2),
+                ..Options::default()
+            },
+            HEARTS5_SEED,
+        ),
+        Plan {
+            bad_card_after: Some(14),
+            ..plan(
+                Variant::Tricks,
+                Options {
+                    target: Some(TRICKS_TARGET),
+                    bad_card: Some(BadCard::Penalty),
+                    ..Options::default()
+                },
+                TRICKS_SEED,
+            )
+        },
+        plan(Variant::Whist, target(WHIST_TARGET), WHIST_SEED),
+    ]
+}
+
+// Seeds and targets chosen so that each match lasts two hands, filippa's first hand carries its
+// pool and in hearts seat 0 passes the two of clubs (so it knows who leads without holding it);
+// `the_recorded_matches_show_what_they_should` checks it.
+const HEARTS_SEED: u64 = 18;
+const HEARTS_TARGET: i32 = 20;
+const FILIPPA_SEED: u64 = 4;
+const FILIPPA_TARGET: i32 = 18;
+const HEARTS5_SEED: u64 = 0;
+const TRICKS_SEED: u64 = 6;
+const TRICKS_TARGET: i32 = 6;
+const WHIST_SEED: u64 = 6;
+const WHIST_TARGET: i32 = 2;
+
+/// One viewer's recording.
+struct Stream {
+    viewer: Option<Seat>,
+    /// Set once the stream has started: the view it follows and the JSON lines written so far.
+    view: Option<PlayerView>,
+    start: String,
+    steps: Vec<String>,
+}
+
+impl Stream {
+    fn new(viewer: Option<Seat>) -> Stream {
+        Stream {
+            viewer,
+            view: None,
+            start: String::new(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// Starts from the snapshot a (re)connecting viewer gets, and its prompt if it has to act.
+    fn start(&mut self, table: &Table) {
+        let view = table.game.view(self.viewer);
+        self.start = json(&view);
+        self.view = Some(view);
+        if let Some(legal) = table.prompt_on_sync(self.viewer) {
+            self.take(Message::Prompt(legal));
+        }
+    }
+
+    fn take(&mut self, message: Message) {
+        let Some(view) = &mut self.view else { return };
+        let step = match message {
+            Message::Event(event) => {
+                view.apply(&event);
+                format!(r#"{{"event":{},"view":{}}}"#, json(&event), json(view))
+            }
+            Message::Prompt(legal) => {
+                view.apply_legal(legal);
+                format!(r#"{{"legal":{},"view":{}}}"#, json(&legal), json(view))
+            }
+        };
+        self.steps.push(step);
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap()
+}
+
+/// When a stream's viewer joins the table.
+#[derive(Clone, Copy)]
+enum Join {
+    /// With the first snapshot of the match.
+    Start,
+    /// As the second hand is dealt.
+    SecondHand,
+    /// In the middle of the second hand: five tricks done and a card down.
+    MidHand,
+}
+
+impl Join {
+    fn now(self, game: &Game) -> bool {
+        match self {
+            Join::Start => true,
+            Join::SecondHand => game.hand_number() == 1,
+            Join::MidHand => {
+                game.hand_number() == 1 && game.completed_count() == 5 && game.trick().len() == 1
+            }
+        }
+    }
+}
+
+/// Plays the planned match; returns the fixture's text and every event of the match.
+fn record(plan: &Plan) -> (String, Vec<Event>) {
+    let game = Game::new(plan.variant, &plan.options, plan.seed).unwrap();
+    let mut table = Table::new(game, plan.seed);
+    // A seat for the whole match, a spectator from the second hand, another seat mid-hand.
+    let mut streams = [
+        (Join::Start, Stream::new(Some(Seat(0)))),
+        (Join::SecondHand, Stream::new(None)),
+        (Join::MidHand, Stream::new(Some(Seat(1)))),
+    ];
+    let mut all_events = table.game.opening_events();
+    let mut prompts = table.prompts();
+    let mut moves = 0;
+    loop {
+        for (join, stream) in &mut streams {
+            if stream.view.is_none() && join.now(&table.game) {
+                stream.start(&table);
+            } else {
+                for message in Table::messages_for(stream.viewer, &[], &prompts) {
+                    stream.take(message);
+                }
+            }
+        }
+        let bad = plan.bad_card_after.is_some_and(|after| moves >= after)
+            && !all_events
+                .iter()
+                .any(|e| matches!(e, Event::BadCard { .. }));
+        let Some((seat, action)) = table.next_move(bad) else {
+            break;
+        };
+        let events = table.apply(seat, &action);
+        moves += 1;
+        prompts = table.prompts();
+        for (_, stream) in &mut streams {
+            for message in Table::messages_for(stream.viewer, &events, &[]) {
+                stream.take(message);
+            }
+        }
+        all_events.extend(events);
+    }
+    let info = serde_json::to_string(&VariantInfo::of(plan.variant)).unwrap();
+    let mut out = String::new();
+    write!(
+        out,
+        "{{\n  \"variant\": \"{}\",\n  \"info\": {info},\n  \"streams\": [",
+        plan.variant
+    )
+    .unwrap();
+    for (i, (_, stream)) in streams.iter().enumerate() {
+        let seat = stream
+            .viewer
+            .map_or("null".to_string(), |s| s.0.to_string());
+        let comma = if i + 1 < streams.len() { "," } else { "" };
+        write!(
+            out,
+            "\n    {{\n      \"seat\": {seat},\n      \"start\": {},\n      \"steps\": [\n        {}\n      ]\n    }}{comma}",
+            stream.start,
+            stream.steps.join(",\n        ")
+        )
+        .unwrap();
+    }
+    out.push_str("\n  ]\n}\n");
+    (out, all_events)
+}
+
+fn path_of(variant: Variant) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/views")
+        .join(format!("{variant}.json"))
+}
+
+#[test]
+fn the_committed_fixtures_are_current() {
+    let update = std::env::var("UPDATE_FIXTURES").is_ok_and(|v| v == "1");
+    let mut stale = Vec::new();
+    for plan in plans() {
+        let (fresh, _) = record(&plan);
+        let path = path_of(plan.variant);
+        if update {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let stored = std::fs::read_to_string(&path).unwrap_or_default();
+        if stored != fresh {
+            stale.push(plan.variant.name());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "tests/fixtures/views/ is stale for {stale:?}: run \
+         `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures`"
+    );
+}
+
+#[test]
+fn replaying_each_fixture_gives_each_recorded_view() {
+    for variant in Variant::ALL {
+        let text = std::fs::read_to_string(path_of(variant)).unwrap();
+        let fixture: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(fixture["variant"], variant.name());
+        let info = serde_json::to_value(VariantInfo::of(variant)).unwrap();
+        assert_eq!(fixture["info"], info, "{variant}: info");
+        for stream in fixture["streams"].as_array().unwrap() {
+            let mut view: PlayerView = serde_json::from_value(stream["start"].clone()).unwrap();
+            assert_eq!(serde_json::to_value(view.seat).unwrap(), stream["seat"]);
+            for (i, step) in stream["steps"].as_array().unwrap().iter().enumerate() {
+                match (step.get("event"), step.get("legal")) {
+                    (Some(event), None) => {
+                        view.apply(&serde_json::from_value(event.clone()).unwrap());
+                    }
+                    (None, Some(legal)) => {
+                        let legal: Legal = serde_json::from_value(legal.clone()).unwrap();
+                        view.apply_legal(legal);
+                    }
+                    _ => panic!("{variant} step {i}: exactly one of event and legal"),
+                }
+                let got = serde_json::to_value(&view).unwrap();
+                assert_eq!(
+                    got, step["view"],
+                    "{variant} seat {} step {i}",
+                    stream["seat"]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_recorded_matches_show_what_they_should() {
+    for plan in plans() {
+        let (text, events) = record(&plan);
+        let variant = plan.variant;
+        let hands = events
+            .iter()
+            .filter(|e| matches!(e, Event::HandStarted { .. }))
+            .count();
+        assert_eq!(
+            hands, 2,
+            "{variant}: pick a seed whose match lasts two hands"
+        );
+        assert!(matches!(events.last(), Some(Event::MatchOver { .. })));
+        assert!(
+            text.len() < 400_000,
+            "{variant}: the fixture has grown to {} bytes",
+            text.len()
+        );
+        let fixture: Value = serde_json::from_str(&text).unwrap();
+        let streams = fixture["streams"].as_array().unwrap();
+        assert!(
+            streams
+                .iter()
+                .all(|s| !s["steps"].as_array().unwrap().is_empty())
+        );
+        match variant {
+            Variant::Filippa => assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::HandScored(r) if r.pool_carried > 0)),
+                "filippa: pick a seed where a hand carries its pool"
+            ),
+            Variant::Hearts => assert!(
+                events.iter().any(|e| matches!(
+                    e,
+                    Event::CardsPassed { from: Seat(0), cards, .. } if cards.contains(Card::TWO_OF_CLUBS)
+                )),
+                "hearts: pick a seed where seat 0 passes the two of clubs"
+            ),
+            Variant::Tricks => assert!(
+                events.iter().any(|e| matches!(e, Event::BadCard { .. })),
+                "tricks: the match should show a bad card"
+            ),
+            _ => {}
+        }
+    }
+}
