@@ -34,7 +34,14 @@ use crate::rules::CompletedTrick;
 
 impl PlayerView {
     /// Follows one event the viewer was sent (an `event` message).
+    ///
+    /// Any event but another seat's pass choice means the game moved on: the last prompt's
+    /// `legal` is stale, and the next `your_turn` brings fresh moves.
     pub fn apply(&mut self, event: &Event) {
+        let others_pass = matches!(event, Event::PassChosen { seat } if self.seat != Some(*seat));
+        if !others_pass {
+            self.legal = Legal::Wait;
+        }
         match event {
             Event::HandStarted { hand, dealer, pass } => self.hand_started(*hand, *dealer, *pass),
             Event::Dealt { seat, cards } => {
@@ -55,7 +62,6 @@ impl PlayerView {
             Event::BadCard { seat, penalty, .. } => {
                 self.totals[*seat] += penalty;
                 self.to_act.clear();
-                self.legal = Legal::Wait;
             }
             Event::HandScored(result) => {
                 let prize = self.variant.facts().prize;
@@ -68,14 +74,12 @@ impl PlayerView {
                 }
                 self.history.push(result.clone());
                 self.to_act.clear();
-                self.legal = Legal::Wait;
             }
             Event::MatchOver { winners, totals } => {
                 self.phase = Phase::MatchOver;
                 self.winners.clone_from(winners);
                 self.totals = *totals;
                 self.to_act.clear();
-                self.legal = Legal::Wait;
             }
         }
     }
@@ -121,7 +125,6 @@ impl PlayerView {
         self.tricks.clear();
         self.tricks_won = PerSeat::new(n);
         self.hearts_broken = false;
-        self.legal = Legal::Wait;
         self.pass = pass.map(|direction| PassView {
             direction,
             given: CardSet::EMPTY,
@@ -140,9 +143,6 @@ impl PlayerView {
     /// A seat chose its pass; the last choice ends the passing phase.
     fn pass_chosen(&mut self, seat: Seat) {
         self.to_act.retain(|s| *s != seat);
-        if self.seat == Some(seat) {
-            self.legal = Legal::Wait;
-        }
         let Some(pass) = &mut self.pass else { return };
         pass.waiting.retain(|s| *s != seat);
         if pass.waiting.is_empty() && self.phase == Phase::Passing {
@@ -178,7 +178,6 @@ impl PlayerView {
         self.hand_sizes[seat] = self.hand_sizes[seat].saturating_sub(1);
         if self.seat == Some(seat) {
             self.hand.remove(card);
-            self.legal = Legal::Wait;
         }
         // The whist dealer's trump card is face up only until it is played.
         self.face_up.remove(card);
