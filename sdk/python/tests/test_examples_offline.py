@@ -7,6 +7,7 @@ import pathlib
 import pytest
 
 from parlor_bot import Card, View
+from variant_facts import view_from
 
 HERE = pathlib.Path(__file__).parent
 EXAMPLES = HERE.parent / "examples"
@@ -24,7 +25,7 @@ def prompts(variant):
     record = json.loads((HERE / "fixtures" / f"{variant}.json").read_text())
     states = [record["first"]] + [s["state"] for s in record["steps"]]
     for state in states:
-        view = View.from_state(state)
+        view = view_from(state)
         if view.legal_kind != "wait":
             yield view
 
@@ -93,11 +94,11 @@ def test_a_cs101_player_gets_the_assignment_arguments():
 
     bot = AssignmentBot(Player())
     record = json.loads((HERE / "fixtures" / "whist.json").read_text())
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     for step in record["steps"]:
         for msg in step["messages"]:
             view.apply_message(msg)
-        state = View.from_state(step["state"])
+        state = view_from(step["state"])
         if state.legal_kind == "play":
             assert bot.play_card(state.copy()) in state.legal
     hand, trick, trump, position, tricks, score = calls[-1]

@@ -11,6 +11,9 @@ import time
 import pytest
 
 from parlor_bot import Bot, create_table, trick_winner
+from parlor_bot.client import variants
+from parlor_bot.facts import Facts
+from variant_facts import facts_for
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 
@@ -50,6 +53,14 @@ def test_examples_play_whole_matches_without_an_illegal_move(server, variant, bo
     assert all(len(h) == (5 if variant == "hearts5" else 4) for h in result.hand_points)
     assert result.wins == sum(result.seat in w for w in result.winners)
     assert result.moves >= 10
+    assert result.facts == facts_for(variant)
+
+
+def test_the_server_publishes_the_facts_the_fixtures_were_recorded_with(server):
+    listed = {v["name"]: v for v in variants(server)}
+    assert set(listed) == set(QUICK)
+    for variant in QUICK:
+        assert Facts.from_json(listed[variant]["facts"]) == facts_for(variant), variant
 
 
 @pytest.mark.parametrize("variant", list(QUICK))

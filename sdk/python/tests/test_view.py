@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from parlor_bot import Card, View
+from variant_facts import view_from
 from parlor_bot.view import PLAYING
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -42,7 +43,7 @@ def comparable(view: View, expected: View):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_events_rebuild_every_snapshot(variant):
     record = load(variant)
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     assert view.variant == variant
     hands_seen = 0
     for step in record["steps"]:
@@ -50,7 +51,7 @@ def test_events_rebuild_every_snapshot(variant):
             assert view.apply_message(msg)
             if msg["event"]["kind"] == "hand_started":
                 hands_seen += 1
-        expected = View.from_state(step["state"])
+        expected = view_from(step["state"])
         got, want = comparable(view, expected)
         assert got == want, f"after {step['messages']}"
     assert view.phase == "match_over" and view.winners
@@ -59,7 +60,7 @@ def test_events_rebuild_every_snapshot(variant):
 
 def test_hearts_leader_is_known_once_the_two_of_clubs_is_led():
     record = load("hearts")
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     for step in record["steps"]:
         for msg in step["messages"]:
             view.apply_message(msg)
@@ -73,7 +74,7 @@ def test_hearts_leader_is_known_once_the_two_of_clubs_is_led():
 
 def test_whist_view_knows_partner_trump_and_trick_order():
     record = load("whist")
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     assert view.seat == 3 and view.partner == 1 and view.opponents == [0, 2]
     assert view.trump == "H" and view.face_up == [Card("2H")]
     for step in record["steps"][:4]:
@@ -89,7 +90,7 @@ def test_whist_view_knows_partner_trump_and_trick_order():
 
 def test_your_turn_sets_the_legal_moves_and_events_clear_them():
     record = load("whist")
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     view.apply_message({"type": "your_turn", "seq": 0, "legal": {"type": "play", "cards": ["AS", "2H"]}})
     assert view.legal_kind == "play" and view.legal == [Card("2H"), Card("AS")]
     view.apply_message(record["steps"][0]["messages"][0])
@@ -102,7 +103,7 @@ def test_your_turn_sets_the_legal_moves_and_events_clear_them():
 
 def test_a_fresh_state_replaces_the_view():
     record = load("filippa")
-    view = View.from_state(record["first"])
+    view = view_from(record["first"])
     last = record["steps"][-1]["state"]
     assert view.apply_message(last)
     assert view.phase == "match_over" and view.seq == last["seq"]

@@ -15,9 +15,6 @@ from typing import Any, Callable, Dict, List, Optional
 from .bot import Bot
 from .client import RunResult, mean_interval, wilson_interval
 
-#: Variants where a lower score is better.
-LOW_WINS = {"hearts", "hearts5"}
-
 
 def load_bot(path: str, class_name: Optional[str] = None) -> Any:
     """Imports ``path`` and returns a new bot from it: the class ``class_name``, else the
@@ -110,7 +107,8 @@ def report(result: RunResult, variant: str, show: int = 5) -> str:
         )
     hands = len(result.hand_points)
     if hands and seat is not None:
-        better = "lower is better" if variant in LOW_WINS else "higher is better"
+        facts = result.facts
+        better = "lower is better" if facts and facts.low_score_wins else "higher is better"
         mine = mean_interval(result.points())
         lines.append(f"Points per hand ({hands} hands, {better}, 95% interval):")
         lines.append(f"  your bot (seat {seat}): {_fmt(*mine)}")
@@ -118,7 +116,8 @@ def report(result: RunResult, variant: str, show: int = 5) -> str:
         for other in range(players):
             if other == seat:
                 continue
-            label = "partner" if variant == "whist" and other == (seat + 2) % 4 else "built-in"
+            partner = facts is not None and facts.partnerships and other == (seat + 2) % 4
+            label = "partner" if partner else "built-in"
             lines.append(f"  {label} (seat {other}): {_fmt(*mean_interval(result.points(other)))}")
     verdict = "PASS" if not result.illegal and not result.exceptions else "FAIL"
     lines.append("")

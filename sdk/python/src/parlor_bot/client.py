@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .cards import Card, CardError
+from .facts import Facts, facts_by_variant
 from .view import MATCH_OVER, View
 
 #: The protocol version this package speaks.
@@ -143,6 +144,8 @@ class RunResult:
     table: Optional[str] = None
     seat: Optional[int] = None
     variant: Optional[str] = None
+    #: The variant's rules, as the server published them.
+    facts: Optional[Facts] = None
     matches: int = 0
     wins: int = 0
     #: One list per finished hand: the points every seat scored that hand.
@@ -259,6 +262,8 @@ class Session:
         self.autostart = autostart
         self.host = False
         self.view: Optional[View] = None
+        #: ``GET /api/variants``, read once when first needed.
+        self._variants: Optional[List[Dict[str, Any]]] = None
         self.table_info: Optional[Dict[str, Any]] = None
         self.result = RunResult()
         self._ws = None
@@ -478,10 +483,25 @@ class Session:
         self._start_sent = True
         self.send({"type": "start"})
 
+    def _variant_list(self) -> List[Dict[str, Any]]:
+        if self._variants is None:
+            self._variants = variants(self.url)
+        return self._variants
+
+    def _facts_for(self, variant: str) -> Facts:
+        """The variant's facts from ``/api/variants``: what the view needs to follow events."""
+        facts = facts_by_variant(self._variant_list()).get(variant)
+        if facts is None:
+            raise ParlorError(
+                f"{self.address.http}/api/variants says nothing about the rules of {variant}: "
+                "is the server older than this package?"
+            )
+        return facts
+
     def _opponent(self) -> str:
         if self.opponents is None:
             try:
-                listed = {v["name"]: v for v in variants(self.url)}
+                listed = {v["name"]: v for v in self._variant_list()}
                 names = listed.get(self.result.variant or self.variant, {}).get("strategies") or []
                 self.opponents = names[-1] if names else "random"
             except (ParlorError, KeyError, TypeError):
@@ -491,8 +511,10 @@ class Session:
 
     def _on_state(self, msg: Dict[str, Any]) -> None:
         was_playing = self._in_match
-        self.view = View.from_state(msg)
+        variant = msg["view"]["variant"]
+        self.view = View.from_state(msg, self._facts_for(variant))
         self.result.variant = self.view.variant
+        self.result.facts = self.view.facts
         # Scores of hands that ended while the connection was down.
         if not self.view.history:
             self._hands_this_match = 0

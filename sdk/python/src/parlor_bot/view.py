@@ -2,8 +2,11 @@
 
 The server sends a complete ``state`` snapshot when you join (and after a reconnection), then one
 ``event`` per thing that happens. :class:`View` is built from the snapshot
-(:meth:`View.from_state`) and follows the game with :meth:`View.apply_event`, the same way the
-server's own engine does, so your bot always sees the table as it stands.
+(:meth:`View.from_state`) and follows the game with :meth:`View.apply_event`, exactly as the
+server's ``PlayerView::apply`` (shared/src/view/apply.rs) defines it: the tests replay the same
+recorded fixtures (tests/fixtures/views/) through both. What differs per variant (hand size, the
+prize, who leads first) comes from the variant's :class:`~parlor_bot.facts.Facts`, as
+``GET /api/variants`` publishes them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .cards import Card, HEARTS, by_suit, full_deck, trick_winner
+from .facts import DEALER_LEFT, Facts
 
 #: The phases of a match, as the server names them.
 PASSING = "passing"
@@ -62,6 +66,14 @@ class HandResult:
     pool_carried: int = 0
     moon: Optional[int] = None
 
+    def to_json(self) -> Dict[str, Any]:
+        """As the server writes it."""
+        return {
+            "hand": self.hand, "points": list(self.points), "penalties": list(self.penalties),
+            "tricks": list(self.tricks), "totals": list(self.totals),
+            "pool_carried": self.pool_carried, "moon": self.moon,
+        }
+
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "HandResult":
         """From the server's ``hand_scored`` event or a ``history`` line."""
@@ -78,6 +90,15 @@ class HandResult:
 
 def _cards(values) -> List[Card]:
     return by_suit(Card(v) for v in (values or []))
+
+
+def _names(cards) -> List[str]:
+    """Cards as the server writes a set: in the engine's order (by suit, then rank)."""
+    return [str(c) for c in by_suit(cards)]
+
+
+#: Seats to the left that passed cards travel, at a table of ``n``.
+_PASS_STEPS = {"left": lambda n: 1, "right": lambda n: n - 1, "across": lambda n: n // 2}
 
 
 @dataclass
@@ -123,7 +144,7 @@ class View:
     #: Filippa's negative totals.
     negatives: List[int] = field(default_factory=list)
     #: Filippa's prize pool for this hand.
-    pool: int = 36
+    pool: int = 0
     #: One line per finished hand.
     history: List[HandResult] = field(default_factory=list)
     #: Who has to act now.
@@ -138,12 +159,16 @@ class View:
     winners: List[int] = field(default_factory=list)
     #: The server's event counter this view is current with.
     seq: int = 0
+    #: The variant's rules as ``/api/variants`` publishes them; needed to follow events.
+    facts: Optional[Facts] = None
 
     # ---- building -------------------------------------------------------------------------
 
     @classmethod
-    def from_state(cls, msg: Dict[str, Any]) -> "View":
-        """From a ``state`` message (or its ``view`` object)."""
+    def from_state(cls, msg: Dict[str, Any], facts: Optional[Facts] = None) -> "View":
+        """From a ``state`` message (or its ``view`` object). ``facts`` (the variant's entry of
+        ``/api/variants``) are needed to follow events afterwards; a :class:`Session` passes
+        them."""
         v = msg.get("view", msg)
         n = v["players"]
         trick = v.get("trick") or {}
@@ -174,11 +199,12 @@ class View:
             pass_waiting=list(pass_info.get("waiting", [])) if pass_info else [],
             scores=list(v.get("totals") or [0] * n),
             negatives=list(v.get("negatives") or [0] * n),
-            pool=v.get("pool", 36),
+            pool=v.get("pool", 0),
             history=[HandResult.from_json(h) for h in v.get("history", [])],
             to_act=list(v.get("to_act", [])),
             winners=list(v.get("winners", [])),
             seq=msg.get("seq", 0) if "view" in msg else 0,
+            facts=facts,
         )
         view.set_legal(v.get("legal"))
         return view
@@ -197,7 +223,7 @@ class View:
             self.pass_count = 0
         elif kind == "pass":
             self.legal = _cards(legal.get("from"))
-            self.pass_count = int(legal.get("count", 3))
+            self.pass_count = int(legal["count"])
             if legal.get("direction"):
                 self.pass_direction = legal["direction"]
         else:
@@ -209,17 +235,24 @@ class View:
     def apply_event(self, event: Dict[str, Any], seq: Optional[int] = None) -> None:
         """Updates the view with one event (the ``event`` object of an ``event`` message)."""
         kind = event.get("kind")
+        if kind != "pass_chosen" or event.get("seat") == self.seat:
+            # The game moved on: an earlier prompt is stale; the next `your_turn` brings
+            # fresh moves.
+            self.set_legal(None)
         handler = getattr(self, "_on_" + str(kind), None)
         if handler is not None:
             handler(event)
         if seq is not None:
             self.seq = seq
-        if kind != "pass_chosen" or event.get("seat") == self.seat:
-            # The game moved on: an earlier prompt is stale; the next `your_turn` brings
-            # fresh moves.
-            self.legal_kind = "wait"
-            self.legal = []
-            self.pass_count = 0
+
+    def apply_legal(self, legal: Optional[Dict[str, Any]]) -> None:
+        """Takes the ``legal`` of a ``your_turn`` prompt: what you may do now."""
+        self.set_legal(legal)
+        if self.legal_kind == "play" and self.seat is not None:
+            # Asked to play: it is our turn, and if the trick is empty we lead it.
+            self.to_act = [self.seat]
+            if not self.trick:
+                self.trick_leader = self.seat
 
     def apply_message(self, msg: Dict[str, Any]) -> bool:
         """Applies a server message if it concerns the game (``state``, ``event``,
@@ -228,26 +261,42 @@ class View:
         if t == "event":
             self.apply_event(msg["event"], msg.get("seq"))
         elif t == "your_turn":
-            self.set_legal(msg.get("legal"))
-            if self.seat is not None and self.legal_kind != "wait":
-                self.to_act = [self.seat] if self.legal_kind == "play" else self.to_act
+            self.apply_legal(msg.get("legal"))
         elif t == "state":
-            fresh = View.from_state(msg)
+            fresh = View.from_state(msg, self.facts)
             self.__dict__.update(fresh.__dict__)
         else:
             return False
         return True
 
+    def _facts(self) -> Facts:
+        if self.facts is None:
+            raise ValueError(
+                "this view has no facts about its variant: build it with "
+                "View.from_state(msg, facts) (facts from GET /api/variants)"
+            )
+        return self.facts
+
     def _on_hand_started(self, e: Dict[str, Any]) -> None:
         n = self.players
+        facts = self._facts()
+        if e["hand"] == 0:
+            # Hands count from 0 in each match: a new match, with a clean score sheet.
+            self.history = []
+            self.scores = [0] * n
+            self.negatives = [0] * n
+            self.winners = []
+            if facts.prize:
+                self.pool = facts.prize
         self.hand_number = e["hand"]
         self.dealer = e["dealer"]
         self.pass_direction = e.get("pass")
         self.hand = []
-        self.hand_sizes = [self._hand_size()] * n
+        self.hand_sizes = [facts.hand_size] * n
         self.trump = None
         self.face_up = []
         self.trick = []
+        self.trick_leader = None
         self.tricks = []
         self.tricks_won = [0] * n
         self.hearts_broken = False
@@ -257,33 +306,37 @@ class View:
             self.phase = PASSING
             self.pass_waiting = list(range(n))
             self.to_act = list(range(n))
-            self.trick_leader = None
         else:
             self.phase = PLAYING
             self.pass_waiting = []
-            self._start_play()
-        if self.variant == "filippa":
-            self.pool = 36 + (self.history[-1].pool_carried if self.history else 0)
+            self._find_first_leader()
 
-    def _hand_size(self) -> int:
-        return 10 if self.variant == "hearts5" else 13
-
-    def _start_play(self) -> None:
-        self.phase = PLAYING
-        if self.variant == "hearts":
-            # The holder of the two of clubs leads; we only know it when it is us.
-            self.trick_leader = self.seat if Card("2C") in self.hand else None
-        else:
+    def _find_first_leader(self) -> None:
+        """Before the first card of a hand: who leads, as far as we can know."""
+        if self.phase != PLAYING or self.trick or self.tricks:
+            return
+        if self._facts().first_lead == DEALER_LEFT:
             self.trick_leader = (self.dealer + 1) % self.players
+        else:
+            self.trick_leader = self._two_of_clubs_holder()
         self.to_act = [self.trick_leader] if self.trick_leader is not None else []
 
+    def _two_of_clubs_holder(self) -> Optional[int]:
+        """Who holds 2C, if we can know: we do, or the seat we passed it to."""
+        two = Card("2C")
+        if self.seat is None:
+            return None
+        if two in self.hand:
+            return self.seat
+        if self.pass_direction and two in self.passed:
+            return (self.seat + _PASS_STEPS[self.pass_direction](self.players)) % self.players
+        return None
+
     def _on_dealt(self, e: Dict[str, Any]) -> None:
-        if e.get("seat") == self.seat:
+        if e["seat"] == self.seat:
             self.hand = _cards(e["cards"])
-            if self.phase == PLAYING and self.variant == "hearts" and not self.trick:
-                self._start_play()
-        if e.get("seat") is not None:
-            self.hand_sizes[e["seat"]] = len(e["cards"])
+        self.hand_sizes[e["seat"]] = len(e["cards"])
+        self._find_first_leader()
 
     def _on_trump_shown(self, e: Dict[str, Any]) -> None:
         self.trump = e["trump"]
@@ -291,16 +344,16 @@ class View:
 
     def _on_pass_chosen(self, e: Dict[str, Any]) -> None:
         seat = e["seat"]
-        if seat in self.pass_waiting:
-            self.pass_waiting.remove(seat)
         if seat in self.to_act:
             self.to_act.remove(seat)
+        if not self.pass_direction:
+            return
+        if seat in self.pass_waiting:
+            self.pass_waiting.remove(seat)
         if self.phase == PASSING and not self.pass_waiting:
-            # Everyone has chosen: the cards change hands (`cards_passed` follows for us)
-            # and play starts.
+            # Everyone has chosen: the cards change hands and play starts.
             self.phase = PLAYING
-            self.trick_leader = None
-            self.to_act = []
+            self._find_first_leader()
 
     def _on_cards_passed(self, e: Dict[str, Any]) -> None:
         cards = [Card(c) for c in e["cards"]]
@@ -310,30 +363,30 @@ class View:
         if e["to"] == self.seat:
             self.received = by_suit(cards)
             self.hand = by_suit(self.hand + [c for c in cards if c not in self.hand])
-        if not self.trick and not self.tricks:
-            self._start_play()
+        self._find_first_leader()
 
     def _on_played(self, e: Dict[str, Any]) -> None:
         seat, card = e["seat"], Card(e["card"])
         if not self.trick:
             self.trick_leader = seat
-        self.phase = PLAYING
         self.trick.append(Play(seat, card))
+        if self.hand_sizes[seat] > 0:
+            self.hand_sizes[seat] -= 1
         if seat == self.seat and card in self.hand:
             self.hand.remove(card)
-        if 0 <= seat < len(self.hand_sizes) and self.hand_sizes[seat] > 0:
-            self.hand_sizes[seat] -= 1
+        # The whist dealer's trump card is face up only until it is played.
         if card in self.face_up:
             self.face_up.remove(card)
         if card.suit == HEARTS:
             self.hearts_broken = True
-        self.to_act = [(seat + 1) % self.players]
+        self.phase = PLAYING
+        self.to_act = [(seat + 1) % self.players] if len(self.trick) < self.players else []
 
     def _on_trick_won(self, e: Dict[str, Any]) -> None:
         winner = e["winner"]
         cards_set = {Card(c) for c in e["cards"]}
         plays = self.trick
-        if {p.card for p in plays} == cards_set and plays:
+        if plays and {p.card for p in plays} == cards_set:
             leader, cards = plays[0].seat, [p.card for p in plays]
         else:
             # Our trick is out of step (we joined mid-trick): keep what the event says.
@@ -343,36 +396,94 @@ class View:
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_leader = winner
-        self.to_act = [winner]
         if self.variant == "tricks":
+            # Plain tricks keeps its totals as it goes: a trick is a point once it is won.
             self.scores[winner] += 1
+        self.to_act = [winner] if self.hand_sizes[winner] > 0 else []
 
     def _on_bad_card(self, e: Dict[str, Any]) -> None:
-        seat = e["seat"]
-        self.scores[seat] += e.get("penalty", -100)
+        self.scores[e["seat"]] += e["penalty"]
+        self.to_act = []
 
     def _on_hand_scored(self, e: Dict[str, Any]) -> None:
         result = HandResult.from_json(e)
-        self.history.append(result)
-        self.scores = list(result.totals)
         for s, p in enumerate(result.penalties):
-            if s < len(self.negatives):
-                self.negatives[s] += p
-        self.pool = 36 + result.pool_carried
+            self.negatives[s] += p
+        self.scores = list(result.totals)
+        prize = self._facts().prize
+        if prize:
+            self.pool = prize + result.pool_carried
+        self.history.append(result)
         self.to_act = []
 
     def _on_match_over(self, e: Dict[str, Any]) -> None:
         self.phase = MATCH_OVER
-        self.winners = list(e.get("winners", []))
-        self.scores = list(e.get("totals", self.scores))
+        self.winners = list(e["winners"])
+        self.scores = list(e["totals"])
         self.to_act = []
+
+    def to_json(self) -> Dict[str, Any]:
+        """The view as the server writes a ``PlayerView`` (the ``view`` of a ``state``
+        message). Where we cannot know who leads the trick, ``trick.leader`` is the dealer's
+        left, as the server's own followed view has it."""
+        n = self.players
+        leader = self.trick_leader
+        if leader is None:
+            leader = (self.dealer + 1) % n
+        if self.legal_kind == "play":
+            legal: Dict[str, Any] = {"type": "play", "cards": _names(self.legal)}
+        elif self.legal_kind == "pass":
+            legal = {
+                "type": "pass", "count": self.pass_count, "direction": self.pass_direction,
+                "from": _names(self.legal),
+            }
+        else:
+            legal = {"type": "wait"}
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "seat": self.seat,
+            "players": n,
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "hand": _names(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "trump": self.trump,
+            "face_up": _names(self.face_up),
+            "trick": {
+                "leader": leader,
+                "plays": [{"seat": p.seat, "card": str(p.card)} for p in self.trick],
+            },
+            "tricks": [
+                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "hearts_broken": self.hearts_broken,
+            "pass": None if not self.pass_direction else {
+                "direction": self.pass_direction,
+                "given": _names(self.passed),
+                "received": _names(self.received),
+                "waiting": list(self.pass_waiting),
+            },
+            "totals": list(self.scores),
+            "negatives": list(self.negatives),
+            "pool": self.pool,
+            "history": [h.to_json() for h in self.history],
+            "to_act": list(self.to_act),
+            "legal": legal,
+            "winners": list(self.winners),
+        }
 
     # ---- questions bots ask ---------------------------------------------------------------
 
     @property
     def partner(self) -> Optional[int]:
-        """Your partner's seat (Whist only; None elsewhere)."""
-        if self.variant != "whist" or self.seat is None:
+        """Your partner's seat, across the table (Whist only; None elsewhere)."""
+        # A view built by hand without facts is taken to be Whist's when it says so.
+        partners = self.facts.partnerships if self.facts else self.variant == "whist"
+        if not partners or self.seat is None:
             return None
         return (self.seat + 2) % 4
 
