@@ -8,7 +8,7 @@ mod common;
 use common::table::{Message, Table};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::{BadCard, FirstLead, Phase};
-use parlor_shared::{Card, CardSet, Game, Options, PlayerView, Seat, Variant};
+use parlor_shared::{Action, Card, CardSet, Game, Options, PlayerView, Seat, Variant};
 
 /// Options that keep a match to a few hands.
 fn short(variant: Variant, bad_card: BadCard) -> Options {
@@ -129,5 +129,70 @@ fn a_followed_view_agrees_with_the_snapshot_after_every_move() {
     }
     for seed in 0..4 {
         follow_match(Variant::Tricks, BadCard::Reject, seed);
+    }
+}
+
+/// Follows `game` from its opening events, as a viewer who joined before the deal would.
+fn followed_from_the_deal(game: &Game, viewer: Option<Seat>) -> PlayerView {
+    let mut view = game.view(viewer);
+    for event in game.opening_events() {
+        if event.visible_to(viewer) {
+            view.apply(&event);
+        }
+    }
+    view
+}
+
+#[test]
+fn only_who_can_know_it_knows_who_leads_the_first_hearts_trick() {
+    let options = Options {
+        passing: Some(false),
+        ..Options::default()
+    };
+    let game = Game::new(Variant::Hearts, &options, 5).unwrap();
+    let holder = game.to_act().first().unwrap();
+    for viewer in Seat::all(4).map(Some).chain([None]) {
+        let view = followed_from_the_deal(&game, viewer);
+        if viewer == Some(holder) {
+            assert_eq!(view.to_act, [holder]);
+            assert_eq!(view.trick.leader, holder);
+        } else {
+            assert!(view.to_act.is_empty(), "{viewer:?} cannot know");
+            assert_eq!(view.trick.leader, view.dealer.next(4), "the placeholder");
+        }
+    }
+}
+
+#[test]
+fn the_seat_that_passed_the_two_of_clubs_knows_who_leads() {
+    let mut game = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+    let giver = Seat::all(4)
+        .find(|s| game.hand(*s).contains(Card::TWO_OF_CLUBS))
+        .unwrap();
+    let receiver = giver.next(4); // the first hand passes left
+    let mut views: Vec<(Option<Seat>, PlayerView)> = Seat::all(4)
+        .map(Some)
+        .chain([None])
+        .map(|v| (v, followed_from_the_deal(&game, v)))
+        .collect();
+    for seat in Seat::all(4) {
+        // Everyone passes their three lowest cards: the giver's include the two of clubs.
+        let cards = game.hand(seat).iter().take(3).collect();
+        let events = game.apply(seat, &Action::Pass { cards }).unwrap();
+        for (viewer, view) in &mut views {
+            for event in events.iter().filter(|e| e.visible_to(*viewer)) {
+                view.apply(event);
+            }
+        }
+    }
+    assert_eq!(game.to_act().first(), Some(receiver));
+    for (viewer, view) in &views {
+        assert_eq!(view.phase, Phase::Playing);
+        if *viewer == Some(giver) || *viewer == Some(receiver) {
+            assert_eq!(view.to_act, [receiver], "{viewer:?} knows");
+            assert_eq!(view.trick.leader, receiver);
+        } else {
+            assert!(view.to_act.is_empty(), "{viewer:?} cannot know");
+        }
     }
 }

@@ -29,6 +29,13 @@ async fn health_variants_and_tables() {
             .unwrap()
             .contains(&json!("random"))
     );
+    // The facts clients read instead of writing the rules again.
+    assert_eq!(hearts["facts"]["hand_size"], 13);
+    assert_eq!(hearts["facts"]["first_lead"], "two_of_clubs");
+    assert_eq!(variants[1]["facts"]["prize"], 36);
+    assert_eq!(variants[2]["facts"]["hand_size"], 10);
+    assert_eq!(variants[3]["facts"]["bad_card_penalty"], -100);
+    assert_eq!(variants[4]["facts"]["partnerships"], true);
 
     let request = json!({"variant": "hearts", "options": {"target": 50},
         "table_options": {"grace_ms": 1000}});
