@@ -25,12 +25,10 @@
 //! - **`pool`** only moves in variants with a prize (filippa); elsewhere it keeps the value of
 //!   the snapshot the client started from.
 
-use crate::card::{Card, CardSet, Suit};
-use crate::rules::{Event, FirstLead, Legal, PassDirection, Phase, Variant};
-use crate::seat::{PerSeat, Seat};
-
 use super::{PassView, PlayedCard, PlayerView, TrickView};
-use crate::rules::CompletedTrick;
+use crate::card::{Card, CardSet, Suit};
+use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase, Variant};
+use crate::seat::{PerSeat, Seat};
 
 impl PlayerView {
     /// Follows one event the viewer was sent (an `event` message).
