@@ -47,6 +47,15 @@ export function suitLabel(suit) {
   return `${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit]}`;
 }
 
+/** Suits in the engine's order: how the server lists a set of cards. */
+export const ENGINE_SUIT_ORDER = ['C', 'D', 'H', 'S'];
+
+/** A copy of `cards` in the engine's order (clubs, diamonds, hearts, spades; 2 up to A). */
+export function sortEngine(cards) {
+  const key = (c) => ENGINE_SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANKS.indexOf(rankOf(c));
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
 /** A copy of `cards` sorted by suit (alternating colours), then rank from low to high. */
 export function sortHand(cards) {
   const key = (c) => HAND_SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANKS.indexOf(rankOf(c));

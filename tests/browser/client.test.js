@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { fakeSocketScript, launchBrowser, screenshot, scrollsSideways, startStatic } from './lib/harness.js';
+import { VARIANTS } from './lib/variants.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -24,28 +25,12 @@ async function axeProblems(page) {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-const VARIANTS = [
-  {
-    name: 'hearts', description: 'Classic Hearts: pass three cards, avoid hearts and the queen of spades, or take them all.', players: 4,
-    options: [
-      { name: 'target', type: 'integer', min: 1, max: 100000, default: 100, description: 'The match ends when a player reaches this many points.' },
-      { name: 'passing', type: 'boolean', default: true, description: 'Pass three cards before each hand.' },
-      { name: 'moon', type: 'choice', values: ['add', 'subtract'], default: 'add', description: 'Shooting the moon.' },
-    ],
-    strategies: ['random', 'heuristic', 'strong'],
-  },
-  {
-    name: 'whist', description: 'Partners across the table; the dealer\u2019s last card sets trump.', players: 4,
-    options: [{ name: 'target', type: 'integer', min: 1, max: 100000, default: 5, description: 'Points to win.' }],
-    strategies: ['random', 'heuristic', 'strong'],
-  },
-];
-
 function seatsOf(names, host = 0) {
   return names.map((name, seat) => ({
     seat,
     occupant: name === null ? 'empty' : seat === 0 ? 'human' : 'bot',
     name,
+    ...(name !== null && seat !== 0 ? { strategy: 'heuristic' } : {}),
     connected: name !== null,
     bot_playing: false,
   })).map((s) => ({ ...s, host }));

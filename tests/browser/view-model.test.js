@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 
 import { applyEvent, applyYourTurn, trickOnTable } from '../../web/view-model.js';
 import { cardName, sortHand } from '../../web/cards.js';
+import { FACTS } from './lib/variants.js';
 
 function hearts(seat = 0) {
   return {
@@ -16,7 +17,7 @@ function hearts(seat = 0) {
   };
 }
 
-const apply = (view, ...events) => events.reduce((v, e) => applyEvent(v, e), view);
+const apply = (view, ...events) => events.reduce((v, e) => applyEvent(v, e, FACTS[v.variant]), view);
 
 test('a new hand deals my cards and opens the passing', () => {
   const v = apply(hearts(1),
@@ -32,7 +33,7 @@ test('a new hand deals my cards and opens the passing', () => {
 test('applying an event never changes the view it was given', () => {
   const before = hearts(0);
   const copy = structuredClone(before);
-  applyEvent(before, { kind: 'hand_started', hand: 0, dealer: 3, pass: null });
+  applyEvent(before, { kind: 'hand_started', hand: 0, dealer: 3, pass: null }, FACTS.hearts);
   assert.deepEqual(before, copy);
 });
 
@@ -40,7 +41,7 @@ test('passing moves my cards out and the received ones in', () => {
   let v = apply(hearts(0),
     { kind: 'hand_started', hand: 0, dealer: 3, pass: 'left' },
     { kind: 'dealt', seat: 0, cards: ['2C', '3C', '4C', 'QS', 'AH'] });
-  v = applyYourTurn(v, { type: 'pass', count: 3, direction: 'left', from: v.hand });
+  v = applyYourTurn(v, { type: 'pass', count: 3, direction: 'left', from: v.hand }, FACTS.hearts);
   assert.equal(v.legal.type, 'pass');
   v = apply(v, { kind: 'pass_chosen', seat: 0 });
   assert.equal(v.legal.type, 'wait');
@@ -65,7 +66,7 @@ test('plays fill the trick, the winner collects it and leads', () => {
     { kind: 'played', seat: 0, card: 'KC' },
     { kind: 'played', seat: 1, card: 'AH' });
   assert.equal(v.hearts_broken, true);
-  v = applyYourTurn(v, { type: 'play', cards: ['AH'] });
+  v = applyYourTurn(v, { type: 'play', cards: ['AH'] }, FACTS.hearts);
   assert.deepEqual(v.to_act, [2]);
   v = apply(v, { kind: 'played', seat: 2, card: 'AH' });
   assert.deepEqual(v.hand, ['2C']);
