@@ -387,3 +387,40 @@ test('a name typed before the seats arrive survives the page drawing them, and i
   assert.deepEqual(await page.evaluate(() => window.__sent[0]), { type: 'join', table: 'held', seat: 1, name: 'Bob' });
   await context.close();
 });
+
+test('a computer player’s strength is the strategy its seat names, and left out when none is named', async () => {
+  const { context, page } = await seatedPage({ width: 1024, height: 800 });
+  const table = tableInfo('t1', 'hearts', ['Ann', 'random bot', 'Cy', null], 'waiting');
+  // The name says "random": the strength shown is the seat's strategy, not a guess from the name.
+  table.seats[1] = { ...table.seats[1], strategy: 'strong' };
+  delete table.seats[2].strategy;
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 1, table });
+  await page.locator('.seats-panel').waitFor();
+  const who = await page.locator('.seat-row .seat-who').evaluateAll((els) => els.map((e) => e.textContent));
+  assert.equal(who[1], 'Bert (computer, strong)');
+  assert.equal(who[2], 'Cleo (computer)');
+  await context.close();
+});
+
+test('an event draws again only the parts of the page it changes', async () => {
+  const { context, page } = await seatedPage({ width: 1440, height: 900 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  // Mark the nodes inside each part, then play a card: seat 2's plate, the head and the score
+  // sheet show nothing that changes, while my plate, the trick and the hand do.
+  const mark = () => page.evaluate(() => {
+    for (const sel of ['.plate[data-seat="2"] .plate-name', '.table-head h1', '.score-sheet.side table', '.plate[data-seat="0"] .plate-name', '.center .trick']) {
+      document.querySelector(sel).dataset.mark = '1';
+    }
+  });
+  const marked = () => page.evaluate(() => [...document.querySelectorAll('[data-mark]')].map((e) => e.closest('[data-seat], .table-head, .score-sheet, .center').className));
+  await mark();
+  await push(page, { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '7C' } });
+  assert.deepEqual(await page.locator('.trick .played').evaluateAll((els) => els.map((e) => e.dataset.card)), ['AC', '3C', 'TC', '7C']);
+  assert.deepEqual(await marked(), ['table-head', 'plate pos-top', 'score-sheet side']);
+  await context.close();
+});

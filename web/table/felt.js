@@ -24,7 +24,7 @@ function badges(s, v, seat) {
   const info = seatInfo(s, seat);
   const out = [];
   if (s.table?.host === seat) out.push(h('span', { class: 'badge host' }, 'host'));
-  if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) }, 'computer'));
+  if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) || null }, 'computer'));
   if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, 'away · computer plays'));
   else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, 'away'));
   if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
@@ -47,10 +47,11 @@ function score(s, v, seat) {
 
 /** The name plate of `seat`. @param {number} seat @returns {Part} */
 function platePart(seat) {
+  // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
   return part(h('div', { 'data-seat': seat, role: 'group' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [s.table, s.role, s.seat, s.variants, v.to_act, v.phase, v.dealer, v.totals, v.negatives, v.hand_sizes,
-      v.tricks_won, v.pass, v.players];
+    return [s.table, s.role, s.seat, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
+      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat)];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
