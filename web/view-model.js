@@ -81,21 +81,41 @@ export function seats(/** @type {number} */ n) {
 }
 
 /**
- * Who leads the first trick, as far as the viewer can know: with `first_lead: two_of_clubs`
- * the holder of the two of clubs (known only to that holder), the dealer's left otherwise.
+ * Who leads the first trick, as far as the viewer can know: the dealer's left, or with
+ * `first_lead: two_of_clubs` the holder of the two of clubs, known only to that seat and to
+ * the seat that passed it the two. Null when the viewer cannot know.
  * @param {PlayerView} view @param {VariantFacts} facts @param {number | null} mySeat
- * @returns {number[]}
+ * @returns {number | null}
  */
 export function firstLeader(view, facts, mySeat) {
-  if (facts.first_lead === 'two_of_clubs') {
-    return mySeat !== null && mySeat !== undefined && view.hand.includes('2C') ? [mySeat] : [];
-  }
-  return [(view.dealer + 1) % view.players];
+  const n = view.players;
+  if (facts.first_lead !== 'two_of_clubs') return (view.dealer + 1) % n;
+  if (mySeat === null || mySeat === undefined) return null;
+  if (view.hand.includes('2C')) return mySeat;
+  if (view.pass && view.pass.given.includes('2C')) return (mySeat + passSteps(view.pass.direction, n)) % n;
+  return null;
+}
+
+/** Seats to the left passed cards travel at a table of `n`. @param {string} direction @param {number} n */
+export function passSteps(direction, n) {
+  return direction === 'left' ? 1 : direction === 'right' ? n - 1 : Math.floor(n / 2);
 }
 
 /** True when `seat` is asked to act now. @param {PlayerView} view @param {number | null} seat */
 export function isToAct(view, seat) {
   return seat !== null && seat !== undefined && view.to_act.includes(seat);
+}
+
+/**
+ * Before the first card of a hand is played: who leads, as far as the viewer can know (while
+ * nobody can, the dealer's left stands in as the leader and nobody is to act).
+ * @param {PlayerView} v a fresh copy, changed in place @param {VariantFacts} facts @param {number | null} mySeat
+ */
+function findFirstLeader(v, facts, mySeat) {
+  if (v.phase !== 'playing' || v.tricks.length > 0 || v.trick.plays.length > 0) return;
+  const leader = firstLeader(v, facts, mySeat);
+  v.trick = { leader: leader ?? (v.dealer + 1) % v.players, plays: [] };
+  v.to_act = leader === null ? [] : [leader];
 }
 
 /**
@@ -108,59 +128,66 @@ function handStarted(view, event, facts, mySeat) {
   const n = view.players;
   const v = { ...view };
   if (event.hand === 0) {
-    v.history = [];
-    v.totals = filled(n);
-    v.negatives = filled(n);
+    Object.assign(v, { history: [], totals: filled(n), negatives: filled(n), winners: [] });
+    if (facts.prize !== 0) v.pool = facts.prize;
   }
-  const last = v.history[v.history.length - 1];
   Object.assign(v, {
     hand_number: event.hand,
     dealer: event.dealer,
     hand: [],
     hand_sizes: filled(n, facts.hand_size),
+    // A trump suit, if the variant has one, is shown by the `trump_shown` that follows.
+    trump: null,
     face_up: [],
     trick: { leader: (event.dealer + 1) % n, plays: [] },
     tricks: [],
     tricks_won: filled(n),
     hearts_broken: false,
-    pool: (last ? last.pool_carried : 0) + facts.prize,
-    legal: WAIT,
-    winners: [],
+    pass: event.pass ? { direction: event.pass, given: [], received: [], waiting: seats(n) } : null,
   });
-  // A trump suit, if the variant has one, is shown by the `trump_shown` that follows.
-  if (facts.trump === 'none') v.trump = null;
   if (event.pass) {
     v.phase = 'passing';
-    v.pass = { direction: event.pass, given: [], received: [], waiting: seats(n) };
     v.to_act = seats(n);
   } else {
     v.phase = 'playing';
-    v.pass = null;
-    v.to_act = firstLeader(v, facts, mySeat);
+    findFirstLeader(v, facts, mySeat);
   }
   return v;
 }
 
 /**
- * Cards moving between seats: the giver loses them, the receiver gains them; passing is over.
+ * A seat chose its pass; the last choice ends the passing phase.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function passChosen(view, event, facts, mySeat) {
+  const v = { ...view, to_act: view.to_act.filter((s) => s !== event.seat) };
+  if (!v.pass) return v;
+  v.pass = { ...v.pass, waiting: v.pass.waiting.filter((s) => s !== event.seat) };
+  if (v.pass.waiting.length === 0 && v.phase === 'passing') {
+    // Everyone has chosen: the cards change hands and play starts.
+    v.phase = 'playing';
+    findFirstLeader(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * Cards changed hands (the viewer sees only its own pass and the one it receives).
  * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function cardsPassed(view, event, facts, mySeat) {
   const v = { ...view };
-  const pass = v.pass ? { ...v.pass, waiting: [] } : null;
   if (event.from === mySeat) {
     v.hand = without(v.hand, event.cards);
-    if (pass) pass.given = [...event.cards];
+    if (v.pass) v.pass = { ...v.pass, given: [...event.cards] };
   }
   if (event.to === mySeat) {
     v.hand = sortEngine([...v.hand, ...event.cards]);
-    if (pass) pass.received = [...event.cards];
+    if (v.pass) v.pass = { ...v.pass, received: [...event.cards] };
   }
-  v.pass = pass;
-  v.phase = 'playing';
-  v.to_act = firstLeader(v, facts, mySeat);
-  if (v.legal.type === 'pass') v.legal = WAIT;
+  findFirstLeader(v, facts, mySeat);
   return v;
 }
 
@@ -177,10 +204,7 @@ function played(view, event, mySeat) {
   if (v.hand_sizes[event.seat] > 0) {
     v.hand_sizes = v.hand_sizes.map((x, s) => (s === event.seat ? x - 1 : x));
   }
-  if (event.seat === mySeat) {
-    v.hand = without(v.hand, [event.card]);
-    v.legal = WAIT;
-  }
+  if (event.seat === mySeat) v.hand = without(v.hand, [event.card]);
   // A face-up card (the whist dealer's trump card) is face up only until it is played.
   if (v.face_up.includes(event.card)) v.face_up = without(v.face_up, [event.card]);
   if (event.card[1] === 'H') v.hearts_broken = true;
@@ -203,8 +227,11 @@ function trickWon(view, event) {
   }];
   v.tricks_won = v.tricks_won.map((x, s) => (s === event.winner ? x + 1 : x));
   v.trick = { leader: event.winner, plays: [] };
-  const left = v.hand_sizes.reduce((a, b) => a + b, 0);
-  v.to_act = left > 0 ? [event.winner] : [];
+  // In `tricks` a trick is a point the moment it is won: its totals keep count as it goes.
+  // (No published fact says so yet; this mirrors the engine's own `Variant::Tricks` check in
+  // shared/src/view/apply.rs.)
+  if (v.variant === 'tricks') v.totals = v.totals.map((x, s) => (s === event.winner ? x + 1 : x));
+  v.to_act = v.hand_sizes[event.winner] > 0 ? [event.winner] : [];
   return v;
 }
 
@@ -215,42 +242,36 @@ function trickWon(view, event) {
  */
 function handScored(view, event, facts) {
   const { kind: _kind, ...result } = event;
-  const v = { ...view, history: [...view.history, result], totals: [...result.totals], to_act: [], legal: WAIT };
-  if (facts.two_totals) {
-    v.negatives = v.negatives.map((x, i) => x + (result.penalties[i] || 0));
-  }
+  const v = {
+    ...view,
+    history: [...view.history, result],
+    totals: [...result.totals],
+    negatives: view.negatives.map((x, i) => x + result.penalties[i]),
+    to_act: [],
+  };
+  if (facts.prize !== 0) v.pool = result.pool_carried + facts.prize;
   return v;
 }
 
 /**
- * Applies one game event (shared/src/rules/event.rs, tagged by `kind`) to a view and returns the
- * new view. Events the client cannot interpret leave the view as it was.
- * @param {PlayerView} view
- * @param {any} event
- * @param {VariantFacts} facts the `facts` of the variant's `/api/variants` entry
- * @param {number | null} [mySeat]
+ * What one event changes in the view.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
-export function applyEvent(view, event, facts, mySeat = view.seat) {
+function change(view, event, facts, mySeat) {
   switch (event.kind) {
     case 'hand_started':
       return handStarted(view, event, facts, mySeat);
     case 'dealt': {
       const v = { ...view, hand_sizes: view.hand_sizes.map((x, s) => (s === event.seat ? event.cards.length : x)) };
       if (event.seat === mySeat) v.hand = [...event.cards];
-      if (v.phase === 'playing' && v.tricks.length === 0 && v.trick.plays.length === 0) {
-        v.to_act = firstLeader(v, facts, mySeat);
-      }
+      findFirstLeader(v, facts, mySeat);
       return v;
     }
     case 'trump_shown':
       return { ...view, trump: event.trump, face_up: [...event.cards] };
-    case 'pass_chosen': {
-      const v = { ...view, to_act: view.to_act.filter((s) => s !== event.seat) };
-      if (v.pass) v.pass = { ...v.pass, waiting: v.pass.waiting.filter((s) => s !== event.seat) };
-      if (event.seat === mySeat && v.legal.type === 'pass') v.legal = WAIT;
-      return v;
-    }
+    case 'pass_chosen':
+      return passChosen(view, event, facts, mySeat);
     case 'cards_passed':
       return cardsPassed(view, event, facts, mySeat);
     case 'played':
@@ -258,38 +279,46 @@ export function applyEvent(view, event, facts, mySeat = view.seat) {
     case 'trick_won':
       return trickWon(view, event);
     case 'bad_card':
-      return {
-        ...view,
-        totals: view.totals.map((x, s) => (s === event.seat ? x + event.penalty : x)),
-        to_act: [],
-      };
+      return { ...view, totals: view.totals.map((x, s) => (s === event.seat ? x + event.penalty : x)), to_act: [] };
     case 'hand_scored':
       return handScored(view, event, facts);
     case 'match_over':
-      return {
-        ...view, phase: 'match_over', winners: [...event.winners], totals: [...event.totals], to_act: [], legal: WAIT,
-      };
+      return { ...view, phase: 'match_over', winners: [...event.winners], totals: [...event.totals], to_act: [] };
     default:
       return view;
   }
 }
 
 /**
- * Applies a `your_turn` prompt: the viewer's legal moves, and that it is their turn. (`facts`
- * is taken for symmetry with `applyEvent`; no variant changes what a prompt means.)
- * @param {PlayerView} view @param {Legal} legal @param {VariantFacts} facts
+ * Applies one game event (shared/src/rules/event.rs, tagged by `kind`) to a view and returns the
+ * new view, as `PlayerView::apply` does. Any event but another seat's pass choice means the game
+ * moved on: the last prompt's `legal` is stale until the next `your_turn`.
+ * @param {PlayerView} view
+ * @param {any} event
+ * @param {VariantFacts} facts the `facts` of the variant's `/api/variants` entry
  * @param {number | null} [mySeat]
  * @returns {PlayerView}
  */
-export function applyYourTurn(view, legal, facts, mySeat = view.seat) {
+export function applyEvent(view, event, facts, mySeat = view.seat) {
+  const v = change(view, event, facts, mySeat);
+  const othersPass = event.kind === 'pass_chosen' && event.seat !== mySeat;
+  if (othersPass || v.legal.type === 'wait') return v;
+  return { ...v, legal: WAIT };
+}
+
+/**
+ * Applies a `your_turn` prompt, as `PlayerView::apply_legal` does: the viewer's legal moves, and
+ * when asked to play, that it is their turn (leading, if the trick is empty). (`facts` is taken
+ * for symmetry with `applyEvent`; no variant changes what a prompt means.)
+ * @param {PlayerView} view @param {Legal} legal @param {VariantFacts} _facts
+ * @param {number | null} [mySeat]
+ * @returns {PlayerView}
+ */
+export function applyYourTurn(view, legal, _facts, mySeat = view.seat) {
   const v = { ...view, legal };
-  if (mySeat === null || mySeat === undefined) return v;
-  if (legal.type === 'pass') {
-    v.phase = 'passing';
-    if (!v.to_act.includes(mySeat)) v.to_act = [...v.to_act, mySeat];
-  } else if (legal.type === 'play') {
-    v.phase = 'playing';
+  if (legal.type === 'play' && mySeat !== null && mySeat !== undefined) {
     v.to_act = [mySeat];
+    if (v.trick.plays.length === 0) v.trick = { ...v.trick, leader: mySeat };
   }
   return v;
 }

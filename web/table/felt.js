@@ -7,7 +7,7 @@
 
 import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
-import { completedPlays, trickOnTable } from '../view-model.js';
+import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import {
   botStrength, DIRECTION_TEXT, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
@@ -89,16 +89,11 @@ function turnText(s, v) {
   return 'Waiting…';
 }
 
-/** Seats to the left passed cards travel. @param {string} direction @param {number} n */
-function stepsOf(direction, n) {
-  return direction === 'left' ? 1 : direction === 'right' ? n - 1 : Math.floor(n / 2);
-}
-
 /** "Bert passed you 2♣ 7♣ Q♠", before the first trick. @param {TableState} s @param {PlayerView} v */
 function receivedNote(s, v) {
   const got = v.pass?.received || [];
   if (s.role !== 'player' || !got.length || !v.pass || v.tricks.length > 0 || v.phase !== 'playing' || s.seat === null) return null;
-  const from = (s.seat - stepsOf(v.pass.direction, v.players) + v.players) % v.players;
+  const from = (s.seat - passSteps(v.pass.direction, v.players) + v.players) % v.players;
   return h('p', { class: 'trick-caption', id: 'received' }, `${seatName(s, from)} passed you `,
     sortHand(got).map((c) => h('strong', { class: `suit-${suitOf(c)} received-card` }, cardShort(c))));
 }
