@@ -61,17 +61,16 @@ class CardButtons {
     return out;
   }
 
-  /** @param {string} card */
+  /** The card's button, made the first time. @param {string} card @returns {HTMLElement} */
   button(card) {
-    let button = this.buttons.get(card);
-    if (!button) {
-      button = h('button', {
-        type: 'button', 'data-card': card, 'data-focus': `card-${card}`, title: cardName(card),
-        onclick: () => this.actions.clickCard(card),
-        onkeydown: handKeys,
-      }, cardFace(card));
-      this.buttons.set(card, button);
-    }
+    const known = this.buttons.get(card);
+    if (known) return known;
+    const button = h('button', {
+      type: 'button', 'data-card': card, 'data-focus': `card-${card}`, title: cardName(card),
+      onclick: () => this.actions.clickCard(card),
+      onkeydown: handKeys,
+    }, cardFace(card));
+    this.buttons.set(card, button);
     return button;
   }
 }
