@@ -101,11 +101,6 @@ export function passSteps(direction, n) {
   return direction === 'left' ? 1 : direction === 'right' ? n - 1 : Math.floor(n / 2);
 }
 
-/** True when `seat` is asked to act now. @param {PlayerView} view @param {number | null} seat */
-export function isToAct(view, seat) {
-  return seat !== null && seat !== undefined && view.to_act.includes(seat);
-}
-
 /**
  * Before the first card of a hand is played: who leads, as far as the viewer can know (while
  * nobody can, the dealer's left stands in as the leader and nobody is to act).
@@ -343,14 +338,4 @@ export function trickOnTable(view) {
  */
 export function completedPlays(trick, players) {
   return trick.cards.map((card, i) => ({ seat: (trick.leader + i) % players, card }));
-}
-
-/** Seats of one partnership: 0 and 2 are North/South, 1 and 3 East/West. */
-export function team(/** @type {number} */ seat) {
-  return seat % 2;
-}
-
-/** The points handed out in one hand. @param {HandResult} result */
-export function handPointsSum(result) {
-  return result.points.reduce((a, b) => a + b, 0);
 }

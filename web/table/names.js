@@ -4,7 +4,7 @@
 // Owns: seat names (yours, computer players', partnership seats), bot strengths in words,
 // seat positions, small number formats. May not touch: the DOM or the state (it only reads).
 
-import { factsOf, variantName } from './state.js';
+import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 
@@ -131,6 +131,3 @@ export function minus(x) {
 export function signed(x) {
   return x > 0 ? `+${x}` : String(x);
 }
-
-/** The variant's name on the page. */
-export { variantName };

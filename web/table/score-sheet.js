@@ -25,7 +25,8 @@ function columns(s, v) {
 function ruleLine(facts, v) {
   if (!facts) return '';
   const { hands, target } = /** @type {{ hands?: number, target?: number }} */ (v.options);
-  const end = hands !== undefined ? ` The match lasts ${hands} hands.` : target !== undefined ? ` The match ends at ${target} points.` : '';
+  const end = hands !== undefined ? ` The match lasts ${hands} hands.`
+    : target !== undefined ? ` The match ends when someone reaches ${target} points.` : '';
   return `${facts.scoring}${end}`;
 }
 
