@@ -1,9 +1,10 @@
+// @ts-check
 // Entry point: `/t/{id}` is a table, everything else the lobby.
 
 import { showLobby } from './lobby.js';
 import { showTable } from './table.js';
 
-const root = document.getElementById('app');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
 if (match) {
   showTable(root, decodeURIComponent(match[1]));

@@ -1,3 +1,4 @@
+// @ts-check
 // Card names, symbols and ordering. Cards travel as two ASCII letters: rank then suit ("QS").
 
 /** Suits in the order the hand is laid out: colours alternate black, red, black, red. */
@@ -6,49 +7,61 @@ export const HAND_SUIT_ORDER = ['C', 'D', 'S', 'H'];
 /** Rank letters, lowest first. */
 export const RANKS = '23456789TJQKA';
 
+/** @type {Record<string, string>} */
 const RANK_NAMES = {
   2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',
   T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace',
 };
 
 /** Plural suit names, as people say them. */
+/** @type {Record<string, string>} */
 export const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
 
 /** The suit symbols shown on cards. */
+/** @type {Record<string, string>} */
 export const SUIT_SYMBOLS = { C: '♣', D: '♦', H: '♥', S: '♠' };
 
-/** The rank letter of a card. */
+/** The rank letter of a card. @param {string} card */
 export function rankOf(card) {
   return card[0];
 }
 
-/** The suit letter of a card. */
+/** The suit letter of a card. @param {string} card */
 export function suitOf(card) {
   return card[1];
 }
 
-/** The rank as printed on a card face: "10" rather than "T". */
+/** The rank as printed on a card face: "10" rather than "T". @param {string} card */
 export function rankLabel(card) {
   return card[0] === 'T' ? '10' : card[0];
 }
 
-/** How a screen reader says the card: "Queen of spades". */
+/** How a screen reader says the card: "Queen of spades". @param {string} card */
 export function cardName(card) {
   return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
 }
 
-/** Short text for people: "Q♠", "10♥". */
+/** Short text for people: "Q♠", "10♥". @param {string} card */
 export function cardShort(card) {
   return rankLabel(card) + SUIT_SYMBOLS[card[1]];
 }
 
-/** A suit's name with its symbol: "♥ hearts". */
+/** A suit's name with its symbol: "♥ hearts". @param {string} suit */
 export function suitLabel(suit) {
   return `${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit]}`;
 }
 
-/** A copy of `cards` sorted by suit (alternating colours), then rank from low to high. */
+/** Suits in the engine's order: how the server lists a set of cards. */
+export const ENGINE_SUIT_ORDER = ['C', 'D', 'H', 'S'];
+
+/** A copy of `cards` in the engine's order (clubs, diamonds, hearts, spades; 2 up to A). @param {string[]} cards */
+export function sortEngine(cards) {
+  const key = (/** @type {string} */ c) => ENGINE_SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANKS.indexOf(rankOf(c));
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+/** A copy of `cards` sorted by suit (alternating colours), then rank from low to high. @param {string[]} cards */
 export function sortHand(cards) {
-  const key = (c) => HAND_SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANKS.indexOf(rankOf(c));
+  const key = (/** @type {string} */ c) => HAND_SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANKS.indexOf(rankOf(c));
   return [...cards].sort((a, b) => key(a) - key(b));
 }

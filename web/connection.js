@@ -1,27 +1,32 @@
+// @ts-check
 // One WebSocket to the server that comes back by itself: when it drops, it reconnects with
 // exponential backoff and says hello again (the `hello` callback sends `join` with the seat token
 // or `watch`), so the server answers with a fresh `welcome`, `table` and `state`.
 
 /** Delay before reconnect attempt `attempt` (0-based): 0.5 s, 1 s, 2 s, ... up to 10 s. */
-export function backoffDelay(attempt) {
+export function backoffDelay(/** @type {number} */ attempt) {
   return Math.min(10000, 500 * 2 ** attempt);
 }
 
 /** A self-healing connection to `/ws`. */
 export class Connection {
   /**
-   * @param {object} handlers `hello()` returns the first message to send on every (re)connect;
+   * @param {{ hello: () => any, message: (msg: any) => void, status: (up: boolean, wasDown: boolean) => void }} handlers
+   *   `hello()` returns the first message to send on every (re)connect;
    *   `message(msg)` gets each server message; `status(up, wasDown)` reports a loss of the
    *   connection and, after `confirmed()`, its return.
    */
   constructor(handlers) {
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
     this.down = false;
-    this.timer = null;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
   }
 
   /** Opens the socket (again). */
@@ -73,7 +78,7 @@ export class Connection {
     }
   }
 
-  /** Sends a message if the socket is open; returns whether it was sent. */
+  /** Sends a message if the socket is open; returns whether it was sent. @param {any} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));

@@ -1,8 +1,13 @@
+// @ts-check
 // A tiny helper to build DOM nodes without a framework.
 
 /**
  * Creates an element: `h('button', { class: 'x', onclick: fn, 'aria-label': 'y' }, 'text', child)`.
  * Attributes whose value is `false`, `null` or `undefined` are left out; `true` sets an empty one.
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElement}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -11,9 +16,9 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith('on') && typeof value === 'function') {
       el.addEventListener(key.slice(2), value);
     } else if (key === 'value') {
-      el.value = value;
+      /** @type {HTMLInputElement} */ (el).value = value;
     } else if (key === 'checked') {
-      el.checked = Boolean(value);
+      /** @type {HTMLInputElement} */ (el).checked = Boolean(value);
     } else {
       el.setAttribute(key, value === true ? '' : String(value));
     }
@@ -22,6 +27,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {Element} el @param {any[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -31,20 +37,24 @@ function append(el, children) {
   }
 }
 
-/** Replaces the children of `el`, keeping keyboard focus on the element with the same key. */
+/**
+ * Replaces the children of `el`, keeping keyboard focus on the element with the same key.
+ * @param {Element} el
+ * @param {...any} children
+ */
 export function replaceChildren(el, ...children) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && el.contains(active) ? active.dataset.focus : undefined;
-  const index = key ? [...el.querySelectorAll('[data-focus]')].indexOf(active) : -1;
+  const index = key && active ? [...el.querySelectorAll('[data-focus]')].indexOf(active) : -1;
   el.replaceChildren();
   append(el, children);
   if (key) {
-    const same = el.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+    const same = /** @type {HTMLElement | null} */ (el.querySelector(`[data-focus="${CSS.escape(key)}"]`));
     if (same) {
       same.focus();
     } else {
       // The focused thing is gone (a card was played): focus its neighbour instead.
-      const all = [...el.querySelectorAll('[data-focus]')];
+      const all = /** @type {HTMLElement[]} */ ([...el.querySelectorAll('[data-focus]')]);
       const near = all[Math.min(index, all.length - 1)];
       if (near) near.focus();
     }

@@ -1,6 +1,8 @@
+// @ts-check
 // What the browser remembers: the player's name, display preferences and, per table, the
 // secret seat token that gives the seat back after a refresh or a lost connection.
 
+/** @param {string} key */
 function get(key) {
   try {
     return localStorage.getItem(key);
@@ -9,6 +11,7 @@ function get(key) {
   }
 }
 
+/** @param {string} key @param {string | null} value */
 function set(key, value) {
   try {
     if (value === null) localStorage.removeItem(key);
@@ -23,12 +26,16 @@ export function loadName() {
   return get('parlor.name') || '';
 }
 
-/** Remembers the player's name. */
+/** Remembers the player's name. @param {string} name */
 export function saveName(name) {
   set('parlor.name', name.trim());
 }
 
-/** The seat token kept for a table: `{ token, seat }` or null. */
+/**
+ * The seat token kept for a table: `{ token, seat }` or null.
+ * @param {string} tableId
+ * @returns {{ token: string, seat: number | null } | null}
+ */
 export function loadSeat(tableId) {
   const raw = get(`parlor.seat.${tableId}`);
   if (!raw) return null;
@@ -40,7 +47,10 @@ export function loadSeat(tableId) {
   }
 }
 
-/** Keeps (or, with null, forgets) the seat token for a table. */
+/**
+ * Keeps (or, with null, forgets) the seat token for a table.
+ * @param {string} tableId @param {{ token: string, seat: number | null } | null} seat
+ */
 export function saveSeat(tableId, seat) {
   set(`parlor.seat.${tableId}`, seat ? JSON.stringify(seat) : null);
 }
@@ -50,7 +60,7 @@ export function loadFourColour() {
   return get('parlor.fourColour') === '1';
 }
 
-/** Remembers the four-colour choice. */
+/** Remembers the four-colour choice. @param {boolean} on */
 export function saveFourColour(on) {
   set('parlor.fourColour', on ? '1' : '0');
 }

@@ -1,197 +1,319 @@
+// @ts-check
 // The client's picture of the game: the server's PlayerView (shared/src/view.rs), kept current.
 //
+// Owns: how an event or a `your_turn` prompt changes a view, the same way the engine's
+// `PlayerView::apply` does (tests/browser/fixtures.test.js replays the engine's recordings to
+// hold it to that). May not touch: the DOM, the connection, or any rule of a variant written
+// here: what differs between variants comes in `facts` (the variant's `/api/variants` entry).
+//
 // A `state` message replaces the whole view. Between snapshots, `event` messages are applied
-// here, one by one, with the same meaning the engine gives them; a `your_turn` prompt sets the
-// legal moves. Every function is pure: it returns a new view and never touches its argument, so
-// a bug here can at worst show something stale until the next snapshot.
+// here, one by one; a `your_turn` prompt sets the legal moves. Every function is pure: it
+// returns a new view and never touches its argument. Fields an event leaves alone keep their
+// old objects, so the page can tell what changed by comparing references.
 
+import { sortEngine } from './cards.js';
+
+/**
+ * @typedef {string} Card two letters, rank then suit: "QS"
+ * @typedef {{ type: 'wait' } | { type: 'play', cards: Card[] }
+ *   | { type: 'pass', count: number, direction: string, from: Card[] }} Legal
+ * @typedef {{ seat: number, card: Card }} Play
+ * @typedef {{ leader: number, cards: Card[], winner: number }} CompletedTrick
+ * @typedef {{ direction: string, given: Card[], received: Card[], waiting: number[] }} PassView
+ * @typedef {{ hand: number, points: number[], penalties: number[], tricks: number[],
+ *   totals: number[], pool_carried: number, moon: number | null }} HandResult
+ * @typedef {object} PlayerView
+ * @property {string} variant
+ * @property {Record<string, unknown>} options
+ * @property {number | null} seat
+ * @property {number} players
+ * @property {'passing' | 'playing' | 'match_over'} phase
+ * @property {number} hand_number
+ * @property {number} dealer
+ * @property {Card[]} hand
+ * @property {number[]} hand_sizes
+ * @property {string | null} trump
+ * @property {Card[]} face_up
+ * @property {{ leader: number, plays: Play[] }} trick
+ * @property {CompletedTrick[]} tricks
+ * @property {number[]} tricks_won
+ * @property {boolean} hearts_broken
+ * @property {PassView | null} pass
+ * @property {number[]} totals
+ * @property {number[]} negatives
+ * @property {number} pool
+ * @property {HandResult[]} history
+ * @property {number[]} to_act
+ * @property {Legal} legal
+ * @property {number[]} winners
+ *
+ * @typedef {object} VariantFacts what differs between variants (contract: `/api/variants`)
+ * @property {number} hand_size
+ * @property {number} pass_count
+ * @property {number} prize
+ * @property {boolean} partnerships
+ * @property {'two_of_clubs' | 'dealer_left'} first_lead
+ * @property {'none' | 'undealt' | 'dealer_last'} trump
+ * @property {number | null} bad_card_penalty
+ * @property {boolean} low_score_wins
+ * @property {boolean} two_totals
+ * @property {boolean} points_in_hand
+ * @property {string} scoring
+ */
+
+/** @type {Legal} */
 const WAIT = Object.freeze({ type: 'wait' });
 
-/** Cards dealt to each seat in a variant. */
-export function handSize(variant) {
-  return variant === 'hearts5' ? 10 : 13;
-}
-
-/** Filippa's prize added to the pool every hand. */
-export const FILIPPA_PRIZE = 36;
-
-function clone(view) {
-  return structuredClone(view);
-}
-
+/** @param {Card[]} cards @param {Card[]} remove */
 function without(cards, remove) {
   const gone = new Set(remove);
   return cards.filter((c) => !gone.has(c));
 }
 
-function zeros(n) {
-  return Array.from({ length: n }, () => 0);
+/** @param {number} n @param {number} [value] */
+function filled(n, value = 0) {
+  return Array.from({ length: n }, () => value);
 }
 
 /** The seats of a table of `n`, in order. */
-export function seats(n) {
+export function seats(/** @type {number} */ n) {
   return Array.from({ length: n }, (_, i) => i);
 }
 
 /**
- * Who leads the first trick, as far as the viewer can know: the holder of the two of clubs in
- * hearts (known only to that holder), the dealer's left everywhere else.
+ * Who leads the first trick, as far as the viewer can know: the dealer's left, or with
+ * `first_lead: two_of_clubs` the holder of the two of clubs, known only to that seat and to
+ * the seat that passed it the two. Null when the viewer cannot know.
+ * @param {PlayerView} view @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {number | null}
  */
-export function firstLeader(view, mySeat) {
-  if (view.variant === 'hearts') {
-    return mySeat !== null && mySeat !== undefined && view.hand.includes('2C') ? [mySeat] : [];
-  }
-  return [(view.dealer + 1) % view.players];
+export function firstLeader(view, facts, mySeat) {
+  const n = view.players;
+  if (facts.first_lead !== 'two_of_clubs') return (view.dealer + 1) % n;
+  if (mySeat === null || mySeat === undefined) return null;
+  if (view.hand.includes('2C')) return mySeat;
+  if (view.pass && view.pass.given.includes('2C')) return (mySeat + passSteps(view.pass.direction, n)) % n;
+  return null;
 }
 
-/** True when `seat` is asked to act now. */
-export function isToAct(view, seat) {
-  return seat !== null && seat !== undefined && view.to_act.includes(seat);
+/** Seats to the left passed cards travel at a table of `n`. @param {string} direction @param {number} n */
+export function passSteps(direction, n) {
+  return direction === 'left' ? 1 : direction === 'right' ? n - 1 : Math.floor(n / 2);
+}
+
+/**
+ * Before the first card of a hand is played: who leads, as far as the viewer can know (while
+ * nobody can, the dealer's left stands in as the leader and nobody is to act).
+ * @param {PlayerView} v a fresh copy, changed in place @param {VariantFacts} facts @param {number | null} mySeat
+ */
+function findFirstLeader(v, facts, mySeat) {
+  if (v.phase !== 'playing' || v.tricks.length > 0 || v.trick.plays.length > 0) return;
+  const leader = firstLeader(v, facts, mySeat);
+  v.trick = { leader: leader ?? (v.dealer + 1) % v.players, plays: [] };
+  v.to_act = leader === null ? [] : [leader];
+}
+
+/**
+ * A new hand: everything of the last one is cleared, and a new match (hand 0) also clears the
+ * score sheet.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function handStarted(view, event, facts, mySeat) {
+  const n = view.players;
+  const v = { ...view };
+  if (event.hand === 0) {
+    Object.assign(v, { history: [], totals: filled(n), negatives: filled(n), winners: [] });
+    if (facts.prize !== 0) v.pool = facts.prize;
+  }
+  Object.assign(v, {
+    hand_number: event.hand,
+    dealer: event.dealer,
+    hand: [],
+    hand_sizes: filled(n, facts.hand_size),
+    // A trump suit, if the variant has one, is shown by the `trump_shown` that follows.
+    trump: null,
+    face_up: [],
+    trick: { leader: (event.dealer + 1) % n, plays: [] },
+    tricks: [],
+    tricks_won: filled(n),
+    hearts_broken: false,
+    pass: event.pass ? { direction: event.pass, given: [], received: [], waiting: seats(n) } : null,
+  });
+  if (event.pass) {
+    v.phase = 'passing';
+    v.to_act = seats(n);
+  } else {
+    v.phase = 'playing';
+    findFirstLeader(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * A seat chose its pass; the last choice ends the passing phase.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function passChosen(view, event, facts, mySeat) {
+  const v = { ...view, to_act: view.to_act.filter((s) => s !== event.seat) };
+  if (!v.pass) return v;
+  v.pass = { ...v.pass, waiting: v.pass.waiting.filter((s) => s !== event.seat) };
+  if (v.pass.waiting.length === 0 && v.phase === 'passing') {
+    // Everyone has chosen: the cards change hands and play starts.
+    v.phase = 'playing';
+    findFirstLeader(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * Cards changed hands (the viewer sees only its own pass and the one it receives).
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function cardsPassed(view, event, facts, mySeat) {
+  const v = { ...view };
+  if (event.from === mySeat) {
+    v.hand = without(v.hand, event.cards);
+    if (v.pass) v.pass = { ...v.pass, given: [...event.cards] };
+  }
+  if (event.to === mySeat) {
+    v.hand = sortEngine([...v.hand, ...event.cards]);
+    if (v.pass) v.pass = { ...v.pass, received: [...event.cards] };
+  }
+  findFirstLeader(v, facts, mySeat);
+  return v;
+}
+
+/**
+ * A card played to the trick.
+ * @param {PlayerView} view @param {any} event @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function played(view, event, mySeat) {
+  const n = view.players;
+  const v = { ...view };
+  const plays = [...v.trick.plays, { seat: event.seat, card: event.card }];
+  v.trick = { leader: v.trick.plays.length === 0 ? event.seat : v.trick.leader, plays };
+  if (v.hand_sizes[event.seat] > 0) {
+    v.hand_sizes = v.hand_sizes.map((x, s) => (s === event.seat ? x - 1 : x));
+  }
+  if (event.seat === mySeat) v.hand = without(v.hand, [event.card]);
+  // A face-up card (the whist dealer's trump card) is face up only until it is played.
+  if (v.face_up.includes(event.card)) v.face_up = without(v.face_up, [event.card]);
+  if (event.card[1] === 'H') v.hearts_broken = true;
+  v.phase = 'playing';
+  v.to_act = plays.length < n ? [(event.seat + 1) % n] : [];
+  return v;
+}
+
+/**
+ * A trick taken: it joins the finished tricks and its winner leads the next.
+ * @param {PlayerView} view @param {any} event
+ * @returns {PlayerView}
+ */
+function trickWon(view, event) {
+  const v = { ...view };
+  v.tricks = [...v.tricks, {
+    leader: v.trick.leader,
+    cards: v.trick.plays.map((p) => p.card),
+    winner: event.winner,
+  }];
+  v.tricks_won = v.tricks_won.map((x, s) => (s === event.winner ? x + 1 : x));
+  v.trick = { leader: event.winner, plays: [] };
+  // In `tricks` a trick is a point the moment it is won: its totals keep count as it goes.
+  // (No published fact says so yet; this mirrors the engine's own `Variant::Tricks` check in
+  // shared/src/view/apply.rs.)
+  if (v.variant === 'tricks') v.totals = v.totals.map((x, s) => (s === event.winner ? x + 1 : x));
+  v.to_act = v.hand_sizes[event.winner] > 0 ? [event.winner] : [];
+  return v;
+}
+
+/**
+ * A hand's line on the score sheet.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts
+ * @returns {PlayerView}
+ */
+function handScored(view, event, facts) {
+  const { kind: _kind, ...result } = event;
+  const v = {
+    ...view,
+    history: [...view.history, result],
+    totals: [...result.totals],
+    negatives: view.negatives.map((x, i) => x + result.penalties[i]),
+    to_act: [],
+  };
+  if (facts.prize !== 0) v.pool = result.pool_carried + facts.prize;
+  return v;
+}
+
+/**
+ * What one event changes in the view.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function change(view, event, facts, mySeat) {
+  switch (event.kind) {
+    case 'hand_started':
+      return handStarted(view, event, facts, mySeat);
+    case 'dealt': {
+      const v = { ...view, hand_sizes: view.hand_sizes.map((x, s) => (s === event.seat ? event.cards.length : x)) };
+      if (event.seat === mySeat) v.hand = [...event.cards];
+      findFirstLeader(v, facts, mySeat);
+      return v;
+    }
+    case 'trump_shown':
+      return { ...view, trump: event.trump, face_up: [...event.cards] };
+    case 'pass_chosen':
+      return passChosen(view, event, facts, mySeat);
+    case 'cards_passed':
+      return cardsPassed(view, event, facts, mySeat);
+    case 'played':
+      return played(view, event, mySeat);
+    case 'trick_won':
+      return trickWon(view, event);
+    case 'bad_card':
+      return { ...view, totals: view.totals.map((x, s) => (s === event.seat ? x + event.penalty : x)), to_act: [] };
+    case 'hand_scored':
+      return handScored(view, event, facts);
+    case 'match_over':
+      return { ...view, phase: 'match_over', winners: [...event.winners], totals: [...event.totals], to_act: [] };
+    default:
+      return view;
+  }
 }
 
 /**
  * Applies one game event (shared/src/rules/event.rs, tagged by `kind`) to a view and returns the
- * new view. Events the client cannot interpret leave the view as it was.
+ * new view, as `PlayerView::apply` does. Any event but another seat's pass choice means the game
+ * moved on: the last prompt's `legal` is stale until the next `your_turn`.
+ * @param {PlayerView} view
+ * @param {any} event
+ * @param {VariantFacts} facts the `facts` of the variant's `/api/variants` entry
+ * @param {number | null} [mySeat]
+ * @returns {PlayerView}
  */
-export function applyEvent(view, event, mySeat = view.seat) {
-  const v = clone(view);
-  const n = v.players;
-  switch (event.kind) {
-    case 'hand_started': {
-      if (event.hand === 0) {
-        // Hands count from 0 in each match: this is a new match, with a clean score sheet.
-        v.history = [];
-        v.totals = zeros(n);
-        v.negatives = zeros(n);
-      }
-      v.hand_number = event.hand;
-      v.dealer = event.dealer;
-      v.hand = [];
-      v.hand_sizes = zeros(n).map(() => handSize(v.variant));
-      v.face_up = [];
-      if (v.variant !== 'hearts5' && v.variant !== 'whist') v.trump = null;
-      v.trick = { leader: (event.dealer + 1) % n, plays: [] };
-      v.tricks = [];
-      v.tricks_won = zeros(n);
-      v.hearts_broken = false;
-      if (event.pass) {
-        v.phase = 'passing';
-        v.pass = { direction: event.pass, given: [], received: [], waiting: seats(n) };
-        v.to_act = seats(n);
-      } else {
-        v.phase = 'playing';
-        v.pass = null;
-        v.to_act = firstLeader(v, mySeat);
-      }
-      if (v.variant === 'filippa') {
-        const last = v.history[v.history.length - 1];
-        v.pool = (last ? last.pool_carried : 0) + FILIPPA_PRIZE;
-      }
-      v.legal = WAIT;
-      v.winners = [];
-      return v;
-    }
-    case 'dealt': {
-      if (event.seat === mySeat) v.hand = [...event.cards];
-      v.hand_sizes[event.seat] = event.cards.length;
-      if (v.phase === 'playing' && v.tricks.length === 0 && v.trick.plays.length === 0) {
-        v.to_act = firstLeader(v, mySeat);
-      }
-      return v;
-    }
-    case 'trump_shown': {
-      v.trump = event.trump;
-      v.face_up = [...event.cards];
-      return v;
-    }
-    case 'pass_chosen': {
-      if (v.pass) v.pass.waiting = v.pass.waiting.filter((s) => s !== event.seat);
-      v.to_act = v.to_act.filter((s) => s !== event.seat);
-      if (event.seat === mySeat && v.legal.type === 'pass') v.legal = WAIT;
-      return v;
-    }
-    case 'cards_passed': {
-      if (event.from === mySeat) {
-        v.hand = without(v.hand, event.cards);
-        if (v.pass) v.pass.given = [...event.cards];
-      }
-      if (event.to === mySeat) {
-        v.hand = [...v.hand, ...event.cards];
-        if (v.pass) v.pass.received = [...event.cards];
-      }
-      // Passing is over once cards move: everyone has chosen.
-      v.phase = 'playing';
-      if (v.pass) v.pass.waiting = [];
-      v.to_act = firstLeader(v, mySeat);
-      if (v.legal.type === 'pass') v.legal = WAIT;
-      return v;
-    }
-    case 'played': {
-      if (v.trick.plays.length === 0) v.trick.leader = event.seat;
-      v.trick.plays.push({ seat: event.seat, card: event.card });
-      if (v.hand_sizes[event.seat] > 0) v.hand_sizes[event.seat] -= 1;
-      if (event.seat === mySeat) {
-        v.hand = without(v.hand, [event.card]);
-        v.legal = WAIT;
-      }
-      // The whist dealer's trump card is face up only until it is played.
-      v.face_up = without(v.face_up, [event.card]);
-      if (event.card[1] === 'H') v.hearts_broken = true;
-      v.phase = 'playing';
-      v.to_act = v.trick.plays.length < n ? [(event.seat + 1) % n] : [];
-      return v;
-    }
-    case 'trick_won': {
-      v.tricks.push({
-        leader: v.trick.leader,
-        cards: v.trick.plays.map((p) => p.card),
-        winner: event.winner,
-      });
-      v.tricks_won[event.winner] += 1;
-      v.trick = { leader: event.winner, plays: [] };
-      const left = v.hand_sizes.reduce((a, b) => a + b, 0);
-      v.to_act = left > 0 ? [event.winner] : [];
-      return v;
-    }
-    case 'bad_card': {
-      v.totals[event.seat] += event.penalty;
-      v.to_act = [];
-      return v;
-    }
-    case 'hand_scored': {
-      const { kind: _kind, ...result } = event;
-      v.history.push(result);
-      v.totals = [...result.totals];
-      if (v.variant === 'filippa') {
-        v.negatives = v.negatives.map((x, i) => x + (result.penalties[i] || 0));
-      }
-      v.to_act = [];
-      v.legal = WAIT;
-      return v;
-    }
-    case 'match_over': {
-      v.phase = 'match_over';
-      v.winners = [...event.winners];
-      v.totals = [...event.totals];
-      v.to_act = [];
-      v.legal = WAIT;
-      return v;
-    }
-    default:
-      return v;
-  }
+export function applyEvent(view, event, facts, mySeat = view.seat) {
+  const v = change(view, event, facts, mySeat);
+  const othersPass = event.kind === 'pass_chosen' && event.seat !== mySeat;
+  if (othersPass || v.legal.type === 'wait') return v;
+  return { ...v, legal: WAIT };
 }
 
-/** Applies a `your_turn` prompt: the viewer's legal moves, and that it is their turn. */
-export function applyYourTurn(view, legal, mySeat = view.seat) {
-  const v = clone(view);
-  v.legal = legal;
-  if (legal.type === 'pass') {
-    v.phase = 'passing';
-    if (!v.to_act.includes(mySeat)) v.to_act.push(mySeat);
-  } else if (legal.type === 'play') {
-    v.phase = 'playing';
+/**
+ * Applies a `your_turn` prompt, as `PlayerView::apply_legal` does: the viewer's legal moves, and
+ * when asked to play, that it is their turn (leading, if the trick is empty). (`facts` is taken
+ * for symmetry with `applyEvent`; no variant changes what a prompt means.)
+ * @param {PlayerView} view @param {Legal} legal @param {VariantFacts} _facts
+ * @param {number | null} [mySeat]
+ * @returns {PlayerView}
+ */
+export function applyYourTurn(view, legal, _facts, mySeat = view.seat) {
+  const v = { ...view, legal };
+  if (legal.type === 'play' && mySeat !== null && mySeat !== undefined) {
     v.to_act = [mySeat];
+    if (v.trick.plays.length === 0) v.trick = { ...v.trick, leader: mySeat };
   }
   return v;
 }
@@ -199,6 +321,7 @@ export function applyYourTurn(view, legal, mySeat = view.seat) {
 /**
  * The trick to draw in the middle of the table: the one being played, or, while it is still
  * empty, the one just won (so people can see how it ended). `done` tells which.
+ * @param {PlayerView} view
  */
 export function trickOnTable(view) {
   if (view.trick.plays.length > 0 || view.tricks.length === 0) {
@@ -208,17 +331,11 @@ export function trickOnTable(view) {
   return { plays: completedPlays(last, view.players), winner: last.winner, done: true };
 }
 
-/** The plays of a completed trick with their seats, the leader's first. */
+/**
+ * The plays of a completed trick with their seats, the leader's first.
+ * @param {CompletedTrick} trick @param {number} players
+ * @returns {Play[]}
+ */
 export function completedPlays(trick, players) {
   return trick.cards.map((card, i) => ({ seat: (trick.leader + i) % players, card }));
-}
-
-/** Seats of one whist partnership: 0 and 2 are North/South, 1 and 3 East/West. */
-export function team(seat) {
-  return seat % 2;
-}
-
-/** The total penalty points handed out in one hearts hand (26, or 78 after a moon with `add`). */
-export function handPointsSum(result) {
-  return result.points.reduce((a, b) => a + b, 0);
 }

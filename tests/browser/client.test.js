@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { fakeSocketScript, launchBrowser, screenshot, scrollsSideways, startStatic } from './lib/harness.js';
+import { VARIANTS } from './lib/variants.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -24,28 +25,12 @@ async function axeProblems(page) {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-const VARIANTS = [
-  {
-    name: 'hearts', description: 'Classic Hearts: pass three cards, avoid hearts and the queen of spades, or take them all.', players: 4,
-    options: [
-      { name: 'target', type: 'integer', min: 1, max: 100000, default: 100, description: 'The match ends when a player reaches this many points.' },
-      { name: 'passing', type: 'boolean', default: true, description: 'Pass three cards before each hand.' },
-      { name: 'moon', type: 'choice', values: ['add', 'subtract'], default: 'add', description: 'Shooting the moon.' },
-    ],
-    strategies: ['random', 'heuristic', 'strong'],
-  },
-  {
-    name: 'whist', description: 'Partners across the table; the dealer\u2019s last card sets trump.', players: 4,
-    options: [{ name: 'target', type: 'integer', min: 1, max: 100000, default: 5, description: 'Points to win.' }],
-    strategies: ['random', 'heuristic', 'strong'],
-  },
-];
-
 function seatsOf(names, host = 0) {
   return names.map((name, seat) => ({
     seat,
     occupant: name === null ? 'empty' : seat === 0 ? 'human' : 'bot',
     name,
+    ...(name !== null && seat !== 0 ? { strategy: 'heuristic' } : {}),
     connected: name !== null,
     bot_playing: false,
   })).map((s) => ({ ...s, host }));
@@ -400,5 +385,42 @@ test('a name typed before the seats arrive survives the page drawing them, and i
   await page.locator('button[data-seat="1"]', { hasText: 'Sit here' }).click();
   await page.waitForFunction(() => window.__sent.length > 0);
   assert.deepEqual(await page.evaluate(() => window.__sent[0]), { type: 'join', table: 'held', seat: 1, name: 'Bob' });
+  await context.close();
+});
+
+test('a computer player’s strength is the strategy its seat names, and left out when none is named', async () => {
+  const { context, page } = await seatedPage({ width: 1024, height: 800 });
+  const table = tableInfo('t1', 'hearts', ['Ann', 'random bot', 'Cy', null], 'waiting');
+  // The name says "random": the strength shown is the seat's strategy, not a guess from the name.
+  table.seats[1] = { ...table.seats[1], strategy: 'strong' };
+  delete table.seats[2].strategy;
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 1, table });
+  await page.locator('.seats-panel').waitFor();
+  const who = await page.locator('.seat-row .seat-who').evaluateAll((els) => els.map((e) => e.textContent));
+  assert.equal(who[1], 'Bert (computer, strong)');
+  assert.equal(who[2], 'Cleo (computer)');
+  await context.close();
+});
+
+test('an event draws again only the parts of the page it changes', async () => {
+  const { context, page } = await seatedPage({ width: 1440, height: 900 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  // Mark the nodes inside each part, then play a card: seat 2's plate, the head and the score
+  // sheet show nothing that changes, while my plate, the trick and the hand do.
+  const mark = () => page.evaluate(() => {
+    for (const sel of ['.plate[data-seat="2"] .plate-name', '.table-head h1', '.score-sheet.side table', '.plate[data-seat="0"] .plate-name', '.center .trick']) {
+      document.querySelector(sel).dataset.mark = '1';
+    }
+  });
+  const marked = () => page.evaluate(() => [...document.querySelectorAll('[data-mark]')].map((e) => e.closest('[data-seat], .table-head, .score-sheet, .center').className));
+  await mark();
+  await push(page, { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '7C' } });
+  assert.deepEqual(await page.locator('.trick .played').evaluateAll((els) => els.map((e) => e.dataset.card)), ['AC', '3C', 'TC', '7C']);
+  assert.deepEqual(await marked(), ['table-head', 'plate pos-top', 'score-sheet side']);
   await context.close();
 });

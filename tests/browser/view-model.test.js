@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 
 import { applyEvent, applyYourTurn, trickOnTable } from '../../web/view-model.js';
 import { cardName, sortHand } from '../../web/cards.js';
+import { FACTS } from './lib/variants.js';
 
 function hearts(seat = 0) {
   return {
@@ -16,7 +17,7 @@ function hearts(seat = 0) {
   };
 }
 
-const apply = (view, ...events) => events.reduce((v, e) => applyEvent(v, e), view);
+const apply = (view, ...events) => events.reduce((v, e) => applyEvent(v, e, FACTS[v.variant]), view);
 
 test('a new hand deals my cards and opens the passing', () => {
   const v = apply(hearts(1),
@@ -32,7 +33,7 @@ test('a new hand deals my cards and opens the passing', () => {
 test('applying an event never changes the view it was given', () => {
   const before = hearts(0);
   const copy = structuredClone(before);
-  applyEvent(before, { kind: 'hand_started', hand: 0, dealer: 3, pass: null });
+  applyEvent(before, { kind: 'hand_started', hand: 0, dealer: 3, pass: null }, FACTS.hearts);
   assert.deepEqual(before, copy);
 });
 
@@ -40,15 +41,19 @@ test('passing moves my cards out and the received ones in', () => {
   let v = apply(hearts(0),
     { kind: 'hand_started', hand: 0, dealer: 3, pass: 'left' },
     { kind: 'dealt', seat: 0, cards: ['2C', '3C', '4C', 'QS', 'AH'] });
-  v = applyYourTurn(v, { type: 'pass', count: 3, direction: 'left', from: v.hand });
+  v = applyYourTurn(v, { type: 'pass', count: 3, direction: 'left', from: v.hand }, FACTS.hearts);
   assert.equal(v.legal.type, 'pass');
   v = apply(v, { kind: 'pass_chosen', seat: 0 });
   assert.equal(v.legal.type, 'wait');
   assert.deepEqual(v.pass.waiting, [1, 2, 3]);
+  assert.equal(v.phase, 'passing');
+  // The last choice ends the passing; the cards then change hands.
+  v = apply(v, ...[1, 2, 3].map((seat) => ({ kind: 'pass_chosen', seat })));
+  assert.equal(v.phase, 'playing');
   v = apply(v,
     { kind: 'cards_passed', from: 0, to: 1, cards: ['3C', 'QS', 'AH'] },
     { kind: 'cards_passed', from: 3, to: 0, cards: ['KD', '5S', '2H'] });
-  assert.deepEqual(sortHand(v.hand), sortHand(['2C', '4C', 'KD', '5S', '2H']));
+  assert.deepEqual(v.hand, ['2C', '4C', 'KD', '2H', '5S'], 'in the engine\u2019s order');
   assert.deepEqual(v.pass.given, ['3C', 'QS', 'AH']);
   assert.deepEqual(v.pass.received, ['KD', '5S', '2H']);
   assert.equal(v.phase, 'playing');
@@ -65,7 +70,7 @@ test('plays fill the trick, the winner collects it and leads', () => {
     { kind: 'played', seat: 0, card: 'KC' },
     { kind: 'played', seat: 1, card: 'AH' });
   assert.equal(v.hearts_broken, true);
-  v = applyYourTurn(v, { type: 'play', cards: ['AH'] });
+  v = applyYourTurn(v, { type: 'play', cards: ['AH'] }, FACTS.hearts);
   assert.deepEqual(v.to_act, [2]);
   v = apply(v, { kind: 'played', seat: 2, card: 'AH' });
   assert.deepEqual(v.hand, ['2C']);
@@ -139,8 +144,16 @@ test('the first leader: the two of clubs in hearts (if it is mine), the dealerâ€
   v = apply(hearts(1),
     { kind: 'hand_started', hand: 0, dealer: 0, pass: 'left' },
     { kind: 'dealt', seat: 1, cards: ['3C', 'AH', 'KD'] },
+    ...[0, 1, 2, 3].map((seat) => ({ kind: 'pass_chosen', seat })),
     { kind: 'cards_passed', from: 0, to: 1, cards: ['2C'] });
   assert.deepEqual(v.to_act, [1], 'the two of clubs was passed to me');
+  v = apply(hearts(1),
+    { kind: 'hand_started', hand: 0, dealer: 0, pass: 'left' },
+    { kind: 'dealt', seat: 1, cards: ['2C', 'AH', 'KD'] },
+    ...[0, 1, 2, 3].map((seat) => ({ kind: 'pass_chosen', seat })),
+    { kind: 'cards_passed', from: 1, to: 2, cards: ['2C'] });
+  assert.deepEqual(v.to_act, [2], 'I passed the two of clubs to my left');
+  assert.equal(v.trick.leader, 2);
   const w = apply({ ...hearts(0), variant: 'whist' }, { kind: 'hand_started', hand: 2, dealer: 3, pass: null });
   assert.deepEqual(w.to_act, [0]);
 });

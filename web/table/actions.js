@@ -1,0 +1,181 @@
+// @ts-check
+// What people do on the table page: sit, watch, leave, choose and play cards, add computer
+// players, start, open the score sheet.
+//
+// Owns: turning a click into a message to the server or a change of the state, and the checks
+// made before sending (exactly the pass count; a card that would cost a fine). May not touch:
+// the DOM beyond moving the keyboard focus.
+
+import { cardName } from '../cards.js';
+import { loadName, saveFourColour, saveSeat } from '../store.js';
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').Store} Store */
+/** @typedef {import('./session.js').Session} Session */
+/** @typedef {import('./server-info.js').TablePoll} TablePoll */
+
+/** The page's actions, bound to its store and connection. */
+export class Actions {
+  /** @param {Store} store @param {Session} session @param {TablePoll} poll */
+  constructor(store, session, poll) {
+    this.store = store;
+    this.session = session;
+    this.poll = poll;
+  }
+
+  get state() {
+    return this.store.state;
+  }
+
+  /** Sits in `seat` under the saved name (asks for one first). @param {number} seat */
+  sit(seat) {
+    const s = this.state;
+    const name = loadName();
+    if (!name) {
+      if (s.role !== 'none') {
+        // Watching without a name: back to the page that asks for one.
+        this.session.stop();
+        this.store.set({ role: 'none' });
+        this.poll.start();
+      }
+      this.store.set({ joinInfoError: 'Please tell us your name first.' });
+      document.getElementById('join-name')?.focus();
+      return;
+    }
+    this.store.set({ joinInfoError: '' });
+    this.poll.stop();
+    this.session.start({ type: 'join', table: s.tableId, seat, name });
+  }
+
+  /** Watches without a seat. */
+  watch() {
+    this.store.set({ joinInfoError: '' });
+    this.poll.stop();
+    this.session.start({ type: 'watch', table: this.state.tableId });
+  }
+
+  /** Takes the seat back from another window. */
+  playHere() {
+    this.session.start(this.session.rejoin());
+  }
+
+  /** Gives up the seat and goes to the lobby. */
+  leave() {
+    this.session.send({ type: 'leave' });
+    saveSeat(this.state.tableId, null);
+    this.session.stop();
+    location.assign('/');
+  }
+
+  /** A card of the hand was clicked: chosen for passing, or played. @param {string} card */
+  clickCard(card) {
+    const v = this.state.view;
+    if (!v) return;
+    if (v.legal.type === 'pass') {
+      this.choose(card, v.legal.count);
+      return;
+    }
+    if (v.legal.type === 'play') {
+      const fine = this.fineFor(card);
+      if (fine !== null) {
+        // Here the server would take the card and fine it: keep people from that.
+        this.store.set({ error: `${cardName(card)} may not be played now (follow suit if you can). At this table an illegal card costs ${-fine} points, so it was not played.` });
+        return;
+      }
+      // Cards that look unplayable are still sent: the server explains why in words.
+      this.session.send({ type: 'play', card });
+      return;
+    }
+    this.store.set({ error: v.phase === 'passing' ? 'You have passed your cards: waiting for the others.' : 'It is not your turn yet.' });
+  }
+
+  /**
+   * The points an illegal `card` would cost at this table, or null when it costs nothing (it is
+   * legal, or the server refuses illegal cards and asks again).
+   * @param {string} card
+   */
+  fineFor(card) {
+    const v = this.state.view;
+    const penalty = factsOf(this.state)?.bad_card_penalty;
+    if (!v || v.legal.type !== 'play' || v.legal.cards.includes(card)) return null;
+    if (penalty === null || penalty === undefined || v.options.bad_card !== 'penalty') return null;
+    return penalty;
+  }
+
+  /** Chooses or puts back a card to pass. @param {string} card @param {number} count */
+  choose(card, count) {
+    const selected = new Set(this.state.selected);
+    if (selected.has(card)) selected.delete(card);
+    else if (selected.size < count) selected.add(card);
+    else {
+      this.store.set({ error: `You pass exactly ${count} cards: click a chosen card to put it back first.` });
+      return;
+    }
+    this.store.set({ selected, error: '' });
+  }
+
+  /** Passes the chosen cards. */
+  passSelected() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'pass' || this.state.selected.size !== v.legal.count) return;
+    this.session.send({ type: 'pass', cards: [...this.state.selected] });
+    this.store.set({ selected: new Set() });
+  }
+
+  /** Remembers the strength chosen for an empty seat. @param {number} seat @param {string} strategy */
+  chooseBot(seat, strategy) {
+    this.store.set({ botChoice: { ...this.state.botChoice, [seat]: strategy } });
+  }
+
+  /** @param {number} seat @param {string} strategy */
+  addBot(seat, strategy) {
+    this.session.send({ type: 'add_bot', seat, strategy });
+  }
+
+  /** @param {number} seat */
+  removeBot(seat) {
+    this.session.send({ type: 'remove_bot', seat });
+  }
+
+  /** Starts the match (the host). */
+  startMatch() {
+    this.session.send({ type: 'start' });
+  }
+
+  /** Shows the last trick instead of the current one, or back. */
+  toggleLast() {
+    this.store.set({ showLast: !this.state.showLast });
+  }
+
+  /** @param {boolean} on */
+  setFourColour(on) {
+    saveFourColour(on);
+    document.body.classList.toggle('four-colour', on);
+    this.store.set({ fourColour: on });
+  }
+
+  /** Opens the score sheet dialog. @param {boolean} manual asked for, rather than at a hand's end */
+  openScores(manual) {
+    this.store.set({ dialogOpenFor: manual ? 'manual' : 'auto' });
+  }
+
+  /** Closes the score sheet; it opens by itself again at the next hand's end. */
+  closeScores() {
+    const v = this.state.view;
+    const lastHand = v?.history[v.history.length - 1];
+    this.store.set({ dialogOpenFor: null, ...(lastHand ? { dialogHand: lastHand.hand } : {}) });
+  }
+
+  /** Copies the invite link, saying so on the button for two seconds. @param {string} url */
+  async copyInvite(url) {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      const input = /** @type {HTMLInputElement | null} */ (document.getElementById('invite-link'));
+      input?.select();
+      document.execCommand?.('copy');
+    }
+    this.store.set({ copied: true });
+    setTimeout(() => this.store.set({ copied: false }), 2000);
+  }
+}

@@ -1,0 +1,80 @@
+// @ts-check
+// Finished hands to download from the score sheet: the server's list of stored hands, asked for
+// each time the sheet gains a line, and the link for a line.
+//
+// Owns: `/api/tables/{id}/hands` and matching its entries to score sheet lines. May not touch:
+// the view or the connection.
+
+import { h } from '../dom.js';
+
+/** @typedef {import('./state.js').Store} Store */
+/** @typedef {import('./state.js').TableState} TableState */
+
+/** Keeps `hands` in the state current with the score sheet. */
+export class Downloads {
+  /** @param {Store} store */
+  constructor(store) {
+    this.store = store;
+    store.subscribe((s) => this.refresh(s));
+  }
+
+  /** Asks for the table's finished hands once the score sheet gains a line. @param {TableState} s */
+  refresh(s) {
+    const last = s.view?.history[s.view.history.length - 1];
+    if (s.handsOff || !last || !s.view || (s.role !== 'player' && s.role !== 'spectator')) return;
+    const key = `${s.view.history.length}:${last.hand}:${last.totals.join(',')}`;
+    if (key === s.handsKey) return;
+    this.store.set({ handsKey: key });
+    this.load(key, 0);
+  }
+
+  /** @param {string} key @param {number} attempt */
+  async load(key, attempt) {
+    const s = this.store.state;
+    let list = null;
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(s.tableId)}/hands`);
+      if (res.ok) {
+        list = await res.json();
+      } else {
+        const body = await res.json().catch(() => ({}));
+        // A server started with --no-store keeps no hands: the feature just is not there.
+        if (body.code === 'no_storage') this.store.set({ handsOff: true });
+      }
+    } catch {
+      // Offline for a moment: the next line of the score sheet asks again.
+    }
+    if (key !== this.store.state.handsKey || !Array.isArray(list)) return;
+    this.store.set({ hands: list });
+    const view = this.store.state.view;
+    const last = view?.history[view.history.length - 1];
+    // The log is written before its events are sent, so this is rare; ask again a bit later.
+    if (last && !storedHand(this.store.state, last) && attempt < 3) setTimeout(() => this.load(key, attempt + 1), 1000);
+  }
+}
+
+/**
+ * The server's entry for a line of the score sheet: a hand of the latest match, same totals.
+ * @param {TableState} s @param {any} row
+ */
+export function storedHand(s, row) {
+  const list = s.hands || [];
+  const latest = list[list.length - 1];
+  if (!latest) return null;
+  return list.find((e) => e.match_no === latest.match_no && e.hand === row.hand
+    && e.totals.join(',') === row.totals.join(',')) || null;
+}
+
+/**
+ * The download link of a score sheet line, or null while the server has not stored it.
+ * @param {TableState} s @param {any} row @param {string} where which sheet ("side", "in-dialog")
+ */
+export function downloadLink(s, row, where) {
+  const stored = storedHand(s, row);
+  if (!stored) return null;
+  return h('a', {
+    class: 'download', href: stored.url, download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
+    'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
+    title: 'Every card of the hand, face up, as a JSON file',
+  }, h('span', { 'aria-hidden': 'true' }, '⤓ '), 'Download', h('span', { class: 'sr-only' }, ` hand ${row.hand + 1}`));
+}

@@ -1,0 +1,153 @@
+// @ts-check
+// The felt: a name plate per seat around the table and, in the middle, the trick, whose turn
+// it is, who took the last trick, the cards passed to you and any notice.
+//
+// Owns: that section, with one part per plate and one for the middle, each drawn again only
+// when what it shows changed. May not touch: the state.
+
+import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
+import { h, replaceChildren } from '../dom.js';
+import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
+import { staticCard } from './card-view.js';
+import {
+  botStrength, DIRECTION_TEXT, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
+} from './names.js';
+import { part } from './part.js';
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('../view-model.js').PlayerView} PlayerView */
+/** @typedef {import('./part.js').Part<TableState>} Part */
+
+/** The badges of a plate: host, computer, away, dealer, partner. @param {TableState} s @param {PlayerView} v @param {number} seat */
+function badges(s, v, seat) {
+  const info = seatInfo(s, seat);
+  const out = [];
+  if (s.table?.host === seat) out.push(h('span', { class: 'badge host' }, 'host'));
+  if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) || null }, 'computer'));
+  if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, 'away · computer plays'));
+  else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, 'away'));
+  if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
+  if (partnerships(s) && !isMe(s, seat)) {
+    const mine = s.role === 'player' && s.seat !== null && seat % 2 === s.seat % 2;
+    out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? 'partner' : 'opponent'));
+  }
+  return out;
+}
+
+/** A seat's score on its plate: points, or prize and penalty in a game of two totals. @param {TableState} s @param {PlayerView} v @param {number} seat */
+function score(s, v, seat) {
+  if (factsOf(s)?.two_totals) {
+    return h('span', { class: 'stat', title: 'Prize points / penalty points' },
+      h('span', { class: 'plus' }, `+${v.totals[seat]}`, h('span', { class: 'sr-only' }, ' prize')), ' / ',
+      h('span', { class: 'minus' }, minus(v.negatives[seat]), h('span', { class: 'sr-only' }, ' penalty')));
+  }
+  return h('span', { class: 'stat' }, `${v.totals[seat]} pts`);
+}
+
+/** The name plate of `seat`. @param {number} seat @returns {Part} */
+function platePart(seat) {
+  // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
+  return part(h('div', { 'data-seat': seat, role: 'group' }), (s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    return [s.table, s.role, s.seat, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
+      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat)];
+  }, (el, s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    const me = isMe(s, seat);
+    const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
+    el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}`;
+    el.setAttribute('aria-label', `${seatName(s, seat)}${turn ? ', to play' : ''}`);
+    const passed = v.phase === 'passing' && v.pass && !v.pass.waiting.includes(seat);
+    replaceChildren(el,
+      h('div', { class: 'plate-name' }, me ? `${seatInfo(s, seat)?.name || 'You'} (you)` : seatName(s, seat)),
+      h('div', { class: 'plate-badges' }, badges(s, v, seat)),
+      h('div', { class: 'plate-stats' },
+        h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
+        h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
+        score(s, v, seat)),
+      passed ? h('div', { class: 'plate-note' }, 'passed') : null);
+  });
+}
+
+/** What the middle of the table says about whose turn it is. @param {TableState} s @param {PlayerView} v */
+function turnText(s, v) {
+  const player = s.role === 'player';
+  if (v.phase === 'match_over') return `Match over: ${winnersText(s, v.winners)}`;
+  if (v.phase === 'passing' && v.pass) {
+    const dir = DIRECTION_TEXT[/** @type {'left' | 'right' | 'across'} */ (v.pass.direction)];
+    if (player && v.legal.type === 'pass') return `Choose ${v.legal.count} cards to pass ${dir}`;
+    const waiting = v.pass.waiting.map((seat) => seatName(s, seat));
+    return waiting.length ? `Passing ${dir}: waiting for ${waiting.join(', ')}` : `Passing ${dir}…`;
+  }
+  if (player && v.legal.type === 'play') return 'Your turn: play a card';
+  const next = v.to_act.find((seat) => !(player && seat === s.seat));
+  if (next !== undefined) return `${seatName(s, next)}’s turn`;
+  if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
+    return 'Waiting for the two of clubs to lead';
+  }
+  return 'Waiting…';
+}
+
+/** "Bert passed you 2♣ 7♣ Q♠", before the first trick. @param {TableState} s @param {PlayerView} v */
+function receivedNote(s, v) {
+  const got = v.pass?.received || [];
+  if (s.role !== 'player' || !got.length || !v.pass || v.tricks.length > 0 || v.phase !== 'playing' || s.seat === null) return null;
+  const from = (s.seat - passSteps(v.pass.direction, v.players) + v.players) % v.players;
+  return h('p', { class: 'trick-caption', id: 'received' }, `${seatName(s, from)} passed you `,
+    sortHand(got).map((c) => h('strong', { class: `suit-${suitOf(c)} received-card` }, cardShort(c))));
+}
+
+/** The trick shown in the middle and its caption. @param {TableState} s @param {PlayerView} v */
+function shownTrick(s, v) {
+  const last = v.tricks[v.tricks.length - 1];
+  if (s.showLast && last) {
+    return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: `Last trick: ${seatName(s, last.winner)} took it` };
+  }
+  const shown = trickOnTable(v);
+  return { ...shown, caption: shown.done && shown.winner !== null ? `${seatName(s, shown.winner)} took the trick` : '' };
+}
+
+/** The middle of the table. @returns {Part} */
+function centerPart() {
+  return part(h('div', { class: 'center' }), (s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
+      v.pass, v.winners, v.players];
+  }, (el, s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    const shown = shownTrick(s, v);
+    const trick = h('div', { class: `trick${shown.done ? ' done' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
+      shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
+        staticCard(p.card, `${seatName(s, p.seat)}: ${cardName(p.card)}`),
+        h('span', { class: 'played-by' }, seatName(s, p.seat)))));
+    const you = s.role === 'player' && v.legal.type !== 'wait';
+    replaceChildren(el,
+      trick,
+      h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn', role: 'status', 'aria-live': 'polite' }, turnText(s, v)),
+      shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
+      receivedNote(s, v),
+      s.notice ? h('p', { class: 'notice' }, s.notice) : null);
+  });
+}
+
+/** The felt with its plates and middle. @returns {Part} */
+export function feltPart() {
+  const el = h('section', { 'aria-label': 'The table' });
+  /** @type {Part[]} */
+  let plates = [];
+  const center = centerPart();
+  return {
+    el,
+    update(s) {
+      const n = /** @type {PlayerView} */ (s.view).players;
+      if (plates.length !== n) {
+        plates = Array.from({ length: n }, (_, seat) => platePart(seat));
+        el.className = `felt players-${n}`;
+        el.replaceChildren(...plates.map((p) => p.el), center.el);
+      }
+      for (const p of plates) p.update(s);
+      center.update(s);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// @ts-check
+// Your hand: a button per card (the same button for the same card for as long as you hold it,
+// so a click is never lost to a redraw), the error line, and the buttons under the hand (pass,
+// last trick, score sheet, four-colour deck).
+//
+// Owns: that section. May not touch: the state (clicks go through the actions).
+
+import { cardName, sortHand, suitOf } from '../cards.js';
+import { h, replaceChildren } from '../dom.js';
+import { cardFace } from './card-view.js';
+import { DIRECTION_TEXT } from './names.js';
+import { part, setOrRemove } from './part.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('../view-model.js').PlayerView} PlayerView */
+/** @typedef {import('./actions.js').Actions} Actions */
+
+/** Arrow keys move along the hand. @param {KeyboardEvent} e */
+function handKeys(e) {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const all = [...document.querySelectorAll('.hand .card')];
+  const i = all.indexOf(/** @type {Element} */ (e.target));
+  const next = /** @type {HTMLElement | undefined} */ (all[i + (e.key === 'ArrowRight' ? 1 : -1)]);
+  if (next) {
+    next.focus();
+    e.preventDefault();
+  }
+}
+
+/** The buttons of the cards, kept per card. */
+class CardButtons {
+  /** @param {Actions} actions */
+  constructor(actions) {
+    this.actions = actions;
+    /** @type {Map<string, HTMLElement>} */
+    this.buttons = new Map();
+  }
+
+  /** The buttons for the hand as it is now, in the order they are shown. @param {TableState} s @param {PlayerView} v */
+  draw(s, v) {
+    const legal = v.legal;
+    const passing = legal.type === 'pass';
+    const playable = legal.type === 'play' ? new Set(legal.cards) : null;
+    const received = new Set(v.pass?.received || []);
+    const out = sortHand(v.hand).map((card) => {
+      const isLegal = passing || (playable ? playable.has(card) : false);
+      const selected = s.selected.has(card);
+      const fresh = received.has(card) && v.tricks.length === 0;
+      const cls = ['card', `suit-${suitOf(card)}`];
+      if (playable || passing) cls.push(isLegal ? 'legal' : 'dimmed');
+      if (selected) cls.push('selected');
+      if (fresh && v.trick.plays.length === 0) cls.push('received');
+      const button = this.button(card);
+      button.className = cls.join(' ');
+      button.setAttribute('aria-label', cardName(card) + (fresh ? ', passed to you' : ''));
+      setOrRemove(button, 'aria-pressed', passing ? String(selected) : null);
+      setOrRemove(button, 'aria-disabled', playable && !isLegal ? 'true' : null);
+      return button;
+    });
+    for (const card of [...this.buttons.keys()]) if (!v.hand.includes(card)) this.buttons.delete(card);
+    return out;
+  }
+
+  /** The card's button, made the first time. @param {string} card @returns {HTMLElement} */
+  button(card) {
+    const known = this.buttons.get(card);
+    if (known) return known;
+    const button = h('button', {
+      type: 'button', 'data-card': card, 'data-focus': `card-${card}`, title: cardName(card),
+      onclick: () => this.actions.clickCard(card),
+      onkeydown: handKeys,
+    }, cardFace(card));
+    this.buttons.set(card, button);
+    return button;
+  }
+}
+
+/** The buttons under the hand. @param {TableState} s @param {PlayerView} v @param {Actions} actions */
+function handActions(s, v, actions) {
+  const legal = v.legal;
+  const out = [];
+  if (legal.type === 'pass') {
+    const dir = DIRECTION_TEXT[/** @type {'left' | 'right' | 'across'} */ (legal.direction)];
+    const n = s.selected.size;
+    out.push(h('button', {
+      type: 'button', class: 'primary big', id: 'pass-button', disabled: n !== legal.count, 'data-focus': 'pass-button',
+      onclick: () => actions.passSelected(),
+    }, n === legal.count ? `Pass ${dir}` : `Pass ${dir} (${n} of ${legal.count} chosen)`));
+  }
+  out.push(h('button', {
+    type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: v.tricks.length === 0, 'aria-pressed': String(s.showLast),
+    onclick: () => actions.toggleLast(),
+  }, s.showLast ? 'Back to this trick' : 'Last trick'));
+  out.push(h('button', { type: 'button', id: 'scores-button', 'data-focus': 'scores-button', onclick: () => actions.openScores(true) }, 'Score sheet'));
+  out.push(h('label', { class: 'check small' },
+    h('input', {
+      type: 'checkbox', id: 'four-colour', checked: s.fourColour, 'data-focus': 'four-colour',
+      onchange: (/** @type {any} */ e) => actions.setFourColour(e.target.checked),
+    }), ' Four-colour deck'));
+  return out;
+}
+
+/** Your hand and what you can do with it. @param {Actions} actions */
+export function handPart(actions) {
+  const cards = new CardButtons(actions);
+  return part(h('section', { 'aria-label': 'Your hand' }), (s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.error, s.showLast, s.fourColour];
+  }, (el, s) => {
+    const v = /** @type {PlayerView} */ (s.view);
+    const legal = v.legal;
+    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}`;
+    replaceChildren(el,
+      h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' },
+        cards.draw(s, v)),
+      s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
+      h('div', { class: 'hand-actions' }, handActions(s, v, actions)));
+  });
+}

@@ -1,0 +1,64 @@
+// @ts-check
+// The pages shown before you are at the table: the invite page (your name, the seats with
+// "Sit here", "Just watch") and the page that says your seat is open in another window.
+//
+// Owns: those two pages. The name box is one element for the page's lifetime: the page is
+// drawn again when the seats arrive and on every poll, and a new box would lose what was typed
+// so far (and the keyboard focus) before "Sit here" reads it. May not touch: the state.
+
+import { h, replaceChildren } from '../dom.js';
+import { variantTitle } from '../lobby.js';
+import { loadName, saveName } from '../store.js';
+import { occupantText, seatLabel } from './names.js';
+import { part } from './part.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('./actions.js').Actions} Actions */
+/** @typedef {import('./part.js').Part<TableState>} Part */
+
+/** The seats with "Sit here" on the empty ones. @param {TableState} s @param {Actions} actions @param {HTMLInputElement} nameInput */
+function seatList(s, actions, nameInput) {
+  const t = s.table;
+  return h('ul', { class: 'seat-list' }, t.seats.map((/** @type {any} */ info) => h('li', { class: 'seat-row' },
+    h('span', { class: 'seat-label' }, seatLabel(s, info.seat)),
+    h('span', { class: 'seat-who' }, occupantText(info)),
+    info.occupant === 'empty' && t.status !== 'finished'
+      ? h('button', { type: 'button', class: 'primary', 'data-seat': info.seat, onclick: () => { saveName(nameInput.value); actions.sit(info.seat); } }, 'Sit here')
+      : null)));
+}
+
+/** The invite page. @param {Actions} actions @returns {Part} */
+export function joinPart(actions) {
+  const nameInput = /** @type {HTMLInputElement} */ (h('input', {
+    id: 'join-name', value: loadName(), maxlength: 24, autocomplete: 'nickname', placeholder: 'e.g. Grandma',
+    onchange: (/** @type {any} */ e) => { saveName(e.target.value); },
+  }));
+  return part(h('div', { class: 'join-page' }), (s) => [s.table, s.role, s.joinInfoError, s.variants], (el, s) => {
+    const t = s.table;
+    // Drawing again moves the name box, which takes the focus from it: give it back to
+    // someone typing there.
+    const typing = document.activeElement === nameInput;
+    replaceChildren(el, h('section', { class: 'panel' },
+      h('h2', {}, t ? `Join a table of ${variantTitle(t.variant)}` : 'Joining the table…'),
+      s.role === 'joining' ? h('p', { class: 'hint', role: 'status' }, 'Connecting…') : null,
+      s.role === 'none' ? [
+        h('div', { class: 'option' }, h('label', { for: 'join-name' }, 'Your name, as the others will see it'), nameInput),
+        t ? seatList(s, actions, nameInput) : null,
+        h('div', { class: 'row' },
+          h('button', { type: 'button', id: 'watch-button', onclick: () => actions.watch() }, 'Just watch'),
+          h('a', { class: 'button link', href: '/' }, 'Back to the lobby')),
+      ] : null,
+      s.joinInfoError ? h('p', { class: 'error', role: 'alert' }, s.joinInfoError) : null));
+    if (typing && nameInput.isConnected) nameInput.focus();
+  });
+}
+
+/** The page shown when another window took the seat. @param {Actions} actions */
+export function elsewherePage(actions) {
+  return h('div', { class: 'join-page' }, h('section', { class: 'panel', role: 'alert' },
+    h('h2', {}, 'This seat is open in another window'),
+    h('p', {}, 'You are playing at this table in another tab or on another device.'),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', id: 'play-here', onclick: () => actions.playHere() }, 'Play here instead'),
+      h('a', { class: 'button link', href: '/' }, 'Back to the lobby'))));
+}

@@ -1,0 +1,133 @@
+// @ts-check
+// What seats and people are called on the page, and where each seat sits around the felt.
+//
+// Owns: seat names (yours, computer players', partnership seats), bot strengths in words,
+// seat positions, small number formats. May not touch: the DOM or the state (it only reads).
+
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+
+const POSITIONS = {
+  4: ['bottom', 'left', 'top', 'right'],
+  5: ['bottom', 'left', 'top-left', 'top-right', 'right'],
+};
+
+/** The compass seats of a partnership game: seats 0 and 2 against 1 and 3. */
+const COMPASS = ['North', 'East', 'South', 'West'];
+
+/** The two partnerships, by `seat % 2`. */
+export const TEAM_NAMES = ['North–South', 'East–West'];
+
+/** Built-in strategies in words. */
+export const STRATEGY_TEXT = {
+  random: 'Beginner',
+  heuristic: 'Good',
+  strong: 'Strong',
+  uva181: 'Classic (UVa 181 rules)',
+};
+
+/** Friendly names for computer players, by seat. */
+const BOT_NAMES = ['Ada', 'Bert', 'Cleo', 'Dido', 'Emil'];
+
+/** Where passed cards go, in words. */
+export const DIRECTION_TEXT = { left: 'left', right: 'right', across: 'across' };
+
+/** Whether the variant plays in partnerships (North–South against East–West). @param {TableState} s */
+export function partnerships(s) {
+  return Boolean(factsOf(s)?.partnerships);
+}
+
+/** The seat list entry of `seat`. @param {TableState} s @param {number} seat */
+export function seatInfo(s, seat) {
+  return s.table?.seats.find((/** @type {any} */ x) => x.seat === seat) || null;
+}
+
+/** Whether the viewer plays in `seat`. @param {TableState} s @param {number} seat */
+export function isMe(s, seat) {
+  return s.role === 'player' && seat === s.seat;
+}
+
+/** Seats at the table. @param {TableState} s */
+export function players(s) {
+  return s.view?.players || s.table?.seats.length || 4;
+}
+
+/** The seat's plain label: "Seat 2", or "East" in a partnership game. @param {TableState} s @param {number} seat */
+export function seatLabel(s, seat) {
+  return partnerships(s) ? COMPASS[seat] : `Seat ${seat + 1}`;
+}
+
+/** What a seat is called at the table: "You", a computer's name, a person's name. @param {TableState} s @param {number} seat */
+export function seatName(s, seat) {
+  if (isMe(s, seat)) return 'You';
+  const info = seatInfo(s, seat);
+  if (info?.occupant === 'bot') return BOT_NAMES[seat] || `Computer ${seat + 1}`;
+  if (info?.name) return info.name;
+  return seatLabel(s, seat);
+}
+
+/** A partnership's name with its people: "North–South (Ann & Cleo)". @param {TableState} s @param {number} t */
+export function teamName(s, t) {
+  return `${TEAM_NAMES[t]} (${[t, t + 2].map((seat) => seatName(s, seat)).join(' & ')})`;
+}
+
+/**
+ * How strong a built-in bot is, in words ("good"), from the seat's `strategy`; "" when the
+ * server does not say.
+ * @param {any} info a SeatInfo
+ */
+export function botStrength(info) {
+  const name = info?.strategy;
+  if (typeof name !== 'string' || !name) return '';
+  return (STRATEGY_TEXT[/** @type {keyof STRATEGY_TEXT} */ (name)] || name).toLowerCase();
+}
+
+/** Who sits in a seat, for the seat lists. @param {any} seat a SeatInfo */
+export function occupantText(seat) {
+  if (seat.occupant === 'empty') return seat.bot_playing ? 'Empty (a computer plays for now)' : 'Empty';
+  if (seat.occupant === 'bot') {
+    const strength = botStrength(seat);
+    return `${BOT_NAMES[seat.seat] || 'Computer'} (computer${strength ? `, ${strength}` : ''})`;
+  }
+  const parts = [seat.name || (seat.occupant === 'human' ? 'A player' : 'Bot')];
+  if (seat.occupant === 'remote_bot') parts.push('(program)');
+  if (seat.occupant === 'human' && !seat.connected) parts.push('(away)');
+  return parts.join(' ');
+}
+
+/** Whether the viewer hosts the table (may add bots and start). @param {TableState} s */
+export function isHost(s) {
+  if (s.role !== 'player') return false;
+  if (s.table && s.table.host !== null && s.table.host !== undefined) return s.table.host === s.seat;
+  return Boolean(s.hostFlag);
+}
+
+/** Where `seat` sits around the felt, the viewer at the bottom. @param {TableState} s @param {number} seat */
+export function position(s, seat) {
+  const n = players(s);
+  const base = s.role === 'player' && s.seat !== null ? s.seat : 0;
+  const ring = POSITIONS[/** @type {4 | 5} */ (n)] || POSITIONS[4];
+  return ring[(seat - base + n) % n];
+}
+
+/** The seats a name list of winners reads as: "Ann and Bert win!". @param {TableState} s @param {number[]} seats */
+export function winnersText(s, seats) {
+  const names = seats.map((seat) => seatName(s, seat));
+  return `${names.join(' and ')} ${names.length === 1 && names[0] !== 'You' ? 'wins' : 'win'}!`;
+}
+
+/** "1 card", "3 cards". @param {number} n @param {string} word */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** A number with a real minus sign. @param {number} x */
+export function minus(x) {
+  return x < 0 ? `−${-x}` : String(x);
+}
+
+/** A number with its sign: "+3", "-2", "0". @param {number} x */
+export function signed(x) {
+  return x > 0 ? `+${x}` : String(x);
+}

@@ -1,0 +1,76 @@
+// @ts-check
+// The score sheet: a line per finished hand with each column's points and total, the totals,
+// and a line on how the game is scored. Shown beside the table and in the end-of-hand dialog.
+//
+// Owns: the sheet's markup. Columns are partnerships or seats, and two totals (prize and
+// penalty) or one, as the variant's facts say. May not touch: the state.
+
+import { h, replaceChildren } from '../dom.js';
+import { downloadLink } from './downloads.js';
+import { minus, seatName, signed, teamName } from './names.js';
+import { part } from './part.js';
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('../view-model.js').PlayerView} PlayerView */
+/** @typedef {import('../view-model.js').VariantFacts} VariantFacts */
+
+/** The sheet's columns: one per partnership, or one per seat. @param {TableState} s @param {PlayerView} v */
+function columns(s, v) {
+  if (factsOf(s)?.partnerships) return [0, 1].map((t) => ({ label: teamName(s, t), seat: t }));
+  return Array.from({ length: v.players }, (_, seat) => ({ label: seatName(s, seat), seat }));
+}
+
+/** How the game is scored and when the match ends, for people. @param {VariantFacts | null} facts @param {PlayerView} v */
+function ruleLine(facts, v) {
+  if (!facts) return '';
+  const { hands, target } = /** @type {{ hands?: number, target?: number }} */ (v.options);
+  const end = hands !== undefined ? ` The match lasts ${hands} hands.`
+    : target !== undefined ? ` The match ends when someone reaches ${target} points.` : '';
+  return `${facts.scoring}${end}`;
+}
+
+/** The score sheet; `where` tells the side one from the dialog's. @param {TableState} s @param {string} where */
+export function scoreSheet(s, where) {
+  return fillScoreSheet(h('section', {}), s, where);
+}
+
+/** Draws the score sheet into the section `el`. @param {HTMLElement} el @param {TableState} s @param {string} where */
+function fillScoreSheet(el, s, where) {
+  const v = /** @type {PlayerView} */ (s.view);
+  const cols = columns(s, v);
+  const two = Boolean(factsOf(s)?.two_totals);
+  const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
+    h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(s, r.moon)} shot the moon`) : null,
+      downloadLink(s, r, where)),
+    cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
+      h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
+      two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
+      h('span', { class: 'tot' }, `total ${two ? '+' : ''}${r.totals[c.seat]}`)))));
+  const totals = h('tr', { class: 'totals-row' }, h('th', { scope: 'row' }, 'Totals'),
+    cols.map((c) => h('td', { 'data-seat': c.seat },
+      two ? [h('span', { class: 'pts' }, `+${v.totals[c.seat]}`), h('span', { class: 'pen' }, minus(v.negatives[c.seat]))]
+        : String(v.totals[c.seat]))));
+  const rule = ruleLine(factsOf(s), v);
+  el.className = `score-sheet ${where}`;
+  el.setAttribute('aria-label', 'Score sheet');
+  replaceChildren(el,
+    h('h2', {}, 'Score sheet'),
+    h('div', { class: 'sheet-scroll' },
+      h('table', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
+        h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, 'No hand finished yet.')), totals))),
+    rule ? h('p', { class: 'hint' }, rule) : null);
+  return el;
+}
+
+/** What a score sheet shows, to tell when it must be drawn again. @param {TableState} s */
+export function sheetInputs(s) {
+  const v = s.view;
+  return [v?.history, v?.totals, v?.negatives, v?.players, v?.options, s.table, s.role, s.seat, s.variants, s.hands];
+}
+
+/** The score sheet beside the table. */
+export function sideSheetPart() {
+  return part(h('section', {}), sheetInputs, (el, s) => fillScoreSheet(el, s, 'side'));
+}

@@ -1,0 +1,253 @@
+// @ts-check
+// The table's connection: sitting down or watching, the seat token, reconnecting, and turning
+// each server message into a change of the state.
+//
+// Owns: the WebSocket (through ../connection.js), the seat token in storage, event numbering
+// (`seq`) and the resync after each new hand. May not touch: the DOM (it sets state; the parts
+// draw it), except the banner that reports the connection itself.
+
+import { cardName } from '../cards.js';
+import { Connection } from '../connection.js';
+import { loadName, saveSeat } from '../store.js';
+import { applyEvent, applyYourTurn } from '../view-model.js';
+import { seatName } from './names.js';
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').Store} Store */
+/** @typedef {import('./state.js').TableState} TableState */
+
+/** Says on the page's banner how the connection is. */
+class Banner {
+  constructor() {
+    this.el = /** @type {HTMLElement} */ (document.getElementById('banner'));
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+  }
+
+  /** @param {string} text @param {'ok' | 'warn'} kind */
+  show(text, kind) {
+    clearTimeout(this.timer);
+    this.el.textContent = text;
+    this.el.className = `banner ${kind}`;
+    this.el.hidden = false;
+  }
+
+  /** Shows `text` for a few seconds. @param {string} text */
+  flash(text) {
+    this.show(text, 'ok');
+    this.timer = setTimeout(() => this.hide(), 3000);
+  }
+
+  hide() {
+    clearTimeout(this.timer);
+    this.el.hidden = true;
+    this.el.textContent = '';
+  }
+}
+
+/** The connection of one table page. */
+export class Session {
+  /**
+   * @param {Store} store
+   * @param {{ variantsReady: () => Promise<void>, reloadVariants: () => Promise<void>, joinRefused: () => void }} hooks
+   *   `variantsReady` resolves once the variant facts are known (nothing is applied before);
+   *   `joinRefused` goes back to the join page after the server refused us.
+   */
+  constructor(store, hooks) {
+    this.store = store;
+    this.hooks = hooks;
+    /** @type {Connection | null} */
+    this.conn = null;
+    this.banner = new Banner();
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.syncTimer = undefined;
+    /** Counts starts, so a start overtaken by a newer one never opens its socket. */
+    this.generation = 0;
+  }
+
+  /** The `join` that takes our seat back with the token. */
+  rejoin() {
+    const s = this.store.state;
+    return { type: 'join', table: s.tableId, token: s.token, name: loadName() || undefined };
+  }
+
+  /** Opens the connection with `hello` (a `join` or `watch`), once the variant facts are known. */
+  async start(/** @type {any} */ hello) {
+    this.stop();
+    this.store.set({ pendingJoin: hello, role: 'joining', welcomed: false });
+    const generation = ++this.generation;
+    await this.hooks.variantsReady();
+    if (generation !== this.generation) return;
+    const conn = new Connection({
+      hello: () => {
+        this.store.set({ welcomed: false, seq: null });
+        const s = this.store.state;
+        // After the first welcome we hold a token: use it to get the same seat back.
+        return s.token && s.pendingJoin.type === 'join' ? this.rejoin() : s.pendingJoin;
+      },
+      message: (/** @type {any} */ msg) => this.onMessage(msg),
+      status: (/** @type {boolean} */ up) => {
+        if (!up) this.banner.show('Connection lost. Reconnecting…', 'warn');
+        else this.banner.flash('Connected again.');
+      },
+    });
+    this.conn = conn;
+    conn.open();
+  }
+
+  /** Closes the connection for good (until the next `start`). */
+  stop() {
+    this.generation += 1;
+    this.conn?.close();
+    this.conn = null;
+  }
+
+  /** Sends a message; says so next to the hand when the connection is down. */
+  send(/** @type {any} */ msg) {
+    if (!this.conn || !this.conn.send(msg)) {
+      this.store.set({ error: 'Not connected right now: wait a moment and try again.' });
+      return false;
+    }
+    return true;
+  }
+
+  /** Asks for the server's snapshot once the current batch of messages is in. */
+  requestSync() {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = setTimeout(() => this.conn?.send({ type: 'sync' }), 50);
+  }
+
+  /** One server message. @param {any} msg */
+  onMessage(msg) {
+    switch (msg.type) {
+      case 'welcome': return this.onWelcome(msg);
+      case 'table': return this.store.set({ table: msg.table });
+      case 'state': return this.onState(msg);
+      case 'event': return this.onEvent(msg);
+      case 'your_turn': return this.onYourTurn(msg);
+      case 'error': return this.onError(msg);
+      case 'goodbye':
+        return this.banner.show(`The server is going away (${msg.reason}). Reconnecting when it is back…`, 'warn');
+      default:
+    }
+  }
+
+  /** @param {any} msg */
+  onWelcome(msg) {
+    this.conn?.confirmed();
+    const s = this.store.state;
+    const seat = msg.seat ?? null;
+    if (msg.token) saveSeat(s.tableId, { token: msg.token, seat: msg.seat });
+    this.store.set({
+      welcomed: true,
+      seat,
+      role: seat === null ? 'spectator' : 'player',
+      token: msg.token || s.token,
+      hostFlag: Boolean(msg.host),
+      error: '',
+    });
+  }
+
+  /** A whole snapshot replaces the view. @param {any} msg */
+  onState(msg) {
+    const s = this.store.state;
+    const view = msg.view;
+    /** @type {Partial<TableState>} */
+    const patch = { view, seq: msg.seq };
+    if (!s.view && view.history.length && view.phase !== 'match_over') {
+      // A fresh page: do not pop up the sheet of a hand finished before we came.
+      patch.dialogHand = view.history[view.history.length - 1].hand;
+    }
+    if (view.history.length === 0) patch.dialogHand = -1;
+    if (view.legal.type !== 'pass' && s.selected.size) patch.selected = new Set();
+    this.store.set(patch);
+  }
+
+  /** @param {any} msg */
+  onYourTurn(msg) {
+    const s = this.store.state;
+    const facts = factsOf(s);
+    if (!s.view || !facts) {
+      this.requestSync();
+      return;
+    }
+    /** @type {Partial<TableState>} */
+    const patch = { view: applyYourTurn(s.view, msg.legal, facts, s.seat) };
+    if (msg.legal.type === 'pass' && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
+      patch.selected = new Set([...s.selected].filter((c) => msg.legal.from.includes(c)));
+    }
+    this.store.set(patch);
+  }
+
+  /** @param {any} msg */
+  onEvent(msg) {
+    const s = this.store.state;
+    // Before the first snapshot there is nothing to apply to: the `state` that follows the
+    // opening events of a match has them all.
+    if (!s.view) return;
+    // Already part of the snapshot. (Gaps are normal: events private to other seats, such as
+    // their deals, take numbers too.)
+    if (s.seq !== null && msg.seq <= s.seq) return;
+    const facts = factsOf(s);
+    if (!facts) {
+      // A variant the page has no facts for (the list was loaded before it existed): learn
+      // them, then take the server's snapshot rather than guess.
+      this.hooks.reloadVariants().then(() => this.requestSync());
+      return;
+    }
+    const event = msg.event;
+    this.store.set({ seq: msg.seq, view: applyEvent(s.view, event, facts, s.seat), ...this.eventNotes(event) });
+    if (event.kind === 'hand_started') {
+      // Once per hand, ask for the server's own snapshot (after this batch of events), so
+      // anything the local model got wrong is put right.
+      this.requestSync();
+    }
+  }
+
+  /**
+   * What an event changes on the page beside the view: notices, errors, selections.
+   * @param {any} event
+   * @returns {Partial<TableState>}
+   */
+  eventNotes(event) {
+    const s = this.store.state;
+    switch (event.kind) {
+      case 'hand_started': {
+        /** @type {Partial<TableState>} */
+        const patch = { selected: new Set(), showLast: false, error: '' };
+        // A new match: its score sheet starts empty, and the old one's dialog goes away.
+        if (event.hand === 0) Object.assign(patch, { dialogHand: -1, dialogOpenFor: null, notice: '', hands: null, handsKey: '' });
+        return patch;
+      }
+      case 'trick_won':
+        return { notice: '' };
+      case 'played':
+        return event.seat === s.seat ? { showLast: false, error: '' } : { showLast: false };
+      case 'pass_chosen':
+        return event.seat === s.seat ? { error: '' } : {};
+      case 'bad_card':
+        return { notice: `${seatName(s, event.seat)} played ${cardName(event.card)}, which was not allowed: ${event.penalty} points and a new deal.` };
+      default:
+        return {};
+    }
+  }
+
+  /** @param {any} msg */
+  onError(msg) {
+    const s = this.store.state;
+    if (!s.welcomed) {
+      // The join itself was refused (a stale token, a full table, no such table).
+      this.stop();
+      if (s.token) saveSeat(s.tableId, null);
+      this.store.set({ role: 'none', joinInfoError: msg.message, ...(s.token ? { token: null, seat: null } : {}) });
+      this.hooks.joinRefused();
+    } else if (msg.code === 'bad_token') {
+      // The seat was taken back with our token by another window: do not fight over it.
+      this.stop();
+      this.banner.hide();
+      this.store.set({ role: 'elsewhere' });
+    } else {
+      this.store.set({ error: msg.message });
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// @ts-check
+// The table page's state: one object, changed only through `set`, which tells every listener.
+//
+// Owns: the shape of the page's state and the rule that a change is a new value (a new Set, a
+// new view) rather than an edit in place, so the parts can compare references to see what
+// changed. May not touch: the DOM or the network.
+
+/**
+ * @typedef {import('../view-model.js').PlayerView} PlayerView
+ * @typedef {import('../view-model.js').VariantFacts} VariantFacts
+ * @typedef {'none' | 'joining' | 'player' | 'spectator' | 'elsewhere'} Role
+ *
+ * @typedef {object} TableState
+ * @property {string} tableId
+ * @property {any} table the server's TableInfo (seats, host, status)
+ * @property {PlayerView | null} view
+ * @property {any[] | null} variants the `/api/variants` list, once loaded
+ * @property {number | null} seat
+ * @property {string | null} token
+ * @property {Role} role
+ * @property {boolean} welcomed
+ * @property {boolean} hostFlag the welcome's `host`, until the seat list says who hosts
+ * @property {number | null} seq the last event number applied
+ * @property {string} error shown next to the hand (or under the seats)
+ * @property {string} notice shown in the middle of the table
+ * @property {Set<string>} selected the cards chosen to pass
+ * @property {boolean} showLast the last trick is shown instead of the current one
+ * @property {any} pendingJoin the join/watch message to (re)send
+ * @property {number} dialogHand the hand whose score sheet was dismissed
+ * @property {null | 'auto' | 'manual'} dialogOpenFor
+ * @property {boolean} fourColour
+ * @property {Record<number, string>} botChoice the strength chosen per empty seat
+ * @property {boolean} copied the invite link was just copied
+ * @property {string} joinInfoError shown on the join page
+ * @property {any[] | null} hands the server's finished hands, for downloads
+ * @property {string} handsKey the score sheet line they were asked for
+ * @property {boolean} handsOff the server keeps no history: no downloads
+ */
+
+/** @param {string} tableId @param {boolean} fourColour @returns {TableState} */
+export function initialState(tableId, fourColour) {
+  return {
+    tableId,
+    table: null,
+    view: null,
+    variants: null,
+    seat: null,
+    token: null,
+    role: 'none',
+    welcomed: false,
+    hostFlag: false,
+    seq: null,
+    error: '',
+    notice: '',
+    selected: new Set(),
+    showLast: false,
+    pendingJoin: null,
+    dialogHand: -1,
+    dialogOpenFor: null,
+    fourColour,
+    botChoice: {},
+    copied: false,
+    joinInfoError: '',
+    hands: null,
+    handsKey: '',
+    handsOff: false,
+  };
+}
+
+/** The store: the one state object and its listeners. */
+export class Store {
+  /** @param {TableState} state */
+  constructor(state) {
+    /** The state itself: read freely, change only with `set`. */
+    this.state = state;
+    /** @type {((state: TableState) => void)[]} */
+    this.listeners = [];
+    this.notifying = false;
+    this.again = false;
+  }
+
+  /** Listens to every change. @param {(state: TableState) => void} fn */
+  subscribe(fn) {
+    this.listeners.push(fn);
+  }
+
+  /**
+   * Changes some fields and tells the listeners, at once (the page is up to date when the
+   * message handler returns). A change made by a listener is told after the current round.
+   * @param {Partial<TableState>} patch
+   */
+  set(patch) {
+    Object.assign(this.state, patch);
+    if (this.notifying) {
+      this.again = true;
+      return;
+    }
+    this.notifying = true;
+    try {
+      do {
+        this.again = false;
+        for (const fn of this.listeners) fn(this.state);
+      } while (this.again);
+    } finally {
+      this.notifying = false;
+    }
+  }
+}
+
+/** The `/api/variants` entry of the table's variant, once both are known. @param {TableState} s */
+export function variantEntry(s) {
+  const name = s.view?.variant || s.table?.variant;
+  return (name && s.variants?.find((v) => v.name === name)) || null;
+}
+
+/** The variant's facts, or null while they are not known. @param {TableState} s */
+export function factsOf(s) {
+  return /** @type {VariantFacts | null} */ (variantEntry(s)?.facts || null);
+}
+
+/** The variant's wire name, or "". @param {TableState} s */
+export function variantName(s) {
+  return s.view?.variant || s.table?.variant || '';
+}
