@@ -439,9 +439,7 @@ impl TableActor {
             occupant: s.occupant,
             name: s.name.clone(),
             token: s.token.clone(),
-            strategy: (s.occupant == Occupant::Bot)
-                .then(|| s.bot.as_ref().map(|b| b.name().to_string()))
-                .flatten(),
+            strategy: s.strategy().map(str::to_string),
             bot_playing: s.bot_playing,
         });
         rows.collect()

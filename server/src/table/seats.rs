@@ -79,7 +79,17 @@ impl SeatState {
             name: self.name.clone(),
             connected: self.conn.is_some(),
             bot_playing: self.bot_playing,
+            strategy: self.strategy().map(str::to_string),
         }
+    }
+
+    /// A built-in bot's strategy name (`None` for every other occupant, stand-ins included).
+    #[must_use]
+    pub fn strategy(&self) -> Option<&'static str> {
+        if self.occupant != Occupant::Bot {
+            return None;
+        }
+        self.bot.as_ref().map(|bot| bot.name())
     }
 }
 
