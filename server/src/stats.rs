@@ -6,6 +6,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppState;
+use crate::store::StoreStats;
 
 /// The server right now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,17 +28,6 @@ pub struct Memory {
     pub rss_bytes: u64,
     /// The anonymous part of it: heap and stacks, what tables and connections cost.
     pub anon_bytes: u64,
-}
-
-/// The table log's background work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoreStats {
-    /// Checkpoints run beside the writer.
-    pub checkpoints: u64,
-    /// Times the write-ahead log was started over because it grew long.
-    pub log_restarts: u64,
-    /// Pages in the write-ahead log at the last checkpoint.
-    pub log_pages: u64,
 }
 
 /// `GET /api/stats`.

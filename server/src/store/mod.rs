@@ -30,6 +30,7 @@ use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
@@ -83,6 +84,17 @@ pub struct Store {
     path: Option<PathBuf>,
     /// What the checkpointer has done, when there is one.
     checkpoints: Option<Arc<CheckpointStats>>,
+}
+
+/// The table log's background work, as `GET /api/stats` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoreStats {
+    /// Checkpoints run beside the writer.
+    pub checkpoints: u64,
+    /// Times the write-ahead log was started over because it grew long.
+    pub log_restarts: u64,
+    /// Pages in the write-ahead log at the last checkpoint.
+    pub log_pages: u64,
 }
 
 /// What was found in the database on start.
@@ -179,9 +191,9 @@ impl Store {
 
     /// The checkpointer's figures (`None` for a store in memory).
     #[must_use]
-    pub fn stats(&self) -> Option<crate::stats::StoreStats> {
+    pub fn stats(&self) -> Option<StoreStats> {
         let stats = self.checkpoints.as_deref()?;
-        Some(crate::stats::StoreStats {
+        Some(StoreStats {
             checkpoints: stats.checkpoints.load(Ordering::Relaxed),
             log_restarts: stats.restarts.load(Ordering::Relaxed),
             log_pages: stats.log_pages.load(Ordering::Relaxed),
