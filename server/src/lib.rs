@@ -7,6 +7,7 @@ pub mod adapters;
 pub mod app;
 pub mod client;
 pub mod commands;
+pub mod conn;
 pub mod error;
 pub mod lobby;
 pub mod ratelimit;

@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 use crate::app::AppState;
 use crate::lobby::Lobby;
 use crate::ratelimit::TokenBucket;
-use crate::table::{Client, Command, ConnId, Frame, JoinRequest, Receiver, TableHandle, bounded};
+use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
+use crate::table::{Command, JoinRequest, TableHandle};
 
 /// Frames larger than this close the connection (after a `too_large` error); frames between
 /// [`MAX_MESSAGE_BYTES`] and this get the error and the connection stays open.
@@ -55,7 +56,7 @@ where
     let (tx, rx) = bounded(state.config.outbound_queue);
     let kick = CancellationToken::new();
     let mut reader = Reader {
-        client: Client::new(conn, tx, kick.clone()),
+        conn: Conn::new(conn, tx, kick.clone()),
         lobby: state.lobby.clone(),
         table: None,
         bucket: TokenBucket::new(state.config.rate_per_sec, state.config.burst),
@@ -79,7 +80,7 @@ where
 /// The reading half of a connection.
 struct Reader {
     /// This connection's queue, for answers the reader gives itself.
-    client: Client,
+    conn: Conn,
     /// Where tables are found.
     lobby: Lobby,
     /// The table joined or watched, if any.
@@ -131,7 +132,7 @@ impl Reader {
                         })
                         .await;
                     }
-                    tracing::debug!(conn = self.client.id.0, %err, "read error");
+                    tracing::debug!(conn = self.conn.id.0, %err, "read error");
                     break;
                 }
             }
@@ -140,7 +141,7 @@ impl Reader {
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
     async fn allowed(&mut self) -> bool {
-        self.bucket.give_back(self.client.take_refunds());
+        self.bucket.give_back(self.conn.take_refunds());
         let allowed = self.bucket.take();
         if !allowed {
             let msg = ServerMsg::error(
@@ -207,7 +208,7 @@ impl Reader {
                 };
                 let leaving = matches!(msg, ClientMsg::Leave {});
                 let command = Command::Message {
-                    conn: self.client.id,
+                    conn: self.conn.id,
                     msg: Box::new(msg),
                 };
                 if table.send(command).await.is_err() {
@@ -242,7 +243,7 @@ impl Reader {
         };
         let (reply, joined) = oneshot::channel();
         let command = Command::Join {
-            client: self.client.clone(),
+            conn: self.conn.clone(),
             request: Box::new(request),
             reply,
         };
@@ -258,7 +259,7 @@ impl Reader {
     /// Queues an answer of the reader's own, waiting for room in the queue (a client that
     /// does not read its answers stops being read, and never costs the table anything).
     async fn reply(&self, msg: &ServerMsg) {
-        self.client.send_wait(msg).await;
+        self.conn.send_wait(msg).await;
     }
 }
 
@@ -307,7 +308,7 @@ async fn write_loop<W>(
         let msg = ServerMsg::Goodbye {
             reason: "the server is shutting down; reconnect with your seat token later".into(),
         };
-        sink.send(Message::Text(crate::table::frame(&msg))).await?;
+        sink.send(Message::Text(crate::conn::frame(&msg))).await?;
         sink.send(Message::Close(Some(CloseFrame {
             code: close_code::AWAY,
             reason: "server shutting down".into(),

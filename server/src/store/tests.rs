@@ -142,7 +142,7 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
 async fn output_waits_for_the_write_and_keeps_its_order() {
     let store = Store::in_memory().expect("memory store");
     let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
-    let (client, mut rx) = probe_client();
+    let (conn, mut rx) = probe_conn();
     record_match(&mut wal, 1, 1).await;
     wal.action(
         1,
@@ -152,8 +152,8 @@ async fn output_waits_for_the_write_and_keeps_its_order() {
         },
         9,
     );
-    assert!(wal.send(&client, "one".into()));
-    assert!(wal.send(&client, "two".into()));
+    assert!(wal.send(&conn, "one".into()));
+    assert!(wal.send(&conn, "two".into()));
     assert!(
         rx.try_recv().is_none(),
         "nothing goes out before the commit"
@@ -170,14 +170,14 @@ async fn output_waits_for_the_write_and_keeps_its_order() {
 }
 
 /// A connection whose frames the test reads.
-fn probe_client() -> (
-    crate::table::Client,
-    crate::table::Receiver<crate::table::Frame>,
+fn probe_conn() -> (
+    crate::conn::Conn,
+    crate::conn::Receiver<crate::conn::Frame>,
 ) {
-    let (tx, rx) = crate::table::bounded(8);
-    let id = crate::table::ConnId::next();
+    let (tx, rx) = crate::conn::bounded(8);
+    let id = crate::conn::ConnId::next();
     let kick = tokio_util::sync::CancellationToken::new();
-    (crate::table::Client::new(id, tx, kick), rx)
+    (crate::conn::Conn::new(id, tx, kick), rx)
 }
 
 /// A table log built by hand: hearts seed 5, `moves` first-legal moves.
@@ -392,16 +392,16 @@ fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
 async fn sealed_steps_go_out_in_order_once_stored() {
     let store = Store::in_memory().expect("memory store");
     let mut wal = WriteAhead::new(Some(store.clone()), "t", 0);
-    let (client, mut rx) = probe_client();
+    let (conn, mut rx) = probe_conn();
     record_match(&mut wal, 1, 0).await;
     let play = |card: &str| Action::Play {
         card: card.parse().unwrap(),
     };
     // Step 1 writes; step 2 only talks.
     wal.action(0, Seat(0), &play("2C"), 1);
-    assert!(wal.send(&client, "one".into()));
+    assert!(wal.send(&conn, "one".into()));
     assert!(wal.seal().is_empty());
-    assert!(wal.send(&client, "two".into()));
+    assert!(wal.send(&conn, "two".into()));
     assert!(wal.seal().is_empty());
     assert_eq!(wal.in_flight(), 2, "both steps wait");
     assert!(
@@ -410,7 +410,7 @@ async fn sealed_steps_go_out_in_order_once_stored() {
     );
     // Step 3 writes too, sealed while the others are in flight.
     wal.action(1, Seat(1), &play("3C"), 2);
-    assert!(wal.send(&client, "three".into()));
+    assert!(wal.send(&conn, "three".into()));
     assert!(wal.seal().is_empty());
     while wal.in_flight() > 0 {
         assert!(wal.delivered().await.is_empty());
@@ -422,7 +422,7 @@ async fn sealed_steps_go_out_in_order_once_stored() {
     let log = store.table_log("t").await.unwrap().expect("the table");
     assert_eq!(log.actions.len(), 2, "both actions were stored first");
     // Nothing in flight and nothing written: out at once.
-    assert!(wal.send(&client, "four".into()));
+    assert!(wal.send(&conn, "four".into()));
     assert!(wal.seal().is_empty());
     assert_eq!(rx.try_recv().unwrap().as_str(), "four");
 }

@@ -18,7 +18,7 @@ use tokio::sync::oneshot;
 use super::records::{ActionRow, MatchRow, SeatRow, TableRow};
 use super::writer::Write;
 use super::{Store, now_millis};
-use crate::table::{Client, ConnId, Frame, frame};
+use crate::conn::{Conn, ConnId, Frame, frame};
 
 /// Sealed steps a table may have waiting for the database before it stops taking commands:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -27,7 +27,7 @@ pub const MAX_IN_FLIGHT: usize = 16;
 /// Something the table produced that waits for the step's writes.
 enum Held {
     /// A frame for one connection.
-    Frame(Client, Frame),
+    Frame(Conn, Frame),
     /// The answer to a join request.
     Reply(oneshot::Sender<bool>, bool),
 }
@@ -103,18 +103,18 @@ impl WriteAhead {
     /// Queues a frame for `client`. Returns `false` when it is known at once that the
     /// connection is gone or too slow (only without a store; with one, delivery reports
     /// those connections).
-    pub fn send(&mut self, client: &Client, frame: Frame) -> bool {
+    pub fn send(&mut self, conn: &Conn, frame: Frame) -> bool {
         if self.store.is_some() {
-            self.held.push(Held::Frame(client.clone(), frame));
+            self.held.push(Held::Frame(conn.clone(), frame));
             true
         } else {
-            client.send(frame)
+            conn.send(frame)
         }
     }
 
     /// Serializes and queues one message (see [`Self::send`]).
-    pub fn send_msg(&mut self, client: &Client, msg: &ServerMsg) -> bool {
-        self.send(client, frame(msg))
+    pub fn send_msg(&mut self, conn: &Conn, msg: &ServerMsg) -> bool {
+        self.send(conn, frame(msg))
     }
 
     /// Answers a join request, after the step's writes.
@@ -302,9 +302,9 @@ fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
     let mut dropped = Vec::new();
     for held in held {
         match held {
-            Held::Frame(client, frame) => {
-                if !client.send(frame) {
-                    dropped.push(client.id);
+            Held::Frame(conn, frame) => {
+                if !conn.send(frame) {
+                    dropped.push(conn.id);
                 }
             }
             Held::Reply(reply, joined) => {

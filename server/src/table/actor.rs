@@ -23,7 +23,8 @@ use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
 use super::seats::{SeatMask, SeatState};
-use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Receiver, TableHandle, bounded};
+use super::{ActionLog, COMMAND_QUEUE, Command, TableHandle};
+use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{MAX_IN_FLIGHT, Restored, SeatRow, Store, WriteAhead};
 
 mod commands;
@@ -155,7 +156,7 @@ struct TableActor {
     /// One entry per seat.
     seats: Vec<SeatState>,
     /// Connections watching.
-    spectators: Vec<Client>,
+    spectators: Vec<Conn>,
     /// The seat whose occupant may add bots and start matches.
     host: Option<Seat>,
     /// Every action of the current match in order: with the seed, the whole match.
@@ -252,18 +253,18 @@ impl TableActor {
     fn handle(&mut self, command: Command) {
         match command {
             Command::Join {
-                client,
+                conn,
                 request,
                 reply,
             } => {
                 let result = if request.watch {
-                    self.watch(client.clone());
+                    self.watch(conn.clone());
                     Ok(())
                 } else {
-                    self.join(client.clone(), *request)
+                    self.join(conn.clone(), *request)
                 };
                 if let Err(err) = &result {
-                    self.wal.send_msg(&client, &err.to_msg());
+                    self.wal.send_msg(&conn, &err.to_msg());
                 }
                 self.wal.reply(reply, result.is_ok());
             }
@@ -272,9 +273,9 @@ impl TableActor {
                 let result = self.on_message(conn, *msg);
                 if is_move
                     && result.is_ok()
-                    && let Some(client) = self.client_of(conn)
+                    && let Some(conn) = self.conn_of(conn)
                 {
-                    client.refund_token();
+                    conn.refund_token();
                 }
                 if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());
@@ -392,7 +393,7 @@ impl TableActor {
     }
 
     /// The connection `conn` at this table, seated or watching.
-    fn client_of(&self, conn: ConnId) -> Option<&Client> {
+    fn conn_of(&self, conn: ConnId) -> Option<&Conn> {
         let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
         seated.chain(&self.spectators).find(|c| c.id == conn)
     }

@@ -3,24 +3,23 @@
 //! The actor ([`actor::TableActor`]) is the only owner of the [`parlor_shared::Game`], the
 //! seats, their tokens and timers, and the action log. Connections and the lobby talk to it
 //! through [`Command`]s over a bounded channel; it answers through each connection's own
-//! bounded outbound queue ([`Client`]). There is no lock around a game.
+//! bounded outbound queue ([`Conn`]). There is no lock around a game.
 
 mod actor;
-mod client;
 mod log;
-mod queue;
 mod seats;
 #[cfg(test)]
 mod tests;
 
 pub use actor::{TableSetup, spawn};
-pub use client::{Client, ConnId, Frame, frame};
 pub use log::ActionLog;
-pub use queue::{PushError, Receiver, Sender, bounded};
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, TableInfo};
 use tokio::sync::{oneshot, watch};
+
+use crate::conn::queue::Sender;
+use crate::conn::{Conn, ConnId};
 
 /// Commands waiting for a table actor; small, so a flooded table pushes back on its senders.
 pub const COMMAND_QUEUE: usize = 64;
@@ -47,7 +46,7 @@ pub enum Command {
     /// itself, or an `error`; the reply says whether the connection is now at the table.
     Join {
         /// The connection's outbound queue.
-        client: Client,
+        conn: Conn,
         /// What it asked for (boxed, like `Message`).
         request: Box<JoinRequest>,
         /// `true` when the connection joined.

@@ -6,7 +6,7 @@ use parlor_shared::protocol::{Occupant, SeatInfo};
 use parlor_shared::{Legal, Seat, Variant};
 use tokio::time::Instant;
 
-use super::Client;
+use super::Conn;
 
 /// Longest name shown for a player, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -21,7 +21,7 @@ pub struct SeatState {
     /// holds the seat (empty, or a built-in bot).
     pub token: Option<String>,
     /// The connection playing this seat now, if any.
-    pub conn: Option<Client>,
+    pub conn: Option<Conn>,
     /// The built-in bot's strategy, or the stand-in that plays for an absent player or a
     /// remote bot that ran out of time. Created when first needed.
     pub bot: Option<Box<dyn Strategy>>,

@@ -1,4 +1,4 @@
-//! The actor on its own, driven through its command channel with hand-made clients.
+//! The actor on its own, driven through its command channel with hand-made conns.
 
 use std::time::Duration;
 
@@ -7,13 +7,12 @@ use parlor_shared::{Event, Options, Seat, Variant};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    Client, Command, ConnId, Frame, JoinRequest, Receiver, TableHandle, TableSetup, bounded, spawn,
-};
+use super::{Command, JoinRequest, TableHandle, TableSetup, spawn};
+use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 
 /// A client whose frames the test reads.
 struct Probe {
-    client: Client,
+    conn: Conn,
     rx: Receiver<Frame>,
     kicked: CancellationToken,
 }
@@ -22,13 +21,13 @@ fn probe(queue: usize) -> Probe {
     let (tx, rx) = bounded(queue);
     let kicked = CancellationToken::new();
     Probe {
-        client: Client::new(ConnId::next(), tx, kicked.clone()),
+        conn: Conn::new(ConnId::next(), tx, kicked.clone()),
         rx,
         kicked,
     }
 }
 
-async fn join(table: &TableHandle, client: &Client) {
+async fn join(table: &TableHandle, conn: &Conn) {
     let (reply, joined) = oneshot::channel();
     let request = JoinRequest {
         seat: None,
@@ -39,7 +38,7 @@ async fn join(table: &TableHandle, client: &Client) {
     };
     table
         .send(Command::Join {
-            client: client.clone(),
+            conn: conn.clone(),
             request: Box::new(request),
             reply,
         })
@@ -48,9 +47,9 @@ async fn join(table: &TableHandle, client: &Client) {
     assert!(joined.await.unwrap());
 }
 
-async fn say(table: &TableHandle, client: &Client, msg: ClientMsg) {
+async fn say(table: &TableHandle, conn: &Conn, msg: ClientMsg) {
     let command = Command::Message {
-        conn: client.id,
+        conn: conn.id,
         msg: Box::new(msg),
     };
     table.send(command).await.unwrap();
@@ -79,13 +78,13 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
     let table = spawn(setup, CancellationToken::new(), || {}).unwrap();
     let mut host = probe(100_000);
     let stuck = probe(4);
-    join(&table, &host.client).await;
-    join(&table, &stuck.client).await;
+    join(&table, &host.conn).await;
+    join(&table, &stuck.conn).await;
     for seat in [2, 3] {
         let strategy = "random".to_string();
         say(
             &table,
-            &host.client,
+            &host.conn,
             ClientMsg::AddBot {
                 seat: Seat(seat),
                 strategy,
@@ -93,7 +92,7 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
         )
         .await;
     }
-    say(&table, &host.client, ClientMsg::Start {}).await;
+    say(&table, &host.conn, ClientMsg::Start {}).await;
     let mut stuck_dropped = false;
     loop {
         let frame = host.rx.recv().await.expect("the table keeps talking");
@@ -107,7 +106,7 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
                     },
                     other => panic!("whist has no {other:?}"),
                 };
-                say(&table, &host.client, msg).await;
+                say(&table, &host.conn, msg).await;
             }
             ServerMsg::Table { table, .. }
                 if table.seats[1].occupant == Occupant::Human && !table.seats[1].connected =>
@@ -125,6 +124,6 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
             _ => {}
         }
     }
-    assert!(stuck_dropped, "the stuck client was dropped");
+    assert!(stuck_dropped, "the stuck conn was dropped");
     assert!(stuck.rx.len() <= 4, "and never held more than its queue");
 }

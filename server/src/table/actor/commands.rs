@@ -6,7 +6,7 @@ use parlor_shared::{Game, PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::error::ClientError;
-use crate::table::ConnId;
+use crate::conn::ConnId;
 
 use super::{Role, TableActor};
 

@@ -69,14 +69,14 @@ impl TableActor {
             if remote_bot {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
             }
-            if let Some(client) = &state.conn {
+            if let Some(conn) = &state.conn {
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: game.legal_actions(seat),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
-                if !self.wal.send_msg(client, &msg) {
-                    self.dropped.push(client.id);
+                if !self.wal.send_msg(conn, &msg) {
+                    self.dropped.push(conn.id);
                 }
             }
         }

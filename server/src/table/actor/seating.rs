@@ -8,27 +8,28 @@ use tokio::time::Instant;
 
 use crate::error::ClientError;
 use crate::table::seats::{clean_name, new_token};
-use crate::table::{Client, ConnId, JoinRequest};
+use crate::conn::{Conn, ConnId};
+use crate::table::JoinRequest;
 
 use super::{Role, TableActor};
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
-    pub(super) fn join(&mut self, client: Client, request: JoinRequest) -> Result<(), ClientError> {
+    pub(super) fn join(&mut self, conn: Conn, request: JoinRequest) -> Result<(), ClientError> {
         let seat = match &request.token {
-            Some(token) => self.reclaim(&client, token)?,
+            Some(token) => self.reclaim(&conn, token)?,
             None => self.take_free_seat(&request)?,
         };
         let state = &mut self.seats[seat.index()];
-        state.conn = Some(client.clone());
+        state.conn = Some(conn.clone());
         state.grace_deadline = None;
         state.bot_playing = false;
         self.awaiting.remove(seat);
         self.pick_host();
         self.dirty = true;
-        tracing::info!(table = %self.id, %seat, conn = client.id.0, "seat taken");
+        tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
         self.wal.send_msg(
-            &client,
+            &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
                 table: self.id.clone(),
@@ -38,13 +39,13 @@ impl TableActor {
             },
         );
         self.flush_table();
-        self.send_snapshot(&client, Some(seat));
+        self.send_snapshot(&conn, Some(seat));
         self.prompt();
         Ok(())
     }
 
     /// The seat whose token this is, disconnecting whoever played it before.
-    pub(super) fn reclaim(&mut self, client: &Client, token: &str) -> Result<Seat, ClientError> {
+    pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, ClientError> {
         let index = self
             .seats
             .iter()
@@ -56,7 +57,7 @@ impl TableActor {
                 )
             })?;
         if let Some(old) = self.seats[index].conn.take()
-            && old.id != client.id
+            && old.id != conn.id
         {
             old.send_msg(&ServerMsg::error(
                 codes::BAD_TOKEN,
@@ -109,9 +110,9 @@ impl TableActor {
     }
 
     /// Adds a spectator.
-    pub(super) fn watch(&mut self, client: Client) {
+    pub(super) fn watch(&mut self, conn: Conn) {
         self.wal.send_msg(
-            &client,
+            &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
                 table: self.id.clone(),
@@ -120,20 +121,20 @@ impl TableActor {
                 host: false,
             },
         );
-        self.spectators.push(client.clone());
+        self.spectators.push(conn.clone());
         self.dirty = true;
         self.flush_table();
-        self.send_snapshot(&client, None);
+        self.send_snapshot(&conn, None);
     }
 
     /// A newcomer's first picture of the game, if one is being played.
-    fn send_snapshot(&mut self, client: &Client, viewer: Option<Seat>) {
+    fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
         if let Some(game) = &self.game {
             let state = ServerMsg::State {
                 seq: self.seq,
                 view: Box::new(PlayerView::of(game, viewer)),
             };
-            self.wal.send_msg(client, &state);
+            self.wal.send_msg(conn, &state);
         }
     }
 
@@ -159,10 +160,10 @@ impl TableActor {
 
     /// `leave`: the seat is given up for good (its token stops working).
     pub(super) fn leave(&mut self, conn: ConnId, role: Role) {
-        let client = match role {
+        let conn = match role {
             Role::Seat(seat) => {
                 let state = &mut self.seats[seat.index()];
-                let client = state.conn.take();
+                let conn = state.conn.take();
                 if self.status == TableStatus::Playing {
                     // The match goes on: a built-in bot keeps the seat until someone sits.
                     state.occupant = Occupant::Empty;
@@ -176,7 +177,7 @@ impl TableActor {
                 }
                 self.awaiting.remove(seat);
                 self.pick_host();
-                client
+                conn
             }
             Role::Spectator => {
                 let index = self.spectators.iter().position(|c| c.id == conn);
@@ -184,9 +185,9 @@ impl TableActor {
             }
         };
         self.dirty = true;
-        if let Some(client) = client {
+        if let Some(conn) = conn {
             self.wal.send_msg(
-                &client,
+                &conn,
                 &ServerMsg::Table {
                     seq: self.seq,
                     table: self.table_info(),

@@ -231,7 +231,7 @@ impl<T> Receiver<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Frame;
+    use crate::conn::Frame;
 
     fn frames(batch: &VecDeque<Frame>) -> Vec<&str> {
         batch.iter().map(Frame::as_str).collect()

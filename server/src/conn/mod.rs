@@ -1,4 +1,11 @@
-//! A connection as a table sees it: an id and a bounded outbound queue.
+//! A connection as the rest of the server sees it: its id, and the handle ([`Conn`]) on its
+//! bounded outbound frame queue ([`queue`]), which a table fills without ever waiting and the
+//! connection's writer drains.
+//!
+//! It owns no socket and knows no table: `ws` owns the socket, `table` decides what to send.
+//! It may import nothing else of the server.
+
+pub mod queue;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -6,7 +13,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use parlor_shared::protocol::ServerMsg;
 use tokio_util::sync::CancellationToken;
 
-use super::queue::{PushError, Sender};
+pub use queue::{PushError, Receiver, Sender, bounded};
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
 pub type Frame = axum::extract::ws::Utf8Bytes;
@@ -35,7 +42,7 @@ pub fn frame(msg: &ServerMsg) -> Frame {
 /// The sending side of one connection. Sends never wait: a connection whose queue is full is
 /// too slow, and is dropped (it may reconnect with its token) so it never stalls a table.
 #[derive(Debug, Clone)]
-pub struct Client {
+pub struct Conn {
     /// Which connection.
     pub id: ConnId,
     /// Its outbound queue, drained by the connection's writer task.
@@ -43,15 +50,15 @@ pub struct Client {
     /// Cancelled to make the connection close (too slow, replaced by a reconnect).
     kick: CancellationToken,
     /// Rate-limit tokens the table gives back for moves it accepted (see
-    /// [`Client::refund_token`]).
+    /// [`Conn::refund_token`]).
     refunds: Arc<AtomicU32>,
 }
 
-impl Client {
-    /// A client from its parts.
+impl Conn {
+    /// A connection handle from its parts.
     #[must_use]
-    pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Client {
-        Client {
+    pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Conn {
+        Conn {
             id,
             tx,
             kick,
@@ -80,7 +87,7 @@ impl Client {
             Err(PushError::Full) => {
                 tracing::debug!(
                     conn = self.id.0,
-                    "outbound queue full: dropping a slow client"
+                    "outbound queue full: dropping a slow connection"
                 );
                 self.kick.cancel();
                 false
@@ -89,7 +96,7 @@ impl Client {
         }
     }
 
-    /// Serializes and queues one message (see [`Client::send`]).
+    /// Serializes and queues one message (see [`Conn::send`]).
     pub fn send_msg(&self, msg: &ServerMsg) -> bool {
         self.send(frame(msg))
     }
