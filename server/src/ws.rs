@@ -18,9 +18,9 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::app::AppState;
+use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 use crate::lobby::Lobby;
 use crate::ratelimit::TokenBucket;
-use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 use crate::table::{Command, JoinRequest, TableHandle};
 
 /// Frames larger than this close the connection (after a `too_large` error); frames between

@@ -6,7 +6,7 @@
 //! channel and get an acknowledgement back; the writer takes everything queued, writes it in
 //! one transaction and then acknowledges each write (group commit), so a busy server pays for
 //! one commit per batch, not per move. A table sends a step's messages to its clients only
-//! once that step's writes are acknowledged ([`WriteAhead`]): what a client saw is on disk.
+//! once that step's writes are acknowledged (the table's outbox): what a client saw is on disk.
 //!
 //! On start, [`Store::open`] reads every open table ([`Startup`]); [`restore::rebuild`] turns
 //! each into a live table, or an error naming the table, which is then skipped. A database
@@ -20,7 +20,6 @@ pub mod records;
 pub mod restore;
 mod schema;
 mod startup;
-mod wal;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -37,10 +36,10 @@ use tokio::sync::{mpsc, oneshot};
 pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
 pub use restore::{Restored, RestoredSeat};
 pub use startup::restore_all;
-pub use wal::{MAX_IN_FLIGHT, WriteAhead};
+pub use writer::Write;
 
 use checkpoint::{CheckpointStats, Checkpointer};
-use writer::{Request, Write};
+use writer::Request;
 
 /// The database's file name inside the data directory.
 pub const DB_FILE: &str = "parlor.db";
@@ -206,8 +205,10 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// Queues a write; the receiver says when it is committed.
-    fn write(&self, write: Write) -> oneshot::Receiver<Result<(), String>> {
+    /// Queues a write; the receiver says when it is committed. Writes are committed and
+    /// acknowledged in the order they were appended, so the acknowledgement of a step's last
+    /// write covers the whole step.
+    pub fn append(&self, write: Write) -> Ack {
         let (ack, rx) = oneshot::channel();
         if self.tx.send(Request::Write { write, ack }).is_err() {
             // The writer is gone: the receiver reports it, since `ack` was dropped.
@@ -383,8 +384,24 @@ fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
     Ok(aside)
 }
 
+/// The acknowledgement of one write: `Err` holds why the database refused it; a closed
+/// channel means the writer has stopped.
+pub type Ack = oneshot::Receiver<Result<(), String>>;
+
+/// The status's name in the database.
+#[must_use]
+pub fn status_name(status: parlor_shared::protocol::TableStatus) -> &'static str {
+    use parlor_shared::protocol::TableStatus;
+    match status {
+        TableStatus::Waiting => "waiting",
+        TableStatus::Playing => "playing",
+        TableStatus::Finished => "finished",
+    }
+}
+
 /// Milliseconds since the Unix epoch, for the `created` column.
-fn now_millis() -> i64 {
+#[must_use]
+pub fn now_millis() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))

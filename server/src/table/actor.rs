@@ -5,7 +5,7 @@
 //! pause time), the store's acknowledgement of an earlier step and, when a built-in bot is to
 //! move with no delay, nothing at all. Everything it sends goes through the connections'
 //! bounded queues without waiting, once the step's changes are committed to the store
-//! (write-ahead: see [`crate::store::WriteAhead`]); meanwhile it goes on with the next
+//! (see the table's [`Outbox`]); meanwhile it goes on with the next
 //! command, so players acting at the same time (passing cards) share a group commit.
 //!
 //! The loop, timers and bookkeeping live here; seating, commands, play and sending are in
@@ -22,10 +22,11 @@ use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
+use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::{SeatMask, SeatState};
 use super::{ActionLog, COMMAND_QUEUE, Command, TableHandle};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
-use crate::store::{MAX_IN_FLIGHT, Restored, SeatRow, Store, WriteAhead};
+use crate::store::{Restored, SeatRow, Store};
 
 mod commands;
 mod play;
@@ -89,11 +90,11 @@ pub fn spawn(
         timer: Box::pin(sleep_until(Instant::now())),
         timer_at: None,
         shutdown,
-        wal: WriteAhead::new(setup.store.clone(), &setup.id, 0),
+        outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
     };
     match setup.restored {
         Some(restored) => actor.restore(*restored),
-        None => actor.wal.table_created(
+        None => actor.outbox.record_table_created(
             actor.variant,
             &actor.options,
             &actor.table_options,
@@ -190,7 +191,7 @@ struct TableActor {
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
-    wal: WriteAhead,
+    outbox: Outbox,
 }
 
 impl TableActor {
@@ -205,7 +206,7 @@ impl TableActor {
             // What a step changed is on disk before anyone hears of it; the next command
             // need not wait for that, only the step's output does.
             loop {
-                let dropped = self.wal.seal();
+                let dropped = self.outbox.seal();
                 if dropped.is_empty() {
                     break;
                 }
@@ -213,18 +214,18 @@ impl TableActor {
                 self.settle();
             }
             if self.closing {
-                self.wal.closed();
-                self.wal.commit().await;
+                self.outbox.record_closed();
+                self.outbox.flush().await;
                 break;
             }
             // A table that is far ahead of the database waits for it before doing more.
-            let room = self.wal.in_flight() < MAX_IN_FLIGHT;
-            let in_flight = self.wal.in_flight() > 0;
+            let room = self.outbox.in_flight() < MAX_IN_FLIGHT;
+            let in_flight = self.outbox.in_flight() > 0;
             let bot_now =
                 room && self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
             let timer_armed = self.timer_at.is_some();
             tokio::select! {
-                dropped = self.wal.delivered(), if in_flight => self.dropped.extend(dropped),
+                dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
                 command = self.rx.recv(), if room => match command {
                     Some(command) => self.handle(command),
                     None => break,
@@ -239,7 +240,7 @@ impl TableActor {
                     tokio::task::yield_now().await;
                 }
                 () = &mut stopping => {
-                    self.wal.commit().await;
+                    self.outbox.flush().await;
                     break;
                 }
             }
@@ -264,9 +265,9 @@ impl TableActor {
                     self.join(conn.clone(), *request)
                 };
                 if let Err(err) = &result {
-                    self.wal.send_msg(&conn, &err.to_msg());
+                    self.outbox.queue_msg(&conn, &err.to_msg());
                 }
-                self.wal.reply(reply, result.is_ok());
+                self.outbox.queue_reply(reply, result.is_ok());
             }
             Command::Message { conn, msg } => {
                 let is_move = msg.action().is_some();
@@ -473,9 +474,9 @@ impl TableActor {
                 state.grace_deadline = Some(grace);
             }
         }
-        self.wal = WriteAhead::new(self.wal.store(), &self.id, restored.match_no);
-        self.wal
-            .assume_state(self.status, self.host, self.seat_rows());
+        self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
+        self.outbox
+            .assume_recorded_state(self.status, self.host, self.seat_rows());
         self.dirty = true;
     }
 

@@ -7,6 +7,7 @@
 
 mod actor;
 mod log;
+pub mod outbox;
 mod seats;
 #[cfg(test)]
 mod tests;

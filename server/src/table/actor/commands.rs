@@ -5,8 +5,8 @@ use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus, codes
 use parlor_shared::{Game, PlayerView, Seat};
 use tokio::time::Instant;
 
-use crate::error::ClientError;
 use crate::conn::ConnId;
+use crate::error::ClientError;
 
 use super::{Role, TableActor};
 
@@ -230,8 +230,8 @@ impl TableActor {
         };
         let game = Game::new(self.variant, &self.options, seed).expect("options were checked");
         let opening = game.opening_events();
-        self.wal
-            .match_started(seed, self.seq + opening.len() as u64);
+        self.outbox
+            .record_match_started(seed, self.seq + opening.len() as u64);
         self.game = Some(game);
         self.log.clear();
         self.awaiting.clear();

@@ -21,7 +21,8 @@ impl TableActor {
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;
-        self.wal.action(self.log.len(), seat, &action, seq);
+        self.outbox
+            .record_action(self.log.len(), seat, &action, seq);
         self.log.push(seat, &action);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
@@ -75,7 +76,7 @@ impl TableActor {
                     legal: game.legal_actions(seat),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
-                if !self.wal.send_msg(conn, &msg) {
+                if !self.outbox.queue_msg(conn, &msg) {
                     self.dropped.push(conn.id);
                 }
             }

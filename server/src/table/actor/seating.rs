@@ -6,10 +6,10 @@ use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus
 use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
-use crate::error::ClientError;
-use crate::table::seats::{clean_name, new_token};
 use crate::conn::{Conn, ConnId};
+use crate::error::ClientError;
 use crate::table::JoinRequest;
+use crate::table::seats::{clean_name, new_token};
 
 use super::{Role, TableActor};
 
@@ -28,7 +28,7 @@ impl TableActor {
         self.pick_host();
         self.dirty = true;
         tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
-        self.wal.send_msg(
+        self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
@@ -111,7 +111,7 @@ impl TableActor {
 
     /// Adds a spectator.
     pub(super) fn watch(&mut self, conn: Conn) {
-        self.wal.send_msg(
+        self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
@@ -134,7 +134,7 @@ impl TableActor {
                 seq: self.seq,
                 view: Box::new(PlayerView::of(game, viewer)),
             };
-            self.wal.send_msg(conn, &state);
+            self.outbox.queue_msg(conn, &state);
         }
     }
 
@@ -186,7 +186,7 @@ impl TableActor {
         };
         self.dirty = true;
         if let Some(conn) = conn {
-            self.wal.send_msg(
+            self.outbox.queue_msg(
                 &conn,
                 &ServerMsg::Table {
                     seq: self.seq,

@@ -24,14 +24,14 @@ impl TableActor {
         for (i, state) in self.seats.iter().enumerate() {
             if let Some(conn) = &state.conn
                 && event.visible_to(Some(Seat(i as u8)))
-                && !self.wal.send(conn, encode())
+                && !self.outbox.queue(conn, encode())
             {
                 self.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
             for conn in &self.spectators {
-                if !self.wal.send(conn, encode()) {
+                if !self.outbox.queue(conn, encode()) {
                     self.dropped.push(conn.id);
                 }
             }
@@ -47,7 +47,7 @@ impl TableActor {
                     seq: self.seq,
                     view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
                 };
-                if !self.wal.send_msg(conn, &msg) {
+                if !self.outbox.queue_msg(conn, &msg) {
                     self.dropped.push(conn.id);
                 }
             }
@@ -58,7 +58,7 @@ impl TableActor {
                 view: Box::new(PlayerView::of(game, None)),
             });
             for conn in &self.spectators {
-                if !self.wal.send(conn, public.clone()) {
+                if !self.outbox.queue(conn, public.clone()) {
                     self.dropped.push(conn.id);
                 }
             }
@@ -71,8 +71,9 @@ impl TableActor {
             return;
         }
         self.dirty = false;
-        if self.wal.is_enabled() {
-            self.wal.state(self.status, self.host, self.seat_rows());
+        if self.outbox.is_durable() {
+            self.outbox
+                .record_state(self.status, self.host, self.seat_rows());
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
@@ -82,7 +83,7 @@ impl TableActor {
         self.info.send_replace(info);
         let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
         for conn in conns.chain(&self.spectators) {
-            if !self.wal.send(conn, msg.clone()) {
+            if !self.outbox.queue(conn, msg.clone()) {
                 self.dropped.push(conn.id);
             }
         }
@@ -91,7 +92,7 @@ impl TableActor {
     /// Sends one message to one connection of this table.
     pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) {
         if let Some(conn) = self.conn_of(id).cloned()
-            && !self.wal.send_msg(&conn, msg)
+            && !self.outbox.queue_msg(&conn, msg)
         {
             self.dropped.push(id);
         }

@@ -1,13 +1,16 @@
-//! The table actor's side of the store: it records what the table does and holds back what
-//! the table sends until those records are committed.
+//! The table's outbox: it records what the table does into the store, and holds what the
+//! table sends until those records are acknowledged (output after commit).
 //!
 //! While a store is attached, every frame (and join reply) a table produces during one step
-//! waits in [`WriteAhead`]. At the end of the step the actor seals it ([`WriteAhead::seal`]):
+//! waits in the [`Outbox`]. At the end of the step the actor seals it ([`Outbox::seal`]):
 //! the step's output then waits for the acknowledgement of the step's last write, and the
-//! actor goes on with its next command meanwhile (its writes join the same or the next group
-//! commit). [`WriteAhead::delivered`] waits for the oldest sealed step's acknowledgement
+//! actor goes on with its next message meanwhile (its writes join the same or the next group
+//! commit). [`Outbox::deliver_next`] waits for the oldest sealed step's acknowledgement
 //! and delivers its output; steps go out strictly in order, so a step that wrote nothing
 //! still waits behind the steps before it. Without a store frames go straight out.
+//!
+//! It owns the held frames and the rows it builds; it talks to the store only through
+//! [`Store::append`] and never touches the game, the seats or a socket.
 
 use std::collections::VecDeque;
 
@@ -15,10 +18,10 @@ use parlor_shared::protocol::{ServerMsg, TableOptions, TableStatus};
 use parlor_shared::{Action, Options, Seat, Variant};
 use tokio::sync::oneshot;
 
-use super::records::{ActionRow, MatchRow, SeatRow, TableRow};
-use super::writer::Write;
-use super::{Store, now_millis};
 use crate::conn::{Conn, ConnId, Frame, frame};
+use crate::store::{
+    Ack, ActionRow, MatchRow, SeatRow, Store, TableRow, Write, now_millis, status_name,
+};
 
 /// Sealed steps a table may have waiting for the database before it stops taking commands:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -32,9 +35,6 @@ enum Held {
     Reply(oneshot::Sender<bool>, bool),
 }
 
-/// The acknowledgement of a step's last write.
-type Ack = oneshot::Receiver<Result<(), String>>;
-
 /// One sealed step: its output, and the write it waits for (`None`: it wrote nothing and
 /// waits only for the steps before it).
 struct Step {
@@ -43,7 +43,7 @@ struct Step {
 }
 
 /// Records a table's changes and holds its output until they are durable.
-pub struct WriteAhead {
+pub struct Outbox {
     /// The store, if the server keeps one.
     store: Option<Store>,
     /// The table's id.
@@ -61,11 +61,11 @@ pub struct WriteAhead {
     last_state: Option<(TableStatus, Option<Seat>, Vec<SeatRow>)>,
 }
 
-impl WriteAhead {
+impl Outbox {
     /// A table that keeps nothing: frames go straight out.
     #[must_use]
-    pub fn disabled(table: &str) -> WriteAhead {
-        WriteAhead {
+    pub fn disabled(table: &str) -> Outbox {
+        Outbox {
             store: None,
             table: table.to_string(),
             held: Vec::new(),
@@ -78,11 +78,11 @@ impl WriteAhead {
 
     /// A table that records into `store` (`None`: keeps nothing), `match_no` matches in.
     #[must_use]
-    pub fn new(store: Option<Store>, table: &str, match_no: u32) -> WriteAhead {
-        WriteAhead {
+    pub fn new(store: Option<Store>, table: &str, match_no: u32) -> Outbox {
+        Outbox {
             store,
             match_no,
-            ..WriteAhead::disabled(table)
+            ..Outbox::disabled(table)
         }
     }
 
@@ -94,7 +94,7 @@ impl WriteAhead {
 
     /// True when a store is attached.
     #[must_use]
-    pub fn is_enabled(&self) -> bool {
+    pub fn is_durable(&self) -> bool {
         self.store.is_some()
     }
 
@@ -103,7 +103,7 @@ impl WriteAhead {
     /// Queues a frame for `client`. Returns `false` when it is known at once that the
     /// connection is gone or too slow (only without a store; with one, delivery reports
     /// those connections).
-    pub fn send(&mut self, conn: &Conn, frame: Frame) -> bool {
+    pub fn queue(&mut self, conn: &Conn, frame: Frame) -> bool {
         if self.store.is_some() {
             self.held.push(Held::Frame(conn.clone(), frame));
             true
@@ -112,13 +112,13 @@ impl WriteAhead {
         }
     }
 
-    /// Serializes and queues one message (see [`Self::send`]).
-    pub fn send_msg(&mut self, conn: &Conn, msg: &ServerMsg) -> bool {
-        self.send(conn, frame(msg))
+    /// Serializes and queues one message (see [`Self::queue`]).
+    pub fn queue_msg(&mut self, conn: &Conn, msg: &ServerMsg) -> bool {
+        self.queue(conn, frame(msg))
     }
 
     /// Answers a join request, after the step's writes.
-    pub fn reply(&mut self, reply: oneshot::Sender<bool>, joined: bool) {
+    pub fn queue_reply(&mut self, reply: oneshot::Sender<bool>, joined: bool) {
         if self.store.is_some() {
             self.held.push(Held::Reply(reply, joined));
         } else {
@@ -128,7 +128,7 @@ impl WriteAhead {
 
     /// Ends the current step. Its output goes out at once when it wrote nothing and nothing
     /// is waiting before it (the returned connections were found gone or too slow);
-    /// otherwise it waits for [`Self::delivered`].
+    /// otherwise it waits for [`Self::deliver_next`].
     pub fn seal(&mut self) -> Vec<ConnId> {
         let ack = self.pending.take();
         if ack.is_none() && self.sealed.is_empty() {
@@ -156,7 +156,7 @@ impl WriteAhead {
     /// A write the database refused is logged and the output still goes out (the game in
     /// memory has moved on); when the writer has stopped (the server is stopping) the output
     /// is dropped.
-    pub async fn delivered(&mut self) -> Vec<ConnId> {
+    pub async fn deliver_next(&mut self) -> Vec<ConnId> {
         let Some(front) = self.sealed.front_mut() else {
             return std::future::pending().await;
         };
@@ -193,10 +193,10 @@ impl WriteAhead {
 
     /// Seals the current step and delivers everything, waiting for every write: for a table
     /// that is closing, and for tests.
-    pub async fn commit(&mut self) -> Vec<ConnId> {
+    pub async fn flush(&mut self) -> Vec<ConnId> {
         let mut dropped = self.seal();
         while !self.sealed.is_empty() {
-            dropped.extend(self.delivered().await);
+            dropped.extend(self.deliver_next().await);
         }
         dropped
     }
@@ -206,12 +206,12 @@ impl WriteAhead {
     /// Queues a write; its acknowledgement gates this step's output.
     fn write(&mut self, write: Write) {
         if let Some(store) = &self.store {
-            self.pending = Some(store.write(write));
+            self.pending = Some(store.append(write));
         }
     }
 
     /// A new table.
-    pub fn table_created(
+    pub fn record_table_created(
         &mut self,
         variant: Variant,
         options: &Options,
@@ -235,7 +235,7 @@ impl WriteAhead {
     }
 
     /// A match started with `seed`; `seq` is the event counter after its opening deal.
-    pub fn match_started(&mut self, seed: u64, seq: u64) {
+    pub fn record_match_started(&mut self, seed: u64, seq: u64) {
         self.match_no += 1;
         let row = MatchRow {
             match_no: self.match_no,
@@ -248,7 +248,7 @@ impl WriteAhead {
 
     /// The `index`-th action of the current match was accepted; `seq` is the event counter
     /// after its events.
-    pub fn action(&mut self, index: usize, seat: Seat, action: &Action, seq: u64) {
+    pub fn record_action(&mut self, index: usize, seat: Seat, action: &Action, seq: u64) {
         if self.store.is_none() {
             return;
         }
@@ -264,7 +264,7 @@ impl WriteAhead {
     }
 
     /// The seats, host and status now; written only when they changed.
-    pub fn state(&mut self, status: TableStatus, host: Option<Seat>, seats: Vec<SeatRow>) {
+    pub fn record_state(&mut self, status: TableStatus, host: Option<Seat>, seats: Vec<SeatRow>) {
         if self.store.is_none() {
             return;
         }
@@ -286,13 +286,18 @@ impl WriteAhead {
     }
 
     /// The table closed for good (nobody came back): it is not brought back on start.
-    pub fn closed(&mut self) {
+    pub fn record_closed(&mut self) {
         let table = self.table.clone();
         self.write(Write::Closed { table });
     }
 
     /// Marks the last written state as already stored (a table just rebuilt from it).
-    pub fn assume_state(&mut self, status: TableStatus, host: Option<Seat>, seats: Vec<SeatRow>) {
+    pub fn assume_recorded_state(
+        &mut self,
+        status: TableStatus,
+        host: Option<Seat>,
+        seats: Vec<SeatRow>,
+    ) {
         self.last_state = Some((status, host, seats));
     }
 }
@@ -335,11 +340,5 @@ impl Outcome {
     }
 }
 
-/// The status's name in the database.
-fn status_name(status: TableStatus) -> &'static str {
-    match status {
-        TableStatus::Waiting => "waiting",
-        TableStatus::Playing => "playing",
-        TableStatus::Finished => "finished",
-    }
-}
+#[cfg(test)]
+mod tests;
