@@ -1,4 +1,8 @@
-//! The table directory: every open table by id, and table creation.
+//! The table directory: every open table by id, table creation, and bringing stored tables
+//! back when the server starts.
+//!
+//! It owns the map from id to [`TableHandle`] and nothing else: the games live in their
+//! actors. It may import `table`, `store` and `conn`, never `ws` or `http`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,7 +12,8 @@ use parlor_shared::protocol::{CreateTable, TableInfo};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::AppError;
-use crate::store::{Restored, Store};
+use crate::store::restore::rebuild;
+use crate::store::{Restored, Startup, Store};
 use crate::table::{self, TableHandle, TableSetup};
 
 /// Every open table. Cheap to clone: all clones share one directory.
@@ -65,6 +70,48 @@ impl Lobby {
             restored: Some(Box::new(restored)),
         };
         self.open(setup)
+    }
+
+    /// Rebuilds every table of `startup` and opens it in the lobby. A table that cannot be read
+    /// or replayed is logged as an error naming it and skipped; the others still come back.
+    /// Returns how many tables came back.
+    pub fn restore_all(&self, startup: Startup) -> usize {
+        if let Some(aside) = &startup.moved_aside {
+            tracing::error!(
+                moved_to = %aside.display(),
+                "the old database file was unreadable and has been moved aside; tables it held \
+                 that could not be read are gone from this server"
+            );
+        }
+        for (id, err) in &startup.unreadable {
+            tracing::error!(table = %id, error = %err, "a stored table is skipped: its rows cannot be read");
+        }
+        let mut restored = 0;
+        for log in startup.tables {
+            let id = log.table.id.clone();
+            let table = match rebuild(&log) {
+                Ok(table) => table,
+                Err(err) => {
+                    tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
+                    continue;
+                }
+            };
+            match self.restore(table) {
+                Ok(info) => {
+                    restored += 1;
+                    tracing::info!(
+                        table = %id,
+                        variant = %info.variant,
+                        status = ?info.status,
+                        "table restored from the log"
+                    );
+                }
+                Err(err) => {
+                    tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
+                }
+            }
+        }
+        restored
     }
 
     /// Creates a table and starts its actor.

@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 use crate::app::{AppState, Config, serve};
-use crate::store::{Store, restore_all};
+use crate::store::Store;
 
 /// Options of `parlor serve`.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("opening the table log in {}", args.data.display()))?;
             tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
             state = state.with_store(store);
-            let restored = restore_all(&state.lobby, startup);
+            let restored = state.lobby.restore_all(startup);
             tracing::info!(tables = restored, "tables restored from the log");
         }
         let listener = TcpListener::bind(args.addr)

@@ -9,7 +9,8 @@
 //! once that step's writes are acknowledged (the table's outbox): what a client saw is on disk.
 //!
 //! On start, [`Store::open`] reads every open table ([`Startup`]); [`restore::rebuild`] turns
-//! each into a live table, or an error naming the table, which is then skipped. A database
+//! each into a table ready for its actor (the lobby opens it), or an error naming the table,
+//! which is then skipped. A database
 //! file that cannot be read at all is moved aside and a fresh one started.
 
 mod checkpoint;
@@ -19,7 +20,6 @@ mod load;
 pub mod records;
 pub mod restore;
 mod schema;
-mod startup;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -35,7 +35,6 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
 pub use restore::{Restored, RestoredSeat};
-pub use startup::restore_all;
 pub use writer::Write;
 
 use checkpoint::{CheckpointStats, Checkpointer};
