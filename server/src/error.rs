@@ -1,10 +1,10 @@
-//! Errors at the edges of the server: HTTP errors become JSON `{"code","message"}` responses,
-//! refused client messages become [`ServerMsg::Error`] frames. Internals never reach a client.
+//! HTTP errors: each becomes a JSON `{"code","message"}` response. Internals never reach a
+//! client.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use parlor_shared::protocol::{HttpError, ServerMsg, codes};
+use parlor_shared::protocol::{HttpError, codes};
 use parlor_shared::rules::OptionsError;
 use thiserror::Error;
 
@@ -73,37 +73,4 @@ pub fn json_error(status: StatusCode, code: &str, message: String) -> Response {
         message,
     };
     (status, Json(body)).into_response()
-}
-
-/// A refused client message: a stable code and a sentence, sent back as `error`.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{code}: {message}")]
-pub struct ClientError {
-    /// The stable code.
-    pub code: &'static str,
-    /// The sentence for people.
-    pub message: String,
-}
-
-impl ClientError {
-    /// An error from a code and a sentence.
-    #[must_use]
-    pub fn new(code: &'static str, message: impl Into<String>) -> ClientError {
-        ClientError {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// The frame sent to the client.
-    #[must_use]
-    pub fn to_msg(&self) -> ServerMsg {
-        ServerMsg::error(self.code, self.message.clone())
-    }
-}
-
-impl From<parlor_shared::RuleError> for ClientError {
-    fn from(err: parlor_shared::RuleError) -> Self {
-        ClientError::new(err.code(), err.to_string())
-    }
 }

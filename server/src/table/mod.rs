@@ -6,6 +6,7 @@
 //! bounded outbound queue ([`Conn`]). There is no lock around a game.
 
 mod actor;
+mod error;
 mod log;
 pub mod outbox;
 mod seats;
@@ -13,6 +14,7 @@ mod seats;
 mod tests;
 
 pub use actor::{TableSetup, spawn};
+pub use error::TableError;
 pub use log::ActionLog;
 
 use parlor_shared::Seat;

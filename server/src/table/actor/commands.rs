@@ -6,16 +6,14 @@ use parlor_shared::{Game, PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
-use crate::error::ClientError;
+use crate::table::TableError;
 
 use super::{Role, TableActor};
 
 impl TableActor {
     /// A message from a connection at this table.
-    pub(super) fn on_message(&mut self, conn: ConnId, msg: ClientMsg) -> Result<(), ClientError> {
-        let role = self.role_of(conn).ok_or_else(|| {
-            ClientError::new(codes::NOT_JOINED, "you are not at this table any more")
-        })?;
+    pub(super) fn on_message(&mut self, conn: ConnId, msg: ClientMsg) -> Result<(), TableError> {
+        let role = self.role_of(conn).ok_or(TableError::NotHere)?;
         match msg {
             ClientMsg::Play {
                 seat: claimed,
@@ -28,39 +26,24 @@ impl TableActor {
                 ..
             } => {
                 let Role::Seat(seat) = role else {
-                    return Err(ClientError::new(
-                        codes::NOT_SEATED,
-                        "spectators cannot play: join to take a seat",
-                    ));
+                    return Err(TableError::NotSeated);
                 };
                 if let Some(claimed) = claimed
                     && claimed != seat
                 {
-                    return Err(ClientError::new(
-                        codes::NOT_YOUR_SEAT,
-                        format!(
-                            "you sit in {seat}, not {claimed}: you can only move for your own seat"
-                        ),
-                    ));
+                    return Err(TableError::NotYourSeat { seat, claimed });
                 }
                 if self.status != TableStatus::Playing {
-                    return Err(ClientError::new(
-                        codes::NO_MATCH,
-                        "no match is being played: the host starts one",
-                    ));
+                    return Err(TableError::NoMatch);
                 }
                 if let Some(answered) = answered
                     && self.awaiting.contains(seat)
                     && answered < self.seats[seat.index()].prompt_seq
                 {
-                    return Err(ClientError::new(
-                        codes::STALE_MOVE,
-                        format!(
-                            "this answers the prompt of seq {answered}, but the server already \
-                             played that turn for you: answer the prompt of seq {}",
-                            self.seats[seat.index()].prompt_seq
-                        ),
-                    ));
+                    return Err(TableError::StaleMove {
+                        answered,
+                        current: self.seats[seat.index()].prompt_seq,
+                    });
                 }
                 let action = msg.action().expect("play and pass carry an action");
                 self.apply(seat, action)?;
@@ -82,10 +65,14 @@ impl TableActor {
                 self.leave(conn, role);
                 Ok(())
             }
-            ClientMsg::Join { .. } | ClientMsg::Watch { .. } => Err(ClientError::new(
-                codes::ALREADY_JOINED,
-                "this connection is already at a table: leave first",
-            )),
+            ClientMsg::Join { .. } | ClientMsg::Watch { .. } => {
+                let msg = ServerMsg::error(
+                    codes::ALREADY_JOINED,
+                    "this connection is already at a table: leave first",
+                );
+                self.send_to(conn, &msg);
+                Ok(())
+            }
             ClientMsg::Sync {} => {
                 self.sync(conn, role);
                 Ok(())
@@ -144,30 +131,23 @@ impl TableActor {
     }
 
     /// Refuses host commands from anyone but the host.
-    pub(super) fn require_host(&self, role: Role) -> Result<(), ClientError> {
+    pub(super) fn require_host(&self, role: Role) -> Result<(), TableError> {
         match role {
             Role::Seat(seat) if self.host == Some(seat) => Ok(()),
-            _ => Err(ClientError::new(
-                codes::NOT_HOST,
-                "only the table's host can do that",
-            )),
+            _ => Err(TableError::NotHost),
         }
     }
 
     /// Seats a built-in bot in an empty seat.
-    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), ClientError> {
+    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
-        let bot = strategy(name, self.variant, seed).ok_or_else(|| {
-            ClientError::new(
-                codes::UNKNOWN_STRATEGY,
-                format!(
-                    "there is no built-in bot `{name}` for {}: choose one of {}",
-                    self.variant,
-                    strategy_names(self.variant).join(", ")
-                ),
-            )
-        })?;
+        let bot =
+            strategy(name, self.variant, seed).ok_or_else(|| TableError::UnknownStrategy {
+                name: name.to_string(),
+                variant: self.variant,
+                choices: strategy_names(self.variant).join(", "),
+            })?;
         let state = &mut self.seats[seat.index()];
         state.clear();
         state.occupant = Occupant::Bot;
@@ -179,24 +159,16 @@ impl TableActor {
     }
 
     /// Takes a built-in bot out of its seat (not during a match).
-    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), ClientError> {
-        let state = self.seats.get(seat.index()).ok_or_else(|| {
-            ClientError::new(
-                codes::NO_SUCH_SEAT,
-                format!("there is no {seat} at this table"),
-            )
-        })?;
+    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
         if state.occupant != Occupant::Bot {
-            return Err(ClientError::new(
-                codes::NOT_A_BOT,
-                format!("{seat} does not hold a built-in bot"),
-            ));
+            return Err(TableError::NotABot(seat));
         }
         if self.status == TableStatus::Playing {
-            return Err(ClientError::new(
-                codes::MATCH_IN_PROGRESS,
-                "bots stay until the match is over",
-            ));
+            return Err(TableError::BotsStayUntilOver);
         }
         self.seats[seat.index()].clear();
         self.dirty = true;
@@ -204,25 +176,16 @@ impl TableActor {
     }
 
     /// Starts a match once every seat is filled.
-    pub(super) fn start(&mut self) -> Result<(), ClientError> {
+    pub(super) fn start(&mut self) -> Result<(), TableError> {
         if self.status == TableStatus::Playing {
-            return Err(ClientError::new(
-                codes::MATCH_IN_PROGRESS,
-                "a match is already being played",
-            ));
+            return Err(TableError::AlreadyPlaying);
         }
         let empty: Vec<String> = (0..self.seats.len())
             .filter(|&i| !self.seats[i].is_taken())
             .map(|i| i.to_string())
             .collect();
         if !empty.is_empty() {
-            return Err(ClientError::new(
-                codes::SEATS_EMPTY,
-                format!(
-                    "every seat must be filled first: seat {} empty (add bots?)",
-                    empty.join(", ")
-                ),
-            ));
+            return Err(TableError::SeatsEmpty(empty.join(", ")));
         }
         let seed = match self.seed {
             Some(seed) => seed.wrapping_add(u64::from(self.matches_played)),

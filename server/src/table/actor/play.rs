@@ -2,22 +2,19 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus, codes};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Action, Game, PlayerView, Seat};
 use tokio::time::Instant;
 
-use crate::error::ClientError;
+use crate::table::TableError;
 use crate::table::seats::{fallback_action, stand_in};
 
 use super::TableActor;
 
 impl TableActor {
     /// Applies a move, tells everyone what happened and prompts whoever is next.
-    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ClientError> {
-        let game = self
-            .game
-            .as_mut()
-            .ok_or_else(|| ClientError::new(codes::NO_MATCH, "no match is being played"))?;
+    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), TableError> {
+        let game = self.game.as_mut().ok_or(TableError::NoMatch)?;
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;

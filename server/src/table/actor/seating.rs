@@ -2,20 +2,20 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus, codes};
+use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus};
 use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
-use crate::error::ClientError;
 use crate::table::JoinRequest;
+use crate::table::TableError;
 use crate::table::seats::{clean_name, new_token};
 
 use super::{Role, TableActor};
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
-    pub(super) fn join(&mut self, conn: Conn, request: JoinRequest) -> Result<(), ClientError> {
+    pub(super) fn join(&mut self, conn: Conn, request: JoinRequest) -> Result<(), TableError> {
         let seat = match &request.token {
             Some(token) => self.reclaim(&conn, token)?,
             None => self.take_free_seat(&request)?,
@@ -45,48 +45,35 @@ impl TableActor {
     }
 
     /// The seat whose token this is, disconnecting whoever played it before.
-    pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, ClientError> {
+    pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, TableError> {
         let index = self
             .seats
             .iter()
             .position(|s| s.token.as_deref() == Some(token))
-            .ok_or_else(|| {
-                ClientError::new(
-                    codes::BAD_TOKEN,
-                    "that seat token is not valid at this table (wrong, or the seat was given up)",
-                )
-            })?;
+            .ok_or(TableError::BadToken)?;
         if let Some(old) = self.seats[index].conn.take()
             && old.id != conn.id
         {
-            old.send_msg(&ServerMsg::error(
-                codes::BAD_TOKEN,
-                "your seat was taken back by a newer connection with its token",
-            ));
+            old.send_msg(&TableError::Replaced.to_msg());
             old.kick();
         }
         Ok(Seat(index as u8))
     }
 
     /// Refuses a seat that does not exist or is taken.
-    pub(super) fn check_free(&self, seat: Seat) -> Result<(), ClientError> {
-        let state = self.seats.get(seat.index()).ok_or_else(|| {
-            ClientError::new(
-                codes::NO_SUCH_SEAT,
-                format!("there is no {seat} at this table"),
-            )
-        })?;
+    pub(super) fn check_free(&self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
         if state.is_taken() {
-            return Err(ClientError::new(
-                codes::SEAT_TAKEN,
-                format!("{seat} is taken"),
-            ));
+            return Err(TableError::SeatTaken(seat));
         }
         Ok(())
     }
 
     /// A free seat (the one asked for, or the first), now held by the joining connection.
-    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, ClientError> {
+    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, TableError> {
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
@@ -96,7 +83,7 @@ impl TableActor {
                 .seats
                 .iter()
                 .position(|s| !s.is_taken())
-                .ok_or_else(|| ClientError::new(codes::TABLE_FULL, "every seat is taken"))?,
+                .ok_or(TableError::TableFull)?,
         };
         let state = &mut self.seats[index];
         state.occupant = if request.bot {
