@@ -10,7 +10,6 @@ pub mod commands;
 pub mod conn;
 pub mod error;
 pub mod lobby;
-pub mod ratelimit;
 pub mod stats;
 pub mod store;
 pub mod table;

@@ -1,14 +1,14 @@
 //! The table actor: one task per table that owns the game and everything around it.
 //!
-//! It waits on four things: commands from connections, its single timer (bot pacing,
+//! It waits on four things: messages in its mailbox, its single timer (bot pacing,
 //! grace periods, remote-bot turn limits, idle cleanup; all on tokio's clock so tests can
 //! pause time), the store's acknowledgement of an earlier step and, when a built-in bot is to
 //! move with no delay, nothing at all. Everything it sends goes through the connections'
 //! bounded queues without waiting, once the step's changes are committed to the store
 //! (see the table's [`Outbox`]); meanwhile it goes on with the next
-//! command, so players acting at the same time (passing cards) share a group commit.
+//! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, commands, play and sending are in
+//! The loop, timers and bookkeeping live here; seating, requests, play and sending are in
 //! the child modules, each an `impl TableActor` block.
 
 use std::pin::Pin;
@@ -24,12 +24,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::{SeatMask, SeatState};
-use super::{ActionLog, COMMAND_QUEUE, Command, TableHandle};
+use super::{ActionLog, MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, Store};
 
-mod commands;
 mod play;
+mod requests;
 mod seating;
 mod send;
 
@@ -62,7 +62,7 @@ pub fn spawn(
     on_close: impl FnOnce() + Send + 'static,
 ) -> Result<TableHandle, OptionsError> {
     let rules = Rules::new(setup.variant, &setup.options)?;
-    let (tx, rx) = bounded(COMMAND_QUEUE);
+    let (tx, rx) = bounded(MAILBOX);
     let players = setup.variant.players();
     let mut actor = TableActor {
         id: setup.id.clone(),
@@ -180,8 +180,8 @@ struct TableActor {
     dropped: Vec<ConnId>,
     /// The actor stops after this step.
     closing: bool,
-    /// Commands from connections.
-    rx: Receiver<Command>,
+    /// The mailbox: messages from connections.
+    rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
     /// The one timer, set to the earliest deadline.
@@ -195,7 +195,7 @@ struct TableActor {
 }
 
 impl TableActor {
-    /// The actor's loop: one command, timer or bot move per turn of the loop.
+    /// The actor's loop: one message, timer or bot move per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
         let shutdown = self.shutdown.clone();
@@ -203,7 +203,7 @@ impl TableActor {
         tokio::pin!(stopping);
         loop {
             self.settle();
-            // What a step changed is on disk before anyone hears of it; the next command
+            // What a step changed is on disk before anyone hears of it; the next message
             // need not wait for that, only the step's output does.
             loop {
                 let dropped = self.outbox.seal();
@@ -226,13 +226,13 @@ impl TableActor {
             let timer_armed = self.timer_at.is_some();
             tokio::select! {
                 dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
-                command = self.rx.recv(), if room => match command {
-                    Some(command) => self.handle(command),
+                msg = self.rx.recv(), if room => match msg {
+                    Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
                 () = &mut self.timer, if timer_armed => {
                     self.timer_at = None;
-                    self.on_timer(Instant::now());
+                    self.handle_timer(Instant::now());
                 }
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
@@ -250,28 +250,28 @@ impl TableActor {
 
     // ---- the steps -------------------------------------------------------------------
 
-    /// Handles one command.
-    fn handle(&mut self, command: Command) {
-        match command {
-            Command::Join {
+    /// Handles one message from the mailbox.
+    fn handle_msg(&mut self, msg: TableMsg) {
+        match msg {
+            TableMsg::Join {
                 conn,
                 request,
                 reply,
             } => {
                 let result = if request.watch {
-                    self.watch(conn.clone());
+                    self.handle_watch(conn.clone());
                     Ok(())
                 } else {
-                    self.join(conn.clone(), *request)
+                    self.handle_join(conn.clone(), *request)
                 };
                 if let Err(err) = &result {
                     self.outbox.queue_msg(&conn, &err.to_msg());
                 }
                 self.outbox.queue_reply(reply, result.is_ok());
             }
-            Command::Message { conn, msg } => {
-                let is_move = msg.action().is_some();
-                let result = self.on_message(conn, *msg);
+            TableMsg::Request { conn, request } => {
+                let is_move = matches!(*request, TableRequest::Move { .. });
+                let result = self.handle_request(conn, *request);
                 if is_move
                     && result.is_ok()
                     && let Some(conn) = self.conn_of(conn)
@@ -290,25 +290,25 @@ impl TableActor {
                     }
                 }
             }
-            Command::Disconnected { conn } => self.disconnect(conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
         }
     }
 
     /// After every step: drop dead connections, publish changes, reschedule timers.
     fn settle(&mut self) {
         while let Some(conn) = self.dropped.pop() {
-            self.disconnect(conn);
+            self.handle_disconnect(conn);
         }
         self.flush_table();
         while let Some(conn) = self.dropped.pop() {
-            self.disconnect(conn);
+            self.handle_disconnect(conn);
             self.flush_table();
         }
         self.schedule();
     }
 
     /// Handles every deadline that has passed.
-    fn on_timer(&mut self, now: Instant) {
+    fn handle_timer(&mut self, now: Instant) {
         if self.idle_deadline.is_some_and(|at| at <= now) {
             tracing::info!(table = %self.id, "nobody connected for a while: closing");
             self.closing = true;

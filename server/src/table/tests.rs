@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableOptions};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableOptions};
 use parlor_shared::{Event, Options, Seat, Variant};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{Command, JoinRequest, TableHandle, TableSetup, spawn};
+use super::{JoinRequest, TableHandle, TableMsg, TableRequest, TableSetup, spawn};
 use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 
 /// A client whose frames the test reads.
@@ -37,7 +37,7 @@ async fn join(table: &TableHandle, conn: &Conn) {
         watch: false,
     };
     table
-        .send(Command::Join {
+        .send(TableMsg::Join {
             conn: conn.clone(),
             request: Box::new(request),
             reply,
@@ -47,12 +47,12 @@ async fn join(table: &TableHandle, conn: &Conn) {
     assert!(joined.await.unwrap());
 }
 
-async fn say(table: &TableHandle, conn: &Conn, msg: ClientMsg) {
-    let command = Command::Message {
+async fn say(table: &TableHandle, conn: &Conn, request: TableRequest) {
+    let msg = TableMsg::Request {
         conn: conn.id,
-        msg: Box::new(msg),
+        request: Box::new(request),
     };
-    table.send(command).await.unwrap();
+    table.send(msg).await.unwrap();
 }
 
 /// A client that stops reading is dropped when its queue is full, a bot takes its seat, and
@@ -85,22 +85,24 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
         say(
             &table,
             &host.conn,
-            ClientMsg::AddBot {
+            TableRequest::AddBot {
                 seat: Seat(seat),
                 strategy,
             },
         )
         .await;
     }
-    say(&table, &host.conn, ClientMsg::Start {}).await;
+    say(&table, &host.conn, TableRequest::Start).await;
     let mut stuck_dropped = false;
     loop {
         let frame = host.rx.recv().await.expect("the table keeps talking");
         match serde_json::from_str::<ServerMsg>(frame.as_str()).unwrap() {
             ServerMsg::YourTurn { legal, .. } => {
                 let msg = match legal {
-                    parlor_shared::Legal::Play { cards } => ClientMsg::Play {
-                        card: cards.lowest().unwrap(),
+                    parlor_shared::Legal::Play { cards } => TableRequest::Move {
+                        action: parlor_shared::Action::Play {
+                            card: cards.lowest().unwrap(),
+                        },
                         seat: None,
                         seq: None,
                     },

@@ -15,7 +15,11 @@ use super::{Role, TableActor};
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
-    pub(super) fn join(&mut self, conn: Conn, request: JoinRequest) -> Result<(), TableError> {
+    pub(super) fn handle_join(
+        &mut self,
+        conn: Conn,
+        request: JoinRequest,
+    ) -> Result<(), TableError> {
         let seat = match &request.token {
             Some(token) => self.reclaim(&conn, token)?,
             None => self.take_free_seat(&request)?,
@@ -97,7 +101,7 @@ impl TableActor {
     }
 
     /// Adds a spectator.
-    pub(super) fn watch(&mut self, conn: Conn) {
+    pub(super) fn handle_watch(&mut self, conn: Conn) {
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
@@ -126,7 +130,7 @@ impl TableActor {
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn disconnect(&mut self, conn: ConnId) {
+    pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
@@ -146,7 +150,7 @@ impl TableActor {
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn leave(&mut self, conn: ConnId, role: Role) {
+    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
         let conn = match role {
             Role::Seat(seat) => {
                 let state = &mut self.seats[seat.index()];

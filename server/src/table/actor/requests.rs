@@ -1,29 +1,28 @@
-//! Messages from connections at the table: moves, host commands, `sync`.
+//! Requests from connections at the table: moves, host commands, `leave`, `sync`.
 
 use parlor_shared::bots::{strategy, strategy_names};
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableStatus, codes};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Game, PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
-use crate::table::TableError;
+use crate::table::{TableError, TableRequest};
 
 use super::{Role, TableActor};
 
 impl TableActor {
-    /// A message from a connection at this table.
-    pub(super) fn on_message(&mut self, conn: ConnId, msg: ClientMsg) -> Result<(), TableError> {
+    /// A request from a connection at this table.
+    pub(super) fn handle_request(
+        &mut self,
+        conn: ConnId,
+        request: TableRequest,
+    ) -> Result<(), TableError> {
         let role = self.role_of(conn).ok_or(TableError::NotHere)?;
-        match msg {
-            ClientMsg::Play {
+        match request {
+            TableRequest::Move {
+                action,
                 seat: claimed,
                 seq: answered,
-                ..
-            }
-            | ClientMsg::Pass {
-                seat: claimed,
-                seq: answered,
-                ..
             } => {
                 let Role::Seat(seat) = role else {
                     return Err(TableError::NotSeated);
@@ -45,47 +44,34 @@ impl TableActor {
                         current: self.seats[seat.index()].prompt_seq,
                     });
                 }
-                let action = msg.action().expect("play and pass carry an action");
                 self.apply(seat, action)?;
                 Ok(())
             }
-            ClientMsg::AddBot { seat, strategy } => {
+            TableRequest::AddBot { seat, strategy } => {
                 self.require_host(role)?;
                 self.add_bot(seat, &strategy)
             }
-            ClientMsg::RemoveBot { seat } => {
+            TableRequest::RemoveBot { seat } => {
                 self.require_host(role)?;
                 self.remove_bot(seat)
             }
-            ClientMsg::Start {} => {
+            TableRequest::Start => {
                 self.require_host(role)?;
                 self.start()
             }
-            ClientMsg::Leave {} => {
-                self.leave(conn, role);
+            TableRequest::Leave => {
+                self.handle_leave(conn, role);
                 Ok(())
             }
-            ClientMsg::Join { .. } | ClientMsg::Watch { .. } => {
-                let msg = ServerMsg::error(
-                    codes::ALREADY_JOINED,
-                    "this connection is already at a table: leave first",
-                );
-                self.send_to(conn, &msg);
-                Ok(())
-            }
-            ClientMsg::Sync {} => {
-                self.sync(conn, role);
-                Ok(())
-            }
-            ClientMsg::Ping {} => {
-                self.send_to(conn, &ServerMsg::Pong {});
+            TableRequest::Sync => {
+                self.handle_sync(conn, role);
                 Ok(())
             }
         }
     }
 
     /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
-    pub(super) fn sync(&mut self, conn: ConnId, role: Role) {
+    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) {
         let viewer = match role {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
