@@ -9,12 +9,26 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use parlor_shared::protocol::{CreateTable, TableInfo};
+use parlor_shared::rules::OptionsError;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::AppError;
 use crate::store::restore::rebuild;
 use crate::store::{Restored, Startup, Store};
 use crate::table::{self, TableHandle, TableSetup};
+
+/// Why a table could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum LobbyError {
+    /// The server holds as many tables as it may.
+    #[error("the server already has {0} tables: try again later")]
+    TooManyTables(usize),
+    /// Table options out of range.
+    #[error("{0}")]
+    BadTableOptions(String),
+    /// Rule options the variant does not take.
+    #[error(transparent)]
+    BadOptions(#[from] OptionsError),
+}
 
 /// Every open table. Cheap to clone: all clones share one directory.
 #[derive(Clone)]
@@ -58,7 +72,7 @@ impl Lobby {
     }
 
     /// Opens a table rebuilt from the store after a restart, under its old id.
-    pub fn restore(&self, restored: Restored) -> Result<TableInfo, AppError> {
+    pub fn restore(&self, restored: Restored) -> Result<TableInfo, LobbyError> {
         let setup = TableSetup {
             id: restored.id.clone(),
             variant: restored.variant,
@@ -115,14 +129,14 @@ impl Lobby {
     }
 
     /// Creates a table and starts its actor.
-    pub fn create(&self, request: CreateTable) -> Result<TableInfo, AppError> {
+    pub fn create(&self, request: CreateTable) -> Result<TableInfo, LobbyError> {
         if self.tables.len() >= self.max_tables {
-            return Err(AppError::TooManyTables(self.max_tables));
+            return Err(LobbyError::TooManyTables(self.max_tables));
         }
         request
             .table_options
             .check()
-            .map_err(AppError::BadTableOptions)?;
+            .map_err(LobbyError::BadTableOptions)?;
         let id = new_table_id();
         let setup = TableSetup {
             id: id.clone(),
@@ -138,7 +152,7 @@ impl Lobby {
     }
 
     /// Starts a table's actor and lists it.
-    fn open(&self, setup: TableSetup) -> Result<TableInfo, AppError> {
+    fn open(&self, setup: TableSetup) -> Result<TableInfo, LobbyError> {
         let id = setup.id.clone();
         let tables = Arc::downgrade(&self.tables);
         let closing_id = id.clone();

@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
 
-use crate::stats::ServerStats;
+use crate::http::ServerStats;
 
 /// Options of `parlor loadtest`.
 #[derive(Debug, Args)]

@@ -9,7 +9,7 @@ use clap::Args;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
-use crate::app::{AppState, Config, serve};
+use crate::http::{AppState, Config, serve};
 use crate::store::Store;
 
 /// Options of `parlor serve`.

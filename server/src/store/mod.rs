@@ -15,7 +15,6 @@
 
 mod checkpoint;
 pub mod hands;
-pub mod http;
 mod load;
 pub mod records;
 pub mod restore;

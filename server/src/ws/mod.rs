@@ -16,15 +16,13 @@ mod writer;
 
 pub use ratelimit::TokenBucket;
 
-use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::Response;
+use axum::extract::ws::{Message, WebSocket};
 use futures_util::{Sink, Stream, StreamExt};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
-use crate::app::AppState;
 use crate::conn::{Conn, ConnId, bounded};
+use crate::lobby::Lobby;
 use crate::table::TableMsg;
 use reader::Reader;
 use writer::write_loop;
@@ -33,44 +31,53 @@ use writer::write_loop;
 /// [`MAX_MESSAGE_BYTES`] and this get the error and the connection stays open.
 pub const HARD_MESSAGE_LIMIT: usize = 4 * MAX_MESSAGE_BYTES;
 
-/// `GET /ws`: upgrades to the game protocol.
-pub async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    let config = &state.config;
-    ws.read_buffer_size(config.read_buffer_bytes)
-        .write_buffer_size(config.write_buffer_bytes)
-        .max_message_size(HARD_MESSAGE_LIMIT)
-        .max_frame_size(HARD_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| {
-            let tracker = state.tracker.clone();
-            tracker.track_future(connection(socket, state))
-        })
+/// A connection's limits, from the server's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Messages a connection may send per second, on average.
+    pub rate_per_sec: u32,
+    /// Messages a connection may send in a burst.
+    pub burst: u32,
+    /// Frames waiting for one slow connection before it is dropped.
+    pub outbound_queue: usize,
 }
 
-/// Serves one connection until the client leaves, is dropped, or the server stops.
-async fn connection(socket: WebSocket, state: AppState) {
+/// What every connection shares: where tables are found, its limits, and the stop signal.
+#[derive(Clone)]
+pub struct Hub {
+    /// The tables.
+    pub lobby: Lobby,
+    /// Rate and queue limits.
+    pub limits: Limits,
+    /// Cancelled when the server stops: each connection says `goodbye` and closes.
+    pub shutdown: CancellationToken,
+}
+
+/// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
+pub async fn connection(socket: WebSocket, hub: Hub) {
     let (sink, mut stream) = socket.split();
-    run(sink, &mut stream, &state).await;
+    run(sink, &mut stream, &hub).await;
 }
 
 /// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
-pub async fn run<W, R>(sink: W, stream: &mut R, state: &AppState)
+pub async fn run<W, R>(sink: W, stream: &mut R, hub: &Hub)
 where
     W: Sink<Message> + Unpin,
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let conn = ConnId::next();
-    let (tx, rx) = bounded(state.config.outbound_queue);
+    let (tx, rx) = bounded(hub.limits.outbound_queue);
     let kick = CancellationToken::new();
     let mut reader = Reader::new(
         Conn::new(conn, tx, kick.clone()),
-        state.lobby.clone(),
-        TokenBucket::new(state.config.rate_per_sec, state.config.burst),
-        state.config.rate_per_sec,
+        hub.lobby.clone(),
+        TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
+        hub.limits.rate_per_sec,
     );
     tracing::debug!(conn = conn.0, "connection opened");
     {
         let read = reader.run(stream);
-        let write = write_loop(sink, rx, kick, state.shutdown.clone());
+        let write = write_loop(sink, rx, kick, hub.shutdown.clone());
         tokio::select! {
             () = read => {}
             () = write => {}

@@ -8,6 +8,8 @@ use parlor_shared::protocol::{HttpError, codes};
 use parlor_shared::rules::OptionsError;
 use thiserror::Error;
 
+use crate::lobby::LobbyError;
+
 /// Why an HTTP request was refused.
 #[derive(Debug, Error)]
 pub enum AppError {
@@ -55,6 +57,16 @@ impl From<OptionsError> for AppError {
         match err {
             OptionsError::UnknownVariant(_) => AppError::UnknownVariant(err.to_string()),
             _ => AppError::BadOptions(err.to_string()),
+        }
+    }
+}
+
+impl From<LobbyError> for AppError {
+    fn from(err: LobbyError) -> Self {
+        match err {
+            LobbyError::TooManyTables(limit) => AppError::TooManyTables(limit),
+            LobbyError::BadTableOptions(why) => AppError::BadTableOptions(why),
+            LobbyError::BadOptions(err) => err.into(),
         }
     }
 }

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
+use super::AppState;
 use crate::store::StoreStats;
 
 /// The server right now.

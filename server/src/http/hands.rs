@@ -10,8 +10,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use parlor_shared::protocol::codes;
 
-use super::hands::{HandReplay, HandSummary, TableHands, table_hands};
-use crate::app::AppState;
+use super::AppState;
+use crate::store::hands::{HandReplay, HandSummary, TableHands, table_hands};
 
 /// Why a replay request was refused.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +57,7 @@ impl ReplayError {
 impl IntoResponse for ReplayError {
     fn into_response(self) -> Response {
         let (code, status) = self.code_and_status();
-        crate::error::json_error(status, code, self.to_string())
+        super::json_error(status, code, self.to_string())
     }
 }
 

@@ -5,7 +5,7 @@ use axum::http::{HeaderValue, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use include_dir::{Dir, include_dir};
 
-use crate::error::AppError;
+use super::AppError;
 
 /// The `web/` directory as it was when the server was built.
 static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web");
