@@ -13,7 +13,7 @@ use parlor_shared::rules::OptionsError;
 use tokio_util::sync::CancellationToken;
 
 use crate::store::restore::rebuild;
-use crate::store::{Restored, Startup, Store};
+use crate::store::{Restored, SharedStore, Startup};
 use crate::table::{self, TableHandle, TableSetup};
 
 /// Why a table could not be opened.
@@ -42,7 +42,7 @@ pub struct Lobby {
     /// Cancelled when the server stops; table actors stop with it.
     shutdown: CancellationToken,
     /// Where tables are logged so they survive a restart (`None`: they do not).
-    store: Option<Store>,
+    store: Option<SharedStore>,
 }
 
 impl Lobby {
@@ -60,14 +60,14 @@ impl Lobby {
 
     /// This lobby logging every table it opens from now on to `store`.
     #[must_use]
-    pub fn with_store(mut self, store: Store) -> Lobby {
+    pub fn with_store(mut self, store: SharedStore) -> Lobby {
         self.store = Some(store);
         self
     }
 
     /// The store tables are logged to, if any.
     #[must_use]
-    pub fn store(&self) -> Option<&Store> {
+    pub fn store(&self) -> Option<&SharedStore> {
         self.store.as_ref()
     }
 

@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 use crate::http::{AppState, Config, serve};
-use crate::store::Store;
+use crate::store::SqliteStore;
 
 /// Options of `parlor serve`.
 #[derive(Debug, Args)]
@@ -62,10 +62,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {
-            let (store, startup) = Store::open(&args.data)
+            let (store, startup) = SqliteStore::open(&args.data)
                 .with_context(|| format!("opening the table log in {}", args.data.display()))?;
             tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
-            state = state.with_store(store);
+            state = state.with_store(std::sync::Arc::new(store));
             let restored = state.lobby.restore_all(startup);
             tracing::info!(tables = restored, "tables restored from the log");
         }

@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::lobby::Lobby;
-use crate::store::Store;
+use crate::store::SharedStore;
 use crate::ws;
 
 /// Server settings. The defaults need no configuration.
@@ -114,7 +114,7 @@ impl AppState {
     /// This state with tables logged to `store` (so they survive a restart) and hand
     /// replays read from it.
     #[must_use]
-    pub fn with_store(mut self, store: Store) -> AppState {
+    pub fn with_store(mut self, store: SharedStore) -> AppState {
         self.lobby = self.lobby.with_store(store);
         self
     }

@@ -36,7 +36,7 @@ pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
         tables: state.lobby.len(),
         connections: state.tracker.len(),
         memory: memory(),
-        store: state.lobby.store().and_then(crate::store::Store::stats),
+        store: state.lobby.store().and_then(|store| store.stats()),
     })
 }
 

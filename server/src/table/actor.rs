@@ -26,7 +26,7 @@ use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::{SeatMask, SeatState};
 use super::{ActionLog, MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
-use crate::store::{Restored, SeatRow, Store};
+use crate::store::{Restored, SeatRow, SharedStore};
 
 mod play;
 mod requests;
@@ -49,7 +49,7 @@ pub struct TableSetup {
     /// How long the table lives with nobody connected.
     pub idle_ttl: Duration,
     /// Where the table's setup, seats and actions are logged (`None`: nowhere).
-    pub store: Option<Store>,
+    pub store: Option<SharedStore>,
     /// The table as rebuilt from the store after a restart; `None` for a new table.
     pub restored: Option<Box<Restored>>,
 }

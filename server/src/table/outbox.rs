@@ -20,7 +20,7 @@ use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::{
-    Ack, ActionRow, MatchRow, SeatRow, Store, TableRow, Write, now_millis, status_name,
+    Ack, ActionRow, MatchRow, SeatRow, SharedStore, TableRow, Write, now_millis, status_name,
 };
 
 /// Sealed steps a table may have waiting for the database before it stops taking commands:
@@ -45,7 +45,7 @@ struct Step {
 /// Records a table's changes and holds its output until they are durable.
 pub struct Outbox {
     /// The store, if the server keeps one.
-    store: Option<Store>,
+    store: Option<SharedStore>,
     /// The table's id.
     table: String,
     /// Output of the step being made.
@@ -78,7 +78,7 @@ impl Outbox {
 
     /// A table that records into `store` (`None`: keeps nothing), `match_no` matches in.
     #[must_use]
-    pub fn new(store: Option<Store>, table: &str, match_no: u32) -> Outbox {
+    pub fn new(store: Option<SharedStore>, table: &str, match_no: u32) -> Outbox {
         Outbox {
             store,
             match_no,
@@ -88,7 +88,7 @@ impl Outbox {
 
     /// The store, if one is attached.
     #[must_use]
-    pub fn store(&self) -> Option<Store> {
+    pub fn store(&self) -> Option<SharedStore> {
         self.store.clone()
     }
 

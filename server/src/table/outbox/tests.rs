@@ -8,7 +8,7 @@ use parlor_shared::protocol::{Occupant, TableOptions, TableStatus};
 use parlor_shared::{Action, Game, Legal, Options, Seat, Variant};
 
 use super::Outbox;
-use crate::store::{SeatRow, Store, restore};
+use crate::store::{SeatRow, SqliteStore, Store, restore};
 
 /// A fresh directory, removed on drop.
 struct Dir(PathBuf);
@@ -99,17 +99,17 @@ async fn record_match(outbox: &mut Outbox, seed: u64, moves: usize) -> Game {
 #[tokio::test]
 async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
     let dir = Dir::new("reopen");
-    let (store, startup) = Store::open(&dir.0).expect("open");
+    let (store, startup) = SqliteStore::open(&dir.0).expect("open");
     assert!(startup.tables.is_empty());
-    let mut outbox = Outbox::new(Some(store.clone()), "t1", 0);
+    let mut outbox = Outbox::new(Some(std::sync::Arc::new(store.clone())), "t1", 0);
     let game = record_match(&mut outbox, 11, 30).await;
     // A closed table is not brought back.
-    let mut closed = Outbox::new(Some(store.clone()), "t2", 0);
+    let mut closed = Outbox::new(Some(std::sync::Arc::new(store.clone())), "t2", 0);
     record_match(&mut closed, 12, 3).await;
     closed.record_closed();
     store.close().await.expect("close");
 
-    let (store, startup) = Store::open(&dir.0).expect("reopen");
+    let (store, startup) = SqliteStore::open(&dir.0).expect("reopen");
     assert!(startup.unreadable.is_empty());
     assert_eq!(startup.tables.len(), 1, "only the open table");
     let restored = restore::rebuild(&startup.tables[0]).expect("rebuild");
@@ -140,8 +140,8 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
 
 #[tokio::test]
 async fn output_waits_for_the_write_and_keeps_its_order() {
-    let store = Store::in_memory().expect("memory store");
-    let mut outbox = Outbox::new(Some(store.clone()), "t", 0);
+    let store = SqliteStore::in_memory().expect("memory store");
+    let mut outbox = Outbox::new(Some(std::sync::Arc::new(store.clone())), "t", 0);
     let (conn, mut rx) = probe_conn();
     record_match(&mut outbox, 1, 1).await;
     outbox.record_action(
@@ -181,8 +181,8 @@ fn probe_conn() -> (crate::conn::Conn, crate::conn::Receiver<crate::conn::Frame>
 /// step that wrote nothing still waits behind the steps before it.
 #[tokio::test]
 async fn sealed_steps_go_out_in_order_once_stored() {
-    let store = Store::in_memory().expect("memory store");
-    let mut outbox = Outbox::new(Some(store.clone()), "t", 0);
+    let store = SqliteStore::in_memory().expect("memory store");
+    let mut outbox = Outbox::new(Some(std::sync::Arc::new(store.clone())), "t", 0);
     let (conn, mut rx) = probe_conn();
     record_match(&mut outbox, 1, 0).await;
     let play = |card: &str| Action::Play {
@@ -216,4 +216,76 @@ async fn sealed_steps_go_out_in_order_once_stored() {
     assert!(outbox.queue(&conn, "four".into()));
     assert!(outbox.seal().is_empty());
     assert_eq!(rx.try_recv().unwrap().as_str(), "four");
+}
+
+/// A backend of the test's own, answering each write only when told: the outbox works with
+/// any [`Store`], and holds a step's output until that step's own acknowledgement.
+#[derive(Debug, Default)]
+struct ManualStore {
+    acks: std::sync::Mutex<Vec<tokio::sync::oneshot::Sender<Result<(), String>>>>,
+}
+
+impl Store for ManualStore {
+    fn append(&self, _write: crate::store::Write) -> crate::store::Ack {
+        let (ack, rx) = tokio::sync::oneshot::channel();
+        self.acks.lock().unwrap().push(ack);
+        rx
+    }
+
+    fn flushed(&self) -> futures_util::future::BoxFuture<'_, Result<(), crate::store::StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn table_log(
+        &self,
+        _id: &str,
+    ) -> futures_util::future::BoxFuture<
+        '_,
+        Result<Option<crate::store::TableLog>, crate::store::StoreError>,
+    > {
+        Box::pin(async { Ok(None) })
+    }
+
+    fn stats(&self) -> Option<crate::store::StoreStats> {
+        None
+    }
+
+    fn close(&self) -> futures_util::future::BoxFuture<'_, Result<(), crate::store::StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn another_backend_gates_the_output_the_same_way() {
+    let store = std::sync::Arc::new(ManualStore::default());
+    let mut outbox = Outbox::new(Some(store.clone()), "t", 0);
+    let (conn, mut rx) = probe_conn();
+    outbox.record_match_started(1, 0);
+    assert!(outbox.queue(&conn, "one".into()));
+    assert!(outbox.seal().is_empty());
+    outbox.record_action(
+        0,
+        Seat(0),
+        &Action::Play {
+            card: "2C".parse().unwrap(),
+        },
+        1,
+    );
+    assert!(outbox.queue(&conn, "two".into()));
+    assert!(outbox.seal().is_empty());
+    assert_eq!(outbox.in_flight(), 2);
+    assert!(rx.try_recv().is_none(), "nothing before the store answers");
+    let acks: Vec<_> = store.acks.lock().unwrap().drain(..).collect();
+    assert_eq!(acks.len(), 2, "one write per step");
+    let mut acks = acks.into_iter();
+    acks.next().unwrap().send(Ok(())).unwrap();
+    assert!(outbox.deliver_next().await.is_empty());
+    assert_eq!(rx.try_recv().unwrap().as_str(), "one");
+    assert!(
+        rx.try_recv().is_none(),
+        "the second step waits for its own write"
+    );
+    acks.next().unwrap().send(Ok(())).unwrap();
+    assert!(outbox.deliver_next().await.is_empty());
+    assert_eq!(rx.try_recv().unwrap().as_str(), "two");
 }

@@ -1,4 +1,4 @@
-//! The store on its own: writes survive reopening, tables rebuild by replay, finished hands
+//! The SQLite store on its own: writes survive reopening, tables rebuild by replay, finished hands
 //! are built face up, and bad files and rows are refused the way the server expects.
 
 use std::path::PathBuf;
@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use parlor_shared::protocol::{Occupant, TableOptions};
 use parlor_shared::{Action, Event, Game, Legal, Options, Seat, Variant};
 
-use super::records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
-use super::{Store, StoreError, hands, restore};
+use super::SqliteStore;
+use crate::store::records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
+use crate::store::{Store, StoreError, hands, restore};
 
 /// A fresh directory, removed on drop.
 struct Dir(PathBuf);
@@ -190,7 +191,7 @@ async fn a_file_that_is_not_a_database_is_moved_aside() {
         b"not a database at all".repeat(500),
     )
     .unwrap();
-    let (store, startup) = Store::open(&dir.0).expect("a fresh start");
+    let (store, startup) = SqliteStore::open(&dir.0).expect("a fresh start");
     let aside = startup.moved_aside.expect("moved aside");
     assert!(aside.to_string_lossy().contains("parlor.db.corrupt-"));
     assert!(aside.exists());
@@ -206,7 +207,7 @@ fn a_database_from_a_newer_version_is_refused() {
     let conn = rusqlite::Connection::open(dir.0.join("parlor.db")).unwrap();
     conn.pragma_update(None, "user_version", 99).unwrap();
     drop(conn);
-    let err = Store::open(&dir.0).unwrap_err();
+    let err = SqliteStore::open(&dir.0).unwrap_err();
     assert!(
         matches!(err, StoreError::NewerSchema { found: 99, .. }),
         "{err}"

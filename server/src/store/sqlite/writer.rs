@@ -9,8 +9,11 @@ use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
-use super::records::{ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, occupant_name};
-use super::{StoreError, load};
+use super::load;
+use crate::store::StoreError;
+use crate::store::records::{
+    ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+};
 
 /// The most requests written in one transaction.
 const MAX_BATCH: usize = 4096;
@@ -18,61 +21,6 @@ const MAX_BATCH: usize = 4096;
 /// How long a busy writer waits for more writes before committing (a quiet one never
 /// waits). About a tenth of a move's round trip under load; it halves the pages written.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
-
-/// One change to the database.
-#[derive(Debug)]
-pub enum Write {
-    /// A new table.
-    Table(TableRow),
-    /// A match started.
-    Match {
-        /// The table.
-        table: String,
-        /// The match.
-        row: MatchRow,
-    },
-    /// The table's seats, host and status as they are now.
-    State {
-        /// The table.
-        table: String,
-        /// `waiting`, `playing` or `finished`.
-        status: &'static str,
-        /// The host's seat.
-        host: Option<u8>,
-        /// Every seat.
-        seats: Vec<SeatRow>,
-    },
-    /// An accepted action.
-    Action {
-        /// The table.
-        table: String,
-        /// The action.
-        row: ActionRow,
-    },
-    /// The table closed for good.
-    Closed {
-        /// The table.
-        table: String,
-    },
-}
-
-impl Write {
-    /// A short description for the log (never the seat tokens).
-    fn what(&self) -> String {
-        match self {
-            Write::Table(row) => format!("table {} created", row.id),
-            Write::Match { table, row } => format!("match {} of table {table}", row.match_no),
-            Write::State { table, .. } => format!("seats of table {table}"),
-            Write::Action { table, row } => {
-                format!(
-                    "action {} of match {} of table {table}",
-                    row.idx, row.match_no
-                )
-            }
-            Write::Closed { table } => format!("table {table} closed"),
-        }
-    }
-}
 
 /// What the writer thread is asked to do.
 #[derive(Debug)]
@@ -103,7 +51,7 @@ pub enum Request {
     },
 }
 
-/// The thread's loop; returns when asked to stop or when every [`super::Store`] is gone.
+/// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
 /// The checkpointer, if any, is nudged after each commit.
 pub fn run(
     mut conn: Connection,

@@ -6,7 +6,7 @@
 
 use rusqlite::Connection;
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// Every migration in order. Append; never edit one that has shipped.
 pub const MIGRATIONS: &[&str] = &[

@@ -2,8 +2,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
-use super::records::{ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, occupant_from};
+use crate::store::StoreError;
+use crate::store::records::{
+    ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, occupant_from,
+};
 
 /// The ids of every table not closed for good, oldest first.
 pub fn open_table_ids(conn: &Connection) -> Result<Vec<String>, StoreError> {

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// How long commits gather before a checkpoint: fewer, larger checkpoints copy each hot page
 /// once for many commits.
