@@ -3,14 +3,12 @@
 //! [`app`] builds the router (REST lobby, replays, stats, `/ws`, the web client) and [`serve`] runs
 //! it; each table is an actor task ([`table`]) found through the [`lobby`].
 
-pub mod adapters;
-pub mod client;
-pub mod commands;
 pub mod conn;
 pub mod http;
 pub mod lobby;
 pub mod store;
 pub mod table;
+pub mod tools;
 pub mod ws;
 
 pub use http::{AppState, Config, app, serve};

@@ -14,7 +14,7 @@ use parlor_shared::bots::{Strategy, strategy};
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 use parlor_shared::{Action, Event, Legal, PlayerView, Seat, Variant};
 
-use crate::adapters::exec::ExecBot;
+use crate::tools::adapters::exec::ExecBot;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 

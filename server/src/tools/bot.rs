@@ -6,8 +6,8 @@ use std::time::Duration;
 use clap::Args;
 use parlor_shared::Seat;
 
-use crate::adapters::exec::split_command;
-use crate::client::{self, BrainSpec, Target};
+use crate::tools::adapters::exec::split_command;
+use crate::tools::remote_bot::{self, BrainSpec, Target};
 
 /// Options of `parlor bot`.
 #[derive(Args, Debug)]
@@ -59,7 +59,7 @@ pub fn run(args: &BotArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let outcome = runtime.block_on(client::play(&target, spec, args.reconnects))?;
+    let outcome = runtime.block_on(remote_bot::play(&target, spec, args.reconnects))?;
     let won = outcome.winners.contains(&outcome.seat);
     println!(
         "match over: played {} as {} with {} moves ({} reconnections); {}",

@@ -8,7 +8,7 @@ use clap::Args;
 use parlor_shared::bots::strategy;
 use parlor_shared::{Action, CardSet, Variant};
 
-use crate::adapters::heartless;
+use crate::tools::adapters::heartless;
 
 /// Options of `parlor heartless-move`.
 #[derive(Args, Debug)]

@@ -1,10 +1,18 @@
-//! One module per `parlor` subcommand.
+//! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
+//! together; the others are arena, bench, loadtest, replay, uva181, heartless-move and the
+//! remote bot), with the bot adapters they share.
+//!
+//! Tools sit on top of the server's modules and may use any of them; no server module imports
+//! a tool.
+
+pub mod adapters;
 
 pub mod arena;
 pub mod bench;
 pub mod bot;
 pub mod heartless_move;
 pub mod loadtest;
+pub mod remote_bot;
 pub mod replay;
 pub mod serve;
 pub mod uva181;

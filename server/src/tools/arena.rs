@@ -11,7 +11,7 @@ use clap::Args;
 use parlor_shared::arena::{self, Fixture, MatchRecord, Seated};
 use parlor_shared::{Options, Variant};
 
-use crate::adapters;
+use crate::tools::adapters;
 
 /// Options of `parlor arena`.
 #[derive(Args, Debug)]
