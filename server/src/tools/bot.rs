@@ -7,7 +7,7 @@ use clap::Args;
 use parlor_shared::Seat;
 
 use crate::tools::adapters::exec::split_command;
-use crate::tools::remote_bot::{self, BrainSpec, Target};
+use crate::tools::remote_bot::{self, MoveSource, Target};
 
 /// Options of `parlor bot`.
 #[derive(Args, Debug)]
@@ -44,8 +44,8 @@ pub struct BotArgs {
 /// Plays one match and prints how it ended.
 pub fn run(args: &BotArgs) -> anyhow::Result<()> {
     let spec = match &args.exec {
-        Some(cmd) => BrainSpec::Exec(split_command(cmd), Duration::from_millis(args.move_ms)),
-        None => BrainSpec::Strategy(args.strategy.clone(), args.seed),
+        Some(cmd) => MoveSource::Exec(split_command(cmd), Duration::from_millis(args.move_ms)),
+        None => MoveSource::Strategy(args.strategy.clone(), args.seed),
     };
     let target = Target {
         url: args.url.clone(),

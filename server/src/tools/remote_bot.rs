@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
-use parlor_shared::arena::Participant;
+use parlor_shared::arena::Player;
 use parlor_shared::bots::{Strategy, strategy};
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 use parlor_shared::{Action, Event, Legal, PlayerView, Seat, Variant};
@@ -18,24 +18,24 @@ use crate::tools::adapters::exec::ExecBot;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-/// What will decide the moves, built once the seat and the variant are known.
+/// Where the moves come from, given before the seat and the variant are known.
 #[derive(Clone, Debug)]
-pub enum BrainSpec {
+pub enum MoveSource {
     /// A built-in strategy by name, with its seed.
     Strategy(String, u64),
     /// A line-protocol program (`CMD` split on whitespace) with a per-move budget.
     Exec(Vec<String>, Duration),
 }
 
-impl BrainSpec {
-    /// The brain for `seat` at a table of `variant`.
-    pub fn build(&self, variant: Variant, seat: Seat) -> anyhow::Result<Brain> {
+impl MoveSource {
+    /// What makes the moves for `seat` at a table of `variant`.
+    pub fn build(&self, variant: Variant, seat: Seat) -> anyhow::Result<Mover> {
         Ok(match self {
-            BrainSpec::Strategy(name, seed) => Brain::Strategy(
+            MoveSource::Strategy(name, seed) => Mover::Strategy(
                 strategy(name, variant, *seed)
                     .with_context(|| format!("no strategy {name:?} for {variant}"))?,
             ),
-            BrainSpec::Exec(argv, budget) => Brain::Program(Box::new(
+            MoveSource::Exec(argv, budget) => Mover::Program(Box::new(
                 ExecBot::new(argv.clone(), variant, seat, *budget)
                     .with_context(|| format!("starting {:?}", argv.join(" ")))?,
             )),
@@ -43,24 +43,24 @@ impl BrainSpec {
     }
 }
 
-/// What decides the moves.
-pub enum Brain {
+/// What makes the moves once seated: a built-in strategy or an outside program.
+pub enum Mover {
     /// A built-in strategy.
     Strategy(Box<dyn Strategy>),
-    /// An outside program (it also hears every event of its seat).
-    Program(Box<dyn Participant>),
+    /// An outside player (it also hears every event of its seat).
+    Program(Box<dyn Player>),
 }
 
-impl Brain {
+impl Mover {
     fn act(&mut self, view: &PlayerView) -> Action {
         match self {
-            Brain::Strategy(s) => s.choose(view),
-            Brain::Program(p) => p.act(view),
+            Mover::Strategy(s) => s.choose(view),
+            Mover::Program(p) => p.act(view),
         }
     }
 
     fn observe(&mut self, event: &Event) {
-        if let Brain::Program(p) = self {
+        if let Mover::Program(p) = self {
             p.observe(std::slice::from_ref(event));
         }
     }
@@ -105,18 +105,18 @@ struct Session {
     token: Option<String>,
     seat: Option<Seat>,
     moves: u64,
-    spec: BrainSpec,
-    brain: Option<Brain>,
+    spec: MoveSource,
+    mover: Option<Mover>,
 }
 
 impl Session {
-    /// The brain, built on first use (the seat and variant are known by then).
-    fn brain(&mut self, variant: Variant) -> anyhow::Result<&mut Brain> {
-        if self.brain.is_none() {
+    /// The mover, built on first use (the seat and variant are known by then).
+    fn mover(&mut self, variant: Variant) -> anyhow::Result<&mut Mover> {
+        if self.mover.is_none() {
             let seat = self.seat.context("a move asked before a seat was given")?;
-            self.brain = Some(self.spec.build(variant, seat)?);
+            self.mover = Some(self.spec.build(variant, seat)?);
         }
-        Ok(self.brain.as_mut().expect("just built"))
+        Ok(self.mover.as_mut().expect("just built"))
     }
 }
 
@@ -138,7 +138,7 @@ pub fn ws_url(url: &str) -> String {
 /// (up to `max_reconnects` times, backing off).
 pub async fn play(
     target: &Target,
-    spec: BrainSpec,
+    spec: MoveSource,
     max_reconnects: u32,
 ) -> anyhow::Result<Outcome> {
     let url = ws_url(&target.url);
@@ -147,7 +147,7 @@ pub async fn play(
         seat: target.seat,
         moves: 0,
         spec,
-        brain: None,
+        mover: None,
     };
     let mut reconnects = 0;
     loop {
@@ -219,7 +219,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
             ServerMsg::State { seq, view } => {
                 let view = *view;
                 if !matches!(view.legal, Legal::Wait) && answered != Some(seq) {
-                    reply = Some(to_message(session.brain(view.variant)?.act(&view), seq));
+                    reply = Some(to_message(session.mover(view.variant)?.act(&view), seq));
                     answered = Some(seq);
                 }
                 snapshot = Some((seq, view));
@@ -228,7 +228,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 if answered != Some(seq) {
                     match &snapshot {
                         Some((s, view)) if *s == seq && !matches!(view.legal, Legal::Wait) => {
-                            reply = Some(to_message(session.brain(view.variant)?.act(view), seq));
+                            reply = Some(to_message(session.mover(view.variant)?.act(view), seq));
                             answered = Some(seq);
                         }
                         _ => reply = Some(ClientMsg::Sync {}),
@@ -236,8 +236,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 }
             }
             ServerMsg::Event { event, .. } => {
-                if let Some(brain) = &mut session.brain {
-                    brain.observe(&event);
+                if let Some(mover) = &mut session.mover {
+                    mover.observe(&event);
                 }
                 if let Event::MatchOver { winners, .. } = event {
                     let _ = sink.send(Message::Close(None)).await;
@@ -267,9 +267,9 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 return Ok(Ended::Lost(anyhow!("server said goodbye: {reason}")));
             }
             ServerMsg::Table { table, .. } => {
-                if session.brain.is_none() && session.seat.is_some() {
+                if session.mover.is_none() && session.seat.is_some() {
                     // Built early so an outside program hears the whole match.
-                    session.brain(table.variant)?;
+                    session.mover(table.variant)?;
                 }
             }
             ServerMsg::Pong {} => {}

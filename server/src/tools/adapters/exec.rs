@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use parlor_shared::arena::Participant;
+use parlor_shared::arena::Player;
 use parlor_shared::bots::{HeuristicBot, Strategy};
 use parlor_shared::rules::BadCard;
 use parlor_shared::{Action, CardSet, Event, Legal, PerSeat, PlayerView, Seat, Variant};
@@ -236,7 +236,7 @@ impl ExecBot {
     }
 }
 
-impl Participant for ExecBot {
+impl Player for ExecBot {
     fn failures(&self) -> u32 {
         self.failures
     }

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use parlor_shared::arena::Participant;
+use parlor_shared::arena::Player;
 use parlor_shared::bots::{HeuristicBot, Strategy};
 use parlor_shared::{Action, CardSet, Legal, PlayerView};
 
@@ -108,7 +108,7 @@ impl Strategy for ScriptBot {
 }
 
 /// In the arena a script is a participant, so its failures are reported.
-impl Participant for ScriptBot {
+impl Player for ScriptBot {
     fn act(&mut self, view: &PlayerView) -> Action {
         self.choose(view)
     }
