@@ -11,16 +11,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
+use parlor_shared::Seat;
+use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
-use parlor_shared::{Card, Legal, Seat};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
 
+use super::remote_bot::move_message;
 use crate::http::ServerStats;
 
 /// Options of `parlor loadtest`.
@@ -233,7 +233,7 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
     };
     ws.send(Message::text(serde_json::to_string(&join)?))
         .await?;
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut random = RandomBot::new(seed);
     let mut tally = Tally::default();
     // What this seat's own moves look like in events, once the seat is known.
     let mut patterns: Option<(String, String)> = None;
@@ -297,7 +297,10 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
                 }
             }
             ServerMsg::YourTurn { legal, .. } => {
-                let text = serde_json::to_string(&random_move(&legal, &mut rng))?;
+                let msg = random
+                    .choose_legal(&legal)
+                    .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
+                let text = serde_json::to_string(&msg)?;
                 sent = Some((Instant::now(), text.clone()));
                 ws.send(Message::text(text)).await?;
             }
@@ -316,32 +319,4 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
     }
     let _ = ws.close(None).await;
     Ok(tally)
-}
-
-/// A random legal move.
-fn random_move(legal: &Legal, rng: &mut StdRng) -> ClientMsg {
-    match legal {
-        Legal::Play { cards } => {
-            let card = cards
-                .nth(rng.random_range(0..cards.len()))
-                .expect("a playable card");
-            ClientMsg::Play {
-                card,
-                seat: None,
-                seq: None,
-            }
-        }
-        Legal::Pass { count, from, .. } => {
-            let mut hand: Vec<Card> = from.iter().collect();
-            let cards = (0..*count)
-                .map(|_| hand.swap_remove(rng.random_range(0..hand.len())))
-                .collect();
-            ClientMsg::Pass {
-                cards,
-                seat: None,
-                seq: None,
-            }
-        }
-        Legal::Wait => ClientMsg::Ping {},
-    }
 }

@@ -219,7 +219,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
             ServerMsg::State { seq, view } => {
                 let view = *view;
                 if !matches!(view.legal, Legal::Wait) && answered != Some(seq) {
-                    reply = Some(to_message(session.mover(view.variant)?.act(&view), seq));
+                    reply = Some(move_message(
+                        session.mover(view.variant)?.act(&view),
+                        Some(seq),
+                    ));
                     answered = Some(seq);
                 }
                 snapshot = Some((seq, view));
@@ -228,7 +231,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 if answered != Some(seq) {
                     match &snapshot {
                         Some((s, view)) if *s == seq && !matches!(view.legal, Legal::Wait) => {
-                            reply = Some(to_message(session.mover(view.variant)?.act(view), seq));
+                            reply = Some(move_message(
+                                session.mover(view.variant)?.act(view),
+                                Some(seq),
+                            ));
                             answered = Some(seq);
                         }
                         _ => reply = Some(ClientMsg::Sync {}),
@@ -286,19 +292,20 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
     Ok(Ended::Lost(anyhow!("the connection ended")))
 }
 
-/// The protocol message for an action, answering the prompt of `seq` (so a late answer is
-/// refused rather than taken for the next turn).
-fn to_message(action: Action, seq: u64) -> ClientMsg {
+/// The protocol message for an action, answering the prompt of `seq` when given (so a late
+/// answer is refused rather than taken for the next turn).
+#[must_use]
+pub fn move_message(action: Action, seq: Option<u64>) -> ClientMsg {
     match action {
         Action::Play { card } => ClientMsg::Play {
             card,
             seat: None,
-            seq: Some(seq),
+            seq,
         },
         Action::Pass { cards } => ClientMsg::Pass {
             cards,
             seat: None,
-            seq: Some(seq),
+            seq,
         },
     }
 }
