@@ -17,14 +17,14 @@ use std::time::Duration;
 use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
-use parlor_shared::{Game, Options, Seat, Variant};
+use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
-use super::seats::{SeatMask, SeatState};
-use super::{ActionLog, MAILBOX, TableHandle, TableMsg, TableRequest};
+use super::seats::SeatState;
+use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, SharedStore};
 
@@ -75,10 +75,10 @@ pub fn spawn(
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
         host: None,
-        log: ActionLog::default(),
+        moves: 0,
         seq: 0,
         matches_played: 0,
-        awaiting: SeatMask::default(),
+        awaiting: SeatSet::EMPTY,
         bot_due: None,
         idle_ttl: setup.idle_ttl,
         idle_deadline: None,
@@ -160,14 +160,14 @@ struct TableActor {
     spectators: Vec<Conn>,
     /// The seat whose occupant may add bots and start matches.
     host: Option<Seat>,
-    /// Every action of the current match in order: with the seed, the whole match.
-    log: ActionLog,
+    /// Actions accepted in the current match: the next action's place in the stored log.
+    moves: usize,
     /// The table's event counter: the number of events sent so far.
     seq: u64,
     /// Matches finished here.
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
-    awaiting: SeatMask,
+    awaiting: SeatSet,
     /// When the next built-in bot move is due (only with a bot delay).
     bot_due: Option<Instant>,
     /// How long the table lives with nobody connected.
@@ -451,9 +451,7 @@ impl TableActor {
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) {
         self.game = restored.game;
-        for (seat, action) in &restored.log {
-            self.log.push(*seat, action);
-        }
+        self.moves = restored.log.len();
         self.seq = restored.seq;
         self.matches_played = restored.matches_played;
         self.status = restored.status;

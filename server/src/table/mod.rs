@@ -10,7 +10,6 @@
 
 mod actor;
 mod error;
-mod log;
 pub mod outbox;
 mod seats;
 #[cfg(test)]
@@ -18,7 +17,6 @@ mod tests;
 
 pub use actor::{TableSetup, spawn};
 pub use error::TableError;
-pub use log::ActionLog;
 
 use parlor_shared::protocol::TableInfo;
 use parlor_shared::{Action, Seat};

@@ -132,30 +132,3 @@ pub fn fallback_action(legal: &Legal) -> Option<Action> {
         Legal::Wait => None,
     }
 }
-
-/// A bitmask of seats, for the seats that have been prompted and not yet acted.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SeatMask(u8);
-
-impl SeatMask {
-    /// True when `seat` is in.
-    #[must_use]
-    pub fn contains(self, seat: Seat) -> bool {
-        self.0 & (1 << seat.0) != 0
-    }
-
-    /// Puts `seat` in.
-    pub fn insert(&mut self, seat: Seat) {
-        self.0 |= 1 << seat.0;
-    }
-
-    /// Takes `seat` out.
-    pub fn remove(&mut self, seat: Seat) {
-        self.0 &= !(1 << seat.0);
-    }
-
-    /// Takes everyone out.
-    pub fn clear(&mut self) {
-        self.0 = 0;
-    }
-}

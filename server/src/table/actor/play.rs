@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Action, Game, PlayerView, Seat};
+use parlor_shared::{Action, Game, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::table::TableError;
@@ -18,9 +18,8 @@ impl TableActor {
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;
-        self.outbox
-            .record_action(self.log.len(), seat, &action, seq);
-        self.log.push(seat, &action);
+        self.outbox.record_action(self.moves, seat, &action, seq);
+        self.moves += 1;
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
         for event in events {
@@ -29,7 +28,7 @@ impl TableActor {
         if over {
             self.status = TableStatus::Finished;
             self.matches_played += 1;
-            self.awaiting.clear();
+            self.awaiting = SeatSet::EMPTY;
             for state in &mut self.seats {
                 state.turn_deadline = None;
                 if !state.is_taken() {
@@ -38,7 +37,7 @@ impl TableActor {
                 }
             }
             self.dirty = true;
-            tracing::info!(table = %self.id, moves = self.log.len(), "match over");
+            tracing::info!(table = %self.id, moves = self.moves, "match over");
         } else {
             self.prompt();
         }

@@ -2,7 +2,7 @@
 
 use parlor_shared::bots::{strategy, strategy_names};
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Game, PlayerView, Seat};
+use parlor_shared::{Game, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
@@ -182,8 +182,8 @@ impl TableActor {
         self.outbox
             .record_match_started(seed, self.seq + opening.len() as u64);
         self.game = Some(game);
-        self.log.clear();
-        self.awaiting.clear();
+        self.moves = 0;
+        self.awaiting = SeatSet::EMPTY;
         self.status = TableStatus::Playing;
         self.dirty = true;
         tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");
