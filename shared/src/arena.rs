@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::bots::{HeuristicBot, RandomBot, Strategy};
-use crate::rules::{Action, Event, Game, Legal, Options, OptionsError, Variant};
+use crate::rules::{Action, Event, Game, Options, OptionsError, Variant};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
 
@@ -128,9 +128,8 @@ pub fn play_match(
         if game.apply_into(seat, &action, &mut events).is_err() {
             fallbacks[seat] += 1;
             let view = PlayerView::of(&game, Some(seat));
-            let action = match view.legal {
-                Legal::Wait => continue,
-                _ => HeuristicBot.choose(&view),
+            let Some(action) = HeuristicBot::fallback(&view) else {
+                continue;
             };
             events.clear();
             game.apply_into(seat, &action, &mut events)

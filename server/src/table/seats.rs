@@ -1,9 +1,8 @@
 //! One seat of a table: who sits there, their secret token, their connection and timers.
 
-use parlor_shared::Action;
 use parlor_shared::bots::{Strategy, strategy};
 use parlor_shared::protocol::{Occupant, SeatInfo};
-use parlor_shared::{Legal, Seat, Variant};
+use parlor_shared::{Seat, Variant};
 use tokio::time::Instant;
 
 use super::Conn;
@@ -118,17 +117,4 @@ pub fn stand_in(variant: Variant, seed: u64) -> Box<dyn Strategy> {
     strategy("heuristic", variant, seed)
         .or_else(|| strategy("random", variant, seed))
         .expect("the random strategy exists for every variant")
-}
-
-/// A legal move when a strategy proposes an illegal one: the lowest cards.
-#[must_use]
-pub fn fallback_action(legal: &Legal) -> Option<Action> {
-    match legal {
-        Legal::Play { cards } => cards.lowest().map(|card| Action::Play { card }),
-        Legal::Pass { count, from, .. } => {
-            let cards: Vec<_> = from.iter().take(*count as usize).collect();
-            (cards.len() == *count as usize).then_some(Action::Pass { cards })
-        }
-        Legal::Wait => None,
-    }
 }

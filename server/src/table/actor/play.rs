@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
+use parlor_shared::bots::HeuristicBot;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Action, Game, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::table::TableError;
-use crate::table::seats::{fallback_action, stand_in};
+use crate::table::seats::stand_in;
 
 use super::TableActor;
 
@@ -109,7 +110,7 @@ impl TableActor {
         let mut action = bot.choose(&view);
         if !view.legal.allows(&action) {
             tracing::warn!(table = %self.id, %seat, bot = bot.name(), "bot chose an illegal move");
-            match fallback_action(&view.legal) {
+            match HeuristicBot::fallback(&view) {
                 Some(fallback) => action = fallback,
                 None => return,
             }

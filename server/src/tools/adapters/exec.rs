@@ -232,7 +232,7 @@ impl ExecBot {
             return Action::Play { card };
         }
         self.resend_cards = true;
-        HeuristicBot.choose(view)
+        HeuristicBot::fallback(view).expect("asked to act with something to do")
     }
 }
 

@@ -103,7 +103,7 @@ impl Strategy for ScriptBot {
             return action;
         }
         self.failures += 1;
-        HeuristicBot.choose(view)
+        HeuristicBot::fallback(view).expect("asked to act with something to do")
     }
 }
 
