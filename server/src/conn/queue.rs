@@ -1,10 +1,12 @@
-//! A small bounded queue between tasks: a connection's outbound frames, a table's commands.
+//! A small bounded queue between tasks: a connection's outbound frames, a table's mailbox.
 //! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
 //! the receiver takes one item or everything queued in one go.
 //!
 //! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost one to three kilobytes per
 //! channel even when idle, and a server holds five channels per table. This queue keeps only
 //! what is waiting (usually a handful of items).
+//!
+//! It knows nothing of frames, tables or sockets.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -1,5 +1,8 @@
 //! HTTP errors: each becomes a JSON `{"code","message"}` response. Internals never reach a
 //! client.
+//!
+//! It owns the HTTP error codes and statuses; table refusals are `table::TableError` and go
+//! over the WebSocket, not here.
 
 use axum::Json;
 use axum::http::StatusCode;

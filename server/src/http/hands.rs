@@ -3,6 +3,8 @@
 //!
 //! Both read the stored log, so they work for tables that have closed too. A hand that has
 //! not been scored is refused with 409 `hand_not_finished`: its cards stay hidden.
+//!
+//! It only reads, through the store's trait; building the hands is `store::hands`' job.
 
 use axum::Json;
 use axum::extract::{Path, State};

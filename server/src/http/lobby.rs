@@ -1,4 +1,6 @@
 //! The REST lobby: variants, listing, reading and creating tables.
+//!
+//! It parses requests and shapes responses; opening tables is the lobby's job.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;

@@ -1,5 +1,7 @@
 //! `GET /api/stats`: what the server holds right now (tables, connections, memory, the
 //! store's log), for operators and for `parlor loadtest`'s memory figures.
+//!
+//! It reads figures; it changes nothing.
 
 use axum::Json;
 use axum::extract::State;

@@ -1,5 +1,7 @@
 //! The browser client, embedded in the binary at compile time so `parlor serve` needs no
 //! files beside it.
+//!
+//! It serves files only; it knows nothing of tables.
 
 use axum::http::{HeaderValue, Uri, header};
 use axum::response::{Html, IntoResponse, Response};

@@ -2,6 +2,8 @@
 //!
 //! JSON columns stay strings here; turning them into engine types (and refusing what does not
 //! parse or replay) is [`super::restore`]'s job, so a bad row is reported with its table.
+//!
+//! Plain data: no I/O, and nothing of the server above the store.
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::Occupant;

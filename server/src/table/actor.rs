@@ -10,6 +10,9 @@
 //!
 //! The loop, timers and bookkeeping live here; seating, requests, play and sending are in
 //! the child modules, each an `impl TableActor` block.
+//!
+//! It owns the game, the seats, the timers and the outbox of one table; it never touches a
+//! socket (only connection queues, through the outbox) nor the lobby.
 
 use std::pin::Pin;
 use std::time::Duration;

@@ -1,4 +1,6 @@
 //! One seat of a table: who sits there, their secret token, their connection and timers.
+//!
+//! Plain state of one seat; the actor decides when it changes.
 
 use parlor_shared::bots::{Strategy, strategy};
 use parlor_shared::protocol::{Occupant, SeatInfo};

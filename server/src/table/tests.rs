@@ -1,4 +1,4 @@
-//! The actor on its own, driven through its command channel with hand-made conns.
+//! The actor on its own, driven through its mailbox with hand-made connections.
 
 use std::time::Duration;
 

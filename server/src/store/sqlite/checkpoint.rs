@@ -8,6 +8,8 @@
 //! writer. A log that is fully copied is started over by the writer's next commit; under a
 //! steady load that never happens (there is always a newer commit), so past [`LOG_LIMIT`]
 //! one blocking checkpoint holds the writer for the last few commits and restarts the log.
+//!
+//! It owns its own connection and thread; it never writes rows.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,4 +1,6 @@
 //! Reading tables back from the database.
+//!
+//! It only reads; writes go through the writer thread.
 
 use rusqlite::{Connection, OptionalExtension, params};
 

@@ -3,6 +3,8 @@
 //! Migration `i` (0-based) takes a database from version `i` to `i + 1`. A database with a
 //! higher version than [`MIGRATIONS`] knows was written by a newer Parlor and is refused
 //! rather than guessed at.
+//!
+//! It owns the schema; rows are written by the writer thread only.
 
 use rusqlite::Connection;
 

@@ -4,6 +4,8 @@
 //! after a short wait for more), writes the writes in one transaction, commits, and only
 //! then acknowledges them (group commit). Reads and barriers are answered in queue order,
 //! after the writes queued before them.
+//!
+//! It owns the writing connection; nothing else writes to the database after start.
 
 use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};

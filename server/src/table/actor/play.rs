@@ -1,4 +1,6 @@
 //! Applying moves, prompting the next player, and the server's own bot moves.
+//!
+//! An `impl TableActor` block: it changes the game only through the engine's `apply`.
 
 use std::time::Duration;
 

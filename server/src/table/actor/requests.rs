@@ -1,4 +1,7 @@
 //! Requests from connections at the table: moves, host commands, `leave`, `sync`.
+//!
+//! An `impl TableActor` block: join, watch and ping never reach it (the connection's reader
+//! handles them).
 
 use parlor_shared::bots::{strategy, strategy_names};
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};

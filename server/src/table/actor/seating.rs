@@ -1,4 +1,6 @@
 //! Taking seats, watching, leaving and losing the connection.
+//!
+//! An `impl TableActor` block: it changes seats and connections, never the game.
 
 use std::time::Duration;
 

@@ -1,4 +1,7 @@
 //! Everything the table sends: events to those allowed to see them, snapshots, `table`.
+//!
+//! An `impl TableActor` block: every frame goes through the outbox, never straight to a
+//! connection.
 
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Event, PlayerView, Seat};

@@ -1,6 +1,8 @@
 //! Bots that are not built-in strategies: external programs speaking the contest line
 //! protocol (`exec:CMD`) and heartless-style scripts (`script:PATH`), plus the parsing of a
 //! bot spec as `parlor arena --bots` takes it.
+//!
+//! Adapters are tools: no module of the server imports them.
 
 pub mod exec;
 pub mod heartless;
