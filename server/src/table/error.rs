@@ -41,7 +41,7 @@ pub enum TableError {
     /// The rules refused the move.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A host command from someone else.
+    /// A host request (`add_bot`, `remove_bot`, `start`) from someone else.
     #[error("only the table's host can do that")]
     NotHost,
     /// `add_bot` named a strategy the variant does not have.

@@ -89,7 +89,7 @@ pub enum TableMsg {
         /// `true` when the connection joined.
         reply: oneshot::Sender<bool>,
     },
-    /// A request from a connection already at the table (moves, host commands, `leave`).
+    /// A request from a connection already at the table (moves, host requests, `leave`).
     Request {
         /// Who sent it.
         conn: ConnId,

@@ -23,7 +23,7 @@ use crate::store::{
     Ack, ActionRow, MatchRow, SeatRow, SharedStore, TableRow, Write, now_millis, status_name,
 };
 
-/// Sealed steps a table may have waiting for the database before it stops taking commands:
+/// Sealed steps a table may have waiting for the database before it stops taking messages:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
 pub const MAX_IN_FLIGHT: usize = 16;
 

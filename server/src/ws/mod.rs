@@ -12,9 +12,11 @@
 
 mod ratelimit;
 mod reader;
+mod refusal;
 mod writer;
 
 pub use ratelimit::TokenBucket;
+pub use refusal::Refusal;
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{Sink, Stream, StreamExt};

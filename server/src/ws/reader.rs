@@ -7,10 +7,11 @@ use std::time::Duration;
 use axum::extract::ws::Message;
 use futures_util::{Stream, StreamExt};
 use parlor_shared::Action;
-use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg, codes};
+use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg};
 use tokio::sync::oneshot;
 
 use super::TokenBucket;
+use super::refusal::Refusal;
 use crate::conn::Conn;
 use crate::lobby::Lobby;
 use crate::table::{JoinRequest, TableHandle, TableMsg, TableRequest};
@@ -57,11 +58,7 @@ impl Reader {
                 }
                 Ok(Message::Binary(_)) => {
                     if self.allowed().await {
-                        let msg = ServerMsg::error(
-                            codes::BINARY_FRAME,
-                            "send JSON text frames, not binary ones",
-                        );
-                        Box::pin(self.reply(&msg)).await;
+                        Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
                     }
                 }
                 Ok(Message::Close(_)) => break,
@@ -93,14 +90,7 @@ impl Reader {
         self.bucket.give_back(self.conn.take_refunds());
         let allowed = self.bucket.take();
         if !allowed {
-            let msg = ServerMsg::error(
-                codes::RATE_LIMITED,
-                format!(
-                    "too many messages: at most {} a second; this one was ignored",
-                    self.rate
-                ),
-            );
-            Box::pin(self.reply(&msg)).await;
+            Box::pin(self.reply(&Refusal::RateLimited(self.rate).to_msg())).await;
         }
         allowed
     }
@@ -163,11 +153,7 @@ impl Reader {
             ClientMsg::Sync {} => TableRequest::Sync,
         };
         let Some(table) = &self.table else {
-            self.reply(&ServerMsg::error(
-                codes::NOT_JOINED,
-                "join or watch a table first",
-            ))
-            .await;
+            self.reply(&Refusal::NotJoined.to_msg()).await;
             return;
         };
         let leaving = request == TableRequest::Leave;
@@ -177,11 +163,7 @@ impl Reader {
         };
         if table.send(msg).await.is_err() {
             self.table = None;
-            self.reply(&ServerMsg::error(
-                codes::NO_SUCH_TABLE,
-                "the table has closed",
-            ))
-            .await;
+            self.reply(&Refusal::TableClosed.to_msg()).await;
         } else if leaving {
             self.table = None;
         }
@@ -190,15 +172,10 @@ impl Reader {
     /// `join` or `watch`: hands the connection to the table, which answers it directly.
     async fn join(&mut self, id: &str, request: JoinRequest) {
         if self.table.is_some() {
-            self.reply(&ServerMsg::error(
-                codes::ALREADY_JOINED,
-                "this connection is already at a table: leave first",
-            ))
-            .await;
+            self.reply(&Refusal::AlreadyJoined.to_msg()).await;
             return;
         }
-        let no_table =
-            || ServerMsg::error(codes::NO_SUCH_TABLE, format!("there is no table `{id}`"));
+        let no_table = || Refusal::NoSuchTable(id.to_string()).to_msg();
         let Some(table) = self.lobby.get(id) else {
             self.reply(&no_table()).await;
             return;

@@ -1,4 +1,4 @@
-//! Requests from connections at the table: moves, host commands, `leave`, `sync`.
+//! Requests from connections at the table: moves, host requests, `leave`, `sync`.
 //!
 //! An `impl TableActor` block: join, watch and ping never reach it (the connection's reader
 //! handles them).
@@ -119,7 +119,7 @@ impl TableActor {
         })
     }
 
-    /// Refuses host commands from anyone but the host.
+    /// Refuses host requests from anyone but the host.
     pub(super) fn require_host(&self, role: Role) -> Result<(), TableError> {
         match role {
             Role::Seat(seat) if self.host == Some(seat) => Ok(()),
