@@ -10,7 +10,7 @@
 //! still waits behind the steps before it. Without a store frames go straight out.
 //!
 //! It owns the held frames and the rows it builds; it talks to the store only through
-//! [`Store::append`] and never touches the game, the seats or a socket.
+//! [`crate::store::Store::append`] and never touches the game, the seats or a socket.
 
 use std::collections::VecDeque;
 

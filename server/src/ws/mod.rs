@@ -1,9 +1,9 @@
 //! The WebSocket endpoint: one connection = one reader and one writer, run side by side in
 //! one task; when either ends, both do.
 //!
-//! The reader ([`reader`]) rate-limits and parses each frame with `ClientMsg::parse`, answers
+//! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
 //! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
-//! the rest to the table as a `TableRequest`. The writer ([`writer`]) drains the connection's
+//! the rest to the table as a `TableRequest`. The writer (`writer`) drains the connection's
 //! bounded queue, which the table fills without ever waiting: a client too slow to read is
 //! dropped, never the table stalled.
 //!
