@@ -1,19 +1,14 @@
 //! Parlor's server: everything that does I/O around the pure engine of `parlor-shared`.
 //!
-//! [`app`] builds the router (REST lobby, `/ws`, the embedded web client) and [`serve`] runs
+//! [`app`] builds the router (REST lobby, replays, stats, `/ws`, the web client) and [`serve`] runs
 //! it; each table is an actor task ([`table`]) found through the [`lobby`].
 
-pub mod adapters;
-pub mod app;
-pub mod client;
-pub mod commands;
-pub mod error;
+pub mod conn;
+pub mod http;
 pub mod lobby;
-pub mod ratelimit;
-pub mod stats;
 pub mod store;
 pub mod table;
-pub mod web;
+pub mod tools;
 pub mod ws;
 
-pub use app::{AppState, Config, app, serve};
+pub use http::{AppState, Config, app, serve};

@@ -1,15 +1,34 @@
-//! The table directory: every open table by id, and table creation.
+//! The table directory: every open table by id, table creation, and bringing stored tables
+//! back when the server starts.
+//!
+//! It owns the map from id to [`TableHandle`] and nothing else: the games live in their
+//! actors. It may import `table`, `store` and `conn`, never `ws` or `http`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
 use parlor_shared::protocol::{CreateTable, TableInfo};
+use parlor_shared::rules::OptionsError;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::AppError;
-use crate::store::{Restored, Store};
+use crate::store::restore::rebuild;
+use crate::store::{Restored, SharedStore, Startup};
 use crate::table::{self, TableHandle, TableSetup};
+
+/// Why a table could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum LobbyError {
+    /// The server holds as many tables as it may.
+    #[error("the server already has {0} tables: try again later")]
+    TooManyTables(usize),
+    /// Table options out of range.
+    #[error("{0}")]
+    BadTableOptions(String),
+    /// Rule options the variant does not take.
+    #[error(transparent)]
+    BadOptions(#[from] OptionsError),
+}
 
 /// Every open table. Cheap to clone: all clones share one directory.
 #[derive(Clone)]
@@ -23,7 +42,7 @@ pub struct Lobby {
     /// Cancelled when the server stops; table actors stop with it.
     shutdown: CancellationToken,
     /// Where tables are logged so they survive a restart (`None`: they do not).
-    store: Option<Store>,
+    store: Option<SharedStore>,
 }
 
 impl Lobby {
@@ -41,19 +60,19 @@ impl Lobby {
 
     /// This lobby logging every table it opens from now on to `store`.
     #[must_use]
-    pub fn with_store(mut self, store: Store) -> Lobby {
+    pub fn with_store(mut self, store: SharedStore) -> Lobby {
         self.store = Some(store);
         self
     }
 
     /// The store tables are logged to, if any.
     #[must_use]
-    pub fn store(&self) -> Option<&Store> {
+    pub fn store(&self) -> Option<&SharedStore> {
         self.store.as_ref()
     }
 
     /// Opens a table rebuilt from the store after a restart, under its old id.
-    pub fn restore(&self, restored: Restored) -> Result<TableInfo, AppError> {
+    pub fn restore(&self, restored: Restored) -> Result<TableInfo, LobbyError> {
         let setup = TableSetup {
             id: restored.id.clone(),
             variant: restored.variant,
@@ -67,15 +86,57 @@ impl Lobby {
         self.open(setup)
     }
 
+    /// Rebuilds every table of `startup` and opens it in the lobby. A table that cannot be read
+    /// or replayed is logged as an error naming it and skipped; the others still come back.
+    /// Returns how many tables came back.
+    pub fn restore_all(&self, startup: Startup) -> usize {
+        if let Some(aside) = &startup.moved_aside {
+            tracing::error!(
+                moved_to = %aside.display(),
+                "the old database file was unreadable and has been moved aside; tables it held \
+                 that could not be read are gone from this server"
+            );
+        }
+        for (id, err) in &startup.unreadable {
+            tracing::error!(table = %id, error = %err, "a stored table is skipped: its rows cannot be read");
+        }
+        let mut restored = 0;
+        for log in startup.tables {
+            let id = log.table.id.clone();
+            let table = match rebuild(&log) {
+                Ok(table) => table,
+                Err(err) => {
+                    tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
+                    continue;
+                }
+            };
+            match self.restore(table) {
+                Ok(info) => {
+                    restored += 1;
+                    tracing::info!(
+                        table = %id,
+                        variant = %info.variant,
+                        status = ?info.status,
+                        "table restored from the log"
+                    );
+                }
+                Err(err) => {
+                    tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
+                }
+            }
+        }
+        restored
+    }
+
     /// Creates a table and starts its actor.
-    pub fn create(&self, request: CreateTable) -> Result<TableInfo, AppError> {
+    pub fn create(&self, request: CreateTable) -> Result<TableInfo, LobbyError> {
         if self.tables.len() >= self.max_tables {
-            return Err(AppError::TooManyTables(self.max_tables));
+            return Err(LobbyError::TooManyTables(self.max_tables));
         }
         request
             .table_options
             .check()
-            .map_err(AppError::BadTableOptions)?;
+            .map_err(LobbyError::BadTableOptions)?;
         let id = new_table_id();
         let setup = TableSetup {
             id: id.clone(),
@@ -91,7 +152,7 @@ impl Lobby {
     }
 
     /// Starts a table's actor and lists it.
-    fn open(&self, setup: TableSetup) -> Result<TableInfo, AppError> {
+    fn open(&self, setup: TableSetup) -> Result<TableInfo, LobbyError> {
         let id = setup.id.clone();
         let tables = Arc::downgrade(&self.tables);
         let closing_id = id.clone();

@@ -1,47 +1,48 @@
-//! `parlor`: the game server and its command-line tools.
+//! `parlor`: the game server and its command-line tools. CLI dispatch only: each subcommand
+//! is a module of [`parlor_server::tools`].
 
 use clap::{Parser, Subcommand};
 
-use parlor_server::commands;
+use parlor_server::tools;
 
 /// Parlor: a self-hosted server for trick-taking card games.
 #[derive(Parser)]
 #[command(name = "parlor", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    tool: Tool,
 }
 
 #[derive(Subcommand)]
-enum Command {
+enum Tool {
     /// Run the game server and web client (no configuration needed).
-    Serve(commands::serve::ServeArgs),
+    Serve(tools::serve::ServeArgs),
     /// Print a finished hand (file, `-` or the URL of /api/tables/ID/hands/N) in compact notation.
-    Replay(commands::replay::ReplayArgs),
+    Replay(tools::replay::ReplayArgs),
     /// Load a running server: N tables of four remote bots playing as fast as they can.
-    Loadtest(commands::loadtest::LoadtestArgs),
+    Loadtest(tools::loadtest::LoadtestArgs),
     /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
     Uva181,
     /// Play random hands single-threaded and print hands per second.
-    Bench(commands::bench::BenchArgs),
+    Bench(tools::bench::BenchArgs),
     /// Play many headless matches between bots and report wins and points with 95% intervals.
-    Arena(commands::arena::ArenaArgs),
+    Arena(tools::arena::ArenaArgs),
     /// Act as a heartless AI script: read its 24 `--key=value` arguments, print the move.
-    HeartlessMove(commands::heartless_move::HeartlessMoveArgs),
+    HeartlessMove(tools::heartless_move::HeartlessMoveArgs),
     /// Join a table over the WebSocket protocol as a bot and play until the match ends.
-    Bot(commands::bot::BotArgs),
+    Bot(tools::bot::BotArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Serve(args) => commands::serve::run(&args),
-        Command::Replay(args) => commands::replay::run(&args),
-        Command::Loadtest(args) => commands::loadtest::run(&args),
-        Command::Uva181 => commands::uva181::run(),
-        Command::Bench(args) => commands::bench::run(&args),
-        Command::Arena(args) => commands::arena::run(&args),
-        Command::HeartlessMove(args) => commands::heartless_move::run(&args),
-        Command::Bot(args) => commands::bot::run(&args),
+    match cli.tool {
+        Tool::Serve(args) => tools::serve::run(&args),
+        Tool::Replay(args) => tools::replay::run(&args),
+        Tool::Loadtest(args) => tools::loadtest::run(&args),
+        Tool::Uva181 => tools::uva181::run(),
+        Tool::Bench(args) => tools::bench::run(&args),
+        Tool::Arena(args) => tools::arena::run(&args),
+        Tool::HeartlessMove(args) => tools::heartless_move::run(&args),
+        Tool::Bot(args) => tools::bot::run(&args),
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use parlor_server::adapters;
+use parlor_server::tools::adapters;
 use parlor_shared::arena::{Seated, play_match};
 use parlor_shared::rules::BadCard;
 use parlor_shared::{Options, Seat, Variant};

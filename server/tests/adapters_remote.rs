@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use parlor_server::client::{self, BrainSpec, Target};
+use parlor_server::tools::remote_bot::{self, MoveSource, Target};
 use parlor_server::{AppState, Config, serve};
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
@@ -111,7 +111,7 @@ async fn a_remote_bot_plays_a_whole_match() {
         name: "remote".into(),
     };
     let bot = tokio::spawn(async move {
-        client::play(&target, BrainSpec::Strategy("heuristic".into(), 1), 0).await
+        remote_bot::play(&target, MoveSource::Strategy("heuristic".into(), 1), 0).await
     });
     start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)
@@ -144,8 +144,8 @@ async fn an_exec_program_plays_through_the_remote_client() {
         seat: Some(Seat(1)),
         name: "remote-exec".into(),
     };
-    let spec = BrainSpec::Exec(vec!["python3".into(), script], Duration::from_secs(5));
-    let bot = tokio::spawn(async move { client::play(&target, spec, 0).await });
+    let spec = MoveSource::Exec(vec!["python3".into(), script], Duration::from_secs(5));
+    let bot = tokio::spawn(async move { remote_bot::play(&target, spec, 0).await });
     start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)
         .await
@@ -215,7 +215,7 @@ async fn a_cut_connection_is_resumed_with_the_seat_token() {
         name: "flaky".into(),
     };
     let bot = tokio::spawn(async move {
-        client::play(&target, BrainSpec::Strategy("heuristic".into(), 1), 5).await
+        remote_bot::play(&target, MoveSource::Strategy("heuristic".into(), 1), 5).await
     });
     start_and_leave(hosting).await;
     let outcome = tokio::time::timeout(Duration::from_secs(60), bot)

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use parlor_server::adapters::heartless;
-use parlor_server::adapters::script::ScriptBot;
+use parlor_server::tools::adapters::heartless;
+use parlor_server::tools::adapters::script::ScriptBot;
 use parlor_shared::bots::{HeuristicBot, RandomBot, Strategy};
 use parlor_shared::{Action, CardSet, Game, Options, PlayerView, Seat, Variant};
 

@@ -5,13 +5,13 @@
 use serde::Serialize;
 
 use crate::bots::{HeuristicBot, RandomBot, Strategy};
-use crate::rules::{Action, Event, Game, Legal, Options, OptionsError, Variant};
+use crate::rules::{Action, Event, Game, Options, OptionsError, Variant};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
 
-/// A player driven from outside the engine (an external program): it sees the events of its
-/// seat as they happen and is asked for moves with its view.
-pub trait Participant: Send {
+/// An outside player: a program driven through an adapter (not a built-in [`Strategy`]). It
+/// sees the events of its seat as they happen and is asked for moves with its view.
+pub trait Player: Send {
     /// The move for `view` (should be legal; an illegal one is replaced by a built-in move,
     /// except in `tricks` where the engine's bad-card penalty applies).
     fn act(&mut self, view: &PlayerView) -> Action;
@@ -30,8 +30,8 @@ pub enum Seated {
     Random(Box<RandomBot>),
     /// A built-in strategy, given its seat's view.
     Bot(Box<dyn Strategy>),
-    /// An outside participant.
-    Player(Box<dyn Participant>),
+    /// An outside player.
+    Player(Box<dyn Player>),
 }
 
 impl Seated {
@@ -98,7 +98,7 @@ pub fn play_match(
     let mut game = Game::new(variant, options, seed)?;
     let n = game.players();
     let mut fallbacks = PerSeat::new(n);
-    // Only outside participants watch events; random and built-in bots skip the filtering.
+    // Only outside players watch events; random and built-in bots skip the filtering.
     let watched = seats.iter().any(|s| matches!(s, Seated::Player(_)));
     let mut events = if watched {
         game.opening_events()
@@ -128,9 +128,8 @@ pub fn play_match(
         if game.apply_into(seat, &action, &mut events).is_err() {
             fallbacks[seat] += 1;
             let view = PlayerView::of(&game, Some(seat));
-            let action = match view.legal {
-                Legal::Wait => continue,
-                _ => HeuristicBot.choose(&view),
+            let Some(action) = HeuristicBot::fallback(&view) else {
+                continue;
             };
             events.clear();
             game.apply_into(seat, &action, &mut events)
@@ -152,7 +151,7 @@ pub fn play_match(
     })
 }
 
-/// Hands each outside participant the events its seat may see.
+/// Hands each outside player the events its seat may see.
 fn notify(seats: &mut [Seated], events: &[Event]) {
     for (i, seated) in seats.iter_mut().enumerate() {
         if let Seated::Player(p) = seated {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::Card;
-use crate::rules::{Action, Event, Legal, Options, RuleError, Variant, VariantFacts};
+use crate::rules::{Action, Event, Legal, Options, Variant, VariantFacts};
 use crate::seat::Seat;
 use crate::view::PlayerView;
 
@@ -221,12 +221,6 @@ impl ServerMsg {
             message: message.into(),
         }
     }
-
-    /// The error message for a refused move.
-    #[must_use]
-    pub fn rule_error(err: &RuleError) -> ServerMsg {
-        ServerMsg::error(err.code(), err.to_string())
-    }
 }
 
 /// A table as the lobby and its players see it.
@@ -277,6 +271,10 @@ pub struct SeatInfo {
     pub connected: bool,
     /// True while a built-in bot plays for an absent player.
     pub bot_playing: bool,
+    /// The built-in strategy (`random`, `heuristic`, `strong`, `uva181`) of a built-in bot's
+    /// seat, so clients need not read it out of the name; omitted for every other seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
 }
 
 /// What kind of player a seat holds.
@@ -409,7 +407,7 @@ pub struct HttpError {
 }
 
 /// The stable error codes the server sends besides [`ProtocolError::code`] and
-/// [`RuleError::code`].
+/// [`crate::rules::RuleError::code`].
 pub mod codes {
     /// Too many messages too fast: this one was ignored.
     pub const RATE_LIMITED: &str = "rate_limited";
@@ -447,8 +445,6 @@ pub mod codes {
     pub const NOT_A_BOT: &str = "not_a_bot";
     /// A move answered an earlier prompt: the server had already played that turn.
     pub const STALE_MOVE: &str = "stale_move";
-    /// The connection could not keep up with its messages and was dropped.
-    pub const TOO_SLOW: &str = "too_slow";
     /// HTTP: the request body is not what the endpoint takes.
     pub const BAD_REQUEST: &str = "bad_request";
     /// HTTP: no variant has that name.

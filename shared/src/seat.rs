@@ -87,6 +87,11 @@ impl SeatSet {
         self.0 & (1 << seat.0) != 0
     }
 
+    /// Puts `seat` in.
+    pub fn insert(&mut self, seat: Seat) {
+        self.0 |= 1 << seat.0;
+    }
+
     /// Takes `seat` out.
     pub fn remove(&mut self, seat: Seat) {
         self.0 &= !(1 << seat.0);

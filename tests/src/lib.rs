@@ -6,8 +6,9 @@ use std::net::SocketAddr;
 use futures_util::future::select_all;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::{AppState, Config, serve};
+use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
-use parlor_shared::{Action, Card, Event, Legal, Seat};
+use parlor_shared::{Action, Event, Legal, Seat};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -232,52 +233,28 @@ impl WsClient {
     }
 }
 
-/// A small deterministic random source for choosing moves.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeded.
-    #[must_use]
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// A number below `n` (splitmix64).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
+/// The tests' deterministic source of random legal moves: the engine's own random bot.
+pub type Rng = RandomBot;
 
 /// A random legal move for a prompt.
 pub fn random_move(legal: &Legal, rng: &mut Rng) -> Option<ClientMsg> {
-    match legal {
-        Legal::Play { cards } => {
-            let cards: Vec<Card> = cards.iter().collect();
-            let card = cards[rng.below(cards.len())];
-            Some(ClientMsg::Play {
-                card,
-                seat: None,
-                seq: None,
-            })
-        }
-        Legal::Pass { count, from, .. } => {
-            let mut cards: Vec<Card> = from.iter().collect();
-            let mut chosen = Vec::new();
-            for _ in 0..*count {
-                chosen.push(cards.swap_remove(rng.below(cards.len())));
-            }
-            Some(ClientMsg::Pass {
-                cards: chosen,
-                seat: None,
-                seq: None,
-            })
-        }
-        Legal::Wait => None,
+    rng.choose_legal(legal).map(move_message)
+}
+
+/// The message that makes `action`.
+#[must_use]
+pub fn move_message(action: Action) -> ClientMsg {
+    match action {
+        Action::Play { card } => ClientMsg::Play {
+            card,
+            seat: None,
+            seq: None,
+        },
+        Action::Pass { cards } => ClientMsg::Pass {
+            cards,
+            seat: None,
+            seq: None,
+        },
     }
 }
 

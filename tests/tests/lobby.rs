@@ -198,3 +198,32 @@ async fn stats_count_tables_and_connections() {
         (json!(1), json!(1))
     );
 }
+
+/// A built-in bot's seat names its strategy, in the lobby and in `table`; no other seat does.
+#[tokio::test]
+async fn a_built_in_bot_seat_names_its_strategy() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut host = server.client().await;
+    host.join(&id, "Ann").await;
+    for (seat, strategy) in [(1, "random"), (2, "strong")] {
+        host.send(&ClientMsg::AddBot {
+            seat: parlor_shared::Seat(seat),
+            strategy: strategy.into(),
+        })
+        .await;
+    }
+    host.recv_until(|msg| {
+        matches!(msg, ServerMsg::Table { table, .. }
+            if table.seats[2].strategy.as_deref() == Some("strong"))
+    })
+    .await;
+    let (_, table) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    let strategies: Vec<_> = (0..4).map(|i| table["seats"][i].get("strategy")).collect();
+    assert_eq!(
+        strategies,
+        [None, Some(&json!("random")), Some(&json!("strong")), None],
+        "{table}"
+    );
+    server.stop().await;
+}

@@ -4,6 +4,8 @@
 //! Only hands whose score has been written down are ever built: the hand in progress (and its
 //! hidden cards) is never part of a replay. Nor is the match's seed: it deals every later
 //! hand of the match, so knowing it would show the cards still to come.
+//!
+//! Pure: it reads a table's log and the engine, never the database or the server.
 
 use std::fmt::Write as _;
 

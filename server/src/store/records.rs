@@ -2,6 +2,8 @@
 //!
 //! JSON columns stay strings here; turning them into engine types (and refusing what does not
 //! parse or replay) is [`super::restore`]'s job, so a bad row is reported with its table.
+//!
+//! Plain data: no I/O, and nothing of the server above the store.
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::Occupant;
@@ -115,4 +117,60 @@ pub fn occupant_from(name: &str) -> Option<Occupant> {
         "remote_bot" => Occupant::RemoteBot,
         _ => return None,
     })
+}
+
+/// One change to a table's log: what a table appends to the store.
+#[derive(Debug)]
+pub enum Write {
+    /// A new table.
+    Table(TableRow),
+    /// A match started.
+    Match {
+        /// The table.
+        table: String,
+        /// The match.
+        row: MatchRow,
+    },
+    /// The table's seats, host and status as they are now.
+    State {
+        /// The table.
+        table: String,
+        /// `waiting`, `playing` or `finished`.
+        status: &'static str,
+        /// The host's seat.
+        host: Option<u8>,
+        /// Every seat.
+        seats: Vec<SeatRow>,
+    },
+    /// An accepted action.
+    Action {
+        /// The table.
+        table: String,
+        /// The action.
+        row: ActionRow,
+    },
+    /// The table closed for good.
+    Closed {
+        /// The table.
+        table: String,
+    },
+}
+
+impl Write {
+    /// A short description for the log (never the seat tokens).
+    #[must_use]
+    pub fn what(&self) -> String {
+        match self {
+            Write::Table(row) => format!("table {} created", row.id),
+            Write::Match { table, row } => format!("match {} of table {table}", row.match_no),
+            Write::State { table, .. } => format!("seats of table {table}"),
+            Write::Action { table, row } => {
+                format!(
+                    "action {} of match {} of table {table}",
+                    row.idx, row.match_no
+                )
+            }
+            Write::Closed { table } => format!("table {table} closed"),
+        }
+    }
 }

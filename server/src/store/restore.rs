@@ -2,6 +2,8 @@
 //! match's actions through the engine. Anything that does not parse or replay (a variant,
 //! option, strategy or action this version does not know, an action the rules refuse) is an
 //! error naming the table, and the table is skipped.
+//!
+//! Pure: it reads rows and the engine; opening the rebuilt table is the lobby's job.
 
 use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableOptions, TableStatus};

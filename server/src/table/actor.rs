@@ -1,15 +1,18 @@
 //! The table actor: one task per table that owns the game and everything around it.
 //!
-//! It waits on four things: commands from connections, its single timer (bot pacing,
+//! It waits on four things: messages in its mailbox, its single timer (bot pacing,
 //! grace periods, remote-bot turn limits, idle cleanup; all on tokio's clock so tests can
 //! pause time), the store's acknowledgement of an earlier step and, when a built-in bot is to
 //! move with no delay, nothing at all. Everything it sends goes through the connections'
 //! bounded queues without waiting, once the step's changes are committed to the store
-//! (write-ahead: see [`crate::store::WriteAhead`]); meanwhile it goes on with the next
-//! command, so players acting at the same time (passing cards) share a group commit.
+//! (see the table's [`Outbox`]); meanwhile it goes on with the next
+//! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, commands, play and sending are in
+//! The loop, timers and bookkeeping live here; seating, requests, play and sending are in
 //! the child modules, each an `impl TableActor` block.
+//!
+//! It owns the game, the seats, the timers and the outbox of one table; it never touches a
+//! socket (only connection queues, through the outbox) nor the lobby.
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -17,17 +20,19 @@ use std::time::Duration;
 use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
-use parlor_shared::{Game, Options, Seat, Variant};
+use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
-use super::seats::{SeatMask, SeatState};
-use super::{ActionLog, COMMAND_QUEUE, Client, Command, ConnId, Receiver, TableHandle, bounded};
-use crate::store::{MAX_IN_FLIGHT, Restored, SeatRow, Store, WriteAhead};
+use super::outbox::{MAX_IN_FLIGHT, Outbox};
+use super::seats::SeatState;
+use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
+use crate::conn::{Conn, ConnId, Receiver, bounded};
+use crate::store::{Restored, SeatRow, SharedStore};
 
-mod commands;
 mod play;
+mod requests;
 mod seating;
 mod send;
 
@@ -47,7 +52,7 @@ pub struct TableSetup {
     /// How long the table lives with nobody connected.
     pub idle_ttl: Duration,
     /// Where the table's setup, seats and actions are logged (`None`: nowhere).
-    pub store: Option<Store>,
+    pub store: Option<SharedStore>,
     /// The table as rebuilt from the store after a restart; `None` for a new table.
     pub restored: Option<Box<Restored>>,
 }
@@ -60,7 +65,7 @@ pub fn spawn(
     on_close: impl FnOnce() + Send + 'static,
 ) -> Result<TableHandle, OptionsError> {
     let rules = Rules::new(setup.variant, &setup.options)?;
-    let (tx, rx) = bounded(COMMAND_QUEUE);
+    let (tx, rx) = bounded(MAILBOX);
     let players = setup.variant.players();
     let mut actor = TableActor {
         id: setup.id.clone(),
@@ -73,10 +78,10 @@ pub fn spawn(
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
         host: None,
-        log: ActionLog::default(),
+        moves: 0,
         seq: 0,
         matches_played: 0,
-        awaiting: SeatMask::default(),
+        awaiting: SeatSet::EMPTY,
         bot_due: None,
         idle_ttl: setup.idle_ttl,
         idle_deadline: None,
@@ -88,11 +93,11 @@ pub fn spawn(
         timer: Box::pin(sleep_until(Instant::now())),
         timer_at: None,
         shutdown,
-        wal: WriteAhead::new(setup.store.clone(), &setup.id, 0),
+        outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
     };
     match setup.restored {
         Some(restored) => actor.restore(*restored),
-        None => actor.wal.table_created(
+        None => actor.outbox.record_table_created(
             actor.variant,
             &actor.options,
             &actor.table_options,
@@ -155,17 +160,17 @@ struct TableActor {
     /// One entry per seat.
     seats: Vec<SeatState>,
     /// Connections watching.
-    spectators: Vec<Client>,
+    spectators: Vec<Conn>,
     /// The seat whose occupant may add bots and start matches.
     host: Option<Seat>,
-    /// Every action of the current match in order: with the seed, the whole match.
-    log: ActionLog,
+    /// Actions accepted in the current match: the next action's place in the stored log.
+    moves: usize,
     /// The table's event counter: the number of events sent so far.
     seq: u64,
     /// Matches finished here.
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
-    awaiting: SeatMask,
+    awaiting: SeatSet,
     /// When the next built-in bot move is due (only with a bot delay).
     bot_due: Option<Instant>,
     /// How long the table lives with nobody connected.
@@ -178,8 +183,8 @@ struct TableActor {
     dropped: Vec<ConnId>,
     /// The actor stops after this step.
     closing: bool,
-    /// Commands from connections.
-    rx: Receiver<Command>,
+    /// The mailbox: messages from connections.
+    rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
     /// The one timer, set to the earliest deadline.
@@ -189,11 +194,11 @@ struct TableActor {
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
-    wal: WriteAhead,
+    outbox: Outbox,
 }
 
 impl TableActor {
-    /// The actor's loop: one command, timer or bot move per turn of the loop.
+    /// The actor's loop: one message, timer or bot move per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
         let shutdown = self.shutdown.clone();
@@ -201,10 +206,10 @@ impl TableActor {
         tokio::pin!(stopping);
         loop {
             self.settle();
-            // What a step changed is on disk before anyone hears of it; the next command
+            // What a step changed is on disk before anyone hears of it; the next message
             // need not wait for that, only the step's output does.
             loop {
-                let dropped = self.wal.seal();
+                let dropped = self.outbox.seal();
                 if dropped.is_empty() {
                     break;
                 }
@@ -212,25 +217,25 @@ impl TableActor {
                 self.settle();
             }
             if self.closing {
-                self.wal.closed();
-                self.wal.commit().await;
+                self.outbox.record_closed();
+                self.outbox.flush().await;
                 break;
             }
             // A table that is far ahead of the database waits for it before doing more.
-            let room = self.wal.in_flight() < MAX_IN_FLIGHT;
-            let in_flight = self.wal.in_flight() > 0;
+            let room = self.outbox.in_flight() < MAX_IN_FLIGHT;
+            let in_flight = self.outbox.in_flight() > 0;
             let bot_now =
                 room && self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
             let timer_armed = self.timer_at.is_some();
             tokio::select! {
-                dropped = self.wal.delivered(), if in_flight => self.dropped.extend(dropped),
-                command = self.rx.recv(), if room => match command {
-                    Some(command) => self.handle(command),
+                dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
+                msg = self.rx.recv(), if room => match msg {
+                    Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
                 () = &mut self.timer, if timer_armed => {
                     self.timer_at = None;
-                    self.on_timer(Instant::now());
+                    self.handle_timer(Instant::now());
                 }
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
@@ -238,7 +243,7 @@ impl TableActor {
                     tokio::task::yield_now().await;
                 }
                 () = &mut stopping => {
-                    self.wal.commit().await;
+                    self.outbox.flush().await;
                     break;
                 }
             }
@@ -248,33 +253,33 @@ impl TableActor {
 
     // ---- the steps -------------------------------------------------------------------
 
-    /// Handles one command.
-    fn handle(&mut self, command: Command) {
-        match command {
-            Command::Join {
-                client,
+    /// Handles one message from the mailbox.
+    fn handle_msg(&mut self, msg: TableMsg) {
+        match msg {
+            TableMsg::Join {
+                conn,
                 request,
                 reply,
             } => {
                 let result = if request.watch {
-                    self.watch(client.clone());
+                    self.handle_watch(conn.clone());
                     Ok(())
                 } else {
-                    self.join(client.clone(), *request)
+                    self.handle_join(conn.clone(), *request)
                 };
                 if let Err(err) = &result {
-                    self.wal.send_msg(&client, &err.to_msg());
+                    self.outbox.queue_msg(&conn, &err.to_msg());
                 }
-                self.wal.reply(reply, result.is_ok());
+                self.outbox.queue_reply(reply, result.is_ok());
             }
-            Command::Message { conn, msg } => {
-                let is_move = msg.action().is_some();
-                let result = self.on_message(conn, *msg);
+            TableMsg::Request { conn, request } => {
+                let is_move = matches!(*request, TableRequest::Move { .. });
+                let result = self.handle_request(conn, *request);
                 if is_move
                     && result.is_ok()
-                    && let Some(client) = self.client_of(conn)
+                    && let Some(conn) = self.conn_of(conn)
                 {
-                    client.refund_token();
+                    conn.refund_token();
                 }
                 if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());
@@ -288,25 +293,25 @@ impl TableActor {
                     }
                 }
             }
-            Command::Disconnected { conn } => self.disconnect(conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
         }
     }
 
     /// After every step: drop dead connections, publish changes, reschedule timers.
     fn settle(&mut self) {
         while let Some(conn) = self.dropped.pop() {
-            self.disconnect(conn);
+            self.handle_disconnect(conn);
         }
         self.flush_table();
         while let Some(conn) = self.dropped.pop() {
-            self.disconnect(conn);
+            self.handle_disconnect(conn);
             self.flush_table();
         }
         self.schedule();
     }
 
     /// Handles every deadline that has passed.
-    fn on_timer(&mut self, now: Instant) {
+    fn handle_timer(&mut self, now: Instant) {
         if self.idle_deadline.is_some_and(|at| at <= now) {
             tracing::info!(table = %self.id, "nobody connected for a while: closing");
             self.closing = true;
@@ -392,7 +397,7 @@ impl TableActor {
     }
 
     /// The connection `conn` at this table, seated or watching.
-    fn client_of(&self, conn: ConnId) -> Option<&Client> {
+    fn conn_of(&self, conn: ConnId) -> Option<&Conn> {
         let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
         seated.chain(&self.spectators).find(|c| c.id == conn)
     }
@@ -439,9 +444,7 @@ impl TableActor {
             occupant: s.occupant,
             name: s.name.clone(),
             token: s.token.clone(),
-            strategy: (s.occupant == Occupant::Bot)
-                .then(|| s.bot.as_ref().map(|b| b.name().to_string()))
-                .flatten(),
+            strategy: s.strategy().map(str::to_string),
             bot_playing: s.bot_playing,
         });
         rows.collect()
@@ -451,9 +454,7 @@ impl TableActor {
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) {
         self.game = restored.game;
-        for (seat, action) in &restored.log {
-            self.log.push(*seat, action);
-        }
+        self.moves = restored.log.len();
         self.seq = restored.seq;
         self.matches_played = restored.matches_played;
         self.status = restored.status;
@@ -474,9 +475,9 @@ impl TableActor {
                 state.grace_deadline = Some(grace);
             }
         }
-        self.wal = WriteAhead::new(self.wal.store(), &self.id, restored.match_no);
-        self.wal
-            .assume_state(self.status, self.host, self.seat_rows());
+        self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
+        self.outbox
+            .assume_recorded_state(self.status, self.host, self.seat_rows());
         self.dirty = true;
     }
 

@@ -1,29 +1,32 @@
 //! One table: a [`TableHandle`] that anyone may hold, and the actor task that owns the game.
 //!
-//! The actor ([`actor::TableActor`]) is the only owner of the [`parlor_shared::Game`], the
-//! seats, their tokens and timers, and the action log. Connections and the lobby talk to it
-//! through [`Command`]s over a bounded channel; it answers through each connection's own
-//! bounded outbound queue ([`Client`]). There is no lock around a game.
+//! The actor (`actor::TableActor`) is the only owner of the [`parlor_shared::Game`], the
+//! seats, their tokens and timers. Connections talk to it through [`TableMsg`]s in its
+//! bounded mailbox; it answers through each connection's own bounded outbound queue
+//! ([`Conn`]), by way of its [`outbox::Outbox`], which holds a step's output until the store
+//! has acknowledged the step's writes. There is no lock around a game.
+//!
+//! It may import `conn` and `store`, never `lobby`, `ws` or `http`.
 
 mod actor;
-mod client;
-mod log;
-mod queue;
+mod error;
+pub mod outbox;
 mod seats;
 #[cfg(test)]
 mod tests;
 
 pub use actor::{TableSetup, spawn};
-pub use client::{Client, ConnId, Frame, frame};
-pub use log::ActionLog;
-pub use queue::{PushError, Receiver, Sender, bounded};
+pub use error::TableError;
 
-use parlor_shared::Seat;
-use parlor_shared::protocol::{ClientMsg, TableInfo};
+use parlor_shared::protocol::TableInfo;
+use parlor_shared::{Action, Seat};
 use tokio::sync::{oneshot, watch};
 
-/// Commands waiting for a table actor; small, so a flooded table pushes back on its senders.
-pub const COMMAND_QUEUE: usize = 64;
+use crate::conn::queue::Sender;
+use crate::conn::{Conn, ConnId};
+
+/// Messages waiting in a table's mailbox; few, so a flooded table pushes back on its senders.
+pub const MAILBOX: usize = 64;
 
 /// A request to sit down at (or watch) a table.
 #[derive(Debug, Clone)]
@@ -40,26 +43,59 @@ pub struct JoinRequest {
     pub watch: bool,
 }
 
-/// What a connection or the lobby asks of a table.
+/// What a connection at the table asks of it: everything a client sends but `join`, `watch`
+/// and `ping`, which the connection's reader handles itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableRequest {
+    /// `play` or `pass`.
+    Move {
+        /// The move.
+        action: Action,
+        /// The seat the client says it acts for, checked against its own.
+        seat: Option<Seat>,
+        /// The `seq` of the prompt it answers: an answer to an older one is stale.
+        seq: Option<u64>,
+    },
+    /// Host only: seat a built-in bot.
+    AddBot {
+        /// The empty seat.
+        seat: Seat,
+        /// The strategy's name.
+        strategy: String,
+    },
+    /// Host only: take a built-in bot out.
+    RemoveBot {
+        /// Its seat.
+        seat: Seat,
+    },
+    /// Host only: start a match.
+    Start,
+    /// Give up the seat (or stop watching).
+    Leave,
+    /// A fresh snapshot, and the prompt again if it is the sender's turn.
+    Sync,
+}
+
+/// What arrives in a table's mailbox.
 #[derive(Debug)]
-pub enum Command {
+pub enum TableMsg {
     /// Seat (or seat as a spectator) a connection. The table sends `welcome` and the rest
     /// itself, or an `error`; the reply says whether the connection is now at the table.
     Join {
         /// The connection's outbound queue.
-        client: Client,
+        conn: Conn,
         /// What it asked for (boxed, like `Message`).
         request: Box<JoinRequest>,
         /// `true` when the connection joined.
         reply: oneshot::Sender<bool>,
     },
-    /// A message from a connection already at the table (moves, host commands, `leave`).
-    Message {
+    /// A request from a connection already at the table (moves, host requests, `leave`).
+    Request {
         /// Who sent it.
         conn: ConnId,
-        /// What it says (boxed: it is the largest command, and the queue's slots are as
-        /// big as its largest command).
-        msg: Box<ClientMsg>,
+        /// What it asks (boxed: it is the largest message, and the mailbox's slots are as
+        /// big as its largest message).
+        request: Box<TableRequest>,
     },
     /// The connection is gone.
     Disconnected {
@@ -73,8 +109,8 @@ pub enum Command {
 pub struct TableHandle {
     /// The table's id.
     pub id: String,
-    /// Where commands go.
-    tx: Sender<Command>,
+    /// The table's mailbox.
+    tx: Sender<TableMsg>,
     /// The table as the lobby shows it, republished by the actor on every change, so listing
     /// tables never waits on an actor.
     info: watch::Receiver<TableInfo>,
@@ -87,10 +123,10 @@ impl TableHandle {
         self.info.borrow().clone()
     }
 
-    /// Sends a command, waiting while the table's queue is full. Fails when the table has
-    /// closed.
-    pub async fn send(&self, command: Command) -> Result<(), TableClosed> {
-        self.tx.push(command).await.map_err(|_| TableClosed)
+    /// Puts a message in the table's mailbox, waiting while it is full. Fails when the table
+    /// has closed.
+    pub async fn send(&self, msg: TableMsg) -> Result<(), TableClosed> {
+        self.tx.push(msg).await.map_err(|_| TableClosed)
     }
 }
 

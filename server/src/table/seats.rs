@@ -1,12 +1,13 @@
 //! One seat of a table: who sits there, their secret token, their connection and timers.
+//!
+//! Plain state of one seat; the actor decides when it changes.
 
-use parlor_shared::Action;
 use parlor_shared::bots::{Strategy, strategy};
 use parlor_shared::protocol::{Occupant, SeatInfo};
-use parlor_shared::{Legal, Seat, Variant};
+use parlor_shared::{Seat, Variant};
 use tokio::time::Instant;
 
-use super::Client;
+use super::Conn;
 
 /// Longest name shown for a player, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -21,7 +22,7 @@ pub struct SeatState {
     /// holds the seat (empty, or a built-in bot).
     pub token: Option<String>,
     /// The connection playing this seat now, if any.
-    pub conn: Option<Client>,
+    pub conn: Option<Conn>,
     /// The built-in bot's strategy, or the stand-in that plays for an absent player or a
     /// remote bot that ran out of time. Created when first needed.
     pub bot: Option<Box<dyn Strategy>>,
@@ -79,7 +80,17 @@ impl SeatState {
             name: self.name.clone(),
             connected: self.conn.is_some(),
             bot_playing: self.bot_playing,
+            strategy: self.strategy().map(str::to_string),
         }
+    }
+
+    /// A built-in bot's strategy name (`None` for every other occupant, stand-ins included).
+    #[must_use]
+    pub fn strategy(&self) -> Option<&'static str> {
+        if self.occupant != Occupant::Bot {
+            return None;
+        }
+        self.bot.as_ref().map(|bot| bot.name())
     }
 }
 
@@ -108,44 +119,4 @@ pub fn stand_in(variant: Variant, seed: u64) -> Box<dyn Strategy> {
     strategy("heuristic", variant, seed)
         .or_else(|| strategy("random", variant, seed))
         .expect("the random strategy exists for every variant")
-}
-
-/// A legal move when a strategy proposes an illegal one: the lowest cards.
-#[must_use]
-pub fn fallback_action(legal: &Legal) -> Option<Action> {
-    match legal {
-        Legal::Play { cards } => cards.lowest().map(|card| Action::Play { card }),
-        Legal::Pass { count, from, .. } => {
-            let cards: Vec<_> = from.iter().take(*count as usize).collect();
-            (cards.len() == *count as usize).then_some(Action::Pass { cards })
-        }
-        Legal::Wait => None,
-    }
-}
-
-/// A bitmask of seats, for the seats that have been prompted and not yet acted.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SeatMask(u8);
-
-impl SeatMask {
-    /// True when `seat` is in.
-    #[must_use]
-    pub fn contains(self, seat: Seat) -> bool {
-        self.0 & (1 << seat.0) != 0
-    }
-
-    /// Puts `seat` in.
-    pub fn insert(&mut self, seat: Seat) {
-        self.0 |= 1 << seat.0;
-    }
-
-    /// Takes `seat` out.
-    pub fn remove(&mut self, seat: Seat) {
-        self.0 &= !(1 << seat.0);
-    }
-
-    /// Takes everyone out.
-    pub fn clear(&mut self) {
-        self.0 = 0;
-    }
 }

@@ -1,19 +1,18 @@
-//! The actor on its own, driven through its command channel with hand-made clients.
+//! The actor on its own, driven through its mailbox with hand-made connections.
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg, TableOptions};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableOptions};
 use parlor_shared::{Event, Options, Seat, Variant};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    Client, Command, ConnId, Frame, JoinRequest, Receiver, TableHandle, TableSetup, bounded, spawn,
-};
+use super::{JoinRequest, TableHandle, TableMsg, TableRequest, TableSetup, spawn};
+use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 
 /// A client whose frames the test reads.
 struct Probe {
-    client: Client,
+    conn: Conn,
     rx: Receiver<Frame>,
     kicked: CancellationToken,
 }
@@ -22,13 +21,13 @@ fn probe(queue: usize) -> Probe {
     let (tx, rx) = bounded(queue);
     let kicked = CancellationToken::new();
     Probe {
-        client: Client::new(ConnId::next(), tx, kicked.clone()),
+        conn: Conn::new(ConnId::next(), tx, kicked.clone()),
         rx,
         kicked,
     }
 }
 
-async fn join(table: &TableHandle, client: &Client) {
+async fn join(table: &TableHandle, conn: &Conn) {
     let (reply, joined) = oneshot::channel();
     let request = JoinRequest {
         seat: None,
@@ -38,8 +37,8 @@ async fn join(table: &TableHandle, client: &Client) {
         watch: false,
     };
     table
-        .send(Command::Join {
-            client: client.clone(),
+        .send(TableMsg::Join {
+            conn: conn.clone(),
             request: Box::new(request),
             reply,
         })
@@ -48,12 +47,12 @@ async fn join(table: &TableHandle, client: &Client) {
     assert!(joined.await.unwrap());
 }
 
-async fn say(table: &TableHandle, client: &Client, msg: ClientMsg) {
-    let command = Command::Message {
-        conn: client.id,
-        msg: Box::new(msg),
+async fn say(table: &TableHandle, conn: &Conn, request: TableRequest) {
+    let msg = TableMsg::Request {
+        conn: conn.id,
+        request: Box::new(request),
     };
-    table.send(command).await.unwrap();
+    table.send(msg).await.unwrap();
 }
 
 /// A client that stops reading is dropped when its queue is full, a bot takes its seat, and
@@ -79,35 +78,37 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
     let table = spawn(setup, CancellationToken::new(), || {}).unwrap();
     let mut host = probe(100_000);
     let stuck = probe(4);
-    join(&table, &host.client).await;
-    join(&table, &stuck.client).await;
+    join(&table, &host.conn).await;
+    join(&table, &stuck.conn).await;
     for seat in [2, 3] {
         let strategy = "random".to_string();
         say(
             &table,
-            &host.client,
-            ClientMsg::AddBot {
+            &host.conn,
+            TableRequest::AddBot {
                 seat: Seat(seat),
                 strategy,
             },
         )
         .await;
     }
-    say(&table, &host.client, ClientMsg::Start {}).await;
+    say(&table, &host.conn, TableRequest::Start).await;
     let mut stuck_dropped = false;
     loop {
         let frame = host.rx.recv().await.expect("the table keeps talking");
         match serde_json::from_str::<ServerMsg>(frame.as_str()).unwrap() {
             ServerMsg::YourTurn { legal, .. } => {
                 let msg = match legal {
-                    parlor_shared::Legal::Play { cards } => ClientMsg::Play {
-                        card: cards.lowest().unwrap(),
+                    parlor_shared::Legal::Play { cards } => TableRequest::Move {
+                        action: parlor_shared::Action::Play {
+                            card: cards.lowest().unwrap(),
+                        },
                         seat: None,
                         seq: None,
                     },
                     other => panic!("whist has no {other:?}"),
                 };
-                say(&table, &host.client, msg).await;
+                say(&table, &host.conn, msg).await;
             }
             ServerMsg::Table { table, .. }
                 if table.seats[1].occupant == Occupant::Human && !table.seats[1].connected =>
@@ -125,6 +126,6 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
             _ => {}
         }
     }
-    assert!(stuck_dropped, "the stuck client was dropped");
+    assert!(stuck_dropped, "the stuck conn was dropped");
     assert!(stuck.rx.len() <= 4, "and never held more than its queue");
 }

@@ -35,6 +35,16 @@ impl Strategy for HeuristicBot {
     }
 }
 
+impl HeuristicBot {
+    /// The one fallback: the move made for a player that failed to make a legal one (an
+    /// outside program that answered late, illegally or not at all, or a strategy that
+    /// proposed an illegal move). `None` when the seat has nothing to do.
+    #[must_use]
+    pub fn fallback(view: &PlayerView) -> Option<Action> {
+        (!matches!(view.legal, Legal::Wait)).then(|| HeuristicBot.choose(view))
+    }
+}
+
 /// True for the variants where tricks are to be avoided.
 fn avoids_tricks(variant: Variant) -> bool {
     matches!(

@@ -19,7 +19,7 @@ pub use uva181::Uva181Bot;
 use crate::rules::{Action, Variant};
 use crate::view::PlayerView;
 
-/// A player program: given what its seat sees, pick a legal action.
+/// A built-in strategy: a decision function from what its seat sees to a legal action.
 pub trait Strategy: Send {
     /// The strategy's name, as used in `add_bot` and `parlor arena --bots`.
     fn name(&self) -> &'static str;

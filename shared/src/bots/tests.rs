@@ -239,3 +239,25 @@ fn the_real_deal_is_always_consistent_with_the_constraints() {
         }
     }
 }
+
+/// The one fallback for a player that failed to move is legal wherever a seat has something
+/// to do, and nothing where it must wait.
+#[test]
+fn the_fallback_is_legal_and_only_when_a_move_is_due() {
+    for variant in Variant::ALL {
+        let mut game = Game::new(variant, &Options::default(), 3).unwrap();
+        let mut random = RandomBot::new(3);
+        for _ in 0..30 {
+            let seat = game.to_act().iter().next().unwrap();
+            for other in Seat::all(game.players()) {
+                let view = PlayerView::of(&game, Some(other));
+                match HeuristicBot::fallback(&view) {
+                    Some(action) => assert!(view.legal.allows(&action), "{variant}"),
+                    None => assert_eq!(view.legal, Legal::Wait, "{variant}"),
+                }
+            }
+            let action = random.choose_legal(&game.legal_actions(seat)).unwrap();
+            game.apply(seat, &action).unwrap();
+        }
+    }
+}

@@ -16,9 +16,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{Card, Legal, Seat};
-use parlor_tests::{Rng, WsClient};
+use parlor_tests::{WsClient, move_message};
 
 /// The `parlor` binary to test.
 pub fn parlor_bin() -> PathBuf {
@@ -236,27 +237,7 @@ pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
             key = key.wrapping_mul(131).wrapping_add(u64::from(b));
         }
     }
-    let mut rng = Rng::new(key);
-    match legal {
-        Legal::Play { .. } => Some(ClientMsg::Play {
-            card: cards[rng.below(cards.len())],
-            seat: None,
-            seq: None,
-        }),
-        Legal::Pass { count, .. } => {
-            let mut pool = cards;
-            let mut chosen = Vec::new();
-            for _ in 0..*count {
-                chosen.push(pool.swap_remove(rng.below(pool.len())));
-            }
-            Some(ClientMsg::Pass {
-                cards: chosen,
-                seat: None,
-                seq: None,
-            })
-        }
-        Legal::Wait => None,
-    }
+    RandomBot::new(key).choose_legal(legal).map(move_message)
 }
 
 /// Answers prompts with [`move_for`] until `moves` moves have been sent or `stop` says so;

@@ -1,28 +1,28 @@
 //! Applying moves, prompting the next player, and the server's own bot moves.
+//!
+//! An `impl TableActor` block: it changes the game only through the engine's `apply`.
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus, codes};
-use parlor_shared::{Action, Game, PlayerView, Seat};
+use parlor_shared::bots::HeuristicBot;
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
+use parlor_shared::{Action, Game, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
-use crate::error::ClientError;
-use crate::table::seats::{fallback_action, stand_in};
+use crate::table::TableError;
+use crate::table::seats::stand_in;
 
 use super::TableActor;
 
 impl TableActor {
     /// Applies a move, tells everyone what happened and prompts whoever is next.
-    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ClientError> {
-        let game = self
-            .game
-            .as_mut()
-            .ok_or_else(|| ClientError::new(codes::NO_MATCH, "no match is being played"))?;
+    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), TableError> {
+        let game = self.game.as_mut().ok_or(TableError::NoMatch)?;
         let events = game.apply(seat, &action)?;
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;
-        self.wal.action(self.log.len(), seat, &action, seq);
-        self.log.push(seat, &action);
+        self.outbox.record_action(self.moves, seat, &action, seq);
+        self.moves += 1;
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
         for event in events {
@@ -31,7 +31,7 @@ impl TableActor {
         if over {
             self.status = TableStatus::Finished;
             self.matches_played += 1;
-            self.awaiting.clear();
+            self.awaiting = SeatSet::EMPTY;
             for state in &mut self.seats {
                 state.turn_deadline = None;
                 if !state.is_taken() {
@@ -40,7 +40,7 @@ impl TableActor {
                 }
             }
             self.dirty = true;
-            tracing::info!(table = %self.id, moves = self.log.len(), "match over");
+            tracing::info!(table = %self.id, moves = self.moves, "match over");
         } else {
             self.prompt();
         }
@@ -69,14 +69,14 @@ impl TableActor {
             if remote_bot {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
             }
-            if let Some(client) = &state.conn {
+            if let Some(conn) = &state.conn {
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: game.legal_actions(seat),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
-                if !self.wal.send_msg(client, &msg) {
-                    self.dropped.push(client.id);
+                if !self.outbox.queue_msg(conn, &msg) {
+                    self.dropped.push(conn.id);
                 }
             }
         }
@@ -112,7 +112,7 @@ impl TableActor {
         let mut action = bot.choose(&view);
         if !view.legal.allows(&action) {
             tracing::warn!(table = %self.id, %seat, bot = bot.name(), "bot chose an illegal move");
-            match fallback_action(&view.legal) {
+            match HeuristicBot::fallback(&view) {
                 Some(fallback) => action = fallback,
                 None => return,
             }

@@ -1,34 +1,41 @@
 //! Taking seats, watching, leaving and losing the connection.
+//!
+//! An `impl TableActor` block: it changes seats and connections, never the game.
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus, codes};
+use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus};
 use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
-use crate::error::ClientError;
+use crate::conn::{Conn, ConnId};
+use crate::table::JoinRequest;
+use crate::table::TableError;
 use crate::table::seats::{clean_name, new_token};
-use crate::table::{Client, ConnId, JoinRequest};
 
 use super::{Role, TableActor};
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
-    pub(super) fn join(&mut self, client: Client, request: JoinRequest) -> Result<(), ClientError> {
+    pub(super) fn handle_join(
+        &mut self,
+        conn: Conn,
+        request: JoinRequest,
+    ) -> Result<(), TableError> {
         let seat = match &request.token {
-            Some(token) => self.reclaim(&client, token)?,
+            Some(token) => self.reclaim(&conn, token)?,
             None => self.take_free_seat(&request)?,
         };
         let state = &mut self.seats[seat.index()];
-        state.conn = Some(client.clone());
+        state.conn = Some(conn.clone());
         state.grace_deadline = None;
         state.bot_playing = false;
         self.awaiting.remove(seat);
         self.pick_host();
         self.dirty = true;
-        tracing::info!(table = %self.id, %seat, conn = client.id.0, "seat taken");
-        self.wal.send_msg(
-            &client,
+        tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
+        self.outbox.queue_msg(
+            &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
                 table: self.id.clone(),
@@ -38,54 +45,41 @@ impl TableActor {
             },
         );
         self.flush_table();
-        self.send_snapshot(&client, Some(seat));
+        self.send_snapshot(&conn, Some(seat));
         self.prompt();
         Ok(())
     }
 
     /// The seat whose token this is, disconnecting whoever played it before.
-    pub(super) fn reclaim(&mut self, client: &Client, token: &str) -> Result<Seat, ClientError> {
+    pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, TableError> {
         let index = self
             .seats
             .iter()
             .position(|s| s.token.as_deref() == Some(token))
-            .ok_or_else(|| {
-                ClientError::new(
-                    codes::BAD_TOKEN,
-                    "that seat token is not valid at this table (wrong, or the seat was given up)",
-                )
-            })?;
+            .ok_or(TableError::BadToken)?;
         if let Some(old) = self.seats[index].conn.take()
-            && old.id != client.id
+            && old.id != conn.id
         {
-            old.send_msg(&ServerMsg::error(
-                codes::BAD_TOKEN,
-                "your seat was taken back by a newer connection with its token",
-            ));
+            old.send_msg(&TableError::Replaced.to_msg());
             old.kick();
         }
         Ok(Seat(index as u8))
     }
 
     /// Refuses a seat that does not exist or is taken.
-    pub(super) fn check_free(&self, seat: Seat) -> Result<(), ClientError> {
-        let state = self.seats.get(seat.index()).ok_or_else(|| {
-            ClientError::new(
-                codes::NO_SUCH_SEAT,
-                format!("there is no {seat} at this table"),
-            )
-        })?;
+    pub(super) fn check_free(&self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
         if state.is_taken() {
-            return Err(ClientError::new(
-                codes::SEAT_TAKEN,
-                format!("{seat} is taken"),
-            ));
+            return Err(TableError::SeatTaken(seat));
         }
         Ok(())
     }
 
     /// A free seat (the one asked for, or the first), now held by the joining connection.
-    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, ClientError> {
+    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, TableError> {
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
@@ -95,7 +89,7 @@ impl TableActor {
                 .seats
                 .iter()
                 .position(|s| !s.is_taken())
-                .ok_or_else(|| ClientError::new(codes::TABLE_FULL, "every seat is taken"))?,
+                .ok_or(TableError::TableFull)?,
         };
         let state = &mut self.seats[index];
         state.occupant = if request.bot {
@@ -109,9 +103,9 @@ impl TableActor {
     }
 
     /// Adds a spectator.
-    pub(super) fn watch(&mut self, client: Client) {
-        self.wal.send_msg(
-            &client,
+    pub(super) fn handle_watch(&mut self, conn: Conn) {
+        self.outbox.queue_msg(
+            &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
                 table: self.id.clone(),
@@ -120,25 +114,25 @@ impl TableActor {
                 host: false,
             },
         );
-        self.spectators.push(client.clone());
+        self.spectators.push(conn.clone());
         self.dirty = true;
         self.flush_table();
-        self.send_snapshot(&client, None);
+        self.send_snapshot(&conn, None);
     }
 
     /// A newcomer's first picture of the game, if one is being played.
-    fn send_snapshot(&mut self, client: &Client, viewer: Option<Seat>) {
+    fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
         if let Some(game) = &self.game {
             let state = ServerMsg::State {
                 seq: self.seq,
                 view: Box::new(PlayerView::of(game, viewer)),
             };
-            self.wal.send_msg(client, &state);
+            self.outbox.queue_msg(conn, &state);
         }
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn disconnect(&mut self, conn: ConnId) {
+    pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
@@ -158,11 +152,11 @@ impl TableActor {
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn leave(&mut self, conn: ConnId, role: Role) {
-        let client = match role {
+    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
+        let conn = match role {
             Role::Seat(seat) => {
                 let state = &mut self.seats[seat.index()];
-                let client = state.conn.take();
+                let conn = state.conn.take();
                 if self.status == TableStatus::Playing {
                     // The match goes on: a built-in bot keeps the seat until someone sits.
                     state.occupant = Occupant::Empty;
@@ -176,7 +170,7 @@ impl TableActor {
                 }
                 self.awaiting.remove(seat);
                 self.pick_host();
-                client
+                conn
             }
             Role::Spectator => {
                 let index = self.spectators.iter().position(|c| c.id == conn);
@@ -184,9 +178,9 @@ impl TableActor {
             }
         };
         self.dirty = true;
-        if let Some(client) = client {
-            self.wal.send_msg(
-                &client,
+        if let Some(conn) = conn {
+            self.outbox.queue_msg(
+                &conn,
                 &ServerMsg::Table {
                     seq: self.seq,
                     table: self.table_info(),

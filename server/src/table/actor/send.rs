@@ -1,10 +1,13 @@
 //! Everything the table sends: events to those allowed to see them, snapshots, `table`.
+//!
+//! An `impl TableActor` block: every frame goes through the outbox, never straight to a
+//! connection.
 
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Event, PlayerView, Seat};
 
-use crate::table::client::frame;
-use crate::table::{ConnId, Frame};
+use crate::conn::frame;
+use crate::conn::{ConnId, Frame};
 
 use super::TableActor;
 
@@ -22,17 +25,17 @@ impl TableActor {
         let mut encoded: Option<Frame> = None;
         let mut encode = || encoded.get_or_insert_with(|| frame(&msg)).clone();
         for (i, state) in self.seats.iter().enumerate() {
-            if let Some(client) = &state.conn
+            if let Some(conn) = &state.conn
                 && event.visible_to(Some(Seat(i as u8)))
-                && !self.wal.send(client, encode())
+                && !self.outbox.queue(conn, encode())
             {
-                self.dropped.push(client.id);
+                self.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
-            for client in &self.spectators {
-                if !self.wal.send(client, encode()) {
-                    self.dropped.push(client.id);
+            for conn in &self.spectators {
+                if !self.outbox.queue(conn, encode()) {
+                    self.dropped.push(conn.id);
                 }
             }
         }
@@ -42,13 +45,13 @@ impl TableActor {
     pub(super) fn send_states(&mut self) {
         let Some(game) = &self.game else { return };
         for (i, state) in self.seats.iter().enumerate() {
-            if let Some(client) = &state.conn {
+            if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
                     seq: self.seq,
                     view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
                 };
-                if !self.wal.send_msg(client, &msg) {
-                    self.dropped.push(client.id);
+                if !self.outbox.queue_msg(conn, &msg) {
+                    self.dropped.push(conn.id);
                 }
             }
         }
@@ -57,9 +60,9 @@ impl TableActor {
                 seq: self.seq,
                 view: Box::new(PlayerView::of(game, None)),
             });
-            for client in &self.spectators {
-                if !self.wal.send(client, public.clone()) {
-                    self.dropped.push(client.id);
+            for conn in &self.spectators {
+                if !self.outbox.queue(conn, public.clone()) {
+                    self.dropped.push(conn.id);
                 }
             }
         }
@@ -71,8 +74,9 @@ impl TableActor {
             return;
         }
         self.dirty = false;
-        if self.wal.is_enabled() {
-            self.wal.state(self.status, self.host, self.seat_rows());
+        if self.outbox.is_durable() {
+            self.outbox
+                .record_state(self.status, self.host, self.seat_rows());
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
@@ -80,20 +84,20 @@ impl TableActor {
             table: info.clone(),
         });
         self.info.send_replace(info);
-        let clients = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for client in clients.chain(&self.spectators) {
-            if !self.wal.send(client, msg.clone()) {
-                self.dropped.push(client.id);
+        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
+        for conn in conns.chain(&self.spectators) {
+            if !self.outbox.queue(conn, msg.clone()) {
+                self.dropped.push(conn.id);
             }
         }
     }
 
     /// Sends one message to one connection of this table.
-    pub(super) fn send_to(&mut self, conn: ConnId, msg: &ServerMsg) {
-        if let Some(client) = self.client_of(conn).cloned()
-            && !self.wal.send_msg(&client, msg)
+    pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) {
+        if let Some(conn) = self.conn_of(id).cloned()
+            && !self.outbox.queue_msg(&conn, msg)
         {
-            self.dropped.push(conn);
+            self.dropped.push(id);
         }
     }
 }

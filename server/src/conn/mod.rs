@@ -1,0 +1,118 @@
+//! A connection as the rest of the server sees it: its id, and the handle ([`Conn`]) on its
+//! bounded outbound frame queue ([`queue`]), which a table fills without ever waiting and the
+//! connection's writer drains.
+//!
+//! It owns no socket and knows no table: `ws` owns the socket, `table` decides what to send.
+//! It may import nothing else of the server.
+
+pub mod queue;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use parlor_shared::protocol::ServerMsg;
+use tokio_util::sync::CancellationToken;
+
+pub use queue::{PushError, Receiver, Sender, bounded};
+
+/// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
+pub type Frame = axum::extract::ws::Utf8Bytes;
+
+/// Identifies one WebSocket connection for the lifetime of the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConnId(pub u64);
+
+impl ConnId {
+    /// A fresh id.
+    #[must_use]
+    pub fn next() -> ConnId {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        ConnId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// Serializes a server message into a frame.
+#[must_use]
+pub fn frame(msg: &ServerMsg) -> Frame {
+    serde_json::to_string(msg)
+        .expect("server messages always serialize")
+        .into()
+}
+
+/// The sending side of one connection. Sends never wait: a connection whose queue is full is
+/// too slow, and is dropped (it may reconnect with its token) so it never stalls a table.
+#[derive(Debug, Clone)]
+pub struct Conn {
+    /// Which connection.
+    pub id: ConnId,
+    /// Its outbound queue, drained by the connection's writer task.
+    tx: Sender<Frame>,
+    /// Cancelled to make the connection close (too slow, replaced by a reconnect).
+    kick: CancellationToken,
+    /// Rate-limit tokens the table gives back for moves it accepted (see
+    /// [`Conn::refund_token`]).
+    refunds: Arc<AtomicU32>,
+}
+
+impl Conn {
+    /// A connection handle from its parts.
+    #[must_use]
+    pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Conn {
+        Conn {
+            id,
+            tx,
+            kick,
+            refunds: Arc::default(),
+        }
+    }
+
+    /// Gives back the rate-limit token an accepted move cost: a program answering every
+    /// prompt at once is never refused, however fast the table goes, while a flood of
+    /// refused moves still runs the connection's bucket dry.
+    pub fn refund_token(&self) {
+        self.refunds.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Takes the tokens given back since the last call.
+    #[must_use]
+    pub fn take_refunds(&self) -> u32 {
+        self.refunds.swap(0, Ordering::Relaxed)
+    }
+
+    /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
+    /// been told to close.
+    pub fn send(&self, frame: Frame) -> bool {
+        match self.tx.try_push(frame) {
+            Ok(()) => true,
+            Err(PushError::Full) => {
+                tracing::debug!(
+                    conn = self.id.0,
+                    "outbound queue full: dropping a slow connection"
+                );
+                self.kick.cancel();
+                false
+            }
+            Err(PushError::Closed) => false,
+        }
+    }
+
+    /// Serializes and queues one message (see [`Conn::send`]).
+    pub fn send_msg(&self, msg: &ServerMsg) -> bool {
+        self.send(frame(msg))
+    }
+
+    /// Queues a message, waiting for room: for the connection's own reader, so a client that
+    /// sends faster than it reads is slowed down rather than dropped. Returns `false` when
+    /// the connection is closing.
+    pub async fn send_wait(&self, msg: &ServerMsg) -> bool {
+        tokio::select! {
+            sent = self.tx.push(frame(msg)) => sent.is_ok(),
+            () = self.kick.cancelled() => false,
+        }
+    }
+
+    /// Makes the connection close.
+    pub fn kick(&self) {
+        self.kick.cancel();
+    }
+}

@@ -1,0 +1,317 @@
+//! The SQLite backend of the [`Store`]: an embedded database file that logs every table's
+//! setup, seats, match seeds and accepted actions.
+//!
+//! One writer thread owns the database connection. Table actors queue writes on an unbounded
+//! channel and get an acknowledgement back; the writer takes everything queued, writes it in
+//! one transaction and then acknowledges each write (group commit), so a busy server pays for
+//! one commit per batch, not per move. A table sends a step's messages to its clients only
+//! once that step's writes are acknowledged (the table's outbox): what a client saw is on disk.
+//!
+//! On start, [`SqliteStore::open`] reads every open table ([`Startup`]). A database file that
+//! cannot be read at all is moved aside and a fresh one started.
+
+mod checkpoint;
+mod load;
+mod schema;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use futures_util::future::BoxFuture;
+use rusqlite::Connection;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Ack, Startup, Store, StoreError, StoreStats, TableLog, Write};
+use checkpoint::{CheckpointStats, Checkpointer};
+use writer::Request;
+
+/// The database's file name inside the data directory.
+pub const DB_FILE: &str = "parlor.db";
+
+/// A handle on the SQLite store. Cheap to clone; every clone talks to the same writer thread.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    /// Where requests for the writer thread go.
+    tx: mpsc::UnboundedSender<Request>,
+    /// The database file, or `None` in memory.
+    path: Option<PathBuf>,
+    /// What the checkpointer has done, when there is one.
+    checkpoints: Option<Arc<CheckpointStats>>,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) `dir/parlor.db`, migrates it, reads every open table and starts the
+    /// writer thread. A file that is not a readable database is moved aside to
+    /// `parlor.db.corrupt-<unix seconds>` (with its `-wal` and `-shm` files) and a fresh one is
+    /// started; open tables that could still be read from it are copied into the fresh one
+    /// (with their current match: older hands of theirs can no longer be replayed).
+    pub fn open(dir: &Path) -> Result<(SqliteStore, Startup), StoreError> {
+        std::fs::create_dir_all(dir).map_err(|err| StoreError::Io {
+            what: format!("creating the data directory {}", dir.display()),
+            err,
+        })?;
+        let path = dir.join(DB_FILE);
+        let (conn, startup) = match open_file(&path) {
+            Ok((conn, startup, false)) => (conn, startup),
+            Ok((conn, startup, true)) => {
+                // Some pages are damaged: keep what could be read, in a fresh file.
+                drop(conn);
+                tracing::error!(
+                    file = %path.display(),
+                    "the database file is damaged: moving it aside and keeping the tables that could be read"
+                );
+                salvage(&path, startup)?
+            }
+            Err(err) if err.is_corruption() => {
+                tracing::error!(
+                    file = %path.display(),
+                    %err,
+                    "the database file cannot be read: moving it aside and keeping the tables that can still be read"
+                );
+                let startup = read_damaged(&path);
+                salvage(&path, startup)?
+            }
+            Err(err) => return Err(err),
+        };
+        Ok((SqliteStore::start(conn, Some(path)), startup))
+    }
+
+    /// A store kept in memory: nothing survives the process, but replays work.
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        let mut conn = Connection::open_in_memory()?;
+        schema::migrate(&mut conn)?;
+        Ok(SqliteStore::start(conn, None))
+    }
+
+    /// Starts the writer thread on an open, migrated connection, and beside it the
+    /// checkpointer for a file (without one, SQLite checkpoints inside commits).
+    fn start(conn: Connection, path: Option<PathBuf>) -> SqliteStore {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let checkpointer = path.as_deref().and_then(|path| {
+            let started =
+                Checkpointer::start(path, checkpoint::LOG_LIMIT).and_then(|checkpointer| {
+                    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+                    Ok(checkpointer)
+                });
+            started
+                .inspect_err(|err| tracing::warn!(%err, "checkpoints stay inside commits"))
+                .ok()
+        });
+        let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
+        thread::Builder::new()
+            .name("parlor-store".into())
+            .spawn(move || writer::run(conn, rx, checkpointer))
+            .expect("spawning the database writer thread");
+        SqliteStore {
+            tx,
+            path,
+            checkpoints,
+        }
+    }
+
+    /// The database file, or `None` for a store in memory.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+impl Store for SqliteStore {
+    /// The checkpointer's figures (`None` for a store in memory).
+    fn stats(&self) -> Option<StoreStats> {
+        let stats = self.checkpoints.as_deref()?;
+        Some(StoreStats {
+            checkpoints: stats.checkpoints.load(Ordering::Relaxed),
+            log_restarts: stats.restarts.load(Ordering::Relaxed),
+            log_pages: stats.log_pages.load(Ordering::Relaxed),
+        })
+    }
+
+    /// Queues a write; the receiver says when it is committed. Writes are committed and
+    /// acknowledged in the order they were appended, so the acknowledgement of a step's last
+    /// write covers the whole step.
+    fn append(&self, write: Write) -> Ack {
+        let (ack, rx) = oneshot::channel();
+        if self.tx.send(Request::Write { write, ack }).is_err() {
+            // The writer is gone: the receiver reports it, since `ack` was dropped.
+        }
+        rx
+    }
+
+    /// Waits until everything queued before this call is committed.
+    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Barrier { reply });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)
+        })
+    }
+
+    /// Everything stored about one table (open or closed), read after every write queued
+    /// before this call.
+    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Load {
+            id: id.to_string(),
+            reply,
+        });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    /// Commits everything queued, stops the writer thread and waits for it to finish.
+    /// Later writes fail (their tables never send what they would have written).
+    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Shutdown { reply });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)
+        })
+    }
+}
+
+/// Opens the file, sets it up and reads every open table. The flag is true when some rows
+/// sat on damaged pages.
+fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
+    let mut conn = Connection::open(path)?;
+    configure(&conn)?;
+    schema::migrate(&mut conn)?;
+    let mut startup = Startup::default();
+    let mut damaged = false;
+    for id in load::open_table_ids(&conn)? {
+        match load::table_log(&conn, &id, load::Scope::LastMatch) {
+            Ok(Some(log)) => startup.tables.push(log),
+            Ok(None) => {}
+            Err(err) => {
+                damaged |= err.is_corruption();
+                startup.unreadable.push((id, err.to_string()));
+            }
+        }
+    }
+    Ok((conn, startup, damaged))
+}
+
+/// WAL journal (readers never block the writer, commits are appends) with `synchronous =
+/// NORMAL`: a commit survives the process being killed; an operating-system crash may lose
+/// the last moments. A 512 KiB page cache. A busy timeout covers a second process opening the
+/// file.
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    // Small pages for a new file (an existing one keeps its own): each move dirties one page of
+    // its table's log, written whole at the next commit, and more of the pages live tables
+    // write to stay in the small cache.
+    conn.pragma_update(None, "page_size", 1024)?;
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
+        tracing::warn!(mode, "the database could not switch to WAL mode");
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // The writer only appends: a small page cache does the job and keeps memory per table low.
+    conn.pragma_update(None, "cache_size", -512)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// Reads what can still be read from a damaged file: on a copy, cut-off pages are put back as
+/// zeros (a truncated file is otherwise refused whole), then each open table is read on its
+/// own. Never fails: what cannot be read is reported in [`Startup::unreadable`].
+fn read_damaged(path: &Path) -> Startup {
+    let mut startup = Startup::default();
+    let copy = PathBuf::from(format!("{}.salvage", path.display()));
+    let result = (|| -> Result<(), StoreError> {
+        let io = |what: &str, err| StoreError::Io {
+            what: format!("{what} {}", copy.display()),
+            err,
+        };
+        std::fs::copy(path, &copy).map_err(|err| io("copying the database to", err))?;
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        if wal.exists() {
+            std::fs::copy(&wal, format!("{}-wal", copy.display()))
+                .map_err(|err| io("copying the log to", err))?;
+        }
+        let header = std::fs::read(&copy).map_err(|err| io("reading", err))?;
+        if header.len() < 100 || !header.starts_with(b"SQLite format 3\0") {
+            return Ok(());
+        }
+        let page_size = match u16::from_be_bytes([header[16], header[17]]) {
+            1 => 65_536,
+            size => u64::from(size),
+        };
+        let pages = u64::from(u32::from_be_bytes([
+            header[28], header[29], header[30], header[31],
+        ]));
+        let expected = page_size * pages;
+        if (header.len() as u64) < expected {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&copy)
+                .map_err(|err| io("opening", err))?;
+            file.set_len(expected).map_err(|err| io("padding", err))?;
+        }
+        let conn = Connection::open(&copy)?;
+        for id in load::open_table_ids(&conn)? {
+            match load::table_log(&conn, &id, load::Scope::LastMatch) {
+                Ok(Some(log)) => startup.tables.push(log),
+                Ok(None) => {}
+                Err(err) => startup.unreadable.push((id, err.to_string())),
+            }
+        }
+        Ok(())
+    })();
+    if let Err(err) = result {
+        tracing::error!(%err, "no table could be read from the damaged database file");
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
+    startup
+}
+
+/// Moves the file aside and starts a fresh database holding the tables in `startup`.
+fn salvage(path: &Path, mut startup: Startup) -> Result<(Connection, Startup), StoreError> {
+    let aside = move_aside(path)?;
+    tracing::error!(
+        moved_to = %aside.display(),
+        kept = startup.tables.len(),
+        "the old database file was moved aside; a fresh one is started"
+    );
+    let mut conn = Connection::open(path)?;
+    configure(&conn)?;
+    schema::migrate(&mut conn)?;
+    let tx = conn.transaction()?;
+    for log in &startup.tables {
+        writer::insert_log(&tx, log)?;
+    }
+    tx.commit()?;
+    startup.moved_aside = Some(aside);
+    Ok((conn, startup))
+}
+
+/// Renames `path` (and its `-wal` and `-shm` companions) to `<path>.corrupt-<unix seconds>`.
+fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let aside = PathBuf::from(format!("{}.corrupt-{stamp}", path.display()));
+    for suffix in ["", "-wal", "-shm"] {
+        let from = PathBuf::from(format!("{}{suffix}", path.display()));
+        if from.exists() {
+            let to = PathBuf::from(format!("{}{suffix}", aside.display()));
+            std::fs::rename(&from, &to).map_err(|err| StoreError::Io {
+                what: format!("moving {} aside", from.display()),
+                err,
+            })?;
+        }
+    }
+    Ok(aside)
+}
+
+#[cfg(test)]
+mod tests;

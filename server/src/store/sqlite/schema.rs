@@ -1,0 +1,75 @@
+//! The database schema and its migrations, numbered by SQLite's `PRAGMA user_version`.
+//!
+//! Migration `i` (0-based) takes a database from version `i` to `i + 1`. A database with a
+//! higher version than [`MIGRATIONS`] knows was written by a newer Parlor and is refused
+//! rather than guessed at.
+//!
+//! It owns the schema; rows are written by the writer thread only.
+
+use rusqlite::Connection;
+
+use crate::store::StoreError;
+
+/// Every migration in order. Append; never edit one that has shipped.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: tables, their matches, seats and the action log.
+    "
+    CREATE TABLE tables (
+        id            TEXT PRIMARY KEY NOT NULL,
+        variant       TEXT NOT NULL,
+        options       TEXT NOT NULL,    -- JSON: parlor_shared::Options, every option spelled out
+        table_options TEXT NOT NULL,    -- JSON: parlor_shared::protocol::TableOptions
+        seed          INTEGER,          -- the table's first seed when it was given (u64 bits)
+        created       INTEGER NOT NULL, -- Unix time in milliseconds
+        status        TEXT NOT NULL,    -- waiting | playing | finished | closed
+        host          INTEGER           -- the host's seat
+    ) STRICT;
+    CREATE TABLE matches (
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,     -- from 1
+        seed      INTEGER NOT NULL,     -- the match's seed (u64 bits)
+        seq       INTEGER NOT NULL,     -- the table's event counter after the opening deal
+        PRIMARY KEY (table_id, match_no)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE seats (
+        table_id    TEXT NOT NULL,
+        seat        INTEGER NOT NULL,
+        occupant    TEXT NOT NULL,      -- empty | human | bot | remote_bot
+        name        TEXT,
+        token       TEXT,               -- the secret that gives the seat back
+        strategy    TEXT,               -- a built-in bot's strategy name
+        bot_playing INTEGER NOT NULL,   -- 1 while the server plays for the seat
+        PRIMARY KEY (table_id, seat)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE actions (
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,     -- from 0 within the match
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL,     -- the table's event counter after this action
+        PRIMARY KEY (table_id, match_no, idx)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX tables_by_status ON tables (status);
+    ",
+];
+
+/// Brings the database up to the newest schema, each migration in its own transaction.
+pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    let known = MIGRATIONS.len() as i64;
+    if version > known {
+        return Err(StoreError::NewerSchema {
+            found: version,
+            known,
+        });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+        tracing::info!(version = i + 1, "database schema migrated");
+    }
+    Ok(())
+}

@@ -1,0 +1,279 @@
+//! The SQLite store on its own: writes survive reopening, tables rebuild by replay, finished hands
+//! are built face up, and bad files and rows are refused the way the server expects.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use parlor_shared::protocol::{Occupant, TableOptions};
+use parlor_shared::{Action, Event, Game, Legal, Options, Seat, Variant};
+
+use super::SqliteStore;
+use crate::store::records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
+use crate::store::{Store, StoreError, hands, restore};
+
+/// A fresh directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "parlor-store-{name}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        Dir(dir)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The first legal action of the first seat to act.
+fn first_legal(game: &Game) -> (Seat, Action) {
+    let seat = game.to_act().iter().next().expect("someone acts");
+    let action = match game.legal_actions(seat) {
+        Legal::Play { cards } => Action::Play {
+            card: cards.lowest().expect("a card"),
+        },
+        Legal::Pass { count, from, .. } => Action::Pass {
+            cards: from.iter().take(count as usize).collect(),
+        },
+        Legal::Wait => unreachable!("a seat to act has a move"),
+    };
+    (seat, action)
+}
+
+fn seat_rows() -> Vec<SeatRow> {
+    (0..4u8)
+        .map(|seat| SeatRow {
+            seat,
+            occupant: if seat == 3 {
+                Occupant::Bot
+            } else {
+                Occupant::Human
+            },
+            name: Some(format!("p{seat}")),
+            token: (seat != 3).then(|| format!("token{seat}")),
+            strategy: (seat == 3).then(|| "heuristic".to_string()),
+            bot_playing: false,
+        })
+        .collect()
+}
+
+/// Every hearts option, spelled out.
+fn hearts_options() -> Options {
+    parlor_shared::Rules::new(Variant::Hearts, &Options::default())
+        .expect("defaults")
+        .options()
+}
+
+/// A table log built by hand: hearts seed 5, `moves` first-legal moves.
+fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
+    let options = hearts_options();
+    let mut game = Game::new(Variant::Hearts, &options, 5).unwrap();
+    let mut events = game.opening_events();
+    let mut actions = Vec::new();
+    for i in 0..moves {
+        let (seat, action) = first_legal(&game);
+        events.extend(game.apply(seat, &action).unwrap());
+        actions.push(ActionRow {
+            match_no: 1,
+            idx: i as u32,
+            seat: seat.0,
+            action: serde_json::to_string(&action).unwrap(),
+            seq: 0,
+        });
+    }
+    let log = TableLog {
+        table: TableRow {
+            id: "t".into(),
+            variant: "hearts".into(),
+            options: serde_json::to_string(&options).unwrap(),
+            table_options: serde_json::to_string(&TableOptions::default()).unwrap(),
+            seed: Some(5),
+            created: 0,
+            status: "playing".into(),
+            host: Some(0),
+        },
+        matches: vec![MatchRow {
+            match_no: 1,
+            seed: 5,
+            seq: 0,
+        }],
+        seats: seat_rows(),
+        actions,
+    };
+    (log, game, events)
+}
+
+#[test]
+fn finished_hands_are_built_face_up_and_the_hand_in_play_is_not() {
+    let (log, _, _) = log_of(20);
+    let hands = hands::table_hands(&log).unwrap();
+    assert!(hands.finished.is_empty());
+    assert!(hands.in_progress);
+
+    let (log, _, events) = log_of(56 + 6);
+    let hands = hands::table_hands(&log).unwrap();
+    assert_eq!(hands.finished.len(), 1);
+    assert!(hands.in_progress);
+    let hand = &hands.finished[0];
+    for event in &events[..6] {
+        if let Event::Dealt { seat, cards } = event {
+            assert_eq!(hand.dealt[seat.index()], *cards);
+        }
+    }
+    assert_eq!(hand.passes.len(), 4);
+    assert_eq!(hand.tricks.len(), 13);
+    assert!(
+        hand.tricks
+            .iter()
+            .all(|t| t.plays.len() == 4 && t.winner.is_some())
+    );
+    let scored = events.iter().find_map(|e| match e {
+        Event::HandScored(r) => Some(r.clone()),
+        _ => None,
+    });
+    assert_eq!(Some(hand.result.clone()), scored);
+    let text = hand.to_text();
+    assert!(text.contains(&hand.dealt[0].to_compact(true)), "{text}");
+    assert_eq!(text.matches("won by").count(), 13, "{text}");
+    // The JSON round-trips (what `parlor replay` reads).
+    let json = serde_json::to_string(hand).unwrap();
+    assert_eq!(
+        &serde_json::from_str::<hands::HandReplay>(&json).unwrap(),
+        hand
+    );
+}
+
+#[test]
+fn logs_that_do_not_replay_are_refused_with_the_reason() {
+    let (mut log, _, _) = log_of(8);
+    log.table.variant = "euchre".into();
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("unknown variant `euchre`"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.actions[6].action = r#"{"type":"bid","tricks":7}"#.into();
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("action 6 of match 1"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.actions[7].seat = (log.actions[7].seat + 1) % 4;
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(
+        err.contains("action 7 of match 1") && err.contains("does not replay"),
+        "{err}"
+    );
+
+    let (mut log, _, _) = log_of(8);
+    log.actions.remove(3);
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("gap"), "{err}");
+
+    let (mut log, _, _) = log_of(8);
+    log.seats[3].strategy = Some("psychic".into());
+    let err = restore::rebuild(&log).unwrap_err().to_string();
+    assert!(err.contains("psychic"), "{err}");
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_moved_aside() {
+    let dir = Dir::new("garbage");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::write(
+        dir.0.join("parlor.db"),
+        b"not a database at all".repeat(500),
+    )
+    .unwrap();
+    let (store, startup) = SqliteStore::open(&dir.0).expect("a fresh start");
+    let aside = startup.moved_aside.expect("moved aside");
+    assert!(aside.to_string_lossy().contains("parlor.db.corrupt-"));
+    assert!(aside.exists());
+    assert!(startup.tables.is_empty());
+    store.flushed().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[test]
+fn a_database_from_a_newer_version_is_refused() {
+    let dir = Dir::new("newer");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let conn = rusqlite::Connection::open(dir.0.join("parlor.db")).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let err = SqliteStore::open(&dir.0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::NewerSchema { found: 99, .. }),
+        "{err}"
+    );
+}
+
+/// Polls `done` for up to ten seconds (the checkpointer runs on its own thread).
+fn eventually(done: impl Fn() -> bool) -> bool {
+    for _ in 0..1000 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// The checkpointer copies the log into the file beside a writer that never checkpoints, and
+/// restarts the log once it passes its limit, with every committed row kept.
+#[test]
+fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
+    use super::checkpoint::Checkpointer;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    let dir = Dir::new("checkpoint");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let path = dir.0.join("t.db");
+    let writer = rusqlite::Connection::open(&path).unwrap();
+    super::configure(&writer).unwrap();
+    writer.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    writer
+        .execute_batch("CREATE TABLE rows (n INTEGER, pad BLOB)")
+        .unwrap();
+    let limit = 40;
+    let checkpointer = Checkpointer::start(&path, limit).unwrap();
+    let stats = checkpointer.stats();
+    let commits = 400;
+    for n in 0..commits {
+        writer
+            .execute(
+                "INSERT INTO rows VALUES (?1, zeroblob(3000))",
+                rusqlite::params![n],
+            )
+            .unwrap();
+        checkpointer.nudge();
+        if n % 50 == 0 {
+            // Let the checkpointer in now and then, as a busy server's writer would.
+            std::thread::sleep(std::time::Duration::from_millis(60));
+        }
+    }
+    checkpointer.nudge();
+    assert!(
+        eventually(|| stats.log_pages.load(Relaxed) <= limit as u64),
+        "the log is short again: {} pages",
+        stats.log_pages.load(Relaxed)
+    );
+    assert!(
+        stats.restarts.load(Relaxed) > 0,
+        "a log past {limit} pages was restarted"
+    );
+    assert!(stats.checkpoints.load(Relaxed) >= stats.restarts.load(Relaxed));
+    checkpointer.stop();
+    drop(writer);
+    let reader = rusqlite::Connection::open(&path).unwrap();
+    let count: i64 = reader
+        .query_row("SELECT count(*) FROM rows", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(count, commits, "no committed row was lost");
+}

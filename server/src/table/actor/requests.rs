@@ -1,0 +1,201 @@
+//! Requests from connections at the table: moves, host requests, `leave`, `sync`.
+//!
+//! An `impl TableActor` block: join, watch and ping never reach it (the connection's reader
+//! handles them).
+
+use parlor_shared::bots::{strategy, strategy_names};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
+use parlor_shared::{Game, PlayerView, Seat, SeatSet};
+use tokio::time::Instant;
+
+use crate::conn::ConnId;
+use crate::table::{TableError, TableRequest};
+
+use super::{Role, TableActor};
+
+impl TableActor {
+    /// A request from a connection at this table.
+    pub(super) fn handle_request(
+        &mut self,
+        conn: ConnId,
+        request: TableRequest,
+    ) -> Result<(), TableError> {
+        let role = self.role_of(conn).ok_or(TableError::NotHere)?;
+        match request {
+            TableRequest::Move {
+                action,
+                seat: claimed,
+                seq: answered,
+            } => {
+                let Role::Seat(seat) = role else {
+                    return Err(TableError::NotSeated);
+                };
+                if let Some(claimed) = claimed
+                    && claimed != seat
+                {
+                    return Err(TableError::NotYourSeat { seat, claimed });
+                }
+                if self.status != TableStatus::Playing {
+                    return Err(TableError::NoMatch);
+                }
+                if let Some(answered) = answered
+                    && self.awaiting.contains(seat)
+                    && answered < self.seats[seat.index()].prompt_seq
+                {
+                    return Err(TableError::StaleMove {
+                        answered,
+                        current: self.seats[seat.index()].prompt_seq,
+                    });
+                }
+                self.apply(seat, action)?;
+                Ok(())
+            }
+            TableRequest::AddBot { seat, strategy } => {
+                self.require_host(role)?;
+                self.add_bot(seat, &strategy)
+            }
+            TableRequest::RemoveBot { seat } => {
+                self.require_host(role)?;
+                self.remove_bot(seat)
+            }
+            TableRequest::Start => {
+                self.require_host(role)?;
+                self.start()
+            }
+            TableRequest::Leave => {
+                self.handle_leave(conn, role);
+                Ok(())
+            }
+            TableRequest::Sync => {
+                self.handle_sync(conn, role);
+                Ok(())
+            }
+        }
+    }
+
+    /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
+    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) {
+        let viewer = match role {
+            Role::Seat(seat) => Some(seat),
+            Role::Spectator => None,
+        };
+        let Some(game) = &self.game else {
+            let table = ServerMsg::Table {
+                seq: self.seq,
+                table: self.table_info(),
+            };
+            self.send_to(conn, &table);
+            return;
+        };
+        let state = ServerMsg::State {
+            seq: self.seq,
+            view: Box::new(PlayerView::of(game, viewer)),
+        };
+        // The prompt again, with the time actually left: asking must not buy a bot more.
+        let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
+        self.send_to(conn, &state);
+        if let Some(prompt) = prompt {
+            self.send_to(conn, &prompt);
+        }
+    }
+
+    /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
+    pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
+        let game = self.game.as_ref()?;
+        let state = &self.seats[seat.index()];
+        if self.status != TableStatus::Playing
+            || !game.to_act().contains(seat)
+            || state.server_plays()
+        {
+            return None;
+        }
+        let left = state
+            .turn_deadline
+            .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+        Some(ServerMsg::YourTurn {
+            seq: self.seq,
+            legal: game.legal_actions(seat),
+            timeout_ms: left,
+        })
+    }
+
+    /// Refuses host requests from anyone but the host.
+    pub(super) fn require_host(&self, role: Role) -> Result<(), TableError> {
+        match role {
+            Role::Seat(seat) if self.host == Some(seat) => Ok(()),
+            _ => Err(TableError::NotHost),
+        }
+    }
+
+    /// Seats a built-in bot in an empty seat.
+    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), TableError> {
+        self.check_free(seat)?;
+        let seed = self.bot_seed(seat);
+        let bot =
+            strategy(name, self.variant, seed).ok_or_else(|| TableError::UnknownStrategy {
+                name: name.to_string(),
+                variant: self.variant,
+                choices: strategy_names(self.variant).join(", "),
+            })?;
+        let state = &mut self.seats[seat.index()];
+        state.clear();
+        state.occupant = Occupant::Bot;
+        state.name = Some(format!("{} bot", bot.name()));
+        state.bot = Some(bot);
+        self.awaiting.remove(seat);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Takes a built-in bot out of its seat (not during a match).
+    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
+        if state.occupant != Occupant::Bot {
+            return Err(TableError::NotABot(seat));
+        }
+        if self.status == TableStatus::Playing {
+            return Err(TableError::BotsStayUntilOver);
+        }
+        self.seats[seat.index()].clear();
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Starts a match once every seat is filled.
+    pub(super) fn start(&mut self) -> Result<(), TableError> {
+        if self.status == TableStatus::Playing {
+            return Err(TableError::AlreadyPlaying);
+        }
+        let empty: Vec<String> = (0..self.seats.len())
+            .filter(|&i| !self.seats[i].is_taken())
+            .map(|i| i.to_string())
+            .collect();
+        if !empty.is_empty() {
+            return Err(TableError::SeatsEmpty(empty.join(", ")));
+        }
+        let seed = match self.seed {
+            Some(seed) => seed.wrapping_add(u64::from(self.matches_played)),
+            None => rand::random(),
+        };
+        let game = Game::new(self.variant, &self.options, seed).expect("options were checked");
+        let opening = game.opening_events();
+        self.outbox
+            .record_match_started(seed, self.seq + opening.len() as u64);
+        self.game = Some(game);
+        self.moves = 0;
+        self.awaiting = SeatSet::EMPTY;
+        self.status = TableStatus::Playing;
+        self.dirty = true;
+        tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");
+        self.flush_table();
+        for event in opening {
+            self.broadcast_event(event);
+        }
+        self.send_states();
+        self.prompt();
+        Ok(())
+    }
+}

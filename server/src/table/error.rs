@@ -1,0 +1,167 @@
+//! Why a table refused what a connection asked: a typed error with a stable code (the
+//! protocol's `codes::*`, or the rules' own) and player-facing words, as `RuleError` is.
+//!
+//! It owns the refusals and their wording only; the table decides when to refuse.
+
+use parlor_shared::protocol::{ServerMsg, codes};
+use parlor_shared::{RuleError, Seat, Variant};
+use thiserror::Error;
+
+/// A refusal from a table, sent back to the one connection that asked as an `error` frame.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TableError {
+    /// The connection is no longer at the table (it left, or was replaced).
+    #[error("you are not at this table any more")]
+    NotHere,
+    /// A spectator tried to move.
+    #[error("spectators cannot play: join to take a seat")]
+    NotSeated,
+    /// A move named another seat than the sender's.
+    #[error("you sit in {seat}, not {claimed}: you can only move for your own seat")]
+    NotYourSeat {
+        /// The sender's seat.
+        seat: Seat,
+        /// The seat the move named.
+        claimed: Seat,
+    },
+    /// A move while no match is being played.
+    #[error("no match is being played: the host starts one")]
+    NoMatch,
+    /// A move answered a prompt the server already played for.
+    #[error(
+        "this answers the prompt of seq {answered}, but the server already played that turn \
+         for you: answer the prompt of seq {current}"
+    )]
+    StaleMove {
+        /// The prompt the move answered.
+        answered: u64,
+        /// The seat's current prompt.
+        current: u64,
+    },
+    /// The rules refused the move.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// A host request (`add_bot`, `remove_bot`, `start`) from someone else.
+    #[error("only the table's host can do that")]
+    NotHost,
+    /// `add_bot` named a strategy the variant does not have.
+    #[error("there is no built-in bot `{name}` for {variant}: choose one of {choices}")]
+    UnknownStrategy {
+        /// The name asked for.
+        name: String,
+        /// The table's variant.
+        variant: Variant,
+        /// The strategies offered, comma-separated.
+        choices: String,
+    },
+    /// The seat number is outside the table.
+    #[error("there is no {0} at this table")]
+    NoSuchSeat(Seat),
+    /// `remove_bot` on a seat without a built-in bot.
+    #[error("{0} does not hold a built-in bot")]
+    NotABot(Seat),
+    /// `remove_bot` during a match.
+    #[error("bots stay until the match is over")]
+    BotsStayUntilOver,
+    /// `start` during a match.
+    #[error("a match is already being played")]
+    AlreadyPlaying,
+    /// `start` with empty seats (their numbers, comma-separated).
+    #[error("every seat must be filled first: seat {0} empty (add bots?)")]
+    SeatsEmpty(String),
+    /// The seat asked for is taken.
+    #[error("{0} is taken")]
+    SeatTaken(Seat),
+    /// No seat is free.
+    #[error("every seat is taken")]
+    TableFull,
+    /// A seat token that opens no seat here.
+    #[error("that seat token is not valid at this table (wrong, or the seat was given up)")]
+    BadToken,
+    /// Told to the connection a newer one with the same token replaced.
+    #[error("your seat was taken back by a newer connection with its token")]
+    Replaced,
+}
+
+impl TableError {
+    /// The stable code clients see (one of the protocol's `codes`, or the rule's code).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            TableError::NotHere => codes::NOT_JOINED,
+            TableError::NotSeated => codes::NOT_SEATED,
+            TableError::NotYourSeat { .. } => codes::NOT_YOUR_SEAT,
+            TableError::NoMatch => codes::NO_MATCH,
+            TableError::StaleMove { .. } => codes::STALE_MOVE,
+            TableError::Rule(err) => err.code(),
+            TableError::NotHost => codes::NOT_HOST,
+            TableError::UnknownStrategy { .. } => codes::UNKNOWN_STRATEGY,
+            TableError::NoSuchSeat(_) => codes::NO_SUCH_SEAT,
+            TableError::NotABot(_) => codes::NOT_A_BOT,
+            TableError::BotsStayUntilOver | TableError::AlreadyPlaying => codes::MATCH_IN_PROGRESS,
+            TableError::SeatsEmpty(_) => codes::SEATS_EMPTY,
+            TableError::SeatTaken(_) => codes::SEAT_TAKEN,
+            TableError::TableFull => codes::TABLE_FULL,
+            TableError::BadToken | TableError::Replaced => codes::BAD_TOKEN,
+        }
+    }
+
+    /// The `error` frame sent to the client.
+    #[must_use]
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::error(self.code(), self.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes are part of the protocol: a renamed variant must not change what clients see.
+    #[test]
+    fn codes_and_words_are_the_protocol_s() {
+        let cases = [
+            (TableError::NotHere, "not_joined"),
+            (TableError::NotSeated, "not_seated"),
+            (
+                TableError::NotYourSeat {
+                    seat: Seat(0),
+                    claimed: Seat(1),
+                },
+                "not_your_seat",
+            ),
+            (TableError::NoMatch, "no_match"),
+            (
+                TableError::StaleMove {
+                    answered: 1,
+                    current: 2,
+                },
+                "stale_move",
+            ),
+            (TableError::Rule(RuleError::NotYourTurn), "not_your_turn"),
+            (TableError::NotHost, "not_host"),
+            (TableError::NoSuchSeat(Seat(7)), "no_such_seat"),
+            (TableError::NotABot(Seat(1)), "not_a_bot"),
+            (TableError::BotsStayUntilOver, "match_in_progress"),
+            (TableError::AlreadyPlaying, "match_in_progress"),
+            (TableError::SeatsEmpty("1, 2".into()), "seats_empty"),
+            (TableError::SeatTaken(Seat(1)), "seat_taken"),
+            (TableError::TableFull, "table_full"),
+            (TableError::BadToken, "bad_token"),
+            (TableError::Replaced, "bad_token"),
+        ];
+        for (err, code) in cases {
+            assert_eq!(err.code(), code, "{err:?}");
+            let ServerMsg::Error {
+                code: sent,
+                message,
+            } = err.to_msg()
+            else {
+                panic!("an error frame");
+            };
+            assert_eq!((sent.as_str(), message), (code, err.to_string()));
+        }
+        let rule = TableError::from(RuleError::NotYourTurn);
+        assert_eq!(rule.to_string(), RuleError::NotYourTurn.to_string());
+    }
+}

@@ -1,0 +1,111 @@
+//! The records a table appends to the store: the rows for a new table, a match, an accepted
+//! action, the seats and the table's closing. Each write's acknowledgement gates the current
+//! step's output (see the parent module).
+//!
+//! It builds rows only; it sends nothing and holds nothing.
+
+use parlor_shared::protocol::{TableOptions, TableStatus};
+use parlor_shared::{Action, Options, Seat, Variant};
+
+use super::Outbox;
+use crate::store::{ActionRow, MatchRow, SeatRow, TableRow, Write, now_millis, status_name};
+
+impl Outbox {
+    /// Queues a write; its acknowledgement gates this step's output.
+    fn write(&mut self, write: Write) {
+        if let Some(store) = &self.store {
+            self.pending = Some(store.append(write));
+        }
+    }
+
+    /// A new table.
+    pub fn record_table_created(
+        &mut self,
+        variant: Variant,
+        options: &Options,
+        table_options: &TableOptions,
+        seed: Option<u64>,
+    ) {
+        if self.store.is_none() {
+            return;
+        }
+        let row = TableRow {
+            id: self.table.clone(),
+            variant: variant.to_string(),
+            options: serde_json::to_string(options).expect("options serialize"),
+            table_options: serde_json::to_string(table_options).expect("table options serialize"),
+            seed,
+            created: now_millis(),
+            status: status_name(TableStatus::Waiting).to_string(),
+            host: None,
+        };
+        self.write(Write::Table(row));
+    }
+
+    /// A match started with `seed`; `seq` is the event counter after its opening deal.
+    pub fn record_match_started(&mut self, seed: u64, seq: u64) {
+        self.match_no += 1;
+        let row = MatchRow {
+            match_no: self.match_no,
+            seed,
+            seq,
+        };
+        let table = self.table.clone();
+        self.write(Write::Match { table, row });
+    }
+
+    /// The `index`-th action of the current match was accepted; `seq` is the event counter
+    /// after its events.
+    pub fn record_action(&mut self, index: usize, seat: Seat, action: &Action, seq: u64) {
+        if self.store.is_none() {
+            return;
+        }
+        let row = ActionRow {
+            match_no: self.match_no,
+            idx: index as u32,
+            seat: seat.0,
+            action: serde_json::to_string(action).expect("actions serialize"),
+            seq,
+        };
+        let table = self.table.clone();
+        self.write(Write::Action { table, row });
+    }
+
+    /// The seats, host and status now; written only when they changed.
+    pub fn record_state(&mut self, status: TableStatus, host: Option<Seat>, seats: Vec<SeatRow>) {
+        if self.store.is_none() {
+            return;
+        }
+        let changed = self
+            .last_state
+            .as_ref()
+            .is_none_or(|(s, h, rows)| *s != status || *h != host || *rows != seats);
+        if !changed {
+            return;
+        }
+        self.last_state = Some((status, host, seats.clone()));
+        let table = self.table.clone();
+        self.write(Write::State {
+            table,
+            status: status_name(status),
+            host: host.map(|h| h.0),
+            seats,
+        });
+    }
+
+    /// The table closed for good (nobody came back): it is not brought back on start.
+    pub fn record_closed(&mut self) {
+        let table = self.table.clone();
+        self.write(Write::Closed { table });
+    }
+
+    /// Marks the last written state as already stored (a table just rebuilt from it).
+    pub fn assume_recorded_state(
+        &mut self,
+        status: TableStatus,
+        host: Option<Seat>,
+        seats: Vec<SeatRow>,
+    ) {
+        self.last_state = Some((status, host, seats));
+    }
+}

@@ -1,0 +1,322 @@
+//! `parlor loadtest`: opens N tables on a running server, each with four remote bot clients
+//! playing random legal moves as fast as they can over real WebSockets, and reports the
+//! moves per second and the latency of a move (sent until the server's event confirming it
+//! arrives), and the server's memory per table from its `GET /api/stats`. The last line is
+//! `moves/s: X p50_ms: Y p99_ms: Z`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use parlor_shared::Seat;
+use parlor_shared::bots::RandomBot;
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_util::sync::CancellationToken;
+
+use super::remote_bot::move_message;
+use crate::http::ServerStats;
+
+/// Options of `parlor loadtest`.
+#[derive(Debug, Args)]
+pub struct LoadtestArgs {
+    /// The server's WebSocket URL, e.g. ws://127.0.0.1:8080 (the `/ws` path is added).
+    #[arg(long)]
+    pub url: String,
+    /// Tables to open, four clients each.
+    #[arg(long, default_value_t = 250)]
+    pub tables: usize,
+    /// Seconds to measure for, once every table is playing.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// The variant played (a four-seat one).
+    #[arg(long, default_value = "hearts")]
+    pub variant: String,
+    /// Worker threads of the load generator (0: one per CPU core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// What all clients share.
+struct Shared {
+    /// Clients that have joined their table.
+    joined: AtomicUsize,
+    /// True during the measured window.
+    measuring: AtomicBool,
+    /// Cancelled once the window is over: clients stop.
+    stop: CancellationToken,
+}
+
+/// What one client measured.
+#[derive(Default)]
+struct Tally {
+    /// Moves confirmed during the window.
+    moves: u64,
+    /// Their latencies, in microseconds.
+    latencies_us: Vec<u32>,
+}
+
+/// Runs the load test and prints the figures.
+pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
+    let runtime = super::runtime(args.threads)?;
+    runtime.block_on(load(args))
+}
+
+async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
+    let host = args
+        .url
+        .trim_start_matches("ws://")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .trim_end_matches("/ws")
+        .to_string();
+    if host.contains("://") {
+        bail!("only ws:// URLs are supported: {}", args.url);
+    }
+    let shared = Arc::new(Shared {
+        joined: AtomicUsize::new(0),
+        measuring: AtomicBool::new(false),
+        stop: CancellationToken::new(),
+    });
+    let body = format!(
+        r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
+        args.variant
+    );
+    let before = server_stats(&host).await.ok();
+    let mut tasks = Vec::new();
+    for t in 0..args.tables {
+        let id = create_table(&host, &body).await?;
+        for seat in 0..4u64 {
+            let shared = shared.clone();
+            let (host, id) = (host.clone(), id.clone());
+            let seed = (t as u64) * 4 + seat;
+            tasks.push(tokio::spawn(async move {
+                client(&host, &id, seed, &shared).await
+            }));
+        }
+    }
+    let clients = tasks.len();
+    while shared.joined.load(Ordering::Relaxed) < clients {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eprintln!(
+        "{} tables, {clients} clients joined; warming up",
+        args.tables
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    shared.measuring.store(true, Ordering::Relaxed);
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let during = server_stats(&host).await.ok();
+    let elapsed = started.elapsed().as_secs_f64();
+    shared.stop.cancel();
+
+    let mut moves = 0;
+    let mut latencies = Vec::new();
+    let mut failed = 0;
+    for task in tasks {
+        match task.await? {
+            Ok(tally) => {
+                moves += tally.moves;
+                latencies.extend(tally.latencies_us);
+            }
+            Err(err) => {
+                failed += 1;
+                eprintln!("client failed: {err:#}");
+            }
+        }
+    }
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .map_or(0.0, |us| f64::from(*us) / 1000.0)
+    };
+    println!(
+        "tables: {} clients: {clients} failed: {failed} moves: {moves} seconds: {elapsed:.1}",
+        args.tables
+    );
+    println!(
+        "{}",
+        memory_report(before.as_ref(), during.as_ref(), args.tables)
+    );
+    println!(
+        "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
+        moves as f64 / elapsed,
+        pct(0.50),
+        pct(0.99)
+    );
+    Ok(())
+}
+
+/// `POST /api/tables`; returns the new table's id.
+async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
+    let json = request(host, "POST", "/api/tables", body).await?;
+    let created: serde_json::Value =
+        serde_json::from_str(&json).with_context(|| format!("creating a table: {json}"))?;
+    created["id"]
+        .as_str()
+        .map(str::to_string)
+        .with_context(|| format!("creating a table: {json}"))
+}
+
+/// `GET /api/stats`: the server's own count of its memory.
+async fn server_stats(host: &str) -> anyhow::Result<ServerStats> {
+    let json = request(host, "GET", "/api/stats", "").await?;
+    serde_json::from_str(&json).with_context(|| format!("reading the server's stats: {json}"))
+}
+
+/// One request over a plain HTTP/1.1 connection; returns the response's body.
+async fn request(host: &str, method: &str, path: &str, body: &str) -> anyhow::Result<String> {
+    let mut stream = TcpStream::connect(host)
+        .await
+        .with_context(|| format!("connecting to {host}"))?;
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await?;
+    let (_, body) = response
+        .split_once("\r\n\r\n")
+        .context("an HTTP response")?;
+    Ok(body.to_string())
+}
+
+/// The server's memory with the tables open, against before: `None` when it does not say.
+fn memory_report(
+    before: Option<&ServerStats>,
+    during: Option<&ServerStats>,
+    tables: usize,
+) -> String {
+    let (Some(before), Some(during)) =
+        (before.and_then(|s| s.memory), during.and_then(|s| s.memory))
+    else {
+        return "server memory: not reported (GET /api/stats gives it on Linux)".to_string();
+    };
+    let per_table = |after: u64, before: u64| after.saturating_sub(before) / tables.max(1) as u64;
+    format!(
+        "server memory: {:.1} MB resident, {:.1} MB anonymous; per table: {:.1} KB resident, \
+         {:.1} KB anonymous (growth over the server before the tables opened)",
+        during.rss_bytes as f64 / 1e6,
+        during.anon_bytes as f64 / 1e6,
+        per_table(during.rss_bytes, before.rss_bytes) as f64 / 1e3,
+        per_table(during.anon_bytes, before.anon_bytes) as f64 / 1e3,
+    )
+}
+
+/// One remote bot client: joins, (host) starts matches, plays random legal moves.
+async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<Tally> {
+    let tcp = TcpStream::connect(host).await?;
+    tcp.set_nodelay(true)?;
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (mut ws, _) =
+        tokio_tungstenite::client_async_with_config(format!("ws://{host}/ws"), tcp, Some(config))
+            .await?;
+    let join = ClientMsg::Join {
+        table: table.to_string(),
+        seat: None,
+        name: Some(format!("load{seed}")),
+        token: None,
+        bot: true,
+    };
+    ws.send(Message::text(serde_json::to_string(&join)?))
+        .await?;
+    let mut random = RandomBot::new(seed);
+    let mut tally = Tally::default();
+    // What this seat's own moves look like in events, once the seat is known.
+    let mut patterns: Option<(String, String)> = None;
+    let mut sent: Option<(Instant, String)> = None;
+    let mut started = false;
+    let mut is_host = false;
+    // Made once: a timer or a fresh future per frame would cost more than the frame.
+    let stopped = shared.stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
+        let frame = tokio::select! {
+            frame = ws.next() => frame,
+            () = &mut stopped => break,
+        };
+        let text = match frame {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(_)) => continue,
+            Some(Err(err)) => return Err(err.into()),
+            None => bail!("the server closed the connection"),
+        };
+        let text = text.as_str();
+        // Most frames are events; recognise them without parsing, so the load generator
+        // spends its CPU on load rather than on reading it.
+        if text.starts_with(r#"{"type":"event""#) {
+            let mine = patterns
+                .as_ref()
+                .is_some_and(|(played, passed)| text.contains(played) || text.contains(passed));
+            if mine
+                && let Some((at, _)) = sent.take()
+                && shared.measuring.load(Ordering::Relaxed)
+            {
+                tally.moves += 1;
+                let us = at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                tally.latencies_us.push(us);
+            }
+            if is_host && text.contains(r#""kind":"match_over""#) {
+                ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+            }
+            continue;
+        }
+        if text.starts_with(r#"{"type":"state""#) {
+            continue;
+        }
+        let msg: ServerMsg = serde_json::from_str(text)?;
+        match msg {
+            ServerMsg::Welcome { seat, host, .. } => {
+                patterns = seat.map(|Seat(n)| {
+                    (
+                        format!(r#""kind":"played","seat":{n},"#),
+                        format!(r#""kind":"pass_chosen","seat":{n}}}"#),
+                    )
+                });
+                is_host = host;
+                shared.joined.fetch_add(1, Ordering::Relaxed);
+            }
+            ServerMsg::Table { table, .. } => {
+                let full = table.seats.iter().all(|s| s.connected);
+                if is_host && full && !started {
+                    started = true;
+                    ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+                }
+            }
+            ServerMsg::YourTurn { legal, .. } => {
+                let msg = random
+                    .choose_legal(&legal)
+                    .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
+                let text = serde_json::to_string(&msg)?;
+                sent = Some((Instant::now(), text.clone()));
+                ws.send(Message::text(text)).await?;
+            }
+            ServerMsg::Error { code, message } => {
+                if code == "rate_limited"
+                    && let Some((_, text)) = &sent
+                {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    ws.send(Message::text(text.clone())).await?;
+                } else if code != "rate_limited" {
+                    bail!("server error {code}: {message}");
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(tally)
+}

@@ -1,0 +1,31 @@
+//! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
+//! together; the others are arena, bench, loadtest, replay, uva181, heartless-move and the
+//! remote bot), with the bot adapters they share.
+//!
+//! Tools sit on top of the server's modules and may use any of them; no server module imports
+//! a tool.
+
+pub mod adapters;
+
+pub mod arena;
+pub mod bench;
+pub mod bot;
+pub mod heartless_move;
+pub mod loadtest;
+pub mod remote_bot;
+pub mod replay;
+pub mod serve;
+pub mod uva181;
+
+/// A multi-threaded tokio runtime with `threads` workers (0: one per CPU core).
+pub fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    use anyhow::Context;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if threads > 0 {
+        builder.worker_threads(threads);
+    }
+    builder
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}

@@ -1,0 +1,92 @@
+//! The WebSocket endpoint: one connection = one reader and one writer, run side by side in
+//! one task; when either ends, both do.
+//!
+//! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
+//! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
+//! the rest to the table as a `TableRequest`. The writer (`writer`) drains the connection's
+//! bounded queue, which the table fills without ever waiting: a client too slow to read is
+//! dropped, never the table stalled.
+//!
+//! It owns the socket and nothing of a game; it finds tables through the lobby. It may import
+//! `lobby`, `table` and `conn`, never `http`: the HTTP layer hands it its settings.
+
+mod ratelimit;
+mod reader;
+mod refusal;
+mod writer;
+
+pub use ratelimit::TokenBucket;
+pub use refusal::Refusal;
+
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{Sink, Stream, StreamExt};
+use parlor_shared::protocol::MAX_MESSAGE_BYTES;
+use tokio_util::sync::CancellationToken;
+
+use crate::conn::{Conn, ConnId, bounded};
+use crate::lobby::Lobby;
+use crate::table::TableMsg;
+use reader::Reader;
+use writer::write_loop;
+
+/// Frames larger than this close the connection (after a `too_large` error); frames between
+/// [`MAX_MESSAGE_BYTES`] and this get the error and the connection stays open.
+pub const HARD_MESSAGE_LIMIT: usize = 4 * MAX_MESSAGE_BYTES;
+
+/// A connection's limits, from the server's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Messages a connection may send per second, on average.
+    pub rate_per_sec: u32,
+    /// Messages a connection may send in a burst.
+    pub burst: u32,
+    /// Frames waiting for one slow connection before it is dropped.
+    pub outbound_queue: usize,
+}
+
+/// What every connection shares: where tables are found, its limits, and the stop signal.
+#[derive(Clone)]
+pub struct Hub {
+    /// The tables.
+    pub lobby: Lobby,
+    /// Rate and queue limits.
+    pub limits: Limits,
+    /// Cancelled when the server stops: each connection says `goodbye` and closes.
+    pub shutdown: CancellationToken,
+}
+
+/// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
+pub async fn connection(socket: WebSocket, hub: Hub) {
+    let (sink, mut stream) = socket.split();
+    run(sink, &mut stream, &hub).await;
+}
+
+/// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
+pub async fn run<W, R>(sink: W, stream: &mut R, hub: &Hub)
+where
+    W: Sink<Message> + Unpin,
+    R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let conn = ConnId::next();
+    let (tx, rx) = bounded(hub.limits.outbound_queue);
+    let kick = CancellationToken::new();
+    let mut reader = Reader::new(
+        Conn::new(conn, tx, kick.clone()),
+        hub.lobby.clone(),
+        TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
+        hub.limits.rate_per_sec,
+    );
+    tracing::debug!(conn = conn.0, "connection opened");
+    {
+        let read = reader.run(stream);
+        let write = write_loop(sink, rx, kick, hub.shutdown.clone());
+        tokio::select! {
+            () = read => {}
+            () = write => {}
+        }
+    }
+    if let Some(table) = reader.table.take() {
+        let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
+    }
+    tracing::debug!(conn = conn.0, "connection closed");
+}

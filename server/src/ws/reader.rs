@@ -1,0 +1,203 @@
+//! The reading half of a connection: rate limit, parse, and route each frame. `ping`,
+//! `join` and `watch` are handled here and only here; everything else goes to the table the
+//! connection is at, as a [`TableRequest`].
+
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use futures_util::{Stream, StreamExt};
+use parlor_shared::Action;
+use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg};
+use tokio::sync::oneshot;
+
+use super::TokenBucket;
+use super::refusal::Refusal;
+use crate::conn::Conn;
+use crate::lobby::Lobby;
+use crate::table::{JoinRequest, TableHandle, TableMsg, TableRequest};
+
+/// The reading half of a connection.
+pub(super) struct Reader {
+    /// This connection's queue, for answers the reader gives itself.
+    conn: Conn,
+    /// Where tables are found.
+    lobby: Lobby,
+    /// The table joined or watched, if any.
+    pub(super) table: Option<TableHandle>,
+    /// The flood guard.
+    bucket: TokenBucket,
+    /// Messages per second allowed (for the error text).
+    rate: u32,
+}
+
+impl Reader {
+    /// A reader at no table yet.
+    pub(super) fn new(conn: Conn, lobby: Lobby, bucket: TokenBucket, rate: u32) -> Reader {
+        Reader {
+            conn,
+            lobby,
+            table: None,
+            bucket,
+            rate,
+        }
+    }
+
+    /// Reads frames until the client goes away.
+    pub(super) async fn run<R>(&mut self, stream: &mut R)
+    where
+        R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+    {
+        while let Some(message) = stream.next().await {
+            match message {
+                // Each message is handled in its own boxed future: the connection's task then
+                // stays small however deep the handling goes (thousands of them are alive).
+                Ok(Message::Text(text)) => {
+                    if self.allowed().await {
+                        Box::pin(self.on_text(text.as_str())).await;
+                    }
+                }
+                Ok(Message::Binary(_)) => {
+                    if self.allowed().await {
+                        Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
+                    }
+                }
+                Ok(Message::Close(_)) => break,
+                Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                Err(err) => {
+                    // tungstenite refuses frames over the hard limit and ends the stream.
+                    let text = err.to_string();
+                    if text.contains("too long") || text.contains("too big") {
+                        let err = ProtocolError::TooLarge {
+                            limit: MAX_MESSAGE_BYTES,
+                        };
+                        let msg = ServerMsg::error(err.code(), err.to_string());
+                        Box::pin(async {
+                            self.reply(&msg).await;
+                            // Give the writer a moment to send it before the socket closes.
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        })
+                        .await;
+                    }
+                    tracing::debug!(conn = self.conn.id.0, %err, "read error");
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
+    async fn allowed(&mut self) -> bool {
+        self.bucket.give_back(self.conn.take_refunds());
+        let allowed = self.bucket.take();
+        if !allowed {
+            Box::pin(self.reply(&Refusal::RateLimited(self.rate).to_msg())).await;
+        }
+        allowed
+    }
+
+    /// One text frame.
+    async fn on_text(&mut self, text: &str) {
+        match ClientMsg::parse(text) {
+            Ok(msg) => self.dispatch(msg).await,
+            Err(err) => {
+                self.reply(&ServerMsg::error(err.code(), err.to_string()))
+                    .await
+            }
+        }
+    }
+
+    /// Acts on one well-formed message.
+    async fn dispatch(&mut self, msg: ClientMsg) {
+        let request = match msg {
+            ClientMsg::Ping {} => return self.reply(&ServerMsg::Pong {}).await,
+            ClientMsg::Join {
+                table,
+                seat,
+                name,
+                token,
+                bot,
+            } => {
+                let request = JoinRequest {
+                    seat,
+                    name,
+                    token,
+                    bot,
+                    watch: false,
+                };
+                return Box::pin(self.join(&table, request)).await;
+            }
+            ClientMsg::Watch { table } => {
+                let request = JoinRequest {
+                    seat: None,
+                    name: None,
+                    token: None,
+                    bot: false,
+                    watch: true,
+                };
+                return Box::pin(self.join(&table, request)).await;
+            }
+            ClientMsg::Play { card, seat, seq } => TableRequest::Move {
+                action: Action::Play { card },
+                seat,
+                seq,
+            },
+            ClientMsg::Pass { cards, seat, seq } => TableRequest::Move {
+                action: Action::Pass { cards },
+                seat,
+                seq,
+            },
+            ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
+            ClientMsg::RemoveBot { seat } => TableRequest::RemoveBot { seat },
+            ClientMsg::Start {} => TableRequest::Start,
+            ClientMsg::Leave {} => TableRequest::Leave,
+            ClientMsg::Sync {} => TableRequest::Sync,
+        };
+        let Some(table) = &self.table else {
+            self.reply(&Refusal::NotJoined.to_msg()).await;
+            return;
+        };
+        let leaving = request == TableRequest::Leave;
+        let msg = TableMsg::Request {
+            conn: self.conn.id,
+            request: Box::new(request),
+        };
+        if table.send(msg).await.is_err() {
+            self.table = None;
+            self.reply(&Refusal::TableClosed.to_msg()).await;
+        } else if leaving {
+            self.table = None;
+        }
+    }
+
+    /// `join` or `watch`: hands the connection to the table, which answers it directly.
+    async fn join(&mut self, id: &str, request: JoinRequest) {
+        if self.table.is_some() {
+            self.reply(&Refusal::AlreadyJoined.to_msg()).await;
+            return;
+        }
+        let no_table = || Refusal::NoSuchTable(id.to_string()).to_msg();
+        let Some(table) = self.lobby.get(id) else {
+            self.reply(&no_table()).await;
+            return;
+        };
+        let (reply, joined) = oneshot::channel();
+        let msg = TableMsg::Join {
+            conn: self.conn.clone(),
+            request: Box::new(request),
+            reply,
+        };
+        if table.send(msg).await.is_err() {
+            self.reply(&no_table()).await;
+            return;
+        }
+        if joined.await.unwrap_or(false) {
+            self.table = Some(table);
+        }
+    }
+
+    /// Queues an answer of the reader's own, waiting for room in the queue (a client that
+    /// does not read its answers stops being read, and never costs the table anything).
+    async fn reply(&self, msg: &ServerMsg) {
+        self.conn.send_wait(msg).await;
+    }
+}

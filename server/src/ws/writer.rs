@@ -1,0 +1,67 @@
+//! The writing half of a connection: drains its queue into the socket, says `goodbye` when
+//! the server stops.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, close_code};
+use futures_util::{Sink, SinkExt};
+use parlor_shared::protocol::ServerMsg;
+use tokio_util::sync::CancellationToken;
+
+use crate::conn::{Frame, Receiver};
+
+/// Drains the connection's queue into the socket, batching what is waiting into one flush.
+/// Stops when the connection is kicked; says `goodbye` when the server stops.
+pub(super) async fn write_loop<W>(
+    mut sink: W,
+    mut rx: Receiver<Frame>,
+    kick: CancellationToken,
+    shutdown: CancellationToken,
+) where
+    W: Sink<Message> + Unpin,
+{
+    // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
+    let kicked = kick.cancelled();
+    let stopping = shutdown.cancelled();
+    tokio::pin!(kicked, stopping);
+    let mut batch = VecDeque::new();
+    loop {
+        let more = tokio::select! {
+            biased;
+            () = &mut stopping => break,
+            () = &mut kicked => return,
+            more = rx.recv_all(&mut batch) => more,
+        };
+        if !more {
+            return;
+        }
+        let send = async {
+            for frame in batch.drain(..) {
+                sink.feed(Message::Text(frame)).await?;
+            }
+            sink.flush().await
+        };
+        let sent = tokio::select! {
+            biased;
+            () = &mut kicked => return,
+            () = &mut stopping => break,
+            sent = send => sent,
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+    let goodbye = async {
+        let msg = ServerMsg::Goodbye {
+            reason: "the server is shutting down; reconnect with your seat token later".into(),
+        };
+        sink.send(Message::Text(crate::conn::frame(&msg))).await?;
+        sink.send(Message::Close(Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: "server shutting down".into(),
+        })))
+        .await
+    };
+    let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), goodbye)).await;
+}
