@@ -1,10 +1,81 @@
-//! Filippa: negative penalty cards and the prize pool shared by the clean players.
+//! Filippa: everything that differs from plain trick taking. Three cards passed left every
+//! hand, negative penalty cards, the prize pool shared by the clean players (and carried over
+//! when nobody is clean), the negative totals, and the match ending when a positive total
+//! reaches the target. Owns the pool and the negative totals; it may not touch the game's
+//! state beyond what the [`VariantRules`] hooks hand it.
 
+use super::event::PassDirection;
+use super::variant::Rules;
+use super::variant_rules::{HandScore, HandSetup, VariantRules, add_points, highest_at};
 use crate::card::{Card, CardSet, Rank, Suit};
-use crate::seat::PerSeat;
+use crate::seat::{PerSeat, Seat};
 
 /// The positive points added to the pool every hand.
 pub(super) const PRIZE: i32 = 36;
+
+/// Filippa's options and the state only it keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Filippa {
+    /// Positive points that end the match.
+    target: i32,
+    /// Prize points carried over from hands nobody was clean in.
+    carried_pool: i32,
+    /// The match's negative totals.
+    negatives: PerSeat<i32>,
+}
+
+impl Filippa {
+    pub(super) fn new(rules: &Rules) -> Filippa {
+        Filippa {
+            target: rules.target,
+            carried_pool: 0,
+            negatives: PerSeat::new(rules.variant.players()),
+        }
+    }
+
+    /// The prize pool of the hand being played: 36 plus what was carried over.
+    pub(super) fn pool(&self) -> i32 {
+        self.carried_pool + PRIZE
+    }
+
+    /// The negative totals.
+    pub(super) fn negatives(&self) -> PerSeat<i32> {
+        self.negatives
+    }
+}
+
+impl VariantRules for Filippa {
+    fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+        HandSetup {
+            pass: Some(PassDirection::Left),
+            ..HandSetup::PLAIN
+        }
+    }
+
+    /// The clean players share the pool; penalties go to the negative totals.
+    fn score_hand(
+        &mut self,
+        taken: &PerSeat<CardSet>,
+        _tricks_won: &PerSeat<u8>,
+        totals: &mut PerSeat<i32>,
+    ) -> HandScore {
+        let (prize, minus, carried) = score(taken, self.pool());
+        self.carried_pool = carried;
+        add_points(totals, &prize);
+        add_points(&mut self.negatives, &minus);
+        HandScore {
+            points: prize,
+            penalties: minus,
+            pool_carried: carried,
+            moon: None,
+        }
+    }
+
+    /// The highest positive total wins once it reaches the target.
+    fn match_winners(&self, totals: &PerSeat<i32>, _hand: u32) -> Option<Vec<Seat>> {
+        highest_at(totals, self.target)
+    }
+}
 
 /// A card's penalty: Q♠ −13, A♥ −5, K♥ −4, Q♥ −3, J♥ −2, any other heart −1.
 #[must_use]

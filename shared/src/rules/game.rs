@@ -1,9 +1,15 @@
 //! The game: one phase machine for every variant, deterministic from its seed and actions.
+//!
+//! `Game` owns what every variant shares: the phases, dealing one card at a time from the
+//! dealer's left, passing, trick play (follow suit, trump wins), the match totals and the
+//! events. Every decision that differs by variant goes through [`VariantState`]; this module
+//! names no variant and may not hold a field only one variant uses.
 
+use super::RuleError;
 use super::event::{Action, Event, HandResult, Legal, PassDirection};
 use super::trick::{CompletedTrick, Trick};
-use super::variant::{BadCard, Options, OptionsError, Rules, Variant};
-use super::{RuleError, filippa, hearts, hearts5, tricks, whist};
+use super::variant::{Options, OptionsError, Rules, Variant};
+use super::variant_rules::{Table, VariantState};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::{DeckRng, shuffled_deck};
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatSet};
@@ -52,9 +58,14 @@ pub struct Game {
     turn: Seat,
     /// The cards `turn` may play, computed once per turn (while playing).
     legal: CardSet,
+    /// The cards a player void in the led suit must play if they hold any, set by the variant
+    /// at the start of each trick.
+    discard_preference: CardSet,
     /// This hand's finished tricks (kept as `Trick`s: no allocation per trick).
     completed: Vec<Trick>,
-    hearts_broken: bool,
+    /// The cards of this hand's finished tricks (kept per trick, not per card).
+    played: CardSet,
+    /// This hand's trump suit, set by the variant at the deal.
     trump: Option<Suit>,
     /// Cards everyone can see that are not on the table: hearts5's undealt pair, the whist
     /// dealer's trump card until it is played.
@@ -66,16 +77,12 @@ pub struct Game {
     passed: PerSeat<CardSet>,
     /// The cards each seat received this hand.
     received: PerSeat<CardSet>,
-    /// Points this hand so far outside the trick count (the `tricks` bad-card penalty).
-    hand_penalty: PerSeat<i32>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    /// Filippa's negative totals.
-    negatives: PerSeat<i32>,
-    /// Filippa's prize points carried over from hands nobody was clean in.
-    carried_pool: i32,
     history: Vec<HandResult>,
     winners: Vec<Seat>,
+    /// What differs by variant: its rules and the state only it keeps.
+    variant: VariantState,
 }
 
 impl Game {
@@ -118,20 +125,19 @@ impl Game {
             trick: Trick::new(Seat(0)),
             turn: Seat(0),
             legal: CardSet::EMPTY,
+            discard_preference: CardSet::FULL,
             completed: Vec::with_capacity(13),
-            hearts_broken: false,
+            played: CardSet::EMPTY,
             trump: None,
             face_up: CardSet::EMPTY,
             pass_direction: None,
             to_pass: SeatSet::EMPTY,
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
-            hand_penalty: PerSeat::new(n),
             totals: PerSeat::new(n),
-            negatives: PerSeat::new(n),
-            carried_pool: 0,
             history: Vec::new(),
             winners: Vec::new(),
+            variant: VariantState::new(&rules),
         };
         game.deal(&mut Vec::new());
         game
@@ -266,7 +272,7 @@ impl Game {
     /// Whether a heart has been played this hand.
     #[must_use]
     pub fn hearts_broken(&self) -> bool {
-        self.hearts_broken
+        self.played_cards().has_suit(Suit::Hearts)
     }
 
     /// Where cards are passed this hand, if they are.
@@ -303,13 +309,14 @@ impl Game {
     /// Filippa's negative totals (zeros elsewhere).
     #[must_use]
     pub fn negatives(&self) -> PerSeat<i32> {
-        self.negatives
+        self.variant.negatives(self.players)
     }
 
-    /// Filippa's prize pool this hand: 36 plus what was carried over.
+    /// Filippa's prize pool this hand: 36 plus what was carried over (36 in other variants,
+    /// which carry nothing).
     #[must_use]
     pub fn pool(&self) -> i32 {
-        self.carried_pool + filippa::PRIZE
+        self.variant.pool()
     }
 
     /// One score line per finished hand.
@@ -382,35 +389,51 @@ impl Game {
         self.legal
     }
 
+    /// What the variant's legality rules may look at besides the hand and the trick.
+    #[inline]
+    fn table(&self) -> Table {
+        Table {
+            first_trick: self.completed.is_empty(),
+            played: self.played_cards(),
+            trump: self.trump,
+        }
+    }
+
+    /// Every card played this hand, on the table or in finished tricks.
+    #[inline]
+    fn played_cards(&self) -> CardSet {
+        self.played | self.trick.card_set()
+    }
+
     /// The cards `seat` may play, assuming it is their turn to play.
     #[inline]
     fn playable(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat];
         let led = self.trick.led_cards();
         if led.is_empty() {
-            return match self.rules.variant {
-                Variant::Hearts => {
-                    hearts::lead_options(hand, self.completed.is_empty(), self.hearts_broken)
-                }
-                _ => hand,
-            };
+            return self.variant.lead_options(hand, self.table());
         }
         let following = hand & led;
         // Whether a player can follow is random in random play: compute both answers and
         // select, rather than branch.
-        let void = match self.rules.variant {
-            Variant::Hearts => hearts::discard_options(hand, self.completed.is_empty()),
-            Variant::Hearts5 => match self.trump {
-                Some(trump) => hearts5::discard_options(hand, trump),
-                None => hand,
-            },
-            _ => hand,
+        let preferred = hand & self.discard_preference;
+        let void = if preferred.is_empty() {
+            hand
+        } else {
+            preferred
         };
         if following.is_empty() {
             void
         } else {
             following
         }
+    }
+
+    /// Starts a trick led by `leader`.
+    fn start_trick(&mut self, leader: Seat) {
+        self.trick = Trick::new(leader);
+        self.turn = leader;
+        self.discard_preference = self.variant.discard_preference(self.table());
     }
 
     // ---- changing the state ------------------------------------------------------------
@@ -557,15 +580,10 @@ impl Game {
             return Err(RuleError::NotYourTurn);
         }
         if !self.legal.contains(card) {
-            if self.rules.variant == Variant::Tricks && self.rules.bad_card == BadCard::Penalty {
-                self.bad_card(seat, card, events);
-                return Ok(());
-            }
-            return Err(self.why_illegal(seat, card));
+            return self.illegal_card(seat, card, events);
         }
         self.hands[seat].remove(card);
         self.face_up.remove(card);
-        self.hearts_broken |= card.suit() == Suit::Hearts;
         self.trick.push(card, self.trump);
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
@@ -579,27 +597,38 @@ impl Game {
         Ok(())
     }
 
-    /// Names the rule an illegal card breaks (only called once the card is known illegal).
+    /// A card outside the legal ones: refused, or (when the variant says so) a bad card that
+    /// costs points and ends the hand.
     #[cold]
     #[inline(never)]
+    fn illegal_card(
+        &mut self,
+        seat: Seat,
+        card: Card,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let Some(penalty) = self.variant.bad_card(seat, &mut self.totals) else {
+            return Err(self.why_illegal(seat, card));
+        };
+        events.push(Event::BadCard {
+            seat,
+            card,
+            penalty,
+        });
+        self.finish_hand(events);
+        Ok(())
+    }
+
+    /// Names the rule an illegal card breaks (only called once the card is known illegal).
     fn why_illegal(&self, seat: Seat, card: Card) -> RuleError {
         let hand = self.hands[seat];
         if !hand.contains(card) {
             return RuleError::CardNotHeld(card);
         }
-        let first_trick = self.completed.is_empty();
         match self.trick.led_suit() {
-            None if first_trick && hand.contains(Card::TWO_OF_CLUBS) => {
-                RuleError::MustLeadTwoOfClubs
-            }
-            None => RuleError::HeartsNotBroken,
+            None => self.variant.lead_refusal(hand, self.table()),
             Some(led) if hand.has_suit(led) => RuleError::MustFollowSuit(led),
-            Some(_) => match self.trump {
-                Some(trump) if self.rules.variant == Variant::Hearts5 => {
-                    RuleError::MustTrump(trump)
-                }
-                _ => RuleError::NoPointsOnFirstTrick,
-            },
+            Some(_) => self.variant.discard_refusal(hand, self.table()),
         }
     }
 
@@ -609,86 +638,34 @@ impl Game {
         let cards = self.trick.card_set();
         self.taken[winner] |= cards;
         self.tricks_won[winner] += 1;
+        self.played |= cards;
         self.completed.push(self.trick);
         events.push(Event::TrickWon { winner, cards });
-        self.trick = Trick::new(winner);
-        self.turn = winner;
-        if self.rules.variant == Variant::Tricks {
-            // `tricks` scores as it goes and stops the moment someone reaches the target.
-            self.totals[winner] += 1;
-            if self.totals[winner] >= self.rules.target {
-                self.finish_hand(events);
-                return;
-            }
-        }
-        if self.hands[winner].is_empty() {
+        self.start_trick(winner);
+        if self.variant.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {
             self.finish_hand(events);
         }
     }
 
-    /// `tricks`' bad card: the player loses 100, the hand ends with what was won so far kept,
-    /// and the next hand is dealt.
-    #[cold]
-    #[inline(never)]
-    fn bad_card(&mut self, seat: Seat, card: Card, events: &mut Vec<Event>) {
-        events.push(Event::BadCard {
-            seat,
-            card,
-            penalty: tricks::BAD_CARD_PENALTY,
-        });
-        self.hand_penalty[seat] += tricks::BAD_CARD_PENALTY;
-        self.totals[seat] += tricks::BAD_CARD_PENALTY;
-        self.finish_hand(events);
-    }
-
+    /// Scores the hand, then ends the match or deals the next hand.
     #[inline(never)]
     fn finish_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
-        let mut penalties = PerSeat::new(n);
-        let mut moon = None;
-        let mut pool_carried = 0;
-        let points = match self.rules.variant {
-            Variant::Hearts => {
-                let (points, shooter) = hearts::score(&self.taken, self.rules.moon);
-                moon = shooter;
-                points
-            }
-            Variant::Filippa => {
-                let (prize, minus, carried) = filippa::score(&self.taken, self.pool());
-                penalties = minus;
-                pool_carried = carried;
-                self.carried_pool = carried;
-                prize
-            }
-            Variant::Hearts5 => hearts5::score(&self.taken),
-            Variant::Whist => whist::score(&self.tricks_won),
-            Variant::Tricks => {
-                // Totals were updated trick by trick; the sheet shows the hand's share.
-                let mut points = PerSeat::new(n);
-                for seat in Seat::all(n) {
-                    points[seat] = i32::from(self.tricks_won[seat]) + self.hand_penalty[seat];
-                }
-                points
-            }
-        };
-        if self.rules.variant != Variant::Tricks {
-            for seat in Seat::all(n) {
-                self.totals[seat] += points[seat];
-                self.negatives[seat] += penalties[seat];
-            }
-        }
+        let score = self
+            .variant
+            .score_hand(&self.taken, &self.tricks_won, &mut self.totals);
         let result = HandResult {
             hand: self.hand,
-            points,
-            penalties,
+            points: score.points,
+            penalties: score.penalties,
             tricks: self.tricks_won,
             totals: self.totals,
-            pool_carried,
-            moon,
+            pool_carried: score.pool_carried,
+            moon: score.moon,
         };
         self.history.push(result.clone());
         events.push(Event::HandScored(result));
-        if let Some(winners) = self.match_winners() {
+        if let Some(winners) = self.variant.match_winners(&self.totals, self.hand) {
             self.winners = winners.clone();
             self.phase = Phase::MatchOver;
             events.push(Event::MatchOver {
@@ -699,26 +676,6 @@ impl Game {
             self.hand += 1;
             self.dealer = self.dealer.next(n);
             self.deal(events);
-        }
-    }
-
-    /// The winners if the match ends after this hand.
-    fn match_winners(&self) -> Option<Vec<Seat>> {
-        let totals = self.totals.as_slice();
-        let target = self.rules.target;
-        let seats_with = |value: i32| -> Vec<Seat> {
-            Seat::all(self.players)
-                .filter(|s| self.totals[*s] == value)
-                .collect()
-        };
-        let max = *totals.iter().max().expect("seats");
-        let min = *totals.iter().min().expect("seats");
-        match self.rules.variant {
-            Variant::Hearts => (max >= target).then(|| seats_with(min)),
-            Variant::Hearts5 => (self.hand + 1 >= self.rules.hands).then(|| seats_with(min)),
-            Variant::Filippa | Variant::Tricks | Variant::Whist => {
-                (max >= target).then(|| seats_with(max))
-            }
         }
     }
 
@@ -747,24 +704,14 @@ impl Game {
         }
         self.taken = PerSeat::new(n);
         self.tricks_won = PerSeat::new(n);
-        self.hand_penalty = PerSeat::new(n);
         self.completed.clear();
-        self.hearts_broken = false;
+        self.played = CardSet::EMPTY;
         self.passed = PerSeat::new(n);
         self.received = PerSeat::new(n);
-        (self.trump, self.face_up) = match self.rules.variant {
-            Variant::Hearts5 => {
-                let leftover: CardSet = deck[dealt..].iter().copied().collect();
-                (Some(hearts5::trump_of(leftover)), leftover)
-            }
-            Variant::Whist => (Some(deck[51].suit()), CardSet::single(deck[51])),
-            _ => (None, CardSet::EMPTY),
-        };
-        self.pass_direction = match self.rules.variant {
-            Variant::Hearts => hearts::pass_direction(self.hand, self.rules.passing),
-            Variant::Filippa => Some(PassDirection::Left),
-            _ => None,
-        };
+        let setup = self.variant.start_hand(self.hand, &deck, dealt);
+        self.trump = setup.trump;
+        self.face_up = setup.face_up;
+        self.pass_direction = setup.pass;
         events.push(Event::HandStarted {
             hand: self.hand,
             dealer: self.dealer,
@@ -790,17 +737,11 @@ impl Game {
         }
     }
 
-    /// The first trick is led by the holder of 2♣ in Hearts, by the dealer's left elsewhere.
+    /// The variant names who leads the first trick.
     fn start_play(&mut self) {
         self.phase = Phase::Playing;
-        let leader = match self.rules.variant {
-            Variant::Hearts => Seat::all(self.players)
-                .find(|s| self.hands[*s].contains(Card::TWO_OF_CLUBS))
-                .expect("someone holds the two of clubs"),
-            _ => self.dealer.next(self.players),
-        };
-        self.trick = Trick::new(leader);
-        self.turn = leader;
+        let leader = self.variant.first_leader(&self.hands, self.dealer);
+        self.start_trick(leader);
         self.legal = self.playable(leader);
     }
 }
