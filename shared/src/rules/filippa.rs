@@ -130,6 +130,48 @@ pub(super) fn score(taken: &PerSeat<CardSet>, pool: i32) -> (PerSeat<i32>, PerSe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
+
+    /// Seat 0 takes `cards`; seat 1 takes the rest of a harmless trick.
+    fn taken(seat0: &str, seat1: &str) -> PerSeat<CardSet> {
+        let mut taken = PerSeat::new(4);
+        taken[Seat(0)] = CardSet::parse_compact(seat0).unwrap();
+        taken[Seat(1)] = CardSet::parse_compact(seat1).unwrap();
+        taken
+    }
+
+    #[test]
+    fn the_pool_and_negatives_live_in_filippas_own_state() {
+        let mut filippa = Filippa::new(&Rules::standard(Variant::Filippa));
+        let mut totals = PerSeat::new(4);
+        let tricks = PerSeat::new(4);
+        // Everyone took a penalty card: the 36 carries over, nobody's total moves.
+        let mut everyone = taken("QS", "2H");
+        everyone[Seat(2)] = CardSet::parse_compact("3H").unwrap();
+        everyone[Seat(3)] = CardSet::parse_compact("4H").unwrap();
+        let first = filippa.score_hand(&everyone, &tricks, &mut totals);
+        assert_eq!(first.pool_carried, 36);
+        assert_eq!(filippa.pool(), 72);
+        assert_eq!(totals, PerSeat::new(4));
+        assert_eq!(filippa.negatives().as_slice(), &[-13, -1, -1, -1]);
+        // Then seats 2 and 3 are clean and share the 72.
+        let second = filippa.score_hand(&taken("QS", "AH"), &tricks, &mut totals);
+        assert_eq!(second.points.as_slice(), &[0, 0, 36, 36]);
+        assert_eq!(second.penalties.as_slice(), &[-13, -5, 0, 0]);
+        assert_eq!(filippa.pool(), 36);
+        assert_eq!(totals.as_slice(), &[0, 0, 36, 36]);
+        assert_eq!(filippa.negatives().as_slice(), &[-26, -6, -1, -1]);
+    }
+
+    #[test]
+    fn every_hand_passes_left() {
+        let mut filippa = Filippa::new(&Rules::standard(Variant::Filippa));
+        let deck = std::array::from_fn(|i| Card::from_index(i as u8));
+        for hand in 0..5 {
+            let setup = filippa.start_hand(hand, &deck, 52);
+            assert_eq!(setup.pass, Some(PassDirection::Left));
+        }
+    }
 
     #[test]
     fn set_penalties_are_the_sum_of_card_penalties() {

@@ -156,3 +156,76 @@ pub(super) fn score(taken: &PerSeat<CardSet>, moon: Moon) -> (PerSeat<i32>, Opti
     }
     (points, shooter)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn hearts() -> Hearts {
+        Hearts::new(&Rules::standard(Variant::Hearts))
+    }
+
+    fn cards(text: &str) -> CardSet {
+        CardSet::parse_compact(text).unwrap()
+    }
+
+    fn table(first_trick: bool, played: &str) -> Table {
+        Table {
+            first_trick,
+            played: cards(played),
+            trump: None,
+        }
+    }
+
+    #[test]
+    fn the_holder_of_the_two_of_clubs_leads_whoever_dealt() {
+        let mut hands = PerSeat::new(4);
+        hands[Seat(2)] = cards("2C");
+        hands[Seat(0)] = cards("AS");
+        for dealer in 0..4 {
+            assert_eq!(hearts().first_leader(&hands, Seat(dealer)), Seat(2));
+        }
+    }
+
+    #[test]
+    fn a_refused_lead_names_the_rule_it_breaks() {
+        let rules = hearts();
+        let hand = cards("2C 5H");
+        assert_eq!(rules.lead_options(hand, table(true, "")), cards("2C"));
+        assert_eq!(
+            rules.lead_refusal(hand, table(true, "")),
+            RuleError::MustLeadTwoOfClubs
+        );
+        let hand = cards("3D 5H");
+        assert_eq!(rules.lead_options(hand, table(false, "4C")), cards("3D"));
+        assert_eq!(
+            rules.lead_refusal(hand, table(false, "4C")),
+            RuleError::HeartsNotBroken
+        );
+        // A heart played earlier in the hand (even on the table now) breaks hearts.
+        assert_eq!(rules.lead_options(hand, table(false, "4C 2H")), hand);
+    }
+
+    #[test]
+    fn only_the_first_trick_keeps_points_from_a_void_player() {
+        let rules = hearts();
+        assert_eq!(
+            rules.discard_preference(table(true, "2C")),
+            CardSet::FULL - POINT_CARDS
+        );
+        assert_eq!(rules.discard_preference(table(false, "")), CardSet::FULL);
+    }
+
+    #[test]
+    fn the_lowest_total_wins_once_anyone_reaches_the_target() {
+        let rules = hearts();
+        let below = PerSeat::from_slice(&[99, 20, 5, 5]);
+        assert_eq!(rules.match_winners(&below, 7), None);
+        let reached = PerSeat::from_slice(&[100, 20, 5, 5]);
+        assert_eq!(
+            rules.match_winners(&reached, 7),
+            Some(vec![Seat(2), Seat(3)])
+        );
+    }
+}

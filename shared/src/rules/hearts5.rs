@@ -81,3 +81,56 @@ pub(super) fn score(taken: &PerSeat<CardSet>) -> PerSeat<i32> {
     }
     points
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn the_undealt_pair_is_shown_and_sets_trump_that_a_void_player_must_play() {
+        let mut hearts5 = Hearts5::new(&Rules::standard(Variant::Hearts5));
+        let mut deck: [Card; 52] = std::array::from_fn(|i| Card::from_index(i as u8));
+        // The last two cards are left over: 9♦ and 9♠ rank alike, so spades (higher) is trump.
+        deck.swap(
+            50,
+            Card::new(crate::card::Rank::from_index(7), Suit::Diamonds).index() as usize,
+        );
+        deck.swap(
+            51,
+            Card::new(crate::card::Rank::from_index(7), Suit::Spades).index() as usize,
+        );
+        let setup = hearts5.start_hand(0, &deck, 50);
+        assert_eq!(setup.trump, Some(Suit::Spades));
+        assert_eq!(setup.face_up, CardSet::parse_compact("9d 9s").unwrap());
+        assert_eq!(setup.pass, None);
+        let table = Table {
+            first_trick: true,
+            played: CardSet::EMPTY,
+            trump: setup.trump,
+        };
+        assert_eq!(
+            hearts5.discard_preference(table),
+            CardSet::suit(Suit::Spades)
+        );
+        assert_eq!(
+            hearts5.discard_refusal(CardSet::EMPTY, table),
+            RuleError::MustTrump(Suit::Spades)
+        );
+    }
+
+    #[test]
+    fn the_match_lasts_the_hands_asked_for_and_the_lowest_total_wins() {
+        let options = crate::rules::Options {
+            hands: Some(3),
+            ..Default::default()
+        };
+        let hearts5 = Hearts5::new(&Rules::new(Variant::Hearts5, &options).unwrap());
+        let totals = PerSeat::from_slice(&[30, 2, 50, 2, 9]);
+        assert_eq!(hearts5.match_winners(&totals, 1), None);
+        assert_eq!(
+            hearts5.match_winners(&totals, 2),
+            Some(vec![Seat(1), Seat(3)])
+        );
+    }
+}

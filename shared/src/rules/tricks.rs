@@ -76,3 +76,52 @@ impl VariantRules for Tricks {
         highest_at(totals, self.target)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Options, Variant};
+
+    fn tricks(target: i32, bad_card: BadCard) -> Tricks {
+        let options = Options {
+            target: Some(target),
+            bad_card: Some(bad_card),
+            ..Options::default()
+        };
+        Tricks::new(&Rules::new(Variant::Tricks, &options).unwrap())
+    }
+
+    #[test]
+    fn a_bad_card_costs_100_at_once_and_shows_in_the_hands_points_until_the_next_deal() {
+        let mut rules = tricks(1000, BadCard::Penalty);
+        let mut totals = PerSeat::from_slice(&[5, 0, 0, 0]);
+        assert_eq!(rules.bad_card(Seat(0), &mut totals), Some(-100));
+        assert_eq!(totals.as_slice(), &[-95, 0, 0, 0]);
+        let won = PerSeat::from_slice(&[2, 1, 0, 0]);
+        let score = rules.score_hand(&PerSeat::new(4), &won, &mut totals);
+        assert_eq!(score.points.as_slice(), &[-98, 1, 0, 0]);
+        assert_eq!(totals.as_slice(), &[-95, 0, 0, 0], "already counted");
+        let deck = std::array::from_fn(|i| crate::card::Card::from_index(i as u8));
+        rules.start_hand(1, &deck, 52);
+        let score = rules.score_hand(&PerSeat::new(4), &won, &mut totals);
+        assert_eq!(score.points.as_slice(), &[2, 1, 0, 0]);
+    }
+
+    #[test]
+    fn with_reject_a_bad_card_is_refused_and_costs_nothing() {
+        let mut rules = tricks(1000, BadCard::Reject);
+        let mut totals = PerSeat::new(4);
+        assert_eq!(rules.bad_card(Seat(1), &mut totals), None);
+        assert_eq!(totals, PerSeat::new(4));
+    }
+
+    #[test]
+    fn each_trick_counts_at_once_and_the_target_ends_the_hand() {
+        let mut rules = tricks(3, BadCard::Penalty);
+        let mut totals = PerSeat::from_slice(&[1, 0, 0, 0]);
+        assert!(!rules.trick_won(Seat(0), &mut totals));
+        assert!(rules.trick_won(Seat(0), &mut totals));
+        assert_eq!(totals.as_slice(), &[3, 0, 0, 0]);
+        assert_eq!(rules.match_winners(&totals, 0), Some(vec![Seat(0)]));
+    }
+}

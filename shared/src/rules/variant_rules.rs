@@ -280,3 +280,45 @@ impl VariantState {
         forward!(self, v => v.match_winners(totals, hand))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn totals(values: &[i32]) -> PerSeat<i32> {
+        PerSeat::from_slice(values)
+    }
+
+    #[test]
+    fn the_highest_total_ends_a_match_only_at_the_target_and_ties_share() {
+        assert_eq!(highest_at(&totals(&[9, 4, 9, 1]), 10), None);
+        assert_eq!(
+            highest_at(&totals(&[10, 4, 10, 1]), 10),
+            Some(vec![Seat(0), Seat(2)])
+        );
+        assert_eq!(lowest(&totals(&[10, 4, 10, 4])), vec![Seat(1), Seat(3)]);
+    }
+
+    #[test]
+    fn a_plain_variant_allows_every_lead_and_every_discard() {
+        let plain = VariantState::new(&Rules::standard(Variant::Whist));
+        let table = Table {
+            first_trick: true,
+            played: CardSet::EMPTY,
+            trump: Some(Suit::Spades),
+        };
+        let hand = CardSet::parse_compact("2AH QS 2C").unwrap();
+        assert_eq!(plain.lead_options(hand, table), hand);
+        assert_eq!(plain.discard_preference(table), CardSet::FULL);
+    }
+
+    #[test]
+    fn only_filippa_keeps_negatives_and_a_carried_pool() {
+        for variant in Variant::ALL {
+            let state = VariantState::new(&Rules::standard(variant));
+            let n = variant.players();
+            assert_eq!(state.negatives(n), PerSeat::new(n), "{variant}");
+            assert_eq!(state.pool(), filippa::PRIZE, "{variant}");
+        }
+    }
+}

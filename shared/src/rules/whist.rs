@@ -68,3 +68,33 @@ pub(super) fn score(tricks: &PerSeat<u8>) -> PerSeat<i32> {
     }
     points
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+    use crate::rules::Variant;
+
+    #[test]
+    fn the_dealers_last_card_sets_trump_face_up() {
+        let mut whist = Whist::new(&Rules::standard(Variant::Whist));
+        let deck: [Card; 52] = std::array::from_fn(|i| Card::from_index(51 - i as u8));
+        let setup = whist.start_hand(0, &deck, 52);
+        assert_eq!(setup.trump, Some(Suit::Clubs));
+        assert_eq!(setup.face_up, CardSet::single(deck[51]));
+        assert_eq!(setup.pass, None);
+    }
+
+    #[test]
+    fn partners_score_alike_and_win_together() {
+        let mut whist = Whist::new(&Rules::standard(Variant::Whist));
+        let mut totals = PerSeat::from_slice(&[3, 0, 3, 0]);
+        let won = PerSeat::from_slice(&[5, 1, 4, 3]);
+        let score = whist.score_hand(&PerSeat::new(4), &won, &mut totals);
+        assert_eq!(score.points.as_slice(), &[3, 0, 3, 0]);
+        assert_eq!(
+            whist.match_winners(&totals, 0),
+            Some(vec![Seat(0), Seat(2)])
+        );
+    }
+}
