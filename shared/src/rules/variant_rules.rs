@@ -93,8 +93,8 @@ pub(super) trait VariantRules {
     }
 
     /// The cards a player void in the led suit must play if they hold any; they may play
-    /// anything when they hold none. Asked once per trick (not per card, so the engine's
-    /// hot loop has no dispatch): everything, that is no constraint.
+    /// anything when they hold none. By default every card: no constraint. Asked once per
+    /// trick rather than per card, so playing a card needs no dispatch.
     fn discard_preference(&self, table: Table) -> CardSet {
         let _ = table;
         CardSet::FULL
@@ -107,8 +107,8 @@ pub(super) trait VariantRules {
         unreachable!("plain rules allow every lead")
     }
 
-    /// Why a void player's card outside [`VariantRules::discard_preference`] is refused. Only called for a
-    /// variant that narrows discards.
+    /// Why a void player's card outside [`VariantRules::discard_preference`] is refused. Only
+    /// called for a variant that narrows discards.
     fn discard_refusal(&self, hand: CardSet, table: Table) -> RuleError {
         let _ = (hand, table);
         unreachable!("plain rules allow every discard")

@@ -12,11 +12,18 @@ impl Game {
     /// The events a viewer needs to learn the first hand, as if dealt now.
     #[must_use]
     pub fn opening_events(&self) -> Vec<Event> {
-        let mut events = vec![Event::HandStarted {
+        let mut events = Vec::new();
+        self.announce_hand(&mut events);
+        events
+    }
+
+    /// The events of a new deal: the hand starts, each seat's cards, any trump shown.
+    fn announce_hand(&self, events: &mut Vec<Event>) {
+        events.push(Event::HandStarted {
             hand: self.hand,
             dealer: self.dealer,
             pass: self.pass_direction,
-        }];
+        });
         for seat in Seat::all(self.players) {
             events.push(Event::Dealt {
                 seat,
@@ -29,7 +36,6 @@ impl Game {
                 cards: self.face_up,
             });
         }
-        events
     }
 
     /// Deals the next hand: one card at a time from the dealer's left.
@@ -61,27 +67,11 @@ impl Game {
         self.played = CardSet::EMPTY;
         self.passed = PerSeat::new(n);
         self.received = PerSeat::new(n);
-        let setup = self.variant.start_hand(self.hand, &deck, dealt);
+        let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
         self.trump = setup.trump;
         self.face_up = setup.face_up;
         self.pass_direction = setup.pass;
-        events.push(Event::HandStarted {
-            hand: self.hand,
-            dealer: self.dealer,
-            pass: self.pass_direction,
-        });
-        for seat in Seat::all(n) {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.hands[seat],
-            });
-        }
-        if let Some(trump) = self.trump {
-            events.push(Event::TrumpShown {
-                trump,
-                cards: self.face_up,
-            });
-        }
+        self.announce_hand(events);
         if self.pass_direction.is_some() {
             self.phase = Phase::Passing;
             self.to_pass = SeatSet::all(n);
@@ -93,7 +83,7 @@ impl Game {
     /// The variant names who leads the first trick.
     pub(super) fn start_play(&mut self) {
         self.phase = Phase::Playing;
-        let leader = self.variant.first_leader(&self.hands, self.dealer);
+        let leader = self.variant_rules.first_leader(&self.hands, self.dealer);
         self.start_trick(leader);
         self.legal = self.playable(leader);
     }
@@ -103,7 +93,7 @@ impl Game {
     pub(super) fn finish_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
         let score = self
-            .variant
+            .variant_rules
             .score_hand(&self.taken, &self.tricks_won, &mut self.totals);
         let result = HandResult {
             hand: self.hand,
@@ -116,7 +106,7 @@ impl Game {
         };
         self.history.push(result.clone());
         events.push(Event::HandScored(result));
-        if let Some(winners) = self.variant.match_winners(&self.totals, self.hand) {
+        if let Some(winners) = self.variant_rules.match_winners(&self.totals, self.hand) {
             self.winners = winners.clone();
             self.phase = Phase::MatchOver;
             events.push(Event::MatchOver {

@@ -88,7 +88,7 @@ pub struct Game {
     history: Vec<HandResult>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
-    variant: VariantState,
+    variant_rules: VariantState,
 }
 
 impl Game {
@@ -143,7 +143,7 @@ impl Game {
             totals: PerSeat::new(n),
             history: Vec::new(),
             winners: Vec::new(),
-            variant: VariantState::new(&rules),
+            variant_rules: VariantState::new(&rules),
         };
         game.deal(&mut Vec::new());
         game

@@ -49,7 +49,7 @@ impl Game {
         let hand = self.hands[seat];
         let led = self.trick.led_cards();
         if led.is_empty() {
-            return self.variant.lead_options(hand, self.table());
+            return self.variant_rules.lead_options(hand, self.table());
         }
         let following = hand & led;
         // Whether a player can follow is random in random play: compute both answers and
@@ -71,7 +71,7 @@ impl Game {
     pub(super) fn start_trick(&mut self, leader: Seat) {
         self.trick = Trick::new(leader);
         self.turn = leader;
-        self.discard_preference = self.variant.discard_preference(self.table());
+        self.discard_preference = self.variant_rules.discard_preference(self.table());
     }
 
     #[inline]
@@ -117,7 +117,7 @@ impl Game {
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        let Some(penalty) = self.variant.bad_card(seat, &mut self.totals) else {
+        let Some(penalty) = self.variant_rules.bad_card(seat, &mut self.totals) else {
             return Err(self.why_illegal(seat, card));
         };
         events.push(Event::BadCard {
@@ -136,9 +136,9 @@ impl Game {
             return RuleError::CardNotHeld(card);
         }
         match self.trick.led_suit() {
-            None => self.variant.lead_refusal(hand, self.table()),
+            None => self.variant_rules.lead_refusal(hand, self.table()),
             Some(led) if hand.has_suit(led) => RuleError::MustFollowSuit(led),
-            Some(_) => self.variant.discard_refusal(hand, self.table()),
+            Some(_) => self.variant_rules.discard_refusal(hand, self.table()),
         }
     }
 
@@ -152,7 +152,7 @@ impl Game {
         self.completed.push(self.trick);
         events.push(Event::TrickWon { winner, cards });
         self.start_trick(winner);
-        if self.variant.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {
+        if self.variant_rules.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {
             self.finish_hand(events);
         }
     }

@@ -144,14 +144,14 @@ impl Game {
     /// Filippa's negative totals (zeros elsewhere).
     #[must_use]
     pub fn negatives(&self) -> PerSeat<i32> {
-        self.variant.negatives(self.players)
+        self.variant_rules.negatives(self.players)
     }
 
     /// Filippa's prize pool this hand: 36 plus what was carried over (36 in other variants,
     /// which carry nothing).
     #[must_use]
     pub fn pool(&self) -> i32 {
-        self.variant.pool()
+        self.variant_rules.pool()
     }
 
     /// One score line per finished hand.
