@@ -1,10 +1,81 @@
-//! Filippa: negative penalty cards and the prize pool shared by the clean players.
+//! Filippa: everything that differs from plain trick taking. Three cards passed left every
+//! hand, negative penalty cards, the prize pool shared by the clean players (and carried over
+//! when nobody is clean), the negative totals, and the match ending when a positive total
+//! reaches the target. Owns the pool and the negative totals; it may not touch the game's
+//! state beyond what the [`VariantRules`] hooks hand it.
 
+use super::event::PassDirection;
+use super::variant::Rules;
+use super::variant_rules::{HandScore, HandSetup, VariantRules, add_points, highest_at};
 use crate::card::{Card, CardSet, Rank, Suit};
-use crate::seat::PerSeat;
+use crate::seat::{PerSeat, Seat};
 
 /// The positive points added to the pool every hand.
 pub(super) const PRIZE: i32 = 36;
+
+/// Filippa's options and the state only it keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Filippa {
+    /// Positive points that end the match.
+    target: i32,
+    /// Prize points carried over from hands nobody was clean in.
+    carried_pool: i32,
+    /// The match's negative totals.
+    negatives: PerSeat<i32>,
+}
+
+impl Filippa {
+    pub(super) fn new(rules: &Rules) -> Filippa {
+        Filippa {
+            target: rules.target,
+            carried_pool: 0,
+            negatives: PerSeat::new(rules.variant.players()),
+        }
+    }
+
+    /// The prize pool of the hand being played: 36 plus what was carried over.
+    pub(super) fn pool(&self) -> i32 {
+        self.carried_pool + PRIZE
+    }
+
+    /// The negative totals.
+    pub(super) fn negatives(&self) -> PerSeat<i32> {
+        self.negatives
+    }
+}
+
+impl VariantRules for Filippa {
+    fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+        HandSetup {
+            pass: Some(PassDirection::Left),
+            ..HandSetup::PLAIN
+        }
+    }
+
+    /// The clean players share the pool; penalties go to the negative totals.
+    fn score_hand(
+        &mut self,
+        taken: &PerSeat<CardSet>,
+        _tricks_won: &PerSeat<u8>,
+        totals: &mut PerSeat<i32>,
+    ) -> HandScore {
+        let (prize, minus, carried) = score(taken, self.pool());
+        self.carried_pool = carried;
+        add_points(totals, &prize);
+        add_points(&mut self.negatives, &minus);
+        HandScore {
+            points: prize,
+            penalties: minus,
+            pool_carried: carried,
+            moon: None,
+        }
+    }
+
+    /// The highest positive total wins once it reaches the target.
+    fn match_winners(&self, totals: &PerSeat<i32>, _hand: u32) -> Option<Vec<Seat>> {
+        highest_at(totals, self.target)
+    }
+}
 
 /// A card's penalty: Q♠ −13, A♥ −5, K♥ −4, Q♥ −3, J♥ −2, any other heart −1.
 #[must_use]
@@ -59,6 +130,48 @@ pub(super) fn score(taken: &PerSeat<CardSet>, pool: i32) -> (PerSeat<i32>, PerSe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
+
+    /// Seat 0 takes `cards`; seat 1 takes the rest of a harmless trick.
+    fn taken(seat0: &str, seat1: &str) -> PerSeat<CardSet> {
+        let mut taken = PerSeat::new(4);
+        taken[Seat(0)] = CardSet::parse_compact(seat0).unwrap();
+        taken[Seat(1)] = CardSet::parse_compact(seat1).unwrap();
+        taken
+    }
+
+    #[test]
+    fn the_pool_and_negatives_live_in_filippas_own_state() {
+        let mut filippa = Filippa::new(&Rules::standard(Variant::Filippa));
+        let mut totals = PerSeat::new(4);
+        let tricks = PerSeat::new(4);
+        // Everyone took a penalty card: the 36 carries over, nobody's total moves.
+        let mut everyone = taken("QS", "2H");
+        everyone[Seat(2)] = CardSet::parse_compact("3H").unwrap();
+        everyone[Seat(3)] = CardSet::parse_compact("4H").unwrap();
+        let first = filippa.score_hand(&everyone, &tricks, &mut totals);
+        assert_eq!(first.pool_carried, 36);
+        assert_eq!(filippa.pool(), 72);
+        assert_eq!(totals, PerSeat::new(4));
+        assert_eq!(filippa.negatives().as_slice(), &[-13, -1, -1, -1]);
+        // Then seats 2 and 3 are clean and share the 72.
+        let second = filippa.score_hand(&taken("QS", "AH"), &tricks, &mut totals);
+        assert_eq!(second.points.as_slice(), &[0, 0, 36, 36]);
+        assert_eq!(second.penalties.as_slice(), &[-13, -5, 0, 0]);
+        assert_eq!(filippa.pool(), 36);
+        assert_eq!(totals.as_slice(), &[0, 0, 36, 36]);
+        assert_eq!(filippa.negatives().as_slice(), &[-26, -6, -1, -1]);
+    }
+
+    #[test]
+    fn every_hand_passes_left() {
+        let mut filippa = Filippa::new(&Rules::standard(Variant::Filippa));
+        let deck = std::array::from_fn(|i| Card::from_index(i as u8));
+        for hand in 0..5 {
+            let setup = filippa.start_hand(hand, &deck, 52);
+            assert_eq!(setup.pass, Some(PassDirection::Left));
+        }
+    }
 
     #[test]
     fn set_penalties_are_the_sum_of_card_penalties() {

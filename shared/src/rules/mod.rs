@@ -1,7 +1,10 @@
 //! One rules engine for every trick-taking variant.
 //!
-//! [`Game`] is a phase machine (passing, playing, match over) that deals, checks and scores;
-//! what differs per variant lives in the small modules beside it.
+//! [`Game`] is a phase machine (passing, playing, match over) that deals, checks and runs the
+//! tricks every variant shares. Each variant's file (`hearts`, `filippa`, `hearts5`, `tricks`,
+//! `whist`) holds everything that differs for it: trump and passing at the deal, legality
+//! beyond following suit, scoring, what ends the match, and the state only it keeps. They meet
+//! `Game` through one seam, `variant_rules`.
 
 mod error;
 mod event;
@@ -13,6 +16,7 @@ mod hearts5;
 mod trick;
 mod tricks;
 mod variant;
+mod variant_rules;
 mod whist;
 
 pub use error::RuleError;

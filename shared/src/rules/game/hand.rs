@@ -1,0 +1,122 @@
+//! A hand's life: dealing one card at a time from the dealer's left, the variant setting trump
+//! and passing, the first lead, and scoring at the end before the match ends or the next hand is
+//! dealt. How a hand scores and when the match ends belong to the variant.
+
+use super::{Game, Phase};
+use crate::card::CardSet;
+use crate::deck::shuffled_deck;
+use crate::rules::event::{Event, HandResult};
+use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatSet};
+
+impl Game {
+    /// The events a viewer needs to learn the first hand, as if dealt now.
+    #[must_use]
+    pub fn opening_events(&self) -> Vec<Event> {
+        let mut events = Vec::new();
+        self.announce_hand(&mut events);
+        events
+    }
+
+    /// The events of a new deal: the hand starts, each seat's cards, any trump shown.
+    fn announce_hand(&self, events: &mut Vec<Event>) {
+        events.push(Event::HandStarted {
+            hand: self.hand,
+            dealer: self.dealer,
+            pass: self.pass_direction,
+        });
+        for seat in Seat::all(self.players) {
+            events.push(Event::Dealt {
+                seat,
+                cards: self.hands[seat],
+            });
+        }
+        if let Some(trump) = self.trump {
+            events.push(Event::TrumpShown {
+                trump,
+                cards: self.face_up,
+            });
+        }
+    }
+
+    /// Deals the next hand: one card at a time from the dealer's left.
+    #[inline(never)]
+    pub(super) fn deal(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let deck = if self.stacked.is_empty() {
+            shuffled_deck(&mut self.rng)
+        } else {
+            self.stacked.remove(0)
+        };
+        let dealt = n as usize * self.rules.variant.hand_size() as usize;
+        let mut bits = [0u64; MAX_SEATS];
+        let mut seat = self.dealer.next(n).index();
+        for &card in &deck[..dealt] {
+            bits[seat] |= 1 << card.index();
+            seat += 1;
+            if seat == n as usize {
+                seat = 0;
+            }
+        }
+        self.hands = PerSeat::new(n);
+        for seat in Seat::all(n) {
+            self.hands[seat] = CardSet::from_bits(bits[seat.index()]);
+        }
+        self.taken = PerSeat::new(n);
+        self.tricks_won = PerSeat::new(n);
+        self.completed.clear();
+        self.played = CardSet::EMPTY;
+        self.passed = PerSeat::new(n);
+        self.received = PerSeat::new(n);
+        let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
+        self.trump = setup.trump;
+        self.face_up = setup.face_up;
+        self.pass_direction = setup.pass;
+        self.announce_hand(events);
+        if self.pass_direction.is_some() {
+            self.phase = Phase::Passing;
+            self.to_pass = SeatSet::all(n);
+        } else {
+            self.start_play();
+        }
+    }
+
+    /// The variant names who leads the first trick.
+    pub(super) fn start_play(&mut self) {
+        self.phase = Phase::Playing;
+        let leader = self.variant_rules.first_leader(&self.hands, self.dealer);
+        self.start_trick(leader);
+        self.legal = self.playable(leader);
+    }
+
+    /// Scores the hand, then ends the match or deals the next hand.
+    #[inline(never)]
+    pub(super) fn finish_hand(&mut self, events: &mut Vec<Event>) {
+        let n = self.players;
+        let score = self
+            .variant_rules
+            .score_hand(&self.taken, &self.tricks_won, &mut self.totals);
+        let result = HandResult {
+            hand: self.hand,
+            points: score.points,
+            penalties: score.penalties,
+            tricks: self.tricks_won,
+            totals: self.totals,
+            pool_carried: score.pool_carried,
+            moon: score.moon,
+        };
+        self.history.push(result.clone());
+        events.push(Event::HandScored(result));
+        if let Some(winners) = self.variant_rules.match_winners(&self.totals, self.hand) {
+            self.winners = winners.clone();
+            self.phase = Phase::MatchOver;
+            events.push(Event::MatchOver {
+                winners,
+                totals: self.totals,
+            });
+        } else {
+            self.hand += 1;
+            self.dealer = self.dealer.next(n);
+            self.deal(events);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The game: one phase machine for every variant, deterministic from its seed and actions.
+//!
+//! `Game` owns what every variant shares: the phases, dealing one card at a time from the
+//! dealer's left, passing, trick play (follow suit, trump wins), the match totals and the
+//! events. Every decision that differs by variant goes through [`VariantState`]; these
+//! modules name no variant and `Game` may not hold a field only one variant uses. This file
+//! holds the state and the ways in; `read`, `passing`, `play` and `hand` hold the rest.
+
+mod hand;
+mod passing;
+mod play;
+mod read;
+
+use super::RuleError;
+use super::event::{Action, Event, HandResult, PassDirection};
+use super::trick::Trick;
+use super::variant::{Options, OptionsError, Rules, Variant};
+use super::variant_rules::VariantState;
+use crate::card::{Card, CardSet, Suit};
+use crate::deck::DeckRng;
+use crate::seat::{PerSeat, Seat, SeatSet};
+
+/// Cards each player passes in the variants that pass.
+pub const PASS_COUNT: u32 = 3;
+
+/// Where the game stands.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Everyone chooses cards to pass at the same time.
+    Passing,
+    /// Tricks are being played.
+    Playing,
+    /// The match has ended.
+    MatchOver,
+}
+
+/// A whole match of one variant. Built from `(variant, options, seed)`; every change goes
+/// through [`Game::apply`], which re-checks everything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The variant and its resolved options.
+    rules: Rules,
+    /// The seed the match was created with (kept for replay).
+    seed: u64,
+    /// Shuffles each hand's deck.
+    rng: DeckRng,
+    /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
+    stacked: Vec<[Card; 52]>,
+    /// Seats at the table.
+    players: u8,
+    phase: Phase,
+    /// The hand being played, from 0.
+    hand: u32,
+    dealer: Seat,
+    hands: PerSeat<CardSet>,
+    /// Cards each seat has won in tricks this hand.
+    taken: PerSeat<CardSet>,
+    tricks_won: PerSeat<u8>,
+    trick: Trick,
+    /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
+    turn: Seat,
+    /// The cards `turn` may play, computed once per turn (while playing).
+    legal: CardSet,
+    /// The cards a player void in the led suit must play if they hold any, set by the variant
+    /// at the start of each trick.
+    discard_preference: CardSet,
+    /// This hand's finished tricks (kept as `Trick`s: no allocation per trick).
+    completed: Vec<Trick>,
+    /// The cards of this hand's finished tricks (kept per trick, not per card).
+    played: CardSet,
+    /// This hand's trump suit, set by the variant at the deal.
+    trump: Option<Suit>,
+    /// Cards everyone can see that are not on the table: hearts5's undealt pair, the whist
+    /// dealer's trump card until it is played.
+    face_up: CardSet,
+    pass_direction: Option<PassDirection>,
+    /// Seats that still have to choose their pass.
+    to_pass: SeatSet,
+    /// The cards each seat chose to pass this hand.
+    passed: PerSeat<CardSet>,
+    /// The cards each seat received this hand.
+    received: PerSeat<CardSet>,
+    /// Match totals (filippa: the positive totals).
+    totals: PerSeat<i32>,
+    history: Vec<HandResult>,
+    winners: Vec<Seat>,
+    /// What differs by variant: its rules and the state only it keeps.
+    variant_rules: VariantState,
+}
+
+impl Game {
+    /// A new match, its first hand dealt from `seed`.
+    pub fn new(variant: Variant, options: &Options, seed: u64) -> Result<Game, OptionsError> {
+        Ok(Game::with_rules(Rules::new(variant, options)?, seed, None))
+    }
+
+    /// A new match whose first hand is dealt from `deck` in order (the first card to the
+    /// dealer's left); later hands are shuffled from `seed`.
+    pub fn with_deck(
+        variant: Variant,
+        options: &Options,
+        seed: u64,
+        deck: [Card; 52],
+    ) -> Result<Game, OptionsError> {
+        Ok(Game::with_rules(
+            Rules::new(variant, options)?,
+            seed,
+            Some(deck),
+        ))
+    }
+
+    /// A new match with already resolved rules.
+    #[must_use]
+    pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
+        let n = rules.variant.players();
+        let mut game = Game {
+            rules,
+            seed,
+            rng: DeckRng::new(seed),
+            stacked: stacked.into_iter().collect(),
+            players: n,
+            phase: Phase::Playing,
+            hand: 0,
+            dealer: Seat(n - 1),
+            hands: PerSeat::new(n),
+            taken: PerSeat::new(n),
+            tricks_won: PerSeat::new(n),
+            trick: Trick::new(Seat(0)),
+            turn: Seat(0),
+            legal: CardSet::EMPTY,
+            discard_preference: CardSet::FULL,
+            completed: Vec::with_capacity(13),
+            played: CardSet::EMPTY,
+            trump: None,
+            face_up: CardSet::EMPTY,
+            pass_direction: None,
+            to_pass: SeatSet::EMPTY,
+            passed: PerSeat::new(n),
+            received: PerSeat::new(n),
+            totals: PerSeat::new(n),
+            history: Vec::new(),
+            winners: Vec::new(),
+            variant_rules: VariantState::new(&rules),
+        };
+        game.deal(&mut Vec::new());
+        game
+    }
+
+    /// Deals `deck` (in order, the first card to the dealer's left) for the next hand instead of
+    /// a shuffled one; several calls queue several hands. For scripted deals: the seeded stream
+    /// is not consumed by a stacked hand.
+    pub fn stack_deck(&mut self, deck: [Card; 52]) {
+        self.stacked.push(deck);
+    }
+
+    /// Applies `seat`'s action and returns what happened. On error nothing changed.
+    pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] writing its events into a caller's buffer, so hot loops reuse one.
+    pub fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if seat.0 >= self.players {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
+        match action {
+            Action::Pass { cards } => self.pass(seat, cards, events),
+            Action::Play { card } => self.play(seat, *card, events),
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Reading a game: every accessor the views, bots and server use, and what each seat may do
+//! now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
+//! asked of the variant's state.
+
+use super::{Game, PASS_COUNT, Phase};
+use crate::card::{CardSet, Suit};
+use crate::rules::event::{HandResult, Legal, PassDirection};
+use crate::rules::trick::{CompletedTrick, Trick};
+use crate::rules::variant::{Rules, Variant};
+use crate::seat::{PerSeat, Seat, SeatSet};
+
+impl Game {
+    /// The variant and options.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The variant.
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
+    /// The seed the match was created with.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seats at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The current phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The hand being played, from 0.
+    #[must_use]
+    pub fn hand_number(&self) -> u32 {
+        self.hand
+    }
+
+    /// This hand's dealer.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The cards `seat` holds. Hidden information: only for that seat's view.
+    #[must_use]
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The trick on the table.
+    #[must_use]
+    pub fn trick(&self) -> &Trick {
+        &self.trick
+    }
+
+    /// The tricks completed this hand.
+    #[must_use]
+    pub fn completed_tricks(&self) -> impl ExactSizeIterator<Item = CompletedTrick> + '_ {
+        self.completed.iter().map(|t| CompletedTrick {
+            leader: t.leader(),
+            cards: t.cards().to_vec(),
+            winner: t.winner(self.players),
+        })
+    }
+
+    /// How many tricks are finished this hand.
+    #[must_use]
+    pub fn completed_count(&self) -> usize {
+        self.completed.len()
+    }
+
+    /// Tricks taken this hand per seat.
+    #[must_use]
+    pub fn tricks_won(&self) -> PerSeat<u8> {
+        self.tricks_won
+    }
+
+    /// The cards each seat took this hand (they are all face up once played).
+    #[must_use]
+    pub fn taken(&self) -> PerSeat<CardSet> {
+        self.taken
+    }
+
+    /// The trump suit of this hand, if the variant has one.
+    #[must_use]
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+
+    /// Cards shown to everyone that are not on the table.
+    #[must_use]
+    pub fn face_up(&self) -> CardSet {
+        self.face_up
+    }
+
+    /// Whether a heart has been played this hand.
+    #[must_use]
+    pub fn hearts_broken(&self) -> bool {
+        self.played_cards().has_suit(Suit::Hearts)
+    }
+
+    /// Where cards are passed this hand, if they are.
+    #[must_use]
+    pub fn pass_direction(&self) -> Option<PassDirection> {
+        self.pass_direction
+    }
+
+    /// The cards `seat` chose to pass this hand (hidden from everyone but the giver and the
+    /// receiver).
+    #[must_use]
+    pub fn passed_by(&self, seat: Seat) -> CardSet {
+        self.passed[seat]
+    }
+
+    /// The cards `seat` received this hand.
+    #[must_use]
+    pub fn received_by(&self, seat: Seat) -> CardSet {
+        self.received[seat]
+    }
+
+    /// Seats that still have to choose a pass.
+    #[must_use]
+    pub fn to_pass(&self) -> SeatSet {
+        self.to_pass
+    }
+
+    /// Match totals (filippa: positive totals).
+    #[must_use]
+    pub fn totals(&self) -> PerSeat<i32> {
+        self.totals
+    }
+
+    /// Filippa's negative totals (zeros elsewhere).
+    #[must_use]
+    pub fn negatives(&self) -> PerSeat<i32> {
+        self.variant_rules.negatives(self.players)
+    }
+
+    /// Filippa's prize pool this hand: 36 plus what was carried over (36 in other variants,
+    /// which carry nothing).
+    #[must_use]
+    pub fn pool(&self) -> i32 {
+        self.variant_rules.pool()
+    }
+
+    /// One score line per finished hand.
+    #[must_use]
+    pub fn history(&self) -> &[HandResult] {
+        &self.history
+    }
+
+    /// The winners, once the match is over.
+    #[must_use]
+    pub fn winners(&self) -> &[Seat] {
+        &self.winners
+    }
+
+    /// True once the match has ended.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::MatchOver
+    }
+
+    /// Who has to act now: everyone who has not passed yet, or the one player to play.
+    #[must_use]
+    pub fn to_act(&self) -> SeatSet {
+        match self.phase {
+            Phase::Passing => self.to_pass,
+            Phase::Playing => SeatSet::one(self.next_to_play()),
+            Phase::MatchOver => SeatSet::EMPTY,
+        }
+    }
+
+    /// The seat whose card the trick waits for (meaningful while playing).
+    #[must_use]
+    #[inline]
+    pub fn next_to_play(&self) -> Seat {
+        debug_assert_eq!(
+            self.turn,
+            self.trick
+                .leader()
+                .left(self.trick.len() as u8, self.players)
+        );
+        self.turn
+    }
+
+    /// What `seat` may do now.
+    #[must_use]
+    pub fn legal_actions(&self, seat: Seat) -> Legal {
+        if seat.0 >= self.players || !self.to_act().contains(seat) {
+            return Legal::Wait;
+        }
+        match self.phase {
+            Phase::Passing => Legal::Pass {
+                count: PASS_COUNT,
+                direction: self.pass_direction.expect("a passing hand has a direction"),
+                from: self.hands[seat],
+            },
+            Phase::Playing => Legal::Play {
+                cards: self.legal_plays(seat),
+            },
+            Phase::MatchOver => Legal::Wait,
+        }
+    }
+
+    /// The cards `seat` may play to the current trick (empty when it is not their turn).
+    #[must_use]
+    pub fn legal_plays(&self, seat: Seat) -> CardSet {
+        if self.phase != Phase::Playing || seat != self.next_to_play() {
+            return CardSet::EMPTY;
+        }
+        debug_assert_eq!(self.legal, self.playable(seat));
+        self.legal
+    }
+}
