@@ -58,6 +58,7 @@ import { sortEngine } from './cards.js';
  * @property {boolean} low_score_wins
  * @property {boolean} two_totals
  * @property {boolean} points_in_hand
+ * @property {boolean} trick_points
  * @property {string} scoring
  */
 
@@ -210,10 +211,10 @@ function played(view, event, mySeat) {
 
 /**
  * A trick taken: it joins the finished tricks and its winner leads the next.
- * @param {PlayerView} view @param {any} event
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts
  * @returns {PlayerView}
  */
-function trickWon(view, event) {
+function trickWon(view, event, facts) {
   const v = { ...view };
   v.tricks = [...v.tricks, {
     leader: v.trick.leader,
@@ -222,10 +223,8 @@ function trickWon(view, event) {
   }];
   v.tricks_won = v.tricks_won.map((x, s) => (s === event.winner ? x + 1 : x));
   v.trick = { leader: event.winner, plays: [] };
-  // In `tricks` a trick is a point the moment it is won: its totals keep count as it goes.
-  // (No published fact says so yet; this mirrors the engine's own `Variant::Tricks` check in
-  // shared/src/view/apply.rs.)
-  if (v.variant === 'tricks') v.totals = v.totals.map((x, s) => (s === event.winner ? x + 1 : x));
+  // Where a trick is a point the moment it is won, the totals keep count as they go.
+  if (facts.trick_points) v.totals = v.totals.map((x, s) => (s === event.winner ? x + 1 : x));
   v.to_act = v.hand_sizes[event.winner] > 0 ? [event.winner] : [];
   return v;
 }
@@ -272,7 +271,7 @@ function change(view, event, facts, mySeat) {
     case 'played':
       return played(view, event, mySeat);
     case 'trick_won':
-      return trickWon(view, event);
+      return trickWon(view, event, facts);
     case 'bad_card':
       return { ...view, totals: view.totals.map((x, s) => (s === event.seat ? x + event.penalty : x)), to_act: [] };
     case 'hand_scored':

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::variant::Variant;
-use super::{PASS_COUNT, filippa, tricks};
+use super::{filippa, hearts, hearts5, tricks, whist};
 
 /// What a client needs to know about a variant's rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -34,6 +34,9 @@ pub struct VariantFacts {
     pub two_totals: bool,
     /// A hand's points can be counted while it is played, from what each seat has taken.
     pub points_in_hand: bool,
+    /// Each trick won adds a point to the taker's match total at once (tricks), rather than
+    /// when the hand is scored.
+    pub trick_points: bool,
     /// How a hand scores and who wins, in one line for people.
     pub scoring: String,
 }
@@ -63,56 +66,15 @@ pub enum TrumpRule {
 }
 
 impl Variant {
-    /// The facts clients need about this variant's rules.
+    /// The facts clients need about this variant's rules, from the variant's own file.
     #[must_use]
     pub fn facts(self) -> VariantFacts {
-        let passes = matches!(self, Variant::Hearts | Variant::Filippa);
-        VariantFacts {
-            hand_size: self.hand_size(),
-            pass_count: if passes { PASS_COUNT } else { 0 },
-            prize: if self == Variant::Filippa {
-                filippa::PRIZE
-            } else {
-                0
-            },
-            partnerships: self == Variant::Whist,
-            first_lead: if self == Variant::Hearts {
-                FirstLead::TwoOfClubs
-            } else {
-                FirstLead::DealerLeft
-            },
-            trump: match self {
-                Variant::Hearts5 => TrumpRule::Undealt,
-                Variant::Whist => TrumpRule::DealerLast,
-                Variant::Hearts | Variant::Filippa | Variant::Tricks => TrumpRule::NoTrump,
-            },
-            bad_card_penalty: (self == Variant::Tricks).then_some(tricks::BAD_CARD_PENALTY),
-            low_score_wins: self.low_score_wins(),
-            two_totals: self == Variant::Filippa,
-            points_in_hand: self != Variant::Whist,
-            scoring: self.scoring(),
-        }
-    }
-
-    /// How a hand scores and who wins, for people.
-    fn scoring(self) -> String {
         match self {
-            Variant::Hearts => "Each heart 1 point, Q♠ 13; lowest total wins.".to_string(),
-            Variant::Filippa => format!(
-                "Hearts and Q♠ are penalties; players who take none share the {}-point prize \
-                 pool; highest prize total wins.",
-                filippa::PRIZE
-            ),
-            Variant::Hearts5 => "Each heart taken scores its face value; lowest total wins.".into(),
-            Variant::Tricks => format!(
-                "A point per trick; an illegal card costs {} and the hand is redealt; first to \
-                 the target wins.",
-                -tricks::BAD_CARD_PENALTY
-            ),
-            Variant::Whist => {
-                "The side with more tricks scores those over six; first side to the target wins."
-                    .into()
-            }
+            Variant::Hearts => hearts::facts(),
+            Variant::Filippa => filippa::facts(),
+            Variant::Hearts5 => hearts5::facts(),
+            Variant::Tricks => tricks::facts(),
+            Variant::Whist => whist::facts(),
         }
     }
 }

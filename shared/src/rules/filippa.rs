@@ -5,6 +5,7 @@
 //! state beyond what the [`VariantRules`] hooks hand it.
 
 use super::event::PassDirection;
+use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{HandScore, HandSetup, VariantRules, add_points, highest_at};
 use crate::card::{Card, CardSet, Rank, Suit};
@@ -125,6 +126,27 @@ pub(super) fn score(taken: &PerSeat<CardSet>, pool: i32) -> (PerSeat<i32>, PerSe
         }
     }
     (prize, minus, 0)
+}
+
+/// What clients need to know to follow and draw a hand of filippa.
+pub(super) fn facts() -> VariantFacts {
+    VariantFacts {
+        hand_size: super::Variant::Filippa.hand_size(),
+        pass_count: super::PASS_COUNT,
+        prize: PRIZE,
+        partnerships: false,
+        first_lead: FirstLead::DealerLeft,
+        trump: TrumpRule::NoTrump,
+        bad_card_penalty: None,
+        low_score_wins: false,
+        two_totals: true,
+        points_in_hand: true,
+        trick_points: false,
+        scoring: format!(
+            "Hearts and Q♠ are penalties; players who take none share the {PRIZE}-point prize \
+             pool; highest prize total wins."
+        ),
+    }
 }
 
 #[cfg(test)]

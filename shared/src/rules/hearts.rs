@@ -5,6 +5,7 @@
 
 use super::RuleError;
 use super::event::PassDirection;
+use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::{Moon, Rules};
 use super::variant_rules::{HandScore, HandSetup, Table, VariantRules};
 use super::variant_rules::{add_points, highest_at, lowest};
@@ -155,6 +156,24 @@ pub(super) fn score(taken: &PerSeat<CardSet>, moon: Moon) -> (PerSeat<i32>, Opti
         }
     }
     (points, shooter)
+}
+
+/// What clients need to know to follow and draw a hand of hearts.
+pub(super) fn facts() -> VariantFacts {
+    VariantFacts {
+        hand_size: super::Variant::Hearts.hand_size(),
+        pass_count: super::PASS_COUNT,
+        prize: 0,
+        partnerships: false,
+        first_lead: FirstLead::TwoOfClubs,
+        trump: TrumpRule::NoTrump,
+        bad_card_penalty: None,
+        low_score_wins: true,
+        two_totals: false,
+        points_in_hand: true,
+        trick_points: false,
+        scoring: "Each heart 1 point, Q♠ 13; lowest total wins.".into(),
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! hand it; it may not touch the game's state.
 
 use super::RuleError;
+use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{HandScore, HandSetup, Table, VariantRules, add_points, lowest};
 use crate::card::{Card, CardSet, Suit};
@@ -80,6 +81,24 @@ pub(super) fn score(taken: &PerSeat<CardSet>) -> PerSeat<i32> {
             .sum();
     }
     points
+}
+
+/// What clients need to know to follow and draw a hand of hearts5.
+pub(super) fn facts() -> VariantFacts {
+    VariantFacts {
+        hand_size: super::Variant::Hearts5.hand_size(),
+        pass_count: 0,
+        prize: 0,
+        partnerships: false,
+        first_lead: FirstLead::DealerLeft,
+        trump: TrumpRule::Undealt,
+        bad_card_penalty: None,
+        low_score_wins: true,
+        two_totals: false,
+        points_in_hand: true,
+        trick_points: false,
+        scoring: "Each heart taken scores its face value; lowest total wins.".into(),
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! refused as elsewhere (`"reject"`). Owns this hand's bad-card penalties; it may not touch the
 //! game's state beyond what the [`VariantRules`] hooks hand it.
 
+use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::{BadCard, Rules};
 use super::variant_rules::{HandScore, HandSetup, VariantRules, highest_at};
 use crate::card::{Card, CardSet};
@@ -74,6 +75,28 @@ impl VariantRules for Tricks {
     /// The highest total wins once it reaches the target.
     fn match_winners(&self, totals: &PerSeat<i32>, _hand: u32) -> Option<Vec<Seat>> {
         highest_at(totals, self.target)
+    }
+}
+
+/// What clients need to know to follow and draw a hand of tricks.
+pub(super) fn facts() -> VariantFacts {
+    VariantFacts {
+        hand_size: super::Variant::Tricks.hand_size(),
+        pass_count: 0,
+        prize: 0,
+        partnerships: false,
+        first_lead: FirstLead::DealerLeft,
+        trump: TrumpRule::NoTrump,
+        bad_card_penalty: Some(BAD_CARD_PENALTY),
+        low_score_wins: false,
+        two_totals: false,
+        points_in_hand: true,
+        trick_points: true,
+        scoring: format!(
+            "A point per trick; an illegal card costs {} and the hand is redealt; first to \
+             the target wins.",
+            -BAD_CARD_PENALTY
+        ),
     }
 }
 

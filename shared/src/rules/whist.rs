@@ -3,6 +3,7 @@
 //! over six, and the first side to the target wins. Reads only what the [`VariantRules`] hooks
 //! hand it; it may not touch the game's state.
 
+use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{HandScore, HandSetup, VariantRules, add_points, highest_at};
 use crate::card::{Card, CardSet};
@@ -67,6 +68,25 @@ pub(super) fn score(tricks: &PerSeat<u8>) -> PerSeat<i32> {
         points[seat] = if ours > theirs { ours - BOOK } else { 0 };
     }
     points
+}
+
+/// What clients need to know to follow and draw a hand of whist.
+pub(super) fn facts() -> VariantFacts {
+    VariantFacts {
+        hand_size: super::Variant::Whist.hand_size(),
+        pass_count: 0,
+        prize: 0,
+        partnerships: true,
+        first_lead: FirstLead::DealerLeft,
+        trump: TrumpRule::DealerLast,
+        bad_card_penalty: None,
+        low_score_wins: false,
+        two_totals: false,
+        points_in_hand: false,
+        trick_points: false,
+        scoring: "The side with more tricks scores those over six; first side to the target wins."
+            .into(),
+    }
 }
 
 #[cfg(test)]

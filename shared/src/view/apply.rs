@@ -27,7 +27,7 @@
 
 use super::{PassView, PlayedCard, PlayerView, TrickView};
 use crate::card::{Card, CardSet, Suit};
-use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase, Variant};
+use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase};
 use crate::seat::{PerSeat, Seat};
 
 impl PlayerView {
@@ -197,8 +197,8 @@ impl PlayerView {
         });
         self.tricks_won[winner] += 1;
         self.trick.leader = winner;
-        // `tricks` keeps its totals as it goes: a trick is a point the moment it is won.
-        if self.variant == Variant::Tricks {
+        // Where a trick is a point the moment it is won, the totals keep count as they go.
+        if self.variant.facts().trick_points {
             self.totals[winner] += 1;
         }
         self.to_act = if self.hand_sizes[winner] > 0 {

@@ -39,6 +39,8 @@ class Facts:
     two_totals: bool
     #: A hand's points can be counted while it is played.
     points_in_hand: bool
+    #: Each trick won adds a point to the taker's match total at once (tricks).
+    trick_points: bool
     #: How a hand scores, in words.
     scoring: str
 
@@ -56,6 +58,7 @@ class Facts:
             low_score_wins=bool(d["low_score_wins"]),
             two_totals=bool(d["two_totals"]),
             points_in_hand=bool(d["points_in_hand"]),
+            trick_points=bool(d["trick_points"]),
             scoring=d.get("scoring", ""),
         )
 

@@ -396,8 +396,8 @@ class View:
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_leader = winner
-        if self.variant == "tricks":
-            # Plain tricks keeps its totals as it goes: a trick is a point once it is won.
+        if self._facts().trick_points:
+            # A trick is a point the moment it is won: the totals keep count as they go.
             self.scores[winner] += 1
         self.to_act = [winner] if self.hand_sizes[winner] > 0 else []
 
