@@ -8,9 +8,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::variant::Variant;
-use super::{filippa, hearts, hearts5, tricks, whist};
-
 /// What a client needs to know about a variant's rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct VariantFacts {
@@ -65,26 +62,12 @@ pub enum TrumpRule {
     DealerLast,
 }
 
-impl Variant {
-    /// The facts clients need about this variant's rules, from the variant's own file.
-    #[must_use]
-    pub fn facts(self) -> VariantFacts {
-        match self {
-            Variant::Hearts => hearts::facts(),
-            Variant::Filippa => filippa::facts(),
-            Variant::Hearts5 => hearts5::facts(),
-            Variant::Tricks => tricks::facts(),
-            Variant::Whist => whist::facts(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bots::RandomBot;
     use crate::card::Card;
-    use crate::rules::{Action, BadCard, Event, Game, Legal, Options};
+    use crate::rules::{Action, BadCard, Event, Game, Legal, Options, Variant};
     use crate::seat::Seat;
 
     /// Plays a few matches of `variant` with random moves and collects every event.

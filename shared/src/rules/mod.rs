@@ -3,8 +3,9 @@
 //! [`Game`] is a phase machine (passing, playing, match over) that deals, checks and runs the
 //! tricks every variant shares. Each variant's file (`hearts`, `filippa`, `hearts5`, `tricks`,
 //! `whist`) holds everything that differs for it: trump and passing at the deal, legality
-//! beyond following suit, scoring, what ends the match, and the state only it keeps. They meet
-//! `Game` through one seam, `variant_rules`.
+//! beyond following suit, scoring, what ends the match, the state only it keeps and the facts
+//! clients are told. They meet `Game` through one seam, `variant_rules`; `per_variant` is the
+//! one place that picks a variant's file.
 
 mod error;
 mod event;
@@ -13,6 +14,7 @@ pub mod filippa;
 mod game;
 mod hearts;
 mod hearts5;
+mod per_variant;
 mod trick;
 mod tricks;
 mod variant;

@@ -2,15 +2,12 @@
 //!
 //! [`VariantRules`] lists every decision a variant makes; its default methods are plain trick
 //! taking (lead anything, follow suit or discard anything, dealer's left leads, no trump, no
-//! passing), so each variant file overrides only what differs. [`VariantState`] holds one
-//! variant's rules and its own state and forwards each call with a `match` (no dynamic
-//! dispatch in the engine's hot loop). This module owns no rule itself and may not reach
-//! into `Game`: hooks get exactly the facts they decide from.
+//! passing), so each variant file overrides only what differs; `per_variant` picks the file.
+//! This module owns no rule itself and may not reach into `Game` or name a variant: hooks get
+//! exactly the facts they decide from.
 
+use super::RuleError;
 use super::event::PassDirection;
-use super::variant::{Rules, Variant};
-use super::{RuleError, filippa, filippa::Filippa, hearts::Hearts, hearts5::Hearts5};
-use super::{tricks::Tricks, whist::Whist};
 use crate::card::{Card, CardSet, Suit};
 use crate::seat::{PerSeat, Seat};
 
@@ -167,120 +164,6 @@ fn seats_with(totals: &PerSeat<i32>, value: i32) -> Vec<Seat> {
         .collect()
 }
 
-/// One variant's rules and state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum VariantState {
-    /// Microsoft Hearts.
-    Hearts(Hearts),
-    /// Filippa, with its pool and negative totals.
-    Filippa(Filippa),
-    /// UVa 181 Hearts.
-    Hearts5(Hearts5),
-    /// Plain tricks, with its bad-card penalties.
-    Tricks(Tricks),
-    /// Whist.
-    Whist(Whist),
-}
-
-/// Calls the same method on whichever variant `$state` holds.
-macro_rules! forward {
-    ($state:expr, $v:ident => $call:expr) => {
-        match $state {
-            VariantState::Hearts($v) => $call,
-            VariantState::Filippa($v) => $call,
-            VariantState::Hearts5($v) => $call,
-            VariantState::Tricks($v) => $call,
-            VariantState::Whist($v) => $call,
-        }
-    };
-}
-
-impl VariantState {
-    /// The rules of a new match.
-    pub fn new(rules: &Rules) -> VariantState {
-        match rules.variant {
-            Variant::Hearts => VariantState::Hearts(Hearts::new(rules)),
-            Variant::Filippa => VariantState::Filippa(Filippa::new(rules)),
-            Variant::Hearts5 => VariantState::Hearts5(Hearts5::new(rules)),
-            Variant::Tricks => VariantState::Tricks(Tricks::new(rules)),
-            Variant::Whist => VariantState::Whist(Whist::new(rules)),
-        }
-    }
-
-    /// Filippa's negative totals; zeros for the `n` seats of another variant.
-    pub fn negatives(&self, n: u8) -> PerSeat<i32> {
-        match self {
-            VariantState::Filippa(f) => f.negatives(),
-            _ => PerSeat::new(n),
-        }
-    }
-
-    /// Filippa's prize pool this hand; other variants carry nothing, so it reads 36 there.
-    pub fn pool(&self) -> i32 {
-        match self {
-            VariantState::Filippa(f) => f.pool(),
-            _ => filippa::PRIZE,
-        }
-    }
-
-    /// [`VariantRules::start_hand`].
-    pub fn start_hand(&mut self, hand: u32, deck: &[Card; 52], dealt: usize) -> HandSetup {
-        forward!(self, v => v.start_hand(hand, deck, dealt))
-    }
-
-    /// [`VariantRules::first_leader`].
-    pub fn first_leader(&self, hands: &PerSeat<CardSet>, dealer: Seat) -> Seat {
-        forward!(self, v => v.first_leader(hands, dealer))
-    }
-
-    /// [`VariantRules::lead_options`].
-    #[inline]
-    pub fn lead_options(&self, hand: CardSet, table: Table) -> CardSet {
-        forward!(self, v => v.lead_options(hand, table))
-    }
-
-    /// [`VariantRules::discard_preference`].
-    pub fn discard_preference(&self, table: Table) -> CardSet {
-        forward!(self, v => v.discard_preference(table))
-    }
-
-    /// [`VariantRules::lead_refusal`].
-    pub fn lead_refusal(&self, hand: CardSet, table: Table) -> RuleError {
-        forward!(self, v => v.lead_refusal(hand, table))
-    }
-
-    /// [`VariantRules::discard_refusal`].
-    pub fn discard_refusal(&self, hand: CardSet, table: Table) -> RuleError {
-        forward!(self, v => v.discard_refusal(hand, table))
-    }
-
-    /// [`VariantRules::bad_card`].
-    pub fn bad_card(&mut self, seat: Seat, totals: &mut PerSeat<i32>) -> Option<i32> {
-        forward!(self, v => v.bad_card(seat, totals))
-    }
-
-    /// [`VariantRules::trick_won`].
-    #[inline]
-    pub fn trick_won(&mut self, winner: Seat, totals: &mut PerSeat<i32>) -> bool {
-        forward!(self, v => v.trick_won(winner, totals))
-    }
-
-    /// [`VariantRules::score_hand`].
-    pub fn score_hand(
-        &mut self,
-        taken: &PerSeat<CardSet>,
-        tricks_won: &PerSeat<u8>,
-        totals: &mut PerSeat<i32>,
-    ) -> HandScore {
-        forward!(self, v => v.score_hand(taken, tricks_won, totals))
-    }
-
-    /// [`VariantRules::match_winners`].
-    pub fn match_winners(&self, totals: &PerSeat<i32>, hand: u32) -> Option<Vec<Seat>> {
-        forward!(self, v => v.match_winners(totals, hand))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,28 +180,5 @@ mod tests {
             Some(vec![Seat(0), Seat(2)])
         );
         assert_eq!(lowest(&totals(&[10, 4, 10, 4])), vec![Seat(1), Seat(3)]);
-    }
-
-    #[test]
-    fn a_plain_variant_allows_every_lead_and_every_discard() {
-        let plain = VariantState::new(&Rules::standard(Variant::Whist));
-        let table = Table {
-            first_trick: true,
-            played: CardSet::EMPTY,
-            trump: Some(Suit::Spades),
-        };
-        let hand = CardSet::parse_compact("2AH QS 2C").unwrap();
-        assert_eq!(plain.lead_options(hand, table), hand);
-        assert_eq!(plain.discard_preference(table), CardSet::FULL);
-    }
-
-    #[test]
-    fn only_filippa_keeps_negatives_and_a_carried_pool() {
-        for variant in Variant::ALL {
-            let state = VariantState::new(&Rules::standard(variant));
-            let n = variant.players();
-            assert_eq!(state.negatives(n), PerSeat::new(n), "{variant}");
-            assert_eq!(state.pool(), filippa::PRIZE, "{variant}");
-        }
     }
 }

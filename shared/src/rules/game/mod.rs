@@ -13,9 +13,9 @@ mod read;
 
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
+use super::per_variant::VariantState;
 use super::trick::Trick;
 use super::variant::{Options, OptionsError, Rules, Variant};
-use super::variant_rules::VariantState;
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::DeckRng;
 use crate::seat::{PerSeat, Seat, SeatSet};
