@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from .cards import Card
 from .client import RunResult, Session
 from .view import View
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+
+
+def _does_nothing(hook: _Hook) -> _Hook:
+    """Marks a base hook that does nothing, so a session can skip the work of calling it."""
+    hook.does_nothing = True  # type: ignore[attr-defined]
+    return hook
 
 
 class Bot:
@@ -35,10 +43,12 @@ class Bot:
         """
         return sorted(view.legal, reverse=True)[: view.pass_count]
 
+    @_does_nothing
     def on_event(self, event: Dict[str, Any], view: View) -> None:
         """Called after every event (``event["kind"]`` is "played", "trick_won",
         "hand_scored"...), with the updated view. Override to keep your own notes."""
 
+    @_does_nothing
     def on_match_over(self, view: View) -> None:
         """Called when a match ends; ``view.winners`` and ``view.scores`` have the result."""
 

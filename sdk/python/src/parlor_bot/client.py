@@ -765,10 +765,9 @@ class Session:
         self.log(str(problem))
 
     def _overrides(self, name: str) -> bool:
-        from .bot import Bot
-
+        """True when the bot has a hook `name` that does something (not the base class's)."""
         method = getattr(type(self.bot), name, None)
-        return method is not None and method is not getattr(Bot, name, None)
+        return method is not None and not getattr(method, "does_nothing", False)
 
     def _call_hook(self, name: str, *args: Any) -> None:
         hook = getattr(self.bot, name, None)
