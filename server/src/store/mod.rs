@@ -15,6 +15,8 @@ pub mod hands;
 pub mod records;
 pub mod restore;
 pub mod sqlite;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,76 +1,13 @@
 //! The SQLite store on its own: writes survive reopening, tables rebuild by replay, finished hands
 //! are built face up, and bad files and rows are refused the way the server expects.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
-
-use parlor_shared::protocol::{Occupant, TableOptions};
-use parlor_shared::{Action, Event, Game, Legal, Options, Seat, Variant};
+use parlor_shared::protocol::TableOptions;
+use parlor_shared::{Event, Game, Variant};
 
 use super::SqliteStore;
-use crate::store::records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow};
+use crate::store::records::{ActionRow, MatchRow, TableLog, TableRow};
+use crate::store::test_support::{Dir, first_legal, hearts_options, seat_rows};
 use crate::store::{Store, StoreError, hands, restore};
-
-/// A fresh directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "parlor-store-{name}-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        Dir(dir)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The first legal action of the first seat to act.
-fn first_legal(game: &Game) -> (Seat, Action) {
-    let seat = game.to_act().iter().next().expect("someone acts");
-    let action = match game.legal_actions(seat) {
-        Legal::Play { cards } => Action::Play {
-            card: cards.lowest().expect("a card"),
-        },
-        Legal::Pass { count, from, .. } => Action::Pass {
-            cards: from.iter().take(count as usize).collect(),
-        },
-        Legal::Wait => unreachable!("a seat to act has a move"),
-    };
-    (seat, action)
-}
-
-fn seat_rows() -> Vec<SeatRow> {
-    (0..4u8)
-        .map(|seat| SeatRow {
-            seat,
-            occupant: if seat == 3 {
-                Occupant::Bot
-            } else {
-                Occupant::Human
-            },
-            name: Some(format!("p{seat}")),
-            token: (seat != 3).then(|| format!("token{seat}")),
-            strategy: (seat == 3).then(|| "heuristic".to_string()),
-            bot_playing: false,
-        })
-        .collect()
-}
-
-/// Every hearts option, spelled out.
-fn hearts_options() -> Options {
-    parlor_shared::Rules::new(Variant::Hearts, &Options::default())
-        .expect("defaults")
-        .options()
-}
 
 /// A table log built by hand: hearts seed 5, `moves` first-legal moves.
 fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
