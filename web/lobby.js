@@ -74,7 +74,7 @@ function renderName(lobby, editing = !loadName()) {
     return;
   }
   const input = /** @type {HTMLInputElement} */ (h('input', {
-    id: 'name-input', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true,
+    id: 'name-input', name: 'name', autocomplete: 'nickname', maxlength: 32, required: true,
     value: name, placeholder: 'e.g. Grandma',
   }));
   const form = h('form', {
