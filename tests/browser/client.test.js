@@ -265,6 +265,90 @@ test('at 360 px the whole hand fits without sideways scrolling', async () => {
   await context.close();
 });
 
+test('on a phone the connection banner stays on screen however far the page is scrolled', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert.ok(await page.evaluate(() => window.scrollY > 100), 'the page is scrolled down');
+  await page.evaluate(() => window.__drop());
+  await page.locator('#banner', { hasText: 'Connection lost' }).waitFor();
+  const box = await page.evaluate(() => document.getElementById('banner').getBoundingClientRect().toJSON());
+  assert.ok(box.top >= 0 && box.bottom <= 740 && box.height > 10, `the banner is on screen: ${JSON.stringify(box)}`);
+  await context.close();
+});
+
+/** The contrast ratio of two CSS colours "rgb(r, g, b)". */
+function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('cards that cannot be played are dimmed, yet their rank and suit keep 4.5:1 contrast', async () => {
+  const { context, page } = await seatedPage({ width: 390, height: 844 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  for (const deck of ['two colours', 'four colours']) {
+    if (deck === 'four colours') await page.locator('#four-colour').check();
+    const dimmed = await page.locator('.hand .card.dimmed').evaluateAll((els) => els.map((el) => {
+      const style = getComputedStyle(el);
+      return { card: el.dataset.card, color: getComputedStyle(el.querySelector('.rank')).color, background: style.backgroundColor, opacity: style.opacity, filter: style.filter };
+    }));
+    assert.equal(dimmed.length, 9);
+    for (const d of dimmed) {
+      assert.equal(d.opacity, '1', `${d.card} is not faded (${deck})`);
+      assert.equal(d.filter, 'none', `${d.card} is not filtered (${deck})`);
+      const ratio = contrast(d.color, d.background);
+      assert.ok(ratio >= 4.5, `${d.card} has ${ratio.toFixed(2)}:1 (${d.color} on ${d.background}, ${deck})`);
+    }
+    // Cards are at least 44 px wide on a phone.
+    const widths = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    assert.ok(widths.every((w) => w >= 44), `card widths ${widths}`);
+  }
+  // axe-core agrees, checking the hand's text as it is drawn.
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: ['color-contrast'],
+    resultTypes: ['violations'],
+  }));
+  const inHand = result.violations.flatMap((v) => v.nodes).map((n) => n.target.join(' ')).filter((t) => t.includes('card'));
+  assert.deepEqual(inHand, []);
+  await context.close();
+});
+
+test('on a phone the match-over dialog opens with its headline and the winners in view', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 });
+  const history = Array.from({ length: 12 }, (_, hand) => ({
+    hand, points: [2, 8, 10, 6], penalties: [0, 0, 0, 0], tricks: [3, 3, 4, 3],
+    totals: [2 * (hand + 1), 8 * (hand + 1), 10 * (hand + 1), 6 * (hand + 1)], pool_carried: 0, moon: null,
+  }));
+  const last = history[history.length - 1];
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'finished') },
+    { type: 'state', seq: 20, view: {
+      ...midHand(0), phase: 'match_over', hand: [], hand_sizes: [0, 0, 0, 0], trick: { leader: 0, plays: [] }, tricks: [],
+      history, totals: last.totals, to_act: [], legal: { type: 'wait' }, winners: [0],
+    } });
+  await page.locator('#score-dialog[open] #winners').waitFor();
+  const boxes = await page.evaluate(() => ['#dialog-title', '#winners'].map((sel) => document.querySelector(sel).getBoundingClientRect().toJSON()));
+  for (const b of boxes) assert.ok(b.top >= 0 && b.bottom <= 740, `the headline is in view: ${JSON.stringify(b)}`);
+  assert.ok(await page.evaluate(() => document.getElementById('score-dialog').scrollHeight > document.getElementById('score-dialog').clientHeight), 'the dialog is longer than the screen');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'dialog-close', 'the button still has the focus');
+  await context.close();
+});
+
 test('in tricks with the 100-point fine, a dimmed card is explained and not sent', async () => {
   const { context, page } = await seatedPage({ width: 1024, height: 800 });
   await push(page,
