@@ -55,6 +55,21 @@ export function saveSeat(tableId, seat) {
   set(`parlor.seat.${tableId}`, seat ? JSON.stringify(seat) : null);
 }
 
+/** The tables this browser holds a seat at, by id (from the seat tokens kept above). */
+export function savedTables() {
+  /** @type {string[]} */
+  const ids = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith('parlor.seat.') && loadSeat(key.slice('parlor.seat.'.length))) ids.push(key.slice('parlor.seat.'.length));
+    }
+  } catch {
+    // No storage: no remembered seats.
+  }
+  return ids;
+}
+
 /** Whether the four-colour deck is wanted. */
 export function loadFourColour() {
   return get('parlor.fourColour') === '1';

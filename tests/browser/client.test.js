@@ -124,6 +124,43 @@ test('lobby lists the games with descriptions, the options of the chosen one and
   await context.close();
 });
 
+test('on a phone the lobby starts with creating a table, then the tables I sit at, then open ones; finished ones are left out', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addInitScript(() => {
+    localStorage.setItem('parlor.name', 'Grandma');
+    localStorage.setItem('parlor.seat.mine', JSON.stringify({ token: 'tok-9', seat: 0 }));
+  });
+  const page = await context.newPage();
+  const finished = tableInfo('done', 'hearts', ['Old', 'B', 'C', 'D'], 'finished');
+  const mine = tableInfo('mine', 'hearts', ['Grandma', 'B', 'C', 'D'], 'playing');
+  const open = tableInfo('open', 'whist', ['Dad', null, null, null], 'waiting');
+  await page.route('**/api/tables', (route) => route.fulfill({ json: [finished, open, mine] }));
+  await page.goto(web.url);
+  await page.locator('#my-tables .table-item').first().waitFor();
+  assert.deepEqual(await page.locator('#my-tables .table-item').evaluateAll((els) => els.map((e) => e.dataset.table)), ['mine']);
+  assert.deepEqual(await page.locator('#open-tables .table-item').evaluateAll((els) => els.map((e) => e.dataset.table)), ['open']);
+  assert.equal(await page.locator('.table-item[data-table="done"]').count(), 0, 'a finished table is not listed');
+  // A table is called after its host.
+  assert.match(await page.locator('.table-item[data-table="open"] .variant-name').textContent(), /Dad’s table · Whist/);
+  const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
+  const [create, my, others] = [await top('#create-title'), await top('#my-tables-title'), await top('#tables-title')];
+  assert.ok(create < my && my < others, `create ${create}, my tables ${my}, open tables ${others}`);
+  assert.ok(create < 740, 'creating a table is on the first screen');
+  assert.equal(await scrollsSideways(page), false);
+
+  // A shorter match for a family evening, beside the rules' own length: tricks to 10, not 1000.
+  await page.getByRole('radio', { name: /Tricks/ }).check();
+  await page.getByText('Tricks options').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
+  await page.getByRole('radio', { name: /A family evening/ }).check();
+  await page.getByText('Tricks options').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '10');
+  assert.equal(await page.locator('#opt-bad_card').inputValue(), 'reject');
+  await page.getByRole('radio', { name: /The full game/ }).check();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
+  await context.close();
+});
+
 test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand out, a click plays', async () => {
   const { context, page, errors } = await seatedPage({ width: 1440, height: 900 });
   const hello = await page.evaluate(() => window.__sent[0]);
