@@ -525,6 +525,32 @@ test('a computer player’s strength is the strategy its seat names, and left ou
   await context.close();
 });
 
+test('during a hand each plate shows the penalty cards its seat has taken so far', async () => {
+  const { context, page } = await seatedPage({ width: 1280, height: 800 });
+  const view = midHand(0);
+  view.tricks = [
+    { leader: 2, cards: ['5D', 'KD', 'AD', '2D'], winner: 0 },
+    { leader: 0, cards: ['3S', 'QS', '4H', '9H'], winner: 2 },
+  ];
+  view.trick = { leader: 1, plays: [{ seat: 1, card: 'AC' }, { seat: 2, card: '3C' }, { seat: 3, card: '8H' }] };
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view });
+  const plate = page.locator('.plate[data-seat="2"] .taken');
+  assert.equal(await plate.getAttribute('data-hearts'), '2');
+  assert.equal(await plate.getAttribute('data-queen'), 'true');
+  assert.match(await plate.textContent(), /♥2 Q♠.*took 2 hearts and the queen of spades this hand/);
+  assert.equal(await page.locator('.plate[data-seat="0"] .taken').count(), 0, 'no penalty cards, nothing shown');
+  // The trick on the table, with a heart in it, goes to seat 1: its plate shows it at once.
+  assert.equal(await page.locator('.plate[data-seat="1"] .taken').count(), 0);
+  await push(page,
+    { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '2C' } },
+    { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', '8H', '2C'] } });
+  assert.equal(await page.locator('.plate[data-seat="1"] .taken').getAttribute('data-hearts'), '1');
+  await context.close();
+});
+
 test('an event draws again only the parts of the page it changes', async () => {
   const { context, page } = await seatedPage({ width: 1440, height: 900 });
   await push(page,

@@ -14,6 +14,7 @@ import {
 } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
+import { penaltiesTaken } from './taken.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
@@ -45,13 +46,24 @@ function score(s, v, seat) {
   return h('span', { class: 'stat' }, `${v.totals[seat]} pts`);
 }
 
+/** The penalty cards `seat` has taken this hand, or null. @param {TableState} s @param {PlayerView} v @param {number} seat */
+function taken(s, v, seat) {
+  const mine = penaltiesTaken(v, factsOf(s))?.[seat];
+  if (!mine || (!mine.hearts && !mine.queen)) return null;
+  const words = [mine.hearts ? plural(mine.hearts, 'heart') : '', mine.queen ? 'the queen of spades' : ''].filter((w) => w);
+  return h('span', { class: 'stat taken', 'data-hearts': mine.hearts, 'data-queen': String(mine.queen), title: 'Penalty cards taken this hand' },
+    h('span', { 'aria-hidden': 'true' }, [mine.hearts ? `♥${mine.hearts}` : '', mine.queen ? 'Q♠' : ''].filter((w) => w).join(' ')),
+    h('span', { class: 'sr-only' }, `took ${words.join(' and ')} this hand`));
+}
+
 /** The name plate of `seat`. @param {number} seat @returns {Part} */
 function platePart(seat) {
   // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
   return part(h('div', { 'data-seat': seat, role: 'group' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
+    const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
-      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat)];
+      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
@@ -65,6 +77,7 @@ function platePart(seat) {
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
         h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
+        taken(s, v, seat),
         score(s, v, seat)),
       passed ? h('div', { class: 'plate-note' }, 'passed') : null);
   });
