@@ -70,6 +70,20 @@ export function savedTables() {
   return ids;
 }
 
+/**
+ * Whether sound is on. On unless switched off: the one sound is the "your turn" chime while
+ * the page is in the background, exactly when a player wants to hear it, and browsers keep it
+ * silent anyway until the page has been touched.
+ */
+export function loadSound() {
+  return get('parlor.sound') !== '0';
+}
+
+/** Remembers the sound switch. @param {boolean} on */
+export function saveSound(on) {
+  set('parlor.sound', on ? '1' : '0');
+}
+
 /** Whether the four-colour deck is wanted. */
 export function loadFourColour() {
   return get('parlor.fourColour') === '1';

@@ -551,6 +551,114 @@ test('during a hand each plate shows the penalty cards its seat has taken so far
   await context.close();
 });
 
+/** Stands in for the page being in a background tab, and records sounds and animations. */
+function cuesScript() {
+  window.__hidden = false;
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.__hidden });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (window.__hidden ? 'hidden' : 'visible') });
+  window.__setHidden = (on) => {
+    window.__hidden = on;
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  window.__tones = 0;
+  class FakeAudio {
+    constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
+    createOscillator() { return { type: '', frequency: { value: 0 }, connect: (g) => g, start: () => { window.__tones += 1; }, stop() {} }; }
+    createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+    resume() { return Promise.resolve(); }
+  }
+  window.AudioContext = FakeAudio;
+  window.__anims = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.__anims.push(options?.id || '?');
+    return animate.call(this, frames, options);
+  };
+}
+
+const waiting = () => ({ ...midHand(0), to_act: [1], legal: { type: 'wait' }, trick: { leader: 1, plays: [] } });
+
+test('in a background tab, my turn changes the title and the tab icon and chimes, unless sound is off (remembered)', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(fakeSocketScript);
+  await context.addInitScript(cuesScript);
+  await context.addInitScript(() => {
+    localStorage.setItem('parlor.seat.t1', JSON.stringify({ token: 'tok-1', seat: 0 }));
+    localStorage.setItem('parlor.name', 'Ann');
+  });
+  const page = await context.newPage();
+  const start = async () => {
+    await page.goto(`${web.url}/t/t1`);
+    await page.waitForFunction(() => window.__sent.length > 0);
+    await push(page,
+      { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+      { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+      { type: 'state', seq: 20, view: waiting() });
+    await page.locator('.hand .card').first().waitFor();
+  };
+  await start();
+  assert.equal(await page.locator('#sound').isChecked(), true, 'sound is on at first');
+  assert.doesNotMatch(await page.title(), /Your turn/);
+  await page.evaluate(() => window.__setHidden(true));
+  await push(page, { type: 'state', seq: 21, view: midHand(0) });
+  assert.match(await page.title(), /^▶ Your turn/);
+  assert.ok(await page.evaluate(() => window.__tones) > 0, 'a chime');
+  assert.equal(await page.locator('link[rel="icon"]').getAttribute('data-turn'), 'true');
+  // Back to the page: the icon is the usual one again.
+  await page.evaluate(() => window.__setHidden(false));
+  assert.equal(await page.locator('link[rel="icon"]').getAttribute('data-turn'), 'false');
+
+  // Sound off is remembered after a reload, and then the turn comes silently.
+  await page.locator('#sound').uncheck();
+  assert.equal(await page.evaluate(() => localStorage.getItem('parlor.sound')), '0');
+  await start();
+  assert.equal(await page.locator('#sound').isChecked(), false, 'sound stays off');
+  await page.evaluate(() => window.__setHidden(true));
+  await push(page, { type: 'state', seq: 21, view: midHand(0) });
+  assert.match(await page.title(), /^▶ Your turn/);
+  assert.equal(await page.evaluate(() => window.__tones), 0, 'no chime');
+  await context.close();
+});
+
+for (const reduce of [false, true]) {
+  test(`a played card moves to the table and a finished trick stays, then goes to its taker${reduce ? ': nothing moves with reduced motion' : ''}`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: reduce ? 'reduce' : 'no-preference' });
+    await context.addInitScript(fakeSocketScript);
+    await context.addInitScript(cuesScript);
+    await context.addInitScript(() => {
+      localStorage.setItem('parlor.seat.t1', JSON.stringify({ token: 'tok-1', seat: 0 }));
+      localStorage.setItem('parlor.name', 'Ann');
+    });
+    const page = await context.newPage();
+    await page.goto(`${web.url}/t/t1`);
+    await page.waitForFunction(() => window.__sent.length > 0);
+    await push(page,
+      { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+      { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+      { type: 'state', seq: 20, view: midHand(0) });
+    await page.locator('.hand .card').first().waitFor();
+    assert.deepEqual(await page.evaluate(() => window.__anims), [], 'nothing moves when the page is drawn');
+    // My card, then the trick to Bert, who leads at once: in the same moment the finished trick
+    // is still on the table.
+    const shown = await page.evaluate(() => {
+      window.__push({ type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '2C' } });
+      const flew = [...window.__anims];
+      window.__push({ type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '2C'] } });
+      window.__push({ type: 'event', seq: 23, event: { kind: 'played', seat: 1, card: 'KD' } });
+      return { flew, done: document.querySelector('.trick').classList.contains('done'), caption: document.querySelector('#trick-caption')?.textContent };
+    });
+    assert.deepEqual(shown.flew, reduce ? [] : ['card-to-table']);
+    assert.equal(shown.done, true, 'the finished trick stays on the table');
+    assert.equal(shown.caption, 'Bert took the trick');
+    // Then the new trick shows, with Bert's lead.
+    await page.locator('.trick:not(.done) .played[data-card="KD"]').waitFor();
+    const anims = await page.evaluate(() => window.__anims);
+    if (reduce) assert.deepEqual(anims, []);
+    else assert.ok(anims.includes('trick-to-winner') && anims.filter((a) => a === 'card-to-table').length === 2, `animations ${anims}`);
+    await context.close();
+  });
+}
+
 test('an event draws again only the parts of the page it changes', async () => {
   const { context, page } = await seatedPage({ width: 1440, height: 900 });
   await push(page,

@@ -9,6 +9,7 @@ import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
+import { flyIn } from './motion.js';
 import {
   botStrength, DIRECTION_TEXT, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
 } from './names.js';
@@ -117,6 +118,11 @@ function shownTrick(s, v) {
   if (s.showLast && last) {
     return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: `Last trick: ${seatName(s, last.winner)} took it` };
   }
+  const held = s.trickHold !== null ? v.tricks[s.trickHold] : null;
+  if (held) {
+    // Just finished: it stays a moment before the next trick shows (motion.js).
+    return { plays: completedPlays(held, v.players), winner: held.winner, done: true, caption: `${seatName(s, held.winner)} took the trick` };
+  }
   const shown = trickOnTable(v);
   return { ...shown, caption: shown.done && shown.winner !== null ? `${seatName(s, shown.winner)} took the trick` : '' };
 }
@@ -126,10 +132,13 @@ function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players];
+      v.pass, v.winners, v.players, s.trickHold];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);
+    // Nothing flies on the first drawing (a page loaded mid-trick): only cards played since.
+    const first = !el.querySelector('.trick');
+    const before = new Set([...el.querySelectorAll('.trick:not(.done) .played')].map((p) => `${/** @type {HTMLElement} */ (p).dataset.seat}:${/** @type {HTMLElement} */ (p).dataset.card}`));
     const trick = h('div', { class: `trick${shown.done ? ' done' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
         staticCard(p.card, `${seatName(s, p.seat)}: ${cardName(p.card)}`),
@@ -141,6 +150,7 @@ function centerPart() {
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
       receivedNote(s, v),
       s.notice ? h('p', { class: 'notice' }, s.notice) : null);
+    if (!first) flyIn(trick, before, s.role === 'player' ? s.seat : null);
   });
 }
 
