@@ -68,7 +68,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -231,8 +231,14 @@ function renderCreate(lobby) {
   const preset = FAMILY_PRESETS[variant.name];
   const family = Boolean(preset && state.family);
   const value = (/** @type {any} */ spec) => (family && preset.options[spec.name] !== undefined ? preset.options[spec.name] : spec.default);
+  // The options are folded away, so that on a phone "Create table" is not a long scroll down.
   const options = variant.options.length
-    ? h('fieldset', { class: 'options' }, h('legend', {}, `${variantTitle(variant.name)} options`), variant.options.map((/** @type {any} */ spec) => optionInput(spec, value(spec))))
+    ? h('details', {
+      class: 'more-options', open: state.optionsOpen || null,
+      ontoggle: (/** @type {any} */ e) => { state.optionsOpen = e.target.open; },
+    },
+    h('summary', {}, 'Change the rules'),
+    h('fieldset', { class: 'options' }, h('legend', {}, `${variantTitle(variant.name)} options`), variant.options.map((/** @type {any} */ spec) => optionInput(spec, value(spec)))))
     : null;
   const form = h('form', {
     class: 'create-form',
@@ -299,7 +305,7 @@ export async function showLobby(root) {
   document.title = 'Parlor: card games';
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

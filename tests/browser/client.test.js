@@ -113,6 +113,10 @@ test('lobby lists the games with descriptions, the options of the chosen one and
   await page.getByText('You play as').waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem('parlor.name')), 'Grandma');
   await page.getByText('Classic Hearts: pass three cards').waitFor();
+  // The options are folded away until asked for.
+  assert.equal(await page.getByText('Hearts options').isVisible(), false);
+  await page.getByText('Change the rules').click();
+  await page.getByText('Hearts options').waitFor();
   assert.equal(await page.getByLabel('Points to end the match').inputValue(), '100');
   await page.getByRole('radio', { name: /Whist/ }).check();
   await page.getByText('Whist options').waitFor();
@@ -146,10 +150,12 @@ test('on a phone the lobby starts with creating a table, then the tables I sit a
   const [create, my, others] = [await top('#create-title'), await top('#my-tables-title'), await top('#tables-title')];
   assert.ok(create < my && my < others, `create ${create}, my tables ${my}, open tables ${others}`);
   assert.ok(create < 740, 'creating a table is on the first screen');
+  assert.ok(await top('#create-table') < 2 * 740, 'its button is near: two screens at most');
   assert.equal(await scrollsSideways(page), false);
 
   // A shorter match for a family evening, beside the rules' own length: tricks to 10, not 1000.
   await page.getByRole('radio', { name: /Tricks/ }).check();
+  await page.getByText('Change the rules').click();
   await page.getByText('Tricks options').waitFor();
   assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
   await page.getByRole('radio', { name: /A family evening/ }).check();
