@@ -5,7 +5,7 @@
 // in words. May not touch: the table page.
 
 import { h, replaceChildren } from './dom.js';
-import { loadName, saveName } from './store.js';
+import { loadName, savedTables, saveName } from './store.js';
 
 /** Names people know the variants by. */
 /** @type {Record<string, string>} */
@@ -39,6 +39,19 @@ const CHOICE_LABELS = {
   reject: 'is refused and asked again',
 };
 
+/**
+ * Shorter matches for an evening with the family, offered beside the rules' defaults: option
+ * values per variant, and how the choice reads. Only suggestions: every option stays editable.
+ * @type {Record<string, { options: Record<string, unknown>, text: string }>}
+ */
+export const FAMILY_PRESETS = {
+  hearts: { options: { target: 50 }, text: 'first to 50 points' },
+  filippa: { options: { target: 50 }, text: 'first to 50 points' },
+  hearts5: { options: { hands: 3 }, text: '3 hands' },
+  tricks: { options: { target: 10, bad_card: 'reject' }, text: 'first to 10 tricks, an illegal card is simply refused' },
+  whist: { options: { target: 3 }, text: 'first side to 3 points' },
+};
+
 /** @type {Record<string, string>} */
 const STATUS_TEXT = { waiting: 'Waiting for players', playing: 'Playing', finished: 'Match over' };
 
@@ -55,7 +68,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -74,7 +87,7 @@ function renderName(lobby, editing = !loadName()) {
     return;
   }
   const input = /** @type {HTMLInputElement} */ (h('input', {
-    id: 'name-input', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true,
+    id: 'name-input', name: 'name', autocomplete: 'nickname', maxlength: 32, required: true,
     value: name, placeholder: 'e.g. Grandma',
   }));
   const form = h('form', {
@@ -93,13 +106,13 @@ function renderName(lobby, editing = !loadName()) {
   if (!name) input.focus();
 }
 
-/** The input for one option of a variant. @param {any} spec */
-function optionInput(spec) {
+/** The input for one option of a variant, showing `value`. @param {any} spec @param {unknown} value */
+function optionInput(spec, value) {
   const id = `opt-${spec.name}`;
   const label = OPTION_LABELS[spec.name] || spec.name;
   if (spec.type === 'boolean') {
     return h('div', { class: 'option check' },
-      h('input', { type: 'checkbox', id, name: spec.name, checked: spec.default === true }),
+      h('input', { type: 'checkbox', id, name: spec.name, checked: value === true }),
       h('label', { for: id }, label),
       h('p', { class: 'hint' }, spec.description));
   }
@@ -107,12 +120,12 @@ function optionInput(spec) {
     return h('div', { class: 'option' },
       h('label', { for: id }, label),
       h('select', { id, name: spec.name },
-        spec.values.map((/** @type {string} */ v) => h('option', { value: v, selected: v === spec.default }, CHOICE_LABELS[v] || v))),
+        spec.values.map((/** @type {string} */ v) => h('option', { value: v, selected: v === value }, CHOICE_LABELS[v] || v))),
       h('p', { class: 'hint' }, spec.description));
   }
   return h('div', { class: 'option' },
     h('label', { for: id }, label),
-    h('input', { type: 'number', id, name: spec.name, min: spec.min, max: spec.max, value: spec.default, inputmode: 'numeric' }),
+    h('input', { type: 'number', id, name: spec.name, min: spec.min, max: spec.max, value, inputmode: 'numeric' }),
     h('p', { class: 'hint' }, spec.description));
 }
 
@@ -183,48 +196,94 @@ function variantChoices(lobby, chosen) {
         h('span', { class: 'variant-desc' }, v.description)))));
 }
 
+/**
+ * A short match for a family evening, or the rules' own length: choosing fills in the options.
+ * @param {Lobby} lobby @param {any} variant @param {{ text: string }} preset
+ */
+function lengthChoice(lobby, variant, preset) {
+  const choose = (/** @type {boolean} */ family) => () => {
+    lobby.state.family = family;
+    renderCreate(lobby);
+    /** @type {HTMLElement | null} */ (document.getElementById(family ? 'length-family' : 'length-rules'))?.focus();
+  };
+  const rules = variant.options.filter((/** @type {any} */ o) => o.name === 'target' || o.name === 'hands')
+    .map((/** @type {any} */ o) => (o.name === 'hands' ? `${o.default} hands` : `to ${o.default} points`)).join('');
+  return h('fieldset', { class: 'variants length' },
+    h('legend', {}, 'How long a match?'),
+    h('label', { class: `variant${lobby.state.family ? ' chosen' : ''}` },
+      h('input', { type: 'radio', name: 'length', id: 'length-family', value: 'family', checked: lobby.state.family, onchange: choose(true) }),
+      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, 'A family evening'), h('span', { class: 'variant-desc' }, `Shorter: ${preset.text}.`))),
+    h('label', { class: `variant${lobby.state.family ? '' : ' chosen'}` },
+      h('input', { type: 'radio', name: 'length', id: 'length-rules', value: 'rules', checked: !lobby.state.family, onchange: choose(false) }),
+      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, 'The full game'), h('span', { class: 'variant-desc' }, `The rules’ own length${rules ? ` (${rules})` : ''}.`))));
+}
+
 /** The "start a new table" panel. @param {Lobby} lobby */
 function renderCreate(lobby) {
   const { state } = lobby;
   if (state.variants.length === 0) {
-    replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Start a new table'),
+    replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Create a table'),
       h('p', { class: state.error ? 'error' : 'hint' }, state.error || 'Loading games…'));
     return;
   }
   const variant = state.variants.find((v) => v.name === state.chosen) || state.variants[0];
   state.chosen = variant.name;
+  const preset = FAMILY_PRESETS[variant.name];
+  const family = Boolean(preset && state.family);
+  const value = (/** @type {any} */ spec) => (family && preset.options[spec.name] !== undefined ? preset.options[spec.name] : spec.default);
+  // The options are folded away, so that on a phone "Create table" is not a long scroll down.
   const options = variant.options.length
-    ? h('fieldset', { class: 'options' }, h('legend', {}, `${variantTitle(variant.name)} options`), variant.options.map(optionInput))
+    ? h('details', {
+      class: 'more-options', open: state.optionsOpen || null,
+      ontoggle: (/** @type {any} */ e) => { state.optionsOpen = e.target.open; },
+    },
+    h('summary', {}, 'Change the rules'),
+    h('fieldset', { class: 'options' }, h('legend', {}, `${variantTitle(variant.name)} options`), variant.options.map((/** @type {any} */ spec) => optionInput(spec, value(spec)))))
     : null;
   const form = h('form', {
     class: 'create-form',
     onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); create(lobby, /** @type {HTMLFormElement} */ (e.target)); },
-  }, variantChoices(lobby, variant), options,
+  }, variantChoices(lobby, variant), preset ? lengthChoice(lobby, variant, preset) : null, options,
   h('p', { class: 'hint' }, 'Empty seats can be given to computer players once the table is open.'),
   h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? 'Creating…' : 'Create table')),
   state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null);
-  replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Start a new table'), form);
+  replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Create a table'), form);
 }
 
-/** One open table in the list. @param {any} t a TableInfo */
+/** What a table is called in the lists: its host's ("Grandma’s table"), or its game's name. @param {any} t a TableInfo */
+function tableName(t) {
+  const host = t.seats.find((/** @type {any} */ s) => s.seat === t.host && s.occupant === 'human' && s.name);
+  return host ? `${host.name}’s table · ${variantTitle(t.variant)}` : variantTitle(t.variant);
+}
+
+/** One table in a list. @param {any} t a TableInfo */
 function tableItem(t) {
   const taken = t.seats.filter((/** @type {any} */ s) => s.occupant !== 'empty').length;
   const people = t.seats.filter((/** @type {any} */ s) => s.occupant === 'human').map((/** @type {any} */ s) => s.name).filter(Boolean);
-  return h('li', { class: 'table-item' },
+  return h('li', { class: 'table-item', 'data-table': t.id },
     h('div', {},
-      h('div', { class: 'variant-name' }, variantTitle(t.variant)),
+      h('div', { class: 'variant-name' }, tableName(t)),
       h('div', { class: 'hint' }, `${STATUS_TEXT[t.status] || t.status} · ${taken} of ${t.seats.length} seats taken`,
         people.length ? ` · ${people.join(', ')}` : '')),
     h('a', { class: 'button', href: `/t/${encodeURIComponent(t.id)}` }, t.status === 'waiting' && taken < t.seats.length ? 'Join' : 'Open'));
 }
 
-/** The "open tables" panel. @param {Lobby} lobby */
+/**
+ * The tables panel: first the tables this browser sits at, then the others still open.
+ * Finished tables are not listed.
+ * @param {Lobby} lobby
+ */
 function renderTables(lobby) {
-  const { tables } = lobby.state;
-  const list = tables.length
-    ? h('ul', { class: 'table-list' }, tables.map(tableItem))
-    : h('p', { class: 'hint' }, 'No tables yet. Create one and invite your family!');
+  const live = lobby.state.tables.filter((t) => t.status !== 'finished');
+  const saved = new Set(savedTables());
+  const mine = live.filter((t) => saved.has(t.id));
+  const others = live.filter((t) => !saved.has(t.id));
+  const list = others.length
+    ? h('ul', { class: 'table-list', id: 'open-tables' }, others.map(tableItem))
+    : h('p', { class: 'hint' }, 'No open tables. Create one and invite your family!');
   replaceChildren(lobby.tablesBox,
+    mine.length ? h('h2', { id: 'my-tables-title' }, 'Your tables') : null,
+    mine.length ? h('ul', { class: 'table-list my-tables', id: 'my-tables', 'aria-labelledby': 'my-tables-title' }, mine.map(tableItem)) : null,
     h('div', { class: 'panel-head' }, h('h2', { id: 'tables-title' }, 'Open tables'),
       h('button', { type: 'button', class: 'link', onclick: () => loadTables(lobby) }, 'Refresh')),
     list);
@@ -246,7 +305,7 @@ export async function showLobby(root) {
   document.title = 'Parlor: card games';
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

@@ -55,6 +55,35 @@ export function saveSeat(tableId, seat) {
   set(`parlor.seat.${tableId}`, seat ? JSON.stringify(seat) : null);
 }
 
+/** The tables this browser holds a seat at, by id (from the seat tokens kept above). */
+export function savedTables() {
+  /** @type {string[]} */
+  const ids = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith('parlor.seat.') && loadSeat(key.slice('parlor.seat.'.length))) ids.push(key.slice('parlor.seat.'.length));
+    }
+  } catch {
+    // No storage: no remembered seats.
+  }
+  return ids;
+}
+
+/**
+ * Whether sound is on. On unless switched off: the one sound is the "your turn" chime while
+ * the page is in the background, exactly when a player wants to hear it, and browsers keep it
+ * silent anyway until the page has been touched.
+ */
+export function loadSound() {
+  return get('parlor.sound') !== '0';
+}
+
+/** Remembers the sound switch. @param {boolean} on */
+export function saveSound(on) {
+  set('parlor.sound', on ? '1' : '0');
+}
+
 /** Whether the four-colour deck is wanted. */
 export function loadFourColour() {
   return get('parlor.fourColour') === '1';

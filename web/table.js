@@ -5,24 +5,29 @@
 // - session.js: the connection (welcome, seat token, reconnect, sync) turning messages into state;
 // - server-info.js: the variants with their facts, and the seat list polled before sitting down;
 // - actions.js: what clicks do; downloads.js: finished hands to download;
+// - motion.js: cards moving and the finished trick kept a moment; cues.js: "your turn" when the
+//   page is in the background (with sound.js);
 // - layout.js: which parts show; join.js, head.js, seats.js, felt.js, hand.js, score-sheet.js,
 //   dialog.js, invite.js: the parts, each drawing only when what it shows changed.
 //
 // Owns: the wiring and the start of the page (a saved seat, a seat asked for from the lobby, or
 // the invite page). May not touch: anything the pieces own.
 
-import { loadFourColour, loadName, loadSeat } from './store.js';
+import { allowSound } from './sound.js';
+import { loadFourColour, loadName, loadSeat, loadSound } from './store.js';
 import { Actions } from './table/actions.js';
 import { scoreDialog } from './table/dialog.js';
 import { Downloads } from './table/downloads.js';
+import { turnCues } from './table/cues.js';
 import { tableLayout } from './table/layout.js';
+import { trickHolder } from './table/motion.js';
 import { TablePoll, Variants } from './table/server-info.js';
 import { Session } from './table/session.js';
 import { initialState, Store, variantEntry } from './table/state.js';
 
 /** Shows the table `tableId` in `root`. @param {HTMLElement} root @param {string} tableId */
 export function showTable(root, tableId) {
-  const store = new Store(initialState(tableId, loadFourColour()));
+  const store = new Store(initialState(tableId, loadFourColour(), loadSound()));
   const variants = new Variants(store);
   const poll = new TablePoll(store);
   const session = new Session(store, {
@@ -32,7 +37,10 @@ export function showTable(root, tableId) {
   });
   const actions = new Actions(store, session, poll);
   new Downloads(store);
+  store.subscribe(trickHolder(store));
   store.subscribe(tableLayout(root, actions));
+  store.subscribe(turnCues());
+  allowSound();
   store.subscribe(scoreDialog(store, actions).update);
   let reloaded = '';
   store.subscribe((s) => {

@@ -113,6 +113,10 @@ test('lobby lists the games with descriptions, the options of the chosen one and
   await page.getByText('You play as').waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem('parlor.name')), 'Grandma');
   await page.getByText('Classic Hearts: pass three cards').waitFor();
+  // The options are folded away until asked for.
+  assert.equal(await page.getByText('Hearts options').isVisible(), false);
+  await page.getByText('Change the rules').click();
+  await page.getByText('Hearts options').waitFor();
   assert.equal(await page.getByLabel('Points to end the match').inputValue(), '100');
   await page.getByRole('radio', { name: /Whist/ }).check();
   await page.getByText('Whist options').waitFor();
@@ -121,6 +125,45 @@ test('lobby lists the games with descriptions, the options of the chosen one and
   await page.locator('.table-item').first().getByRole('link', { name: 'Join' }).waitFor();
   await page.reload();
   await page.getByText('You play as').waitFor();
+  await context.close();
+});
+
+test('on a phone the lobby starts with creating a table, then the tables I sit at, then open ones; finished ones are left out', async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addInitScript(() => {
+    localStorage.setItem('parlor.name', 'Grandma');
+    localStorage.setItem('parlor.seat.mine', JSON.stringify({ token: 'tok-9', seat: 0 }));
+  });
+  const page = await context.newPage();
+  const finished = tableInfo('done', 'hearts', ['Old', 'B', 'C', 'D'], 'finished');
+  const mine = tableInfo('mine', 'hearts', ['Grandma', 'B', 'C', 'D'], 'playing');
+  const open = tableInfo('open', 'whist', ['Dad', null, null, null], 'waiting');
+  await page.route('**/api/tables', (route) => route.fulfill({ json: [finished, open, mine] }));
+  await page.goto(web.url);
+  await page.locator('#my-tables .table-item').first().waitFor();
+  assert.deepEqual(await page.locator('#my-tables .table-item').evaluateAll((els) => els.map((e) => e.dataset.table)), ['mine']);
+  assert.deepEqual(await page.locator('#open-tables .table-item').evaluateAll((els) => els.map((e) => e.dataset.table)), ['open']);
+  assert.equal(await page.locator('.table-item[data-table="done"]').count(), 0, 'a finished table is not listed');
+  // A table is called after its host.
+  assert.match(await page.locator('.table-item[data-table="open"] .variant-name').textContent(), /Dad’s table · Whist/);
+  const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
+  const [create, my, others] = [await top('#create-title'), await top('#my-tables-title'), await top('#tables-title')];
+  assert.ok(create < my && my < others, `create ${create}, my tables ${my}, open tables ${others}`);
+  assert.ok(create < 740, 'creating a table is on the first screen');
+  assert.ok(await top('#create-table') < 2 * 740, 'its button is near: two screens at most');
+  assert.equal(await scrollsSideways(page), false);
+
+  // A shorter match for a family evening, beside the rules' own length: tricks to 10, not 1000.
+  await page.getByRole('radio', { name: /Tricks/ }).check();
+  await page.getByText('Change the rules').click();
+  await page.getByText('Tricks options').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
+  await page.getByRole('radio', { name: /A family evening/ }).check();
+  await page.getByText('Tricks options').waitFor();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '10');
+  assert.equal(await page.locator('#opt-bad_card').inputValue(), 'reject');
+  await page.getByRole('radio', { name: /The full game/ }).check();
+  assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
   await context.close();
 });
 
@@ -265,6 +308,90 @@ test('at 360 px the whole hand fits without sideways scrolling', async () => {
   await context.close();
 });
 
+test('on a phone the connection banner stays on screen however far the page is scrolled', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert.ok(await page.evaluate(() => window.scrollY > 100), 'the page is scrolled down');
+  await page.evaluate(() => window.__drop());
+  await page.locator('#banner', { hasText: 'Connection lost' }).waitFor();
+  const box = await page.evaluate(() => document.getElementById('banner').getBoundingClientRect().toJSON());
+  assert.ok(box.top >= 0 && box.bottom <= 740 && box.height > 10, `the banner is on screen: ${JSON.stringify(box)}`);
+  await context.close();
+});
+
+/** The contrast ratio of two CSS colours "rgb(r, g, b)". */
+function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('cards that cannot be played are dimmed, yet their rank and suit keep 4.5:1 contrast', async () => {
+  const { context, page } = await seatedPage({ width: 390, height: 844 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  for (const deck of ['two colours', 'four colours']) {
+    if (deck === 'four colours') await page.locator('#four-colour').check();
+    const dimmed = await page.locator('.hand .card.dimmed').evaluateAll((els) => els.map((el) => {
+      const style = getComputedStyle(el);
+      return { card: el.dataset.card, color: getComputedStyle(el.querySelector('.rank')).color, background: style.backgroundColor, opacity: style.opacity, filter: style.filter };
+    }));
+    assert.equal(dimmed.length, 9);
+    for (const d of dimmed) {
+      assert.equal(d.opacity, '1', `${d.card} is not faded (${deck})`);
+      assert.equal(d.filter, 'none', `${d.card} is not filtered (${deck})`);
+      const ratio = contrast(d.color, d.background);
+      assert.ok(ratio >= 4.5, `${d.card} has ${ratio.toFixed(2)}:1 (${d.color} on ${d.background}, ${deck})`);
+    }
+    // Cards are at least 44 px wide on a phone.
+    const widths = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    assert.ok(widths.every((w) => w >= 44), `card widths ${widths}`);
+  }
+  // axe-core agrees, checking the hand's text as it is drawn.
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: ['color-contrast'],
+    resultTypes: ['violations'],
+  }));
+  const inHand = result.violations.flatMap((v) => v.nodes).map((n) => n.target.join(' ')).filter((t) => t.includes('card'));
+  assert.deepEqual(inHand, []);
+  await context.close();
+});
+
+test('on a phone the match-over dialog opens with its headline and the winners in view', async () => {
+  const { context, page } = await seatedPage({ width: 360, height: 740 });
+  const history = Array.from({ length: 12 }, (_, hand) => ({
+    hand, points: [2, 8, 10, 6], penalties: [0, 0, 0, 0], tricks: [3, 3, 4, 3],
+    totals: [2 * (hand + 1), 8 * (hand + 1), 10 * (hand + 1), 6 * (hand + 1)], pool_carried: 0, moon: null,
+  }));
+  const last = history[history.length - 1];
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bot Bea', 'Bot Cy', 'Bot Di'], 'finished') },
+    { type: 'state', seq: 20, view: {
+      ...midHand(0), phase: 'match_over', hand: [], hand_sizes: [0, 0, 0, 0], trick: { leader: 0, plays: [] }, tricks: [],
+      history, totals: last.totals, to_act: [], legal: { type: 'wait' }, winners: [0],
+    } });
+  await page.locator('#score-dialog[open] #winners').waitFor();
+  const boxes = await page.evaluate(() => ['#dialog-title', '#winners'].map((sel) => document.querySelector(sel).getBoundingClientRect().toJSON()));
+  for (const b of boxes) assert.ok(b.top >= 0 && b.bottom <= 740, `the headline is in view: ${JSON.stringify(b)}`);
+  assert.ok(await page.evaluate(() => document.getElementById('score-dialog').scrollHeight > document.getElementById('score-dialog').clientHeight), 'the dialog is longer than the screen');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'dialog-close', 'the button still has the focus');
+  await context.close();
+});
+
 test('in tricks with the 100-point fine, a dimmed card is explained and not sent', async () => {
   const { context, page } = await seatedPage({ width: 1024, height: 800 });
   await push(page,
@@ -403,6 +530,140 @@ test('a computer player’s strength is the strategy its seat names, and left ou
   assert.equal(who[2], 'Cleo (computer)');
   await context.close();
 });
+
+test('during a hand each plate shows the penalty cards its seat has taken so far', async () => {
+  const { context, page } = await seatedPage({ width: 1280, height: 800 });
+  const view = midHand(0);
+  view.tricks = [
+    { leader: 2, cards: ['5D', 'KD', 'AD', '2D'], winner: 0 },
+    { leader: 0, cards: ['3S', 'QS', '4H', '9H'], winner: 2 },
+  ];
+  view.trick = { leader: 1, plays: [{ seat: 1, card: 'AC' }, { seat: 2, card: '3C' }, { seat: 3, card: '8H' }] };
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view });
+  const plate = page.locator('.plate[data-seat="2"] .taken');
+  assert.equal(await plate.getAttribute('data-hearts'), '2');
+  assert.equal(await plate.getAttribute('data-queen'), 'true');
+  assert.match(await plate.textContent(), /♥2 Q♠.*took 2 hearts and the queen of spades this hand/);
+  assert.equal(await page.locator('.plate[data-seat="0"] .taken').count(), 0, 'no penalty cards, nothing shown');
+  // The trick on the table, with a heart in it, goes to seat 1: its plate shows it at once.
+  assert.equal(await page.locator('.plate[data-seat="1"] .taken').count(), 0);
+  await push(page,
+    { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '2C' } },
+    { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', '8H', '2C'] } });
+  assert.equal(await page.locator('.plate[data-seat="1"] .taken').getAttribute('data-hearts'), '1');
+  await context.close();
+});
+
+/** Stands in for the page being in a background tab, and records sounds and animations. */
+function cuesScript() {
+  window.__hidden = false;
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.__hidden });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (window.__hidden ? 'hidden' : 'visible') });
+  window.__setHidden = (on) => {
+    window.__hidden = on;
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  window.__tones = 0;
+  class FakeAudio {
+    constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
+    createOscillator() { return { type: '', frequency: { value: 0 }, connect: (g) => g, start: () => { window.__tones += 1; }, stop() {} }; }
+    createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+    resume() { return Promise.resolve(); }
+  }
+  window.AudioContext = FakeAudio;
+  window.__anims = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.__anims.push(options?.id || '?');
+    return animate.call(this, frames, options);
+  };
+}
+
+const waiting = () => ({ ...midHand(0), to_act: [1], legal: { type: 'wait' }, trick: { leader: 1, plays: [] } });
+
+test('in a background tab, my turn changes the title and the tab icon and chimes, unless sound is off (remembered)', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(fakeSocketScript);
+  await context.addInitScript(cuesScript);
+  await context.addInitScript(() => {
+    localStorage.setItem('parlor.seat.t1', JSON.stringify({ token: 'tok-1', seat: 0 }));
+    localStorage.setItem('parlor.name', 'Ann');
+  });
+  const page = await context.newPage();
+  const start = async () => {
+    await page.goto(`${web.url}/t/t1`);
+    await page.waitForFunction(() => window.__sent.length > 0);
+    await push(page,
+      { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+      { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+      { type: 'state', seq: 20, view: waiting() });
+    await page.locator('.hand .card').first().waitFor();
+  };
+  await start();
+  assert.equal(await page.locator('#sound').isChecked(), true, 'sound is on at first');
+  assert.doesNotMatch(await page.title(), /Your turn/);
+  await page.evaluate(() => window.__setHidden(true));
+  await push(page, { type: 'state', seq: 21, view: midHand(0) });
+  assert.match(await page.title(), /^▶ Your turn/);
+  assert.ok(await page.evaluate(() => window.__tones) > 0, 'a chime');
+  assert.equal(await page.locator('link[rel="icon"]').getAttribute('data-turn'), 'true');
+  // Back to the page: the icon is the usual one again.
+  await page.evaluate(() => window.__setHidden(false));
+  assert.equal(await page.locator('link[rel="icon"]').getAttribute('data-turn'), 'false');
+
+  // Sound off is remembered after a reload, and then the turn comes silently.
+  await page.locator('#sound').uncheck();
+  assert.equal(await page.evaluate(() => localStorage.getItem('parlor.sound')), '0');
+  await start();
+  assert.equal(await page.locator('#sound').isChecked(), false, 'sound stays off');
+  await page.evaluate(() => window.__setHidden(true));
+  await push(page, { type: 'state', seq: 21, view: midHand(0) });
+  assert.match(await page.title(), /^▶ Your turn/);
+  assert.equal(await page.evaluate(() => window.__tones), 0, 'no chime');
+  await context.close();
+});
+
+for (const reduce of [false, true]) {
+  test(`a played card moves to the table and a finished trick stays, then goes to its taker${reduce ? ': nothing moves with reduced motion' : ''}`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: reduce ? 'reduce' : 'no-preference' });
+    await context.addInitScript(fakeSocketScript);
+    await context.addInitScript(cuesScript);
+    await context.addInitScript(() => {
+      localStorage.setItem('parlor.seat.t1', JSON.stringify({ token: 'tok-1', seat: 0 }));
+      localStorage.setItem('parlor.name', 'Ann');
+    });
+    const page = await context.newPage();
+    await page.goto(`${web.url}/t/t1`);
+    await page.waitForFunction(() => window.__sent.length > 0);
+    await push(page,
+      { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+      { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+      { type: 'state', seq: 20, view: midHand(0) });
+    await page.locator('.hand .card').first().waitFor();
+    assert.deepEqual(await page.evaluate(() => window.__anims), [], 'nothing moves when the page is drawn');
+    // My card, then the trick to Bert, who leads at once: in the same moment the finished trick
+    // is still on the table.
+    const shown = await page.evaluate(() => {
+      window.__push({ type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '2C' } });
+      const flew = [...window.__anims];
+      window.__push({ type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '2C'] } });
+      window.__push({ type: 'event', seq: 23, event: { kind: 'played', seat: 1, card: 'KD' } });
+      return { flew, done: document.querySelector('.trick').classList.contains('done'), caption: document.querySelector('#trick-caption')?.textContent };
+    });
+    assert.deepEqual(shown.flew, reduce ? [] : ['card-to-table']);
+    assert.equal(shown.done, true, 'the finished trick stays on the table');
+    assert.equal(shown.caption, 'Bert took the trick');
+    // Then the new trick shows, with Bert's lead.
+    await page.locator('.trick:not(.done) .played[data-card="KD"]').waitFor();
+    const anims = await page.evaluate(() => window.__anims);
+    if (reduce) assert.deepEqual(anims, []);
+    else assert.ok(anims.includes('trick-to-winner') && anims.filter((a) => a === 'card-to-table').length === 2, `animations ${anims}`);
+    await context.close();
+  });
+}
 
 test('an event draws again only the parts of the page it changes', async () => {
   const { context, page } = await seatedPage({ width: 1440, height: 900 });

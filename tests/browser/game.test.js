@@ -316,7 +316,7 @@ test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bo
   assert.ok(offered.includes('uva181'), `strengths offered: ${offered}`);
   await page.locator('#bot-1').selectOption('uva181');
   await page.locator('button.add-bot[data-seat="1"]').click();
-  await page.locator('.seat-row .seat-who', { hasText: 'computer, classic' }).waitFor();
+  await page.locator('.seat-row .seat-who', { hasText: 'computer, old-school' }).waitFor();
   await fillWithBots(page, 'random');
   await startMatch(page);
   await page.locator('#trump').waitFor();

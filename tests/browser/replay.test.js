@@ -63,11 +63,14 @@ test('a finished hand of hearts can be downloaded from the score sheet, every ca
   });
   assert.ok(looked > 3, 'the page was looked at during the hand');
 
-  // The score sheet that opens at the end of the hand offers the download, by name.
+  // The score sheet that opens at the end of the hand offers the download, by name, folded away
+  // under the sheet (not on every line).
   const row = page.locator('#score-dialog tr.hand-row[data-hand="0"]');
+  await page.locator('#score-dialog .downloads summary').click();
   const link = page.locator('#score-dialog').getByRole('link', { name: 'Download hand 1' });
   await link.waitFor();
-  assert.equal(await row.locator('a.download').count(), 1);
+  assert.equal(await row.locator('a.download').count(), 0);
+  assert.equal(await page.locator('#score-dialog .downloads a.download[data-hand="0"]').count(), 1);
   const href = await link.getAttribute('href');
   assert.equal(href, `/api/tables/${created.id}/hands/0`);
   assert.equal(await link.getAttribute('download'), `parlor-${created.id}-hand-1.json`);
@@ -117,6 +120,7 @@ test('a finished hand of hearts can be downloaded from the score sheet, every ca
 
   // After the dialog, the side score sheet keeps the link; the next hand has none until it ends.
   await page.locator('#dialog-close').click();
+  await page.locator('.score-sheet.side .downloads summary').click();
   await page.locator('.score-sheet.side a.download[data-hand="0"]').waitFor();
   await page.locator('#pass-button', { hasText: 'Pass right' }).waitFor();
   const side = page.locator('.score-sheet.side a.download');

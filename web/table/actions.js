@@ -7,7 +7,7 @@
 // the DOM beyond moving the keyboard focus.
 
 import { cardName } from '../cards.js';
-import { loadName, saveFourColour, saveSeat } from '../store.js';
+import { loadName, saveFourColour, saveSeat, saveSound } from '../store.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -152,6 +152,12 @@ export class Actions {
     saveFourColour(on);
     document.body.classList.toggle('four-colour', on);
     this.store.set({ fourColour: on });
+  }
+
+  /** Turns the "your turn" chime on or off, for this and later visits. @param {boolean} on */
+  setSound(on) {
+    saveSound(on);
+    this.store.set({ sound: on });
   }
 
   /** Opens the score sheet dialog. @param {boolean} manual asked for, rather than at a hand's end */

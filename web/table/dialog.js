@@ -71,7 +71,10 @@ export function scoreDialog(store, actions) {
       dialog.setAttribute('aria-labelledby', 'dialog-title');
       if (!dialog.open) {
         dialog.showModal();
-        /** @type {HTMLElement | null} */ (dialog.querySelector('#dialog-close'))?.focus();
+        // The button has the focus, but the headline ("★ Dido wins!") stays in view: on a
+        // phone the dialog scrolls, and focusing would scroll it to the button at the bottom.
+        /** @type {HTMLElement | null} */ (dialog.querySelector('#dialog-close'))?.focus({ preventScroll: true });
+        dialog.scrollTop = 0;
       }
     },
   };

@@ -76,5 +76,26 @@ export function downloadLink(s, row, where) {
     class: 'download', href: stored.url, download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
     'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
     title: 'Every card of the hand, face up, as a JSON file',
-  }, h('span', { 'aria-hidden': 'true' }, '⤓ '), 'Download', h('span', { class: 'sr-only' }, ` hand ${row.hand + 1}`));
+  }, h('span', { class: 'sr-only' }, 'Download '), `Hand ${row.hand + 1}`);
+}
+
+/** Whether each sheet's downloads are unfolded, kept across redraws. @type {Map<string, boolean>} */
+const unfolded = new Map();
+
+/**
+ * The finished hands to download, folded away under the score sheet (few people want them:
+ * they are for replays and for writing bots), or null when there are none yet.
+ * @param {TableState} s @param {any[]} rows the score sheet's lines @param {string} where
+ */
+export function downloadsBox(s, rows, where) {
+  const links = rows.map((r) => downloadLink(s, r, where)).filter((a) => a);
+  if (!links.length) return null;
+  const box = h('details', {
+    class: 'downloads', open: unfolded.get(where) || null,
+    ontoggle: (/** @type {any} */ e) => unfolded.set(where, e.target.open),
+  },
+  h('summary', { 'data-focus': `downloads-${where}` }, 'Replays: download a hand'),
+  h('p', { class: 'hint' }, 'Every card of a finished hand, face up, as a file.'),
+  h('div', { class: 'download-list' }, links));
+  return box;
 }

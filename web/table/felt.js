@@ -9,11 +9,13 @@ import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
+import { flyIn } from './motion.js';
 import {
   botStrength, DIRECTION_TEXT, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
 } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
+import { penaltiesTaken } from './taken.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
@@ -45,13 +47,24 @@ function score(s, v, seat) {
   return h('span', { class: 'stat' }, `${v.totals[seat]} pts`);
 }
 
+/** The penalty cards `seat` has taken this hand, or null. @param {TableState} s @param {PlayerView} v @param {number} seat */
+function taken(s, v, seat) {
+  const mine = penaltiesTaken(v, factsOf(s))?.[seat];
+  if (!mine || (!mine.hearts && !mine.queen)) return null;
+  const words = [mine.hearts ? plural(mine.hearts, 'heart') : '', mine.queen ? 'the queen of spades' : ''].filter((w) => w);
+  return h('span', { class: 'stat taken', 'data-hearts': mine.hearts, 'data-queen': String(mine.queen), title: 'Penalty cards taken this hand' },
+    h('span', { 'aria-hidden': 'true' }, [mine.hearts ? `♥${mine.hearts}` : '', mine.queen ? 'Q♠' : ''].filter((w) => w).join(' ')),
+    h('span', { class: 'sr-only' }, `took ${words.join(' and ')} this hand`));
+}
+
 /** The name plate of `seat`. @param {number} seat @returns {Part} */
 function platePart(seat) {
   // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
   return part(h('div', { 'data-seat': seat, role: 'group' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
+    const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
-      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat)];
+      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
@@ -65,6 +78,7 @@ function platePart(seat) {
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
         h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
+        taken(s, v, seat),
         score(s, v, seat)),
       passed ? h('div', { class: 'plate-note' }, 'passed') : null);
   });
@@ -104,6 +118,11 @@ function shownTrick(s, v) {
   if (s.showLast && last) {
     return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: `Last trick: ${seatName(s, last.winner)} took it` };
   }
+  const held = s.trickHold !== null ? v.tricks[s.trickHold] : null;
+  if (held) {
+    // Just finished: it stays a moment before the next trick shows (motion.js).
+    return { plays: completedPlays(held, v.players), winner: held.winner, done: true, caption: `${seatName(s, held.winner)} took the trick` };
+  }
   const shown = trickOnTable(v);
   return { ...shown, caption: shown.done && shown.winner !== null ? `${seatName(s, shown.winner)} took the trick` : '' };
 }
@@ -113,10 +132,13 @@ function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players];
+      v.pass, v.winners, v.players, s.trickHold];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);
+    // Nothing flies on the first drawing (a page loaded mid-trick): only cards played since.
+    const first = !el.querySelector('.trick');
+    const before = new Set([...el.querySelectorAll('.trick:not(.done) .played')].map((p) => `${/** @type {HTMLElement} */ (p).dataset.seat}:${/** @type {HTMLElement} */ (p).dataset.card}`));
     const trick = h('div', { class: `trick${shown.done ? ' done' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
         staticCard(p.card, `${seatName(s, p.seat)}: ${cardName(p.card)}`),
@@ -128,6 +150,7 @@ function centerPart() {
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
       receivedNote(s, v),
       s.notice ? h('p', { class: 'notice' }, s.notice) : null);
+    if (!first) flyIn(trick, before, s.role === 'player' ? s.seat : null);
   });
 }
 

@@ -97,6 +97,11 @@ function handActions(s, v, actions) {
       type: 'checkbox', id: 'four-colour', checked: s.fourColour, 'data-focus': 'four-colour',
       onchange: (/** @type {any} */ e) => actions.setFourColour(e.target.checked),
     }), ' Four-colour deck'));
+  out.push(h('label', { class: 'check small', title: 'A chime when it is your turn and this page is in the background' },
+    h('input', {
+      type: 'checkbox', id: 'sound', checked: s.sound, 'data-focus': 'sound',
+      onchange: (/** @type {any} */ e) => actions.setSound(e.target.checked),
+    }), ' Sound'));
   return out;
 }
 
@@ -105,7 +110,7 @@ export function handPart(actions) {
   const cards = new CardButtons(actions);
   return part(h('section', { 'aria-label': 'Your hand' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.error, s.showLast, s.fourColour];
+    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;

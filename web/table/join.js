@@ -30,7 +30,7 @@ function seatList(s, actions, nameInput) {
 /** The invite page. @param {Actions} actions @returns {Part} */
 export function joinPart(actions) {
   const nameInput = /** @type {HTMLInputElement} */ (h('input', {
-    id: 'join-name', value: loadName(), maxlength: 24, autocomplete: 'nickname', placeholder: 'e.g. Grandma',
+    id: 'join-name', value: loadName(), maxlength: 32, autocomplete: 'nickname', placeholder: 'e.g. Grandma',
     onchange: (/** @type {any} */ e) => { saveName(e.target.value); },
   }));
   return part(h('div', { class: 'join-page' }), (s) => [s.table, s.role, s.joinInfoError, s.variants], (el, s) => {

@@ -11,6 +11,7 @@ import { feltPart } from './felt.js';
 import { handPart } from './hand.js';
 import { headPart } from './head.js';
 import { inviteBox } from './invite.js';
+import { fitToScreen } from './fit.js';
 import { elsewherePage, joinPart } from './join.js';
 import { part } from './part.js';
 import { sideSheetPart } from './score-sheet.js';
@@ -29,11 +30,13 @@ function gamePart(actions) {
   const sheet = sideSheetPart();
   const playArea = h('div', { class: 'play-area' });
   const el = h('div', { class: 'game' }, playArea, sheet.el);
+  const fit = fitToScreen(el);
   /** @type {boolean | null} */
   let playing = null;
   return {
     el,
     update(s) {
+      fit();
       if (playing !== (s.role === 'player')) {
         playing = s.role === 'player';
         playArea.replaceChildren(felt.el, playing ? hand.el : note);

@@ -24,7 +24,7 @@ export const STRATEGY_TEXT = {
   random: 'Beginner',
   heuristic: 'Good',
   strong: 'Strong',
-  uva181: 'Classic (UVa 181 rules)',
+  uva181: 'Old-school',
 };
 
 /** Friendly names for computer players, by seat. */

@@ -6,7 +6,7 @@
 // penalty) or one, as the variant's facts say. May not touch: the state.
 
 import { h, replaceChildren } from '../dom.js';
-import { downloadLink } from './downloads.js';
+import { downloadsBox } from './downloads.js';
 import { minus, seatName, signed, teamName } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
@@ -41,8 +41,7 @@ function fillScoreSheet(el, s, where) {
   const cols = columns(s, v);
   const two = Boolean(factsOf(s)?.two_totals);
   const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
-    h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(s, r.moon)} shot the moon`) : null,
-      downloadLink(s, r, where)),
+    h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(s, r.moon)} shot the moon`) : null),
     cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
       h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
       two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
@@ -60,7 +59,8 @@ function fillScoreSheet(el, s, where) {
       h('table', {},
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
         h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, 'No hand finished yet.')), totals))),
-    rule ? h('p', { class: 'hint' }, rule) : null);
+    rule ? h('p', { class: 'hint' }, rule) : null,
+    downloadsBox(s, v.history, where));
   return el;
 }
 

@@ -29,6 +29,8 @@
  * @property {number} dialogHand the hand whose score sheet was dismissed
  * @property {null | 'auto' | 'manual'} dialogOpenFor
  * @property {boolean} fourColour
+ * @property {boolean} sound the "your turn" chime is wanted
+ * @property {number | null} trickHold the finished trick (its index) kept on the table a moment
  * @property {Record<number, string>} botChoice the strength chosen per empty seat
  * @property {boolean} copied the invite link was just copied
  * @property {string} joinInfoError shown on the join page
@@ -37,8 +39,8 @@
  * @property {boolean} handsOff the server keeps no history: no downloads
  */
 
-/** @param {string} tableId @param {boolean} fourColour @returns {TableState} */
-export function initialState(tableId, fourColour) {
+/** @param {string} tableId @param {boolean} fourColour @param {boolean} [sound] @returns {TableState} */
+export function initialState(tableId, fourColour, sound = true) {
   return {
     tableId,
     table: null,
@@ -58,6 +60,8 @@ export function initialState(tableId, fourColour) {
     dialogHand: -1,
     dialogOpenFor: null,
     fourColour,
+    sound,
+    trickHold: null,
     botChoice: {},
     copied: false,
     joinInfoError: '',

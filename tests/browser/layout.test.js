@@ -1,0 +1,124 @@
+// One screen, no scrolling: at every common screen size, while passing and while playing, the
+// player's whole hand, the trick, whose turn it is and the pass button are on screen at the top
+// of the page, nothing scrolls sideways, and what is tapped is at least 44 px. Real server, a
+// seeded table with three computer players. Screenshots of each size go to artifacts/ (or
+// $PARLOR_SHOTS).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { artifactsDir, launchBrowser, scrollsSideways, startParlor } from './lib/harness.js';
+import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
+
+/** Phones upright and sideways, a tablet both ways, the common laptops and desktops. */
+const SIZES = [
+  [360, 740], [390, 844], [740, 360], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
+];
+
+let browser;
+let server;
+
+before(async () => {
+  server = await startParlor();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Where each must-see thing is, and every tap target's size, with the page at its top. */
+function measure() {
+  window.scrollTo(0, 0);
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height };
+  };
+  const one = (sel) => {
+    const el = document.querySelector(sel);
+    return el ? box(el) : null;
+  };
+  return {
+    width: window.innerWidth,
+    height: window.innerHeight,
+    cards: [...document.querySelectorAll('.hand .card')].map((el) => ({ card: el.dataset.card, ...box(el) })),
+    trick: one('.center .trick'),
+    played: [...document.querySelectorAll('.trick .played .card')].map(box),
+    turn: one('#turn'),
+    pass: one('#pass-button'),
+    turnPlate: one('.plate.turn'),
+    plates: [...document.querySelectorAll('.plate')].map(box),
+    taps: [...document.querySelectorAll('.hand-actions button, .hand-actions label, .hand .card')]
+      .map((el) => ({ what: el.id || el.dataset.card || el.textContent.trim(), ...box(el) })),
+  };
+}
+
+/** Asserts that `b` is wholly inside the window. */
+function onScreen(m, b, what, size) {
+  assert.ok(b, `${what} is shown at ${size}`);
+  assert.ok(b.x >= 0 && b.y >= 0 && b.right <= m.width + 0.5 && b.bottom <= m.height + 0.5,
+    `${what} is on screen at ${size}: ${JSON.stringify(b)}`);
+}
+
+/** Checks every size in the phase the page is in now. */
+async function checkSizes(page, phase) {
+  const dir = process.env.PARLOR_SHOTS || artifactsDir;
+  mkdirSync(dir, { recursive: true });
+  for (const [width, height] of SIZES) {
+    const size = `${width}×${height} (${phase})`;
+    await page.setViewportSize({ width, height });
+    // The game fits itself on the resize; wait for the layout to settle on its new height.
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(dir, `layout-${phase}-${width}x${height}.png`) });
+    assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
+    const m = await page.evaluate(measure);
+    assert.equal(m.cards.length, 13, `the whole hand is drawn at ${size}`);
+    for (const c of m.cards) onScreen(m, c, `card ${c.card}`, size);
+    onScreen(m, m.trick, 'the trick', size);
+    for (const c of m.played) onScreen(m, c, 'a card on the table', size);
+    onScreen(m, m.turn, 'whose turn it is', size);
+    // The middle of the table is not drawn over the name plates.
+    const overlaps = (a, b) => a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
+    for (const p of m.plates) {
+      assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}`);
+    }
+    if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
+    else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
+    for (const t of m.taps) {
+      assert.ok(t.w >= 44 && t.h >= 44, `${t.what} is at least 44×44 px at ${size}: ${Math.round(t.w)}×${Math.round(t.h)}`);
+    }
+  }
+}
+
+test('the hand, the trick, the turn and the pass button fit on one screen at every size', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'hearts', options: {}, table_options: { bot_delay_ms: 0 }, seed: 2024,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // A name long enough to wrap, to see it does so between words.
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 0);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+
+  await page.locator('#pass-button').waitFor();
+  // Two cards chosen: the button still says how many are missing (its longest text).
+  await page.locator('.hand .card').nth(0).click();
+  await page.locator('.hand .card').nth(5).click();
+  await checkSizes(page, 'passing');
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('.hand .card.selected').first().click();
+  assert.equal(await actOnce(page), 'passed');
+  // Our turn to play, with the passed cards in the hand (so 13 cards, before we play one).
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'play'), 30000, 'our turn to play');
+  await checkSizes(page, 'playing');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
