@@ -59,6 +59,7 @@ import { sortEngine } from './cards.js';
  * @property {boolean} two_totals
  * @property {boolean} points_in_hand
  * @property {boolean} trick_points
+ * @property {Record<string, number>} card_points
  * @property {string} scoring
  */
 

@@ -4,8 +4,8 @@
 // name plates in games whose points can be counted while the hand is played
 // (`facts.points_in_hand`), except where each trick is itself the point (`facts.trick_points`).
 //
-// Owns: that count. Which cards are penalties comes from the variant's facts: hearts always,
-// Q♠ when the variant's scoring line names it. May not touch: the DOM or the state.
+// Owns: that count. Which cards score comes from the variant's facts (`card_points`). May not
+// touch: the DOM or the state.
 
 import { suitOf } from '../cards.js';
 
@@ -20,14 +20,15 @@ import { suitOf } from '../cards.js';
  */
 export function penaltiesTaken(v, facts) {
   if (!facts || !facts.points_in_hand || facts.trick_points) return null;
-  const queenScores = facts.scoring.includes('Q♠');
+  const scores = (/** @type {string} */ card) => Boolean(facts.card_points?.[card]);
   const out = Array.from({ length: v.players }, () => ({ hearts: 0, queen: false }));
   for (const trick of v.tricks) {
     const seat = out[trick.winner];
     if (!seat) continue;
     for (const card of trick.cards) {
+      if (!scores(card)) continue;
       if (suitOf(card) === 'H') seat.hearts += 1;
-      else if (card === 'QS' && queenScores) seat.queen = true;
+      else if (card === 'QS') seat.queen = true;
     }
   }
   return out;

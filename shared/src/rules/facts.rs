@@ -5,8 +5,13 @@
 //! numbers again. Each number comes from the engine's own constant where one exists. This module
 //! only describes the rules: it may not change how a game is played.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardSet};
+use crate::seat::PerSeat;
 
 /// What a client needs to know about a variant's rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -34,6 +39,10 @@ pub struct VariantFacts {
     /// Each trick won adds a point to the taker's match total at once (tricks), rather than
     /// when the hand is scored.
     pub trick_points: bool,
+    /// What each card that scores is worth to the seat that takes it in a trick, before any
+    /// end-of-hand adjustment (hearts' moon, filippa's prize); empty where cards carry no points
+    /// (tricks and whist count tricks). Clients show running points during a hand from it.
+    pub card_points: BTreeMap<Card, i32>,
     /// How a hand scores and who wins, in one line for people.
     pub scoring: String,
 }
@@ -60,6 +69,20 @@ pub enum TrumpRule {
     Undealt,
     /// The dealer's last card, shown until it is played, sets the suit (whist).
     DealerLast,
+}
+
+/// The points of each card that scores, found by scoring a hand in which seat 0 took only that
+/// card (`score` is the variant's own scoring of the cards each seat took).
+pub(super) fn card_points(score: impl Fn(&PerSeat<CardSet>) -> i32) -> BTreeMap<Card, i32> {
+    CardSet::FULL
+        .iter()
+        .filter_map(|card| {
+            let mut taken = PerSeat::new(4);
+            taken[crate::seat::Seat(0)] = CardSet::single(card);
+            let points = score(&taken);
+            (points != 0).then_some((card, points))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -187,5 +210,22 @@ mod tests {
             let action = bot.choose_legal(&game.legal_actions(seat)).unwrap();
             game.apply(seat, &action).unwrap();
         }
+    }
+
+    #[test]
+    fn card_points_are_what_a_hand_scores() {
+        let sum = |variant: Variant| variant.facts().card_points.values().sum::<i32>();
+        assert_eq!(sum(Variant::Hearts), 26);
+        assert_eq!(sum(Variant::Filippa), -36);
+        assert_eq!(sum(Variant::Hearts5), (2..=14).sum::<i32>());
+        assert!(Variant::Tricks.facts().card_points.is_empty());
+        assert!(Variant::Whist.facts().card_points.is_empty());
+        let queen = Card::QUEEN_OF_SPADES;
+        assert_eq!(Variant::Hearts.facts().card_points.get(&queen), Some(&13));
+        assert_eq!(Variant::Filippa.facts().card_points.get(&queen), Some(&-13));
+        assert_eq!(Variant::Hearts5.facts().card_points.get(&queen), None);
+        let json = serde_json::to_value(Variant::Hearts.facts()).unwrap();
+        assert_eq!(json["card_points"]["QS"], 13);
+        assert_eq!(json["card_points"]["2H"], 1);
     }
 }

@@ -142,6 +142,7 @@ pub(super) fn facts() -> VariantFacts {
         two_totals: true,
         points_in_hand: true,
         trick_points: false,
+        card_points: super::facts::card_points(|taken| score(taken, PRIZE).1[Seat(0)]),
         scoring: format!(
             "Hearts and Q♠ are penalties; players who take none share the {PRIZE}-point prize \
              pool; highest prize total wins."

@@ -172,6 +172,7 @@ pub(super) fn facts() -> VariantFacts {
         two_totals: false,
         points_in_hand: true,
         trick_points: false,
+        card_points: super::facts::card_points(|taken| score(taken, Moon::Add).0[Seat(0)]),
         scoring: "Each heart 1 point, Q♠ 13; lowest total wins.".into(),
     }
 }

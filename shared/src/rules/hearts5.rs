@@ -97,6 +97,7 @@ pub(super) fn facts() -> VariantFacts {
         two_totals: false,
         points_in_hand: true,
         trick_points: false,
+        card_points: super::facts::card_points(|taken| score(taken)[Seat(0)]),
         scoring: "Each heart taken scores its face value; lowest total wins.".into(),
     }
 }

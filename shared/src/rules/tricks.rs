@@ -4,6 +4,8 @@
 //! refused as elsewhere (`"reject"`). Owns this hand's bad-card penalties; it may not touch the
 //! game's state beyond what the [`VariantRules`] hooks hand it.
 
+use std::collections::BTreeMap;
+
 use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::{BadCard, Rules};
 use super::variant_rules::{HandScore, HandSetup, VariantRules, highest_at};
@@ -92,6 +94,7 @@ pub(super) fn facts() -> VariantFacts {
         two_totals: false,
         points_in_hand: true,
         trick_points: true,
+        card_points: BTreeMap::new(),
         scoring: format!(
             "A point per trick; an illegal card costs {} and the hand is redealt; first to \
              the target wins.",

@@ -3,6 +3,8 @@
 //! over six, and the first side to the target wins. Reads only what the [`VariantRules`] hooks
 //! hand it; it may not touch the game's state.
 
+use std::collections::BTreeMap;
+
 use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{HandScore, HandSetup, VariantRules, add_points, highest_at};
@@ -84,6 +86,7 @@ pub(super) fn facts() -> VariantFacts {
         two_totals: false,
         points_in_hand: false,
         trick_points: false,
+        card_points: BTreeMap::new(),
         scoring: "The side with more tricks scores those over six; first side to the target wins."
             .into(),
     }

@@ -7,7 +7,7 @@ rather than writing the numbers again, so it follows the server's engine exactly
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
 #: ``first_lead`` values.
@@ -43,6 +43,9 @@ class Facts:
     trick_points: bool
     #: How a hand scores, in words.
     scoring: str
+    #: What each scoring card is worth to whoever takes it (``{"QS": 13, "2H": 1, ...}``);
+    #: empty where cards carry no points.
+    card_points: Dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "Facts":
@@ -60,6 +63,7 @@ class Facts:
             points_in_hand=bool(d["points_in_hand"]),
             trick_points=bool(d["trick_points"]),
             scoring=d.get("scoring", ""),
+            card_points={str(k): int(v) for k, v in (d.get("card_points") or {}).items()},
         )
 
 
