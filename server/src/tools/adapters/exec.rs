@@ -1,6 +1,7 @@
 //! `exec:CMD`: a bot program speaking the contest line protocol over its standard input and
-//! output. The adapter turns the seat's events into `INFO` lines, asks `QUERY|card` on its
-//! turn, and never lets the program stall or break the table: a late, illegal or missing
+//! output. The adapter turns the seat's events into `INFO` lines exactly as the contest's
+//! reference server sends them (`end trick` carries the winner's game score, `bad card` the
+//! program's own text), asks `QUERY|card` on its turn, and never lets the program stall or break the table: a late, illegal or missing
 //! answer gets the table's policy (`tricks`' bad-card penalty, else a built-in move followed
 //! by the true hand in a fresh `cards` line); a program over its time budget is killed and
 //! replaced. Passes are made for the program by the heuristic, then the new hand is sent.
