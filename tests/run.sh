@@ -17,7 +17,7 @@ fi
 step "Python: a venv with the bot SDK and the example bot's packages"
 venv="$root/target/python-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check pytest -r examples/python/requirements.txt ./sdk/python
+"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest -r examples/python/requirements.txt ./sdk/python
 # The Rust tests run the Python example bot and fixtures with this interpreter.
 export PATH="$venv/bin:$PATH"
 
