@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every Parlor test: Rust unit, property and end-to-end tests, the browser tests in headless
-# Chromium, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
+# Chromium, the TypeScript types and Node bot, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -44,6 +44,9 @@ if [ -f tests/browser/package.json ]; then
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error \
     && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
 fi
+
+step "TypeScript types (fresh from the schema) and the Node bot against parlor serve"
+(cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test --test-concurrency=1)
 
 step "Python bot tests"
 "$venv/bin/python" -m pytest -q sdk/python/tests
