@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every Parlor test: Rust unit, property and end-to-end tests, the browser tests in headless
-# Chromium, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
+# Chromium, the TypeScript types and Node bot, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -17,7 +17,7 @@ fi
 step "Python: a venv with the bot SDK and the example bot's packages"
 venv="$root/target/python-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check pytest -r examples/python/requirements.txt ./sdk/python
+"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest -r examples/python/requirements.txt ./sdk/python
 # The Rust tests run the Python example bot and fixtures with this interpreter.
 export PATH="$venv/bin:$PATH"
 
@@ -44,6 +44,9 @@ if [ -f tests/browser/package.json ]; then
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error \
     && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
 fi
+
+step "TypeScript types (fresh from the schema) and the Node bot against parlor serve"
+(cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test --test-concurrency=1)
 
 step "Python bot tests"
 "$venv/bin/python" -m pytest -q sdk/python/tests

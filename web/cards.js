@@ -7,6 +7,17 @@ export const HAND_SUIT_ORDER = ['C', 'D', 'S', 'H'];
 /** Rank letters, lowest first. */
 export const RANKS = '23456789TJQKA';
 
+/**
+ * The protocol's one card syntax (docs/PROTOCOL.md, the schema's `Card`): two capitals, rank
+ * then suit. The server sends nothing else and accepts nothing else.
+ */
+export const CARD_PATTERN = /^[2-9TJQKA][CDHS]$/;
+
+/** True when `text` is a card as the protocol writes it. @param {unknown} text */
+export function isCard(text) {
+  return typeof text === 'string' && CARD_PATTERN.test(text);
+}
+
 /** @type {Record<string, string>} */
 const RANK_NAMES = {
   2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',

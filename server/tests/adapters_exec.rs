@@ -3,11 +3,13 @@
 //! or not at all.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use parlor_server::tools::adapters;
-use parlor_shared::arena::{Seated, play_match};
+use parlor_server::tools::adapters::exec::ExecBot;
+use parlor_shared::arena::{Player, Seated, play_match};
 use parlor_shared::rules::BadCard;
-use parlor_shared::{Options, Seat, Variant};
+use parlor_shared::{Card, Event, Game, Options, PlayerView, Seat, Variant};
 
 fn client() -> String {
     let path =
@@ -159,4 +161,138 @@ fn a_missing_program_is_an_error_not_a_crash() {
         100,
     );
     assert!(err.is_err());
+}
+
+/// The deck the reference transcripts were written for: card `(i * step + offset) % 52` at
+/// position `i` (see tests/fixtures/references/tricks_server_model.py).
+fn stacked(step: usize, offset: usize) -> [Card; 52] {
+    std::array::from_fn(|i| Card::from_index(((i * step + offset) % 52) as u8))
+}
+
+/// Plays two stacked hands of `tricks` with four copies of the line client (seat 0 in `mode`)
+/// and returns what seat 0 received up to the end of the second hand.
+fn two_stacked_hands(mode: &str, test: &str) -> Vec<String> {
+    let variant = Variant::Tricks;
+    let mut game = Game::with_deck(variant, &Options::default(), 1, stacked(7, 3)).unwrap();
+    game.stack_deck(stacked(11, 5));
+    let log = log_path(test);
+    let mut bots: Vec<Box<dyn Player>> = (0..4u8)
+        .map(|s| {
+            let mode = if s == 0 { mode } else { "good" };
+            let argv = vec![
+                "python3".to_string(),
+                client(),
+                "--mode".into(),
+                mode.into(),
+                "--log".into(),
+                if s == 0 {
+                    log.display().to_string()
+                } else {
+                    "/dev/null".into()
+                },
+            ];
+            let argv: Vec<String> = argv
+                .into_iter()
+                .flat_map(|a| a.split(' ').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            let bot = ExecBot::new(argv, variant, Seat(s), Duration::from_secs(20)).unwrap();
+            Box::new(bot) as Box<dyn Player>
+        })
+        .collect();
+    let tell = |bots: &mut Vec<Box<dyn Player>>, events: &[Event]| {
+        for (s, bot) in bots.iter_mut().enumerate() {
+            let mine: Vec<Event> = events
+                .iter()
+                .filter(|e| e.visible_to(Some(Seat(s as u8))))
+                .cloned()
+                .collect();
+            bot.observe(&mine);
+        }
+    };
+    tell(&mut bots, &game.opening_events());
+    // Bounded: two hands are at most 2 * 52 moves.
+    for _ in 0..2 * 52 {
+        let seat = game.to_act().iter().next().unwrap();
+        let action = bots[seat.index()].act(&PlayerView::of(&game, Some(seat)));
+        let events = game.apply(seat, &action).unwrap();
+        tell(&mut bots, &events);
+        let second_over = events
+            .iter()
+            .any(|e| matches!(e, Event::HandScored(r) if r.hand == 1));
+        if second_over {
+            break;
+        }
+    }
+    drop(bots);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let end = lines
+        .iter()
+        .position(|l| l == "|INFO|end hand|1|END|")
+        .expect("the second hand ended");
+    lines.truncate(end + 1);
+    lines
+}
+
+fn reference(name: &str) -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/references")
+        .join(name);
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Line by line, the messages the contest's reference server sends a client over two hands:
+/// every `end trick` carries the winner's game score, which runs on across hands.
+#[test]
+fn two_hands_are_sent_exactly_as_the_reference_server_sends_them() {
+    let got = two_stacked_hands("good", "reference-two-hands");
+    let want = reference("tricks_two_hands.txt");
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "line {}", i + 1);
+    }
+    assert_eq!(got.len(), want.len());
+}
+
+/// A bad card: the reference repeats the text the client sent, takes 100 off its score (seen
+/// in the next `end trick` it wins), ends the hand and deals the next.
+#[test]
+fn a_bad_card_is_sent_exactly_as_the_reference_server_sends_it() {
+    let got = two_stacked_hands("garbage --bad 1", "reference-bad-card");
+    let want = reference("tricks_bad_card.txt");
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "line {}", i + 1);
+    }
+    assert_eq!(got.len(), want.len());
+}
+
+/// A command is split like a shell splits it, so a path with spaces works when quoted.
+#[test]
+fn a_quoted_command_with_spaces_starts() {
+    let dir = std::env::temp_dir().join(format!("parlor adapters {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("line client.py");
+    std::fs::copy(client(), &copy).unwrap();
+    let spec = format!("exec:python3 '{}' --mode good", copy.display());
+    adapters::check_spec(&spec, Variant::Tricks).unwrap();
+    let mut seats: Vec<Seated> = (0..4u8)
+        .map(|s| {
+            if s == 0 {
+                adapters::seated(&spec, Variant::Tricks, Seat(0), 1, 20_000).unwrap()
+            } else {
+                Seated::builtin("heuristic", Variant::Tricks, u64::from(s)).unwrap()
+            }
+        })
+        .collect();
+    let record = play_match(Variant::Tricks, &tricks_to(5), 3, &mut seats).unwrap();
+    assert_eq!(
+        record.fallbacks[Seat(0)],
+        0,
+        "the quoted program answered itself"
+    );
+    assert!(adapters::check_spec("exec:python3 'unbalanced", Variant::Tricks).is_err());
+    assert!(adapters::check_spec("exec:", Variant::Tricks).is_err());
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use parlor_server::tools::adapters::heartless;
 use parlor_server::tools::adapters::script::ScriptBot;
 use parlor_shared::bots::{HeuristicBot, RandomBot, Strategy};
-use parlor_shared::{Action, CardSet, Game, Options, PlayerView, Seat, Variant};
+use parlor_shared::{Action, Card, CardSet, Game, Legal, Options, PlayerView, Seat, Suit, Variant};
 
 fn script() -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -88,4 +88,106 @@ fn heartless_move_answers_like_the_strategy_it_wraps() {
         checked += 1;
     }
     assert_eq!(checked, 12);
+}
+
+/// One position of tests/fixtures/references/heartless_positions.txt: the game it comes from
+/// (replayed in Parlor, every play checked legal) and the arguments heartless gives there.
+struct Position {
+    game: Game,
+    expected: Vec<String>,
+}
+
+fn stacked(step: usize, offset: usize) -> [Card; 52] {
+    std::array::from_fn(|i| Card::from_index(((i * step + offset) % 52) as u8))
+}
+
+fn reference_positions() -> Vec<Position> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/references/heartless_positions.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    lines
+        .chunks(2)
+        .map(|pair| {
+            let head: Vec<&str> = pair[0].split(' ').collect();
+            let step: usize = head[1].parse().unwrap();
+            let offset: usize = head[2].parse().unwrap();
+            let passing = head[0] == "passing";
+            let options = Options {
+                passing: Some(passing),
+                ..Options::default()
+            };
+            let mut game =
+                Game::with_deck(Variant::Hearts, &options, 1, stacked(step, offset)).unwrap();
+            if !passing {
+                for card in head[4..].iter().filter(|c| !c.is_empty()) {
+                    let seat = game.to_act().iter().next().unwrap();
+                    let card: Card = card.parse().unwrap();
+                    game.apply(seat, &Action::Play { card })
+                        .unwrap_or_else(|e| panic!("{card} refused: {e}"));
+                }
+            }
+            let expected = pair[1].split(' ').map(str::to_string).collect();
+            Position { game, expected }
+        })
+        .collect()
+}
+
+/// The 24 arguments, argument by argument, as the heartless crate writes them for the same
+/// positions (suit names, discards including the round on the table, suits a player may still
+/// hold in heartless's order, moon-adjusted hand scores).
+#[test]
+fn arguments_are_written_exactly_as_heartless_writes_them() {
+    let positions = reference_positions();
+    assert!(positions.len() >= 8);
+    for p in &positions {
+        let seat = p.game.to_act().iter().next().unwrap();
+        let got = heartless::arguments(&PlayerView::of(&p.game, Some(seat)));
+        assert_eq!(got.len(), 24);
+        for (g, w) in got.iter().zip(&p.expected) {
+            assert_eq!(g, w, "in {:?}", p.expected);
+        }
+    }
+}
+
+/// `parlor heartless-move` reads the same arguments back into the position: the hand, the
+/// round on the table and the legal moves.
+#[test]
+fn heartless_move_reads_heartless_arguments() {
+    for p in reference_positions() {
+        let seat = p.game.to_act().iter().next().unwrap();
+        let real = PlayerView::of(&p.game, Some(seat));
+        let map = heartless::parse_arguments(&p.expected);
+        let rebuilt = heartless::view_from_arguments(&map).unwrap();
+        assert_eq!(rebuilt.hand, real.hand);
+        let cards = |v: &PlayerView| v.trick.plays.iter().map(|p| p.card).collect::<Vec<_>>();
+        assert_eq!(cards(&rebuilt), cards(&real));
+        assert_eq!(rebuilt.played_cards(), real.played_cards());
+        match (rebuilt.legal, real.legal) {
+            (Legal::Play { cards: a }, Legal::Play { cards: b }) => assert_eq!(a, b),
+            (Legal::Pass { from: a, .. }, Legal::Pass { from: b, .. }) => assert_eq!(a, b),
+            other => panic!("legal moves differ: {other:?}"),
+        }
+    }
+}
+
+/// A script's answer is read as heartless reads it: either case, spaces, unicode suits, one
+/// suit for several ranks, and the suit left out when it is the one to follow.
+#[test]
+fn script_answers_are_read_as_heartless_reads_them() {
+    let hand = CardSet::parse_compact("2C 5C TD QS AH KH").ok();
+    let read = |t: &str, follow| heartless::parse_cards(t, hand, follow);
+    let set = |t: &str| CardSet::parse_compact(t).ok();
+    assert_eq!(read("0d", None), set("TD"));
+    assert_eq!(read("qS", None), set("QS"));
+    assert_eq!(read("KA h", None), set("KH AH"));
+    assert_eq!(read("Q♠", None), set("QS"));
+    assert_eq!(read("5", Some(Suit::Clubs)), set("5C"));
+    assert_eq!(read("Q", None), set("QS"), "the only queen held");
+    assert_eq!(read("TD", None), None, "heartless writes ten as 0");
+    assert_eq!(
+        read("3c", None),
+        None,
+        "a card not held is dropped, leaving nothing"
+    );
 }

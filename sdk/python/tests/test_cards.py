@@ -8,18 +8,39 @@ from parlor_bot import ACE, Card, CardError, QUEEN, SPADES, full_deck, parse_car
 from parlor_bot.cards import by_suit, filippa_penalty, hearts_points
 
 
-def test_parsing_accepts_the_forms_people_write():
+def test_parsing_accepts_the_protocols_one_syntax():
     qs = Card(QUEEN, SPADES)
-    for text in ["QS", "qs", " Qs ", "Q\u2660"]:
-        assert Card(text) == qs
-    assert Card("10H") == Card("TH") == Card("0h") == Card(10, "H")
+    assert Card("QS") == qs == Card("Q", "S")
+    assert Card("TH") == Card(10, "H")
     assert Card.parse("AC").rank == ACE and Card("AC").suit == "C"
     assert Card(Card("2D")) == Card("2D")
 
 
-@pytest.mark.parametrize("bad", ["", "Q", "QX", "1S", "11S", "ZZ", "QSS", "floober"])
-def test_bad_text_is_refused_with_a_reason(bad):
-    with pytest.raises(CardError, match="is not a card"):
+def test_every_two_character_text_parses_exactly_when_the_schema_pattern_matches():
+    import json
+    import pathlib
+    import re
+
+    schema = json.loads(
+        (pathlib.Path(__file__).parents[3] / "docs" / "protocol.schema.json").read_text()
+    )
+    pattern = re.compile(schema["client_to_server"]["$defs"]["Card"]["pattern"])
+    for a in range(32, 127):
+        for b in range(32, 127):
+            text = chr(a) + chr(b)
+            try:
+                Card(text)
+                ok = True
+            except CardError:
+                ok = False
+            assert ok == bool(pattern.match(text)), text
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "Q", "QX", "1S", "11S", "ZZ", "QSS", "floober", "qs", "Qs", " QS", "QS\n",
+            "10H", "0h", "Q\u2660"])
+def test_bad_text_is_refused_with_the_servers_reason(bad):
+    with pytest.raises(CardError, match="is not a card: .* in capitals, like QS or TD"):
         Card(bad)
 
 
@@ -37,7 +58,7 @@ def test_ascii_form_round_trips_for_the_whole_deck():
         assert Card(str(card)) == card
         assert card.index == i
         assert len(str(card)) == 2
-    assert str(Card("10S")) == "TS" and repr(Card("TS")) == "Card('TS')"
+    assert str(Card("TS")) == "TS" and repr(Card("TS")) == "Card('TS')"
     assert Card("QS").name == "queen of spades" and Card("QS").symbol == "Q\u2660"
 
 
@@ -50,7 +71,7 @@ def test_cards_order_by_rank_then_suit():
 
 
 def test_cards_are_hashable_immutable_and_compare_with_text():
-    assert Card("QS") in {Card("qs")}
+    assert Card("QS") in {Card(QUEEN, SPADES)}
     assert Card("QS") == "QS" and Card("QS") != "QH" and Card("QS") != "junk"
     with pytest.raises(AttributeError):
         Card("QS").rank = 3
@@ -58,7 +79,7 @@ def test_cards_are_hashable_immutable_and_compare_with_text():
 
 
 def test_parse_cards_takes_spaces_commas_and_lists():
-    assert parse_cards("QS, 2c  TD") == [Card("QS"), Card("2C"), Card("TD")]
+    assert parse_cards("QS, 2C  TD") == [Card("QS"), Card("2C"), Card("TD")]
     assert parse_cards(["QS", "2C"]) == [Card("QS"), Card("2C")]
 
 

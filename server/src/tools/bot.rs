@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::Args;
 use parlor_shared::Seat;
 
@@ -44,7 +45,11 @@ pub struct BotArgs {
 /// Plays one match and prints how it ended.
 pub fn run(args: &BotArgs) -> anyhow::Result<()> {
     let spec = match &args.exec {
-        Some(cmd) => MoveSource::Exec(split_command(cmd), Duration::from_millis(args.move_ms)),
+        Some(cmd) => MoveSource::Exec(
+            split_command(cmd)
+                .with_context(|| format!("--exec {cmd:?}: no command, or unbalanced quotes"))?,
+            Duration::from_millis(args.move_ms),
+        ),
         None => MoveSource::Strategy(args.strategy.clone(), args.seed),
     };
     let target = Target {

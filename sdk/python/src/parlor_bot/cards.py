@@ -1,5 +1,9 @@
 """Cards, suits and ranks, written as on the wire: ``"QS"``, ``"TD"``, ``"2C"``.
 
+There is one card syntax, the protocol's ``^[2-9TJQKA][CDHS]$``: exactly two capitals, a rank
+(``T`` for ten) then a suit. ``Card`` accepts it and nothing else (no lower case, no ``10``, no
+symbols, no spaces), as the server does, so a card the SDK accepts is one the server accepts.
+
 A :class:`Card` has a ``rank`` (2 to 14, ace high) and a ``suit`` (one of ``"C"``, ``"D"``,
 ``"H"``, ``"S"``). Cards compare by rank first, then by suit (clubs < diamonds < hearts < spades),
 so ``min(view.legal)`` is the lowest card you may play and ``max(cards)`` the highest.
@@ -7,6 +11,7 @@ so ``min(view.legal)`` is the lowest card you may play and ``max(cards)`` the hi
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, List, Optional, Union
 
 CLUBS = "C"
@@ -34,31 +39,26 @@ RANK_NAMES = (
     "jack", "queen", "king", "ace",
 )
 
-_SUIT_OF_CHAR = {
-    "C": CLUBS, "\u2663": CLUBS, "\u2667": CLUBS,
-    "D": DIAMONDS, "\u2666": DIAMONDS, "\u2662": DIAMONDS,
-    "H": HEARTS, "\u2665": HEARTS, "\u2661": HEARTS,
-    "S": SPADES, "\u2660": SPADES, "\u2664": SPADES,
-}
+#: The protocol's card syntax, shared with the server and the web client.
+CARD_PATTERN = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+#: The refusal's advice, word for word the server's.
+_ADVICE = (
+    "is not a card: write a rank (2-9, T, J, Q, K or A) then a suit (C, D, H or S), "
+    "in capitals, like QS or TD"
+)
 
 
 class CardError(ValueError):
     """A piece of text that is not a card."""
 
 
-def _rank_of_char(c: str) -> Optional[int]:
-    c = c.upper()
-    if c == "0":
-        return 10
-    i = RANK_LETTERS.find(c)
-    return None if i < 0 or not c else i + 2
-
-
 class Card:
     """One playing card. Immutable and hashable, so it can go in sets and dict keys.
 
-    ``Card("QS")``, ``Card("10h")``, ``Card("Q\u2660")`` and ``Card(12, "S")`` are all the
-    queen of spades. ``str(card)`` is the two-letter ASCII form used on the wire.
+    ``Card("QS")``, ``Card(12, "S")`` and ``Card("Q", "S")`` are the queen of spades;
+    ``Card("qs")`` or ``Card("10H")`` raise :class:`CardError`. ``str(card)`` is the
+    two-letter form used on the wire.
     """
 
     __slots__ = ("_rank", "_suit")
@@ -70,15 +70,14 @@ class Card:
             r, s = _parse(rank)
         else:
             if isinstance(rank, str):
-                parsed = _rank_of_char(rank) if len(rank) == 1 else (10 if rank == "10" else None)
-                if parsed is None:
-                    raise CardError(f"`{rank}` is not a rank")
-                rank = parsed
+                if len(rank) != 1 or rank not in RANK_LETTERS:
+                    raise CardError(f"`{rank}` is not a rank: use 2-9, T, J, Q, K or A")
+                rank = RANK_LETTERS.index(rank) + 2
             if not isinstance(rank, int) or not 2 <= rank <= 14:
                 raise CardError(f"`{rank}` is not a rank: use 2 to 14 (ace)")
-            s = _SUIT_OF_CHAR.get(str(suit).upper()) if suit else None
-            if s is None:
-                raise CardError(f"`{suit}` is not a suit: use C, D, H or S")
+            if suit not in SUITS:
+                raise CardError(f"`{suit}` is not a suit: use C, D, H or S, in capitals")
+            s = suit
             r = rank
         object.__setattr__(self, "_rank", r)
         object.__setattr__(self, "_suit", s)
@@ -156,23 +155,14 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Parses ``"QS"``, ``"qs"``, ``"10H"``, ``"0h"`` or ``"Q\u2660"``."""
+        """Parses the protocol's form, ``"QS"`` or ``"TD"``, and nothing else."""
         return cls(text)
 
 
 def _parse(text: str):
-    t = text.strip()
-    if len(t) == 3 and t.startswith("10"):
-        t = t[1:]
-    if len(t) == 2:
-        r = _rank_of_char(t[0])
-        s = _SUIT_OF_CHAR.get(t[1].upper())
-        if r is not None and s is not None:
-            return r, s
-    raise CardError(
-        f"`{text}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "
-        "(C, D, H, S), like QS or 10H"
-    )
+    if not isinstance(text, str) or not CARD_PATTERN.match(text) or len(text) != 2:
+        raise CardError(f"`{text}` {_ADVICE}")
+    return RANK_LETTERS.index(text[0]) + 2, text[1]
 
 
 def parse_cards(text: Union[str, Iterable[str]]) -> List[Card]:

@@ -1,6 +1,7 @@
 //! `exec:CMD`: a bot program speaking the contest line protocol over its standard input and
-//! output. The adapter turns the seat's events into `INFO` lines, asks `QUERY|card` on its
-//! turn, and never lets the program stall or break the table: a late, illegal or missing
+//! output. The adapter turns the seat's events into `INFO` lines exactly as the contest's
+//! reference server sends them (`end trick` carries the winner's game score, `bad card` the
+//! program's own text), asks `QUERY|card` on its turn, and never lets the program stall or break the table: a late, illegal or missing
 //! answer gets the table's policy (`tricks`' bad-card penalty, else a built-in move followed
 //! by the true hand in a fresh `cards` line); a program over its time budget is killed and
 //! replaced. Passes are made for the program by the heuristic, then the new hand is sent.
@@ -93,10 +94,12 @@ impl Drop for Proc {
     }
 }
 
-/// Splits a command line on whitespace (no shell: nothing is interpreted).
+/// Splits a command line into words as a POSIX shell would, quotes and backslashes included
+/// (`'/opt/my bots/run' --fast`), but runs no shell: nothing is expanded. `None` when the
+/// quoting is unbalanced or there is no word at all.
 #[must_use]
-pub fn split_command(cmd: &str) -> Vec<String> {
-    cmd.split_whitespace().map(str::to_string).collect()
+pub fn split_command(cmd: &str) -> Option<Vec<String>> {
+    shlex::split(cmd).filter(|words| !words.is_empty())
 }
 
 /// The line-protocol adapter for one seat.
@@ -111,8 +114,15 @@ pub struct ExecBot {
     hand_number: u32,
     trick_number: u32,
     trick_started: bool,
-    tricks_won: PerSeat<u32>,
+    /// Each seat's match score as the contest counts it: a trick's point the moment it is
+    /// won (`tricks`), bad-card penalties at once, otherwise the score sheet's totals.
+    scores: PerSeat<i32>,
+    /// Points count trick by trick (`tricks`) rather than when a hand is scored.
+    trick_points: bool,
     game_started: bool,
+    /// What the program wrote when its answer was not a card: the contest server repeats it in
+    /// the `bad card` line.
+    bad_text: Option<String>,
     /// True from a deal until the passes of the hand have arrived.
     passing: bool,
     /// After a built-in move, the true hand is sent again once the move is played.
@@ -144,8 +154,10 @@ impl ExecBot {
             hand_number: 0,
             trick_number: 0,
             trick_started: false,
-            tricks_won: PerSeat::new(players),
+            scores: PerSeat::new(players),
+            trick_points: variant.facts().trick_points,
             game_started: false,
+            bad_text: None,
             passing: false,
             resend_cards: false,
             failures: 0,
@@ -225,9 +237,14 @@ impl ExecBot {
         if view.variant == Variant::Tricks && view.options.bad_card != Some(BadCard::Reject) {
             let card = match answer {
                 Some(Answer::Card(c)) => c,
-                _ => (CardSet::FULL - self.hand)
-                    .lowest()
-                    .expect("a card not held"),
+                other => {
+                    if let Some(Answer::Garbage(Some(text))) = other {
+                        self.bad_text = Some(text);
+                    }
+                    (CardSet::FULL - self.hand)
+                        .lowest()
+                        .expect("a card not held")
+                }
             };
             return Action::Play { card };
         }
@@ -265,13 +282,13 @@ impl Player for ExecBot {
                 Event::HandStarted { hand, pass, .. } => {
                     if !self.game_started {
                         self.game_started = true;
+                        self.scores = PerSeat::new(self.names.len() as u8);
                         let names = self.names.clone();
                         self.info("start game", &names);
                     }
                     self.hand_number = *hand;
                     self.trick_number = 0;
                     self.trick_started = false;
-                    self.tricks_won = PerSeat::new(self.names.len() as u8);
                     self.info("start hand", &[hand.to_string()]);
                     // With passing, the hand is sent once the passes have arrived.
                     self.resend_cards = false;
@@ -315,21 +332,34 @@ impl Player for ExecBot {
                     }
                 }
                 Event::TrickWon { winner, .. } => {
-                    self.tricks_won[*winner] += 1;
+                    if self.trick_points {
+                        self.scores[*winner] += 1;
+                    }
+                    // The contest's third field: the winner's score in the game so far.
                     let fields = [
                         self.trick_number.to_string(),
                         self.names[winner.index()].clone(),
-                        self.tricks_won[*winner].to_string(),
+                        self.scores[*winner].to_string(),
                     ];
                     self.info("end trick", &fields);
                     self.trick_number += 1;
                     self.trick_started = false;
                 }
-                Event::BadCard { seat, card, .. } => {
-                    let fields = [self.names[seat.index()].clone(), card.to_string()];
+                Event::BadCard {
+                    seat,
+                    card,
+                    penalty,
+                } => {
+                    self.scores[*seat] += penalty;
+                    let text = match self.bad_text.take() {
+                        Some(text) if *seat == self.me => text,
+                        _ => card.to_string(),
+                    };
+                    let fields = [self.names[seat.index()].clone(), text];
                     self.info("bad card", &fields);
                 }
                 Event::HandScored(result) => {
+                    self.scores = result.totals;
                     self.info("end hand", &[result.hand.to_string()]);
                 }
                 Event::MatchOver { totals, .. } => {

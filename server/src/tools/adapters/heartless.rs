@@ -1,14 +1,17 @@
 //! The heartless script interface: the 24 `--key=value` arguments a heartless AI script gets
 //! for one decision, built from a Parlor view, and the reverse (a view rebuilt from them).
 //!
-//! Seats are relative: 0 me, 1 left, 2 opposite, 3 right, 4 nobody. Cards are rank +
-//! lower-case suit with ten written `0` (`2c0c4dQs`), suits in heartless's order c, d, s, h.
+//! Every argument is written and read as the heartless crate's own `run_script_to_pick_cards`
+//! does. Seats are relative: 0 me, 1 left, 2 opposite, 3 right, 4 nobody. Cards are rank +
+//! lower-case suit with ten written `0` (`2c0c4dQs`), suits in heartless's order c, d, s, h;
+//! `--suit_to_follow` is a name (`club`); `--discarded` includes the round on the table;
+//! `_suit_chars` lists, in the order h, s, d, c, the suits a player has not yet failed to
+//! follow.
 
 use std::collections::HashMap;
 
 use parlor_shared::bots::heuristic::cost;
-use parlor_shared::bots::sample::Constraints;
-use parlor_shared::rules::{CompletedTrick, PassDirection, Phase};
+use parlor_shared::rules::{CompletedTrick, FirstLead, PassDirection, Phase};
 use parlor_shared::view::{PassView, PlayedCard, TrickView};
 use parlor_shared::{
     Card, CardSet, Legal, Options, PerSeat, PlayerView, Rank, Seat, Suit, Variant,
@@ -42,8 +45,73 @@ pub fn cards_text(cards: CardSet) -> String {
         .collect()
 }
 
-/// The arguments for the seat of `view` (a 4-seat view with a decision to make), in the
-/// documented order, as `--key=value` strings.
+/// heartless's name for a suit in `--suit_to_follow`.
+fn suit_name(suit: Suit) -> &'static str {
+    match suit {
+        Suit::Clubs => "club",
+        Suit::Diamonds => "diamond",
+        Suit::Spades => "spade",
+        Suit::Hearts => "heart",
+    }
+}
+
+/// The suit heartless says to follow: the suit led, and clubs in the first round before
+/// anyone plays when the 2 of clubs must open it. `None` while passing.
+#[must_use]
+pub fn suit_to_follow(view: &PlayerView) -> Option<Suit> {
+    if view.phase == Phase::Passing {
+        return None;
+    }
+    let led = view.trick.plays.first().map(|p| p.card.suit());
+    let opening =
+        view.tricks.is_empty() && view.variant.facts().first_lead == FirstLead::TwoOfClubs;
+    led.or(opening.then_some(Suit::Clubs))
+}
+
+/// Suits each seat has shown it lacks by not following them, as everyone at the table can
+/// tell (heartless's `suit_chars` start from all four each deal and only ever lose one so).
+fn shown_voids(view: &PlayerView) -> PerSeat<CardSet> {
+    let n = view.players;
+    let mut voids = PerSeat::<CardSet>::new(n);
+    let finished = view.tricks.iter().map(|t| (t.leader, t.cards.clone()));
+    let current = std::iter::once((
+        view.trick.leader,
+        view.trick.plays.iter().map(|p| p.card).collect::<Vec<_>>(),
+    ));
+    for (leader, cards) in finished.chain(current) {
+        let Some(led) = cards.first().map(|c| c.suit()) else {
+            continue;
+        };
+        for (i, card) in cards.iter().enumerate() {
+            if card.suit() != led {
+                voids[leader.left(i as u8, n)] |= CardSet::suit(led);
+            }
+        }
+    }
+    voids
+}
+
+/// Points taken this hand as heartless shows them: a heart 1, the queen of spades 13, and once
+/// a player has all 26, 0 for them and 26 for everyone else.
+fn hand_scores(view: &PlayerView) -> PerSeat<i32> {
+    let mut scores = PerSeat::<i32>::new(view.players);
+    for t in &view.tricks {
+        scores[t.winner] += t
+            .cards
+            .iter()
+            .map(|c| cost(Variant::Hearts, *c))
+            .sum::<i32>();
+    }
+    if scores.iter().any(|(_, s)| *s == 26) {
+        for seat in Seat::all(view.players) {
+            scores[seat] = if scores[seat] == 26 { 0 } else { 26 };
+        }
+    }
+    scores
+}
+
+/// The arguments for the seat of `view` (a 4-seat view with a decision to make), in
+/// heartless's order, as `--key=value` strings. The script sits at heartless's seat 0.
 #[must_use]
 pub fn arguments(view: &PlayerView) -> Vec<String> {
     let me = view.seat.expect("a seated view");
@@ -52,20 +120,24 @@ pub fn arguments(view: &PlayerView) -> Vec<String> {
     let real = |r: u8| me.left(r, n);
     let mut args: Vec<(String, String)> = Vec::with_capacity(24);
     let passing = view.phase == Phase::Passing;
+    let on_table: CardSet = view.trick.plays.iter().map(|p| p.card).collect();
+    // heartless counts the round's cards as discarded the moment they are played.
     let discarded: CardSet = view
         .tricks
         .iter()
         .flat_map(|t| t.cards.iter().copied())
-        .collect();
-    let led = view.trick.plays.first().map(|p| p.card.suit());
+        .collect::<CardSet>()
+        | on_table;
     let winner = winning(view);
     args.push(("who".into(), "0".into()));
     args.push(("hand".into(), cards_text(view.hand)));
     args.push(("discarded".into(), cards_text(discarded)));
     args.push((
         "suit_to_follow".into(),
-        led.map(|s| s.letter().to_ascii_lowercase().to_string())
-            .unwrap_or_default(),
+        suit_to_follow(view)
+            .map(suit_name)
+            .unwrap_or_default()
+            .into(),
     ));
     let round = if passing { 0 } else { view.tricks.len() + 1 };
     args.push(("round".into(), round.to_string()));
@@ -79,8 +151,8 @@ pub fn arguments(view: &PlayerView) -> Vec<String> {
         "high_card".into(),
         winner.map(|(_, c)| card_text(c)).unwrap_or_default(),
     ));
-    let voids = Constraints::of(view).map(|c| c.voids);
-    let unseen = view.unseen_cards();
+    let voids = shown_voids(view);
+    let scores = hand_scores(view);
     for (r, name) in PLAYERS.iter().enumerate() {
         let seat = real(r as u8);
         let playing = view
@@ -90,27 +162,14 @@ pub fn arguments(view: &PlayerView) -> Vec<String> {
             .find(|p| p.seat == seat)
             .map(|p| card_text(p.card))
             .unwrap_or_default();
-        let taken: i32 = view
-            .tricks
+        // heartless writes the suits a player may hold as h, s, d, c.
+        let suits: String = [Suit::Hearts, Suit::Spades, Suit::Diamonds, Suit::Clubs]
             .iter()
-            .filter(|t| t.winner == seat)
-            .flat_map(|t| t.cards.iter())
-            .map(|c| cost(Variant::Hearts, *c))
-            .sum();
-        let suits: String = ORDER
-            .iter()
-            .filter(|s| {
-                if seat == me {
-                    view.hand.has_suit(**s)
-                } else {
-                    let void = voids.is_some_and(|v| v[seat] & (1 << **s as u8) != 0);
-                    !void && unseen.has_suit(**s)
-                }
-            })
+            .filter(|s| !voids[seat].has_suit(**s))
             .map(|s| s.letter().to_ascii_lowercase())
             .collect();
         args.push((format!("{name}_discarding"), playing));
-        args.push((format!("{name}_hand_score"), taken.to_string()));
+        args.push((format!("{name}_hand_score"), scores[seat].to_string()));
         args.push((format!("{name}_game_score"), view.totals[seat].to_string()));
         args.push((format!("{name}_suit_chars"), suits));
     }
@@ -133,6 +192,77 @@ fn winning(view: &PlayerView) -> Option<(Seat, Card)> {
         }
     }
     best.map(|p| (p.seat, p.card))
+}
+
+/// A suit character as heartless reads it.
+fn suit_char(c: char) -> Option<Suit> {
+    match c {
+        'c' | 'C' | '♣' => Some(Suit::Clubs),
+        'd' | 'D' | '♦' => Some(Suit::Diamonds),
+        's' | 'S' | '♠' => Some(Suit::Spades),
+        'h' | 'H' | '♥' => Some(Suit::Hearts),
+        _ => None,
+    }
+}
+
+/// A rank character as heartless reads it: `2`-`9`, `0` for ten, `J`, `Q`, `K`, `A` in either
+/// case (no `T`, no `10`).
+fn rank_char(c: char) -> Option<Rank> {
+    let i = match c.to_ascii_uppercase() {
+        d @ '2'..='9' => d as u8 - b'2',
+        '0' => 8,
+        'J' => 9,
+        'Q' => 10,
+        'K' => 11,
+        'A' => 12,
+        _ => return None,
+    };
+    Some(Rank::from_index(i))
+}
+
+/// Reads cards as heartless reads a script's answer (and its own arguments): each rank takes
+/// the nearest suit written after it; spaces are ignored, letters may be in either case. A
+/// rank with no suit after it is of `follow` when `hand` holds that suit, else the one card
+/// of that rank in `hand`. With a `hand`, cards it does not hold are dropped. `None` for a
+/// character that is neither, a rank that could be several cards, or no card at all.
+#[must_use]
+pub fn parse_cards(text: &str, hand: Option<CardSet>, follow: Option<Suit>) -> Option<CardSet> {
+    let held = |card: Card| hand.is_none_or(|h| h.contains(card));
+    let follow = follow.filter(|s| hand.is_none_or(|h| h.has_suit(*s)));
+    let mut cards = CardSet::EMPTY;
+    let mut suit = None;
+    for c in text.trim().chars().rev() {
+        if c == ' ' {
+            continue;
+        }
+        if let Some(s) = suit_char(c) {
+            suit = Some(s);
+            continue;
+        }
+        let rank = rank_char(c)?;
+        match suit.or(follow) {
+            Some(s) => {
+                let card = Card::new(rank, s);
+                if held(card) {
+                    cards.insert(card);
+                }
+            }
+            None => {
+                let mut candidates = Suit::ALL
+                    .iter()
+                    .map(|s| Card::new(rank, *s))
+                    .filter(|c| held(*c));
+                match (candidates.next(), candidates.next()) {
+                    (Some(card), None) => {
+                        cards.insert(card);
+                    }
+                    (Some(_), Some(_)) => return None,
+                    (None, _) => {}
+                }
+            }
+        }
+    }
+    (!cards.is_empty()).then_some(cards)
 }
 
 /// Why heartless arguments do not describe a position.
@@ -183,7 +313,10 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
     };
     let cards = |k: &'static str| -> Result<CardSet, ArgsError> {
         let v = get(k)?;
-        CardSet::parse_compact(v).map_err(|_| bad(k, v))
+        if v.trim().is_empty() {
+            return Ok(CardSet::EMPTY);
+        }
+        parse_cards(v, None, None).ok_or_else(|| bad(k, v))
     };
     let number = |k: &str| -> Result<i64, ArgsError> {
         let v = map.get(k).map(String::as_str).unwrap_or("0");
@@ -208,7 +341,10 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
             if text.is_empty() {
                 break;
             }
-            let card: Card = text.parse().map_err(|_| bad(&key, text))?;
+            let card = parse_cards(text, None, None)
+                .filter(|c| c.len() == 1)
+                .and_then(CardSet::lowest)
+                .ok_or_else(|| bad(&key, text))?;
             on_table.insert(card);
             plays.push(PlayedCard { seat, card });
         }
@@ -220,7 +356,14 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         totals[seat] = number(&format!("{name}_game_score"))? as i32;
         scores[seat] = number(&format!("{name}_hand_score"))? as i32;
     }
-    let tricks = synthetic_tricks(discarded, &scores);
+    if scores.iter().filter(|(_, s)| **s == 26).count() == 3 {
+        // Someone shot the moon: heartless shows them 0 and everyone else 26.
+        for seat in Seat::all(4) {
+            scores[seat] = if scores[seat] == 26 { 0 } else { 26 };
+        }
+    }
+    // heartless counts the round on the table as discarded already.
+    let tricks = synthetic_tricks(discarded - on_table, &scores);
     let passing = round == 0;
     let mut hand_sizes = PerSeat::<u8>::new(4);
     for seat in Seat::all(4) {
@@ -228,7 +371,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         hand_sizes[seat] = (13 - tricks.len() as u8).saturating_sub(on);
     }
     hand_sizes[me] = hand.len() as u8;
-    let broken = (discarded | on_table).has_suit(Suit::Hearts);
+    let broken = discarded.has_suit(Suit::Hearts);
     let legal = if passing {
         Legal::Pass {
             count: 3,

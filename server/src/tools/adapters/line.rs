@@ -1,8 +1,8 @@
 //! The contest line protocol, `|TYPE|KEY|DATA...|END|`: formatting the server's messages and
-//! reading a program's `|RESPONSE|card|XX|END|` answers. Cards are rank + suit letters with
-//! ten written `T` (`TD`, `QS`).
+//! reading a program's `|RESPONSE|card|XX|END|` answers as the contest's reference server
+//! does. Cards are rank + suit letters with ten written `T` (`TD`, `QS`).
 
-use parlor_shared::{Card, CardSet};
+use parlor_shared::{Card, CardSet, Rank, Suit};
 
 /// One protocol line (without the newline): `|TYPE|KEY|field|...|END|`.
 #[must_use]
@@ -41,30 +41,36 @@ pub fn hand_field(cards: CardSet) -> String {
 /// What a program answered to a card query.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// A well-formed answer naming a card (legal or not).
+    /// The answer's card field names a card (legal or not).
     Card(Card),
-    /// A response that names no card (`floober`), or a line that is not a response at all.
-    Garbage(String),
+    /// The card field is not a card (`floober`, `10H`, `qs`): its text, or `None` when the
+    /// line has no card field at all.
+    Garbage(Option<String>),
 }
 
-/// Reads one line as a card response. Accepts `|RESPONSE|card|XX|END|` with surrounding
-/// whitespace, any case, and `10` for ten.
+/// Reads one line as the contest server does: the card is the fourth `|`-separated field
+/// (`|RESPONSE|card|QS|END|`), whatever the other fields say, and it must be exactly a rank
+/// `2`-`9`, `T`, `J`, `Q`, `K`, `A` and a suit `C`, `D`, `H`, `S`, in capitals.
 #[must_use]
 pub fn parse_answer(line: &str) -> Answer {
-    let fields: Vec<&str> = line.trim().split('|').collect();
-    // "", "RESPONSE", "card", "XX", "END", ""
-    let card = match fields.as_slice() {
-        ["", kind, key, card, end, ""]
-            if kind.eq_ignore_ascii_case("RESPONSE")
-                && key.eq_ignore_ascii_case("card")
-                && end.eq_ignore_ascii_case("END") =>
-        {
-            card.trim()
-        }
-        _ => return Answer::Garbage(line.to_string()),
+    let Some(field) = line.split('|').nth(3) else {
+        return Answer::Garbage(None);
     };
-    card.parse::<Card>()
-        .map_or_else(|_| Answer::Garbage(line.to_string()), Answer::Card)
+    contest_card(field).map_or_else(|| Answer::Garbage(Some(field.to_string())), Answer::Card)
+}
+
+/// The contest's card syntax: two characters, no spaces, capitals only, ten written `T`.
+fn contest_card(text: &str) -> Option<Card> {
+    let mut chars = text.chars();
+    let (rank, suit, None) = (chars.next()?, chars.next()?, chars.next()) else {
+        return None;
+    };
+    let rank = "23456789TJQKA".find(rank)?;
+    let suit = ['C', 'D', 'H', 'S'].iter().position(|s| *s == suit)?;
+    Some(Card::new(
+        Rank::from_index(rank as u8),
+        Suit::from_index(suit),
+    ))
 }
 
 #[cfg(test)]
@@ -85,19 +91,24 @@ mod tests {
     }
 
     #[test]
-    fn answers_are_parsed_leniently_but_garbage_is_named() {
+    fn answers_are_read_as_the_contest_server_reads_them() {
         assert_eq!(
-            parse_answer("|RESPONSE|card|TD|END|\n"),
+            parse_answer("|RESPONSE|card|TD|END|"),
             Answer::Card("TD".parse().unwrap())
         );
+        // The fourth field is the card, whatever the keys say.
         assert_eq!(
-            parse_answer("|response|card|10h|END|"),
-            Answer::Card("TH".parse().unwrap())
+            parse_answer("|whatever|x|QS|"),
+            Answer::Card("QS".parse().unwrap())
         );
-        assert!(matches!(
-            parse_answer("|RESPONSE|card|floober|END|"),
-            Answer::Garbage(_)
-        ));
-        assert!(matches!(parse_answer("QS"), Answer::Garbage(_)));
+        for bad in ["10H", "th", "qs", " QS", "QS ", "floober", ""] {
+            let line = format!("|RESPONSE|card|{bad}|END|");
+            assert_eq!(
+                parse_answer(&line),
+                Answer::Garbage(Some(bad.to_string())),
+                "{bad}"
+            );
+        }
+        assert_eq!(parse_answer("QS"), Answer::Garbage(None));
     }
 }

@@ -18,7 +18,10 @@ use parlor_shared::{Seat, Variant};
 
 /// Checks a bot spec before any match starts, so a typo fails fast.
 pub fn check_spec(spec: &str, variant: Variant) -> anyhow::Result<()> {
-    if spec.starts_with("exec:") {
+    if let Some(cmd) = spec.strip_prefix("exec:") {
+        if exec::split_command(cmd).is_none() {
+            bail!("exec:{cmd}: no command, or unbalanced quotes");
+        }
         return Ok(());
     }
     if spec.starts_with("script:") {
@@ -45,7 +48,8 @@ pub fn seated(
     move_ms: u64,
 ) -> anyhow::Result<Seated> {
     if let Some(cmd) = spec.strip_prefix("exec:") {
-        let argv = exec::split_command(cmd);
+        let argv = exec::split_command(cmd)
+            .with_context(|| format!("exec:{cmd}: no command, or unbalanced quotes"))?;
         let bot = exec::ExecBot::new(argv, variant, seat, Duration::from_millis(move_ms))
             .with_context(|| format!("starting {cmd:?}"))?;
         return Ok(Seated::Player(Box::new(bot)));

@@ -1,5 +1,6 @@
 //! `script:PATH`: a heartless-style AI script, run once per decision with the 24
-//! `--key=value` arguments; it prints the card to play (or the three to pass). A script that
+//! `--key=value` arguments, exactly as the heartless crate calls it; it prints the card to play
+//! (or the three to pass), read as heartless reads it. A script that
 //! fails, overruns its time budget or prints anything but a legal move is replaced for that
 //! move by the built-in heuristic.
 
@@ -9,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::arena::Player;
 use parlor_shared::bots::{HeuristicBot, Strategy};
-use parlor_shared::{Action, CardSet, Legal, PlayerView};
+use parlor_shared::{Action, Legal, PlayerView};
 
 use super::heartless;
 
@@ -77,7 +78,9 @@ impl ScriptBot {
     /// The script's move if it printed a legal one.
     fn scripted(&self, view: &PlayerView) -> Option<Action> {
         let output = self.run(&heartless::arguments(view))?;
-        let cards = CardSet::parse_compact(output.trim()).ok()?;
+        // Read as heartless reads it: a suit may be left out when it is the one to follow.
+        let cards =
+            heartless::parse_cards(&output, Some(view.hand), heartless::suit_to_follow(view))?;
         let action = match view.legal {
             Legal::Play { .. } if cards.len() == 1 => Action::Play {
                 card: cards.lowest()?,
