@@ -8,10 +8,11 @@ export const HAND_SUIT_ORDER = ['C', 'D', 'S', 'H'];
 export const RANKS = '23456789TJQKA';
 
 /**
- * The protocol's one card syntax (docs/PROTOCOL.md, the schema's `Card`): two capitals, rank
- * then suit. The server sends nothing else and accepts nothing else.
+ * The protocol's one card syntax (docs/PROTOCOL.md, the schema's `Card`): a rank (T or 10 for
+ * ten) then a suit, in either case. The server accepts exactly this and always writes two
+ * capitals with T for ten, as the client does.
  */
-export const CARD_PATTERN = /^[2-9TJQKA][CDHS]$/;
+export const CARD_PATTERN = /^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$/;
 
 /** True when `text` is a card as the protocol writes it. @param {unknown} text */
 export function isCard(text) {

@@ -110,7 +110,7 @@ export type ClientMsg =
  */
 export type Seat = number;
 /**
- * A card: exactly two capitals, a rank (2-9, T, J, Q, K, A) then a suit (C, D, H, S), e.g. "QS", "TD". Lower case, "10" and symbols are refused.
+ * A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Card".
@@ -973,6 +973,18 @@ export interface VariantFacts {
    * What an illegal card costs when the `bad_card` option is `penalty` (tricks), else none.
    */
   bad_card_penalty?: number | null;
+  /**
+   * What each card that scores is worth to the seat that takes it in a trick, before any
+   * end-of-hand adjustment (hearts' moon, filippa's prize); empty where cards carry no points
+   * (tricks and whist count tricks). Clients show running points during a hand from it.
+   */
+  card_points: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$".
+     */
+    [k: string]: number;
+  };
   /**
    * Who leads the first trick of a hand.
    */

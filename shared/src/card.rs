@@ -89,13 +89,13 @@ impl Serialize for Suit {
 impl<'de> Deserialize<'de> for Suit {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        match text.as_str() {
+        match text.to_ascii_uppercase().as_str() {
             "C" => Ok(Suit::Clubs),
             "D" => Ok(Suit::Diamonds),
             "H" => Ok(Suit::Hearts),
             "S" => Ok(Suit::Spades),
             _ => Err(serde::de::Error::custom(format!(
-                "`{text}` is not a suit: use C, D, H or S, in capitals"
+                "`{text}` is not a suit: use C, D, H or S"
             ))),
         }
     }
@@ -318,9 +318,9 @@ impl fmt::Debug for Card {
 /// Why a piece of text is not a card or a hand.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CardParseError {
-    /// The text is not the protocol's two characters, rank then suit.
+    /// The text is not a rank then a suit in the protocol's syntax.
     #[error(
-        "`{0}` is not a card: write a rank (2-9, T, J, Q, K or A) then a suit (C, D, H or S), in capitals, like QS or TD"
+        "`{0}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), like QS, TD or 10H (either case)"
     )]
     NotACard(String),
     /// A character in a hand is neither a rank, a suit nor a space.
@@ -334,18 +334,22 @@ pub enum CardParseError {
     Duplicate(Card),
 }
 
-/// The protocol's one card syntax, `^[2-9TJQKA][CDHS]$`: exactly two characters, a rank
-/// (`T` for ten) then a suit, in capitals, nothing around them. What the server sends is what
-/// it accepts; lower case, `10`, symbols and spaces are refused. (The compact notation of
-/// [`CardSet::parse_compact`] is a shorthand for tests and tools, not the protocol's.)
+/// The protocol's one card syntax, `^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$`: a rank (`2`-`9`, `T` or `10`,
+/// `J`, `Q`, `K`, `A`) then a suit (`C`, `D`, `H`, `S`), in either case, nothing around them.
+/// Cards are always written back in the canonical form, two capitals with `T` for ten, so a
+/// client that echoes what it was sent is always understood. Symbols and spaces are refused.
+/// (The compact notation of [`CardSet::parse_compact`] is a shorthand for tests and tools.)
 impl FromStr for Card {
     type Err = CardParseError;
 
     fn from_str(text: &str) -> Result<Card, CardParseError> {
         let bad = || CardParseError::NotACard(text.to_string());
-        let &[r, s] = text.as_bytes() else {
-            return Err(bad());
+        let (r, s) = match text.as_bytes() {
+            &[r, s] => (r, s),
+            &[b'1', b'0', s] => (b'T', s),
+            _ => return Err(bad()),
         };
+        let (r, s) = (r.to_ascii_uppercase(), s.to_ascii_uppercase());
         let rank = b"23456789TJQKA"
             .iter()
             .position(|&c| c == r)
@@ -698,8 +702,8 @@ impl schemars::JsonSchema for Card {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "description": "A card: exactly two capitals, a rank (2-9, T, J, Q, K, A) then a suit (C, D, H, S), e.g. \"QS\", \"TD\". Lower case, \"10\" and symbols are refused.",
-            "pattern": "^[2-9TJQKA][CDHS]$"
+            "description": "A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. \"QS\", \"TD\", \"10h\". The server always writes two capitals with T for ten.",
+            "pattern": "^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$"
         })
     }
 }
@@ -739,19 +743,26 @@ mod tests {
     }
 
     #[test]
-    fn the_one_card_syntax_is_two_capitals_rank_then_suit() {
+    fn the_one_card_syntax_is_a_rank_then_a_suit_in_either_case() {
         assert_eq!(card("QS"), Card::QUEEN_OF_SPADES);
+        assert_eq!(card("qs"), Card::QUEEN_OF_SPADES);
         assert_eq!(card("2C"), Card::TWO_OF_CLUBS);
-        assert_eq!(card("TH").rank(), Rank::TEN);
-        let syntax = |t: &str| {
-            let b = t.as_bytes();
-            b.len() == 2 && b"23456789TJQKA".contains(&b[0]) && b"CDHS".contains(&b[1])
-        };
-        // Every two-character ASCII string parses exactly when it matches ^[2-9TJQKA][CDHS]$.
+        assert_eq!(card("TH"), card("10H"));
+        assert_eq!(card("10h"), card("th"));
+        assert_eq!(card("10h").to_string(), "TH", "written back canonically");
+        let rank = |c: u8| b"23456789TJQKA".contains(&c.to_ascii_uppercase());
+        let suit = |c: u8| b"CDHS".contains(&c.to_ascii_uppercase());
+        // Every two- and three-character ASCII string parses exactly when it matches
+        // ^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$.
         for a in 32u8..127 {
             for b in 32u8..127 {
                 let t = String::from_utf8(vec![a, b]).unwrap();
-                assert_eq!(t.parse::<Card>().is_ok(), syntax(&t), "{t:?}");
+                assert_eq!(t.parse::<Card>().is_ok(), rank(a) && suit(b), "{t:?}");
+                for c in [b'C', b'h', b'X', b' ', b'0'] {
+                    let t = String::from_utf8(vec![a, b, c]).unwrap();
+                    let ok = a == b'1' && b == b'0' && suit(c);
+                    assert_eq!(t.parse::<Card>().is_ok(), ok, "{t:?}");
+                }
             }
         }
     }
@@ -759,17 +770,11 @@ mod tests {
     #[test]
     fn refuses_other_spellings_with_the_rule_in_the_message() {
         for bad in [
-            "", "Q", "QX", "1H", "11H", "QSS", "floober", "qs", "Qs", "10H", "0h", "Q♠", " QS",
-            "QS ",
+            "", "Q", "QX", "1H", "11H", "QSS", "floober", "0h", "Q♠", " QS", "QS ", "010H",
         ] {
             let err = bad.parse::<Card>().unwrap_err().to_string();
             assert!(err.contains("is not a card"), "{bad}: {err}");
-            assert!(err.contains("in capitals, like QS or TD"), "{bad}: {err}");
-            let advice = err.split_once("is not a card").unwrap().1;
-            assert!(
-                !advice.contains("10"),
-                "the advice names no other syntax: {err}"
-            );
+            assert!(err.contains("like QS, TD or 10H"), "{bad}: {err}");
         }
     }
 
@@ -819,10 +824,12 @@ mod tests {
         let back: CardSet = serde_json::from_str(r#"["QS","TC"]"#).unwrap();
         assert_eq!(back, set);
         assert!(serde_json::from_str::<CardSet>(r#"["QS","QS"]"#).is_err());
-        assert!(serde_json::from_str::<CardSet>(r#"["qs"]"#).is_err());
-        assert!(serde_json::from_str::<CardSet>(r#"["10C"]"#).is_err());
+        let lenient: CardSet = serde_json::from_str(r#"["qs","10C"]"#).unwrap();
+        assert_eq!(lenient, set);
+        assert!(serde_json::from_str::<CardSet>(r#"["Q♠"]"#).is_err());
         assert!(serde_json::from_str::<Suit>(r#""S""#).is_ok());
-        assert!(serde_json::from_str::<Suit>(r#""s""#).is_err());
+        assert!(serde_json::from_str::<Suit>(r#""s""#).is_ok());
+        assert!(serde_json::from_str::<Suit>(r#""X""#).is_err());
     }
 
     proptest! {
@@ -830,7 +837,7 @@ mod tests {
         fn display_parse_round_trip(i in 0u8..52) {
             let c = Card::from_index(i);
             prop_assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
-            prop_assert!(c.to_string().to_lowercase().parse::<Card>().is_err());
+            prop_assert_eq!(c.to_string().to_lowercase().parse::<Card>().unwrap(), c);
         }
 
         #[test]

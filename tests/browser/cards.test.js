@@ -17,9 +17,12 @@ test('isCard accepts exactly what the schema pattern accepts', () => {
     for (let b = 32; b < 127; b++) {
       const text = String.fromCharCode(a, b);
       assert.equal(isCard(text), pattern.test(text), text);
+      const ten = `10${String.fromCharCode(b)}`;
+      assert.equal(isCard(ten), pattern.test(ten), ten);
     }
   }
-  for (const bad of ['qs', '10H', 'Q♠', ' QS', 'QS\n', '', null, 12]) {
+  for (const good of ['QS', 'qs', 'TD', '10H', '10h']) assert.equal(isCard(good), true, good);
+  for (const bad of ['Q♠', ' QS', 'QS\n', '010H', '', null, 12]) {
     assert.equal(isCard(bad), false, String(bad));
   }
 });

@@ -1,8 +1,9 @@
 """Cards, suits and ranks, written as on the wire: ``"QS"``, ``"TD"``, ``"2C"``.
 
-There is one card syntax, the protocol's ``^[2-9TJQKA][CDHS]$``: exactly two capitals, a rank
-(``T`` for ten) then a suit. ``Card`` accepts it and nothing else (no lower case, no ``10``, no
-symbols, no spaces), as the server does, so a card the SDK accepts is one the server accepts.
+There is one card syntax, the protocol's ``^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$``: a rank (``T``
+or ``10`` for ten) then a suit, in either case, nothing around them. ``Card`` accepts exactly
+what the server accepts, and ``str(card)`` is always the canonical form the server writes: two
+capitals with ``T`` for ten.
 
 A :class:`Card` has a ``rank`` (2 to 14, ace high) and a ``suit`` (one of ``"C"``, ``"D"``,
 ``"H"``, ``"S"``). Cards compare by rank first, then by suit (clubs < diamonds < hearts < spades),
@@ -40,12 +41,12 @@ RANK_NAMES = (
 )
 
 #: The protocol's card syntax, shared with the server and the web client.
-CARD_PATTERN = re.compile(r"^[2-9TJQKA][CDHS]$")
+CARD_PATTERN = re.compile(r"^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$")
 
 #: The refusal's advice, word for word the server's.
 _ADVICE = (
-    "is not a card: write a rank (2-9, T, J, Q, K or A) then a suit (C, D, H or S), "
-    "in capitals, like QS or TD"
+    "is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), "
+    "like QS, TD or 10H (either case)"
 )
 
 
@@ -57,8 +58,8 @@ class Card:
     """One playing card. Immutable and hashable, so it can go in sets and dict keys.
 
     ``Card("QS")``, ``Card(12, "S")`` and ``Card("Q", "S")`` are the queen of spades;
-    ``Card("qs")`` or ``Card("10H")`` raise :class:`CardError`. ``str(card)`` is the
-    two-letter form used on the wire.
+    so are ``Card("qs")``; ``Card("10H")`` is ``Card("TH")``. ``str(card)`` is the canonical
+    two-letter form the server writes.
     """
 
     __slots__ = ("_rank", "_suit")
@@ -76,7 +77,7 @@ class Card:
             if not isinstance(rank, int) or not 2 <= rank <= 14:
                 raise CardError(f"`{rank}` is not a rank: use 2 to 14 (ace)")
             if suit not in SUITS:
-                raise CardError(f"`{suit}` is not a suit: use C, D, H or S, in capitals")
+                raise CardError(f"`{suit}` is not a suit: use C, D, H or S")
             s = suit
             r = rank
         object.__setattr__(self, "_rank", r)
@@ -160,9 +161,10 @@ class Card:
 
 
 def _parse(text: str):
-    if not isinstance(text, str) or not CARD_PATTERN.match(text) or len(text) != 2:
+    if not isinstance(text, str) or not CARD_PATTERN.fullmatch(text):
         raise CardError(f"`{text}` {_ADVICE}")
-    return RANK_LETTERS.index(text[0]) + 2, text[1]
+    rank, suit = ("T", text[2]) if text.startswith("10") else (text[0], text[1])
+    return RANK_LETTERS.index(rank.upper()) + 2, suit.upper()
 
 
 def parse_cards(text: Union[str, Iterable[str]]) -> List[Card]:
