@@ -344,9 +344,9 @@ impl FromStr for Card {
 
     fn from_str(text: &str) -> Result<Card, CardParseError> {
         let bad = || CardParseError::NotACard(text.to_string());
-        let (r, s) = match text.as_bytes() {
-            &[r, s] => (r, s),
-            &[b'1', b'0', s] => (b'T', s),
+        let (r, s) = match *text.as_bytes() {
+            [r, s] => (r, s),
+            [b'1', b'0', s] => (b'T', s),
             _ => return Err(bad()),
         };
         let (r, s) = (r.to_ascii_uppercase(), s.to_ascii_uppercase());
