@@ -22,12 +22,14 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tower_http::timeout::TimeoutLayer;
 
 use crate::lobby::Lobby;
 use crate::store::SharedStore;
@@ -55,6 +57,9 @@ pub struct Config {
     /// `parlor loadtest`: 512 gives a third more moves per second than 0 for 1 KB more per
     /// table; 4 KiB costs 8 KB per table more.
     pub write_buffer_bytes: usize,
+    /// How long an HTTP request may take before it is answered 408 (WebSocket sessions, once
+    /// upgraded, are not bound by it).
+    pub request_timeout: Duration,
 }
 
 impl Default for Config {
@@ -67,6 +72,7 @@ impl Default for Config {
             outbound_queue: 256,
             read_buffer_bytes: 512,
             write_buffer_bytes: 512,
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -120,8 +126,10 @@ impl AppState {
     }
 }
 
-/// Every route of the server.
+/// Every route of the server. Plain HTTP requests are bounded by the request timeout; the
+/// `/ws` upgrade is routed beside them, so a game session is not.
 pub fn app(state: AppState) -> Router {
+    let timeout = state.config.request_timeout;
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/stats", get(stats::get))
@@ -130,10 +138,14 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))
-        .route("/ws", get(upgrade))
         .route("/", get(web::index))
         .route("/t/{id}", get(web::index))
         .fallback(web::file)
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        .merge(Router::new().route("/ws", get(upgrade)))
         .with_state(state)
 }
 

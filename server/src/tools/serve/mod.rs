@@ -1,64 +1,31 @@
-//! `parlor serve`: the game server and web client, with embedded defaults.
+//! `parlor serve`: the game server and web client, with embedded defaults. Its settings
+//! (flags, `PARLOR_*` variables, a TOML file) are read in [`settings`].
 
-use std::net::SocketAddr;
-use std::path::PathBuf;
+mod settings;
+
+pub use settings::{LogFormat, ServeArgs, Settings};
+
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Args;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
-use crate::http::{AppState, Config, serve};
+use crate::http::{AppState, serve};
 use crate::store::SqliteStore;
-
-/// Options of `parlor serve`.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Where to listen.
-    #[arg(long, env = "PARLOR_ADDR", default_value = "127.0.0.1:8080")]
-    pub addr: SocketAddr,
-    /// Seconds a table lives with nobody connected.
-    #[arg(long, default_value_t = 600)]
-    pub idle_table_secs: u64,
-    /// Messages per second each connection may send (bursts of twice that).
-    #[arg(long, default_value_t = 100)]
-    pub rate_limit: u32,
-    /// The most tables at once.
-    #[arg(long, default_value_t = 10_000)]
-    pub max_tables: usize,
-    /// Worker threads (0: one per CPU core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Bytes of each connection's WebSocket read buffer.
-    #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
-    pub ws_read_buffer: usize,
-    /// Bytes a connection gathers before writing to its socket (0: write each frame).
-    #[arg(long, default_value_t = Config::default().write_buffer_bytes)]
-    pub ws_write_buffer: usize,
-    /// Where tables are kept (the SQLite file `parlor.db`) so they survive a restart.
-    #[arg(long, env = "PARLOR_DATA", default_value = "./data")]
-    pub data: PathBuf,
-    /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
-    #[arg(long)]
-    pub no_store: bool,
-}
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    init_tracing();
+    let settings = Settings::resolve(args)?;
+    if args.print_config {
+        print!("{}", settings.to_toml());
+        return Ok(());
+    }
+    init_tracing(&settings)?;
+    let args = &settings;
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
-        let config = Config {
-            idle_table_ttl: Duration::from_secs(args.idle_table_secs),
-            rate_per_sec: args.rate_limit.max(1),
-            burst: args.rate_limit.max(1) * 2,
-            max_tables: args.max_tables,
-            read_buffer_bytes: args.ws_read_buffer,
-            write_buffer_bytes: args.ws_write_buffer,
-            ..Config::default()
-        };
-        let mut state = AppState::new(config);
+        let mut state = AppState::new(args.config());
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {
@@ -93,13 +60,18 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-/// Logs to stderr; `RUST_LOG` overrides the default level.
-fn init_tracing() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+/// Logs to stderr, as text or one JSON object a line, keeping what the `log` filter keeps.
+fn init_tracing(settings: &Settings) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_new(&settings.log)
+        .with_context(|| format!("the log filter `{}`", settings.log))?;
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match settings.log_format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+    Ok(())
 }
 
 /// Waits for Ctrl-C or (on Unix) SIGTERM.
