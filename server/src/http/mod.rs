@@ -8,7 +8,9 @@
 
 mod error;
 mod hands;
+mod health;
 mod lobby;
+pub mod metrics;
 mod stats;
 mod web;
 
@@ -29,7 +31,10 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 use crate::lobby::Lobby;
 use crate::store::SharedStore;
@@ -94,6 +99,7 @@ impl AppState {
     /// A fresh server state with no tables.
     #[must_use]
     pub fn new(config: Config) -> AppState {
+        metrics::handle();
         let shutdown = CancellationToken::new();
         AppState {
             lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone()),
@@ -131,7 +137,9 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     let timeout = state.config.request_timeout;
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::get))
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
         .route("/api/tables", get(lobby::list).post(lobby::create))
@@ -146,7 +154,18 @@ pub fn app(state: AppState) -> Router {
             timeout,
         ))
         .merge(Router::new().route("/ws", get(upgrade)))
+        .layer(request_log())
         .with_state(state)
+}
+
+/// One log line per HTTP request (method, path, status, latency; the `/ws` upgrade too,
+/// whose session logs its own line when it ends). No request carries a token or a card.
+fn request_log()
+-> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, DefaultMakeSpan, (), DefaultOnResponse> {
+    TraceLayer::new_for_http()
+        .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+        .on_request(())
+        .on_response(DefaultOnResponse::new().level(Level::INFO))
 }
 
 /// `GET /ws`: upgrades to the game protocol; the connection is tracked so shutdown waits for

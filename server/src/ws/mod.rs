@@ -77,9 +77,12 @@ where
         hub.limits.rate_per_sec,
     );
     tracing::debug!(conn = conn.0, "connection opened");
+    metrics::counter!("parlor_connections_opened_total").increment(1);
+    let opened = std::time::Instant::now();
+    let sent = writer::Sent::default();
     {
         let read = reader.run(stream);
-        let write = write_loop(sink, rx, kick, hub.shutdown.clone());
+        let write = write_loop(sink, rx, kick, hub.shutdown.clone(), &sent);
         tokio::select! {
             () = read => {}
             () = write => {}
@@ -88,5 +91,16 @@ where
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
-    tracing::debug!(conn = conn.0, "connection closed");
+    metrics::counter!("parlor_connections_closed_total").increment(1);
+    // The session's log line: how long and how much, never what (no tokens, no cards).
+    tracing::info!(
+        conn = conn.0,
+        secs = opened.elapsed().as_secs_f64(),
+        frames_in = reader.frames_in,
+        bytes_in = reader.bytes_in,
+        frames_out = sent.frames.load(std::sync::atomic::Ordering::Relaxed),
+        bytes_out = sent.bytes.load(std::sync::atomic::Ordering::Relaxed),
+        table = reader.table_id.as_deref().unwrap_or(""),
+        "websocket session ended"
+    );
 }
