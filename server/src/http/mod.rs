@@ -11,6 +11,7 @@ mod hands;
 mod health;
 mod lobby;
 pub mod metrics;
+mod security;
 mod stats;
 mod web;
 
@@ -32,6 +33,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
+use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -132,11 +134,13 @@ impl AppState {
     }
 }
 
-/// Every route of the server. Plain HTTP requests are bounded by the request timeout; the
-/// `/ws` upgrade is routed beside them, so a game session is not.
+/// Every route of the server. Plain HTTP requests are compressed when the client accepts it
+/// and bounded by the request timeout; the `/ws` upgrade is routed beside them, so a game
+/// session is neither. Every response carries the security headers, and each request is
+/// logged.
 pub fn app(state: AppState) -> Router {
     let timeout = state.config.request_timeout;
-    Router::new()
+    let routes = Router::new()
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::get))
@@ -147,13 +151,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))
         .route("/", get(web::index))
-        .route("/t/{id}", get(web::index))
+        .route("/t/{id}", get(web::table_page))
         .fallback(web::file)
+        .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,
         ))
-        .merge(Router::new().route("/ws", get(upgrade)))
+        .merge(Router::new().route("/ws", get(upgrade)));
+    security::apply(routes)
         .layer(request_log())
         .with_state(state)
 }
