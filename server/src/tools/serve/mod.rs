@@ -30,7 +30,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {
             let (store, startup) = SqliteStore::open(&args.data)
-                .with_context(|| format!("opening the table log in {}", args.data.display()))?;
+                .with_context(|| {
+                    format!(
+                        "opening the table log in {} (the directory must be writable by the \
+                         user parlor runs as; in the Docker image, uid 10001)",
+                        args.data.display()
+                    )
+                })?;
             tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
             state = state.with_store(std::sync::Arc::new(store));
             let restored = state.lobby.restore_all(startup);
