@@ -10,6 +10,7 @@
 //! On start, [`SqliteStore::open`] reads every open table ([`Startup`]). A database file that
 //! cannot be read at all is moved aside and a fresh one started.
 
+pub mod backup;
 mod checkpoint;
 mod load;
 mod schema;
