@@ -50,6 +50,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The backend's figures for `GET /api/stats`, if it has any.
     fn stats(&self) -> Option<StoreStats>;
 
+    /// Deletes up to `limit` closed tables created before `before` (Unix milliseconds), with
+    /// their matches, seats and moves; returns how many went. Open tables are never touched.
+    /// Called in small batches, so play never waits long behind it. A backend that keeps
+    /// nothing old says 0.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        let _ = (before, limit);
+        Box::pin(async { Ok(0) })
+    }
+
     /// Whether the store can write now (`GET /healthz`): `Err` says why not. A backend that
     /// cannot fail says `Ok`.
     fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {

@@ -137,6 +137,20 @@ impl Store for SqliteStore {
         })
     }
 
+    /// Deletes old closed tables in the writer thread, between commits.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Prune {
+            before,
+            limit,
+            reply,
+        });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
     /// Healthy when a small real commit goes through the writer (after everything queued
     /// before it) and a file can be created, written and synced in the data directory.
     fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {

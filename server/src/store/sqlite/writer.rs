@@ -49,6 +49,15 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
     },
+    /// Delete old closed tables (see [`crate::store::Store::prune`]).
+    Prune {
+        /// Created before this, Unix milliseconds.
+        before: i64,
+        /// The most tables this time.
+        limit: usize,
+        /// How many went.
+        reply: oneshot::Sender<Result<usize, StoreError>>,
+    },
     /// Write something small (a real commit) and answer whether it worked: the health probe.
     Probe {
         /// The answer.
@@ -125,6 +134,13 @@ pub fn run(
                 Some(Request::Load { id, reply }) => {
                     let _ = reply.send(load::table_log(&conn, &id, load::Scope::All));
                 }
+                Some(Request::Prune {
+                    before,
+                    limit,
+                    reply,
+                }) => {
+                    let _ = reply.send(prune(&mut conn, before, limit));
+                }
                 Some(Request::Probe { reply }) => {
                     let result = probe(&mut conn);
                     set_failing(failing, result.as_ref().err().map(ToString::to_string));
@@ -147,6 +163,31 @@ fn set_failing(failing: &Mutex<Option<String>>, err: Option<String>) {
     if let Ok(mut failing) = failing.lock() {
         *failing = err;
     }
+}
+
+/// Deletes up to `limit` closed tables created before `before`, and everything of theirs,
+/// in one transaction.
+fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, StoreError> {
+    let tx = conn.transaction()?;
+    let ids: Vec<String> = tx
+        .prepare_cached(
+            "SELECT id FROM tables WHERE status = ?1 AND created < ?2 ORDER BY created LIMIT ?3",
+        )?
+        .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in &ids {
+        for sql in [
+            "DELETE FROM actions WHERE table_id = ?1",
+            "DELETE FROM seats WHERE table_id = ?1",
+            "DELETE FROM matches WHERE table_id = ?1",
+            "DELETE FROM tables WHERE id = ?1",
+        ] {
+            tx.prepare_cached(sql)?.execute(params![id])?;
+        }
+    }
+    tx.commit()?;
+    metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
+    Ok(ids.len())
 }
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite

@@ -11,7 +11,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
+use tokio_util::sync::CancellationToken;
+
 use crate::http::{AppState, serve};
+use crate::store::SharedStore;
 use crate::store::SqliteStore;
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -41,6 +44,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             state = state.with_store(std::sync::Arc::new(store));
             let restored = state.lobby.restore_all(startup);
             tracing::info!(tables = restored, "tables restored from the log");
+            if args.retention_days > 0 {
+                let store = state.lobby.store().cloned().expect("just set");
+                tokio::spawn(prune_forever(
+                    store,
+                    args.retention_days,
+                    state.shutdown.clone(),
+                ));
+            }
         }
         let listener = TcpListener::bind(args.addr)
             .await
@@ -64,6 +75,41 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!("stopped");
         Ok(())
     })
+}
+
+/// Deletes closed tables older than `days`, now and every hour, a hundred at a time so the
+/// writer goes back to play's commits in between.
+async fn prune_forever(store: SharedStore, days: u64, shutdown: CancellationToken) {
+    const DAY_MS: i64 = 86_400_000;
+    loop {
+        let before =
+            crate::store::now_millis() - i64::try_from(days).unwrap_or(i64::MAX / DAY_MS) * DAY_MS;
+        let mut pruned = 0;
+        loop {
+            match store.prune(before, 100).await {
+                Ok(0) => break,
+                Ok(n) => {
+                    pruned += n;
+                    tokio::task::yield_now().await;
+                }
+                Err(err) => {
+                    tracing::warn!(%err, "could not prune old tables");
+                    break;
+                }
+            }
+        }
+        if pruned > 0 {
+            tracing::info!(
+                tables = pruned,
+                days,
+                "closed tables past the retention deleted"
+            );
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(Duration::from_secs(3600)) => {}
+        }
+    }
 }
 
 /// Logs to stderr, as text or one JSON object a line, keeping what the `log` filter keeps.

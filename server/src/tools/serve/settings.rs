@@ -70,6 +70,10 @@ pub struct ServeArgs {
     /// [default: 30].
     #[arg(long, env = "PARLOR_REQUEST_TIMEOUT_SECS", value_name = "SECS")]
     pub request_timeout_secs: Option<u64>,
+    /// Delete closed tables (and their hands) created more than this many days ago, in the
+    /// background (0: keep everything) [default: 0].
+    #[arg(long, env = "PARLOR_RETENTION_DAYS", value_name = "DAYS")]
+    pub retention_days: Option<u64>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -103,6 +107,8 @@ pub struct Settings {
     pub ws_write_buffer: usize,
     /// HTTP request timeout in seconds.
     pub request_timeout_secs: u64,
+    /// Days closed tables are kept (0: forever).
+    pub retention_days: u64,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -123,6 +129,7 @@ impl Default for Settings {
             ws_read_buffer: config.read_buffer_bytes,
             ws_write_buffer: config.write_buffer_bytes,
             request_timeout_secs: config.request_timeout.as_secs(),
+            retention_days: 0,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
         }
@@ -143,6 +150,7 @@ struct FileSettings {
     ws_read_buffer: Option<usize>,
     ws_write_buffer: Option<usize>,
     request_timeout_secs: Option<u64>,
+    retention_days: Option<u64>,
     log_format: Option<LogFormat>,
     log: Option<String>,
 }
@@ -213,6 +221,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .request_timeout_secs
             .or(file.request_timeout_secs)
             .unwrap_or(d.request_timeout_secs),
+        retention_days: args
+            .retention_days
+            .or(file.retention_days)
+            .unwrap_or(d.retention_days),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
     }
