@@ -6,6 +6,7 @@
 //! server and may import every other module (`ws`, `lobby`, `table`, `store`, `conn`), while
 //! none of them imports it.
 
+mod admin;
 mod error;
 mod hands;
 mod health;
@@ -15,6 +16,7 @@ mod security;
 mod stats;
 mod web;
 
+pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
 
@@ -67,6 +69,8 @@ pub struct Config {
     /// How long an HTTP request may take before it is answered 408 (WebSocket sessions, once
     /// upgraded, are not bound by it).
     pub request_timeout: Duration,
+    /// The key of the admin API (`None`: the admin API is off).
+    pub admin_key: Option<AdminKey>,
 }
 
 impl Default for Config {
@@ -80,6 +84,7 @@ impl Default for Config {
             read_buffer_bytes: 512,
             write_buffer_bytes: 512,
             request_timeout: Duration::from_secs(30),
+            admin_key: None,
         }
     }
 }
@@ -95,6 +100,8 @@ pub struct AppState {
     pub shutdown: CancellationToken,
     /// The live WebSocket connections, awaited on shutdown so every `goodbye` goes out.
     pub tracker: TaskTracker,
+    /// The live WebSocket sessions' ages and tables, for the admin API.
+    pub sessions: ws::Sessions,
 }
 
 impl AppState {
@@ -108,6 +115,7 @@ impl AppState {
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
+            sessions: ws::Sessions::default(),
         }
     }
 
@@ -122,6 +130,7 @@ impl AppState {
                 outbound_queue: self.config.outbound_queue,
             },
             shutdown: self.shutdown.clone(),
+            sessions: self.sessions.clone(),
         }
     }
 
@@ -146,6 +155,7 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(metrics::get))
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
+        .route("/api/admin/tables", get(admin::tables))
         .route("/api/tables", get(lobby::list).post(lobby::create))
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))

@@ -13,10 +13,12 @@
 mod ratelimit;
 mod reader;
 mod refusal;
+mod sessions;
 mod writer;
 
 pub use ratelimit::TokenBucket;
 pub use refusal::Refusal;
+pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{Sink, Stream, StreamExt};
@@ -53,6 +55,8 @@ pub struct Hub {
     pub limits: Limits,
     /// Cancelled when the server stops: each connection says `goodbye` and closes.
     pub shutdown: CancellationToken,
+    /// The live sessions (for the admin API).
+    pub sessions: Sessions,
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
@@ -75,7 +79,9 @@ where
         hub.lobby.clone(),
         TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
         hub.limits.rate_per_sec,
+        hub.sessions.clone(),
     );
+    hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
     let opened = std::time::Instant::now();
@@ -91,6 +97,7 @@ where
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
+    hub.sessions.closed(conn);
     metrics::counter!("parlor_connections_closed_total").increment(1);
     // The session's log line: how long and how much, never what (no tokens, no cards).
     tracing::info!(

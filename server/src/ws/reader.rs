@@ -34,11 +34,19 @@ pub(super) struct Reader {
     pub(super) bytes_in: u64,
     /// The last table joined or watched, for the session's log line.
     pub(super) table_id: Option<String>,
+    /// Where the session's table is recorded for the admin API.
+    sessions: super::Sessions,
 }
 
 impl Reader {
     /// A reader at no table yet.
-    pub(super) fn new(conn: Conn, lobby: Lobby, bucket: TokenBucket, rate: u32) -> Reader {
+    pub(super) fn new(
+        conn: Conn,
+        lobby: Lobby,
+        bucket: TokenBucket,
+        rate: u32,
+        sessions: super::Sessions,
+    ) -> Reader {
         Reader {
             conn,
             lobby,
@@ -48,6 +56,7 @@ impl Reader {
             frames_in: 0,
             bytes_in: 0,
             table_id: None,
+            sessions,
         }
     }
 
@@ -211,6 +220,7 @@ impl Reader {
         }
         if joined.await.unwrap_or(false) {
             self.table_id = Some(id.to_string());
+            self.sessions.at_table(self.conn.id, id);
             self.table = Some(table);
         }
     }

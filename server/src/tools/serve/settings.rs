@@ -14,7 +14,7 @@ use clap::Args;
 use clap::builder::BoolishValueParser;
 use serde::{Deserialize, Serialize};
 
-use crate::http::Config;
+use crate::http::{AdminKey, Config};
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -74,6 +74,16 @@ pub struct ServeArgs {
     /// background (0: keep everything) [default: 0].
     #[arg(long, env = "PARLOR_RETENTION_DAYS", value_name = "DAYS")]
     pub retention_days: Option<u64>,
+    /// Turn on the admin API (`/api/admin/...`) with this key, sent as `Authorization:
+    /// Bearer KEY` [default: off]. Prefer the variable or the file to the flag, which other
+    /// users of the machine can see.
+    #[arg(
+        long,
+        env = "PARLOR_ADMIN_KEY",
+        value_name = "KEY",
+        hide_env_values = true
+    )]
+    pub admin_key: Option<String>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -109,6 +119,9 @@ pub struct Settings {
     pub request_timeout_secs: u64,
     /// Days closed tables are kept (0: forever).
     pub retention_days: u64,
+    /// The admin API's key (never printed).
+    #[serde(skip_serializing)]
+    pub admin_key: Option<AdminKey>,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -130,6 +143,7 @@ impl Default for Settings {
             ws_write_buffer: config.write_buffer_bytes,
             request_timeout_secs: config.request_timeout.as_secs(),
             retention_days: 0,
+            admin_key: None,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
         }
@@ -151,6 +165,7 @@ struct FileSettings {
     ws_write_buffer: Option<usize>,
     request_timeout_secs: Option<u64>,
     retention_days: Option<u64>,
+    admin_key: Option<AdminKey>,
     log_format: Option<LogFormat>,
     log: Option<String>,
 }
@@ -177,14 +192,20 @@ impl Settings {
             read_buffer_bytes: self.ws_read_buffer,
             write_buffer_bytes: self.ws_write_buffer,
             request_timeout: std::time::Duration::from_secs(self.request_timeout_secs.max(1)),
+            admin_key: self.admin_key.clone().filter(|key| !key.0.is_empty()),
             ..Config::default()
         }
     }
 
-    /// These settings as a TOML config file.
+    /// These settings as a TOML config file; the admin key is left out (a comment says
+    /// whether one is set).
     #[must_use]
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("settings always serialize")
+        let mut text = toml::to_string(self).expect("settings always serialize");
+        if self.admin_key.is_some() {
+            text.push_str("# admin_key is set (not shown)\n");
+        }
+        text
     }
 }
 
@@ -225,6 +246,7 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .retention_days
             .or(file.retention_days)
             .unwrap_or(d.retention_days),
+        admin_key: args.admin_key.clone().map(AdminKey).or(file.admin_key),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
     }
