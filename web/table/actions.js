@@ -64,7 +64,7 @@ export class Actions {
     this.session.send({ type: 'leave' });
     saveSeat(this.state.tableId, null);
     this.session.stop();
-    location.assign('/');
+    location.assign('./');
   }
 
   /** A card of the hand was clicked: chosen for passing, or played. @param {string} card */

@@ -33,7 +33,7 @@ export class Downloads {
     const s = this.store.state;
     let list = null;
     try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(s.tableId)}/hands`);
+      const res = await fetch(`api/tables/${encodeURIComponent(s.tableId)}/hands`);
       if (res.ok) {
         list = await res.json();
       } else {
@@ -73,7 +73,7 @@ export function downloadLink(s, row, where) {
   const stored = storedHand(s, row);
   if (!stored) return null;
   return h('a', {
-    class: 'download', href: stored.url, download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
+    class: 'download', href: stored.url.replace(/^\//, ''), download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
     'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
     title: 'Every card of the hand, face up, as a JSON file',
   }, h('span', { class: 'sr-only' }, 'Download '), `Hand ${row.hand + 1}`);

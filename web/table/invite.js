@@ -10,7 +10,7 @@ import { h } from '../dom.js';
 
 /** The address people open to join this table. @param {string} tableId */
 export function inviteUrl(tableId) {
-  return `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  return new URL(`t/${encodeURIComponent(tableId)}`, document.baseURI).href;
 }
 
 /** The invite box. @param {TableState} s @param {Actions} actions */

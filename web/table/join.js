@@ -46,7 +46,7 @@ export function joinPart(actions) {
         t ? seatList(s, actions, nameInput) : null,
         h('div', { class: 'row' },
           h('button', { type: 'button', id: 'watch-button', onclick: () => actions.watch() }, 'Just watch'),
-          h('a', { class: 'button link', href: '/' }, 'Back to the lobby')),
+          h('a', { class: 'button link', href: './' }, 'Back to the lobby')),
       ] : null,
       s.joinInfoError ? h('p', { class: 'error', role: 'alert' }, s.joinInfoError) : null));
     if (typing && nameInput.isConnected) nameInput.focus();
@@ -60,5 +60,5 @@ export function elsewherePage(actions) {
     h('p', {}, 'You are playing at this table in another tab or on another device.'),
     h('div', { class: 'row' },
       h('button', { type: 'button', class: 'primary', id: 'play-here', onclick: () => actions.playHere() }, 'Play here instead'),
-      h('a', { class: 'button link', href: '/' }, 'Back to the lobby'))));
+      h('a', { class: 'button link', href: './' }, 'Back to the lobby'))));
 }

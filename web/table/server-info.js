@@ -33,7 +33,7 @@ export class Variants {
   async fetchUntilLoaded() {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const res = await fetch('/api/variants');
+        const res = await fetch('api/variants');
         if (res.ok) {
           this.store.set({ variants: await res.json() });
           return;
@@ -74,7 +74,7 @@ export class TablePoll {
     // request made before that is stale and must not overwrite them.
     const stale = () => store.state.role !== 'none';
     try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(store.state.tableId)}`);
+      const res = await fetch(`api/tables/${encodeURIComponent(store.state.tableId)}`);
       if (stale()) return;
       if (!res.ok) {
         const message = res.status === 404 ? 'There is no table with this link. It may have closed.' : await errorText(res);

@@ -31,9 +31,13 @@ impl ConnId {
     }
 }
 
-/// Serializes a server message into a frame.
+/// Serializes a server message into a frame. Every `error` sent is counted here, by code
+/// (`parlor_errors_total`), whoever refused.
 #[must_use]
 pub fn frame(msg: &ServerMsg) -> Frame {
+    if let ServerMsg::Error { code, .. } = msg {
+        metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
+    }
     serde_json::to_string(msg)
         .expect("server messages always serialize")
         .into()

@@ -6,12 +6,17 @@
 //! server and may import every other module (`ws`, `lobby`, `table`, `store`, `conn`), while
 //! none of them imports it.
 
+mod admin;
 mod error;
 mod hands;
+mod health;
 mod lobby;
+pub mod metrics;
+mod security;
 mod stats;
 mod web;
 
+pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
 
@@ -22,12 +27,18 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 use crate::lobby::Lobby;
 use crate::store::SharedStore;
@@ -55,6 +66,11 @@ pub struct Config {
     /// `parlor loadtest`: 512 gives a third more moves per second than 0 for 1 KB more per
     /// table; 4 KiB costs 8 KB per table more.
     pub write_buffer_bytes: usize,
+    /// How long an HTTP request may take before it is answered 408 (WebSocket sessions, once
+    /// upgraded, are not bound by it).
+    pub request_timeout: Duration,
+    /// The key of the admin API (`None`: the admin API is off).
+    pub admin_key: Option<AdminKey>,
 }
 
 impl Default for Config {
@@ -67,6 +83,8 @@ impl Default for Config {
             outbound_queue: 256,
             read_buffer_bytes: 512,
             write_buffer_bytes: 512,
+            request_timeout: Duration::from_secs(30),
+            admin_key: None,
         }
     }
 }
@@ -82,18 +100,22 @@ pub struct AppState {
     pub shutdown: CancellationToken,
     /// The live WebSocket connections, awaited on shutdown so every `goodbye` goes out.
     pub tracker: TaskTracker,
+    /// The live WebSocket sessions' ages and tables, for the admin API.
+    pub sessions: ws::Sessions,
 }
 
 impl AppState {
     /// A fresh server state with no tables.
     #[must_use]
     pub fn new(config: Config) -> AppState {
+        metrics::handle();
         let shutdown = CancellationToken::new();
         AppState {
             lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone()),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
+            sessions: ws::Sessions::default(),
         }
     }
 
@@ -108,6 +130,7 @@ impl AppState {
                 outbound_queue: self.config.outbound_queue,
             },
             shutdown: self.shutdown.clone(),
+            sessions: self.sessions.clone(),
         }
     }
 
@@ -120,21 +143,45 @@ impl AppState {
     }
 }
 
-/// Every route of the server.
+/// Every route of the server. Plain HTTP requests are compressed when the client accepts it
+/// and bounded by the request timeout; the `/ws` upgrade is routed beside them, so a game
+/// session is neither. Every response carries the security headers, and each request is
+/// logged.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+    let timeout = state.config.request_timeout;
+    let routes = Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::get))
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
+        .route("/api/admin/tables", get(admin::tables))
         .route("/api/tables", get(lobby::list).post(lobby::create))
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))
-        .route("/ws", get(upgrade))
         .route("/", get(web::index))
-        .route("/t/{id}", get(web::index))
+        .route("/t/{id}", get(web::table_page))
         .fallback(web::file)
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        .merge(Router::new().route("/ws", get(upgrade)));
+    security::apply(routes)
+        .layer(request_log())
         .with_state(state)
+}
+
+/// One log line per HTTP request (method, path, status, latency; the `/ws` upgrade too,
+/// whose session logs its own line when it ends). No request carries a token or a card.
+fn request_log()
+-> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, DefaultMakeSpan, (), DefaultOnResponse> {
+    TraceLayer::new_for_http()
+        .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+        .on_request(())
+        .on_response(DefaultOnResponse::new().level(Level::INFO))
 }
 
 /// `GET /ws`: upgrades to the game protocol; the connection is tracked so shutdown waits for

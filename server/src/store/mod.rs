@@ -8,6 +8,9 @@
 //! the tables that were open when the server stopped ([`Startup`]); [`restore::rebuild`] turns
 //! each into a table ready for its actor, and [`hands`] builds finished hands from a log.
 //!
+//! Backends count their commits with the `metrics` facade (`parlor_store_*`); whoever
+//! installs a recorder exports them.
+//!
 //! The store imports nothing else of the server: its vocabulary is the rows of
 //! [`records`] and the engine of `parlor-shared`.
 
@@ -49,6 +52,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The backend's figures for `GET /api/stats`, if it has any.
     fn stats(&self) -> Option<StoreStats>;
 
+    /// Deletes up to `limit` closed tables created before `before` (Unix milliseconds), with
+    /// their matches, seats and moves; returns how many went. Open tables are never touched.
+    /// Called in small batches, so play never waits long behind it. A backend that keeps
+    /// nothing old says 0.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        let _ = (before, limit);
+        Box::pin(async { Ok(0) })
+    }
+
+    /// Whether the store can write now (`GET /healthz`): `Err` says why not. A backend that
+    /// cannot fail says `Ok`.
+    fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+
     /// Makes everything appended durable and stops; later writes fail (their tables never
     /// send what they would have written).
     fn close(&self) -> BoxFuture<'_, Result<(), StoreError>>;
@@ -85,6 +103,9 @@ pub enum StoreError {
     /// The writer thread has stopped (the server is shutting down).
     #[error("the database writer has stopped")]
     Closed,
+    /// The last write failed; the store is unhealthy until one succeeds.
+    #[error("the last write failed: {0}")]
+    Failing(String),
 }
 
 impl StoreError {

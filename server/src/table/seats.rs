@@ -94,10 +94,11 @@ impl SeatState {
     }
 }
 
-/// A fresh secret seat token.
+/// A fresh secret seat token: 128 bits from `rand`'s thread generator (a ChaCha CSPRNG
+/// seeded from the operating system), the one source of the server's ids and tokens.
 #[must_use]
 pub fn new_token() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
+    format!("{:032x}", rand::random::<u128>())
 }
 
 /// A shown name: trimmed, control characters removed, at most [`MAX_NAME_CHARS`].

@@ -1,6 +1,6 @@
 //! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
-//! together; the others are arena, bench, loadtest, replay, uva181, heartless-move and the
-//! remote bot), with the bot adapters they share.
+//! together; the others are arena, backup and restore, bench, loadtest, replay, uva181,
+//! heartless-move and the remote bot), with the bot adapters they share.
 //!
 //! Tools sit on top of the server's modules and may use any of them; no server module imports
 //! a tool.
@@ -8,6 +8,7 @@
 pub mod adapters;
 
 pub mod arena;
+pub mod backup;
 pub mod bench;
 pub mod bot;
 pub mod heartless_move;

@@ -13,10 +13,12 @@
 mod ratelimit;
 mod reader;
 mod refusal;
+mod sessions;
 mod writer;
 
 pub use ratelimit::TokenBucket;
 pub use refusal::Refusal;
+pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{Sink, Stream, StreamExt};
@@ -53,6 +55,8 @@ pub struct Hub {
     pub limits: Limits,
     /// Cancelled when the server stops: each connection says `goodbye` and closes.
     pub shutdown: CancellationToken,
+    /// The live sessions (for the admin API).
+    pub sessions: Sessions,
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
@@ -75,11 +79,16 @@ where
         hub.lobby.clone(),
         TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
         hub.limits.rate_per_sec,
+        hub.sessions.clone(),
     );
+    hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
+    metrics::counter!("parlor_connections_opened_total").increment(1);
+    let opened = std::time::Instant::now();
+    let sent = writer::Sent::default();
     {
         let read = reader.run(stream);
-        let write = write_loop(sink, rx, kick, hub.shutdown.clone());
+        let write = write_loop(sink, rx, kick, hub.shutdown.clone(), &sent);
         tokio::select! {
             () = read => {}
             () = write => {}
@@ -88,5 +97,17 @@ where
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
-    tracing::debug!(conn = conn.0, "connection closed");
+    hub.sessions.closed(conn);
+    metrics::counter!("parlor_connections_closed_total").increment(1);
+    // The session's log line: how long and how much, never what (no tokens, no cards).
+    tracing::info!(
+        conn = conn.0,
+        secs = opened.elapsed().as_secs_f64(),
+        frames_in = reader.frames_in,
+        bytes_in = reader.bytes_in,
+        frames_out = sent.frames.load(std::sync::atomic::Ordering::Relaxed),
+        bytes_out = sent.bytes.load(std::sync::atomic::Ordering::Relaxed),
+        table = reader.table_id.as_deref().unwrap_or(""),
+        "websocket session ended"
+    );
 }

@@ -28,17 +28,35 @@ pub(super) struct Reader {
     bucket: TokenBucket,
     /// Messages per second allowed (for the error text).
     rate: u32,
+    /// Text and binary frames received, for the session's log line.
+    pub(super) frames_in: u64,
+    /// Their bytes.
+    pub(super) bytes_in: u64,
+    /// The last table joined or watched, for the session's log line.
+    pub(super) table_id: Option<String>,
+    /// Where the session's table is recorded for the admin API.
+    sessions: super::Sessions,
 }
 
 impl Reader {
     /// A reader at no table yet.
-    pub(super) fn new(conn: Conn, lobby: Lobby, bucket: TokenBucket, rate: u32) -> Reader {
+    pub(super) fn new(
+        conn: Conn,
+        lobby: Lobby,
+        bucket: TokenBucket,
+        rate: u32,
+        sessions: super::Sessions,
+    ) -> Reader {
         Reader {
             conn,
             lobby,
             table: None,
             bucket,
             rate,
+            frames_in: 0,
+            bytes_in: 0,
+            table_id: None,
+            sessions,
         }
     }
 
@@ -52,11 +70,13 @@ impl Reader {
                 // Each message is handled in its own boxed future: the connection's task then
                 // stays small however deep the handling goes (thousands of them are alive).
                 Ok(Message::Text(text)) => {
+                    self.received(text.len());
                     if self.allowed().await {
                         Box::pin(self.on_text(text.as_str())).await;
                     }
                 }
-                Ok(Message::Binary(_)) => {
+                Ok(Message::Binary(bytes)) => {
+                    self.received(bytes.len());
                     if self.allowed().await {
                         Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
                     }
@@ -85,11 +105,19 @@ impl Reader {
         }
     }
 
+    /// Counts a frame received.
+    fn received(&mut self, bytes: usize) {
+        self.frames_in += 1;
+        self.bytes_in += bytes as u64;
+        metrics::counter!("parlor_ws_bytes_received_total").increment(bytes as u64);
+    }
+
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
     async fn allowed(&mut self) -> bool {
         self.bucket.give_back(self.conn.take_refunds());
         let allowed = self.bucket.take();
         if !allowed {
+            metrics::counter!("parlor_rate_limited_total").increment(1);
             Box::pin(self.reply(&Refusal::RateLimited(self.rate).to_msg())).await;
         }
         allowed
@@ -191,6 +219,8 @@ impl Reader {
             return;
         }
         if joined.await.unwrap_or(false) {
+            self.table_id = Some(id.to_string());
+            self.sessions.at_table(self.conn.id, id);
             self.table = Some(table);
         }
     }

@@ -2,6 +2,7 @@
 //! the server stops.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, close_code};
@@ -11,6 +12,15 @@ use tokio_util::sync::CancellationToken;
 
 use crate::conn::{Frame, Receiver};
 
+/// What the writer has sent, for the session's log line.
+#[derive(Debug, Default)]
+pub(super) struct Sent {
+    /// Frames written.
+    pub(super) frames: AtomicU64,
+    /// Their bytes.
+    pub(super) bytes: AtomicU64,
+}
+
 /// Drains the connection's queue into the socket, batching what is waiting into one flush.
 /// Stops when the connection is kicked; says `goodbye` when the server stops.
 pub(super) async fn write_loop<W>(
@@ -18,6 +28,7 @@ pub(super) async fn write_loop<W>(
     mut rx: Receiver<Frame>,
     kick: CancellationToken,
     shutdown: CancellationToken,
+    sent_so_far: &Sent,
 ) where
     W: Sink<Message> + Unpin,
 {
@@ -36,6 +47,12 @@ pub(super) async fn write_loop<W>(
         if !more {
             return;
         }
+        let bytes: usize = batch.iter().map(|frame| frame.len()).sum();
+        metrics::counter!("parlor_ws_bytes_sent_total").increment(bytes as u64);
+        sent_so_far
+            .frames
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        sent_so_far.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
         let send = async {
             for frame in batch.drain(..) {
                 sink.feed(Message::Text(frame)).await?;

@@ -135,7 +135,9 @@ export async function startStatic(api = {}) {
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[path.extname(full)] || 'application/octet-stream' });
-    res.end(readFileSync(full));
+    // As `parlor serve` does, the page at an invite link has its base one level up.
+    const body = readFileSync(full);
+    res.end(url.pathname.startsWith('/t/') ? body.toString().replace('<base href="./">', '<base href="../">') : body);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address();

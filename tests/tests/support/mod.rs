@@ -91,9 +91,15 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts `parlor serve --addr 127.0.0.1:0 --data DIR` and waits until it listens.
     pub fn start(data: &Path) -> ServerProcess {
+        ServerProcess::start_with(data, &[])
+    }
+
+    /// Starts `parlor serve --addr 127.0.0.1:0 --data DIR ARGS...` and waits until it listens.
+    pub fn start_with(data: &Path, args: &[&str]) -> ServerProcess {
         let mut child = Command::new(parlor_bin())
             .args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(data)
+            .args(args)
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())

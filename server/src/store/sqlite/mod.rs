@@ -10,14 +10,15 @@
 //! On start, [`SqliteStore::open`] reads every open table ([`Startup`]). A database file that
 //! cannot be read at all is moved aside and a fresh one started.
 
+pub mod backup;
 mod checkpoint;
 mod load;
 mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -41,6 +42,8 @@ pub struct SqliteStore {
     path: Option<PathBuf>,
     /// What the checkpointer has done, when there is one.
     checkpoints: Option<Arc<CheckpointStats>>,
+    /// Why the writer's last commit failed, while it is failing.
+    failing: Arc<Mutex<Option<String>>>,
 }
 
 impl SqliteStore {
@@ -102,14 +105,17 @@ impl SqliteStore {
                 .ok()
         });
         let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
+        let failing = Arc::new(Mutex::new(None));
+        let writer_failing = Arc::clone(&failing);
         thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer::run(conn, rx, checkpointer))
+            .spawn(move || writer::run(conn, rx, checkpointer, &writer_failing))
             .expect("spawning the database writer thread");
         SqliteStore {
             tx,
             path,
             checkpoints,
+            failing,
         }
     }
 
@@ -128,6 +134,45 @@ impl Store for SqliteStore {
             checkpoints: stats.checkpoints.load(Ordering::Relaxed),
             log_restarts: stats.restarts.load(Ordering::Relaxed),
             log_pages: stats.log_pages.load(Ordering::Relaxed),
+        })
+    }
+
+    /// Deletes old closed tables in the writer thread, between commits.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Prune {
+            before,
+            limit,
+            reply,
+        });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    /// Healthy when a small real commit goes through the writer (after everything queued
+    /// before it) and a file can be created, written and synced in the data directory.
+    fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Probe { reply });
+        let dir = self
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)??;
+            if let Some(dir) = dir {
+                tokio::task::spawn_blocking(move || probe_dir(&dir))
+                    .await
+                    .map_err(|_| StoreError::Closed)??;
+            }
+            match self.failing.lock().map(|f| f.clone()) {
+                Ok(Some(err)) => Err(StoreError::Failing(err)),
+                _ => Ok(()),
+            }
         })
     }
 
@@ -176,6 +221,21 @@ impl Store for SqliteStore {
             rx.await.map_err(|_| StoreError::Closed)
         })
     }
+}
+
+/// Creates, writes, syncs and removes a small file in the data directory.
+fn probe_dir(dir: &Path) -> Result<(), StoreError> {
+    use std::io::Write as _;
+    let path = dir.join(".parlor-health");
+    let io = |err| StoreError::Io {
+        what: format!("writing {}", path.display()),
+        err,
+    };
+    let mut file = std::fs::File::create(&path).map_err(io)?;
+    file.write_all(b"ok\n").map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    std::fs::remove_file(&path).map_err(io)
 }
 
 /// Opens the file, sets it up and reads every open table. The flag is true when some rows

@@ -54,6 +54,21 @@ pub const MIGRATIONS: &[&str] = &[
     ",
 ];
 
+/// Checks that a database is Parlor's (it has the `tables` table) and not newer than this
+/// build (a backup about to be restored).
+pub fn check_version(conn: &Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    let known = MIGRATIONS.len() as i64;
+    if version > known {
+        return Err(StoreError::NewerSchema {
+            found: version,
+            known,
+        });
+    }
+    conn.query_row("SELECT count(*) FROM tables", [], |_| Ok(()))?;
+    Ok(())
+}
+
 /// Brings the database up to the newest schema, each migration in its own transaction.
 pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;

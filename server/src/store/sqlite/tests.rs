@@ -5,7 +5,7 @@ use parlor_shared::protocol::TableOptions;
 use parlor_shared::{Event, Game, Variant};
 
 use super::SqliteStore;
-use crate::store::records::{ActionRow, MatchRow, TableLog, TableRow};
+use crate::store::records::{ActionRow, MatchRow, TableLog, TableRow, Write};
 use crate::store::test_support::{Dir, first_legal, hearts_options, seat_rows};
 use crate::store::{Store, StoreError, hands, restore};
 
@@ -213,4 +213,65 @@ fn the_checkpointer_folds_and_restarts_the_log_beside_the_writer() {
         .query_row("SELECT count(*) FROM rows", [], |row| row.get(0))
         .unwrap();
     assert_eq!(count, commits, "no committed row was lost");
+}
+
+#[tokio::test]
+async fn pruning_removes_exactly_the_closed_tables_older_than_the_cutoff() {
+    let dir = Dir::new("prune");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let day = 86_400_000;
+    // (id, created, closed)
+    let tables = [
+        ("old-closed-1", day, true),
+        ("old-closed-2", 2 * day, true),
+        ("old-open", day, false),
+        ("new-closed", 20 * day, true),
+        ("new-open", 20 * day, false),
+    ];
+    for (id, created, closed) in tables {
+        let (mut log, _, _) = log_of(8);
+        log.table.id = id.into();
+        log.table.created = created;
+        if closed {
+            log.table.status = crate::store::records::CLOSED.into();
+        }
+        let mut acks = vec![store.append(Write::Table(log.table.clone()))];
+        acks.push(store.append(Write::Match {
+            table: id.into(),
+            row: log.matches[0],
+        }));
+        for row in log.actions {
+            acks.push(store.append(Write::Action {
+                table: id.into(),
+                row,
+            }));
+        }
+        for ack in acks {
+            ack.await.unwrap().unwrap();
+        }
+    }
+    store.flushed().await.unwrap();
+    // One at a time: the batch limit holds.
+    assert_eq!(store.prune(10 * day, 1).await.unwrap(), 1);
+    assert_eq!(store.prune(10 * day, 100).await.unwrap(), 1);
+    assert_eq!(store.prune(10 * day, 100).await.unwrap(), 0);
+    for (id, _, _) in tables {
+        let log = store.table_log(id).await.unwrap();
+        let gone = id.starts_with("old-closed");
+        assert_eq!(log.is_none(), gone, "{id}");
+        if let Some(log) = log {
+            assert_eq!(log.actions.len(), 8, "{id} keeps its moves");
+        }
+    }
+    // Nothing of the pruned tables is left behind.
+    let conn = rusqlite::Connection::open(dir.0.join(super::DB_FILE)).unwrap();
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM actions WHERE table_id LIKE 'old-closed%'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0);
+    store.close().await.unwrap();
 }

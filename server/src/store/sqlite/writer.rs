@@ -7,6 +7,9 @@
 //!
 //! It owns the writing connection; nothing else writes to the database after start.
 
+use std::sync::Mutex;
+use std::time::Instant;
+
 use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};
 
@@ -46,6 +49,20 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
     },
+    /// Delete old closed tables (see [`crate::store::Store::prune`]).
+    Prune {
+        /// Created before this, Unix milliseconds.
+        before: i64,
+        /// The most tables this time.
+        limit: usize,
+        /// How many went.
+        reply: oneshot::Sender<Result<usize, StoreError>>,
+    },
+    /// Write something small (a real commit) and answer whether it worked: the health probe.
+    Probe {
+        /// The answer.
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
     /// Commit what is queued and stop.
     Shutdown {
         /// Answered after the last commit, just before the thread ends.
@@ -59,6 +76,7 @@ pub fn run(
     mut conn: Connection,
     mut rx: mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<Checkpointer>,
+    failing: &Mutex<Option<String>>,
 ) {
     let mut batch = Vec::new();
     let mut acks = Vec::new();
@@ -89,11 +107,18 @@ pub fn run(
                 }
             }
             if !writes.is_empty() {
+                let started = Instant::now();
                 let result = write_all(&mut conn, &writes).map_err(|err| err.to_string());
+                metrics::histogram!("parlor_store_commit_seconds")
+                    .record(started.elapsed().as_secs_f64());
+                metrics::counter!("parlor_store_commits_total").increment(1);
+                metrics::counter!("parlor_store_writes_total").increment(writes.len() as u64);
                 tracing::trace!(writes = writes.len(), "committed");
                 if let Err(err) = &result {
+                    metrics::counter!("parlor_store_commit_failures_total").increment(1);
                     tracing::error!(%err, writes = writes.len(), "could not write to the database");
                 }
+                set_failing(failing, result.as_ref().err().cloned());
                 for ack in acks.drain(..) {
                     let _ = ack.send(result.clone());
                 }
@@ -109,6 +134,18 @@ pub fn run(
                 Some(Request::Load { id, reply }) => {
                     let _ = reply.send(load::table_log(&conn, &id, load::Scope::All));
                 }
+                Some(Request::Prune {
+                    before,
+                    limit,
+                    reply,
+                }) => {
+                    let _ = reply.send(prune(&mut conn, before, limit));
+                }
+                Some(Request::Probe { reply }) => {
+                    let result = probe(&mut conn);
+                    set_failing(failing, result.as_ref().err().map(ToString::to_string));
+                    let _ = reply.send(result);
+                }
                 Some(Request::Shutdown { reply }) => stop = Some(reply),
             }
         }
@@ -119,6 +156,48 @@ pub fn run(
         }
     }
     finish(conn, checkpointer);
+}
+
+/// Records whether the last write worked, for the health check.
+fn set_failing(failing: &Mutex<Option<String>>, err: Option<String>) {
+    if let Ok(mut failing) = failing.lock() {
+        *failing = err;
+    }
+}
+
+/// Deletes up to `limit` closed tables created before `before`, and everything of theirs,
+/// in one transaction.
+fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, StoreError> {
+    let tx = conn.transaction()?;
+    let ids: Vec<String> = tx
+        .prepare_cached(
+            "SELECT id FROM tables WHERE status = ?1 AND created < ?2 ORDER BY created LIMIT ?3",
+        )?
+        .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in &ids {
+        for sql in [
+            "DELETE FROM actions WHERE table_id = ?1",
+            "DELETE FROM seats WHERE table_id = ?1",
+            "DELETE FROM matches WHERE table_id = ?1",
+            "DELETE FROM tables WHERE id = ?1",
+        ] {
+            tx.prepare_cached(sql)?.execute(params![id])?;
+        }
+    }
+    tx.commit()?;
+    metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
+    Ok(ids.len())
+}
+
+/// A real commit that changes nothing: the schema version written over itself (SQLite
+/// writes the header page, so a full disk, a read-only file or a moved database fails it).
+fn probe(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    tx.pragma_update(None, "user_version", version)?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// Stops the checkpointer, then folds the whole write-ahead log into the main file so the

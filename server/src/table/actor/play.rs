@@ -23,6 +23,7 @@ impl TableActor {
         let seq = self.seq + events.len() as u64;
         self.outbox.record_action(self.moves, seat, &action, seq);
         self.moves += 1;
+        metrics::counter!("parlor_moves_total").increment(1);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
         for event in events {
@@ -31,6 +32,7 @@ impl TableActor {
         if over {
             self.status = TableStatus::Finished;
             self.matches_played += 1;
+            metrics::counter!("parlor_matches_finished_total").increment(1);
             self.awaiting = SeatSet::EMPTY;
             for state in &mut self.seats {
                 state.turn_deadline = None;

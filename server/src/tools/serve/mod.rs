@@ -1,0 +1,151 @@
+//! `parlor serve`: the game server and web client, with embedded defaults. Its settings
+//! (flags, `PARLOR_*` variables, a TOML file) are read in [`settings`].
+
+mod settings;
+
+pub use settings::{LogFormat, ServeArgs, Settings};
+
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::http::{AppState, serve};
+use crate::store::SharedStore;
+use crate::store::SqliteStore;
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    let settings = Settings::resolve(args)?;
+    if args.print_config {
+        print!("{}", settings.to_toml());
+        return Ok(());
+    }
+    init_tracing(&settings)?;
+    let args = &settings;
+    let runtime = super::runtime(args.threads)?;
+    runtime.block_on(async {
+        let mut state = AppState::new(args.config());
+        if args.no_store {
+            tracing::warn!("--no-store: tables will not survive a restart");
+        } else {
+            let (store, startup) = SqliteStore::open(&args.data)
+                .with_context(|| {
+                    format!(
+                        "opening the table log in {} (the directory must be writable by the \
+                         user parlor runs as; in the Docker image, uid 10001)",
+                        args.data.display()
+                    )
+                })?;
+            tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
+            state = state.with_store(std::sync::Arc::new(store));
+            let restored = state.lobby.restore_all(startup);
+            tracing::info!(tables = restored, "tables restored from the log");
+            if args.retention_days > 0 {
+                let store = state.lobby.store().cloned().expect("just set");
+                tokio::spawn(prune_forever(
+                    store,
+                    args.retention_days,
+                    state.shutdown.clone(),
+                ));
+            }
+        }
+        let listener = TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("listening on {}", args.addr))?;
+        tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
+        let shutdown = state.shutdown.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("shutting down: telling clients goodbye");
+            shutdown.cancel();
+        });
+        let store = state.lobby.store().cloned();
+        serve(listener, state).await.context("serving")?;
+        if let Some(store) = store {
+            match tokio::time::timeout(Duration::from_secs(5), store.close()).await {
+                Ok(Ok(())) => tracing::info!("table log flushed and closed"),
+                Ok(Err(err)) => tracing::error!(%err, "could not flush the table log"),
+                Err(_) => tracing::error!("the table log did not finish writing in 5 s"),
+            }
+        }
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Deletes closed tables older than `days`, now and every hour, a hundred at a time so the
+/// writer goes back to play's commits in between.
+async fn prune_forever(store: SharedStore, days: u64, shutdown: CancellationToken) {
+    const DAY_MS: i64 = 86_400_000;
+    loop {
+        let before =
+            crate::store::now_millis() - i64::try_from(days).unwrap_or(i64::MAX / DAY_MS) * DAY_MS;
+        let mut pruned = 0;
+        loop {
+            match store.prune(before, 100).await {
+                Ok(0) => break,
+                Ok(n) => {
+                    pruned += n;
+                    tokio::task::yield_now().await;
+                }
+                Err(err) => {
+                    tracing::warn!(%err, "could not prune old tables");
+                    break;
+                }
+            }
+        }
+        if pruned > 0 {
+            tracing::info!(
+                tables = pruned,
+                days,
+                "closed tables past the retention deleted"
+            );
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(Duration::from_secs(3600)) => {}
+        }
+    }
+}
+
+/// Logs to stderr, as text or one JSON object a line, keeping what the `log` filter keeps.
+fn init_tracing(settings: &Settings) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_new(&settings.log)
+        .with_context(|| format!("the log filter `{}`", settings.log))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match settings.log_format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+    Ok(())
+}
+
+/// Waits for Ctrl-C or (on Unix) SIGTERM.
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

@@ -1,0 +1,289 @@
+//! `parlor serve`'s settings: each one a flag, an environment variable `PARLOR_*` or a key of
+//! a TOML config file (`--config FILE` / `PARLOR_CONFIG`), in that order of precedence, over
+//! a built-in default.
+//!
+//! It owns reading and merging the settings; it starts nothing. Clap reads flags and the
+//! environment (a flag wins over its variable); a value neither gave is taken from the file,
+//! then from [`Settings::default`].
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use clap::builder::BoolishValueParser;
+use serde::{Deserialize, Serialize};
+
+use crate::http::{AdminKey, Config};
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for a log shipper.
+    Json,
+}
+
+/// Options of `parlor serve`. Each has an environment variable and a config-file key of the
+/// same name (`--rate-limit`, `PARLOR_RATE_LIMIT`, `rate_limit`).
+#[derive(Debug, Default, Args)]
+pub struct ServeArgs {
+    /// A TOML file of settings (keys as the flags, with `_`: `rate_limit = 50`).
+    #[arg(long, env = "PARLOR_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print the settings in effect as TOML (a config file) and exit.
+    #[arg(long)]
+    pub print_config: bool,
+    /// Where to listen [default: 127.0.0.1:8080].
+    #[arg(long, env = "PARLOR_ADDR", value_name = "HOST:PORT")]
+    pub addr: Option<SocketAddr>,
+    /// Where tables are kept (the SQLite file `parlor.db`) so they survive a restart
+    /// [default: ./data].
+    #[arg(long, env = "PARLOR_DATA", value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
+    #[arg(long, env = "PARLOR_NO_STORE", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), value_name = "BOOL")]
+    pub no_store: Option<bool>,
+    /// Seconds a table lives with nobody connected [default: 600].
+    #[arg(long, env = "PARLOR_IDLE_TABLE_SECS", value_name = "SECS")]
+    pub idle_table_secs: Option<u64>,
+    /// Messages per second each connection may send (bursts of twice that) [default: 100].
+    #[arg(long, env = "PARLOR_RATE_LIMIT", value_name = "N")]
+    pub rate_limit: Option<u32>,
+    /// The most tables at once [default: 10000].
+    #[arg(long, env = "PARLOR_MAX_TABLES", value_name = "N")]
+    pub max_tables: Option<usize>,
+    /// Worker threads (0: one per CPU core) [default: 0].
+    #[arg(long, env = "PARLOR_THREADS", value_name = "N")]
+    pub threads: Option<usize>,
+    /// Bytes of each connection's WebSocket read buffer [default: 512].
+    #[arg(long, env = "PARLOR_WS_READ_BUFFER", value_name = "BYTES")]
+    pub ws_read_buffer: Option<usize>,
+    /// Bytes a connection gathers before writing to its socket (0: write each frame)
+    /// [default: 512].
+    #[arg(long, env = "PARLOR_WS_WRITE_BUFFER", value_name = "BYTES")]
+    pub ws_write_buffer: Option<usize>,
+    /// Seconds an HTTP request may take before it is answered 408 (not WebSocket sessions)
+    /// [default: 30].
+    #[arg(long, env = "PARLOR_REQUEST_TIMEOUT_SECS", value_name = "SECS")]
+    pub request_timeout_secs: Option<u64>,
+    /// Delete closed tables (and their hands) created more than this many days ago, in the
+    /// background (0: keep everything) [default: 0].
+    #[arg(long, env = "PARLOR_RETENTION_DAYS", value_name = "DAYS")]
+    pub retention_days: Option<u64>,
+    /// Turn on the admin API (`/api/admin/...`) with this key, sent as `Authorization:
+    /// Bearer KEY` [default: off]. Prefer the variable or the file to the flag, which other
+    /// users of the machine can see.
+    #[arg(
+        long,
+        env = "PARLOR_ADMIN_KEY",
+        value_name = "KEY",
+        hide_env_values = true
+    )]
+    pub admin_key: Option<String>,
+    /// Log lines as `text` or `json` [default: text].
+    #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
+    pub log_format: Option<LogFormat>,
+    /// Which log lines to keep, as `RUST_LOG` (`info`, `parlor_server=debug,warn`)
+    /// [default: `RUST_LOG`, else info].
+    #[arg(long, env = "PARLOR_LOG", value_name = "FILTER")]
+    pub log: Option<String>,
+}
+
+/// Every setting of `parlor serve`, resolved. As a TOML table it is the config file's format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The data directory.
+    pub data: PathBuf,
+    /// Keep nothing on disk.
+    pub no_store: bool,
+    /// Seconds a table lives with nobody connected.
+    pub idle_table_secs: u64,
+    /// Messages per second per connection.
+    pub rate_limit: u32,
+    /// The most tables at once.
+    pub max_tables: usize,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// WebSocket read buffer bytes.
+    pub ws_read_buffer: usize,
+    /// WebSocket write buffer bytes.
+    pub ws_write_buffer: usize,
+    /// HTTP request timeout in seconds.
+    pub request_timeout_secs: u64,
+    /// Days closed tables are kept (0: forever).
+    pub retention_days: u64,
+    /// The admin API's key (never printed).
+    #[serde(skip_serializing)]
+    pub admin_key: Option<AdminKey>,
+    /// `text` or `json`.
+    pub log_format: LogFormat,
+    /// The log filter.
+    pub log: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let config = Config::default();
+        Settings {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data: PathBuf::from("./data"),
+            no_store: false,
+            idle_table_secs: config.idle_table_ttl.as_secs(),
+            rate_limit: config.rate_per_sec,
+            max_tables: config.max_tables,
+            threads: 0,
+            ws_read_buffer: config.read_buffer_bytes,
+            ws_write_buffer: config.write_buffer_bytes,
+            request_timeout_secs: config.request_timeout.as_secs(),
+            retention_days: 0,
+            admin_key: None,
+            log_format: LogFormat::Text,
+            log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
+        }
+    }
+}
+
+/// The config file's keys, each optional: what it leaves out falls to the default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSettings {
+    addr: Option<SocketAddr>,
+    data: Option<PathBuf>,
+    no_store: Option<bool>,
+    idle_table_secs: Option<u64>,
+    rate_limit: Option<u32>,
+    max_tables: Option<usize>,
+    threads: Option<usize>,
+    ws_read_buffer: Option<usize>,
+    ws_write_buffer: Option<usize>,
+    request_timeout_secs: Option<u64>,
+    retention_days: Option<u64>,
+    admin_key: Option<AdminKey>,
+    log_format: Option<LogFormat>,
+    log: Option<String>,
+}
+
+impl Settings {
+    /// The settings from flags and environment (`args`), then the config file they name, then
+    /// the defaults.
+    pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
+        let file = match &args.config {
+            Some(path) => read_file(path)?,
+            None => FileSettings::default(),
+        };
+        Ok(merge(args, file))
+    }
+
+    /// The server's [`Config`] from these settings.
+    #[must_use]
+    pub fn config(&self) -> Config {
+        Config {
+            idle_table_ttl: std::time::Duration::from_secs(self.idle_table_secs),
+            rate_per_sec: self.rate_limit.max(1),
+            burst: self.rate_limit.max(1) * 2,
+            max_tables: self.max_tables,
+            read_buffer_bytes: self.ws_read_buffer,
+            write_buffer_bytes: self.ws_write_buffer,
+            request_timeout: std::time::Duration::from_secs(self.request_timeout_secs.max(1)),
+            admin_key: self.admin_key.clone().filter(|key| !key.0.is_empty()),
+            ..Config::default()
+        }
+    }
+
+    /// These settings as a TOML config file; the admin key is left out (a comment says
+    /// whether one is set).
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        let mut text = toml::to_string(self).expect("settings always serialize");
+        if self.admin_key.is_some() {
+            text.push_str("# admin_key is set (not shown)\n");
+        }
+        text
+    }
+}
+
+/// Reads and checks a config file (unknown keys are refused, so a typo is not ignored).
+fn read_file(path: &Path) -> anyhow::Result<FileSettings> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the config file {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("in the config file {}", path.display()))
+}
+
+/// Flag or environment, else file, else default.
+fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
+    let d = Settings::default();
+    Settings {
+        addr: args.addr.or(file.addr).unwrap_or(d.addr),
+        data: args.data.clone().or(file.data).unwrap_or(d.data),
+        no_store: args.no_store.or(file.no_store).unwrap_or(d.no_store),
+        idle_table_secs: args
+            .idle_table_secs
+            .or(file.idle_table_secs)
+            .unwrap_or(d.idle_table_secs),
+        rate_limit: args.rate_limit.or(file.rate_limit).unwrap_or(d.rate_limit),
+        max_tables: args.max_tables.or(file.max_tables).unwrap_or(d.max_tables),
+        threads: args.threads.or(file.threads).unwrap_or(d.threads),
+        ws_read_buffer: args
+            .ws_read_buffer
+            .or(file.ws_read_buffer)
+            .unwrap_or(d.ws_read_buffer),
+        ws_write_buffer: args
+            .ws_write_buffer
+            .or(file.ws_write_buffer)
+            .unwrap_or(d.ws_write_buffer),
+        request_timeout_secs: args
+            .request_timeout_secs
+            .or(file.request_timeout_secs)
+            .unwrap_or(d.request_timeout_secs),
+        retention_days: args
+            .retention_days
+            .or(file.retention_days)
+            .unwrap_or(d.retention_days),
+        admin_key: args.admin_key.clone().map(AdminKey).or(file.admin_key),
+        log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
+        log: args.log.clone().or(file.log).unwrap_or(d.log),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_comes_from_the_flag_then_the_file_then_the_default() {
+        let file: FileSettings =
+            toml::from_str("rate_limit = 7\nmax_tables = 9\nno_store = true\n").unwrap();
+        let args = ServeArgs {
+            rate_limit: Some(3),
+            ..ServeArgs::default()
+        };
+        let settings = merge(&args, file);
+        assert_eq!(settings.rate_limit, 3, "the flag wins");
+        assert_eq!(settings.max_tables, 9, "then the file");
+        assert!(settings.no_store);
+        assert_eq!(settings.threads, 0, "then the default");
+    }
+
+    #[test]
+    fn printed_settings_read_back_as_a_config_file() {
+        let settings = Settings {
+            rate_limit: 42,
+            log_format: LogFormat::Json,
+            ..Settings::default()
+        };
+        let again: Settings = toml::from_str(&settings.to_toml()).unwrap();
+        assert_eq!(again, settings);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        assert!(toml::from_str::<FileSettings>("rate_limt = 7\n").is_err());
+    }
+}

@@ -1,0 +1,91 @@
+//! `parlor serve`'s settings: a flag wins over its `PARLOR_*` variable, which wins over the
+//! config file, which wins over the default (read back with `--print-config`).
+
+mod support;
+
+use std::process::Command;
+
+use support::{TempDir, parlor_bin};
+
+/// Runs `parlor serve --print-config` with these extra arguments and environment variables.
+fn print_config(args: &[&str], env: &[(&str, &str)]) -> (bool, String, String) {
+    let mut command = Command::new(parlor_bin());
+    command.arg("serve").arg("--print-config").args(args);
+    for (key, _) in std::env::vars() {
+        if key.starts_with("PARLOR_") && key != "PARLOR_BIN" {
+            command.env_remove(key);
+        }
+    }
+    command.env_remove("RUST_LOG");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = command
+        .output()
+        .expect("running parlor serve --print-config");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn line<'a>(toml: &'a str, key: &str) -> &'a str {
+    toml.lines()
+        .find(|l| l.starts_with(&format!("{key} =")))
+        .unwrap_or_else(|| panic!("no `{key}` in:\n{toml}"))
+}
+
+#[test]
+fn flag_over_env_over_file_over_default() {
+    let dir = TempDir::new("config");
+    let file = dir.path().join("parlor.toml");
+    std::fs::write(
+        &file,
+        "rate_limit = 7\nmax_tables = 9\nthreads = 2\nlog_format = \"json\"\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = print_config(
+        &["--config", file, "--rate-limit", "3"],
+        &[("PARLOR_RATE_LIMIT", "5"), ("PARLOR_MAX_TABLES", "8")],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(line(&out, "rate_limit"), "rate_limit = 3", "the flag wins");
+    assert_eq!(
+        line(&out, "max_tables"),
+        "max_tables = 8",
+        "then the variable"
+    );
+    assert_eq!(line(&out, "threads"), "threads = 2", "then the file");
+    assert_eq!(line(&out, "log_format"), "log_format = \"json\"");
+    assert_eq!(
+        line(&out, "idle_table_secs"),
+        "idle_table_secs = 600",
+        "then the default"
+    );
+    assert_eq!(line(&out, "addr"), "addr = \"127.0.0.1:8080\"");
+
+    // The file named by PARLOR_CONFIG, and a boolean flag from the environment.
+    let (ok, out, err) = print_config(&[], &[("PARLOR_CONFIG", file), ("PARLOR_NO_STORE", "true")]);
+    assert!(ok, "{err}");
+    assert_eq!(line(&out, "rate_limit"), "rate_limit = 7");
+    assert_eq!(line(&out, "no_store"), "no_store = true");
+
+    // What --print-config prints is itself a config file.
+    let printed = dir.path().join("printed.toml");
+    std::fs::write(&printed, &out).unwrap();
+    let (ok, again, err) = print_config(&["--config", printed.to_str().unwrap()], &[]);
+    assert!(ok, "{err}");
+    assert_eq!(again, out);
+}
+
+#[test]
+fn a_misspelt_key_stops_the_server() {
+    let dir = TempDir::new("config-typo");
+    let file = dir.path().join("parlor.toml");
+    std::fs::write(&file, "rate_limt = 7\n").unwrap();
+    let (ok, _, err) = print_config(&["--config", file.to_str().unwrap()], &[]);
+    assert!(!ok);
+    assert!(err.contains("rate_limt"), "{err}");
+}
