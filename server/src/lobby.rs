@@ -194,10 +194,10 @@ impl Lobby {
 }
 
 /// A short random table id: 10 lowercase letters and digits, easy to read out in an invite
-/// (50 bits from the same source as seat tokens, `rand`'s thread generator).
+/// (50 of the random bits of a UUID v4, the one source of the server's ids and tokens).
 fn new_table_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let bits: u128 = rand::random();
+    let bits = uuid::Uuid::new_v4().as_u128();
     (0..10)
         .map(|i| ALPHABET[((bits >> (i * 5)) & 31) as usize] as char)
         .collect()

@@ -94,11 +94,11 @@ impl SeatState {
     }
 }
 
-/// A fresh secret seat token: 128 bits from `rand`'s thread generator (a ChaCha CSPRNG
-/// seeded from the operating system), the one source of the server's ids and tokens.
+/// A fresh secret seat token: a UUID v4 (122 bits read from the operating system's random
+/// source), the one source of the server's ids and tokens, written as 32 hex digits.
 #[must_use]
 pub fn new_token() -> String {
-    format!("{:032x}", rand::random::<u128>())
+    uuid::Uuid::new_v4().simple().to_string()
 }
 
 /// A shown name: trimmed, control characters removed, at most [`MAX_NAME_CHARS`].
