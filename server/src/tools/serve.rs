@@ -42,11 +42,16 @@ pub struct ServeArgs {
     /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
     #[arg(long)]
     pub no_store: bool,
+    /// Milliseconds a built-in bot may think about one move (the `strong` bot decides from
+    /// what it has searched by then).
+    #[arg(long, env = "PARLOR_BOT_THINK_MS", default_value_t = crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64)]
+    pub bot_think_ms: u64,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
+    crate::table::thinking::set_budget(Duration::from_millis(args.bot_think_ms));
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
         let config = Config {
