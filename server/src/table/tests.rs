@@ -272,7 +272,10 @@ async fn a_table_whose_bot_is_thinking_still_answers() {
         .await
         .expect("seat 1's bot is asked to pass");
     let seen = drain(&mut host);
-    assert!(!seen.iter().any(|m| passed(m, 1)), "the bot moved: {seen:?}");
+    assert!(
+        !seen.iter().any(|m| passed(m, 1)),
+        "the bot moved: {seen:?}"
+    );
     say(&table, &host.conn, TableRequest::Sync).await;
     loop {
         let msg = next(&mut host).await;
