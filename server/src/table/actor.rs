@@ -1,15 +1,17 @@
 //! The table actor: one task per table that owns the game and everything around it.
 //!
-//! It waits on four things: messages in its mailbox, its single timer (bot pacing,
-//! grace periods, remote-bot turn limits, idle cleanup; all on tokio's clock so tests can
-//! pause time), the store's acknowledgement of an earlier step and, when a built-in bot is to
-//! move with no delay, nothing at all. Everything it sends goes through the connections'
+//! It waits on five things: messages in its mailbox, its single timer (bot pacing,
+//! grace periods, remote-bot turn limits, a bot's thinking budget, idle cleanup; all on
+//! tokio's clock so tests can pause time), the store's acknowledgement of an earlier step,
+//! the answer of the bot thinking for it (off the runtime, see [`super::thinking`]) and, when
+//! a bot is to start thinking with no delay, nothing at all. Everything it sends goes through
+//! the connections'
 //! bounded queues without waiting, once the step's changes are committed to the store
 //! (see the table's [`Outbox`]); meanwhile it goes on with the next
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, requests, play and sending are in
-//! the child modules, each an `impl TableActor` block.
+//! The loop, timers and bookkeeping live here; seating, requests, play, the server's own
+//! (bot) moves and sending are in the child modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
 //! socket (only connection queues, through the outbox) nor the lobby.
@@ -17,7 +19,6 @@
 use std::pin::Pin;
 use std::time::Duration;
 
-use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
@@ -27,10 +28,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::SeatState;
+use super::thinking::{Answer, Bots, Thought};
 use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, SharedStore};
 
+mod bots;
 mod play;
 mod requests;
 mod seating;
@@ -64,6 +67,16 @@ pub fn spawn(
     shutdown: CancellationToken,
     on_close: impl FnOnce() + Send + 'static,
 ) -> Result<TableHandle, OptionsError> {
+    start(setup, Bots::shared(), shutdown, on_close)
+}
+
+/// [`spawn`] with the table's bots made and run by `bots` (tests bring their own).
+pub(super) fn start(
+    setup: TableSetup,
+    bots: Bots,
+    shutdown: CancellationToken,
+    on_close: impl FnOnce() + Send + 'static,
+) -> Result<TableHandle, OptionsError> {
     let rules = Rules::new(setup.variant, &setup.options)?;
     let (tx, rx) = bounded(MAILBOX);
     let players = setup.variant.players();
@@ -82,6 +95,9 @@ pub fn spawn(
         seq: 0,
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
+        overdue: SeatSet::EMPTY,
+        bots,
+        thought: None,
         bot_due: None,
         idle_ttl: setup.idle_ttl,
         idle_deadline: None,
@@ -115,6 +131,14 @@ pub fn spawn(
         on_close();
     });
     Ok(handle)
+}
+
+/// The answer of the thought under way (never ready without one).
+async fn next_answer(thought: &mut Option<Thought>) -> Option<Answer> {
+    match thought {
+        Some(thought) => thought.answer().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A stand-in description, replaced before anyone can read it.
@@ -171,6 +195,12 @@ struct TableActor {
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
     awaiting: SeatSet,
+    /// Remote bots whose time ran out: the server moves for them this turn.
+    overdue: SeatSet,
+    /// Where the table's bots come from and think.
+    bots: Bots,
+    /// The bot thinking for the table, if one is: at most one at a time.
+    thought: Option<Thought>,
     /// When the next built-in bot move is due (only with a bot delay).
     bot_due: Option<Instant>,
     /// How long the table lives with nobody connected.
@@ -198,7 +228,7 @@ struct TableActor {
 }
 
 impl TableActor {
-    /// The actor's loop: one message, timer or bot move per turn of the loop.
+    /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
         let shutdown = self.shutdown.clone();
@@ -224,8 +254,8 @@ impl TableActor {
             // A table that is far ahead of the database waits for it before doing more.
             let room = self.outbox.in_flight() < MAX_IN_FLIGHT;
             let in_flight = self.outbox.in_flight() > 0;
-            let bot_now =
-                room && self.table_options.bot_delay_ms == 0 && self.next_bot_seat().is_some();
+            let bot_now = room && self.bot_starts_now();
+            let thinking = room && self.thought.is_some();
             let timer_armed = self.timer_at.is_some();
             tokio::select! {
                 dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
@@ -237,11 +267,8 @@ impl TableActor {
                     self.timer_at = None;
                     self.handle_timer(Instant::now());
                 }
-                () = std::future::ready(()), if bot_now => {
-                    self.bot_move();
-                    // Let connections and other tables run between instant bot moves.
-                    tokio::task::yield_now().await;
-                }
+                answer = next_answer(&mut self.thought), if thinking => self.take_answer(answer),
+                () = std::future::ready(()), if bot_now => self.bot_move(),
                 () = &mut stopping => {
                     self.outbox.flush().await;
                     break;
@@ -307,6 +334,7 @@ impl TableActor {
             self.handle_disconnect(conn);
             self.flush_table();
         }
+        self.cancel_stale_thought();
         self.schedule();
     }
 
@@ -338,9 +366,12 @@ impl TableActor {
                     .is_some_and(|g| g.to_act().contains(seat));
                 if to_act && !self.seats[i].server_plays() {
                     tracing::debug!(table = %self.id, %seat, "remote bot out of time");
-                    self.server_move(seat);
+                    self.overdue.insert(seat);
                 }
             }
+        }
+        if self.thought.as_ref().is_some_and(|t| t.deadline <= now) {
+            self.thought_overdue();
         }
         if self.bot_due.is_some_and(|at| at <= now) {
             self.bot_due = None;
@@ -351,7 +382,7 @@ impl TableActor {
     /// Recomputes bot pacing, idle cleanup and the timer.
     fn schedule(&mut self) {
         let now = Instant::now();
-        if self.table_options.bot_delay_ms > 0 && self.next_bot_seat().is_some() {
+        if self.bot_waits_for_pacing() {
             if self.bot_due.is_none() {
                 self.bot_due = Some(now + Duration::from_millis(self.table_options.bot_delay_ms));
             }
@@ -369,6 +400,7 @@ impl TableActor {
             .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
         let next = seat_deadlines
             .chain([self.bot_due, self.idle_deadline])
+            .chain([self.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
         if next != self.timer_at {
@@ -468,7 +500,8 @@ impl TableActor {
             state.token = saved.token;
             state.bot_playing = saved.bot_playing;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = strategy(&name, self.variant, seed);
+                state.bot = self.bots.make(&name, self.variant, seed);
+                state.bot_name = state.bot.as_ref().map(|bot| bot.name());
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
             {

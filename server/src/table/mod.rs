@@ -4,7 +4,8 @@
 //! seats, their tokens and timers. Connections talk to it through [`TableMsg`]s in its
 //! bounded mailbox; it answers through each connection's own bounded outbound queue
 //! ([`Conn`]), by way of its [`outbox::Outbox`], which holds a step's output until the store
-//! has acknowledged the step's writes. There is no lock around a game.
+//! has acknowledged the step's writes. There is no lock around a game. The server's own bots
+//! think off the runtime ([`thinking`]), so a slow one never holds up a table's mailbox.
 //!
 //! It may import `conn` and `store`, never `lobby`, `ws` or `http`.
 
@@ -14,6 +15,7 @@ pub mod outbox;
 mod seats;
 #[cfg(test)]
 mod tests;
+pub mod thinking;
 
 pub use actor::{TableSetup, spawn};
 pub use error::TableError;

@@ -2,9 +2,9 @@
 //!
 //! Plain state of one seat; the actor decides when it changes.
 
-use parlor_shared::bots::{Strategy, strategy};
+use parlor_shared::Seat;
+use parlor_shared::bots::Strategy;
 use parlor_shared::protocol::{Occupant, SeatInfo};
-use parlor_shared::{Seat, Variant};
 use tokio::time::Instant;
 
 use super::Conn;
@@ -24,8 +24,10 @@ pub struct SeatState {
     /// The connection playing this seat now, if any.
     pub conn: Option<Conn>,
     /// The built-in bot's strategy, or the stand-in that plays for an absent player or a
-    /// remote bot that ran out of time. Created when first needed.
+    /// remote bot that ran out of time. Created when first needed; away while it thinks.
     pub bot: Option<Box<dyn Strategy>>,
+    /// A built-in bot's strategy name (kept here: the bot itself is away while it thinks).
+    pub bot_name: Option<&'static str>,
     /// True while the stand-in plays for an absent player (shown to everyone).
     pub bot_playing: bool,
     /// When an absent player's grace period ends.
@@ -46,6 +48,7 @@ impl SeatState {
             token: None,
             conn: None,
             bot: None,
+            bot_name: None,
             bot_playing: false,
             grace_deadline: None,
             turn_deadline: None,
@@ -90,7 +93,7 @@ impl SeatState {
         if self.occupant != Occupant::Bot {
             return None;
         }
-        self.bot.as_ref().map(|bot| bot.name())
+        self.bot_name
     }
 }
 
@@ -111,13 +114,4 @@ pub fn clean_name(name: Option<&str>) -> Option<String> {
         .collect();
     let name = name.trim();
     (!name.is_empty()).then(|| name.to_string())
-}
-
-/// The built-in bot that plays for an absent player: the heuristic one where the variant has
-/// it, random otherwise.
-#[must_use]
-pub fn stand_in(variant: Variant, seed: u64) -> Box<dyn Strategy> {
-    strategy("heuristic", variant, seed)
-        .or_else(|| strategy("random", variant, seed))
-        .expect("the random strategy exists for every variant")
 }

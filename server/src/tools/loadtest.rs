@@ -3,6 +3,13 @@
 //! moves per second and the latency of a move (sent until the server's event confirming it
 //! arrives), and the server's memory per table from its `GET /api/stats`. The last line is
 //! `moves/s: X p50_ms: Y p99_ms: Z`.
+//!
+//! `--strong-tables N` opens N more tables beside them where built-in `strong` bots play
+//! without pause, to show whether their thinking slows the other tables down. A table cannot
+//! be all built-in bots (its host must hold a seat to add bots and start matches), so each
+//! has one remote client, the host, playing random moves at once in seat 0 and restarting
+//! each match when it ends; its moves are not counted, and the strong bots' moves are
+//! reported on their own line.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -13,7 +20,7 @@ use clap::Args;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::Seat;
 use parlor_shared::bots::RandomBot;
-use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -41,6 +48,9 @@ pub struct LoadtestArgs {
     /// Worker threads of the load generator (0: one per CPU core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Extra tables where three built-in `strong` bots play beside a host (not measured).
+    #[arg(long, default_value_t = 0)]
+    pub strong_tables: usize,
 }
 
 /// What all clients share.
@@ -51,6 +61,8 @@ struct Shared {
     measuring: AtomicBool,
     /// Cancelled once the window is over: clients stop.
     stop: CancellationToken,
+    /// Moves the strong bots made during the window.
+    strong_moves: AtomicUsize,
 }
 
 /// What one client measured.
@@ -83,6 +95,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         joined: AtomicUsize::new(0),
         measuring: AtomicBool::new(false),
         stop: CancellationToken::new(),
+        strong_moves: AtomicUsize::new(0),
     });
     let body = format!(
         r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
@@ -102,12 +115,25 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         }
     }
     let clients = tasks.len();
-    while shared.joined.load(Ordering::Relaxed) < clients {
+    let strong_body = format!(
+        r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000,"bot_delay_ms":0}}}}"#,
+        args.variant
+    );
+    let mut strong_tasks = Vec::new();
+    for t in 0..args.strong_tables {
+        let id = create_table(&host, &strong_body).await?;
+        let shared = shared.clone();
+        let host = host.clone();
+        strong_tasks.push(tokio::spawn(async move {
+            strong_host(&host, &id, t as u64, &shared).await
+        }));
+    }
+    while shared.joined.load(Ordering::Relaxed) < clients + strong_tasks.len() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     eprintln!(
-        "{} tables, {clients} clients joined; warming up",
-        args.tables
+        "{} tables, {clients} clients joined, {} strong tables beside them; warming up",
+        args.tables, args.strong_tables
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
     shared.measuring.store(true, Ordering::Relaxed);
@@ -117,6 +143,11 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     let during = server_stats(&host).await.ok();
     let elapsed = started.elapsed().as_secs_f64();
     shared.stop.cancel();
+    for task in strong_tasks {
+        if let Err(err) = task.await? {
+            eprintln!("a strong table's host failed: {err:#}");
+        }
+    }
 
     let mut moves = 0;
     let mut latencies = Vec::new();
@@ -147,6 +178,14 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         "{}",
         memory_report(before.as_ref(), during.as_ref(), args.tables)
     );
+    if args.strong_tables > 0 {
+        let strong = shared.strong_moves.load(Ordering::Relaxed);
+        println!(
+            "strong tables: {} strong bot moves: {strong} ({:.0}/s, not counted below)",
+            args.strong_tables,
+            strong as f64 / elapsed
+        );
+    }
     println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
         moves as f64 / elapsed,
@@ -319,4 +358,83 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
     }
     let _ = ws.close(None).await;
     Ok(tally)
+}
+
+/// The host of a strong table: sits in seat 0, seats three `strong` bots, starts a match and
+/// another each time one ends, and plays its own seat with random moves at once. Counts the
+/// bots' moves during the window.
+async fn strong_host(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<()> {
+    let tcp = TcpStream::connect(host).await?;
+    tcp.set_nodelay(true)?;
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("ws://{host}/ws"), tcp).await?;
+    let join = ClientMsg::Join {
+        table: table.to_string(),
+        seat: Some(Seat(0)),
+        name: Some(format!("strong-host{seed}")),
+        token: None,
+        bot: true,
+    };
+    ws.send(Message::text(serde_json::to_string(&join)?))
+        .await?;
+    let mut random = RandomBot::new(seed);
+    let mut started = false;
+    let stopped = shared.stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
+        let frame = tokio::select! {
+            frame = ws.next() => frame,
+            () = &mut stopped => break,
+        };
+        let text = match frame {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(_)) => continue,
+            Some(Err(err)) => return Err(err.into()),
+            None => bail!("the server closed the connection"),
+        };
+        let text = text.as_str();
+        if text.starts_with(r#"{"type":"event""#) {
+            let bot_move = text.contains(r#""kind":"played""#) && !text.contains(r#""seat":0,"#);
+            if bot_move && shared.measuring.load(Ordering::Relaxed) {
+                shared.strong_moves.fetch_add(1, Ordering::Relaxed);
+            }
+            if text.contains(r#""kind":"match_over""#) {
+                ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+            }
+            continue;
+        }
+        if text.starts_with(r#"{"type":"state""#) {
+            continue;
+        }
+        match serde_json::from_str::<ServerMsg>(text)? {
+            ServerMsg::Welcome { .. } => {
+                for seat in 1..4u8 {
+                    let add = ClientMsg::AddBot {
+                        seat: Seat(seat),
+                        strategy: "strong".to_string(),
+                    };
+                    ws.send(Message::text(serde_json::to_string(&add)?)).await?;
+                }
+                shared.joined.fetch_add(1, Ordering::Relaxed);
+            }
+            ServerMsg::Table { table, .. } => {
+                let full = table.seats.iter().all(|s| s.occupant != Occupant::Empty);
+                if full && !started {
+                    started = true;
+                    ws.send(Message::text(r#"{"type":"start"}"#)).await?;
+                }
+            }
+            ServerMsg::YourTurn { legal, .. } => {
+                if let Some(action) = random.choose_legal(&legal) {
+                    let text = serde_json::to_string(&move_message(action, None))?;
+                    ws.send(Message::text(text)).await?;
+                }
+            }
+            ServerMsg::Error { code, message } if code != "rate_limited" => {
+                bail!("server error {code}: {message}");
+            }
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
 }

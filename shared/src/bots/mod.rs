@@ -1,5 +1,8 @@
 //! Built-in strategies. A strategy decides from a [`PlayerView`] alone (exactly what a person
 //! in that seat would see) and is deterministic given its seed.
+//!
+//! The crate has no clock: a caller that must bound a decision's time passes
+//! [`Strategy::choose_until`] a `stop` signal of its own (the server reads its clock there).
 
 pub mod heuristic;
 mod random;
@@ -26,6 +29,15 @@ pub trait Strategy: Send {
 
     /// The move to make. Only called when the view's `legal` asks for one.
     fn choose(&mut self, view: &PlayerView) -> Action;
+
+    /// The move to make, deciding sooner once `stop()` says time is up: a strategy that
+    /// searches checks it between steps and decides from what it has. Strategies that decide
+    /// at once need not override it. `choose` is this with a `stop` that never fires, so
+    /// seeded play (the arena) is the same either way while `stop` stays false.
+    fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
+        let _ = stop;
+        self.choose(view)
+    }
 }
 
 /// The strategies offered for `variant`, weakest first.

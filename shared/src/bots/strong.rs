@@ -2,6 +2,10 @@
 //! view, every legal card is tried and the rest of the hand is played out by a rollout policy
 //! through the real engine; the card with the best mean outcome is played. The budget is a
 //! number of simulated hands, so the bot is deterministic given its seed (no clock).
+//!
+//! [`Strategy::choose_until`] may cut the search short: `stop()` is asked before each sampled
+//! deal, and the bot decides from the deals it has played out (each one tries every legal
+//! card), or plays the heuristic when it has none.
 
 use super::Strategy;
 use super::heuristic::{self, HeuristicBot};
@@ -48,8 +52,14 @@ impl StrongBot {
         }
     }
 
-    /// The card with the best mean simulated outcome, or `None` if no deal could be rebuilt.
-    fn search(&mut self, view: &PlayerView, cards: &[Card]) -> Option<Card> {
+    /// The card with the best mean simulated outcome, or `None` if no deal could be rebuilt
+    /// (or `stop()` fired before the first one was played out).
+    fn search(
+        &mut self,
+        view: &PlayerView,
+        cards: &[Card],
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Card> {
         let constraints = Constraints::of(view)?;
         let me = view.seat?;
         let worlds = (self.budget as usize / cards.len()).max(4);
@@ -58,6 +68,9 @@ impl StrongBot {
         let mut failures = 0;
         let mut random = RandomBot::new(self.rng.next_u64());
         while built < worlds {
+            if stop() {
+                break;
+            }
             let hands = constraints.sample(&mut self.rng);
             let pos = match Position::build(view, &hands, &mut self.rng) {
                 Ok(pos) => pos,
@@ -143,11 +156,15 @@ impl Strategy for StrongBot {
     }
 
     fn choose(&mut self, view: &PlayerView) -> Action {
+        self.choose_until(view, &|| false)
+    }
+
+    fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
         if let Legal::Play { cards } = view.legal
             && cards.len() > 1
         {
             let options = cards.to_vec();
-            if let Some(card) = self.search(view, &options) {
+            if let Some(card) = self.search(view, &options, stop) {
                 return Action::Play { card };
             }
         }

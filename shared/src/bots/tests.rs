@@ -261,3 +261,84 @@ fn the_fallback_is_legal_and_only_when_a_move_is_due() {
         }
     }
 }
+
+/// Plays whole matches with strong bots whose `stop` has already fired in every seat: each
+/// move is still legal (the heuristic's, as no deal was played out).
+#[test]
+fn strong_told_to_stop_at_once_still_plays_legally_in_every_variant() {
+    for variant in Variant::ALL {
+        for seed in 0..3 {
+            let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+            let mut bots: Vec<StrongBot> = Seat::all(game.players())
+                .map(|s| {
+                    StrongBot::new(
+                        u64::from(s.0),
+                        StrongBot::DEFAULT_BUDGET,
+                        Rollout::Heuristic,
+                    )
+                })
+                .collect();
+            while !game.is_over() {
+                let seat = game.to_act().iter().next().unwrap();
+                let view = PlayerView::of(&game, Some(seat));
+                let action = bots[seat.index()].choose_until(&view, &|| true);
+                assert!(
+                    view.legal.allows(&action),
+                    "{variant} seed {seed}: {action:?}"
+                );
+                assert_eq!(
+                    action,
+                    HeuristicBot.choose(&view),
+                    "nothing searched: the heuristic"
+                );
+                game.apply(seat, &action).unwrap();
+            }
+        }
+    }
+}
+
+/// A stop that fires part-way: strong asks it before each deal, stops asking once it fired,
+/// and decides from the deals it played out; with a stop that never fires it plays exactly
+/// what `choose` plays (the arena's determinism).
+#[test]
+fn strong_stops_searching_when_told_and_is_unchanged_when_not() {
+    let mut rng = DeckRng::new(7);
+    for variant in Variant::ALL {
+        for seed in 0..6 {
+            let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+            let mut random = RandomBot::new(seed);
+            // Into the play phase, with a choice to make.
+            let steps = 8 + rng.below(20);
+            for _ in 0..steps {
+                let seat = game.to_act().iter().next().unwrap();
+                let a = random.choose_legal(&game.legal_actions(seat)).unwrap();
+                game.apply(seat, &a).unwrap();
+            }
+            let seat = game.to_act().iter().next().unwrap();
+            let view = PlayerView::of(&game, Some(seat));
+            let Legal::Play { cards } = view.legal else {
+                continue;
+            };
+            if cards.len() < 2 {
+                continue;
+            }
+            let asked = std::cell::Cell::new(0u32);
+            let stop = || {
+                asked.set(asked.get() + 1);
+                asked.get() >= 3
+            };
+            let mut bot = StrongBot::new(seed, StrongBot::DEFAULT_BUDGET, Rollout::Heuristic);
+            let action = bot.choose_until(&view, &stop);
+            assert!(view.legal.allows(&action), "{variant}: {action:?}");
+            assert_eq!(
+                asked.get(),
+                3,
+                "{variant}: no deal is started once stop fired"
+            );
+
+            let a = StrongBot::new(seed, 40, Rollout::Heuristic).choose(&view);
+            let b = StrongBot::new(seed, 40, Rollout::Heuristic).choose_until(&view, &|| false);
+            assert_eq!(a, b, "{variant}");
+        }
+    }
+}

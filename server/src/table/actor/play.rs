@@ -1,16 +1,15 @@
-//! Applying moves, prompting the next player, and the server's own bot moves.
+//! Applying moves and prompting the next player.
 //!
-//! An `impl TableActor` block: it changes the game only through the engine's `apply`.
+//! An `impl TableActor` block: it changes the game only through the engine's `apply`. The
+//! server's own moves are in `bots`.
 
 use std::time::Duration;
 
-use parlor_shared::bots::HeuristicBot;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Action, Game, PlayerView, Seat, SeatSet};
+use parlor_shared::{Action, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::table::TableError;
-use crate::table::seats::stand_in;
 
 use super::TableActor;
 
@@ -26,6 +25,7 @@ impl TableActor {
         metrics::counter!("parlor_moves_total").increment(1);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
+        self.overdue.remove(seat);
         for event in events {
             self.broadcast_event(event);
         }
@@ -34,6 +34,7 @@ impl TableActor {
             self.matches_played += 1;
             metrics::counter!("parlor_matches_finished_total").increment(1);
             self.awaiting = SeatSet::EMPTY;
+            self.overdue = SeatSet::EMPTY;
             for state in &mut self.seats {
                 state.turn_deadline = None;
                 if !state.is_taken() {
@@ -82,55 +83,5 @@ impl TableActor {
                 }
             }
         }
-    }
-
-    /// The first seat the server has to move for now, if any.
-    pub(super) fn next_bot_seat(&self) -> Option<Seat> {
-        if self.status != TableStatus::Playing {
-            return None;
-        }
-        let game = self.game.as_ref()?;
-        game.to_act()
-            .iter()
-            .find(|seat| self.seats[seat.index()].server_plays())
-    }
-
-    /// Makes one built-in bot move, if one is due.
-    pub(super) fn bot_move(&mut self) {
-        if let Some(seat) = self.next_bot_seat() {
-            self.server_move(seat);
-        }
-    }
-
-    /// The server moves for `seat`: its built-in bot, or a stand-in.
-    pub(super) fn server_move(&mut self, seat: Seat) {
-        let Some(game) = &self.game else { return };
-        let view = PlayerView::of(game, Some(seat));
-        let seed = self.bot_seed(seat);
-        let variant = self.variant;
-        let bot = self.seats[seat.index()]
-            .bot
-            .get_or_insert_with(|| stand_in(variant, seed));
-        let mut action = bot.choose(&view);
-        if !view.legal.allows(&action) {
-            tracing::warn!(table = %self.id, %seat, bot = bot.name(), "bot chose an illegal move");
-            match HeuristicBot::fallback(&view) {
-                Some(fallback) => action = fallback,
-                None => return,
-            }
-        }
-        if let Err(err) = self.apply(seat, action) {
-            tracing::error!(table = %self.id, %seat, %err, "a legal bot move was refused");
-        }
-    }
-
-    /// A seed for a seat's bot, fixed by the table's seed when it has one.
-    pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let base = self
-            .game
-            .as_ref()
-            .map_or(self.seed.unwrap_or(0), Game::seed);
-        base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(u64::from(seat.0) + 1)
     }
 }

@@ -3,7 +3,7 @@
 //! An `impl TableActor` block: join, watch and ping never reach it (the connection's reader
 //! handles them).
 
-use parlor_shared::bots::{strategy, strategy_names};
+use parlor_shared::bots::strategy_names;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Game, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
@@ -106,6 +106,7 @@ impl TableActor {
         if self.status != TableStatus::Playing
             || !game.to_act().contains(seat)
             || state.server_plays()
+            || self.overdue.contains(seat)
         {
             return None;
         }
@@ -131,16 +132,18 @@ impl TableActor {
     pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
-        let bot =
-            strategy(name, self.variant, seed).ok_or_else(|| TableError::UnknownStrategy {
+        let bot = self.bots.make(name, self.variant, seed).ok_or_else(|| {
+            TableError::UnknownStrategy {
                 name: name.to_string(),
                 variant: self.variant,
                 choices: strategy_names(self.variant).join(", "),
-            })?;
+            }
+        })?;
         let state = &mut self.seats[seat.index()];
         state.clear();
         state.occupant = Occupant::Bot;
         state.name = Some(format!("{} bot", bot.name()));
+        state.bot_name = Some(bot.name());
         state.bot = Some(bot);
         self.awaiting.remove(seat);
         self.dirty = true;
@@ -187,6 +190,7 @@ impl TableActor {
         self.game = Some(game);
         self.moves = 0;
         self.awaiting = SeatSet::EMPTY;
+        self.overdue = SeatSet::EMPTY;
         self.status = TableStatus::Playing;
         self.dirty = true;
         tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");

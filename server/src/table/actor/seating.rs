@@ -31,6 +31,8 @@ impl TableActor {
         state.grace_deadline = None;
         state.bot_playing = false;
         self.awaiting.remove(seat);
+        // Back in time for a turn the server was about to play: the seat decides it.
+        self.overdue.remove(seat);
         self.pick_host();
         self.dirty = true;
         tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");

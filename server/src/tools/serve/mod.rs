@@ -26,6 +26,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     init_tracing(&settings)?;
     let args = &settings;
+    crate::table::thinking::set_budget(std::time::Duration::from_millis(args.bot_think_ms));
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
         let mut state = AppState::new(args.config());

@@ -84,6 +84,10 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub admin_key: Option<String>,
+    /// Milliseconds a built-in bot may think about one move; the `strong` bot decides from
+    /// what it has searched by then [default: 2000].
+    #[arg(long, env = "PARLOR_BOT_THINK_MS", value_name = "MS")]
+    pub bot_think_ms: Option<u64>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -122,6 +126,8 @@ pub struct Settings {
     /// The admin API's key (never printed).
     #[serde(skip_serializing)]
     pub admin_key: Option<AdminKey>,
+    /// Milliseconds a built-in bot may think about one move.
+    pub bot_think_ms: u64,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -144,6 +150,7 @@ impl Default for Settings {
             request_timeout_secs: config.request_timeout.as_secs(),
             retention_days: 0,
             admin_key: None,
+            bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
         }
@@ -166,6 +173,7 @@ struct FileSettings {
     request_timeout_secs: Option<u64>,
     retention_days: Option<u64>,
     admin_key: Option<AdminKey>,
+    bot_think_ms: Option<u64>,
     log_format: Option<LogFormat>,
     log: Option<String>,
 }
@@ -247,6 +255,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .or(file.retention_days)
             .unwrap_or(d.retention_days),
         admin_key: args.admin_key.clone().map(AdminKey).or(file.admin_key),
+        bot_think_ms: args
+            .bot_think_ms
+            .or(file.bot_think_ms)
+            .unwrap_or(d.bot_think_ms),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
     }

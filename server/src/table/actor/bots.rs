@@ -1,0 +1,177 @@
+//! The server's own moves: which seat it moves for, handing that seat's bot to the thinking
+//! pool, and taking the answer back (or playing the fallback when it is late or wrong).
+//!
+//! An `impl TableActor` block: a bot's move reaches the game only through `apply`, and only
+//! while the seat is still to act at the position the bot thought about.
+
+use parlor_shared::bots::{HeuristicBot, Strategy};
+use parlor_shared::protocol::{Occupant, TableStatus};
+use parlor_shared::{Action, Game, PlayerView, Seat};
+
+use crate::table::thinking::{Answer, Asked};
+
+use super::TableActor;
+
+impl TableActor {
+    /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
+    /// player, or a remote bot whose time ran out.
+    fn server_moves(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].server_plays() || self.overdue.contains(seat)
+    }
+
+    /// The first seat the server has to move for now, if any.
+    pub(super) fn next_bot_seat(&self) -> Option<Seat> {
+        if self.status != TableStatus::Playing {
+            return None;
+        }
+        let game = self.game.as_ref()?;
+        game.to_act().iter().find(|&seat| self.server_moves(seat))
+    }
+
+    /// The seat whose bot may start thinking: none while another thinks.
+    fn bot_to_start(&self) -> Option<Seat> {
+        if self.thought.is_some() {
+            return None;
+        }
+        self.next_bot_seat()
+    }
+
+    /// True when a bot starts thinking at once: no pacing asked, or a remote bot's time ran out.
+    pub(super) fn bot_starts_now(&self) -> bool {
+        self.bot_to_start()
+            .is_some_and(|seat| self.table_options.bot_delay_ms == 0 || self.overdue.contains(seat))
+    }
+
+    /// True when the next bot waits `bot_delay_ms` before it starts thinking.
+    pub(super) fn bot_waits_for_pacing(&self) -> bool {
+        self.table_options.bot_delay_ms > 0
+            && self
+                .bot_to_start()
+                .is_some_and(|seat| !self.overdue.contains(seat))
+    }
+
+    /// Starts the next bot thinking, if one is due and none thinks yet.
+    pub(super) fn bot_move(&mut self) {
+        let Some(seat) = self.bot_to_start() else {
+            return;
+        };
+        let Some(game) = &self.game else { return };
+        let view = PlayerView::of(game, Some(seat));
+        let bot = match self.seats[seat.index()].bot.take() {
+            Some(bot) => bot,
+            None => self.new_bot(seat),
+        };
+        let asked = Asked {
+            seat,
+            seq: self.seq,
+            occupant: self.seats[seat.index()].occupant,
+        };
+        self.thought = Some(self.bots.think(bot, view, asked));
+    }
+
+    /// A fresh bot for `seat`: its built-in strategy, or the stand-in. (A seat's bot is lost
+    /// when its thought was too late.)
+    fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
+        let seed = self.bot_seed(seat);
+        let state = &self.seats[seat.index()];
+        let own = state
+            .bot_name
+            .filter(|_| state.occupant == Occupant::Bot)
+            .and_then(|name| self.bots.make(name, self.variant, seed));
+        own.unwrap_or_else(|| self.bots.stand_in(self.variant, seed))
+    }
+
+    /// True while a thought asked about `asked` still applies: a match is on, nothing was
+    /// played since, the seat is to act and the server still moves for it.
+    fn still_applies(&self, asked: &Asked) -> bool {
+        self.status == TableStatus::Playing
+            && self.seq == asked.seq
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.to_act().contains(asked.seat))
+            && self.server_moves(asked.seat)
+    }
+
+    /// Tells a thought that no longer applies to stop now; its answer is discarded when it
+    /// comes (it brings the bot back).
+    pub(super) fn cancel_stale_thought(&self) {
+        if let Some(thought) = &self.thought
+            && !self.still_applies(&thought.asked)
+        {
+            thought.cancel();
+        }
+    }
+
+    /// A thought came back: the bot returns to its seat, and its move is played if the seat is
+    /// still to act where it was asked (a person back in the seat, a match over, a remote bot
+    /// that answered meanwhile: discarded).
+    pub(super) fn take_answer(&mut self, answer: Option<Answer>) {
+        let Some(thought) = self.thought.take() else {
+            return;
+        };
+        let asked = thought.asked;
+        let action = match answer {
+            Some(Answer { bot, action }) => {
+                let state = &mut self.seats[asked.seat.index()];
+                if state.bot.is_none() && state.occupant == asked.occupant {
+                    state.bot = Some(bot);
+                }
+                action
+            }
+            None => {
+                tracing::warn!(table = %self.id, seat = %asked.seat, "a bot's thought was lost");
+                None
+            }
+        };
+        if !self.still_applies(&asked) {
+            tracing::debug!(table = %self.id, seat = %asked.seat, "a bot's answer came too late: discarded");
+            return;
+        }
+        self.play_for(asked.seat, action);
+    }
+
+    /// The thought's time is up: the fallback is played for its seat, and the thought is
+    /// dropped (told to stop; its answer and bot are not waited for).
+    pub(super) fn thought_overdue(&mut self) {
+        let Some(thought) = self.thought.take() else {
+            return;
+        };
+        if self.still_applies(&thought.asked) {
+            let seat = thought.asked.seat;
+            tracing::warn!(table = %self.id, %seat, "a bot ran out of time: the fallback plays");
+            self.play_for(seat, None);
+        }
+    }
+
+    /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
+    /// illegal.
+    fn play_for(&mut self, seat: Seat, action: Option<Action>) {
+        let Some(game) = &self.game else { return };
+        let action = match action {
+            Some(action) if game.legal_actions(seat).allows(&action) => action,
+            other => {
+                if other.is_some() {
+                    tracing::warn!(table = %self.id, %seat, "bot chose an illegal move");
+                }
+                match HeuristicBot::fallback(&PlayerView::of(game, Some(seat))) {
+                    Some(fallback) => fallback,
+                    None => return,
+                }
+            }
+        };
+        if let Err(err) = self.apply(seat, action) {
+            tracing::error!(table = %self.id, %seat, %err, "a legal bot move was refused");
+        }
+    }
+
+    /// A seed for a seat's bot, fixed by the table's seed when it has one.
+    pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
+        let base = self
+            .game
+            .as_ref()
+            .map_or(self.seed.unwrap_or(0), Game::seed);
+        base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(u64::from(seat.0) + 1)
+    }
+}
