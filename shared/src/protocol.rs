@@ -457,6 +457,15 @@ pub mod codes {
     pub const TOO_MANY_TABLES: &str = "too_many_tables";
     /// HTTP: no such page.
     pub const NOT_FOUND: &str = "not_found";
+    /// Your seat was taken over by a newer connection with its token (another window or
+    /// device); this connection closes next. Do not reconnect on your own: that would take
+    /// the seat back from the other one.
+    pub const REPLACED: &str = "replaced";
+    /// The server's operator took you out of your seat; its token no longer works and this
+    /// connection closes next.
+    pub const KICKED: &str = "kicked";
+    /// Admin: nobody sits in that seat.
+    pub const SEAT_EMPTY: &str = "seat_empty";
 }
 
 /// Why a client frame could not be understood.

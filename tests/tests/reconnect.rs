@@ -1,9 +1,13 @@
 //! Lost connections: reclaiming a seat with its token, a built-in bot standing in after the
-//! grace period and handing the seat back, and tables closing when everyone has gone.
+//! grace period and handing the seat back, a newer connection taking the seat over (the older
+//! one told why before it closes), and tables closing when everyone has gone.
 //! Timers run on paused tokio time where they matter.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use parlor_server::store::SqliteStore;
+use parlor_server::{AppState, Config};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{CardSet, Event, Legal, Seat};
 use parlor_tests::{Rng, TestServer, WsClient, drive, play_to_end, seat_players, start};
@@ -185,6 +189,48 @@ async fn a_bot_plays_for_an_absent_player_after_the_grace_period_and_hands_back(
     .await;
     let winners = play_to_end(&mut clients, &mut rng).await;
     assert!(!winners.is_empty());
+}
+
+#[tokio::test]
+async fn a_newer_connection_takes_the_seat_and_the_older_is_told_before_it_closes() {
+    let store = SqliteStore::in_memory().expect("a store in memory");
+    let with_store = AppState::new(Config::default()).with_store(Arc::new(store));
+    for server in [
+        TestServer::start().await,
+        TestServer::with_state(with_store).await,
+    ] {
+        let id = server.create_table(json!({"variant": "hearts"})).await;
+        let mut first = server.client().await;
+        first.join(&id, "Ann").await;
+        let token = first.token.clone().expect("a token");
+        let mut second = rejoin(&server, &id, &token).await;
+        assert_eq!(second.seat, Some(Seat(0)));
+        let mut got = Vec::new();
+        while let Some(msg) = first.try_recv().await {
+            got.push(msg);
+        }
+        match got.last() {
+            Some(ServerMsg::Error { code, message }) => {
+                assert_eq!(code, "replaced", "{message}");
+                assert!(message.contains("another window"), "{message}");
+            }
+            other => panic!("the old connection's last message is `replaced`, not {other:?}"),
+        }
+        // The newer connection plays the seat.
+        let ServerMsg::Table { table, .. } = second
+            .recv_until(|m| matches!(m, ServerMsg::Table { .. }))
+            .await
+        else {
+            unreachable!()
+        };
+        assert!(table.seats[0].connected);
+        second.send(&ClientMsg::Sync {}).await;
+        second
+            .recv_until(|m| matches!(m, ServerMsg::Table { .. }))
+            .await;
+        second.close().await;
+        server.stop().await;
+    }
 }
 
 #[tokio::test]

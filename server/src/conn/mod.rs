@@ -51,8 +51,11 @@ pub struct Conn {
     pub id: ConnId,
     /// Its outbound queue, drained by the connection's writer task.
     tx: Sender<Frame>,
-    /// Cancelled to make the connection close (too slow, replaced by a reconnect).
+    /// Cancelled to make the connection close at once (too slow).
     kick: CancellationToken,
+    /// Cancelled to make the connection close once what is queued has been written (replaced,
+    /// kicked, its table closed: the client must hear why before the close).
+    finish: CancellationToken,
     /// Rate-limit tokens the table gives back for moves it accepted (see
     /// [`Conn::refund_token`]).
     refunds: Arc<AtomicU32>,
@@ -66,6 +69,7 @@ impl Conn {
             id,
             tx,
             kick,
+            finish: CancellationToken::new(),
             refunds: Arc::default(),
         }
     }
@@ -118,5 +122,17 @@ impl Conn {
     /// Makes the connection close.
     pub fn kick(&self) {
         self.kick.cancel();
+    }
+
+    /// Makes the connection close after writing every frame queued so far, so the last
+    /// message (why it closes) reaches the client.
+    pub fn finish(&self) {
+        self.finish.cancel();
+    }
+
+    /// The signal [`Conn::finish`] gives, for the connection's writer.
+    #[must_use]
+    pub fn finish_signal(&self) -> CancellationToken {
+        self.finish.clone()
     }
 }

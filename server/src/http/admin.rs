@@ -1,22 +1,42 @@
 //! The admin API, on when the server has an admin key (`--admin-key`, `PARLOR_ADMIN_KEY` or
 //! `admin_key` in the config file): `GET /api/admin/tables` lists every table with its
 //! players and the WebSocket sessions at it, with their ages, and the sessions at no table.
+//! `POST /api/admin/tables/{id}/close` (optional body `{"reason": "..."}`) closes a table
+//! for good: everyone at it gets a `goodbye` with the reason, and it leaves the lobby.
+//! `POST /api/admin/tables/{id}/seats/{seat}/kick` empties a seat: its connection gets an
+//! `error` with code `kicked` and is closed, a person's token stops working, a built-in bot
+//! goes; during a match the stand-in plays the seat, as after `leave`.
 //! Requests carry `Authorization: Bearer KEY`.
 //!
 //! Without a key every admin path answers 404; a wrong key 401. The key is compared in
 //! constant time and never logged (the request log has no headers; its `Debug` is redacted).
-//! It reads the lobby and the session list; it changes nothing.
+//! It reads the lobby and the session list; changes go to the table itself
+//! ([`AdminCommand`] in its mailbox), which decides what its players are told.
 
 use std::fmt;
 
 use axum::Json;
-use axum::extract::State;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use parlor_shared::protocol::{Occupant, TableInfo};
+use parlor_shared::Seat;
+use parlor_shared::protocol::{Occupant, TableInfo, codes};
 use serde::{Deserialize, Serialize};
 
 use super::{AppError, AppState};
+use crate::table::{AdminCommand, TableError, TableHandle};
+
+/// The longest close reason passed on to players, in characters.
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// The body of `POST /api/admin/tables/{id}/close` (may be left out).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct CloseRequest {
+    /// Why, told to the players.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
 
 /// The admin key: a secret that never shows in `Debug` output.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
@@ -134,6 +154,95 @@ pub async fn tables(State(state): State<AppState>, headers: HeaderMap) -> Respon
     .into_response()
 }
 
+/// `POST /api/admin/tables/{id}/close`: the table says goodbye to everyone, stops and leaves
+/// the lobby; the answer comes once it has.
+pub async fn close(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Err(answer) = authorize(&state, &headers) {
+        return *answer;
+    }
+    let request: CloseRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        CloseRequest::default()
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(request) => request,
+            Err(err) => return AppError::BadRequest(err.to_string()).into_response(),
+        }
+    };
+    let reason = request.reason.as_deref().and_then(clean_reason);
+    let table = match table(&state, &id) {
+        Ok(table) => table,
+        Err(answer) => return *answer,
+    };
+    if let Err(answer) = command(&table, AdminCommand::Close { reason }).await {
+        return *answer;
+    }
+    table.closed().await;
+    Json(serde_json::json!({ "table": id, "closed": true })).into_response()
+}
+
+/// `POST /api/admin/tables/{id}/seats/{seat}/kick`: empties the seat.
+pub async fn kick(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, u8)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(answer) = authorize(&state, &headers) {
+        return *answer;
+    }
+    let table = match table(&state, &id) {
+        Ok(table) => table,
+        Err(answer) => return *answer,
+    };
+    let seat = Seat(seat);
+    if let Err(answer) = command(&table, AdminCommand::Kick { seat }).await {
+        return *answer;
+    }
+    Json(serde_json::json!({ "table": id, "seat": seat, "kicked": true })).into_response()
+}
+
+/// The open table `id`, or the 404 to answer.
+fn table(state: &AppState, id: &str) -> Result<TableHandle, Box<Response>> {
+    state
+        .lobby
+        .get(id)
+        .ok_or_else(|| Box::new(AppError::NoSuchTable(id.to_string()).into_response()))
+}
+
+/// Has the table carry out `command`; `Err` is the answer to give when it refused.
+async fn command(table: &TableHandle, command: AdminCommand) -> Result<(), Box<Response>> {
+    table.admin(command).await.map_err(|err| {
+        Box::new(match err {
+            None => AppError::NoSuchTable(table.id.clone()).into_response(),
+            Some(err) => refusal(&err),
+        })
+    })
+}
+
+/// A table's refusal as an HTTP answer.
+fn refusal(err: &TableError) -> Response {
+    let status = match err.code() {
+        codes::NO_SUCH_SEAT => StatusCode::NOT_FOUND,
+        _ => StatusCode::CONFLICT,
+    };
+    super::json_error(status, err.code(), err.to_string())
+}
+
+/// A reason as players will see it: no control characters, at most [`MAX_REASON_CHARS`].
+fn clean_reason(reason: &str) -> Option<String> {
+    let reason: String = reason
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_REASON_CHARS)
+        .collect();
+    let reason = reason.trim();
+    (!reason.is_empty()).then(|| reason.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +254,17 @@ mod tests {
         assert!(!constant_time_eq(b"secre", b"secret"));
         assert!(!constant_time_eq(b"", b"secret"));
         assert!(!constant_time_eq(b"secretsecret", b"secret"));
+    }
+
+    #[test]
+    fn reasons_are_cleaned_and_bounded() {
+        assert_eq!(clean_reason("  maintenance\n "), Some("maintenance".into()));
+        assert_eq!(clean_reason(" \t"), None);
+        let long = "x".repeat(500);
+        assert_eq!(
+            clean_reason(&long).map(|r| r.chars().count()),
+            Some(MAX_REASON_CHARS)
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -156,6 +156,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
         .route("/api/admin/tables", get(admin::tables))
+        .route("/api/admin/tables/{id}/close", post(admin::close))
+        .route(
+            "/api/admin/tables/{id}/seats/{seat}/kick",
+            post(admin::kick),
+        )
         .route("/api/tables", get(lobby::list).post(lobby::create))
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))

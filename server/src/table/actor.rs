@@ -11,7 +11,7 @@
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
 //! The loop, timers and bookkeeping live here; seating, requests, play, the server's own
-//! (bot) moves and sending are in the child modules, each an `impl TableActor` block.
+//! (bot) moves, the operator's commands and sending are in the child modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
 //! socket (only connection queues, through the outbox) nor the lobby.
@@ -33,6 +33,7 @@ use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, SharedStore};
 
+mod admin;
 mod bots;
 mod play;
 mod requests;
@@ -321,6 +322,9 @@ impl TableActor {
                 }
             }
             TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
+            TableMsg::Admin { command, reply } => {
+                let _ = reply.send(self.handle_admin(command));
+            }
         }
     }
 

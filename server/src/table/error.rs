@@ -79,8 +79,17 @@ pub enum TableError {
     #[error("that seat token is not valid at this table (wrong, or the seat was given up)")]
     BadToken,
     /// Told to the connection a newer one with the same token replaced.
-    #[error("your seat was taken back by a newer connection with its token")]
+    #[error(
+        "this seat is now played from another window or device (a newer connection with its \
+         token); join again with the token to take it back"
+    )]
     Replaced,
+    /// Told to the connection whose seat the server's operator emptied.
+    #[error("the server's operator took you out of this seat; its token no longer works")]
+    Kicked,
+    /// An admin kick named a seat nobody holds.
+    #[error("nobody sits in {0}")]
+    SeatEmpty(Seat),
 }
 
 impl TableError {
@@ -102,7 +111,10 @@ impl TableError {
             TableError::SeatsEmpty(_) => codes::SEATS_EMPTY,
             TableError::SeatTaken(_) => codes::SEAT_TAKEN,
             TableError::TableFull => codes::TABLE_FULL,
-            TableError::BadToken | TableError::Replaced => codes::BAD_TOKEN,
+            TableError::BadToken => codes::BAD_TOKEN,
+            TableError::Replaced => codes::REPLACED,
+            TableError::Kicked => codes::KICKED,
+            TableError::SeatEmpty(_) => codes::SEAT_EMPTY,
         }
     }
 
@@ -148,7 +160,9 @@ mod tests {
             (TableError::SeatTaken(Seat(1)), "seat_taken"),
             (TableError::TableFull, "table_full"),
             (TableError::BadToken, "bad_token"),
-            (TableError::Replaced, "bad_token"),
+            (TableError::Replaced, "replaced"),
+            (TableError::Kicked, "kicked"),
+            (TableError::SeatEmpty(Seat(2)), "seat_empty"),
         ];
         for (err, code) in cases {
             assert_eq!(err.code(), code, "{err:?}");

@@ -104,6 +104,30 @@ pub enum TableMsg {
         /// Which one.
         conn: ConnId,
     },
+    /// The server's operator, through the admin API.
+    Admin {
+        /// What to do.
+        command: AdminCommand,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), TableError>>,
+    },
+}
+
+/// What the server's operator can do to a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminCommand {
+    /// Close the table for good: everyone there is told why (`goodbye`) and disconnected.
+    Close {
+        /// Why, in the operator's words (added to the `goodbye`).
+        reason: Option<String>,
+    },
+    /// Empty a seat: its connection is told (`kicked`) and closed, a person's token stops
+    /// working, a built-in bot goes; during a match the stand-in plays the seat, as after
+    /// `leave`.
+    Kick {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// A cheap, cloneable reference to a running table.
@@ -123,6 +147,21 @@ impl TableHandle {
     #[must_use]
     pub fn info(&self) -> TableInfo {
         self.info.borrow().clone()
+    }
+
+    /// Asks the table to carry out an admin command; `Err(None)` when the table has closed.
+    pub async fn admin(&self, command: AdminCommand) -> Result<(), Option<TableError>> {
+        let (reply, answer) = oneshot::channel();
+        self.send(TableMsg::Admin { command, reply })
+            .await
+            .map_err(|_| None)?;
+        answer.await.map_err(|_| None)?.map_err(Some)
+    }
+
+    /// Waits until the table's actor has stopped and the lobby has forgotten it.
+    pub async fn closed(&self) {
+        let mut info = self.info.clone();
+        while info.changed().await.is_ok() {}
     }
 
     /// Puts a message in the table's mailbox, waiting while it is full. Fails when the table

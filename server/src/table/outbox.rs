@@ -31,6 +31,9 @@ enum Held {
     Frame(Conn, Frame),
     /// The answer to a join request.
     Reply(oneshot::Sender<bool>, bool),
+    /// Something to do once the frames before it are out (close a connection after its
+    /// last message).
+    Then(Box<dyn FnOnce() + Send>),
 }
 
 /// One sealed step: its output, and the write it waits for (`None`: it wrote nothing and
@@ -124,6 +127,22 @@ impl Outbox {
         }
     }
 
+    /// Makes `conn` close once the frames queued for it so far have been written (after the
+    /// step's writes, like them).
+    pub fn queue_close(&mut self, conn: &Conn) {
+        let conn = conn.clone();
+        self.queue_then(Box::new(move || conn.finish()));
+    }
+
+    /// Runs `then` once the step's output before it is out.
+    fn queue_then(&mut self, then: Box<dyn FnOnce() + Send>) {
+        if self.store.is_some() {
+            self.held.push(Held::Then(then));
+        } else {
+            then();
+        }
+    }
+
     /// Ends the current step. Its output goes out at once when it wrote nothing and nothing
     /// is waiting before it (the returned connections were found gone or too slow);
     /// otherwise it waits for [`Self::deliver_next`].
@@ -213,6 +232,7 @@ fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
             Held::Reply(reply, joined) => {
                 let _ = reply.send(joined);
             }
+            Held::Then(then) => then(),
         }
     }
     dropped

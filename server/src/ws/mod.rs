@@ -74,8 +74,10 @@ where
     let conn = ConnId::next();
     let (tx, rx) = bounded(hub.limits.outbound_queue);
     let kick = CancellationToken::new();
+    let handle = Conn::new(conn, tx, kick.clone());
+    let finish = handle.finish_signal();
     let mut reader = Reader::new(
-        Conn::new(conn, tx, kick.clone()),
+        handle,
         hub.lobby.clone(),
         TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
         hub.limits.rate_per_sec,
@@ -88,7 +90,7 @@ where
     let sent = writer::Sent::default();
     {
         let read = reader.run(stream);
-        let write = write_loop(sink, rx, kick, hub.shutdown.clone(), &sent);
+        let write = write_loop(sink, rx, kick, finish, hub.shutdown.clone(), &sent);
         tokio::select! {
             () = read => {}
             () = write => {}

@@ -1,5 +1,5 @@
 //! The writing half of a connection: drains its queue into the socket, says `goodbye` when
-//! the server stops.
+//! the server stops, and closes after its last frames when the table says so (`finish`).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,11 +22,13 @@ pub(super) struct Sent {
 }
 
 /// Drains the connection's queue into the socket, batching what is waiting into one flush.
-/// Stops when the connection is kicked; says `goodbye` when the server stops.
+/// Stops when the connection is kicked; says `goodbye` when the server stops; writes what is
+/// queued and closes when told to finish.
 pub(super) async fn write_loop<W>(
     mut sink: W,
     mut rx: Receiver<Frame>,
     kick: CancellationToken,
+    finish: CancellationToken,
     shutdown: CancellationToken,
     sent_so_far: &Sent,
 ) where
@@ -35,7 +37,8 @@ pub(super) async fn write_loop<W>(
     // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
     let kicked = kick.cancelled();
     let stopping = shutdown.cancelled();
-    tokio::pin!(kicked, stopping);
+    let finishing = finish.cancelled();
+    tokio::pin!(kicked, stopping, finishing);
     let mut batch = VecDeque::new();
     loop {
         let more = tokio::select! {
@@ -43,6 +46,10 @@ pub(super) async fn write_loop<W>(
             () = &mut stopping => break,
             () = &mut kicked => return,
             more = rx.recv_all(&mut batch) => more,
+            () = &mut finishing => {
+                finish_with(&mut sink, &mut rx, &mut batch).await;
+                return;
+            }
         };
         if !more {
             return;
@@ -81,4 +88,26 @@ pub(super) async fn write_loop<W>(
         .await
     };
     let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), goodbye)).await;
+}
+
+/// Writes the frames still queued, then closes the socket normally. Those frames were all
+/// queued before the signal (the table sends nothing more to a connection it let go).
+async fn finish_with<W>(sink: &mut W, rx: &mut Receiver<Frame>, batch: &mut VecDeque<Frame>)
+where
+    W: Sink<Message> + Unpin,
+{
+    while let Some(frame) = rx.try_recv() {
+        batch.push_back(frame);
+    }
+    let last = async {
+        for frame in batch.drain(..) {
+            sink.feed(Message::Text(frame)).await?;
+        }
+        sink.send(Message::Close(Some(CloseFrame {
+            code: close_code::NORMAL,
+            reason: "closed by the table".into(),
+        })))
+        .await
+    };
+    let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), last)).await;
 }

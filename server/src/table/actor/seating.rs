@@ -62,8 +62,10 @@ impl TableActor {
         if let Some(old) = self.seats[index].conn.take()
             && old.id != conn.id
         {
-            old.send_msg(&TableError::Replaced.to_msg());
-            old.kick();
+            // Told why before it closes, so its page stops instead of taking the seat back.
+            tracing::info!(table = %self.id, seat = index, conn = old.id.0, "seat taken over by a newer connection");
+            self.outbox.queue_msg(&old, &TableError::Replaced.to_msg());
+            self.outbox.queue_close(&old);
         }
         Ok(Seat(index as u8))
     }
@@ -153,27 +155,33 @@ impl TableActor {
         }
     }
 
+    /// Empties a seat for good (its token stops working) and returns its connection: during a
+    /// match the stand-in keeps playing it until someone sits down.
+    pub(super) fn vacate(&mut self, seat: Seat) -> Option<Conn> {
+        let state = &mut self.seats[seat.index()];
+        let conn = state.conn.take();
+        if self.status == TableStatus::Playing {
+            // The match goes on: a built-in bot keeps the seat until someone sits.
+            state.occupant = Occupant::Empty;
+            state.name = None;
+            state.token = None;
+            state.bot_name = None;
+            state.bot_playing = true;
+            state.grace_deadline = None;
+            state.turn_deadline = None;
+        } else {
+            state.clear();
+        }
+        self.awaiting.remove(seat);
+        self.pick_host();
+        self.dirty = true;
+        conn
+    }
+
     /// `leave`: the seat is given up for good (its token stops working).
     pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
         let conn = match role {
-            Role::Seat(seat) => {
-                let state = &mut self.seats[seat.index()];
-                let conn = state.conn.take();
-                if self.status == TableStatus::Playing {
-                    // The match goes on: a built-in bot keeps the seat until someone sits.
-                    state.occupant = Occupant::Empty;
-                    state.name = None;
-                    state.token = None;
-                    state.bot_playing = true;
-                    state.grace_deadline = None;
-                    state.turn_deadline = None;
-                } else {
-                    state.clear();
-                }
-                self.awaiting.remove(seat);
-                self.pick_host();
-                conn
-            }
+            Role::Seat(seat) => self.vacate(seat),
             Role::Spectator => {
                 let index = self.spectators.iter().position(|c| c.id == conn);
                 index.map(|i| self.spectators.swap_remove(i))

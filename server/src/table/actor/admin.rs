@@ -1,0 +1,66 @@
+//! The server operator's commands (admin API): closing the table, emptying a seat.
+//!
+//! An `impl TableActor` block: it decides what the people at the table are told and reuses
+//! seating for the seat itself; the HTTP side only asks, through [`AdminCommand`].
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::{Occupant, ServerMsg};
+
+use crate::conn::Conn;
+use crate::table::{AdminCommand, TableError};
+
+use super::TableActor;
+
+impl TableActor {
+    /// Carries out one admin command.
+    pub(super) fn handle_admin(&mut self, command: AdminCommand) -> Result<(), TableError> {
+        match command {
+            AdminCommand::Close { reason } => {
+                self.close_for_good(reason.as_deref());
+                Ok(())
+            }
+            AdminCommand::Kick { seat } => self.kick(seat),
+        }
+    }
+
+    /// Tells everyone at the table why it closes and lets them go; the table then stops
+    /// and is recorded closed, as an idle table is.
+    fn close_for_good(&mut self, reason: Option<&str>) {
+        let reason = match reason {
+            Some(why) => format!("the server's operator closed this table: {why}"),
+            None => "the server's operator closed this table".to_string(),
+        };
+        tracing::info!(table = %self.id, "closed by the operator");
+        let goodbye = ServerMsg::Goodbye { reason };
+        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
+        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        for conn in &everyone {
+            self.outbox.queue_msg(conn, &goodbye);
+            self.outbox.queue_close(conn);
+        }
+        self.closing = true;
+    }
+
+    /// Empties `seat`: its connection is told and closed, a person's token stops working,
+    /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
+    fn kick(&mut self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
+        if !state.is_taken() {
+            return Err(TableError::SeatEmpty(seat));
+        }
+        let was_bot = state.occupant == Occupant::Bot;
+        tracing::info!(table = %self.id, %seat, "seat emptied by the operator");
+        if let Some(conn) = self.vacate(seat) {
+            self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
+            self.outbox.queue_close(&conn);
+        }
+        if was_bot {
+            // The stand-in, not the bot that was taken out, finishes the match.
+            self.seats[seat.index()].bot = None;
+        }
+        Ok(())
+    }
+}
