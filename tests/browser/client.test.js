@@ -413,7 +413,7 @@ test('when another window takes the seat back, this one stops and offers to play
     { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
     { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
     { type: 'state', seq: 20, view: midHand(0) },
-    { type: 'error', code: 'bad_token', message: 'your seat was taken back by a newer connection with its token' });
+    { type: 'error', code: 'replaced', message: 'this seat is now played from another window or device' });
   await page.getByText('This seat is open in another window').waitFor();
   // A reconnection would come after 0.5 s of backoff; give it more than that to show up.
   await page.waitForTimeout(1200);

@@ -59,6 +59,6 @@ export function elsewherePage(actions) {
     h('h2', {}, 'This seat is open in another window'),
     h('p', {}, 'You are playing at this table in another tab or on another device.'),
     h('div', { class: 'row' },
-      h('button', { type: 'button', class: 'primary', id: 'play-here', onclick: () => actions.playHere() }, 'Play here instead'),
+      h('button', { type: 'button', class: 'primary', id: 'play-here', onclick: () => actions.playHere() }, 'Use it here'),
       h('a', { class: 'button link', href: './' }, 'Back to the lobby'))));
 }

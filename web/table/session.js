@@ -127,7 +127,7 @@ export class Session {
       case 'your_turn': return this.onYourTurn(msg);
       case 'error': return this.onError(msg);
       case 'goodbye':
-        return this.banner.show(`The server is going away (${msg.reason}). Reconnecting when it is back…`, 'warn');
+        return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
       default:
     }
   }
@@ -235,17 +235,25 @@ export class Session {
   /** @param {any} msg */
   onError(msg) {
     const s = this.store.state;
-    if (!s.welcomed) {
+    if (msg.code === 'replaced') {
+      // Another window (or device) took the seat with our token: do not fight over it, and do
+      // not reconnect on our own; the page offers to take it back.
+      this.stop();
+      this.banner.hide();
+      this.store.set({ role: 'elsewhere' });
+    } else if (msg.code === 'kicked') {
+      // The server's operator emptied the seat: its token is gone for good.
+      this.stop();
+      this.banner.hide();
+      saveSeat(s.tableId, null);
+      this.store.set({ role: 'none', token: null, seat: null, joinInfoError: msg.message });
+      this.hooks.joinRefused();
+    } else if (!s.welcomed) {
       // The join itself was refused (a stale token, a full table, no such table).
       this.stop();
       if (s.token) saveSeat(s.tableId, null);
       this.store.set({ role: 'none', joinInfoError: msg.message, ...(s.token ? { token: null, seat: null } : {}) });
       this.hooks.joinRefused();
-    } else if (msg.code === 'bad_token') {
-      // The seat was taken back with our token by another window: do not fight over it.
-      this.stop();
-      this.banner.hide();
-      this.store.set({ role: 'elsewhere' });
     } else {
       this.store.set({ error: msg.message });
     }
