@@ -258,6 +258,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     codes::TABLE_FULL,
                     codes::NO_SUCH_SEAT,
                     codes::BAD_TOKEN,
+                    // The seat is played elsewhere now, or was emptied: coming back would
+                    // fight over it.
+                    codes::REPLACED,
+                    codes::KICKED,
                 ];
                 if fatal.contains(&code.as_str()) {
                     bail!("{code}: {message}");
