@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from parlor_bot import Bot, create_table, trick_winner
+from parlor_bot import Bot, ParlorError, create_table, trick_winner
 from parlor_bot.client import variants
 from parlor_bot.facts import Facts
 from variant_facts import facts_for
@@ -275,6 +275,34 @@ def test_a_dropped_connection_mid_hand_is_survived(server):
     # The bot itself played every card of its seat, before and after the drop.
     assert bot.played and set(bot.played) <= {str(c) for c in bot.chosen}
     assert len(bot.played) >= 13
+
+
+def test_a_bot_whose_seat_is_taken_by_another_connection_stops_instead_of_fighting(server):
+    """Its seat token used elsewhere: the server says `replaced` and the bot's session ends with
+    that reason rather than taking the seat back (which would go on forever)."""
+    from contextlib import ExitStack
+    from websockets.sync.client import connect
+    import json
+
+    ws_url = server.replace("http://", "ws://") + "/ws"
+    taken = {}
+
+    with ExitStack() as sockets:
+
+        class Taken(Bot):
+            def play_card(self, view):
+                if not taken:
+                    session = self.session
+                    other = sockets.enter_context(connect(ws_url))
+                    other.send(json.dumps({"type": "join", "table": session.table,
+                                           "token": session.token}))
+                    taken["welcome"] = json.loads(other.recv(timeout=5))
+                return min(view.legal)
+
+        with pytest.raises(ParlorError, match="replaced"):
+            Taken().run(server, variant="whist", options={"target": 1}, opponents="random",
+                        seed=3, log=None)
+    assert taken["welcome"]["type"] == "welcome"
 
 
 def test_a_view_out_of_step_is_repaired_from_a_fresh_snapshot(server):

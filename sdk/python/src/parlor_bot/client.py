@@ -34,6 +34,9 @@ SEND_RATE = 80.0
 
 #: Server error codes meaning "your move came too late or at the wrong moment", not "that card
 #: is illegal": nothing to fall back on, the game has moved on.
+#: Errors that end the session: the seat is no longer this connection's.
+SEAT_LOST = {"replaced", "kicked"}
+
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
     "already_passed", "no_match",
@@ -411,7 +414,13 @@ class Session:
     def _decode(self, text: Any) -> Dict[str, Any]:
         if self.verbose:
             self.log(f"<- {str(text)[:300]}")
-        return json.loads(text)
+        msg = json.loads(text)
+        if msg.get("type") == "error" and msg.get("code") in SEAT_LOST:
+            # Another connection holds the seat now, or the operator emptied it: coming back
+            # with the token would take the seat from them (or fail), so the session ends,
+            # at once (the close that follows must not look like a network failure).
+            raise ParlorError(f"the bot lost its seat: {msg.get('message', '')} ({msg['code']})")
+        return msg
 
     def _moved_meanwhile(self) -> bool:
         """Reads what arrived while the bot was thinking (keeping it for later) and tells
