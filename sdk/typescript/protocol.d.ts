@@ -101,6 +101,13 @@ export type ClientMsg =
     }
   | {
       type: 'sync';
+    }
+  | {
+      /**
+       * The line, plain text (never markup): clients show it as text.
+       */
+      text: string;
+      type: 'chat';
     };
 /**
  * A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
@@ -214,6 +221,25 @@ export type ServerMsg =
        */
       reason: string;
       type: 'goodbye';
+    }
+  | {
+      /**
+       * When it was said, in milliseconds since the Unix epoch (server clock).
+       */
+      at: number;
+      /**
+       * The speaker's name as shown at the table.
+       */
+      name: string;
+      /**
+       * The speaker's seat; `None` for a spectator.
+       */
+      seat?: Seat | null;
+      /**
+       * The line, plain text: show it as text, never as markup.
+       */
+      text: string;
+      type: 'chat';
     };
 /**
  * One option as the lobby describes it.
@@ -945,6 +971,10 @@ export interface TableOptions {
    * How long a disconnected player's seat waits before a built-in bot plays it.
    */
   grace_ms?: number;
+  /**
+   * Spectators may chat too (by default only the seated players may).
+   */
+  spectator_chat?: boolean;
 }
 /**
  * The trick being played.

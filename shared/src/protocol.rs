@@ -94,7 +94,16 @@ pub enum ClientMsg {
     /// Ask for a fresh `state` snapshot (and `your_turn` again when you have to act), e.g.
     /// after noticing a gap in the `seq` numbers.
     Sync {},
+    /// Say something to the table (seated players; spectators too when the table allows
+    /// it). At most [`MAX_CHAT_CHARS`] characters; a few lines per ten seconds.
+    Chat {
+        /// The line, plain text (never markup): clients show it as text.
+        text: String,
+    },
 }
+
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 200;
 
 impl ClientMsg {
     /// The game action this message carries, if it is one.
@@ -135,7 +144,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 10] = [
+pub const CLIENT_TYPES: [&str; 11] = [
     "join",
     "watch",
     "pass",
@@ -146,6 +155,7 @@ pub const CLIENT_TYPES: [&str; 10] = [
     "leave",
     "ping",
     "sync",
+    "chat",
 ];
 
 /// What the server sends.
@@ -209,6 +219,18 @@ pub enum ServerMsg {
     Goodbye {
         /// Why.
         reason: String,
+    },
+    /// A chat line said at the table; the recent ones are sent again after the snapshot on
+    /// (re)joining. Not part of the game: programs may ignore it.
+    Chat {
+        /// The speaker's seat; `None` for a spectator.
+        seat: Option<Seat>,
+        /// The speaker's name as shown at the table.
+        name: String,
+        /// The line, plain text: show it as text, never as markup.
+        text: String,
+        /// When it was said, in milliseconds since the Unix epoch (server clock).
+        at: u64,
     },
 }
 
@@ -302,6 +324,8 @@ pub struct TableOptions {
     pub grace_ms: u64,
     /// Pause before each built-in bot move, so people can follow the play (0: at once).
     pub bot_delay_ms: u64,
+    /// Spectators may chat too (by default only the seated players may).
+    pub spectator_chat: bool,
 }
 
 impl Default for TableOptions {
@@ -310,6 +334,7 @@ impl Default for TableOptions {
             bot_timeout_ms: 10_000,
             grace_ms: 30_000,
             bot_delay_ms: 0,
+            spectator_chat: false,
         }
     }
 }
@@ -466,6 +491,10 @@ pub mod codes {
     pub const KICKED: &str = "kicked";
     /// Admin: nobody sits in that seat.
     pub const SEAT_EMPTY: &str = "seat_empty";
+    /// Chat: the line is longer than `MAX_CHAT_CHARS` characters, or empty.
+    pub const CHAT_TOO_LONG: &str = "chat_too_long";
+    /// Chat: too many lines in a short time; wait a few seconds.
+    pub const CHAT_TOO_FAST: &str = "chat_too_fast";
 }
 
 /// Why a client frame could not be understood.

@@ -123,3 +123,18 @@ def test_helpers_on_the_table():
     # Hearts out there: 13 minus ours (2H, 8H, KH) minus the two played.
     assert len(view.cards_out("H")) == 13 - 3 - 2
     assert "seat 2 7H" in view.summary()
+
+
+def test_table_talk_and_unknown_messages_are_ignored():
+    """A bot never needs `chat` (or a message type newer than the package): both pass by."""
+    from parlor_bot.client import Session
+
+    view = View.from_state(load("whist")["first"])
+    before = dict(view.__dict__)
+    chat = {"type": "chat", "seat": 1, "name": "Ann", "text": "<b>nice trick</b>", "at": 1}
+    assert not view.apply_message(chat)
+    assert not view.apply_message({"type": "something_new", "x": 1})
+    assert view.__dict__ == before
+    session = Session(object(), "ws://127.0.0.1:1/ws", "t1", log=None)
+    session._handle(chat)
+    session._handle({"type": "something_new"})

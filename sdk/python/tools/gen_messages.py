@@ -79,7 +79,11 @@ class Generator:
             const = props.get(tag, {}).get("const")
             if const:
                 suffix = {"ClientMsg": "Msg", "ServerMsg": "Msg"}.get(hint, hint)
-                return pascal(const) + suffix
+                name = pascal(const) + suffix
+                # A `type` both sides send (`chat`): the later one is named by its side.
+                if any(c[0] == name for c in self.classes):
+                    name = pascal(const) + hint
+                return name
         return None
 
     def expr(self, node, hint):

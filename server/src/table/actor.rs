@@ -10,7 +10,7 @@
 //! (see the table's [`Outbox`]); meanwhile it goes on with the next
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, requests, play, the server's own
+//! The loop, timers and bookkeeping live here; seating, requests, play, table talk, the server's own
 //! (bot) moves, the operator's commands and sending are in the child modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
@@ -35,6 +35,7 @@ use crate::store::{Restored, SeatRow, SharedStore};
 
 mod admin;
 mod bots;
+mod chat;
 mod play;
 mod requests;
 mod seating;
@@ -111,6 +112,7 @@ pub(super) fn start(
         timer_at: None,
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
+        chat: chat::ChatLog::default(),
     };
     match setup.restored {
         Some(restored) => actor.restore(*restored),
@@ -226,6 +228,8 @@ struct TableActor {
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
     outbox: Outbox,
+    /// The recent chat lines and who spoke when (memory only).
+    chat: chat::ChatLog,
 }
 
 impl TableActor {

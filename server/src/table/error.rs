@@ -90,6 +90,15 @@ pub enum TableError {
     /// An admin kick named a seat nobody holds.
     #[error("nobody sits in {0}")]
     SeatEmpty(Seat),
+    /// A chat line that is empty or longer than the limit.
+    #[error("a chat line must be 1 to {0} characters long")]
+    ChatTooLong(usize),
+    /// Too many chat lines in a short time.
+    #[error("you are chatting too fast: wait a few seconds")]
+    ChatTooFast,
+    /// A spectator wrote at a table that lets only its players chat.
+    #[error("only the players can chat at this table")]
+    SpectatorChat,
 }
 
 impl TableError {
@@ -115,6 +124,9 @@ impl TableError {
             TableError::Replaced => codes::REPLACED,
             TableError::Kicked => codes::KICKED,
             TableError::SeatEmpty(_) => codes::SEAT_EMPTY,
+            TableError::ChatTooLong(_) => codes::CHAT_TOO_LONG,
+            TableError::ChatTooFast => codes::CHAT_TOO_FAST,
+            TableError::SpectatorChat => codes::NOT_SEATED,
         }
     }
 
@@ -163,6 +175,9 @@ mod tests {
             (TableError::Replaced, "replaced"),
             (TableError::Kicked, "kicked"),
             (TableError::SeatEmpty(Seat(2)), "seat_empty"),
+            (TableError::ChatTooLong(200), "chat_too_long"),
+            (TableError::ChatTooFast, "chat_too_fast"),
+            (TableError::SpectatorChat, "not_seated"),
         ];
         for (err, code) in cases {
             assert_eq!(err.code(), code, "{err:?}");

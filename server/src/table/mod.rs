@@ -76,6 +76,11 @@ pub enum TableRequest {
     Leave,
     /// A fresh snapshot, and the prompt again if it is the sender's turn.
     Sync,
+    /// A chat line for the table.
+    Chat {
+        /// What was said.
+        text: String,
+    },
 }
 
 /// What arrives in a table's mailbox.

@@ -282,7 +282,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     session.mover(table.variant)?;
                 }
             }
-            ServerMsg::Pong {} => {}
+            // Table talk is for people: a bot has nothing to say to it.
+            ServerMsg::Pong {} | ServerMsg::Chat { .. } => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

@@ -115,6 +115,13 @@ class SyncMsg(_SyncMsgRequired):
 after noticing a gap in the `seq` numbers."""
 
 
+_ChatMsgRequired = TypedDict('_ChatMsgRequired', {'text': str, 'type': Literal['chat']})
+
+class ChatMsg(_ChatMsgRequired):
+    """Say something to the table (seated players; spectators too when the table allows
+it). At most [`MAX_CHAT_CHARS`] characters; a few lines per ten seconds."""
+
+
 _WelcomeMsgRequired = TypedDict('_WelcomeMsgRequired', {'host': bool, 'protocol': int, 'table': str, 'type': Literal['welcome']})
 _WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
 
@@ -136,7 +143,7 @@ class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
 
 
-_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int}, total=False)
+_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'spectator_chat': bool}, total=False)
 
 class TableOptions(_TableOptionsOptional):
     """Table settings that are not rules of the game: timers and pacing. Every field is optional
@@ -311,6 +318,14 @@ class GoodbyeMsg(_GoodbyeMsgRequired):
     """The server is shutting down; reconnect with your token later."""
 
 
+_ChatServerMsgRequired = TypedDict('_ChatServerMsgRequired', {'at': int, 'name': str, 'text': str, 'type': Literal['chat']})
+_ChatServerMsgOptional = TypedDict('_ChatServerMsgOptional', {'seat': Optional['Seat']}, total=False)
+
+class ChatServerMsg(_ChatServerMsgRequired, _ChatServerMsgOptional):
+    """A chat line said at the table; the recent ones are sent again after the snapshot on
+(re)joining. Not part of the game: programs may ignore it."""
+
+
 _CreateTableRequired = TypedDict('_CreateTableRequired', {'variant': 'Variant'})
 _CreateTableOptional = TypedDict('_CreateTableOptional', {'options': 'Options', 'seed': Optional[int], 'table_options': 'TableOptions'}, total=False)
 
@@ -351,7 +366,7 @@ class VariantInfo(_VariantInfoRequired):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
 Cards = List['Card']
@@ -364,6 +379,6 @@ Legal = Union['PassLegal', 'PlayLegal', 'WaitLegal']
 Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
 # What the server sends.
-ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg']
+ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg', 'ChatServerMsg']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg', 'ChatServerMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'ServerMsg']

@@ -70,6 +70,7 @@ impl TableActor {
                 self.handle_sync(conn, role);
                 Ok(())
             }
+            TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
         }
     }
 

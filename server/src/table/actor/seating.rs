@@ -48,6 +48,7 @@ impl TableActor {
         );
         self.flush_table();
         self.send_snapshot(&conn, Some(seat));
+        self.send_recent_chat(&conn);
         self.prompt();
         Ok(())
     }
@@ -122,6 +123,7 @@ impl TableActor {
         self.dirty = true;
         self.flush_table();
         self.send_snapshot(&conn, None);
+        self.send_recent_chat(&conn);
     }
 
     /// A newcomer's first picture of the game, if one is being played.

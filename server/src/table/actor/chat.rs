@@ -1,0 +1,159 @@
+//! Table talk: chat lines and quick reactions, checked, rate-limited, sent to everyone at the
+//! table and kept (the last [`KEPT`] lines, in memory only) for those who join later.
+//!
+//! An `impl TableActor` block plus the small [`ChatLog`] it keeps. It never touches the game,
+//! the seats or the store: chat is not part of the match and bots never see it.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parlor_shared::protocol::{MAX_CHAT_CHARS, ServerMsg};
+use tokio::time::Instant;
+
+use crate::conn::{Conn, ConnId, frame};
+use crate::table::TableError;
+
+use super::{Role, TableActor};
+
+/// How many recent lines a table keeps for newcomers.
+pub(super) const KEPT: usize = 50;
+/// How many lines one connection may send per [`WINDOW`].
+pub(super) const BURST: usize = 5;
+/// The rate limit's window.
+pub(super) const WINDOW: Duration = Duration::from_secs(10);
+
+/// The table's recent lines and when each connection last spoke.
+#[derive(Debug, Default)]
+pub(super) struct ChatLog {
+    /// The last lines said, oldest first.
+    recent: VecDeque<ServerMsg>,
+    /// For each connection, when it sent its lines within the window.
+    said: HashMap<ConnId, VecDeque<Instant>>,
+}
+
+impl ChatLog {
+    /// Counts a line from `conn` at `now`, or refuses it when it spoke too often.
+    fn admit(&mut self, conn: ConnId, now: Instant) -> Result<(), TableError> {
+        self.said.retain(|_, times| {
+            times.retain(|at| now.duration_since(*at) < WINDOW);
+            !times.is_empty()
+        });
+        let times = self.said.entry(conn).or_default();
+        if times.len() >= BURST {
+            return Err(TableError::ChatTooFast);
+        }
+        times.push_back(now);
+        Ok(())
+    }
+
+    /// Keeps a line, forgetting the oldest beyond [`KEPT`].
+    fn keep(&mut self, msg: ServerMsg) {
+        if self.recent.len() == KEPT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(msg);
+    }
+}
+
+/// A line as said: trimmed, control characters (but not newlines' neighbours) removed.
+fn clean(text: &str) -> Result<String, TableError> {
+    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    let text = text.trim();
+    let chars = text.chars().count();
+    if chars == 0 || chars > MAX_CHAT_CHARS {
+        return Err(TableError::ChatTooLong(MAX_CHAT_CHARS));
+    }
+    Ok(text.to_string())
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl TableActor {
+    /// `chat`: checks the line and its sender, then sends it to everyone at the table.
+    pub(super) fn handle_chat(
+        &mut self,
+        conn: ConnId,
+        role: Role,
+        text: &str,
+    ) -> Result<(), TableError> {
+        let seat = match role {
+            Role::Seat(seat) => Some(seat),
+            Role::Spectator if self.table_options.spectator_chat => None,
+            Role::Spectator => return Err(TableError::SpectatorChat),
+        };
+        let text = clean(text)?;
+        self.chat.admit(conn, Instant::now())?;
+        let name = match seat {
+            Some(seat) => self.seats[seat.index()]
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
+            None => "Spectator".to_string(),
+        };
+        let msg = ServerMsg::Chat {
+            seat,
+            name,
+            text,
+            at: now_ms(),
+        };
+        let encoded = frame(&msg);
+        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
+        for conn in conns.chain(&self.spectators) {
+            if !self.outbox.queue(conn, encoded.clone()) {
+                self.dropped.push(conn.id);
+            }
+        }
+        self.chat.keep(msg);
+        Ok(())
+    }
+
+    /// The recent lines, for a connection that just joined or came back.
+    pub(super) fn send_recent_chat(&mut self, conn: &Conn) {
+        for msg in &self.chat.recent {
+            if !self.outbox.queue_msg(conn, msg) {
+                self.dropped.push(conn.id);
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_trimmed_and_limited() {
+        assert_eq!(clean("  hi\u{7}  ").unwrap(), "hi");
+        assert_eq!(clean("<b>x</b>").unwrap(), "<b>x</b>");
+        assert!(clean("   ").is_err());
+        assert!(clean(&"é".repeat(MAX_CHAT_CHARS)).is_ok());
+        assert!(clean(&"é".repeat(MAX_CHAT_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn a_burst_is_allowed_then_refused_until_the_window_passes() {
+        let mut log = ChatLog::default();
+        let start = Instant::now();
+        for _ in 0..BURST {
+            log.admit(ConnId(1), start).unwrap();
+        }
+        assert_eq!(log.admit(ConnId(1), start), Err(TableError::ChatTooFast));
+        log.admit(ConnId(2), start).unwrap();
+        log.admit(ConnId(1), start + WINDOW).unwrap();
+    }
+
+    #[test]
+    fn only_the_last_lines_are_kept() {
+        let mut log = ChatLog::default();
+        for i in 0..KEPT + 3 {
+            log.keep(ServerMsg::Pong {});
+            assert_eq!(log.recent.len(), (i + 1).min(KEPT));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Table talk over real WebSockets: a line and a reaction reach every other player and the
+//! spectators with the speaker's name, markup arrives as plain text, spectators may only read
+//! unless the table allows them, long and fast lines are refused, and someone (re)joining gets
+//! the recent lines after the snapshot.
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::{ClientMsg, MAX_CHAT_CHARS, ServerMsg};
+use parlor_tests::{TestServer, WsClient, seat_players};
+use serde_json::json;
+
+/// Says `text` from `client`.
+async fn say(client: &mut WsClient, text: &str) {
+    client
+        .send(&ClientMsg::Chat {
+            text: text.to_string(),
+        })
+        .await;
+}
+
+/// The next chat line `client` hears, as `(seat, name, text)`.
+async fn heard(client: &mut WsClient) -> (Option<Seat>, String, String) {
+    match client
+        .recv_until(|m| matches!(m, ServerMsg::Chat { .. }))
+        .await
+    {
+        ServerMsg::Chat {
+            seat, name, text, ..
+        } => (seat, name, text),
+        _ => unreachable!(),
+    }
+}
+
+/// A spectator at `table`, after its `welcome`.
+async fn watcher(server: &TestServer, table: &str) -> WsClient {
+    let mut client = server.client().await;
+    client
+        .send(&ClientMsg::Watch {
+            table: table.to_string(),
+        })
+        .await;
+    client
+        .recv_until(|m| matches!(m, ServerMsg::Welcome { .. }))
+        .await;
+    client
+}
+
+#[tokio::test]
+async fn a_line_and_a_reaction_reach_every_player_and_spectator_as_text() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 3).await;
+    let mut spectator = watcher(&server, &id).await;
+
+    say(&mut clients[1], "  <script>alert(1)</script> <b>hi</b>  ").await;
+    say(&mut clients[2], "👍").await;
+    let line = (
+        Some(Seat(1)),
+        "p1".to_string(),
+        "<script>alert(1)</script> <b>hi</b>".to_string(),
+    );
+    let reaction = (Some(Seat(2)), "p2".to_string(), "👍".to_string());
+    for client in clients.iter_mut().chain([&mut spectator]) {
+        assert_eq!(heard(client).await, line);
+        assert_eq!(heard(client).await, reaction);
+    }
+    // The wire carries the line as a JSON string, never turned into markup.
+    let frame = spectator
+        .frames
+        .iter()
+        .find(|f| f.contains("alert(1)"))
+        .expect("the line's frame");
+    let value: serde_json::Value = serde_json::from_str(frame).unwrap();
+    assert_eq!(value["type"], "chat");
+    assert_eq!(value["text"], "<script>alert(1)</script> <b>hi</b>");
+    assert!(value["at"].as_u64().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn spectators_read_but_write_only_when_the_table_allows_it() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 1).await;
+    let mut spectator = watcher(&server, &id).await;
+    say(&mut spectator, "can I talk?").await;
+    let (code, _) = spectator.recv_error().await;
+    assert_eq!(code, "not_seated");
+    // Nobody heard it: the next line the player hears is its own.
+    say(&mut clients[0], "no").await;
+    assert_eq!(heard(&mut clients[0]).await.2, "no");
+    assert_eq!(heard(&mut spectator).await.2, "no");
+
+    let open = server
+        .create_table(json!({"variant": "hearts", "table_options": {"spectator_chat": true}}))
+        .await;
+    let mut clients = seat_players(&server, &open, 1).await;
+    let mut spectator = watcher(&server, &open).await;
+    say(&mut spectator, "hello from the rail").await;
+    let expected = (
+        None,
+        "Spectator".to_string(),
+        "hello from the rail".to_string(),
+    );
+    assert_eq!(heard(&mut clients[0]).await, expected);
+    assert_eq!(heard(&mut spectator).await, expected);
+}
+
+#[tokio::test]
+async fn long_empty_and_fast_lines_are_refused() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 1).await;
+    let me = &mut clients[0];
+
+    say(me, &"x".repeat(MAX_CHAT_CHARS + 1)).await;
+    let (code, message) = me.recv_error().await;
+    assert_eq!(code, "chat_too_long");
+    assert!(message.contains("200"), "{message}");
+    say(me, "   ").await;
+    assert_eq!(me.recv_error().await.0, "chat_too_long");
+
+    say(me, &"y".repeat(MAX_CHAT_CHARS)).await;
+    assert_eq!(heard(me).await.2.len(), MAX_CHAT_CHARS);
+    for i in 1..5 {
+        say(me, &format!("line {i}")).await;
+        assert_eq!(heard(me).await.2, format!("line {i}"));
+    }
+    say(me, "one too many").await;
+    let (code, _) = me.recv_error().await;
+    assert_eq!(code, "chat_too_fast");
+}
+
+#[tokio::test]
+async fn a_reconnecting_player_and_a_new_spectator_get_the_recent_lines() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 2).await;
+    say(&mut clients[0], "hello").await;
+    say(&mut clients[1], "😂").await;
+    heard(&mut clients[1]).await;
+    heard(&mut clients[1]).await;
+    let token = clients[1].token.clone().expect("a token");
+    clients.pop().unwrap().close().await;
+
+    let mut back = server.client().await;
+    back.send(&ClientMsg::Join {
+        table: id.clone(),
+        seat: None,
+        name: None,
+        token: Some(token),
+        bot: false,
+    })
+    .await;
+    assert!(matches!(
+        back.recv().await,
+        ServerMsg::Welcome {
+            seat: Some(Seat(1)),
+            ..
+        }
+    ));
+    assert_eq!(
+        heard(&mut back).await,
+        (Some(Seat(0)), "p0".into(), "hello".into())
+    );
+    assert_eq!(
+        heard(&mut back).await,
+        (Some(Seat(1)), "p1".into(), "😂".into())
+    );
+
+    let mut spectator = watcher(&server, &id).await;
+    assert_eq!(heard(&mut spectator).await.2, "hello");
+    assert_eq!(heard(&mut spectator).await.2, "😂");
+}
