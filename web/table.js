@@ -8,7 +8,8 @@
 // - motion.js: cards moving and the finished trick kept a moment; cues.js: "your turn" when the
 //   page is in the background (with sound.js);
 // - layout.js: which parts show; join.js, head.js, seats.js, felt.js, hand.js, score-sheet.js,
-//   dialog.js, invite.js: the parts, each drawing only when what it shows changed.
+//   dialog.js, invite.js: the parts, each drawing only when what it shows changed;
+// - chat.js: table talk, a button in the head opening a panel over the page.
 //
 // Owns: the wiring and the start of the page (a saved seat, a seat asked for from the lobby, or
 // the invite page). May not touch: anything the pieces own.
@@ -16,6 +17,7 @@
 import { allowSound } from './sound.js';
 import { loadFourColour, loadName, loadSeat, loadSound } from './store.js';
 import { Actions } from './table/actions.js';
+import { chatPanel } from './table/chat.js';
 import { scoreDialog } from './table/dialog.js';
 import { Downloads } from './table/downloads.js';
 import { turnCues } from './table/cues.js';
@@ -30,15 +32,18 @@ export function showTable(root, tableId) {
   const store = new Store(initialState(tableId, loadFourColour(), loadSound()));
   const variants = new Variants(store);
   const poll = new TablePoll(store);
+  const chat = chatPanel((msg) => session.send(msg));
   const session = new Session(store, {
     variantsReady: () => variants.ready(),
     reloadVariants: () => variants.reload(),
     joinRefused: () => poll.start(),
-  });
+  }, chat);
   const actions = new Actions(store, session, poll);
   new Downloads(store);
   store.subscribe(trickHolder(store));
   store.subscribe(tableLayout(root, actions));
+  // After the layout: the chat button docks into the head the layout just drew.
+  store.subscribe(chat.update);
   store.subscribe(turnCues());
   allowSound();
   store.subscribe(scoreDialog(store, actions).update);

@@ -52,10 +52,13 @@ export class Session {
    * @param {{ variantsReady: () => Promise<void>, reloadVariants: () => Promise<void>, joinRefused: () => void }} hooks
    *   `variantsReady` resolves once the variant facts are known (nothing is applied before);
    *   `joinRefused` goes back to the join page after the server refused us.
+   * @param {{ hear: (msg: any) => void, refused: (msg: any) => void }} [chat] where table talk
+   *   (and the refusal of a chat line) goes
    */
-  constructor(store, hooks) {
+  constructor(store, hooks, chat) {
     this.store = store;
     this.hooks = hooks;
+    this.chat = chat;
     /** @type {Connection | null} */
     this.conn = null;
     this.banner = new Banner();
@@ -119,6 +122,9 @@ export class Session {
 
   /** One server message. @param {any} msg */
   onMessage(msg) {
+    // Table talk is not part of the game: it goes to the chat panel, refusals included.
+    if (msg.type === 'chat') return this.chat?.hear(msg);
+    if (msg.type === 'error' && /^chat_/.test(msg.code)) return this.chat?.refused(msg);
     switch (msg.type) {
       case 'welcome': return this.onWelcome(msg);
       case 'table': return this.store.set({ table: msg.table });

@@ -1,0 +1,129 @@
+// @ts-check
+// Table talk: a small "Chat" button docked in the table's head, opening a panel over the page
+// with the table's recent lines, quick reactions and a box to write in. Seated players write;
+// spectators read (and write when the table allows it).
+//
+// Owns: the chat button and panel (fixed over the page, so the one-screen layout never grows)
+// and the lines heard. Every line is put on the page with `textContent`, never as HTML. May not
+// touch: the state (it reads the role and the table) nor the other parts.
+
+import { h } from '../dom.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {{ type: 'chat', seat: number | null, name: string, text: string, at: number }} ChatLine */
+
+/** The quick reactions offered beside the box. */
+export const REACTIONS = ['👍', '😂', '😮', 'nice trick', 'oops'];
+/** The longest line the server takes, in characters. */
+export const MAX_CHARS = 200;
+/** Lines kept on the page. */
+const KEPT = 100;
+
+/** What a refused line's code means, in words. @type {Record<string, string>} */
+const REFUSALS = {
+  chat_too_long: `A line is at most ${MAX_CHARS} characters.`,
+  chat_too_fast: 'Slow down a little: a few lines every ten seconds.',
+  not_seated: 'Only the players can chat at this table.',
+};
+
+/**
+ * The chat of one table page. `send` sends a client message and says whether it went out.
+ * @param {(msg: any) => boolean} send
+ */
+export function chatPanel(send) {
+  const count = h('span', { class: 'chat-unread', hidden: true });
+  const toggle = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'chat-toggle', id: 'chat-toggle', 'aria-expanded': 'false', 'aria-controls': 'chat-panel',
+  }, '💬 Chat', count));
+  const log = h('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Table talk' });
+  const input = /** @type {HTMLInputElement} */ (h('input', {
+    type: 'text', id: 'chat-input', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message',
+  }));
+  const sendButton = h('button', { type: 'submit', class: 'primary', id: 'chat-send' }, 'Send');
+  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'chat-form' }, input, sendButton));
+  const reactions = h('div', { class: 'chat-reactions', role: 'group', 'aria-label': 'Quick reactions' },
+    REACTIONS.map((text) => h('button', { type: 'button', class: 'chat-reaction', 'data-reaction': text }, text)));
+  const note = h('p', { class: 'error chat-error', id: 'chat-error', 'aria-live': 'polite' });
+  const close = h('button', { type: 'button', class: 'link chat-close', 'aria-label': 'Close the chat' }, '×');
+  const panel = h('section', { class: 'panel chat-panel', id: 'chat-panel', hidden: true, 'aria-label': 'Table talk' },
+    h('div', { class: 'chat-title' }, h('strong', {}, 'Table talk'), close), log, reactions, form, note);
+  const root = h('div', { class: 'chat' }, panel);
+  let unread = 0;
+  /** Lines already shown, so the recent lines sent again after a reconnect are not doubled. */
+  const seen = new Set();
+
+  const setOpen = (/** @type {boolean} */ open) => {
+    panel.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    if (open) {
+      unread = 0;
+      count.hidden = true;
+      log.scrollTop = log.scrollHeight;
+      if (!input.disabled) input.focus();
+    }
+  };
+  const say = (/** @type {string} */ text) => {
+    const line = text.trim();
+    if (!line) return false;
+    if ([...line].length > MAX_CHARS) {
+      note.textContent = REFUSALS.chat_too_long;
+      return false;
+    }
+    note.textContent = '';
+    return send({ type: 'chat', text: line });
+  };
+  toggle.addEventListener('click', () => setOpen(panel.hidden));
+  close.addEventListener('click', () => { setOpen(false); toggle.focus(); });
+  reactions.addEventListener('click', (e) => {
+    const button = /** @type {HTMLElement} */ (e.target).closest('[data-reaction]');
+    if (button) say(/** @type {string} */ (button.getAttribute('data-reaction')));
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (say(input.value)) input.value = '';
+  });
+
+  return {
+    /** A line heard: added to the log as text. @param {ChatLine} msg */
+    hear(msg) {
+      const key = `${msg.at}|${msg.seat}|${msg.name}|${msg.text}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const who = h('strong', { class: 'chat-who' });
+      who.textContent = `${msg.name}:`;
+      const text = h('span', { class: 'chat-text' });
+      text.textContent = msg.text;
+      const time = new Date(msg.at);
+      const line = h('p', { class: 'chat-line', title: time.toLocaleTimeString() }, who, ' ', text);
+      log.appendChild(line);
+      while (log.childElementCount > KEPT) log.firstElementChild?.remove();
+      log.scrollTop = log.scrollHeight;
+      if (panel.hidden) {
+        unread += 1;
+        count.textContent = String(unread);
+        count.hidden = false;
+      }
+    },
+    /** A chat line the server refused: said in the panel. @param {{ code: string, message: string }} msg */
+    refused(msg) {
+      note.textContent = REFUSALS[msg.code] || msg.message;
+    },
+    /** Shows the button in the table's head when at a table, and who may write. @param {TableState} s */
+    update(s) {
+      const at = s.role === 'player' || s.role === 'spectator';
+      const head = document.querySelector('.table-head .title-row');
+      if (at && head) {
+        if (toggle.parentElement !== head) head.prepend(toggle);
+        if (!root.isConnected) document.body.appendChild(root);
+      } else {
+        toggle.remove();
+        root.remove();
+      }
+      const writes = s.role === 'player' || Boolean(s.table?.table_options?.spectator_chat);
+      input.disabled = !writes;
+      sendButton.toggleAttribute('disabled', !writes);
+      for (const b of reactions.querySelectorAll('button')) b.toggleAttribute('disabled', !writes);
+      input.placeholder = writes ? 'Say something…' : 'Only the players can chat here';
+    },
+  };
+}
