@@ -34,7 +34,7 @@ export function chatPanel(send) {
   const count = h('span', { class: 'chat-unread', hidden: true });
   const toggle = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'chat-toggle', id: 'chat-toggle', 'aria-expanded': 'false', 'aria-controls': 'chat-panel',
-  }, '💬 Chat', count));
+  }, 'Chat', count));
   const log = h('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Table talk' });
   const input = /** @type {HTMLInputElement} */ (h('input', {
     type: 'text', id: 'chat-input', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message',
