@@ -170,3 +170,45 @@ async fn a_reconnecting_player_and_a_new_spectator_get_the_recent_lines() {
     assert_eq!(heard(&mut spectator).await.2, "hello");
     assert_eq!(heard(&mut spectator).await.2, "😂");
 }
+
+#[tokio::test]
+async fn parlor_bot_plays_a_whole_match_through_table_talk() {
+    use parlor_server::tools::remote_bot::{self, MoveSource, Target};
+    use parlor_shared::protocol::Occupant;
+    use parlor_tests::{Rng, play_to_end};
+
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "whist", "options": {"target": 1}, "seed": 4}))
+        .await;
+    let mut host = seat_players(&server, &id, 1).await.remove(0);
+    // Said before the bot sits: it gets the line again after its snapshot.
+    say(&mut host, "hello, bot").await;
+    for seat in [2, 3] {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    let target = Target {
+        url: format!("ws://{}", server.addr),
+        table: id.clone(),
+        seat: Some(Seat(1)),
+        name: "remote".into(),
+    };
+    let bot = tokio::spawn(async move {
+        remote_bot::play(&target, MoveSource::Strategy("random".into(), 7), 0).await
+    });
+    host.recv_until(|m| match m {
+        ServerMsg::Table { table, .. } => table.seats.iter().all(|s| s.occupant != Occupant::Empty),
+        _ => false,
+    })
+    .await;
+    host.send(&ClientMsg::Start {}).await;
+    say(&mut host, "good luck <b>everyone</b>").await;
+    play_to_end(std::slice::from_mut(&mut host), &mut Rng::new(3)).await;
+    let outcome = bot.await.unwrap().expect("the bot plays to the end");
+    assert_eq!(outcome.seat, Seat(1));
+    assert!(outcome.moves > 0);
+}
