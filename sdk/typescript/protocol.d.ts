@@ -101,6 +101,9 @@ export type ClientMsg =
     }
   | {
       type: 'sync';
+    }
+  | {
+      type: 'hint';
     };
 /**
  * A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
@@ -210,6 +213,17 @@ export type ServerMsg =
     }
   | {
       /**
+       * The suggested move.
+       */
+      action: Action;
+      /**
+       * The table's event counter when the hint was computed.
+       */
+      seq: number;
+      type: 'hint';
+    }
+  | {
+      /**
        * Why.
        */
       reason: string;
@@ -258,6 +272,27 @@ export type OptionSpec1 =
        * The allowed words.
        */
       values: string[];
+    };
+/**
+ * A player's move.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Action".
+ */
+export type Action =
+  | {
+      /**
+       * The cards given, as many as the variant passes.
+       */
+      cards: Card[];
+      type: 'pass';
+    }
+  | {
+      /**
+       * The card played.
+       */
+      card: Card;
+      type: 'play';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -945,6 +980,10 @@ export interface TableOptions {
    * How long a disconnected player's seat waits before a built-in bot plays it.
    */
   grace_ms?: number;
+  /**
+   * Whether players may ask for a `hint` on their turn.
+   */
+  hints?: boolean;
 }
 /**
  * The trick being played.

@@ -94,6 +94,10 @@ pub enum ClientMsg {
     /// Ask for a fresh `state` snapshot (and `your_turn` again when you have to act), e.g.
     /// after noticing a gap in the `seq` numbers.
     Sync {},
+    /// On your turn, ask what the `heuristic` bot would do in your place. Answered with
+    /// `hint` to you alone; refused with `not_your_turn`, or `hints_off` when the host turned
+    /// hints off for the table.
+    Hint {},
 }
 
 impl ClientMsg {
@@ -135,7 +139,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 10] = [
+pub const CLIENT_TYPES: [&str; 11] = [
     "join",
     "watch",
     "pass",
@@ -146,6 +150,7 @@ pub const CLIENT_TYPES: [&str; 10] = [
     "leave",
     "ping",
     "sync",
+    "hint",
 ];
 
 /// What the server sends.
@@ -205,6 +210,14 @@ pub enum ServerMsg {
     },
     /// The answer to `ping`.
     Pong {},
+    /// The answer to `hint`, sent only to the seat that asked: the move the `heuristic`
+    /// bot would make from that seat's own view. Nothing is played.
+    Hint {
+        /// The table's event counter when the hint was computed.
+        seq: u64,
+        /// The suggested move.
+        action: Action,
+    },
     /// The server is shutting down; reconnect with your token later.
     Goodbye {
         /// Why.
@@ -302,6 +315,8 @@ pub struct TableOptions {
     pub grace_ms: u64,
     /// Pause before each built-in bot move, so people can follow the play (0: at once).
     pub bot_delay_ms: u64,
+    /// Whether players may ask for a `hint` on their turn.
+    pub hints: bool,
 }
 
 impl Default for TableOptions {
@@ -310,6 +325,7 @@ impl Default for TableOptions {
             bot_timeout_ms: 10_000,
             grace_ms: 30_000,
             bot_delay_ms: 0,
+            hints: true,
         }
     }
 }
@@ -466,6 +482,8 @@ pub mod codes {
     pub const KICKED: &str = "kicked";
     /// Admin: nobody sits in that seat.
     pub const SEAT_EMPTY: &str = "seat_empty";
+    /// The host turned hints off for this table.
+    pub const HINTS_OFF: &str = "hints_off";
 }
 
 /// Why a client frame could not be understood.

@@ -35,6 +35,7 @@ use crate::store::{Restored, SeatRow, SharedStore};
 
 mod admin;
 mod bots;
+mod hint;
 mod play;
 mod requests;
 mod seating;

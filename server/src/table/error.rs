@@ -90,6 +90,9 @@ pub enum TableError {
     /// An admin kick named a seat nobody holds.
     #[error("nobody sits in {0}")]
     SeatEmpty(Seat),
+    /// `hint` at a table whose host turned hints off.
+    #[error("the host turned hints off at this table")]
+    HintsOff,
 }
 
 impl TableError {
@@ -115,6 +118,7 @@ impl TableError {
             TableError::Replaced => codes::REPLACED,
             TableError::Kicked => codes::KICKED,
             TableError::SeatEmpty(_) => codes::SEAT_EMPTY,
+            TableError::HintsOff => codes::HINTS_OFF,
         }
     }
 

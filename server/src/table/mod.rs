@@ -76,6 +76,8 @@ pub enum TableRequest {
     Leave,
     /// A fresh snapshot, and the prompt again if it is the sender's turn.
     Sync,
+    /// The `heuristic` bot's move for the sender's seat, on its turn.
+    Hint,
 }
 
 /// What arrives in a table's mailbox.

@@ -282,7 +282,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     session.mover(table.variant)?;
                 }
             }
-            ServerMsg::Pong {} => {}
+            // It never asks for hints.
+            ServerMsg::Pong {} | ServerMsg::Hint { .. } => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

@@ -179,6 +179,7 @@ impl Reader {
             ClientMsg::Start {} => TableRequest::Start,
             ClientMsg::Leave {} => TableRequest::Leave,
             ClientMsg::Sync {} => TableRequest::Sync,
+            ClientMsg::Hint {} => TableRequest::Hint,
         };
         let Some(table) = &self.table else {
             self.reply(&Refusal::NotJoined.to_msg()).await;

@@ -70,6 +70,7 @@ impl TableActor {
                 self.handle_sync(conn, role);
                 Ok(())
             }
+            TableRequest::Hint => self.handle_hint(conn, role),
         }
     }
 
