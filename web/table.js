@@ -5,6 +5,7 @@
 // - session.js: the connection (welcome, seat token, reconnect, sync) turning messages into state;
 // - server-info.js: the variants with their facts, and the seat list polled before sitting down;
 // - actions.js: what clicks do; downloads.js: finished hands to download;
+// - matches.js: the matches played at this table and a chart of running totals;
 // - howto.js: "How to play", the game explained in a few lines;
 // - hint.js: the "Suggest a card" button and the suggested cards marked in the hand;
 // - motion.js: cards moving and the finished trick kept a moment; cues.js: "your turn" when the
@@ -22,6 +23,7 @@ import { scoreDialog } from './table/dialog.js';
 import { Downloads } from './table/downloads.js';
 import { hintButton } from './table/hint.js';
 import { howToButton } from './table/howto.js';
+import { matchHistory } from './table/matches.js';
 import { turnCues } from './table/cues.js';
 import { tableLayout } from './table/layout.js';
 import { trickHolder } from './table/motion.js';
@@ -49,6 +51,8 @@ export function showTable(root, tableId) {
   // After the layout: it adds its button to the hand's row and marks the hand's cards.
   store.subscribe(hintButton(store, session));
   store.subscribe(howToButton());
+  // After the score dialog: it adds the running totals and earlier matches under the sheet.
+  store.subscribe(matchHistory());
   let reloaded = '';
   store.subscribe((s) => {
     // A table of a variant the list did not have when it was loaded: load it again, once.

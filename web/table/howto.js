@@ -1,6 +1,6 @@
 // @ts-check
 // "How to play": a short explanation of the table's game for a family, from docs/RULES.md,
-// opened from a button beside the game's name.
+// opened from a button in the top bar.
 //
 // Owns: the words per variant, the button and the page's <dialog id="howto-dialog">. Every
 // number in the words comes from the `/api/variants` entry (its facts and option defaults) or
@@ -99,7 +99,7 @@ export function howToPlay(s) {
   return entry.name === 'whist' ? [...lines, whistEnd(r)] : lines;
 }
 
-/** The listener that keeps the button beside the game's name and fills the dialog when opened. */
+/** The listener that keeps the button in the top bar and fills the dialog when opened. */
 export function howToButton() {
   let state = /** @type {TableState | null} */ (null);
   const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { id: 'howto-dialog', class: 'score-dialog howto-dialog', 'aria-labelledby': 'howto-title' }));
@@ -118,12 +118,12 @@ export function howToButton() {
   const button = h('button', { type: 'button', id: 'howto-button', class: 'small', onclick: open }, 'How to play');
   return (/** @type {TableState} */ s) => {
     state = s;
-    const row = document.querySelector('.table-head .title-row');
-    if (!row || !howToPlay(s)) {
+    // In the top bar, where it takes no room from the table.
+    const bar = document.querySelector('.topbar');
+    if (!bar || !howToPlay(s)) {
       button.remove();
       return;
     }
-    const title = row.querySelector('h1');
-    if (title && title.nextElementSibling !== button) title.after(button);
+    if (button.parentElement !== bar) bar.append(button);
   };
 }
