@@ -32,10 +32,13 @@ def _class_name(tag, suffix):
 
 
 def test_every_message_has_a_typeddict_with_the_schemas_keys():
+    client_tags = {v["properties"]["type"]["const"] for v in SCHEMA["client_to_server"]["oneOf"]}
     for side in ("client_to_server", "server_to_client"):
         for variant in SCHEMA[side]["oneOf"]:
             tag = variant["properties"]["type"]["const"]
-            cls = getattr(messages, _class_name(tag, "Msg"))
+            # A server message named like a client one gets `ReplyMsg` (`hint` answers `hint`).
+            answer = side == "server_to_client" and tag in client_tags
+            cls = getattr(messages, _class_name(tag, "ReplyMsg" if answer else "Msg"))
             assert cls.__required_keys__ == frozenset(variant.get("required", [])), tag
             assert set(get_type_hints(cls)) == set(variant["properties"]), tag
     assert len(get_args(messages.ServerMsg)) == len(SCHEMA["server_to_client"]["oneOf"])
