@@ -11,7 +11,7 @@
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
 //! The loop, timers and bookkeeping live here; seating, requests, play, the server's own
-//! (bot) moves, the operator's commands and sending are in the child modules, each an `impl TableActor` block.
+//! (bot) moves, hints, the operator's commands and sending are in the child modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
 //! socket (only connection queues, through the outbox) nor the lobby.
