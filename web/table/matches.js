@@ -19,6 +19,7 @@ import { factsOf } from './state.js';
  */
 
 const SVG = 'http://www.w3.org/2000/svg';
+// The same colours as the legend's `.swatch.cN` in style.css (inline styles are not allowed).
 const COLOURS = ['#2563eb', '#c2410c', '#15803d', '#7e22ce', '#be123c'];
 
 /** An SVG element. @param {string} tag @param {Record<string, string | number>} attrs @param {Element[]} [kids] */
@@ -63,7 +64,7 @@ export function totalsChart(m, title) {
   const zero = svg('line', { x1: pad, x2: W - pad, y1: y(0), y2: y(0), stroke: '#9ca3af', 'stroke-dasharray': '3 3' });
   const chart = svg('svg', { class: 'totals-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title }, [zero, ...lines]);
   const legend = h('ul', { class: 'chart-legend' }, m.labels.map((label, i) => h('li', {},
-    h('span', { class: 'swatch', style: `background:${COLOURS[i % COLOURS.length]}` }), `${label} ${m.series[i][m.series[i].length - 1]}`)));
+    h('span', { class: `swatch c${i % COLOURS.length}` }), `${label} ${m.series[i][m.series[i].length - 1]}`)));
   return h('figure', { class: 'chart' }, chart, legend);
 }
 
@@ -88,9 +89,12 @@ export function matchHistory() {
     const known = body.querySelector('.match-history');
     if (known && inputs.every((x, i) => x === drawn[i])) return;
     drawn = inputs;
+    const current = matchOf(s, v);
+    // Nothing to draw before a point is scored.
+    const started = current.series.some((line) => line.some((t) => t !== 0));
     const section = h('section', { class: 'match-history', 'aria-label': 'Every match at this table' },
-      h('h3', {}, 'Running totals'),
-      totalsChart(matchOf(s, v), 'Running totals of this match'),
+      started ? h('h3', {}, 'Running totals') : null,
+      started ? totalsChart(current, 'Running totals of this match') : null,
       past.length ? h('h3', {}, 'Earlier matches at this table') : null,
       past.map((m, i) => h('details', { class: 'past-match', 'data-match': i + 1 },
         h('summary', {}, `Match ${i + 1}: ★ ${m.winners} (${m.labels.map((l, k) => `${l} ${m.series[k][m.series[k].length - 1]}`).join(', ')})`),
