@@ -68,7 +68,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -163,7 +163,7 @@ async function create(lobby, form) {
       body: JSON.stringify({
         variant: variant.name,
         options: readOptions(form, variant),
-        table_options: { bot_delay_ms: 600 },
+        table_options: { bot_delay_ms: 600, hints: state.hints !== false },
       }),
     });
     if (!res.ok) throw new Error(await errorText(res));
@@ -244,6 +244,13 @@ function renderCreate(lobby) {
     class: 'create-form',
     onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); create(lobby, /** @type {HTMLFormElement} */ (e.target)); },
   }, variantChoices(lobby, variant), preset ? lengthChoice(lobby, variant, preset) : null, options,
+  h('div', { class: 'option check' },
+    h('input', {
+      type: 'checkbox', id: 'allow-hints', name: 'hints', checked: state.hints !== false,
+      onchange: (/** @type {any} */ e) => { state.hints = e.target.checked; },
+    }),
+    h('label', { for: 'allow-hints' }, 'Allow hints'),
+    h('p', { class: 'hint' }, 'Players may ask the computer to suggest a card on their turn.')),
   h('p', { class: 'hint' }, 'Empty seats can be given to computer players once the table is open.'),
   h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? 'Creating…' : 'Create table')),
   state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null);
@@ -305,7 +312,7 @@ export async function showLobby(root) {
   document.title = 'Parlor: card games';
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false, hints: true },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

@@ -5,6 +5,9 @@
 // - session.js: the connection (welcome, seat token, reconnect, sync) turning messages into state;
 // - server-info.js: the variants with their facts, and the seat list polled before sitting down;
 // - actions.js: what clicks do; downloads.js: finished hands to download;
+// - matches.js: the matches played at this table and a chart of running totals;
+// - howto.js: "How to play", the game explained in a few lines;
+// - hint.js: the "Suggest a card" button and the suggested cards marked in the hand;
 // - motion.js: cards moving and the finished trick kept a moment; cues.js: "your turn" when the
 //   page is in the background (with sound.js);
 // - layout.js: which parts show; join.js, head.js, seats.js, felt.js, hand.js, score-sheet.js,
@@ -20,6 +23,9 @@ import { Actions } from './table/actions.js';
 import { chatPanel } from './table/chat.js';
 import { scoreDialog } from './table/dialog.js';
 import { Downloads } from './table/downloads.js';
+import { hintButton } from './table/hint.js';
+import { howToButton } from './table/howto.js';
+import { matchHistory } from './table/matches.js';
 import { turnCues } from './table/cues.js';
 import { tableLayout } from './table/layout.js';
 import { trickHolder } from './table/motion.js';
@@ -47,6 +53,11 @@ export function showTable(root, tableId) {
   store.subscribe(turnCues());
   allowSound();
   store.subscribe(scoreDialog(store, actions).update);
+  // After the layout: it adds its button to the hand's row and marks the hand's cards.
+  store.subscribe(hintButton(store, session));
+  store.subscribe(howToButton());
+  // After the score dialog: it adds the running totals and earlier matches under the sheet.
+  store.subscribe(matchHistory());
   let reloaded = '';
   store.subscribe((s) => {
     // A table of a variant the list did not have when it was loaded: load it again, once.

@@ -108,6 +108,9 @@ export type ClientMsg =
        */
       text: string;
       type: 'chat';
+    }
+  | {
+      type: 'hint';
     };
 /**
  * A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
@@ -217,6 +220,17 @@ export type ServerMsg =
     }
   | {
       /**
+       * The suggested move.
+       */
+      action: Action;
+      /**
+       * The table's event counter when the hint was computed.
+       */
+      seq: number;
+      type: 'hint';
+    }
+  | {
+      /**
        * Why.
        */
       reason: string;
@@ -284,6 +298,27 @@ export type OptionSpec1 =
        * The allowed words.
        */
       values: string[];
+    };
+/**
+ * A player's move.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Action".
+ */
+export type Action =
+  | {
+      /**
+       * The cards given, as many as the variant passes.
+       */
+      cards: Card[];
+      type: 'pass';
+    }
+  | {
+      /**
+       * The card played.
+       */
+      card: Card;
+      type: 'play';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -971,6 +1006,10 @@ export interface TableOptions {
    * How long a disconnected player's seat waits before a built-in bot plays it.
    */
   grace_ms?: number;
+  /**
+   * Whether players may ask for a `hint` on their turn.
+   */
+  hints?: boolean;
   /**
    * Spectators may chat too (by default only the seated players may).
    */

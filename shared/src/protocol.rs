@@ -100,6 +100,10 @@ pub enum ClientMsg {
         /// The line, plain text (never markup): clients show it as text.
         text: String,
     },
+    /// On your turn, ask what the `heuristic` bot would do in your place. Answered with
+    /// `hint` to you alone; refused with `not_your_turn`, or `hints_off` when the host turned
+    /// hints off for the table.
+    Hint {},
 }
 
 /// The longest chat line, in characters.
@@ -144,7 +148,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 11] = [
+pub const CLIENT_TYPES: [&str; 12] = [
     "join",
     "watch",
     "pass",
@@ -156,6 +160,7 @@ pub const CLIENT_TYPES: [&str; 11] = [
     "ping",
     "sync",
     "chat",
+    "hint",
 ];
 
 /// What the server sends.
@@ -215,6 +220,14 @@ pub enum ServerMsg {
     },
     /// The answer to `ping`.
     Pong {},
+    /// The answer to `hint`, sent only to the seat that asked: the move the `heuristic`
+    /// bot would make from that seat's own view. Nothing is played.
+    Hint {
+        /// The table's event counter when the hint was computed.
+        seq: u64,
+        /// The suggested move.
+        action: Action,
+    },
     /// The server is shutting down; reconnect with your token later.
     Goodbye {
         /// Why.
@@ -326,6 +339,8 @@ pub struct TableOptions {
     pub bot_delay_ms: u64,
     /// Spectators may chat too (by default only the seated players may).
     pub spectator_chat: bool,
+    /// Whether players may ask for a `hint` on their turn.
+    pub hints: bool,
 }
 
 impl Default for TableOptions {
@@ -335,6 +350,7 @@ impl Default for TableOptions {
             grace_ms: 30_000,
             bot_delay_ms: 0,
             spectator_chat: false,
+            hints: true,
         }
     }
 }
@@ -495,6 +511,8 @@ pub mod codes {
     pub const CHAT_TOO_LONG: &str = "chat_too_long";
     /// Chat: too many lines in a short time; wait a few seconds.
     pub const CHAT_TOO_FAST: &str = "chat_too_fast";
+    /// The host turned hints off for this table.
+    pub const HINTS_OFF: &str = "hints_off";
 }
 
 /// Why a client frame could not be understood.

@@ -132,6 +132,7 @@ export class Session {
       case 'event': return this.onEvent(msg);
       case 'your_turn': return this.onYourTurn(msg);
       case 'error': return this.onError(msg);
+      case 'hint': return this.store.set({ hint: { seq: msg.seq, action: msg.action } });
       case 'goodbye':
         return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
       default:

@@ -37,6 +37,7 @@
  * @property {any[] | null} hands the server's finished hands, for downloads
  * @property {string} handsKey the score sheet line they were asked for
  * @property {boolean} handsOff the server keeps no history: no downloads
+ * @property {{ seq: number, action: any } | null} hint the last suggestion the server sent
  */
 
 /** @param {string} tableId @param {boolean} fourColour @param {boolean} [sound] @returns {TableState} */
@@ -68,6 +69,7 @@ export function initialState(tableId, fourColour, sound = true) {
     hands: null,
     handsKey: '',
     handsOff: false,
+    hint: null,
   };
 }
 

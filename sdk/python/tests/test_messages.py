@@ -36,7 +36,7 @@ def test_every_message_has_a_typeddict_with_the_schemas_keys():
     for side in ("client_to_server", "server_to_client"):
         for variant in SCHEMA[side]["oneOf"]:
             tag = variant["properties"]["type"]["const"]
-            # A type both sides send (`chat`) is named by its side on the server's.
+            # A type both sides send (`chat`, `hint`) is named by its side on the server's.
             both = side == "server_to_client" and tag in client_tags
             cls = getattr(messages, _class_name(tag, "ServerMsg" if both else "Msg"))
             assert cls.__required_keys__ == frozenset(variant.get("required", [])), tag

@@ -38,6 +38,7 @@ class Generator:
         self.aliases = []  # (name, expression, description)
         self.classes = []  # (name, bases, required, optional, description)
         self.done = set()
+        self.client_tags = set()  # message types a client sends
 
     def ref_name(self, ref):
         return pascal(ref.rsplit("/", 1)[-1])
@@ -79,11 +80,11 @@ class Generator:
             const = props.get(tag, {}).get("const")
             if const:
                 suffix = {"ClientMsg": "Msg", "ServerMsg": "Msg"}.get(hint, hint)
-                name = pascal(const) + suffix
-                # A `type` both sides send (`chat`): the later one is named by its side.
-                if any(c[0] == name for c in self.classes):
-                    name = pascal(const) + hint
-                return name
+                # A server message named like a client one (`chat`, `hint` answers `hint`) is
+                # named by its side.
+                if hint == "ServerMsg" and const in self.client_tags:
+                    suffix = "ServerMsg"
+                return pascal(const) + suffix
         return None
 
     def expr(self, node, hint):
@@ -158,6 +159,9 @@ def render(schema):
             defs[key] = node
         defs[name] = {k: v for k, v in part.items() if k not in ("$defs", "$schema", "title")}
     gen = Generator(defs)
+    gen.client_tags = {
+        v["properties"]["type"]["const"] for v in schema["client_to_server"]["oneOf"]
+    }
     for name in parts:
         gen.define(name)
     for key in sorted(defs):

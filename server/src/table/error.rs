@@ -99,6 +99,9 @@ pub enum TableError {
     /// A spectator wrote at a table that lets only its players chat.
     #[error("only the players can chat at this table")]
     SpectatorChat,
+    /// `hint` at a table whose host turned hints off.
+    #[error("the host turned hints off at this table")]
+    HintsOff,
 }
 
 impl TableError {
@@ -127,6 +130,7 @@ impl TableError {
             TableError::ChatTooLong(_) => codes::CHAT_TOO_LONG,
             TableError::ChatTooFast => codes::CHAT_TOO_FAST,
             TableError::SpectatorChat => codes::NOT_SEATED,
+            TableError::HintsOff => codes::HINTS_OFF,
         }
     }
 

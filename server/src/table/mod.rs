@@ -81,6 +81,8 @@ pub enum TableRequest {
         /// What was said.
         text: String,
     },
+    /// The `heuristic` bot's move for the sender's seat, on its turn.
+    Hint,
 }
 
 /// What arrives in a table's mailbox.

@@ -282,8 +282,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     session.mover(table.variant)?;
                 }
             }
-            // Table talk is for people: a bot has nothing to say to it.
-            ServerMsg::Pong {} | ServerMsg::Chat { .. } => {}
+            // Table talk is for people, and a bot never asks for hints.
+            ServerMsg::Pong {} | ServerMsg::Chat { .. } | ServerMsg::Hint { .. } => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

@@ -180,6 +180,7 @@ impl Reader {
             ClientMsg::Leave {} => TableRequest::Leave,
             ClientMsg::Sync {} => TableRequest::Sync,
             ClientMsg::Chat { text } => TableRequest::Chat { text },
+            ClientMsg::Hint {} => TableRequest::Hint,
         };
         let Some(table) = &self.table else {
             self.reply(&Refusal::NotJoined.to_msg()).await;

@@ -122,6 +122,14 @@ class ChatMsg(_ChatMsgRequired):
 it). At most [`MAX_CHAT_CHARS`] characters; a few lines per ten seconds."""
 
 
+_HintMsgRequired = TypedDict('_HintMsgRequired', {'type': Literal['hint']})
+
+class HintMsg(_HintMsgRequired):
+    """On your turn, ask what the `heuristic` bot would do in your place. Answered with
+`hint` to you alone; refused with `not_your_turn`, or `hints_off` when the host turned
+hints off for the table."""
+
+
 _WelcomeMsgRequired = TypedDict('_WelcomeMsgRequired', {'host': bool, 'protocol': int, 'table': str, 'type': Literal['welcome']})
 _WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
 
@@ -143,7 +151,7 @@ class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
 
 
-_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'spectator_chat': bool}, total=False)
+_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'spectator_chat': bool}, total=False)
 
 class TableOptions(_TableOptionsOptional):
     """Table settings that are not rules of the game: timers and pacing. Every field is optional
@@ -312,6 +320,25 @@ class PongMsg(_PongMsgRequired):
     """The answer to `ping`."""
 
 
+_PassActionRequired = TypedDict('_PassActionRequired', {'cards': List['Card'], 'type': Literal['pass']})
+
+class PassAction(_PassActionRequired):
+    """Give these cards in the passing phase."""
+
+
+_PlayActionRequired = TypedDict('_PlayActionRequired', {'card': 'Card', 'type': Literal['play']})
+
+class PlayAction(_PlayActionRequired):
+    """Play this card to the trick."""
+
+
+_HintServerMsgRequired = TypedDict('_HintServerMsgRequired', {'action': 'Action', 'seq': int, 'type': Literal['hint']})
+
+class HintServerMsg(_HintServerMsgRequired):
+    """The answer to `hint`, sent only to the seat that asked: the move the `heuristic`
+bot would make from that seat's own view. Nothing is played."""
+
+
 _GoodbyeMsgRequired = TypedDict('_GoodbyeMsgRequired', {'reason': str, 'type': Literal['goodbye']})
 
 class GoodbyeMsg(_GoodbyeMsgRequired):
@@ -366,7 +393,7 @@ class VariantInfo(_VariantInfoRequired):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
 Cards = List['Card']
@@ -378,7 +405,10 @@ Legal = Union['PassLegal', 'PlayLegal', 'WaitLegal']
 # which are not.
 Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
-# What the server sends.
-ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg', 'ChatServerMsg']
+# A player's move.
+Action = Union['PassAction', 'PlayAction']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'GoodbyeMsg', 'ChatServerMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'ServerMsg']
+# What the server sends.
+ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg']
+
+__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

@@ -71,6 +71,7 @@ impl TableActor {
                 Ok(())
             }
             TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
+            TableRequest::Hint => self.handle_hint(conn, role),
         }
     }
 

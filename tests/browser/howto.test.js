@@ -1,0 +1,75 @@
+// "How to play": the table page explains its own game, with the numbers of `/api/variants`
+// (and of this table's options), not numbers typed into the page.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, startParlor } from './lib/harness.js';
+import { createByApi, sitByInvite } from './lib/play.js';
+
+let browser;
+let server;
+let variants;
+
+before(async () => {
+  server = await startParlor();
+  browser = await launchBrowser();
+  variants = await (await fetch(`${server.url}/api/variants`)).json();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const usual = (variant, option) => variants.find((v) => v.name === variant).options.find((o) => o.name === option).default;
+const facts = (variant) => variants.find((v) => v.name === variant).facts;
+
+/** Sits at table `id` (on a phone) and opens the "How to play" dialog; returns its text. */
+async function howTo(id) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}/t/${id}`, 'Grandma', 0);
+  await page.locator('#howto-button').click();
+  const dialog = page.locator('#howto-dialog[open]');
+  await dialog.waitFor();
+  // The headline is in view on a phone.
+  const box = await dialog.locator('h2').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844, 'the headline is on screen');
+  const text = await dialog.textContent();
+  await page.locator('#howto-close').click();
+  assert.equal(await page.locator('#howto-dialog[open]').count(), 0, 'it closes');
+  assert.deepEqual(errors, []);
+  await context.close();
+  return text;
+}
+
+test('hearts: the passing, the queen of spades and the usual target', async () => {
+  const { id } = await createByApi(server.url, { variant: 'hearts' });
+  const text = await howTo(id);
+  assert.match(text, /How to play Hearts/);
+  assert.match(text, new RegExp(`chooses ${facts('hearts').pass_count} cards to pass`));
+  assert.match(text, new RegExp(`queen of spades ${facts('hearts').card_points.QS}`));
+  assert.match(text, new RegExp(`reaches ${usual('hearts', 'target')} points; the lowest total wins`));
+});
+
+test('tricks with a short target: this table\'s target beside the usual one, and the bad-card fine', async () => {
+  const { id } = await createByApi(server.url, { variant: 'tricks', options: { target: 20 } });
+  const text = await howTo(id);
+  assert.match(text, /each trick is a point/);
+  assert.match(text, new RegExp(`costs ${facts('tricks').bad_card_penalty} points`));
+  assert.match(text, new RegExp(`The first to 20 points \\(the usual match is ${usual('tricks', 'target')}\\) wins`));
+});
+
+test('every variant has its own words', async () => {
+  const seen = new Set();
+  for (const v of variants) {
+    const { id } = await createByApi(server.url, { variant: v.name });
+    const text = await howTo(id);
+    assert.ok(!seen.has(text), `${v.name} is explained differently from the others`);
+    assert.doesNotMatch(text, /undefined|NaN/, v.name);
+    seen.add(text);
+  }
+});

@@ -1,0 +1,64 @@
+// @ts-check
+// The "Suggest a card" button: on your turn, asks the server what the `heuristic` computer
+// player would do in your place, and marks the suggested card(s) in your hand. Nothing is
+// played or chosen for you.
+//
+// Owns: its button (put under the hand after each redraw), the `suggested` mark on card
+// buttons and the line naming the suggestion. May not touch: the state beyond clearing a
+// suggestion that no longer fits, or the hand's own drawing.
+
+import { cardName } from '../cards.js';
+import { h } from '../dom.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('./state.js').Store} Store */
+/** @typedef {import('./session.js').Session} Session */
+
+/** The cards an action names. @param {any} action @returns {string[]} */
+function cardsOf(action) {
+  if (!action) return [];
+  return action.type === 'pass' ? action.cards : [action.card];
+}
+
+/** What the page is asked to suggest for now, or null. @param {TableState} s */
+function turnKey(s) {
+  const v = s.view;
+  if (s.role !== 'player' || !v || v.phase === 'match_over' || v.legal.type === 'wait') return null;
+  if (s.table?.table_options?.hints === false) return null;
+  return `${v.legal.type}:${v.hand.length}`;
+}
+
+/** The listener that keeps the button and the marks in step. @param {Store} store @param {Session} session */
+export function hintButton(store, session) {
+  /** The turn a suggestion was asked for: one asked on an earlier turn is dropped. */
+  let askedFor = /** @type {string | null} */ (null);
+  const button = h('button', {
+    type: 'button', id: 'hint-button', 'data-focus': 'hint-button',
+    onclick: () => {
+      askedFor = turnKey(store.state);
+      session.send({ type: 'hint' });
+    },
+  }, 'Suggest a card');
+  const note = h('span', { class: 'hint-note', id: 'hint-note', role: 'status' });
+  return (/** @type {TableState} */ s) => {
+    const key = turnKey(s);
+    if (s.hint && key !== askedFor) {
+      store.set({ hint: null });
+      return;
+    }
+    const actions = document.querySelector('.hand-area .hand-actions');
+    if (!key || !actions) {
+      button.remove();
+      note.remove();
+    } else {
+      button.textContent = s.view?.legal.type === 'pass' ? 'Suggest cards to pass' : 'Suggest a card';
+      if (button.parentElement !== actions) actions.prepend(button);
+      if (note.parentElement !== actions) button.after(note);
+    }
+    const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
+    note.textContent = suggested.size ? `Suggested: ${[...suggested].map(cardName).join(', ')}` : '';
+    for (const el of document.querySelectorAll('.hand .card')) {
+      el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
+    }
+  };
+}
