@@ -50,9 +50,11 @@ export type ClientMsg =
        */
       seat?: Seat | null;
       /**
-       * Optional: the `seq` of the `your_turn` this answers. A move for an earlier prompt
-       * (a turn the server already played for you) is refused with `stale_move` instead of
-       * being taken for your next turn.
+       * The `seq` of the `your_turn` this answers (recommended): each prompt is answered
+       * once. A `seq` older than your current prompt (or of a prompt already answered) is
+       * refused with `stale_move`, a newer one with `unknown_prompt`; the prompt still
+       * stands and is not sent again. Without `seq` the move answers your current prompt,
+       * except that a repeated answer (a card you already played) is `stale_move`.
        */
       seq?: number | null;
       type: 'pass';

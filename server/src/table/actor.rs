@@ -33,6 +33,7 @@ use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, SharedStore};
 
+mod answers;
 mod bots;
 mod play;
 mod requests;
@@ -311,8 +312,10 @@ impl TableActor {
                 if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());
                     // A refused move is answered with its reason, and the same player is
-                    // asked again (with the time that is left, not a fresh clock).
+                    // asked again (with the time that is left, not a fresh clock), unless the
+                    // move answered no current prompt: that prompt still stands.
                     if is_move
+                        && !err.prompt_stands()
                         && let Some(Role::Seat(seat)) = self.role_of(conn)
                         && let Some(prompt) = self.prompt_with_time_left(seat)
                     {

@@ -36,7 +36,7 @@ SEND_RATE = 80.0
 #: is illegal": nothing to fall back on, the game has moved on.
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
-    "already_passed", "no_match",
+    "already_passed", "no_match", "unknown_prompt",
 }
 
 

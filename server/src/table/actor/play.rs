@@ -21,6 +21,7 @@ impl TableActor {
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;
         self.outbox.record_action(self.moves, seat, &action, seq);
+        self.seats[seat.index()].last_action = Some(action.clone());
         self.moves += 1;
         metrics::counter!("parlor_moves_total").increment(1);
         self.seats[seat.index()].turn_deadline = None;
