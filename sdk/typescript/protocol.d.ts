@@ -195,6 +195,11 @@ export type ServerMsg =
        */
       timeout_ms?: number | null;
       type: 'your_turn';
+      /**
+       * Your view now (the same as a `state` snapshot's): your hand, the trick so far,
+       * scores and everything else the decision needs, so no `sync` is needed to play.
+       */
+      view: PlayerView;
     }
   | {
       /**

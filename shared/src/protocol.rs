@@ -194,6 +194,9 @@ pub enum ServerMsg {
         seq: u64,
         /// Your legal moves.
         legal: Legal,
+        /// Your view now (the same as a `state` snapshot's): your hand, the trick so far,
+        /// scores and everything else the decision needs, so no `sync` is needed to play.
+        view: Box<PlayerView>,
         /// Milliseconds you have before a built-in bot plays for you (bot seats only).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout_ms: Option<u64>,

@@ -596,6 +596,11 @@ class Session:
             return  # a repeat of a prompt already answered
         if self._moved_in_inbox():
             return  # a prompt the server already answered for us while the bot was slow
+        if msg.get("view") is not None:
+            # The prompt carries the seat's view: decide from it, no `sync` needed. Its seq
+            # stays the newest seen (a repeated prompt names the seq it was first sent at).
+            newest = max(self.view.seq, seq or 0)
+            self.view = View.from_state({"seq": newest, "view": msg["view"]}, self.view.facts)
         self.view.set_legal(msg.get("legal"))
         if self.view.legal_kind == "wait":
             return

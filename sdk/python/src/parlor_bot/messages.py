@@ -286,7 +286,7 @@ class EventMsg(_EventMsgRequired):
     """Something happened in the game."""
 
 
-_YourTurnMsgRequired = TypedDict('_YourTurnMsgRequired', {'legal': 'Legal', 'seq': int, 'type': Literal['your_turn']})
+_YourTurnMsgRequired = TypedDict('_YourTurnMsgRequired', {'legal': 'Legal', 'seq': int, 'type': Literal['your_turn'], 'view': 'PlayerView'})
 _YourTurnMsgOptional = TypedDict('_YourTurnMsgOptional', {'timeout_ms': Optional[int]}, total=False)
 
 class YourTurnMsg(_YourTurnMsgRequired, _YourTurnMsgOptional):

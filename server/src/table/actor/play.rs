@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Action, Seat, SeatSet};
+use parlor_shared::{Action, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::table::TableError;
@@ -77,6 +77,7 @@ impl TableActor {
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: game.legal_actions(seat),
+                    view: Box::new(PlayerView::of(game, Some(seat))),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
                 if !self.outbox.queue_msg(conn, &msg) {

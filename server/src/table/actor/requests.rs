@@ -109,6 +109,7 @@ impl TableActor {
             // The prompt's own seq: the one a move answering it names.
             seq: state.prompt_seq,
             legal: game.legal_actions(seat),
+            view: Box::new(PlayerView::of(game, Some(seat))),
             timeout_ms: left,
         })
     }
