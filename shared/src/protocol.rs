@@ -183,8 +183,13 @@ pub enum ServerMsg {
     },
     /// Something happened in the game.
     Event {
-        /// The table's event counter: one more than the last event.
+        /// The table's event counter. It counts every event of the table, private ones sent
+        /// to other seats included, so gaps in the numbers you see are normal.
         seq: u64,
+        /// The `seq` of the previous event sent to you (0 when none was). If it is newer than
+        /// the last event you saw (or than your latest `state`), you missed an event.
+        #[serde(default)]
+        prev: u64,
         /// What happened.
         event: Event,
     },

@@ -94,6 +94,7 @@ pub(super) fn start(
         host: None,
         moves: 0,
         seq: 0,
+        last_public_event: 0,
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         overdue: SeatSet::EMPTY,
@@ -192,6 +193,8 @@ struct TableActor {
     moves: usize,
     /// The table's event counter: the number of events sent so far.
     seq: u64,
+    /// The `seq` of the last event spectators were sent: the next public event's `prev`.
+    last_public_event: u64,
     /// Matches finished here.
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.

@@ -38,6 +38,9 @@ pub struct SeatState {
     pub prompt_seq: u64,
     /// This seat's last accepted move: a repeat of it without `seq` may be a repeated answer.
     pub last_action: Option<Action>,
+    /// The `seq` of the last event this seat was sent (or would have been, while away): the
+    /// next event's `prev`, so a missed event shows.
+    pub last_event: u64,
 }
 
 impl SeatState {
@@ -56,6 +59,7 @@ impl SeatState {
             turn_deadline: None,
             prompt_seq: 0,
             last_action: None,
+            last_event: 0,
         }
     }
 

@@ -279,6 +279,8 @@ class Session:
         self._prompt_seq: Optional[int] = None
         self._last_error: Optional[str] = None
         self._resyncs = 0
+        #: A `sync` was sent for a missed event, and its snapshot has not come yet.
+        self._gap_synced = False
         self._in_match = False
         self._welcomed = False
         self._ever_welcomed = False
@@ -510,6 +512,7 @@ class Session:
         return self.opponents
 
     def _on_state(self, msg: Dict[str, Any]) -> None:
+        self._gap_synced = False
         was_playing = self._in_match
         variant = msg["view"]["variant"]
         self.view = View.from_state(msg, self._facts_for(variant))
@@ -534,6 +537,15 @@ class Session:
         seq = msg.get("seq")
         if seq is not None and seq <= self.view.seq:
             return  # already in the snapshot
+        prev = msg.get("prev")
+        if prev is not None and prev > self.view.seq:
+            # `prev` names the last event sent to this seat: one newer than the view was
+            # missed. The server's snapshot puts it right; events until then are in it.
+            if not self._gap_synced:
+                self._gap_synced = True
+                self.log(f"missed an event (seq {prev}): asking for a fresh snapshot")
+                self.send({"type": "sync"})
+            return
         event = msg.get("event") or {}
         self.view.apply_event(event, seq)
         kind = event.get("kind")

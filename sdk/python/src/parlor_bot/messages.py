@@ -281,8 +281,9 @@ class MatchOverEvent(_MatchOverEventRequired):
 
 
 _EventMsgRequired = TypedDict('_EventMsgRequired', {'event': 'Event', 'seq': int, 'type': Literal['event']})
+_EventMsgOptional = TypedDict('_EventMsgOptional', {'prev': int}, total=False)
 
-class EventMsg(_EventMsgRequired):
+class EventMsg(_EventMsgRequired, _EventMsgOptional):
     """Something happened in the game."""
 
 
