@@ -439,3 +439,37 @@ def test_a_bot_decides_from_the_prompt_and_never_sends_sync(server, variant, mon
     assert result.problems == [], "\n".join(map(str, result.problems))
     assert sent.count("play") >= 10, sent
     assert sent.count("sync") == 0, logged
+
+
+def test_a_withheld_event_is_detected_by_its_successor_and_repaired(server, monkeypatch):
+    """Each event names the previous one sent to this seat (`prev`): when one never reaches
+    the bot, the next event shows it, and a `sync` brings the server's snapshot."""
+    from parlor_bot import client
+
+    withheld = []
+    sent = []
+    on_event = client.Session._on_event
+    send = client.Session.send
+
+    def lossy(self, msg):
+        event = msg.get("event") or {}
+        # The bot's own first card: another event always follows it before its next prompt.
+        if not withheld and event.get("kind") == "played" and event.get("seat") == self.seat:
+            withheld.append(msg["seq"])
+            return
+        on_event(self, msg)
+
+    def counting(self, msg):
+        sent.append(msg.get("type"))
+        send(self, msg)
+
+    monkeypatch.setattr(client.Session, "_on_event", lossy)
+    monkeypatch.setattr(client.Session, "send", counting)
+    bot = example("lowest_bot").LowestBot()
+    logged, log = lines()
+    result = bot.run(server, variant="whist", options=QUICK["whist"], opponents="random",
+                     matches=1, seed=3, log=log)
+    assert result.matches == 1 and result.problems == [], logged
+    assert withheld, "an event was withheld"
+    assert any(f"missed an event (seq {withheld[0]})" in line for line in logged), logged
+    assert sent.count("sync") == 1, sent
