@@ -10,8 +10,9 @@
 //! (see the table's [`Outbox`]); meanwhile it goes on with the next
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, requests, play, the server's own
-//! (bot) moves and sending are in the child modules, each an `impl TableActor` block.
+//! The loop, timers and bookkeeping live here; seating, requests, whether a move answers the
+//! current prompt (`answers`), play, the server's own (bot) moves and sending are in the child
+//! modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
 //! socket (only connection queues, through the outbox) nor the lobby.
