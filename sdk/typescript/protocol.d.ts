@@ -193,7 +193,8 @@ export type ServerMsg =
        */
       legal: Legal;
       /**
-       * The table's event counter.
+       * The prompt's number: the table's event counter when it was first sent (a prompt
+       * sent again keeps it). Name it in your answer's `seq`; answer each prompt once.
        */
       seq: number;
       /**

@@ -195,7 +195,8 @@ pub enum ServerMsg {
     },
     /// It is your turn: here is what you may do.
     YourTurn {
-        /// The table's event counter.
+        /// The prompt's number: the table's event counter when it was first sent (a prompt
+        /// sent again keeps it). Name it in your answer's `seq`; answer each prompt once.
         seq: u64,
         /// Your legal moves.
         legal: Legal,
