@@ -50,9 +50,11 @@ export type ClientMsg =
        */
       seat?: Seat | null;
       /**
-       * Optional: the `seq` of the `your_turn` this answers. A move for an earlier prompt
-       * (a turn the server already played for you) is refused with `stale_move` instead of
-       * being taken for your next turn.
+       * The `seq` of the `your_turn` this answers (recommended): each prompt is answered
+       * once. A `seq` older than your current prompt (or of a prompt already answered) is
+       * refused with `stale_move`, a newer one with `unknown_prompt`; the prompt still
+       * stands and is not sent again. Without `seq` the move answers your current prompt,
+       * except that a repeated answer (a card you already played) is `stale_move`.
        */
       seq?: number | null;
       type: 'pass';
@@ -184,7 +186,13 @@ export type ServerMsg =
        */
       event: Event;
       /**
-       * The table's event counter: one more than the last event.
+       * The `seq` of the previous event sent to you (0 when none was). If it is newer than
+       * the last event you saw (or than your latest `state`), you missed an event.
+       */
+      prev?: number;
+      /**
+       * The table's event counter. It counts every event of the table, private ones sent
+       * to other seats included, so gaps in the numbers you see are normal.
        */
       seq: number;
       type: 'event';
@@ -195,7 +203,8 @@ export type ServerMsg =
        */
       legal: Legal;
       /**
-       * The table's event counter.
+       * The prompt's number: the table's event counter when it was first sent (a prompt
+       * sent again keeps it). Name it in your answer's `seq`; answer each prompt once.
        */
       seq: number;
       /**
@@ -203,6 +212,11 @@ export type ServerMsg =
        */
       timeout_ms?: number | null;
       type: 'your_turn';
+      /**
+       * Your view now (the same as a `state` snapshot's): your hand, the trick so far,
+       * scores and everything else the decision needs, so no `sync` is needed to play.
+       */
+      view: PlayerView;
     }
   | {
       /**

@@ -56,9 +56,11 @@ pub enum ClientMsg {
         /// otherwise the move is refused with `not_your_seat`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
-        /// Optional: the `seq` of the `your_turn` this answers. A move for an earlier prompt
-        /// (a turn the server already played for you) is refused with `stale_move` instead of
-        /// being taken for your next turn.
+        /// The `seq` of the `your_turn` this answers (recommended): each prompt is answered
+        /// once. A `seq` older than your current prompt (or of a prompt already answered) is
+        /// refused with `stale_move`, a newer one with `unknown_prompt`; the prompt still
+        /// stands and is not sent again. Without `seq` the move answers your current prompt,
+        /// except that a repeated answer (a card you already played) is `stale_move`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
     },
@@ -196,17 +198,26 @@ pub enum ServerMsg {
     },
     /// Something happened in the game.
     Event {
-        /// The table's event counter: one more than the last event.
+        /// The table's event counter. It counts every event of the table, private ones sent
+        /// to other seats included, so gaps in the numbers you see are normal.
         seq: u64,
+        /// The `seq` of the previous event sent to you (0 when none was). If it is newer than
+        /// the last event you saw (or than your latest `state`), you missed an event.
+        #[serde(default)]
+        prev: u64,
         /// What happened.
         event: Event,
     },
     /// It is your turn: here is what you may do.
     YourTurn {
-        /// The table's event counter.
+        /// The prompt's number: the table's event counter when it was first sent (a prompt
+        /// sent again keeps it). Name it in your answer's `seq`; answer each prompt once.
         seq: u64,
         /// Your legal moves.
         legal: Legal,
+        /// Your view now (the same as a `state` snapshot's): your hand, the trick so far,
+        /// scores and everything else the decision needs, so no `sync` is needed to play.
+        view: Box<PlayerView>,
         /// Milliseconds you have before a built-in bot plays for you (bot seats only).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout_ms: Option<u64>,
@@ -484,8 +495,11 @@ pub mod codes {
     pub const UNKNOWN_STRATEGY: &str = "unknown_strategy";
     /// That seat does not hold a built-in bot.
     pub const NOT_A_BOT: &str = "not_a_bot";
-    /// A move answered an earlier prompt: the server had already played that turn.
+    /// A move answered a prompt that was already answered (or played for you), or repeated a
+    /// card already played: answer each prompt once.
     pub const STALE_MOVE: &str = "stale_move";
+    /// A move named a prompt (`seq`) newer than any prompt you were sent.
+    pub const UNKNOWN_PROMPT: &str = "unknown_prompt";
     /// HTTP: the request body is not what the endpoint takes.
     pub const BAD_REQUEST: &str = "bad_request";
     /// HTTP: no variant has that name.

@@ -59,7 +59,7 @@ async fn a_full_match_of_every_variant_with_remote_clients() {
                 .iter()
                 .filter_map(|f| serde_json::from_str::<ServerMsg>(f).ok())
                 .filter_map(|m| match m {
-                    ServerMsg::Event { seq, event } if event.visible_to(None) => Some(seq),
+                    ServerMsg::Event { seq, event, .. } if event.visible_to(None) => Some(seq),
                     _ => None,
                 })
                 .collect();

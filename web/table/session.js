@@ -195,6 +195,12 @@ export class Session {
     // Already part of the snapshot. (Gaps are normal: events private to other seats, such as
     // their deals, take numbers too.)
     if (s.seq !== null && msg.seq <= s.seq) return;
+    // `prev` names the last event sent to us: newer than what we saw means one was missed.
+    // Take the server's snapshot rather than apply events to a view that lacks one.
+    if (s.seq !== null && typeof msg.prev === 'number' && msg.prev > s.seq) {
+      this.requestSync();
+      return;
+    }
     const facts = factsOf(s);
     if (!facts) {
       // A variant the page has no facts for (the list was loaded before it existed): learn

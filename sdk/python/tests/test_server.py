@@ -305,8 +305,9 @@ def test_a_bot_whose_seat_is_taken_by_another_connection_stops_instead_of_fighti
     assert taken["welcome"]["type"] == "welcome"
 
 
-def test_a_view_out_of_step_is_repaired_from_a_fresh_snapshot(server):
-    """If the bot's view ever disagrees with a prompt, the session asks for a fresh snapshot."""
+def test_a_view_out_of_step_is_repaired_from_the_next_prompt(server):
+    """If the bot's view ever goes out of step, the next prompt's view (the server's own)
+    repairs it, with no `sync`."""
 
     class Forgetful(Bot):
         def __init__(self):
@@ -328,8 +329,7 @@ def test_a_view_out_of_step_is_repaired_from_a_fresh_snapshot(server):
     result = bot.run(server, variant="whist", options={"target": 1}, opponents="random",
                      seed=9, log=log)
     assert bot.corrupted and result.matches == 1 and result.problems == [], logged
-    assert any("out of step" in line for line in logged), logged
-    # Every hand the bot was shown after the repair was whole again.
+    # Every hand the bot was shown after the corruption was whole again.
     assert all(len(hand) >= 1 for hand in bot.hands)
 
 
@@ -444,3 +444,60 @@ def test_the_view_built_from_events_equals_the_servers_snapshot(server, variant)
                      seed=13, log=log)
     assert result.matches == 1 and result.problems == [], logged
     assert bot.compared >= 3 and result.reconnects >= 3
+
+
+@pytest.mark.parametrize("variant", ["hearts", "tricks"])
+def test_a_bot_decides_from_the_prompt_and_never_sends_sync(server, variant, monkeypatch):
+    """`your_turn` carries the seat's view: one round trip per move, no `sync` to play."""
+    from parlor_bot import client
+
+    sent = []
+    original = client.Session.send
+
+    def counting(self, msg):
+        sent.append(msg.get("type"))
+        original(self, msg)
+
+    monkeypatch.setattr(client.Session, "send", counting)
+    bot = example("lowest_bot").LowestBot()
+    logged, log = lines()
+    result = bot.run(server, variant=variant, options=QUICK[variant], opponents="random",
+                     matches=1, seed=9, log=log)
+    assert result.matches == 1, logged
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    assert sent.count("play") >= 10, sent
+    assert sent.count("sync") == 0, logged
+
+
+def test_a_withheld_event_is_detected_by_its_successor_and_repaired(server, monkeypatch):
+    """Each event names the previous one sent to this seat (`prev`): when one never reaches
+    the bot, the next event shows it, and a `sync` brings the server's snapshot."""
+    from parlor_bot import client
+
+    withheld = []
+    sent = []
+    on_event = client.Session._on_event
+    send = client.Session.send
+
+    def lossy(self, msg):
+        event = msg.get("event") or {}
+        # The bot's own first card: another event always follows it before its next prompt.
+        if not withheld and event.get("kind") == "played" and event.get("seat") == self.seat:
+            withheld.append(msg["seq"])
+            return
+        on_event(self, msg)
+
+    def counting(self, msg):
+        sent.append(msg.get("type"))
+        send(self, msg)
+
+    monkeypatch.setattr(client.Session, "_on_event", lossy)
+    monkeypatch.setattr(client.Session, "send", counting)
+    bot = example("lowest_bot").LowestBot()
+    logged, log = lines()
+    result = bot.run(server, variant="whist", options=QUICK["whist"], opponents="random",
+                     matches=1, seed=3, log=log)
+    assert result.matches == 1 and result.problems == [], logged
+    assert withheld, "an event was withheld"
+    assert any(f"missed an event (seq {withheld[0]})" in line for line in logged), logged
+    assert sent.count("sync") == 1, sent

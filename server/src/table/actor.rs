@@ -10,9 +10,9 @@
 //! (see the table's [`Outbox`]); meanwhile it goes on with the next
 //! message, so players acting at the same time (passing cards) share a group commit.
 //!
-//! The loop, timers and bookkeeping live here; seating, requests, play, table talk, hints, the
-//! server's own (bot) moves, the operator's commands and sending are in the child modules, each an
-//! `impl TableActor` block.
+//! The loop, timers and bookkeeping live here; seating, requests, whether a move answers the
+//! current prompt (`answers`), play, table talk, hints, the server's own (bot) moves, the
+//! operator's commands and sending are in the child modules, each an `impl TableActor` block.
 //!
 //! It owns the game, the seats, the timers and the outbox of one table; it never touches a
 //! socket (only connection queues, through the outbox) nor the lobby.
@@ -35,6 +35,7 @@ use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::store::{Restored, SeatRow, SharedStore};
 
 mod admin;
+mod answers;
 mod bots;
 mod chat;
 mod hint;
@@ -97,6 +98,7 @@ pub(super) fn start(
         host: None,
         moves: 0,
         seq: 0,
+        last_public_event: 0,
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         overdue: SeatSet::EMPTY,
@@ -196,6 +198,8 @@ struct TableActor {
     moves: usize,
     /// The table's event counter: the number of events sent so far.
     seq: u64,
+    /// The `seq` of the last event spectators were sent: the next public event's `prev`.
+    last_public_event: u64,
     /// Matches finished here.
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
@@ -318,8 +322,10 @@ impl TableActor {
                 if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());
                     // A refused move is answered with its reason, and the same player is
-                    // asked again (with the time that is left, not a fresh clock).
+                    // asked again (with the time that is left, not a fresh clock), unless the
+                    // move answered no current prompt: that prompt still stands.
                     if is_move
+                        && !err.prompt_stands()
                         && let Some(Role::Seat(seat)) = self.role_of(conn)
                         && let Some(prompt) = self.prompt_with_time_left(seat)
                     {

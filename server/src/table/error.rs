@@ -4,7 +4,7 @@
 //! It owns the refusals and their wording only; the table decides when to refuse.
 
 use parlor_shared::protocol::{ServerMsg, codes};
-use parlor_shared::{RuleError, Seat, Variant};
+use parlor_shared::{Action, RuleError, Seat, Variant};
 use thiserror::Error;
 
 /// A refusal from a table, sent back to the one connection that asked as an `error` frame.
@@ -27,15 +27,47 @@ pub enum TableError {
     /// A move while no match is being played.
     #[error("no match is being played: the host starts one")]
     NoMatch,
-    /// A move answered a prompt the server already played for.
+    /// A move answered an earlier prompt than the seat's current one.
     #[error(
-        "this answers the prompt of seq {answered}, but the server already played that turn \
-         for you: answer the prompt of seq {current}"
+        "this answers an earlier prompt (seq {answered}); the current one is seq {current}: \
+         answer each prompt once"
     )]
     StaleMove {
         /// The prompt the move answered.
         answered: u64,
         /// The seat's current prompt.
+        current: u64,
+    },
+    /// A move answered a prompt that is already answered (or was played for the seat), and
+    /// the seat has no prompt now.
+    #[error(
+        "the prompt of seq {answered} is already answered and you have no prompt now: answer \
+         each prompt once, and wait for the next your_turn"
+    )]
+    AlreadyAnswered {
+        /// The prompt the move answered.
+        answered: u64,
+    },
+    /// A move without `seq` repeated a card or a pass the seat already made: a repeated
+    /// answer.
+    #[error(
+        "you already {}: this repeats an answer to an earlier prompt; answer each prompt \
+         once (send the prompt's seq with each move)",
+        done(action)
+    )]
+    DuplicateMove {
+        /// The move made again.
+        action: Action,
+    },
+    /// A move named a prompt newer than the seat's latest.
+    #[error(
+        "there is no prompt of seq {answered} for you: your latest prompt is seq {current}; \
+         send the seq of the your_turn you answer"
+    )]
+    UnknownPrompt {
+        /// The `seq` the move named.
+        answered: u64,
+        /// The seat's latest prompt.
         current: u64,
     },
     /// The rules refused the move.
@@ -113,7 +145,10 @@ impl TableError {
             TableError::NotSeated => codes::NOT_SEATED,
             TableError::NotYourSeat { .. } => codes::NOT_YOUR_SEAT,
             TableError::NoMatch => codes::NO_MATCH,
-            TableError::StaleMove { .. } => codes::STALE_MOVE,
+            TableError::StaleMove { .. }
+            | TableError::AlreadyAnswered { .. }
+            | TableError::DuplicateMove { .. } => codes::STALE_MOVE,
+            TableError::UnknownPrompt { .. } => codes::UNKNOWN_PROMPT,
             TableError::Rule(err) => err.code(),
             TableError::NotHost => codes::NOT_HOST,
             TableError::UnknownStrategy { .. } => codes::UNKNOWN_STRATEGY,
@@ -134,10 +169,31 @@ impl TableError {
         }
     }
 
+    /// True for a move that does not answer the seat's current prompt: that prompt still
+    /// stands, so it is not sent again (re-prompting a repeated answer makes a cascade).
+    #[must_use]
+    pub fn prompt_stands(&self) -> bool {
+        matches!(
+            self,
+            TableError::StaleMove { .. }
+                | TableError::AlreadyAnswered { .. }
+                | TableError::DuplicateMove { .. }
+                | TableError::UnknownPrompt { .. }
+        )
+    }
+
     /// The `error` frame sent to the client.
     #[must_use]
     pub fn to_msg(&self) -> ServerMsg {
         ServerMsg::error(self.code(), self.to_string())
+    }
+}
+
+/// What a repeated move did the first time, for the refusal's words.
+fn done(action: &Action) -> String {
+    match action {
+        Action::Play { card } => format!("played {card}"),
+        Action::Pass { .. } => "passed these cards".to_string(),
     }
 }
 
@@ -165,6 +221,22 @@ mod tests {
                     current: 2,
                 },
                 "stale_move",
+            ),
+            (TableError::AlreadyAnswered { answered: 3 }, "stale_move"),
+            (
+                TableError::DuplicateMove {
+                    action: Action::Play {
+                        card: "QS".parse().unwrap(),
+                    },
+                },
+                "stale_move",
+            ),
+            (
+                TableError::UnknownPrompt {
+                    answered: 1013,
+                    current: 13,
+                },
+                "unknown_prompt",
             ),
             (TableError::Rule(RuleError::NotYourTurn), "not_your_turn"),
             (TableError::NotHost, "not_host"),

@@ -55,7 +55,8 @@ pub enum TableRequest {
         action: Action,
         /// The seat the client says it acts for, checked against its own.
         seat: Option<Seat>,
-        /// The `seq` of the prompt it answers: an answer to an older one is stale.
+        /// The `seq` of the prompt it answers: an answer to an older one is stale, to a newer
+        /// one unknown; without it, the move answers the current prompt.
         seq: Option<u64>,
     },
     /// Host only: seat a built-in bot.

@@ -2,9 +2,9 @@
 //!
 //! Plain state of one seat; the actor decides when it changes.
 
-use parlor_shared::Seat;
 use parlor_shared::bots::Strategy;
 use parlor_shared::protocol::{Occupant, SeatInfo};
+use parlor_shared::{Action, Seat};
 use tokio::time::Instant;
 
 use super::Conn;
@@ -36,6 +36,11 @@ pub struct SeatState {
     pub turn_deadline: Option<Instant>,
     /// The `seq` of the seat's current prompt: a move answering an older one is stale.
     pub prompt_seq: u64,
+    /// This seat's last accepted move: a repeat of it without `seq` may be a repeated answer.
+    pub last_action: Option<Action>,
+    /// The `seq` of the last event this seat was sent (or would have been, while away): the
+    /// next event's `prev`, so a missed event shows.
+    pub last_event: u64,
 }
 
 impl SeatState {
@@ -53,6 +58,8 @@ impl SeatState {
             grace_deadline: None,
             turn_deadline: None,
             prompt_seq: 0,
+            last_action: None,
+            last_event: 0,
         }
     }
 

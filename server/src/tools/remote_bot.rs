@@ -2,8 +2,8 @@
 //! would, plays a built-in strategy (or a line-protocol program through the `exec` adapter)
 //! until the match ends, and reconnects with its seat token when the connection drops.
 //!
-//! It keeps no game state of its own: on `your_turn` it asks for a fresh `state` (`sync`)
-//! unless it already has the snapshot of that moment, and decides from the snapshot's view.
+//! It keeps no game state of its own: each `your_turn` carries the seat's view, and it
+//! decides from that, answering each prompt once (by its `seq`): one round trip per move.
 
 use std::time::Duration;
 
@@ -188,8 +188,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
     };
     sink.send(Message::text(serde_json::to_string(&join)?))
         .await?;
-    // The snapshot of the latest `state`, and the seq of the last turn answered.
-    let mut snapshot: Option<(u64, PlayerView)> = None;
+    // The seq of the last prompt answered: each prompt is answered once.
     let mut answered: Option<u64> = None;
     while let Some(frame) = stream.next().await {
         let text = match frame {
@@ -216,29 +215,16 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     session.token = token;
                 }
             }
-            ServerMsg::State { seq, view } => {
-                let view = *view;
-                if !matches!(view.legal, Legal::Wait) && answered != Some(seq) {
+            // A snapshot: the prompt that follows it carries its own view.
+            ServerMsg::State { .. } => {}
+            // The prompt carries the view to decide from: one round trip per move.
+            ServerMsg::YourTurn { seq, view, .. } => {
+                if answered != Some(seq) && !matches!(view.legal, Legal::Wait) {
                     reply = Some(move_message(
                         session.mover(view.variant)?.act(&view),
                         Some(seq),
                     ));
                     answered = Some(seq);
-                }
-                snapshot = Some((seq, view));
-            }
-            ServerMsg::YourTurn { seq, .. } => {
-                if answered != Some(seq) {
-                    match &snapshot {
-                        Some((s, view)) if *s == seq && !matches!(view.legal, Legal::Wait) => {
-                            reply = Some(move_message(
-                                session.mover(view.variant)?.act(view),
-                                Some(seq),
-                            ));
-                            answered = Some(seq);
-                        }
-                        _ => reply = Some(ClientMsg::Sync {}),
-                    }
                 }
             }
             ServerMsg::Event { event, .. } => {
@@ -266,12 +252,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 if fatal.contains(&code.as_str()) {
                     bail!("{code}: {message}");
                 }
-                if answered.is_some() {
-                    // A refused or overtaken move: ask for the position again.
-                    answered = None;
-                    snapshot = None;
-                    reply = Some(ClientMsg::Sync {});
-                }
+                // A refused move is prompted again (the same seq, answered afresh); an
+                // answer to no current prompt is not, and the current prompt comes or came
+                // with its own seq.
+                answered = None;
             }
             ServerMsg::Goodbye { reason } => {
                 return Ok(Ended::Lost(anyhow!("server said goodbye: {reason}")));

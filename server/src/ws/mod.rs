@@ -1,5 +1,6 @@
 //! The WebSocket endpoint: one connection = one reader and one writer, run side by side in
-//! one task; when either ends, both do.
+//! one task; when either ends, both do. A client's close frame is answered with a close frame
+//! (the closing handshake) before the socket is dropped.
 //!
 //! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
 //! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
@@ -21,7 +22,7 @@ pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::{Message, WebSocket};
-use futures_util::{Sink, Stream, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
@@ -88,13 +89,20 @@ where
     metrics::counter!("parlor_connections_opened_total").increment(1);
     let opened = std::time::Instant::now();
     let sent = writer::Sent::default();
-    {
+    let mut sink = sink;
+    let client_closed = {
         let read = reader.run(stream);
-        let write = write_loop(sink, rx, kick, finish, hub.shutdown.clone(), &sent);
+        let write = write_loop(&mut sink, rx, kick, finish, hub.shutdown.clone(), &sent);
         tokio::select! {
-            () = read => {}
-            () = write => {}
+            closed = read => closed,
+            () = write => false,
         }
+    };
+    if client_closed {
+        // The client's close frame is answered with one (the closing handshake): closing
+        // the sink sends the reply the WebSocket layer queued when the client's arrived.
+        let close = tokio::time::timeout(std::time::Duration::from_secs(1), sink.close());
+        let _ = Box::pin(close).await;
     }
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;

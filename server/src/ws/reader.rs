@@ -60,8 +60,9 @@ impl Reader {
         }
     }
 
-    /// Reads frames until the client goes away.
-    pub(super) async fn run<R>(&mut self, stream: &mut R)
+    /// Reads frames until the client goes away; true when it sent a close frame (which the
+    /// connection then answers).
+    pub(super) async fn run<R>(&mut self, stream: &mut R) -> bool
     where
         R: Stream<Item = Result<Message, axum::Error>> + Unpin,
     {
@@ -81,7 +82,7 @@ impl Reader {
                         Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
                     }
                 }
-                Ok(Message::Close(_)) => break,
+                Ok(Message::Close(_)) => return true,
                 Ok(Message::Ping(_) | Message::Pong(_)) => {}
                 Err(err) => {
                     // tungstenite refuses frames over the hard limit and ends the stream.
@@ -103,6 +104,7 @@ impl Reader {
                 }
             }
         }
+        false
     }
 
     /// Counts a frame received.

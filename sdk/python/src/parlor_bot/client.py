@@ -39,7 +39,7 @@ SEAT_LOST = {"replaced", "kicked"}
 
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
-    "already_passed", "no_match",
+    "already_passed", "no_match", "unknown_prompt",
 }
 
 
@@ -282,6 +282,8 @@ class Session:
         self._prompt_seq: Optional[int] = None
         self._last_error: Optional[str] = None
         self._resyncs = 0
+        #: A `sync` was sent for a missed event, and its snapshot has not come yet.
+        self._gap_synced = False
         self._in_match = False
         self._welcomed = False
         self._ever_welcomed = False
@@ -519,6 +521,7 @@ class Session:
         return self.opponents
 
     def _on_state(self, msg: Dict[str, Any]) -> None:
+        self._gap_synced = False
         was_playing = self._in_match
         variant = msg["view"]["variant"]
         self.view = View.from_state(msg, self._facts_for(variant))
@@ -543,6 +546,15 @@ class Session:
         seq = msg.get("seq")
         if seq is not None and seq <= self.view.seq:
             return  # already in the snapshot
+        prev = msg.get("prev")
+        if prev is not None and prev > self.view.seq:
+            # `prev` names the last event sent to this seat: one newer than the view was
+            # missed. The server's snapshot puts it right; events until then are in it.
+            if not self._gap_synced:
+                self._gap_synced = True
+                self.log(f"missed an event (seq {prev}): asking for a fresh snapshot")
+                self.send({"type": "sync"})
+            return
         event = msg.get("event") or {}
         self.view.apply_event(event, seq)
         kind = event.get("kind")
@@ -605,6 +617,11 @@ class Session:
             return  # a repeat of a prompt already answered
         if self._moved_in_inbox():
             return  # a prompt the server already answered for us while the bot was slow
+        if msg.get("view") is not None:
+            # The prompt carries the seat's view: decide from it, no `sync` needed. Its seq
+            # stays the newest seen (a repeated prompt names the seq it was first sent at).
+            newest = max(self.view.seq, seq or 0)
+            self.view = View.from_state({"seq": newest, "view": msg["view"]}, self.view.facts)
         self.view.set_legal(msg.get("legal"))
         if self.view.legal_kind == "wait":
             return

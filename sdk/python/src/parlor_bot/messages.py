@@ -296,12 +296,13 @@ class MatchOverEvent(_MatchOverEventRequired):
 
 
 _EventMsgRequired = TypedDict('_EventMsgRequired', {'event': 'Event', 'seq': int, 'type': Literal['event']})
+_EventMsgOptional = TypedDict('_EventMsgOptional', {'prev': int}, total=False)
 
-class EventMsg(_EventMsgRequired):
+class EventMsg(_EventMsgRequired, _EventMsgOptional):
     """Something happened in the game."""
 
 
-_YourTurnMsgRequired = TypedDict('_YourTurnMsgRequired', {'legal': 'Legal', 'seq': int, 'type': Literal['your_turn']})
+_YourTurnMsgRequired = TypedDict('_YourTurnMsgRequired', {'legal': 'Legal', 'seq': int, 'type': Literal['your_turn'], 'view': 'PlayerView'})
 _YourTurnMsgOptional = TypedDict('_YourTurnMsgOptional', {'timeout_ms': Optional[int]}, total=False)
 
 class YourTurnMsg(_YourTurnMsgRequired, _YourTurnMsgOptional):

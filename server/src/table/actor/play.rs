@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Action, Seat, SeatSet};
+use parlor_shared::{Action, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::table::TableError;
@@ -21,6 +21,7 @@ impl TableActor {
         let over = game.is_over();
         let seq = self.seq + events.len() as u64;
         self.outbox.record_action(self.moves, seat, &action, seq);
+        self.seats[seat.index()].last_action = Some(action.clone());
         self.moves += 1;
         metrics::counter!("parlor_moves_total").increment(1);
         self.seats[seat.index()].turn_deadline = None;
@@ -76,6 +77,7 @@ impl TableActor {
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: game.legal_actions(seat),
+                    view: Box::new(PlayerView::of(game, Some(seat))),
                     timeout_ms: remote_bot.then_some(timeout),
                 };
                 if !self.outbox.queue_msg(conn, &msg) {

@@ -38,15 +38,7 @@ impl TableActor {
                 if self.status != TableStatus::Playing {
                     return Err(TableError::NoMatch);
                 }
-                if let Some(answered) = answered
-                    && self.awaiting.contains(seat)
-                    && answered < self.seats[seat.index()].prompt_seq
-                {
-                    return Err(TableError::StaleMove {
-                        answered,
-                        current: self.seats[seat.index()].prompt_seq,
-                    });
-                }
+                self.check_answer(seat, answered, &action)?;
                 self.apply(seat, action)?;
                 Ok(())
             }
@@ -116,8 +108,10 @@ impl TableActor {
             .turn_deadline
             .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
         Some(ServerMsg::YourTurn {
-            seq: self.seq,
+            // The prompt's own seq: the one a move answering it names.
+            seq: state.prompt_seq,
             legal: game.legal_actions(seat),
+            view: Box::new(PlayerView::of(game, Some(seat))),
             timeout_ms: left,
         })
     }

@@ -12,29 +12,41 @@ use crate::conn::{ConnId, Frame};
 use super::TableActor;
 
 impl TableActor {
-    /// Numbers an event and sends it to everyone allowed to see it.
+    /// Numbers an event and sends it to everyone allowed to see it, each with the `seq` of
+    /// the previous event that recipient was sent (`prev`), so a missed one shows exactly.
     pub(super) fn broadcast_event(&mut self, event: Event) {
         self.seq += 1;
-        let msg = ServerMsg::Event {
-            seq: self.seq,
-            event,
+        let seq = self.seq;
+        // Frames differ only by `prev`: one encoding per distinct value.
+        let mut encoded: Vec<(u64, Frame)> = Vec::new();
+        let mut encode = |prev: u64, event: &Event| -> Frame {
+            if let Some((_, frame)) = encoded.iter().find(|(p, _)| *p == prev) {
+                return frame.clone();
+            }
+            let msg = ServerMsg::Event {
+                seq,
+                prev,
+                event: event.clone(),
+            };
+            let encoded_now = frame(&msg);
+            encoded.push((prev, encoded_now.clone()));
+            encoded_now
         };
-        let ServerMsg::Event { event, .. } = &msg else {
-            unreachable!()
-        };
-        let mut encoded: Option<Frame> = None;
-        let mut encode = || encoded.get_or_insert_with(|| frame(&msg)).clone();
-        for (i, state) in self.seats.iter().enumerate() {
+        for (i, state) in self.seats.iter_mut().enumerate() {
+            if !event.visible_to(Some(Seat(i as u8))) {
+                continue;
+            }
+            let prev = std::mem::replace(&mut state.last_event, seq);
             if let Some(conn) = &state.conn
-                && event.visible_to(Some(Seat(i as u8)))
-                && !self.outbox.queue(conn, encode())
+                && !self.outbox.queue(conn, encode(prev, &event))
             {
                 self.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
+            let prev = std::mem::replace(&mut self.last_public_event, seq);
             for conn in &self.spectators {
-                if !self.outbox.queue(conn, encode()) {
+                if !self.outbox.queue(conn, encode(prev, &event)) {
                     self.dropped.push(conn.id);
                 }
             }
