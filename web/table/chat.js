@@ -108,12 +108,15 @@ export function chatPanel(send) {
     refused(msg) {
       note.textContent = REFUSALS[msg.code] || msg.message;
     },
-    /** Shows the button in the table's head when at a table, and who may write. @param {TableState} s */
+    /**
+     * Shows the button in the top bar (beside "How to play", so the game keeps its height on a
+     * phone) when at a table, and who may write. @param {TableState} s
+     */
     update(s) {
       const at = s.role === 'player' || s.role === 'spectator';
-      const head = document.querySelector('.table-head .title-row');
-      if (at && head) {
-        if (toggle.parentElement !== head) head.prepend(toggle);
+      const bar = document.querySelector('.topbar');
+      if (at && bar) {
+        if (toggle.parentElement !== bar) bar.insertBefore(toggle, bar.querySelector('#howto-button'));
         if (!root.isConnected) document.body.appendChild(root);
       } else {
         toggle.remove();
