@@ -2,24 +2,15 @@
 // exchange a line and a quick reaction, a spectator reads them but cannot write, an HTML line
 // shows as text (no element made from it), and a reloaded page gets the recent lines back.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startParlor } from './lib/harness.js';
+import { useServerAndBrowser } from './lib/harness.js';
 import { createByApi, sitByInvite, until } from './lib/play.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 /** A page in its own browser profile, collecting script errors. */
 async function person(viewport = { width: 1280, height: 800 }) {

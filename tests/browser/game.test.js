@@ -1,10 +1,10 @@
 // The web client against the real `parlor serve`, in Debian's Chromium: whole hands, invites,
 // refreshes, spectators and a phone-sized screen.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, screenshot, scrollsSideways, startParlor } from './lib/harness.js';
+import { screenshot, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import {
   actOnce, createByApi, createFromLobby, fillWithBots, handCards, model, playUntil, sitByInvite,
   startMatch, trickCards, until,
@@ -12,16 +12,7 @@ import {
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 async function newPage(viewport = { width: 1440, height: 900 }) {
   const context = await browser.newContext({ viewport });

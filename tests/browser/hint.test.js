@@ -2,24 +2,15 @@
 // computer player's move and the page marks exactly the suggested cards, without playing or
 // choosing them; a table created with hints off shows no button.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startParlor } from './lib/harness.js';
+import { useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createFromLobby, fillWithBots, handCards, startMatch, until } from './lib/play.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 /** A page that records the `hint` frames the server sends it. */
 async function newPage() {

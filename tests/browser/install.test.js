@@ -1,23 +1,14 @@
 // Installable on a phone's home screen: the page links a web app manifest, the real server
 // serves it and its icons (embedded from web/), and Chromium finds nothing that stops installing.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startParlor } from './lib/harness.js';
+import { useServerAndBrowser } from './lib/harness.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 test('the lobby links a manifest with a name and icons the server serves', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

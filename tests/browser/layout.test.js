@@ -4,12 +4,12 @@
 // seeded table with three computer players. Screenshots of each size go to artifacts/ (or
 // $PARLOR_SHOTS).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { artifactsDir, launchBrowser, scrollsSideways, startParlor } from './lib/harness.js';
+import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
 
 /** Phones upright and sideways, a tablet both ways, the common laptops and desktops. */
@@ -19,16 +19,7 @@ const SIZES = [
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 /** Where each must-see thing is, and every tap target's size, with the page at its top. */
 function measure() {

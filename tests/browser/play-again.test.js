@@ -2,24 +2,15 @@
 // computer players in the same seats, and the score sheet keeps the finished match, with a
 // chart of its running totals (one line per seat).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startParlor } from './lib/harness.js';
+import { useServerAndBrowser } from './lib/harness.js';
 import { createByApi, fillWithBots, playUntil, sitByInvite, startMatch, until } from './lib/play.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 const seats = (page) => page.evaluate(() => window.__parlor.table.seats.map((s) => `${s.occupant}:${s.name}`));
 const matchOver = async (page) => (await page.locator('#score-dialog[open] #play-again').count()) > 0;

@@ -1,26 +1,17 @@
 // Downloading a finished hand from the score sheet, against the real `parlor serve`: the link
 // appears only once the hand is over, and what it gives is the whole hand face up.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-import { launchBrowser, screenshot, scrollsSideways, startParlor } from './lib/harness.js';
+import { screenshot, scrollsSideways, startParlor, useServerAndBrowser } from './lib/harness.js';
 import { createByApi, fillWithBots, model, playUntil, sitByInvite, startMatch, until } from './lib/play.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 async function newPage(viewport = { width: 1280, height: 900 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });

@@ -1,24 +1,15 @@
 // Two tabs on one seat, against the real `parlor serve` in Debian's Chromium: the newer tab
 // takes the seat, the older one says so and stays quiet, and its button takes the seat back.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, startParlor } from './lib/harness.js';
+import { useServerAndBrowser } from './lib/harness.js';
 import { createByApi, sitByInvite, until } from './lib/play.js';
 
 let browser;
 let server;
-
-before(async () => {
-  server = await startParlor();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+useServerAndBrowser((s, b) => { server = s; browser = b; });
 
 const NOTICE = 'This seat is open in another window';
 

@@ -9,6 +9,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { after, before } from 'node:test';
+
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,7 +21,7 @@ export const rootDir = path.resolve(testDir, '..', '..');
 /** Where screenshots go (gitignored). */
 export const artifactsDir = path.join(testDir, 'artifacts');
 
-/** The browser flags the project uses everywhere (see DEVELOPERS notes). */
+/** The browser flags the project uses everywhere. */
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -195,4 +197,22 @@ export async function screenshot(page, name) {
 export async function scrollsSideways(page) {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1
     || document.body.scrollWidth > window.innerWidth + 1);
+}
+
+/**
+ * Starts a real Parlor and a browser before this file's tests and stops both after them;
+ * `ready(server, browser)` hands them to the file.
+ */
+export function useServerAndBrowser(ready) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startParlor();
+    browser = await launchBrowser();
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
 }
