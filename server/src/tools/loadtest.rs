@@ -11,6 +11,7 @@
 //! each match when it ends; its moves are not counted, and the strong bots' moves are
 //! reported on their own line.
 
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -23,9 +24,10 @@ use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_util::sync::CancellationToken;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use super::remote_bot::move_message;
 use crate::http::ServerStats;
@@ -254,7 +256,14 @@ fn memory_report(
 }
 
 /// One remote bot client: joins, (host) starts matches, plays random legal moves.
-async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<Tally> {
+/// One WebSocket connection to the server (small buffers, no Nagle delay) that has asked to
+/// sit at `table` as a bot program.
+async fn join_as_bot(
+    host: &str,
+    table: &str,
+    seat: Option<Seat>,
+    name: String,
+) -> anyhow::Result<WebSocketStream<TcpStream>> {
     let tcp = TcpStream::connect(host).await?;
     tcp.set_nodelay(true)?;
     let config = WebSocketConfig::default()
@@ -265,13 +274,37 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
             .await?;
     let join = ClientMsg::Join {
         table: table.to_string(),
-        seat: None,
-        name: Some(format!("load{seed}")),
+        seat,
+        name: Some(name),
         token: None,
         bot: true,
     };
     ws.send(Message::text(serde_json::to_string(&join)?))
         .await?;
+    Ok(ws)
+}
+
+/// The next text frame, or `None` once the run is over (`stopped`).
+async fn next_text(
+    ws: &mut WebSocketStream<TcpStream>,
+    mut stopped: Pin<&mut WaitForCancellationFuture<'_>>,
+) -> anyhow::Result<Option<Utf8Bytes>> {
+    loop {
+        let frame = tokio::select! {
+            frame = ws.next() => frame,
+            () = stopped.as_mut() => return Ok(None),
+        };
+        match frame {
+            Some(Ok(Message::Text(text))) => return Ok(Some(text)),
+            Some(Ok(_)) => {}
+            Some(Err(err)) => return Err(err.into()),
+            None => bail!("the server closed the connection"),
+        }
+    }
+}
+
+async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<Tally> {
+    let mut ws = join_as_bot(host, table, None, format!("load{seed}")).await?;
     let mut random = RandomBot::new(seed);
     let mut tally = Tally::default();
     // What this seat's own moves look like in events, once the seat is known.
@@ -282,17 +315,7 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
     // Made once: a timer or a fresh future per frame would cost more than the frame.
     let stopped = shared.stop.cancelled();
     tokio::pin!(stopped);
-    loop {
-        let frame = tokio::select! {
-            frame = ws.next() => frame,
-            () = &mut stopped => break,
-        };
-        let text = match frame {
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(_)) => continue,
-            Some(Err(err)) => return Err(err.into()),
-            None => bail!("the server closed the connection"),
-        };
+    while let Some(text) = next_text(&mut ws, stopped.as_mut()).await? {
         let text = text.as_str();
         // Most frames are events; recognise them without parsing, so the load generator
         // spends its CPU on load rather than on reading it.
@@ -364,33 +387,12 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
 /// another each time one ends, and plays its own seat with random moves at once. Counts the
 /// bots' moves during the window.
 async fn strong_host(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::Result<()> {
-    let tcp = TcpStream::connect(host).await?;
-    tcp.set_nodelay(true)?;
-    let (mut ws, _) = tokio_tungstenite::client_async(format!("ws://{host}/ws"), tcp).await?;
-    let join = ClientMsg::Join {
-        table: table.to_string(),
-        seat: Some(Seat(0)),
-        name: Some(format!("strong-host{seed}")),
-        token: None,
-        bot: true,
-    };
-    ws.send(Message::text(serde_json::to_string(&join)?))
-        .await?;
+    let mut ws = join_as_bot(host, table, Some(Seat(0)), format!("strong-host{seed}")).await?;
     let mut random = RandomBot::new(seed);
     let mut started = false;
     let stopped = shared.stop.cancelled();
     tokio::pin!(stopped);
-    loop {
-        let frame = tokio::select! {
-            frame = ws.next() => frame,
-            () = &mut stopped => break,
-        };
-        let text = match frame {
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(_)) => continue,
-            Some(Err(err)) => return Err(err.into()),
-            None => bail!("the server closed the connection"),
-        };
+    while let Some(text) = next_text(&mut ws, stopped.as_mut()).await? {
         let text = text.as_str();
         if text.starts_with(r#"{"type":"event""#) {
             let bot_move = text.contains(r#""kind":"played""#) && !text.contains(r#""seat":0,"#);
