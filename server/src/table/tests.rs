@@ -185,6 +185,25 @@ fn gated_bots(gated: &'static [&'static str]) -> (Bots, Gate) {
     (Bots::with(Duration::from_secs(2), make), Gate { asked, go })
 }
 
+/// A hearts match just started by a host in seat 0, with the test-held bot in seat 1 (now
+/// asked for its pass and held) and random bots in seats 2 and 3.
+async fn hearts_with_a_held_bot(id: &str) -> (TableHandle, Probe, Gate) {
+    let (bots, mut gate) = gated_bots(&["gated"]);
+    let table = hearts_table(id, bots, 60_000);
+    let host = probe(100_000);
+    join(&table, &host.conn).await;
+    add_bot(&table, &host.conn, 1, "gated").await;
+    for seat in [2, 3] {
+        add_bot(&table, &host.conn, seat, "random").await;
+    }
+    say(&table, &host.conn, TableRequest::Start).await;
+    gate.asked
+        .recv()
+        .await
+        .expect("seat 1's bot is asked to pass");
+    (table, host, gate)
+}
+
 /// A hearts table (every seat passes at once first) whose bots are `bots`.
 fn hearts_table(id: &str, bots: Bots, grace_ms: u64) -> TableHandle {
     let setup = TableSetup {
@@ -258,19 +277,7 @@ async fn settle_down() {
 /// snapshot before the bot's move.
 #[tokio::test]
 async fn a_table_whose_bot_is_thinking_still_answers() {
-    let (bots, mut gate) = gated_bots(&["gated"]);
-    let table = hearts_table("thinking", bots, 60_000);
-    let mut host = probe(100_000);
-    join(&table, &host.conn).await;
-    add_bot(&table, &host.conn, 1, "gated").await;
-    for seat in [2, 3] {
-        add_bot(&table, &host.conn, seat, "random").await;
-    }
-    say(&table, &host.conn, TableRequest::Start).await;
-    gate.asked
-        .recv()
-        .await
-        .expect("seat 1's bot is asked to pass");
+    let (table, mut host, gate) = hearts_with_a_held_bot("thinking").await;
     let seen = drain(&mut host);
     assert!(
         !seen.iter().any(|m| passed(m, 1)),
@@ -359,19 +366,7 @@ async fn a_thought_is_discarded_when_its_seat_is_taken_back() {
 /// discarded and the bot asked again, though its old answer would still be legal.
 #[tokio::test(start_paused = true)]
 async fn a_thought_about_an_old_position_is_discarded_and_asked_again() {
-    let (bots, mut gate) = gated_bots(&["gated"]);
-    let table = hearts_table("moved-on", bots, 60_000);
-    let mut host = probe(100_000);
-    join(&table, &host.conn).await;
-    add_bot(&table, &host.conn, 1, "gated").await;
-    for seat in [2, 3] {
-        add_bot(&table, &host.conn, seat, "random").await;
-    }
-    say(&table, &host.conn, TableRequest::Start).await;
-    gate.asked
-        .recv()
-        .await
-        .expect("seat 1's bot is asked to pass");
+    let (table, mut host, mut gate) = hearts_with_a_held_bot("moved-on").await;
     answer_prompt(&table, &mut host).await;
     while !passed(&next(&mut host).await, 0) {}
     gate.go.send(()).unwrap();
@@ -392,19 +387,7 @@ async fn a_thought_about_an_old_position_is_discarded_and_asked_again() {
 /// it still thinks, and goes on; the late answer is dropped.
 #[tokio::test(start_paused = true)]
 async fn a_bot_out_of_time_is_played_for_and_its_late_answer_dropped() {
-    let (bots, mut gate) = gated_bots(&["gated"]);
-    let table = hearts_table("late", bots, 60_000);
-    let mut host = probe(100_000);
-    join(&table, &host.conn).await;
-    add_bot(&table, &host.conn, 1, "gated").await;
-    for seat in [2, 3] {
-        add_bot(&table, &host.conn, seat, "random").await;
-    }
-    say(&table, &host.conn, TableRequest::Start).await;
-    gate.asked
-        .recv()
-        .await
-        .expect("seat 1's bot is asked to pass");
+    let (table, mut host, gate) = hearts_with_a_held_bot("late").await;
     // The bot is held, so tokio's clock stays put: it is moved by hand.
     tokio::time::advance(Duration::from_secs(2)).await;
     for _ in 0..10 {
