@@ -1,12 +1,15 @@
 //! Table talk over real WebSockets: a line and a reaction reach every other player and the
 //! spectators with the speaker's name, markup arrives as plain text, spectators may only read
 //! unless the table allows them, long and fast lines are refused, and someone (re)joining gets
-//! the recent lines after the snapshot.
+//! the recent lines after the snapshot, also after the server was killed and restarted.
+
+mod support;
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, MAX_CHAT_CHARS, ServerMsg};
-use parlor_tests::{TestServer, WsClient, seat_players};
+use parlor_tests::{TestServer, WsClient, http, seat_players};
 use serde_json::json;
+use support::{ServerProcess, TempDir};
 
 /// Says `text` from `client`.
 async fn say(client: &mut WsClient, text: &str) {
@@ -211,4 +214,47 @@ async fn parlor_bot_plays_a_whole_match_through_table_talk() {
     let outcome = bot.await.unwrap().expect("the bot plays to the end");
     assert_eq!(outcome.seat, Seat(1));
     assert!(outcome.moves > 0);
+}
+
+/// The recent lines are in the table's log: after SIGKILL and a restart on the same data, a
+/// player coming back with their token hears them again, in order.
+#[tokio::test]
+async fn recent_lines_outlast_a_server_crash() {
+    let dir = TempDir::new("chat-restart");
+    let server = ServerProcess::start(dir.path());
+    let body = json!({"variant": "hearts", "table_options": {"grace_ms": 600_000}});
+    let (status, reply) = http(server.addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let mut ann = WsClient::connect(server.addr).await;
+    assert!(ann.join(&id, "Ann").await);
+    let mut bob = WsClient::connect(server.addr).await;
+    bob.join(&id, "Bob").await;
+    say(&mut ann, "hello <b>all</b>").await;
+    say(&mut bob, "👍").await;
+    heard(&mut ann).await;
+    heard(&mut ann).await;
+    let token = bob.token.clone().expect("a token");
+    server.kill9();
+
+    let server = ServerProcess::start(dir.path());
+    let mut back = WsClient::connect(server.addr).await;
+    back.send(&ClientMsg::Join {
+        table: id.clone(),
+        seat: None,
+        name: None,
+        token: Some(token),
+        bot: false,
+    })
+    .await;
+    assert!(matches!(back.recv().await, ServerMsg::Welcome { .. }));
+    assert_eq!(
+        heard(&mut back).await,
+        (Some(Seat(0)), "Ann".into(), "hello <b>all</b>".into())
+    );
+    assert_eq!(
+        heard(&mut back).await,
+        (Some(Seat(1)), "Bob".into(), "👍".into())
+    );
+    server.stop();
 }

@@ -109,6 +109,13 @@ async fn a_person_and_built_in_bots_play_two_matches() {
             unreachable!()
         };
         assert_eq!(view.hand.len(), 13, "a fresh deal");
+        // The deal goes round from match to match: West deals the first, North the second.
+        assert_eq!(
+            view.dealer,
+            Seat([3, 0][round as usize]),
+            "match {}",
+            round + 1
+        );
         let winners = play_to_end(&mut clients, &mut Rng::new(round)).await;
         assert!(!winners.is_empty());
         let table = clients[0]

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::oneshot;
 
-pub use records::{ActionRow, MatchRow, SeatRow, TableLog, TableRow, Write};
+pub use records::{ActionRow, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
 

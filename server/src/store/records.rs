@@ -83,6 +83,21 @@ pub struct ActionRow {
     pub seq: u64,
 }
 
+/// One line of table talk, as kept for those who join later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Its number at the table, from 1, counting every line ever said there.
+    pub n: u64,
+    /// The seat that said it; `None` for a spectator.
+    pub seat: Option<u8>,
+    /// The name shown with it.
+    pub name: String,
+    /// What was said.
+    pub text: String,
+    /// When, Unix milliseconds.
+    pub at: i64,
+}
+
 /// Everything stored about one table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableLog {
@@ -94,6 +109,8 @@ pub struct TableLog {
     pub seats: Vec<SeatRow>,
     /// Every action of every match, in order.
     pub actions: Vec<ActionRow>,
+    /// The table talk kept, oldest first.
+    pub chat: Vec<ChatRow>,
 }
 
 /// The occupant's name in the database.
@@ -149,6 +166,15 @@ pub enum Write {
         /// The action.
         row: ActionRow,
     },
+    /// A line of table talk; only the last `keep` lines of the table stay stored.
+    Chat {
+        /// The table.
+        table: String,
+        /// The line.
+        row: ChatRow,
+        /// How many of the table's latest lines to keep.
+        keep: u64,
+    },
     /// The table closed for good.
     Closed {
         /// The table.
@@ -170,6 +196,7 @@ impl Write {
                     row.idx, row.match_no
                 )
             }
+            Write::Chat { table, row, .. } => format!("chat line {} of table {table}", row.n),
             Write::Closed { table } => format!("table {table} closed"),
         }
     }

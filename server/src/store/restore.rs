@@ -7,11 +7,11 @@
 
 use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{Occupant, TableOptions, TableStatus};
-use parlor_shared::rules::{OptionsError, Rules};
+use parlor_shared::rules::{OptionsError, Rules, first_dealer};
 use parlor_shared::{Action, Game, Options, RuleError, Seat, Variant};
 use thiserror::Error;
 
-use super::records::{ActionRow, TableLog};
+use super::records::{ActionRow, ChatRow, TableLog};
 
 /// Why a stored table cannot be brought back.
 #[derive(Debug, Error)]
@@ -112,6 +112,8 @@ pub struct Restored {
     pub host: Option<Seat>,
     /// Every seat, by number.
     pub seats: Vec<RestoredSeat>,
+    /// The table talk kept, oldest first.
+    pub chat: Vec<ChatRow>,
 }
 
 /// The variant, resolved options and table options of a stored table.
@@ -157,7 +159,8 @@ pub fn replay_match(
     actions: &[ActionRow],
     mut on_events: impl FnMut(&[parlor_shared::Event]),
 ) -> Result<(Game, Vec<(Seat, Action)>), RestoreError> {
-    let mut game = Game::with_rules(rules, seed, None);
+    let dealer = first_dealer(rules.variant.players(), match_no);
+    let mut game = Game::with_first_dealer(rules, seed, None, dealer);
     on_events(&game.opening_events());
     let mut log = Vec::with_capacity(actions.len());
     let mut events = Vec::new();
@@ -285,5 +288,6 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         seq,
         host,
         seats,
+        chat: log.chat.clone(),
     })
 }

@@ -234,7 +234,7 @@ struct TableActor {
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
     outbox: Outbox,
-    /// The recent chat lines and who spoke when (memory only).
+    /// The recent chat lines (also in the table's log) and who spoke when.
     chat: chat::ChatLog,
 }
 
@@ -524,6 +524,7 @@ impl TableActor {
                 state.grace_deadline = Some(grace);
             }
         }
+        self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
         self.outbox
             .assume_recorded_state(self.status, self.host, self.seat_rows());

@@ -24,6 +24,6 @@ mod whist;
 pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
 pub use facts::{FirstLead, TrumpRule, VariantFacts};
-pub use game::{Game, PASS_COUNT, Phase};
+pub use game::{Game, PASS_COUNT, Phase, first_dealer};
 pub use trick::{CompletedTrick, Trick};
 pub use variant::{BadCard, Moon, OptionKind, OptionSpec, Options, OptionsError, Rules, Variant};

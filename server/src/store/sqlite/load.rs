@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::StoreError;
 use crate::store::records::{
-    ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, occupant_from,
+    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, occupant_from,
 };
 
 /// The ids of every table not closed for good, oldest first.
@@ -108,10 +108,23 @@ pub fn table_log(
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    let chat = conn
+        .prepare_cached("SELECT n, seat, name, text, at FROM chat WHERE table_id = ?1 ORDER BY n")?
+        .query_map([id], |row| {
+            Ok(ChatRow {
+                n: row.get::<_, i64>(0)? as u64,
+                seat: row.get(1)?,
+                name: row.get(2)?,
+                text: row.get(3)?,
+                at: row.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(TableLog {
         table,
         matches,
         seats,
         actions,
+        chat,
     }))
 }

@@ -52,6 +52,18 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX tables_by_status ON tables (status);
     ",
+    // 2: the table talk kept for those who join later (the last lines of each table).
+    "
+    CREATE TABLE chat (
+        table_id  TEXT NOT NULL,
+        n         INTEGER NOT NULL,     -- from 1, every line ever said at the table
+        seat      INTEGER,              -- NULL for a spectator
+        name      TEXT NOT NULL,
+        text      TEXT NOT NULL,
+        at        INTEGER NOT NULL,     -- Unix time in milliseconds
+        PRIMARY KEY (table_id, n)
+    ) STRICT, WITHOUT ROWID;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

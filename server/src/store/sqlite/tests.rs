@@ -5,7 +5,7 @@ use parlor_shared::protocol::TableOptions;
 use parlor_shared::{Event, Game, Variant};
 
 use super::SqliteStore;
-use crate::store::records::{ActionRow, MatchRow, TableLog, TableRow, Write};
+use crate::store::records::{ActionRow, ChatRow, MatchRow, TableLog, TableRow, Write};
 use crate::store::test_support::{Dir, first_legal, hearts_options, seat_rows};
 use crate::store::{Store, StoreError, hands, restore};
 
@@ -44,6 +44,7 @@ fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
         }],
         seats: seat_rows(),
         actions,
+        chat: Vec::new(),
     };
     (log, game, events)
 }
@@ -273,5 +274,41 @@ async fn pruning_removes_exactly_the_closed_tables_older_than_the_cutoff() {
         )
         .unwrap();
     assert_eq!(orphans, 0);
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn table_talk_keeps_only_the_latest_lines_and_survives_reopening() {
+    let dir = Dir::new("chat");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let (log, _, _) = log_of(0);
+    store
+        .append(Write::Table(log.table.clone()))
+        .await
+        .unwrap()
+        .unwrap();
+    let line = |n: u64| ChatRow {
+        n,
+        seat: n.is_multiple_of(2).then_some(1),
+        name: format!("Ann {n}"),
+        text: format!("<b>line</b> {n}"),
+        at: 1_000 + n as i64,
+    };
+    let mut acks = Vec::new();
+    for n in 1..=7 {
+        acks.push(store.append(Write::Chat {
+            table: "t".into(),
+            row: line(n),
+            keep: 3,
+        }));
+    }
+    for ack in acks {
+        ack.await.unwrap().unwrap();
+    }
+    store.close().await.unwrap();
+
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let log = store.table_log("t").await.unwrap().unwrap();
+    assert_eq!(log.chat, vec![line(5), line(6), line(7)]);
     store.close().await.unwrap();
 }

@@ -17,7 +17,7 @@ use super::checkpoint::Checkpointer;
 use super::load;
 use crate::store::StoreError;
 use crate::store::records::{
-    ActionRow, CLOSED, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
 };
 
 /// The most requests written in one transaction.
@@ -178,6 +178,7 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
     for id in &ids {
         for sql in [
             "DELETE FROM actions WHERE table_id = ?1",
+            "DELETE FROM chat WHERE table_id = ?1",
             "DELETE FROM seats WHERE table_id = ?1",
             "DELETE FROM matches WHERE table_id = ?1",
             "DELETE FROM tables WHERE id = ?1",
@@ -253,6 +254,11 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
         Write::Action { table, row } => {
             insert_action(tx, table, row)?;
         }
+        Write::Chat { table, row, keep } => {
+            insert_chat(tx, table, row)?;
+            tx.prepare_cached("DELETE FROM chat WHERE table_id = ?1 AND n <= ?2")?
+                .execute(params![table, row.n.saturating_sub(*keep) as i64])?;
+        }
         Write::Closed { table } => {
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
@@ -321,6 +327,21 @@ fn insert_action(tx: &Transaction<'_>, table: &str, row: &ActionRow) -> rusqlite
     ])
 }
 
+fn insert_chat(tx: &Transaction<'_>, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO chat (table_id, n, seat, name, text, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        table,
+        row.n as i64,
+        row.seat,
+        row.name,
+        row.text,
+        row.at
+    ])
+}
+
 /// Copies a whole table into a fresh database (when salvaging a damaged file).
 pub fn insert_log(tx: &Transaction<'_>, log: &TableLog) -> Result<(), StoreError> {
     insert_table(tx, &log.table)?;
@@ -332,6 +353,9 @@ pub fn insert_log(tx: &Transaction<'_>, log: &TableLog) -> Result<(), StoreError
     }
     for row in &log.actions {
         insert_action(tx, &log.table.id, row)?;
+    }
+    for row in &log.chat {
+        insert_chat(tx, &log.table.id, row)?;
     }
     Ok(())
 }

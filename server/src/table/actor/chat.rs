@@ -1,16 +1,19 @@
 //! Table talk: chat lines and quick reactions, checked, rate-limited, sent to everyone at the
-//! table and kept (the last [`KEPT`] lines, in memory only) for those who join later.
+//! table and kept (the last [`KEPT`] lines, in the table's log too, so they outlast a restart)
+//! for those who join later.
 //!
-//! An `impl TableActor` block plus the small [`ChatLog`] it keeps. It never touches the game,
-//! the seats or the store: chat is not part of the match and bots never see it.
+//! An `impl TableActor` block plus the small [`ChatLog`] it keeps. It never touches the game
+//! or the seats: chat is not part of the match and bots never see it.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use parlor_shared::Seat;
 use parlor_shared::protocol::{MAX_CHAT_CHARS, ServerMsg};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId, frame};
+use crate::store::ChatRow;
 use crate::table::TableError;
 
 use super::{Role, TableActor};
@@ -27,6 +30,8 @@ pub(super) const WINDOW: Duration = Duration::from_secs(10);
 pub(super) struct ChatLog {
     /// The last lines said, oldest first.
     recent: VecDeque<ServerMsg>,
+    /// How many lines were ever said at the table (the number of the last one).
+    said_ever: u64,
     /// For each connection, when it sent its lines within the window.
     said: HashMap<ConnId, VecDeque<Instant>>,
 }
@@ -44,6 +49,19 @@ impl ChatLog {
         }
         times.push_back(now);
         Ok(())
+    }
+
+    /// The lines kept in the table's log, as a restarted table finds them.
+    pub(super) fn restore(&mut self, rows: Vec<ChatRow>) {
+        self.said_ever = rows.last().map_or(0, |row| row.n);
+        for row in rows {
+            self.keep(ServerMsg::Chat {
+                seat: row.seat.map(Seat),
+                name: row.name,
+                text: row.text,
+                at: u64::try_from(row.at).unwrap_or(0),
+            });
+        }
     }
 
     /// Keeps a line, forgetting the oldest beyond [`KEPT`].
@@ -95,11 +113,21 @@ impl TableActor {
                 .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
             None => "Spectator".to_string(),
         };
+        let at = now_ms();
+        self.chat.said_ever += 1;
+        let row = ChatRow {
+            n: self.chat.said_ever,
+            seat: seat.map(|s| s.0),
+            name: name.clone(),
+            text: text.clone(),
+            at: i64::try_from(at).unwrap_or(i64::MAX),
+        };
+        self.outbox.record_chat(row, KEPT);
         let msg = ServerMsg::Chat {
             seat,
             name,
             text,
-            at: now_ms(),
+            at,
         };
         let encoded = frame(&msg);
         let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());

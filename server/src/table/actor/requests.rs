@@ -5,7 +5,8 @@
 
 use parlor_shared::bots::strategy_names;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
-use parlor_shared::{Game, PlayerView, Seat, SeatSet};
+use parlor_shared::rules::first_dealer;
+use parlor_shared::{Game, PlayerView, Rules, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
@@ -179,7 +180,9 @@ impl TableActor {
             Some(seed) => seed.wrapping_add(u64::from(self.matches_played)),
             None => rand::random(),
         };
-        let game = Game::new(self.variant, &self.options, seed).expect("options were checked");
+        let rules = Rules::new(self.variant, &self.options).expect("options were checked");
+        let dealer = first_dealer(self.variant.players(), self.matches_played + 1);
+        let game = Game::with_first_dealer(rules, seed, None, dealer);
         let opening = game.opening_events();
         self.outbox
             .record_match_started(seed, self.seq + opening.len() as u64);

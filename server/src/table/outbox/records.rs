@@ -8,7 +8,9 @@ use parlor_shared::protocol::{TableOptions, TableStatus};
 use parlor_shared::{Action, Options, Seat, Variant};
 
 use super::Outbox;
-use crate::store::{ActionRow, MatchRow, SeatRow, TableRow, Write, now_millis, status_name};
+use crate::store::{
+    ActionRow, ChatRow, MatchRow, SeatRow, TableRow, Write, now_millis, status_name,
+};
 
 impl Outbox {
     /// Queues a write; its acknowledgement gates this step's output.
@@ -90,6 +92,19 @@ impl Outbox {
             status: status_name(status),
             host: host.map(|h| h.0),
             seats,
+        });
+    }
+
+    /// A line of table talk; the store keeps the table's last `keep` lines.
+    pub fn record_chat(&mut self, row: ChatRow, keep: usize) {
+        if self.store.is_none() {
+            return;
+        }
+        let table = self.table.clone();
+        self.write(Write::Chat {
+            table,
+            row,
+            keep: keep as u64,
         });
     }
 

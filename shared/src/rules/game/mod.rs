@@ -91,6 +91,16 @@ pub struct Game {
     variant_rules: VariantState,
 }
 
+/// Who deals the first hand of a table's `match_no`-th match (from 1): the last seat deals the
+/// first match, and each later match starts one seat further on, as the deal moves from hand to
+/// hand within a match.
+#[must_use]
+pub fn first_dealer(players: u8, match_no: u32) -> Seat {
+    let players = u32::from(players.max(1));
+    let steps = (players - 1 + match_no.saturating_sub(1)) % players;
+    Seat(u8::try_from(steps).expect("fewer than 256 seats"))
+}
+
 impl Game {
     /// A new match, its first hand dealt from `seed`.
     pub fn new(variant: Variant, options: &Options, seed: u64) -> Result<Game, OptionsError> {
@@ -112,10 +122,24 @@ impl Game {
         ))
     }
 
-    /// A new match with already resolved rules.
+    /// A new match with already resolved rules, the last seat dealing first.
     #[must_use]
     pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
+        let last = Seat(rules.variant.players() - 1);
+        Game::with_first_dealer(rules, seed, stacked, last)
+    }
+
+    /// A new match whose first hand `dealer` deals: a table's later matches start one seat on
+    /// (see [`first_dealer`]), so the deal goes round from match to match as from hand to hand.
+    #[must_use]
+    pub fn with_first_dealer(
+        rules: Rules,
+        seed: u64,
+        stacked: Option<[Card; 52]>,
+        dealer: Seat,
+    ) -> Game {
         let n = rules.variant.players();
+        let dealer = Seat(dealer.0 % n);
         let mut game = Game {
             rules,
             seed,
@@ -124,7 +148,7 @@ impl Game {
             players: n,
             phase: Phase::Playing,
             hand: 0,
-            dealer: Seat(n - 1),
+            dealer,
             hands: PerSeat::new(n),
             taken: PerSeat::new(n),
             tricks_won: PerSeat::new(n),
@@ -177,5 +201,26 @@ impl Game {
             Action::Pass { cards } => self.pass(seat, cards, events),
             Action::Play { card } => self.play(seat, *card, events),
         }
+    }
+}
+
+#[cfg(test)]
+mod first_dealer_tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn each_match_starts_one_seat_further_on() {
+        let dealers: Vec<u8> = (1..=6).map(|m| first_dealer(4, m).0).collect();
+        assert_eq!(dealers, [3, 0, 1, 2, 3, 0]);
+        assert_eq!(first_dealer(5, 2), Seat(0));
+    }
+
+    #[test]
+    fn the_first_dealer_deals_and_the_seat_on_their_left_leads() {
+        let rules = Rules::new(Variant::Tricks, &Options::default()).unwrap();
+        let game = Game::with_first_dealer(rules, 9, None, Seat(1));
+        assert_eq!(game.dealer(), Seat(1));
+        assert_eq!(game.next_to_play(), Seat(2));
     }
 }
