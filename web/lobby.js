@@ -68,7 +68,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -143,6 +143,16 @@ function readOptions(form, variant) {
   return options;
 }
 
+/** The table settings the form chose. @param {Lobby['state']} state */
+function tableOptions(state) {
+  /** @type {Record<string, unknown>} */
+  const options = { bot_delay_ms: 600, hints: state.hints !== false };
+  if (state.spectatorChat) options.spectator_chat = true;
+  const name = (state.tableName || '').trim();
+  if (name) options.name = name;
+  return options;
+}
+
 /** Creates the table and goes to it, to sit down at once. @param {Lobby} lobby @param {HTMLFormElement} form */
 async function create(lobby, form) {
   const { state } = lobby;
@@ -163,7 +173,7 @@ async function create(lobby, form) {
       body: JSON.stringify({
         variant: variant.name,
         options: readOptions(form, variant),
-        table_options: { bot_delay_ms: 600, hints: state.hints !== false },
+        table_options: tableOptions(state),
       }),
     });
     if (!res.ok) throw new Error(await errorText(res));
@@ -251,14 +261,43 @@ function renderCreate(lobby) {
     }),
     h('label', { for: 'allow-hints' }, 'Allow hints'),
     h('p', { class: 'hint' }, 'Players may ask the computer to suggest a card on their turn.')),
+  tableSettings(state),
   h('p', { class: 'hint' }, 'Empty seats can be given to computer players once the table is open.'),
   h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? 'Creating…' : 'Create table')),
   state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null);
   replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Create a table'), form);
 }
 
-/** What a table is called in the lists: its host's ("Grandma’s table"), or its game's name. @param {any} t a TableInfo */
+/**
+ * A name for the table and whether watchers may chat, folded away like the rules.
+ * @param {Lobby['state']} state
+ */
+function tableSettings(state) {
+  return h('details', {
+    class: 'more-options table-settings', open: state.settingsOpen || null,
+    ontoggle: (/** @type {any} */ e) => { state.settingsOpen = e.target.open; },
+  },
+  h('summary', {}, 'Name the table, let watchers chat'),
+  h('div', { class: 'option' },
+    h('label', { for: 'table-name' }, 'Table name (optional)'),
+    h('input', {
+      id: 'table-name', name: 'table_name', maxlength: 40, autocomplete: 'off', value: state.tableName || '',
+      placeholder: 'e.g. Sunday hearts',
+      oninput: (/** @type {any} */ e) => { state.tableName = e.target.value; },
+    })),
+  h('div', { class: 'option check' },
+    h('input', {
+      type: 'checkbox', id: 'spectator-chat', name: 'spectator_chat', checked: Boolean(state.spectatorChat),
+      onchange: (/** @type {any} */ e) => { state.spectatorChat = e.target.checked; },
+    }),
+    h('label', { for: 'spectator-chat' }, 'Watchers may chat'),
+    h('p', { class: 'hint' }, 'By default only the players write in the table talk; everyone reads it.')));
+}
+
+/** What a table is called in the lists: the name its host gave it, its host's ("Grandma’s table"), or its game's name. @param {any} t a TableInfo */
 function tableName(t) {
+  const named = t.table_options?.name;
+  if (named) return `${named} · ${variantTitle(t.variant)}`;
   const host = t.seats.find((/** @type {any} */ s) => s.seat === t.host && s.occupant === 'human' && s.name);
   return host ? `${host.name}’s table · ${variantTitle(t.variant)}` : variantTitle(t.variant);
 }

@@ -1001,8 +1001,8 @@ export interface TableInfo {
   variant: Variant;
 }
 /**
- * Table settings that are not rules of the game: timers and pacing. Every field is optional
- * in a request; absent ones take their default.
+ * Table settings that are not rules of the game: its name, timers and pacing. Every field is
+ * optional in a request; absent ones take their default.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "TableOptions".
@@ -1024,6 +1024,12 @@ export interface TableOptions {
    * Whether players may ask for a `hint` on their turn.
    */
   hints?: boolean;
+  /**
+   * What the host calls the table ("Sunday hearts"), shown in the lobby and at the table;
+   * without one the table is named after its host. At most [`MAX_TABLE_NAME_CHARS`]
+   * characters, with control and invisible formatting characters removed.
+   */
+  name?: string | null;
   /**
    * Spectators may chat too (by default only the seated players may).
    */

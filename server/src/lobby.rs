@@ -77,7 +77,7 @@ impl Lobby {
             id: restored.id.clone(),
             variant: restored.variant,
             options: restored.options.clone(),
-            table_options: restored.table_options,
+            table_options: restored.table_options.clone(),
             seed: restored.seed,
             idle_ttl: self.idle_ttl,
             store: self.store.clone(),
@@ -129,10 +129,11 @@ impl Lobby {
     }
 
     /// Creates a table and starts its actor.
-    pub fn create(&self, request: CreateTable) -> Result<TableInfo, LobbyError> {
+    pub fn create(&self, mut request: CreateTable) -> Result<TableInfo, LobbyError> {
         if self.tables.len() >= self.max_tables {
             return Err(LobbyError::TooManyTables(self.max_tables));
         }
+        request.table_options.tidy();
         request
             .table_options
             .check()

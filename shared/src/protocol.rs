@@ -337,9 +337,9 @@ pub enum Occupant {
     RemoteBot,
 }
 
-/// Table settings that are not rules of the game: timers and pacing. Every field is optional
-/// in a request; absent ones take their default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// Table settings that are not rules of the game: its name, timers and pacing. Every field is
+/// optional in a request; absent ones take their default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TableOptions {
     /// How long a remote bot seat may think before a built-in bot plays that turn for it.
@@ -352,6 +352,23 @@ pub struct TableOptions {
     pub spectator_chat: bool,
     /// Whether players may ask for a `hint` on their turn.
     pub hints: bool,
+    /// What the host calls the table ("Sunday hearts"), shown in the lobby and at the table;
+    /// without one the table is named after its host. At most [`MAX_TABLE_NAME_CHARS`]
+    /// characters, with control and invisible formatting characters removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The longest table name, in characters.
+pub const MAX_TABLE_NAME_CHARS: usize = 40;
+
+/// Control characters and the invisible ones that change how text around them looks
+/// (zero-width spaces and joiners, bidirectional overrides and isolates, the byte-order mark).
+fn is_hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 impl Default for TableOptions {
@@ -362,6 +379,7 @@ impl Default for TableOptions {
             bot_delay_ms: 0,
             spectator_chat: false,
             hints: true,
+            name: None,
         }
     }
 }
@@ -374,8 +392,26 @@ impl TableOptions {
         ("bot_delay_ms", 0, 10_000),
     ];
 
-    /// Refuses values outside [`TableOptions::RANGES`], naming the option.
+    /// Tidies the table's name: trimmed, without control characters or invisible formatting
+    /// (zero-width, bidi overrides) that could disguise it; an empty name is no name.
+    pub fn tidy(&mut self) {
+        self.name = self.name.take().and_then(|name| {
+            let name: String = name.chars().filter(|&c| !is_hidden_char(c)).collect();
+            let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+            (!name.is_empty()).then_some(name)
+        });
+    }
+
+    /// Refuses values outside [`TableOptions::RANGES`] and names longer than
+    /// [`MAX_TABLE_NAME_CHARS`], naming the option.
     pub fn check(&self) -> Result<(), String> {
+        if let Some(name) = &self.name
+            && name.chars().count() > MAX_TABLE_NAME_CHARS
+        {
+            return Err(format!(
+                "the table option `name` may have at most {MAX_TABLE_NAME_CHARS} characters"
+            ));
+        }
         let values = [self.bot_timeout_ms, self.grace_ms, self.bot_delay_ms];
         for ((name, min, max), value) in Self::RANGES.iter().zip(values) {
             if !(*min..=*max).contains(&value) {

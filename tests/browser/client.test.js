@@ -167,6 +167,36 @@ test('on a phone the lobby starts with creating a table, then the tables I sit a
   await context.close();
 });
 
+test('the host may name a table and let watchers chat; the lists show the name', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => { localStorage.setItem('parlor.name', 'Grandma'); });
+  const page = await context.newPage();
+  const named = tableInfo('named', 'hearts', ['Dad', null, null, null], 'waiting');
+  named.table_options = { ...named.table_options, name: 'Sunday hearts' };
+  /** @type {any[]} */
+  const posted = [];
+  await page.route('**/api/tables', (route) => {
+    if (route.request().method() === 'POST') {
+      posted.push(route.request().postDataJSON());
+      return route.fulfill({ status: 201, json: { id: 'new-one' } });
+    }
+    return route.fulfill({ json: [named] });
+  });
+  await page.route('**/t/new-one', (route) => route.fulfill({ body: 'the table' }));
+  await page.goto(web.url);
+  assert.match(await page.locator('.table-item[data-table="named"] .variant-name').textContent(), /^Sunday hearts · Hearts$/);
+  await page.getByText('Name the table, let watchers chat').click();
+  await page.getByLabel('Table name (optional)').fill('  Grandma’s evening  ');
+  await page.getByLabel('Watchers may chat').check();
+  await page.locator('#create-table').click();
+  await page.waitForURL('**/t/new-one');
+  assert.equal(posted.length, 1);
+  assert.equal(posted[0].table_options.name, 'Grandma’s evening');
+  assert.equal(posted[0].table_options.spectator_chat, true);
+  assert.equal(posted[0].table_options.hints, true);
+  await context.close();
+});
+
 test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand out, a click plays', async () => {
   const { context, page, errors } = await seatedPage({ width: 1440, height: 900 });
   const hello = await page.evaluate(() => window.__sent[0]);

@@ -229,3 +229,51 @@ async fn a_built_in_bot_seat_names_its_strategy() {
     );
     server.stop().await;
 }
+
+/// A host may name a table: the name is tidied (spaces, invisible characters), kept and shown
+/// to everyone; a name too long is refused with the option's name.
+#[tokio::test]
+async fn a_table_takes_the_name_its_host_gives_it() {
+    let server = TestServer::start().await;
+    let body = json!({
+        "variant": "hearts",
+        "table_options": {"name": "  Sunday\u{200B}  \u{202E}hearts\t", "spectator_chat": true},
+    });
+    let (status, created) = http(server.addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let (_, table) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(table["table_options"]["name"], "Sunday hearts");
+    assert_eq!(table["table_options"]["spectator_chat"], true);
+
+    let (_, plain) = http(
+        server.addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"variant": "hearts", "table_options": {"name": " \u{200B} "}})),
+    )
+    .await;
+    let (_, plain) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{}", plain["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert!(plain["table_options"].get("name").is_none(), "{plain}");
+
+    let long = "x".repeat(41);
+    let (status, refusal) = http(
+        server.addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"variant": "hearts", "table_options": {"name": long}})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(refusal["code"], "bad_table_options");
+    assert!(
+        refusal["message"].as_str().unwrap().contains("`name`"),
+        "{refusal}"
+    );
+}

@@ -55,18 +55,25 @@ function handFacts(s, v, facts) {
   return out;
 }
 
+/** The table's heading: the name its host gave it and its game, or just the game. @param {TableState} s */
+export function tableTitle(s) {
+  const game = variantTitle(variantName(s));
+  const named = s.table?.table_options?.name;
+  return named ? `${named} · ${game}` : game;
+}
+
 /** The head of the table page. @param {Actions} actions */
 export function headPart(actions) {
   return part(h('section', { class: 'table-head' }), (s) => {
     const v = s.view;
-    return [variantName(s), s.role, s.table?.status, s.table?.seats, s.copied, factsOf(s), v?.hand_number, v?.trump,
+    return [variantName(s), s.table?.table_options?.name, s.role, s.table?.status, s.table?.seats, s.copied, factsOf(s), v?.hand_number, v?.trump,
       v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat];
   }, (el, s) => {
     const v = s.view;
     const facts = factsOf(s);
     replaceChildren(el,
       h('div', { class: 'title-row' },
-        h('h1', {}, variantTitle(variantName(s))),
+        h('h1', {}, tableTitle(s)),
         s.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, 'You are watching') : null,
         h('div', { class: 'facts' }, v && facts ? handFacts(s, v, facts) : [])),
       s.table?.status === 'playing' ? null : inviteBox(s, actions));

@@ -6,10 +6,9 @@
 // touch: the state.
 
 import { h, replaceChildren } from '../dom.js';
-import { variantTitle } from '../lobby.js';
 import { feltPart } from './felt.js';
 import { handPart } from './hand.js';
-import { headPart } from './head.js';
+import { headPart, tableTitle } from './head.js';
 import { inviteBox } from './invite.js';
 import { fitToScreen } from './fit.js';
 import { elsewherePage, joinPart } from './join.js';
@@ -76,7 +75,7 @@ export function tableLayout(root, actions) {
   let shown = '';
   /** @param {TableState} s */
   return (s) => {
-    const title = variantTitle(variantName(s)) || 'Table';
+    const title = tableTitle(s) || 'Table';
     // The tab's title says when it is your move, for people looking at another tab.
     const yourMove = s.role === 'player' && s.view && s.view.legal.type !== 'wait';
     document.title = `${yourMove ? '▶ Your turn · ' : ''}${title} · Parlor`;

@@ -545,7 +545,7 @@ impl TableActor {
                 .map(|(i, s)| s.info(Seat(i as u8)))
                 .collect(),
             host: self.host,
-            table_options: self.table_options,
+            table_options: self.table_options.clone(),
             spectators: self.spectators.len() as u32,
             matches_played: self.matches_played,
         }

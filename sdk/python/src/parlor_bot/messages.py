@@ -151,11 +151,11 @@ class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
 
 
-_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'spectator_chat': bool}, total=False)
+_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'name': Optional[str], 'spectator_chat': bool}, total=False)
 
 class TableOptions(_TableOptionsOptional):
-    """Table settings that are not rules of the game: timers and pacing. Every field is optional
-in a request; absent ones take their default."""
+    """Table settings that are not rules of the game: its name, timers and pacing. Every field is
+optional in a request; absent ones take their default."""
 
 
 _TableInfoRequired = TypedDict('_TableInfoRequired', {'id': str, 'matches_played': int, 'options': 'Options', 'seats': List['SeatInfo'], 'spectators': int, 'status': 'TableStatus', 'table_options': 'TableOptions', 'variant': 'Variant'})
