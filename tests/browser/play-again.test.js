@@ -1,5 +1,5 @@
 // "Play again": at the end of a match the host starts the next one with the same people and
-// computer players in the same seats, and the score sheet keeps the finished match, with a
+// computer players in the same seats, the deal moves one seat on, and the score sheet keeps the finished match, with a
 // chart of its running totals (one line per seat).
 
 import { test } from 'node:test';
@@ -27,6 +27,7 @@ test('play again keeps the seats, starts a second match and keeps the first one\
   await startMatch(page);
   const before = await seats(page);
   assert.equal(before.length, 4);
+  const firstDealer = await page.evaluate(() => window.__parlor.view.dealer);
 
   await playUntil(page, () => matchOver(page));
   // The match's own chart: a line per seat.
@@ -39,6 +40,8 @@ test('play again keeps the seats, starts a second match and keeps the first one\
   await until(async () => page.evaluate(() => window.__parlor.view?.phase !== 'match_over'
     && window.__parlor.table?.status === 'playing' && window.__parlor.table?.matches_played === 1), 30000, 'the second match');
   assert.deepEqual(await seats(page), before, 'the same people and computer players in the same seats');
+  assert.equal(await page.evaluate(() => window.__parlor.view.hand_number), 0, 'the new match\'s first hand');
+  assert.equal(await page.evaluate(() => window.__parlor.view.dealer), (firstDealer + 1) % 4, 'the deal moves one seat on');
 
   // The finished match is still on the sheet, with its chart.
   await page.locator('#scores-button').click();
