@@ -6,6 +6,7 @@
 pub mod conn;
 pub mod http;
 pub mod lobby;
+pub mod ratings;
 pub mod store;
 pub mod table;
 pub mod tools;

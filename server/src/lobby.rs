@@ -12,6 +12,7 @@ use parlor_shared::protocol::{CreateTable, TableInfo};
 use parlor_shared::rules::OptionsError;
 use tokio_util::sync::CancellationToken;
 
+use crate::ratings::Ratings;
 use crate::store::restore::rebuild;
 use crate::store::{Restored, SharedStore, Startup};
 use crate::table::{self, TableHandle, TableSetup};
@@ -43,6 +44,8 @@ pub struct Lobby {
     shutdown: CancellationToken,
     /// Where tables are logged so they survive a restart (`None`: they do not).
     store: Option<SharedStore>,
+    /// The ratings every table reports its finished matches to.
+    ratings: Ratings,
 }
 
 impl Lobby {
@@ -55,7 +58,22 @@ impl Lobby {
             max_tables,
             shutdown,
             store: None,
+            ratings: Ratings::default(),
         }
+    }
+
+    /// This lobby's tables reporting their finished matches to `ratings` (loaded from the
+    /// store on start) instead of a board of their own.
+    #[must_use]
+    pub fn with_ratings(mut self, ratings: Ratings) -> Lobby {
+        self.ratings = ratings;
+        self
+    }
+
+    /// The ratings the tables report to.
+    #[must_use]
+    pub fn ratings(&self) -> &Ratings {
+        &self.ratings
     }
 
     /// This lobby logging every table it opens from now on to `store`.
@@ -82,6 +100,7 @@ impl Lobby {
             idle_ttl: self.idle_ttl,
             store: self.store.clone(),
             restored: Some(Box::new(restored)),
+            ratings: self.ratings.clone(),
         };
         self.open(setup)
     }
@@ -148,6 +167,7 @@ impl Lobby {
             idle_ttl: self.idle_ttl,
             store: self.store.clone(),
             restored: None,
+            ratings: self.ratings.clone(),
         };
         self.open(setup)
     }

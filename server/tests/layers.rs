@@ -15,11 +15,18 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("conn", &[]),
     ("store", &[]),
-    ("table", &["conn", "store"]),
-    ("lobby", &["table", "conn", "store"]),
-    ("ws", &["lobby", "table", "conn", "store"]),
-    ("http", &["ws", "lobby", "table", "conn", "store"]),
-    ("tools", &["http", "ws", "lobby", "table", "conn", "store"]),
+    ("ratings", &["store"]),
+    ("table", &["conn", "store", "ratings"]),
+    ("lobby", &["table", "conn", "store", "ratings"]),
+    ("ws", &["lobby", "table", "conn", "store", "ratings"]),
+    (
+        "http",
+        &["ws", "lobby", "table", "conn", "store", "ratings"],
+    ),
+    (
+        "tools",
+        &["http", "ws", "lobby", "table", "conn", "store", "ratings"],
+    ),
 ];
 
 /// Every `.rs` file under `dir`.

@@ -10,6 +10,7 @@ mod admin;
 mod error;
 mod hands;
 mod health;
+mod leaderboard;
 mod lobby;
 pub mod metrics;
 mod security;
@@ -155,6 +156,8 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(metrics::get))
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
+        .route("/api/leaderboard", get(leaderboard::board))
+        .route("/api/leaderboard/{kind}/{name}", get(leaderboard::entrant))
         .route("/api/admin/tables", get(admin::tables))
         .route("/api/admin/tables/{id}/close", post(admin::close))
         .route(

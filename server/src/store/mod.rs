@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::oneshot;
 
-pub use records::{ActionRow, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write};
+pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
 
@@ -48,6 +48,12 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Everything stored about one table (open or closed), read after every write appended
     /// before this call; `None` when there is no such table.
     fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>>;
+
+    /// Every finished match's result, in the order stored (the ratings are rebuilt from them
+    /// on start). A backend that keeps none says so with an empty list.
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
 
     /// The backend's figures for `GET /api/stats`, if it has any.
     fn stats(&self) -> Option<StoreStats>;

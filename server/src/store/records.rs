@@ -98,6 +98,21 @@ pub struct ChatRow {
     pub at: i64,
 }
 
+/// A finished match's result, as the ratings read it back (in the order stored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultRow {
+    /// The table.
+    pub table: String,
+    /// The match's number at the table.
+    pub match_no: u32,
+    /// The variant's name.
+    pub variant: String,
+    /// When the match ended, Unix milliseconds.
+    pub at: i64,
+    /// Every seat's entrant, team and place, as JSON (the ratings' own format).
+    pub places: String,
+}
+
 /// Everything stored about one table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableLog {
@@ -175,6 +190,8 @@ pub enum Write {
         /// How many of the table's latest lines to keep.
         keep: u64,
     },
+    /// A finished match's result, for the ratings.
+    Result(ResultRow),
     /// The table closed for good.
     Closed {
         /// The table.
@@ -197,6 +214,9 @@ impl Write {
                 )
             }
             Write::Chat { table, row, .. } => format!("chat line {} of table {table}", row.n),
+            Write::Result(row) => {
+                format!("result of match {} of table {}", row.match_no, row.table)
+            }
             Write::Closed { table } => format!("table {table} closed"),
         }
     }

@@ -32,6 +32,7 @@ use super::seats::SeatState;
 use super::thinking::{Answer, Bots, Thought};
 use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
+use crate::ratings::Ratings;
 use crate::store::{Restored, SeatRow, SharedStore};
 
 mod admin;
@@ -41,6 +42,7 @@ mod chat;
 mod hint;
 mod play;
 mod requests;
+mod results;
 mod seating;
 mod send;
 
@@ -63,6 +65,8 @@ pub struct TableSetup {
     pub store: Option<SharedStore>,
     /// The table as rebuilt from the store after a restart; `None` for a new table.
     pub restored: Option<Box<Restored>>,
+    /// Where finished matches' results go (the board shared with the whole server).
+    pub ratings: Ratings,
 }
 
 /// Starts a table's actor and returns its handle. `on_close` runs when the actor stops (the
@@ -117,6 +121,7 @@ pub(super) fn start(
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
+        ratings: setup.ratings,
     };
     match setup.restored {
         Some(restored) => actor.restore(*restored),
@@ -236,6 +241,8 @@ struct TableActor {
     outbox: Outbox,
     /// The recent chat lines (also in the table's log) and who spoke when.
     chat: chat::ChatLog,
+    /// The server's ratings, told of each finished match.
+    ratings: Ratings,
 }
 
 impl TableActor {

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::StoreError;
 use crate::store::records::{
-    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, occupant_from,
+    ActionRow, CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, occupant_from,
 };
 
 /// The ids of every table not closed for good, oldest first.
@@ -127,4 +127,21 @@ pub fn table_log(
         actions,
         chat,
     }))
+}
+
+/// Every match result, in the order stored.
+pub fn results(conn: &Connection) -> Result<Vec<ResultRow>, StoreError> {
+    let rows = conn
+        .prepare_cached("SELECT table_id, match_no, variant, at, places FROM results ORDER BY n")?
+        .query_map([], |row| {
+            Ok(ResultRow {
+                table: row.get(0)?,
+                match_no: row.get(1)?,
+                variant: row.get(2)?,
+                at: row.get(3)?,
+                places: row.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
 }

@@ -26,7 +26,7 @@ use futures_util::future::BoxFuture;
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Ack, Startup, Store, StoreError, StoreStats, TableLog, Write};
+use super::{Ack, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write};
 use checkpoint::{CheckpointStats, Checkpointer};
 use writer::Request;
 
@@ -205,6 +205,16 @@ impl Store for SqliteStore {
             id: id.to_string(),
             reply,
         });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    /// Reads the results in the writer thread, after everything queued before.
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Results { reply });
         Box::pin(async move {
             sent.map_err(|_| StoreError::Closed)?;
             rx.await.map_err(|_| StoreError::Closed)?

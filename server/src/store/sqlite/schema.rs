@@ -64,6 +64,19 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (table_id, n)
     ) STRICT, WITHOUT ROWID;
     ",
+    // 3: finished matches' results, read back in order to rebuild the ratings. Kept when a
+    // closed table is pruned: the ratings are built from every result ever stored.
+    "
+    CREATE TABLE results (
+        n         INTEGER PRIMARY KEY,  -- the order results were stored in
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        variant   TEXT NOT NULL,
+        at        INTEGER NOT NULL,     -- Unix time in milliseconds
+        places    TEXT NOT NULL,        -- JSON: each seat's entrant, team and place
+        UNIQUE (table_id, match_no)
+    ) STRICT;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

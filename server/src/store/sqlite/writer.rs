@@ -17,7 +17,8 @@ use super::checkpoint::Checkpointer;
 use super::load;
 use crate::store::StoreError;
 use crate::store::records::{
-    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+    ActionRow, CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write,
+    occupant_name,
 };
 
 /// The most requests written in one transaction.
@@ -48,6 +49,11 @@ pub enum Request {
         id: String,
         /// The answer.
         reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
+    },
+    /// Read every match result, in order.
+    Results {
+        /// The answer.
+        reply: oneshot::Sender<Result<Vec<ResultRow>, StoreError>>,
     },
     /// Delete old closed tables (see [`crate::store::Store::prune`]).
     Prune {
@@ -133,6 +139,9 @@ pub fn run(
                 }
                 Some(Request::Load { id, reply }) => {
                     let _ = reply.send(load::table_log(&conn, &id, load::Scope::All));
+                }
+                Some(Request::Results { reply }) => {
+                    let _ = reply.send(load::results(&conn));
                 }
                 Some(Request::Prune {
                     before,
@@ -258,6 +267,19 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
             insert_chat(tx, table, row)?;
             tx.prepare_cached("DELETE FROM chat WHERE table_id = ?1 AND n <= ?2")?
                 .execute(params![table, row.n.saturating_sub(*keep) as i64])?;
+        }
+        Write::Result(row) => {
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO results (table_id, match_no, variant, at, places)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                row.table,
+                row.match_no,
+                row.variant,
+                row.at,
+                row.places
+            ])?;
         }
         Write::Closed { table } => {
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?

@@ -44,6 +44,7 @@ impl TableActor {
                 }
             }
             self.dirty = true;
+            self.report_result();
             tracing::info!(table = %self.id, moves = self.moves, "match over");
         } else {
             self.prompt();

@@ -9,7 +9,7 @@ use parlor_shared::{Action, Options, Seat, Variant};
 
 use super::Outbox;
 use crate::store::{
-    ActionRow, ChatRow, MatchRow, SeatRow, TableRow, Write, now_millis, status_name,
+    ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis, status_name,
 };
 
 impl Outbox {
@@ -106,6 +106,14 @@ impl Outbox {
             row,
             keep: keep as u64,
         });
+    }
+
+    /// A finished match's result, stored in the same step as its final move.
+    pub fn record_result(&mut self, row: ResultRow) {
+        if self.store.is_none() {
+            return;
+        }
+        self.write(Write::Result(row));
     }
 
     /// The table closed for good (nobody came back): it is not brought back on start.

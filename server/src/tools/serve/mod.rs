@@ -42,7 +42,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                     )
                 })?;
             tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
-            state = state.with_store(std::sync::Arc::new(store));
+            let store: crate::store::SharedStore = std::sync::Arc::new(store);
+            let ratings = crate::ratings::Ratings::load(&store)
+                .await
+                .context("reading the stored match results for the ratings")?;
+            state = state.with_store(store);
+            state.lobby = state.lobby.clone().with_ratings(ratings);
             let restored = state.lobby.restore_all(startup);
             tracing::info!(tables = restored, "tables restored from the log");
             if args.retention_days > 0 {

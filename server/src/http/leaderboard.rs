@@ -1,0 +1,158 @@
+//! `GET /api/leaderboard?variant=V` (every rated entrant of a variant, best first) and
+//! `GET /api/leaderboard/{kind}/{name}?variant=V` (one entrant: its rating history and recent
+//! matches, with links to their replays).
+//!
+//! It only reads the ratings board; how ratings move is `ratings::model`'s job.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use parlor_shared::Variant;
+use serde::Serialize;
+
+use super::{AppError, AppState};
+use crate::ratings::{Entrant, EntrantKind, Entry};
+
+/// How wide a 95% interval is, in standard deviations.
+const Z95: f64 = 1.96;
+
+/// `GET /api/leaderboard`'s answer.
+#[derive(Debug, Serialize)]
+pub struct Leaderboard {
+    /// The variant.
+    pub variant: String,
+    /// Best first.
+    pub entries: Vec<Standing>,
+}
+
+/// One entrant on the board.
+#[derive(Debug, Serialize)]
+pub struct Standing {
+    /// Its place on the board, from 1.
+    pub rank: usize,
+    /// `builtin` (a strategy of the server) or `bot` (a registered program).
+    pub kind: EntrantKind,
+    /// The strategy's or bot's name.
+    pub name: String,
+    /// The rating's mean (a new entrant starts at 25).
+    pub rating: f64,
+    /// One standard deviation (a new entrant starts at 8.33).
+    pub uncertainty: f64,
+    /// The 95% interval, `[low, high]`.
+    pub interval: [f64; 2],
+    /// Rated matches played.
+    pub matches: u32,
+    /// The places of its last matches, oldest first.
+    pub recent: Vec<RecentMatch>,
+    /// The rating after each match, oldest first: `[at, rating, uncertainty]`.
+    pub history: Vec<[f64; 3]>,
+}
+
+/// A recent match of an entrant.
+#[derive(Debug, Serialize)]
+pub struct RecentMatch {
+    /// The table.
+    pub table: String,
+    /// The match's number at it.
+    pub match_no: u32,
+    /// When it ended, Unix milliseconds.
+    pub at: i64,
+    /// The place taken, from 1.
+    pub place: u32,
+    /// Out of how many (seats, or partnerships in Whist).
+    pub of: u32,
+    /// The table's finished hands, each replayable (`GET` it).
+    pub replays: String,
+}
+
+fn standing(rank: usize, entry: &Entry) -> Standing {
+    Standing {
+        rank,
+        kind: entry.entrant.kind,
+        name: entry.entrant.name.clone(),
+        rating: entry.rating,
+        uncertainty: entry.uncertainty,
+        interval: [
+            entry.rating - Z95 * entry.uncertainty,
+            entry.rating + Z95 * entry.uncertainty,
+        ],
+        matches: entry.matches,
+        recent: entry
+            .recent
+            .iter()
+            .map(|r| RecentMatch {
+                table: r.table.clone(),
+                match_no: r.match_no,
+                at: r.at,
+                place: r.place,
+                of: r.of,
+                replays: format!("api/tables/{}/hands", r.table),
+            })
+            .collect(),
+        history: entry
+            .history
+            .iter()
+            .map(|p| [p.at as f64, p.rating, p.uncertainty])
+            .collect(),
+    }
+}
+
+/// The `variant` query parameter, checked.
+fn variant_of(query: &HashMap<String, String>) -> Result<Variant, AppError> {
+    let name = query.get("variant").ok_or_else(|| {
+        AppError::BadRequest(
+            "say which variant's leaderboard: ?variant=hearts (or filippa, hearts5, tricks, whist)"
+                .into(),
+        )
+    })?;
+    name.parse()
+        .map_err(|_| AppError::UnknownVariant(format!("there is no variant `{name}`")))
+}
+
+/// `GET /api/leaderboard?variant=V`.
+pub async fn board(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Leaderboard>, AppError> {
+    let variant = variant_of(&query)?.to_string();
+    let entries = state.lobby.ratings().read(|board| {
+        board
+            .standings(&variant)
+            .into_iter()
+            .enumerate()
+            .map(|(i, entry)| standing(i + 1, entry))
+            .collect()
+    });
+    Ok(Json(Leaderboard { variant, entries }))
+}
+
+/// `GET /api/leaderboard/{kind}/{name}?variant=V`.
+pub async fn entrant(
+    State(state): State<AppState>,
+    Path((kind, name)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Standing>, AppError> {
+    let variant = variant_of(&query)?.to_string();
+    let entrant = match kind.as_str() {
+        "builtin" => Entrant::builtin(&name),
+        "bot" => Entrant::bot(&name),
+        _ => {
+            return Err(AppError::NotFound(format!(
+                "/api/leaderboard/{kind}/{name} (kinds are `builtin` and `bot`)"
+            )));
+        }
+    };
+    state
+        .lobby
+        .ratings()
+        .read(|board| {
+            let standings = board.standings(&variant);
+            let rank = standings.iter().position(|e| e.entrant == entrant)?;
+            Some(standing(rank + 1, standings[rank]))
+        })
+        .map(Json)
+        .ok_or_else(|| {
+            AppError::NotFound(format!("a {variant} rating for {kind} `{name}` (none yet)"))
+        })
+}

@@ -1,0 +1,48 @@
+//! A finished match's result: who sat where (the rated entrants: built-in strategies and
+//! registered bots), their places, stored with the final move and given to the ratings.
+//!
+//! An `impl TableActor` block; it reads the game and the seats and changes neither.
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::Occupant;
+
+use crate::ratings::{Entrant, MatchResult, places_of, row_of};
+use crate::store::now_millis;
+
+use super::TableActor;
+
+impl TableActor {
+    /// Stores the result of the match that just ended and updates the ratings.
+    pub(super) fn report_result(&mut self) {
+        let Some(game) = &self.game else { return };
+        let facts = self.variant.facts();
+        let entrants = self
+            .seats
+            .iter()
+            .map(|seat| match (seat.occupant, seat.bot_name) {
+                (Occupant::Bot, Some(name)) => Some(Entrant::builtin(name)),
+                _ => None,
+            })
+            .collect();
+        let totals = game.totals();
+        let totals: Vec<i32> = (0..self.seats.len())
+            .map(|i| totals[Seat(i as u8)])
+            .collect();
+        let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();
+        let result = MatchResult {
+            variant: self.variant.to_string(),
+            table: self.id.clone(),
+            match_no: self.matches_played,
+            at: now_millis(),
+            places: places_of(
+                &totals,
+                &winners,
+                facts.partnerships,
+                facts.low_score_wins,
+                entrants,
+            ),
+        };
+        self.outbox.record_result(row_of(&result));
+        self.ratings.apply(&result);
+    }
+}
