@@ -1,6 +1,7 @@
 // @ts-check
-// Entry point: `/t/{id}` is a table, everything else the lobby.
+// Entry point: `/t/{id}` is a table, `/leaderboard` the ratings, everything else the lobby.
 
+import { showLeaderboard } from './leaderboard.js';
 import { showLobby } from './lobby.js';
 import { showTable } from './table.js';
 
@@ -8,6 +9,8 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 const match = location.pathname.match(/\/t\/([^/]+)\/?$/);
 if (match) {
   showTable(root, decodeURIComponent(match[1]));
+} else if (/\/leaderboard\/?$/.test(location.pathname)) {
+  showLeaderboard(root);
 } else {
   showLobby(root);
 }

@@ -332,7 +332,8 @@ function renderTables(lobby) {
     mine.length ? h('ul', { class: 'table-list my-tables', id: 'my-tables', 'aria-labelledby': 'my-tables-title' }, mine.map(tableItem)) : null,
     h('div', { class: 'panel-head' }, h('h2', { id: 'tables-title' }, 'Open tables'),
       h('button', { type: 'button', class: 'link', onclick: () => loadTables(lobby) }, 'Refresh')),
-    list);
+    list,
+    h('p', { class: 'hint' }, 'How good are the computer players? ', h('a', { href: 'leaderboard', id: 'leaderboard-link' }, 'See the leaderboard'), '.'));
 }
 
 /** Loads the open tables and shows them. @param {Lobby} lobby */

@@ -170,6 +170,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}/hands/{n}", get(hands::get))
         .route("/", get(web::index))
         .route("/t/{id}", get(web::table_page))
+        .route("/leaderboard", get(web::index))
         .fallback(web::file)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
