@@ -5,6 +5,7 @@
 
 pub mod conn;
 pub mod http;
+pub mod ladder;
 pub mod lobby;
 pub mod ratings;
 pub mod store;

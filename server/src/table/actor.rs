@@ -111,6 +111,7 @@ pub(super) fn start(
         bot_due: None,
         idle_ttl: setup.idle_ttl,
         idle_deadline: None,
+        unattended: false,
         dirty: false,
         dropped: Vec::new(),
         closing: false,
@@ -221,6 +222,9 @@ struct TableActor {
     idle_ttl: Duration,
     /// When the table closes if still nobody is connected.
     idle_deadline: Option<Instant>,
+    /// The server itself started the match (the ladder): it is played to its end with nobody
+    /// connected, and only then may the table go idle.
+    unattended: bool,
     /// The seats or status changed: publish and broadcast `table`.
     dirty: bool,
     /// Connections found gone or too slow while sending, handled after the current step.
@@ -412,7 +416,8 @@ impl TableActor {
         } else {
             self.bot_due = None;
         }
-        if self.connections() == 0 {
+        let playing_unattended = self.unattended && self.status == TableStatus::Playing;
+        if self.connections() == 0 && !playing_unattended {
             self.idle_deadline.get_or_insert(now + self.idle_ttl);
         } else {
             self.idle_deadline = None;

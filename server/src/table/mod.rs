@@ -20,7 +20,7 @@ pub mod thinking;
 pub use actor::{TableSetup, spawn};
 pub use error::TableError;
 
-use parlor_shared::protocol::TableInfo;
+use parlor_shared::protocol::{TableInfo, TableStatus};
 use parlor_shared::{Action, Seat};
 use tokio::sync::{oneshot, watch};
 
@@ -136,6 +136,16 @@ pub enum AdminCommand {
         /// The seat.
         seat: Seat,
     },
+    /// Seat a built-in bot, as the host would (the ladder fills its tables this way).
+    AddBot {
+        /// The empty seat.
+        seat: Seat,
+        /// The strategy's name.
+        strategy: String,
+    },
+    /// Start a match, as the host would. A match started this way is played to its end even
+    /// with nobody connected: the idle timer waits until it is over.
+    Start,
 }
 
 /// A cheap, cloneable reference to a running table.
@@ -164,6 +174,16 @@ impl TableHandle {
             .await
             .map_err(|_| None)?;
         answer.await.map_err(|_| None)?.map_err(Some)
+    }
+
+    /// Waits until the table has finished `matches` matches; `None` when it closed before.
+    pub async fn finished(&self, matches: u32) -> Option<TableInfo> {
+        let mut info = self.info.clone();
+        let done = info
+            .wait_for(|t| t.status == TableStatus::Finished && t.matches_played >= matches)
+            .await
+            .ok()?;
+        Some(done.clone())
     }
 
     /// Waits until the table's actor has stopped and the lobby has forgotten it.

@@ -1,4 +1,5 @@
-//! The server operator's commands (admin API): closing the table, emptying a seat.
+//! The server's own commands (the admin API, the ladder): closing the table, emptying a
+//! seat, seating a built-in bot and starting a match without a host.
 //!
 //! An `impl TableActor` block: it decides what the people at the table are told and reuses
 //! seating for the seat itself; the HTTP side only asks, through [`AdminCommand`].
@@ -20,6 +21,12 @@ impl TableActor {
                 Ok(())
             }
             AdminCommand::Kick { seat } => self.kick(seat),
+            AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
+            AdminCommand::Start => {
+                self.start()?;
+                self.unattended = true;
+                Ok(())
+            }
         }
     }
 

@@ -59,6 +59,16 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 ));
             }
         }
+        if args.ladder {
+            crate::ladder::spawn(
+                state.lobby.clone(),
+                crate::ladder::LadderConfig {
+                    pause: Duration::from_millis(args.ladder_pause_ms),
+                    ..crate::ladder::LadderConfig::default()
+                },
+                state.shutdown.clone(),
+            );
+        }
         let listener = TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;

@@ -88,6 +88,14 @@ pub struct ServeArgs {
     /// what it has searched by then [default: 2000].
     #[arg(long, env = "PARLOR_BOT_THINK_MS", value_name = "MS")]
     pub bot_think_ms: Option<u64>,
+    /// Keep playing rated duplicate matches between the built-in strategies in every variant,
+    /// so the leaderboard's ratings grow surer [default: off].
+    #[arg(long, env = "PARLOR_LADDER", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), value_name = "BOOL")]
+    pub ladder: Option<bool>,
+    /// Milliseconds the ladder waits after each round of matches [default: 5000].
+    #[arg(long, env = "PARLOR_LADDER_PAUSE_MS", value_name = "MS")]
+    pub ladder_pause_ms: Option<u64>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -128,6 +136,10 @@ pub struct Settings {
     pub admin_key: Option<AdminKey>,
     /// Milliseconds a built-in bot may think about one move.
     pub bot_think_ms: u64,
+    /// Whether the ladder plays.
+    pub ladder: bool,
+    /// The ladder's pause after each round, in milliseconds.
+    pub ladder_pause_ms: u64,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -151,6 +163,8 @@ impl Default for Settings {
             retention_days: 0,
             admin_key: None,
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
+            ladder: false,
+            ladder_pause_ms: 5_000,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
         }
@@ -174,6 +188,8 @@ struct FileSettings {
     retention_days: Option<u64>,
     admin_key: Option<AdminKey>,
     bot_think_ms: Option<u64>,
+    ladder: Option<bool>,
+    ladder_pause_ms: Option<u64>,
     log_format: Option<LogFormat>,
     log: Option<String>,
 }
@@ -259,6 +275,11 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .bot_think_ms
             .or(file.bot_think_ms)
             .unwrap_or(d.bot_think_ms),
+        ladder: args.ladder.or(file.ladder).unwrap_or(d.ladder),
+        ladder_pause_ms: args
+            .ladder_pause_ms
+            .or(file.ladder_pause_ms)
+            .unwrap_or(d.ladder_pause_ms),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
     }
