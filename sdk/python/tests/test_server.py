@@ -501,3 +501,26 @@ def test_a_withheld_event_is_detected_by_its_successor_and_repaired(server, monk
     assert withheld, "an event was withheld"
     assert any(f"missed an event (seq {withheld[0]})" in line for line in logged), logged
     assert sent.count("sync") == 1, sent
+
+
+def test_the_checker_rotates_seats_over_duplicate_deals(server):
+    from parlor_bot.check import check, report
+    from parlor_bot.client import http_json
+
+    bot = example("lowest_bot").LowestBot()
+    result = check(bot, server, "tricks", matches=3, options={"target": 3}, opponents="random",
+                   seed=11, log=None, rotate=True)
+    # Three matches round up to one whole deal: one table per seat, the bot in each seat.
+    assert result.rotated and result.matches == 4, result
+    assert result.seats_played == [0, 1, 2, 3]
+    assert len(set(result.tables)) == 4
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    # The same deal at every table.
+    deals = [http_json("GET", f"{server}/api/tables/{t}/hands/0")["dealt"] for t in result.tables]
+    assert all(d == deals[0] for d in deals), deals
+    # Every hand is counted from the bot's seat: its points come first.
+    assert all(len(h) == 4 for h in result.hand_points)
+    text = report(result, "tricks")
+    assert "4 tricks matches, 1 deals each played from all 4 seats" in text, text
+    assert "your bot (every seat)" in text and "1 to its left" in text, text
+

@@ -39,6 +39,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     _common(c)
     c.add_argument("--slow-ms", type=int, default=1000, help="answers slower than this are reported")
     c.add_argument("--show", type=int, default=5, help="problems shown per kind")
+    c.add_argument("--rotate", action="store_true",
+                   help="play each deal from every seat (duplicate deals, as parlor arena does)")
     p = sub.add_parser("play", help="play on a server: join a table or create one")
     _common(p)
     p.add_argument("--table", help="the table id to join (default: create one with bots)")
@@ -54,7 +56,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             result = check(
                 bot, args.url, args.variant, matches=args.matches or 20, options=options,
                 opponents=args.opponents, slow_ms=args.slow_ms, seed=args.seed, log=log,
-                verbose=args.verbose,
+                verbose=args.verbose, rotate=args.rotate,
             )
             print(report(result, args.variant, show=args.show))
             return 1 if result.illegal or result.exceptions else 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import pathlib
+import random
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
@@ -85,7 +86,15 @@ def report(result: RunResult, variant: str, show: int = 5) -> str:
     """The checker's report as text."""
     lines: List[str] = []
     seat = result.seat
-    lines.append(f"{result.matches} {variant} matches, seat {seat}, {result.moves} moves")
+    if result.rotated:
+        players = len(set(result.seats_played))
+        deals = result.matches // max(1, players)
+        lines.append(
+            f"{result.matches} {variant} matches, {deals} deals each played from all "
+            f"{players} seats, {result.moves} moves"
+        )
+    else:
+        lines.append(f"{result.matches} {variant} matches, seat {seat}, {result.moves} moves")
     lines.append("")
     for kind, title in (("illegal", "Illegal moves"), ("exception", "Exceptions"), ("slow", "Slow answers")):
         problems = result.of_kind(kind)
@@ -111,14 +120,16 @@ def report(result: RunResult, variant: str, show: int = 5) -> str:
         better = "lower is better" if facts and facts.low_score_wins else "higher is better"
         mine = mean_interval(result.points())
         lines.append(f"Points per hand ({hands} hands, {better}, 95% interval):")
-        lines.append(f"  your bot (seat {seat}): {_fmt(*mine)}")
+        where = "every seat" if result.rotated else f"seat {seat}"
+        lines.append(f"  your bot ({where}): {_fmt(*mine)}")
         players = len(result.hand_points[0])
         for other in range(players):
             if other == seat:
                 continue
             partner = facts is not None and facts.partnerships and other == (seat + 2) % 4
             label = "partner" if partner else "built-in"
-            lines.append(f"  {label} (seat {other}): {_fmt(*mean_interval(result.points(other)))}")
+            place = f"{other} to its left" if result.rotated else f"seat {other}"
+            lines.append(f"  {label} ({place}): {_fmt(*mean_interval(result.points(other)))}")
     verdict = "PASS" if not result.illegal and not result.exceptions else "FAIL"
     lines.append("")
     lines.append(
@@ -139,17 +150,60 @@ def check(
     seed: Optional[int] = None,
     log: Optional[Callable[[str], None]] = None,
     verbose: bool = False,
+    rotate: bool = False,
 ) -> RunResult:
     """Plays ``matches`` matches of ``variant`` at a new table with built-in bots in the other
-    seats and returns the result (see :func:`report`)."""
+    seats and returns the result (see :func:`report`).
+
+    With ``rotate``, each deal is played in duplicate, as ``parlor arena`` does: the same deal
+    seed at one table per seat, the bot in a different seat at each, so every hand's cards are
+    played by the bot once and the luck of the deal cancels out (``matches`` is rounded up to
+    whole deals)."""
+    if not rotate:
+        return _check_at(bot, url, variant, matches, options, opponents, slow_ms, seed, log, verbose)
+    players = _players(url, variant)
+    base = seed if seed is not None else random.randrange(2**53)
+    merged = RunResult(rotated=True)
+    for deal in range(max(1, -(-matches // players))):
+        for seat in range(players):
+            one = _check_at(bot, url, variant, 1, options, opponents, slow_ms, base + deal, log,
+                            verbose, seat=seat)
+            merged.absorb(one, seat)
+    return merged
+
+
+def _players(url: str, variant: str) -> int:
+    """How many seats ``variant`` has, as the server says."""
+    from .client import variants
+
+    for info in variants(url):
+        if info.get("name") == variant:
+            return int(info["players"])
+    raise SystemExit(f"the server has no variant {variant!r}")
+
+
+def _check_at(
+    bot: Any,
+    url: str,
+    variant: str,
+    matches: int,
+    options: Optional[Dict[str, Any]],
+    opponents: Optional[str],
+    slow_ms: Optional[int],
+    seed: Optional[int],
+    log: Optional[Callable[[str], None]],
+    verbose: bool,
+    seat: Optional[int] = None,
+) -> RunResult:
+    """One table: the bot in ``seat`` (the first free one when ``None``)."""
     if isinstance(bot, Bot):
         return bot.run(
-            url, variant=variant, options=options, opponents=opponents, matches=matches,
+            url, seat=seat, variant=variant, options=options, opponents=opponents, matches=matches,
             slow_ms=slow_ms, seed=seed, log=log, verbose=verbose,
         )
     from .client import Session
 
     return Session(
-        bot, url, variant=variant, options=options, opponents=opponents, matches=matches,
+        bot, url, seat=seat, variant=variant, options=options, opponents=opponents, matches=matches,
         slow_ms=slow_ms, seed=seed, log=log, verbose=verbose,
     ).run()

@@ -161,6 +161,36 @@ class RunResult:
     reconnects: int = 0
     #: The longest the bot took to answer, in seconds.
     slowest: float = 0.0
+    #: Seats rotated (``check --rotate``): every seat is counted from the bot's, which is 0,
+    #: and each deal was played with the bot in every seat.
+    rotated: bool = False
+    #: The seats the bot played from, in order (one per table).
+    seats_played: List[int] = field(default_factory=list)
+    #: The tables played at, in the same order.
+    tables: List[str] = field(default_factory=list)
+
+    def absorb(self, other: "RunResult", seat: int) -> None:
+        """Adds ``other`` (the bot played ``seat`` there) to this rotated result, turning its
+        seats round so that the bot's is 0 and the others follow clockwise."""
+        turn = lambda row: list(row[seat:]) + list(row[:seat])  # noqa: E731
+        self.rotated = True
+        self.seat = 0
+        self.table = self.table or other.table
+        self.variant = other.variant
+        self.facts = self.facts or other.facts
+        self.matches += other.matches
+        self.wins += other.wins
+        self.hand_points.extend(turn(h) for h in other.hand_points)
+        self.match_totals.extend(turn(t) for t in other.match_totals)
+        n = len(other.match_totals[0]) if other.match_totals else 0
+        self.winners.extend([(w - seat) % n for w in ws] if n else list(ws) for ws in other.winners)
+        self.problems.extend(other.problems)
+        self.moves += other.moves
+        self.reconnects += other.reconnects
+        self.slowest = max(self.slowest, other.slowest)
+        self.seats_played.append(seat)
+        if other.table:
+            self.tables.append(other.table)
 
     def of_kind(self, kind: str) -> List[Problem]:
         """The problems of one kind."""
