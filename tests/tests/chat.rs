@@ -230,9 +230,10 @@ async fn recent_lines_outlast_a_server_crash() {
     assert!(ann.join(&id, "Ann").await);
     let mut bob = WsClient::connect(server.addr).await;
     bob.join(&id, "Bob").await;
+    // One after the other, so the order they were said in is known.
     say(&mut ann, "hello <b>all</b>").await;
-    say(&mut bob, "👍").await;
     heard(&mut ann).await;
+    say(&mut bob, "👍").await;
     heard(&mut ann).await;
     let token = bob.token.clone().expect("a token");
     server.kill9();
