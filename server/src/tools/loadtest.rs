@@ -10,6 +10,11 @@
 //! has one remote client, the host, playing random moves at once in seat 0 and restarting
 //! each match when it ends; its moves are not counted, and the strong bots' moves are
 //! reported on their own line.
+//!
+//! `--versus-relay` runs the same load first against a bare relay of the same traffic
+//! ([`super::relay`]), then against the server, and ends with the ratio of their moves per
+//! second: this machine drifts, so only a ratio taken in one run says how close the server
+//! is to what the sockets alone allow.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -29,6 +34,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
+use super::relay::Relay;
 use super::remote_bot::move_message;
 use crate::http::ServerStats;
 
@@ -53,6 +59,18 @@ pub struct LoadtestArgs {
     /// Extra tables where three built-in `strong` bots play beside a host (not measured).
     #[arg(long, default_value_t = 0)]
     pub strong_tables: usize,
+    /// First run the same load against a bare relay of the same traffic (started in this
+    /// process, on its own threads), then against the server, and print the ratio.
+    #[arg(long)]
+    pub versus_relay: bool,
+}
+
+/// What one run measured.
+struct Figures {
+    /// Moves confirmed per second.
+    moves_per_sec: f64,
+    /// The 99th percentile of a move's latency, in milliseconds.
+    p99_ms: f64,
 }
 
 /// What all clients share.
@@ -78,11 +96,6 @@ struct Tally {
 
 /// Runs the load test and prints the figures.
 pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
-    let runtime = super::runtime(args.threads)?;
-    runtime.block_on(load(args))
-}
-
-async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     let host = args
         .url
         .trim_start_matches("ws://")
@@ -93,6 +106,33 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
     if host.contains("://") {
         bail!("only ws:// URLs are supported: {}", args.url);
     }
+    let runtime = super::runtime(args.threads)?;
+    if !args.versus_relay {
+        runtime.block_on(load(args, &host, false))?;
+        return Ok(());
+    }
+    let relay = Relay::start(args.threads)?;
+    println!("bare relay ({}):", relay.addr);
+    let bare = runtime.block_on(load(args, &relay.addr.to_string(), true))?;
+    drop(relay);
+    println!("parlor ({host}):");
+    let parlor = runtime.block_on(load(args, &host, false))?;
+    println!(
+        "versus relay: moves/s ratio: {:.2} (parlor {:.0} / relay {:.0}) p99_ms: parlor {:.2} relay {:.2}",
+        parlor.moves_per_sec / bare.moves_per_sec.max(f64::MIN_POSITIVE),
+        parlor.moves_per_sec,
+        bare.moves_per_sec,
+        parlor.p99_ms,
+        bare.p99_ms
+    );
+    Ok(())
+}
+
+/// Loads `host` and prints the figures; `relay` is the bare relay, which has no memory
+/// report and no built-in bots.
+async fn load(args: &LoadtestArgs, host: &str, relay: bool) -> anyhow::Result<Figures> {
+    let host = host.to_string();
+    let strong_tables = if relay { 0 } else { args.strong_tables };
     let shared = Arc::new(Shared {
         joined: AtomicUsize::new(0),
         measuring: AtomicBool::new(false),
@@ -103,7 +143,11 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000}}}}"#,
         args.variant
     );
-    let before = server_stats(&host).await.ok();
+    let before = if relay {
+        None
+    } else {
+        server_stats(&host).await.ok()
+    };
     let mut tasks = Vec::new();
     for t in 0..args.tables {
         let id = create_table(&host, &body).await?;
@@ -122,7 +166,7 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         args.variant
     );
     let mut strong_tasks = Vec::new();
-    for t in 0..args.strong_tables {
+    for t in 0..strong_tables {
         let id = create_table(&host, &strong_body).await?;
         let shared = shared.clone();
         let host = host.clone();
@@ -134,15 +178,19 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     eprintln!(
-        "{} tables, {clients} clients joined, {} strong tables beside them; warming up",
-        args.tables, args.strong_tables
+        "{} tables, {clients} clients joined, {strong_tables} strong tables beside them; warming up",
+        args.tables
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
-    let during = server_stats(&host).await.ok();
+    let during = if relay {
+        None
+    } else {
+        server_stats(&host).await.ok()
+    };
     let elapsed = started.elapsed().as_secs_f64();
     shared.stop.cancel();
     for task in strong_tasks {
@@ -176,25 +224,30 @@ async fn load(args: &LoadtestArgs) -> anyhow::Result<()> {
         "tables: {} clients: {clients} failed: {failed} moves: {moves} seconds: {elapsed:.1}",
         args.tables
     );
-    println!(
-        "{}",
-        memory_report(before.as_ref(), during.as_ref(), args.tables)
-    );
-    if args.strong_tables > 0 {
+    if !relay {
+        println!(
+            "{}",
+            memory_report(before.as_ref(), during.as_ref(), args.tables)
+        );
+    }
+    if strong_tables > 0 {
         let strong = shared.strong_moves.load(Ordering::Relaxed);
         println!(
-            "strong tables: {} strong bot moves: {strong} ({:.0}/s, not counted below)",
-            args.strong_tables,
+            "strong tables: {strong_tables} strong bot moves: {strong} ({:.0}/s, not counted below)",
             strong as f64 / elapsed
         );
     }
+    let figures = Figures {
+        moves_per_sec: moves as f64 / elapsed,
+        p99_ms: pct(0.99),
+    };
     println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
-        moves as f64 / elapsed,
+        figures.moves_per_sec,
         pct(0.50),
-        pct(0.99)
+        figures.p99_ms
     );
-    Ok(())
+    Ok(figures)
 }
 
 /// `POST /api/tables`; returns the new table's id.

@@ -1,6 +1,7 @@
 //! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
 //! together; the others are arena, backup and restore, bench, loadtest, replay, uva181,
-//! heartless-move and the remote bot), with the bot adapters they share.
+//! heartless-move and the remote bot), with the bot adapters they share, and the bare relay
+//! `loadtest --versus-relay` measures the server against.
 //!
 //! Tools sit on top of the server's modules and may use any of them; no server module imports
 //! a tool.
@@ -13,6 +14,7 @@ pub mod bench;
 pub mod bot;
 pub mod heartless_move;
 pub mod loadtest;
+pub mod relay;
 pub mod remote_bot;
 pub mod replay;
 pub mod serve;

@@ -1,0 +1,291 @@
+//! A bare WebSocket relay with the traffic shape of a Parlor table, for `parlor loadtest
+//! --versus-relay`: the speed a server could reach on this machine if it did nothing but move
+//! the same frames, measured in the same run as Parlor so the two can be compared.
+//!
+//! It speaks just enough of the protocol for `loadtest`'s clients: `POST /api/tables` makes a
+//! table id, `join` takes the next free seat (`welcome`), and once four have joined the seat
+//! whose turn it is gets a `your_turn`. Each move is parsed (JSON), checked against the turn,
+//! and answered with what a move makes at a Parlor table: the `played` event to all four seats
+//! and the next prompt, carrying a real Hearts view, to the next seat. There are no rules,
+//! no views built per move, no storage: that is the point.
+//!
+//! It has its own runtime on its own threads, as a separate server process would, and listens
+//! on 127.0.0.1 only.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use futures_util::{SinkExt, StreamExt};
+use parlor_shared::bots::RandomBot;
+use parlor_shared::protocol::{PROTOCOL_VERSION, ServerMsg};
+use parlor_shared::{Game, Options, Phase, PlayerView, Seat, Variant};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio_util::sync::CancellationToken;
+
+/// A running relay; stops when dropped.
+pub struct Relay {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: CancellationToken,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Relay {
+    /// Starts a relay on a free port of 127.0.0.1 with `threads` workers (0: one per core).
+    pub fn start(threads: usize) -> anyhow::Result<Relay> {
+        let runtime = super::runtime(threads)?;
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .context("binding the relay's port")?;
+        let addr = listener.local_addr()?;
+        let stop = CancellationToken::new();
+        let stopped = stop.clone();
+        let hub = Hub {
+            tables: Arc::default(),
+            next_table: Arc::default(),
+            prompt: Arc::new(Prompt::new()),
+        };
+        let thread = std::thread::Builder::new()
+            .name("relay".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = listener.tap_io(|tcp| {
+                        let _ = tcp.set_nodelay(true);
+                    });
+                    let app = Router::new()
+                        .route("/api/tables", post(create_table))
+                        .route("/ws", get(upgrade))
+                        .with_state(hub);
+                    let _ = axum::serve(listener, app)
+                        .with_graceful_shutdown(async move { stopped.cancelled().await })
+                        .await;
+                });
+                // Connections still open end with the runtime.
+                runtime.shutdown_background();
+            })
+            .context("starting the relay's thread")?;
+        Ok(Relay {
+            addr,
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop.cancel();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What every connection shares.
+#[derive(Clone)]
+struct Hub {
+    tables: Arc<Mutex<HashMap<String, Arc<Mutex<Table>>>>>,
+    next_table: Arc<AtomicU64>,
+    prompt: Arc<Prompt>,
+}
+
+/// Four seats passing the turn around.
+#[derive(Default)]
+struct Table {
+    seats: [Option<UnboundedSender<Utf8Bytes>>; 4],
+    joined: u8,
+    turn: u8,
+    seq: u64,
+}
+
+/// A `your_turn` frame made once from a real Hearts game, its `seq` filled in per move.
+struct Prompt {
+    before_seq: String,
+    after_seq: String,
+}
+
+impl Prompt {
+    /// Plays random moves into the middle of a Hearts hand and keeps the prompt of the seat
+    /// to play there: the size and content of a real one.
+    fn new() -> Prompt {
+        const MARK: u64 = 987_654_321_012_345;
+        let mut game = Game::new(Variant::Hearts, &Options::default(), 1).expect("default options");
+        let mut bot = RandomBot::new(1);
+        let mut events = Vec::new();
+        let mut moves = 0;
+        while game.phase() != Phase::Playing || moves < 24 {
+            let seat = game.to_act().first().expect("someone acts");
+            bot.act_on(&mut game, seat, &mut events)
+                .expect("random legal moves are accepted");
+            moves += 1;
+        }
+        let seat = game.next_to_play();
+        let msg = ServerMsg::YourTurn {
+            seq: MARK,
+            legal: game.legal_actions(seat),
+            view: Box::new(PlayerView::of(&game, Some(seat))),
+            timeout_ms: Some(600_000),
+        };
+        let text = serde_json::to_string(&msg).expect("server messages serialize");
+        let (before, after) = text
+            .split_once(&MARK.to_string())
+            .expect("the prompt names its seq");
+        Prompt {
+            before_seq: before.to_string(),
+            after_seq: after.to_string(),
+        }
+    }
+
+    fn with_seq(&self, seq: u64) -> Utf8Bytes {
+        format!("{}{seq}{}", self.before_seq, self.after_seq).into()
+    }
+}
+
+/// `POST /api/tables`: a fresh table id.
+async fn create_table(State(hub): State<Hub>) -> String {
+    let id = format!("r{}", hub.next_table.fetch_add(1, Ordering::Relaxed));
+    hub.tables
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id.clone(), Arc::default());
+    format!(r#"{{"id":"{id}"}}"#)
+}
+
+/// `GET /ws`: the same socket settings as a Parlor server's defaults would give a fast
+/// client: small read buffer, `TCP_NODELAY` (set on accept).
+async fn upgrade(ws: WebSocketUpgrade, State(hub): State<Hub>) -> Response {
+    ws.read_buffer_size(4096)
+        .on_upgrade(move |socket| connection(socket, hub))
+}
+
+/// The fields of a client message the relay reads.
+#[derive(serde::Deserialize)]
+struct Incoming<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(default)]
+    table: Option<&'a str>,
+    #[serde(default)]
+    card: Option<&'a str>,
+}
+
+/// One connection: a writer task draining its queue, and this task reading moves.
+async fn connection(socket: WebSocket, hub: Hub) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = unbounded_channel::<Utf8Bytes>();
+    let writer = tokio::spawn(async move {
+        while let Some(first) = rx.recv().await {
+            let mut next = Some(first);
+            while let Some(frame) = next {
+                if sink.feed(Message::Text(frame)).await.is_err() {
+                    return;
+                }
+                next = rx.try_recv().ok();
+            }
+            if sink.flush().await.is_err() {
+                return;
+            }
+        }
+    });
+    let mut seated: Option<(Arc<Mutex<Table>>, u8)> = None;
+    while let Some(Ok(frame)) = stream.next().await {
+        let Message::Text(text) = frame else { continue };
+        let Ok(msg) = serde_json::from_str::<Incoming>(text.as_str()) else {
+            continue;
+        };
+        match (msg.kind, &seated) {
+            ("join", None) => seated = join(&hub, msg.table.unwrap_or_default(), &tx),
+            ("play" | "pass", Some((table, seat))) => {
+                let card = msg.card.unwrap_or("2C");
+                relay_move(table, *seat, card, &hub.prompt);
+            }
+            _ => {}
+        }
+    }
+    if let Some((table, seat)) = seated {
+        table.lock().unwrap_or_else(PoisonError::into_inner).seats[usize::from(seat)] = None;
+    }
+    writer.abort();
+}
+
+/// Seats a connection at the next free seat of `id`; the fourth starts the play.
+fn join(hub: &Hub, id: &str, tx: &UnboundedSender<Utf8Bytes>) -> Option<(Arc<Mutex<Table>>, u8)> {
+    let table = hub
+        .tables
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(id)?
+        .clone();
+    let mut state = table.lock().unwrap_or_else(PoisonError::into_inner);
+    if state.joined == 4 {
+        return None;
+    }
+    let seat = state.joined;
+    state.joined += 1;
+    state.seats[usize::from(seat)] = Some(tx.clone());
+    let welcome = ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        table: id.to_string(),
+        seat: Some(Seat(seat)),
+        token: None,
+        host: seat == 0,
+    };
+    let _ = tx.send(serde_json::to_string(&welcome).ok()?.into());
+    if state.joined == 4
+        && let Some(first) = &state.seats[0]
+    {
+        let _ = first.send(hub.prompt.with_seq(0));
+    }
+    drop(state);
+    Some((table, seat))
+}
+
+/// A move from the seat whose turn it is: the event to everyone, the prompt to the next.
+fn relay_move(table: &Mutex<Table>, seat: u8, card: &str, prompt: &Prompt) {
+    let mut state = table.lock().unwrap_or_else(PoisonError::into_inner);
+    if state.turn != seat || state.joined < 4 {
+        return;
+    }
+    state.seq += 1;
+    state.turn = (seat + 1) % 4;
+    let seq = state.seq;
+    let event: Utf8Bytes = format!(
+        r#"{{"type":"event","seq":{seq},"prev":{},"event":{{"kind":"played","seat":{seat},"card":"{card}"}}}}"#,
+        seq - 1
+    )
+    .into();
+    for tx in state.seats.iter().flatten() {
+        let _ = tx.send(event.clone());
+    }
+    if let Some(next) = &state.seats[usize::from(state.turn)] {
+        let _ = next.send(prompt.with_seq(seq));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prompt_is_a_real_your_turn_with_its_seq() {
+        let prompt = Prompt::new();
+        let text = prompt.with_seq(42);
+        match serde_json::from_str::<ServerMsg>(text.as_str()).unwrap() {
+            ServerMsg::YourTurn { seq, legal, .. } => {
+                assert_eq!(seq, 42);
+                assert!(matches!(legal, parlor_shared::Legal::Play { .. }));
+            }
+            other => panic!("not a prompt: {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! `parlor loadtest --versus-relay` runs the same load against its bare relay and then against
+//! a real server, and prints both runs and their ratio. Only that it runs and reports is
+//! checked: no speed is asserted.
+
+mod support;
+
+use std::process::Command;
+
+use support::{ServerProcess, TempDir, parlor_bin};
+
+/// The number after `key` in `line` (`key` ends with its separator).
+fn number_after(line: &str, key: &str) -> f64 {
+    let (_, rest) = line
+        .split_once(key)
+        .unwrap_or_else(|| panic!("no {key:?} in {line:?}"));
+    rest.split_whitespace()
+        .next()
+        .and_then(|word| word.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {key:?} in {line:?}"))
+}
+
+#[test]
+fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
+    let data = TempDir::new("loadtest");
+    let server = ServerProcess::start(data.path());
+    let out = Command::new(parlor_bin())
+        .args(["loadtest", "--url"])
+        .arg(format!("ws://{}", server.addr))
+        .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
+        .arg("--versus-relay")
+        .output()
+        .expect("running parlor loadtest");
+    server.stop();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "loadtest failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let relay_at = lines
+        .iter()
+        .position(|l| l.starts_with("bare relay"))
+        .unwrap_or_else(|| panic!("no relay run in {stdout}"));
+    let parlor_at = lines
+        .iter()
+        .position(|l| l.starts_with("parlor ("))
+        .unwrap_or_else(|| panic!("no parlor run in {stdout}"));
+    assert!(relay_at < parlor_at, "the relay runs first: {stdout}");
+    let moves = |from: usize, to: usize| {
+        lines[from..to]
+            .iter()
+            .find(|l| l.starts_with("moves/s:"))
+            .map(|l| number_after(l, "moves/s: "))
+            .unwrap_or_else(|| panic!("no moves/s line in {stdout}"))
+    };
+    let relay = moves(relay_at, parlor_at);
+    let parlor = moves(parlor_at, lines.len());
+    assert!(relay > 0.0, "the relay made no moves: {stdout}");
+    assert!(parlor > 0.0, "the server made no moves: {stdout}");
+    // The server's memory is reported for the server only.
+    assert!(
+        !lines[relay_at..parlor_at]
+            .iter()
+            .any(|l| l.starts_with("server memory")),
+        "{stdout}"
+    );
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("versus relay:"), "{stdout}");
+    let ratio = number_after(last, "ratio: ");
+    assert!(
+        (ratio - parlor / relay).abs() < 0.01 + 0.01 * ratio,
+        "the ratio is parlor over relay: {stdout}"
+    );
+}
