@@ -16,6 +16,8 @@ mod reader;
 mod refusal;
 mod sessions;
 mod writer;
+#[cfg(test)]
+mod fuzz;
 
 pub use ratelimit::TokenBucket;
 pub use refusal::Refusal;

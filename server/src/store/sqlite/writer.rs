@@ -414,6 +414,19 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
         }
+        Write::Cut {
+            table,
+            match_no,
+            from,
+        } => {
+            tx.prepare_cached(
+                "DELETE FROM actions WHERE table_id = ?1
+                 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+            )?
+            .execute(params![table, match_no, from])?;
+            tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
+                .execute(params![table, match_no])?;
+        }
     }
     Ok(())
 }
