@@ -8,7 +8,7 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http};
@@ -52,13 +52,8 @@ fn refused(data: &Path, configure: impl FnOnce(&mut Command)) -> String {
     let log = reader.join().expect("the log reader");
     let _ = child.kill();
     let status = child.wait().expect("reaping parlor serve");
-    let output = Output {
-        status,
-        stdout: Vec::new(),
-        stderr: log.clone().into_bytes(),
-    };
     assert!(
-        !log.contains("STARTED") && !output.status.success(),
+        !log.contains("STARTED") && !status.success(),
         "parlor serve started on {}; its log:\n{log}",
         data.display()
     );
@@ -169,8 +164,15 @@ async fn another_program_s_sqlite_file_is_refused_and_left_untouched() {
         log.contains("is not a Parlor database") && log.contains("notes"),
         "no clear message; the log:\n{log}"
     );
-    assert_eq!(std::fs::read(&db).expect("the file"), before, "left as it was");
-    assert!(!Path::new(&format!("{}-wal", db.display())).exists(), "not switched to WAL");
+    assert_eq!(
+        std::fs::read(&db).expect("the file"),
+        before,
+        "left as it was"
+    );
+    assert!(
+        !Path::new(&format!("{}-wal", db.display())).exists(),
+        "not switched to WAL"
+    );
 
     // Another program's application id, even with no tables yet.
     let dir = TempDir::new("foreign-id");
@@ -199,7 +201,8 @@ async fn an_older_parlor_database_is_adopted_and_stamped() {
         .expect("id");
     assert_eq!(stamped, APPLICATION_ID, "a new database is stamped");
     // As an older Parlor left it: no application id.
-    conn.pragma_update(None, "application_id", 0).expect("unstamp");
+    conn.pragma_update(None, "application_id", 0)
+        .expect("unstamp");
     drop(conn);
     let server = ServerProcess::start(dir.path());
     let (status, table) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
@@ -281,5 +284,9 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
             |r| r.get(0),
         )
         .expect("count");
-    assert_eq!(kept, 8 + 6, "the cut rows are gone and the new moves stored");
+    assert_eq!(
+        kept,
+        8 + 6,
+        "the cut rows are gone and the new moves stored"
+    );
 }

@@ -36,6 +36,9 @@ struct Seen {
     last_event: HashMap<usize, u64>,
     /// Whether each client's latest `storage` message said saving works.
     saving: HashMap<usize, bool>,
+    /// The prompt each client last answered (and was not refused): a prompt sent again after
+    /// a pause keeps its `seq`, and is answered only if that answer was refused.
+    answered: HashMap<usize, u64>,
 }
 
 impl Seen {
@@ -45,7 +48,10 @@ impl Seen {
         match msg {
             ServerMsg::Event { seq, prev, .. } => {
                 if let Some(last) = self.last_event.insert(i, *seq) {
-                    assert_eq!(*prev, last, "client {i}: an event lost or repeated ({msg:?})");
+                    assert_eq!(
+                        *prev, last,
+                        "client {i}: an event lost or repeated ({msg:?})"
+                    );
                     assert!(*seq > last, "client {i}: events out of order");
                 }
             }
@@ -57,10 +63,35 @@ impl Seen {
         }
     }
 
-    /// The newest event any client saw.
-    fn newest(&self) -> u64 {
-        self.last_event.values().copied().max().unwrap_or(0)
+    /// Answers a prompt once: the move for client `i`'s prompt, unless already answered.
+    fn answer(&mut self, i: usize, client: &WsClient, msg: &ServerMsg) -> Option<ClientMsg> {
+        let ServerMsg::YourTurn { seq, legal, .. } = msg else {
+            return None;
+        };
+        if self.answered.get(&i) == Some(seq) {
+            return None;
+        }
+        let reply = move_for(client.seat.expect("seated"), legal)?;
+        self.answered.insert(i, *seq);
+        Some(reply)
     }
+
+    /// A refusal while paused: client `i`'s last answer did not count.
+    fn refused(&mut self, i: usize) {
+        self.answered.remove(&i);
+    }
+}
+
+/// The newest event any of `clients` was ever sent.
+fn newest(clients: &[WsClient]) -> u64 {
+    let events =
+        clients.iter().flat_map(|c| &c.frames).filter_map(|f| {
+            match serde_json::from_str::<ServerMsg>(f) {
+                Ok(ServerMsg::Event { seq, .. }) => Some(seq),
+                _ => None,
+            }
+        });
+    events.max().unwrap_or(0)
 }
 
 /// Plays every prompt until all `n` clients were told `storage` with `saving == want`;
@@ -72,17 +103,12 @@ async fn play_until_told(clients: &mut [WsClient], seen: &mut Seen, want: bool) 
         }
         let (i, msg) = next_any(clients).await;
         seen.note(i, &msg);
-        match &msg {
-            ServerMsg::YourTurn { legal, .. } => {
-                let seat = clients[i].seat.expect("seated");
-                if let Some(reply) = move_for(seat, legal) {
-                    clients[i].send(&reply).await;
-                }
-            }
-            ServerMsg::Error { code, message } => {
-                assert_eq!(code, "storage_unavailable", "client {i}: {message}");
-            }
-            _ => {}
+        if let Some(reply) = seen.answer(i, &clients[i], &msg) {
+            clients[i].send(&reply).await;
+        }
+        if let ServerMsg::Error { code, message } = &msg {
+            assert_eq!(code, "storage_unavailable", "client {i}: {message}");
+            seen.refused(i);
         }
     }
     panic!("not every client was told saving = {want}");
@@ -168,9 +194,7 @@ async fn a_table_pauses_while_the_disk_fails_and_resumes_with_nothing_lost() {
         if let ServerMsg::Error { code, message } = &msg {
             panic!("client {i}: {code}: {message}");
         }
-        if let ServerMsg::YourTurn { legal, .. } = &msg
-            && let Some(reply) = move_for(clients[i].seat.expect("seated"), legal)
-        {
+        if let Some(reply) = seen.answer(i, &clients[i], &msg) {
             clients[i].send(&reply).await;
             moves += 1;
         }
@@ -179,12 +203,18 @@ async fn a_table_pauses_while_the_disk_fails_and_resumes_with_nothing_lost() {
     assert_eq!(status, 200, "{body}");
 
     // What anyone saw was stored.
-    let tokens: Vec<String> = clients.iter().map(|c| c.token.clone().expect("token")).collect();
-    let newest = seen.newest();
+    let tokens: Vec<String> = clients
+        .iter()
+        .map(|c| c.token.clone().expect("token"))
+        .collect();
+    let newest = newest(&clients);
     server.kill9();
     let server = ServerProcess::start(dir.path());
     let (_clients, seqs) = rejoin(server.addr, &id, &tokens).await;
-    assert!(seqs.iter().all(|&s| s >= newest), "restored at {seqs:?}, seen {newest}");
+    assert!(
+        seqs.iter().all(|&s| s >= newest),
+        "restored at {seqs:?}, seen {newest}"
+    );
     server.stop();
 }
 
@@ -198,8 +228,11 @@ async fn a_server_killed_while_paused_comes_back_with_everything_anyone_saw() {
     set_file_size_limit(server.pid(), "0");
     play_until_told(&mut clients, &mut seen, false).await;
     check_paused(server.addr, &mut clients[1]).await;
-    let tokens: Vec<String> = clients.iter().map(|c| c.token.clone().expect("token")).collect();
-    let newest = seen.newest();
+    let tokens: Vec<String> = clients
+        .iter()
+        .map(|c| c.token.clone().expect("token"))
+        .collect();
+    let newest = newest(&clients);
     assert!(newest > 0);
     server.kill9();
 

@@ -296,7 +296,9 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         let later_actions = log
             .actions
             .iter()
-            .filter(|a| a.match_no > match_no || (a.match_no == match_no && a.idx as usize >= actions.len()))
+            .filter(|a| {
+                a.match_no > match_no || (a.match_no == match_no && a.idx as usize >= actions.len())
+            })
             .count();
         Cut {
             match_no,
@@ -368,4 +370,3 @@ fn replay_prefix(
     }
     (game, log, None)
 }
-

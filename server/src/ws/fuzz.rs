@@ -161,10 +161,7 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
             answered |= i == who && got > 0;
         }
         drain(&mut watcher)?;
-        prop_assert!(
-            answered || silent_by_design(&text),
-            "no answer to {text}"
-        );
+        prop_assert!(answered || silent_by_design(&text), "no answer to {text}");
     }
     // The game shown is the accepted moves' game.
     for client in clients.iter_mut().chain([&mut watcher]) {
@@ -173,7 +170,11 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
         let frames = take(client)?;
         for msg in frames {
             if let ServerMsg::State { seq, view } = msg {
-                let log = store.table_log(&info.id).await.expect("read").expect("stored");
+                let log = store
+                    .table_log(&info.id)
+                    .await
+                    .expect("read")
+                    .expect("stored");
                 let expected = replay(&log, &options, seq, view.seat);
                 prop_assert_eq!(Some(&*view), expected.as_ref(), "the view at seq {}", seq);
             }
@@ -224,7 +225,10 @@ async fn settle(table: &TableHandle, store: &SharedStore) -> Result<(), TestCase
     for round in 0..2 {
         let answer = table.admin(AdminCommand::Kick { seat: Seat(9) }).await;
         prop_assert!(
-            matches!(answer, Err(Some(TableError::NoSuchSeat(_) | TableError::SeatEmpty(_)))),
+            matches!(
+                answer,
+                Err(Some(TableError::NoSuchSeat(_) | TableError::SeatEmpty(_)))
+            ),
             "the table is gone or misbehaves: {answer:?}"
         );
         if round == 0 {

@@ -47,7 +47,9 @@ pub fn check(conn: &Connection, file: &Path) -> Result<Identity, StoreError> {
         });
     }
     let mut tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )?
         .query_map([], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     tables.sort();

@@ -18,8 +18,8 @@ mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -154,8 +154,13 @@ pub fn run(
             }
         }
         busy = queue.len() > 1;
-        if let Some(reply) = serve(&mut conn, &mut queue, &mut rx, checkpointer.as_ref(), health)
-        {
+        if let Some(reply) = serve(
+            &mut conn,
+            &mut queue,
+            &mut rx,
+            checkpointer.as_ref(),
+            health,
+        ) {
             finish(conn, checkpointer);
             drop(lock);
             if let Some(reply) = reply {

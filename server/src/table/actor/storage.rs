@@ -6,7 +6,8 @@
 //! once: a refusal carries nothing unstored), makes no bot moves and lets no clock run out.
 //! What it did before the failure waits in the outbox until stored, then goes out. When the
 //! store writes again the clocks are moved on by the pause's length, everyone is told
-//! (`saving: true`) and play goes on.
+//! (`saving: true`), each seat whose turn it is is asked again (its answer may have been
+//! refused meanwhile) and play goes on.
 //!
 //! An `impl TableActor` block plus the pause's state; it never writes to the store itself.
 
@@ -79,6 +80,7 @@ impl TableActor {
                 self.pause.since = None;
                 self.move_clocks_on(now - since);
                 self.tell_everyone(true, "The server can save again: play resumes.");
+                self.prompt_again();
             }
             _ => {}
         }
@@ -121,6 +123,19 @@ impl TableActor {
         for conn in seated.chain(&self.spectators) {
             if !conn.send(msg.clone()) {
                 self.dropped.push(conn.id);
+            }
+        }
+    }
+
+    /// Asks every seat whose turn it is again (the same prompt, same `seq`): an answer sent
+    /// during the pause was refused.
+    fn prompt_again(&mut self) {
+        for seat in self.awaiting.iter() {
+            let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+                continue;
+            };
+            if let Some(prompt) = self.prompt_with_time_left(seat) {
+                self.send_to(conn, &prompt);
             }
         }
     }
