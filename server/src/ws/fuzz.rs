@@ -10,6 +10,7 @@
 //!
 //! CI runs a short campaign; `PARLOR_FUZZ_CASES=N` runs a longer one (use `--release`).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use parlor_shared::protocol::{CreateTable, ServerMsg, TableOptions};
@@ -93,7 +94,21 @@ fn input() -> impl Strategy<Value = Input> {
 
 fn steps() -> impl Strategy<Value = (u64, Vec<(usize, Input)>)> {
     let step = (0..CONNS, input());
-    (any::<u64>(), prop::collection::vec(step, 1..160))
+    // Mostly a match under way from the start (four join, the host starts), so moves are
+    // accepted and refused mid-game, not only before it.
+    let opening = prop::bool::weighted(0.8);
+    (any::<u64>(), opening, prop::collection::vec(step, 1..160)).prop_map(|(seed, open, steps)| {
+        let mut all = Vec::new();
+        if open {
+            for who in 0..4 {
+                let join = json!({"type": "join", "table": TABLE, "name": format!("p{who}")});
+                all.push((who, Input::Json(join)));
+            }
+            all.push((0, Input::Json(json!({"type": "start"}))));
+        }
+        all.extend(steps);
+        (seed, all)
+    })
 }
 
 /// One connection: its reader, its queue and what it was last asked.
@@ -180,10 +195,19 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
             }
         }
     }
+    let log = store
+        .table_log(&info.id)
+        .await
+        .expect("read")
+        .expect("stored");
+    ACCEPTED.fetch_add(log.actions.len(), Ordering::Relaxed);
     shutdown.cancel();
     let _ = store.close().await;
     Ok(steps.len())
 }
+
+/// Moves accepted over the campaign (the server's own included), for its summary line.
+static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 
 /// Messages that answer nothing by design: `leave` (the table lets the connection go) and a
 /// `sync` before any match (there is nothing to show).
@@ -299,16 +323,17 @@ fn random_input_from_many_connections_never_breaks_a_table() {
         failure_persistence: None,
         ..Config::default()
     });
-    let inputs = std::sync::atomic::AtomicUsize::new(0);
+    let inputs = AtomicUsize::new(0);
     let result = runner.run(&steps(), |(seed, steps)| {
         let n = runtime.block_on(run_case(seed, &steps))?;
-        inputs.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        inputs.fetch_add(n, Ordering::Relaxed);
         Ok(())
     });
     eprintln!(
-        "fuzz: {} inputs in {} cases",
-        inputs.load(std::sync::atomic::Ordering::Relaxed),
-        cases()
+        "fuzz: {} inputs in {} cases, {} moves accepted",
+        inputs.load(Ordering::Relaxed),
+        cases(),
+        ACCEPTED.load(Ordering::Relaxed)
     );
     if let Err(err) = result {
         panic!("{err}");
