@@ -269,7 +269,7 @@ fn take(client: &mut Client) -> Result<Vec<ServerMsg>, TestCaseError> {
         let msg: ServerMsg = serde_json::from_str(frame.as_str())
             .map_err(|err| TestCaseError::fail(format!("unparseable frame {frame}: {err}")))?;
         if let ServerMsg::YourTurn { seq, legal, .. } = &msg {
-            client.prompt = Some((*seq, legal.clone()));
+            client.prompt = Some((*seq, *legal));
         }
         msgs.push(msg);
     }

@@ -143,10 +143,11 @@ impl TableActor {
     /// Gives back the time a pause took: no clock ran while nobody could play.
     fn move_clocks_on(&mut self, by: Duration) {
         for seat in &mut self.seats {
-            for deadline in [&mut seat.turn_deadline, &mut seat.grace_deadline] {
-                if let Some(at) = deadline {
-                    *at += by;
-                }
+            for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
+                .into_iter()
+                .flatten()
+            {
+                *at += by;
             }
         }
         if let Some(at) = &mut self.bot_due {
