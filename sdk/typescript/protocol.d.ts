@@ -268,6 +268,17 @@ export type ServerMsg =
        */
       text: string;
       type: 'chat';
+    }
+  | {
+      /**
+       * A sentence for people.
+       */
+      message: string;
+      /**
+       * True when saving works again, false when it stopped working.
+       */
+      saving: boolean;
+      type: 'storage';
     };
 /**
  * One option as the lobby describes it.

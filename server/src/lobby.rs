@@ -123,7 +123,10 @@ impl Lobby {
         for log in startup.tables {
             let id = log.table.id.clone();
             let table = match rebuild(&log) {
-                Ok(table) => table,
+                Ok(table) => {
+                    self.cut_log(&table);
+                    table
+                }
                 Err(err) => {
                     tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
                     continue;
@@ -145,6 +148,27 @@ impl Lobby {
             }
         }
         restored
+    }
+
+    /// A log restored only up to its last good step: says what was left out, and deletes it
+    /// from the store (before anything the table writes next) so the table goes on from there.
+    fn cut_log(&self, table: &Restored) {
+        let Some(cut) = &table.cut else { return };
+        tracing::warn!(
+            table = %table.id,
+            why = %cut.why,
+            kept_match = cut.match_no,
+            kept_actions = cut.from,
+            left_out = cut.dropped,
+            "a stored table's log does not replay to its end: it is restored up to its last good step and the rest is deleted"
+        );
+        if let Some(store) = &self.store {
+            drop(store.append(crate::store::Write::Cut {
+                table: table.id.clone(),
+                match_no: cut.match_no,
+                from: cut.from,
+            }));
+        }
     }
 
     /// Creates a table and starts its actor.

@@ -256,6 +256,17 @@ pub enum ServerMsg {
         /// When it was said, in milliseconds since the Unix epoch (server clock).
         at: u64,
     },
+    /// Whether the server can save the table now. `saving: false`: it cannot (its disk is
+    /// full or failing); the table is paused, moves and requests are refused with
+    /// `storage_unavailable`, and nothing more happens until it can. `saving: true`: it can
+    /// again and play goes on where it stopped (nothing was lost). Sent to everyone at the
+    /// table when that changes.
+    Storage {
+        /// True when saving works again, false when it stopped working.
+        saving: bool,
+        /// A sentence for people.
+        message: String,
+    },
 }
 
 impl ServerMsg {
@@ -563,6 +574,9 @@ pub mod codes {
     pub const CHAT_TOO_FAST: &str = "chat_too_fast";
     /// The host turned hints off for this table.
     pub const HINTS_OFF: &str = "hints_off";
+    /// The server cannot save right now (its disk is full or failing): nothing was done; try
+    /// again after a `storage` message with `saving: true`. Over HTTP, with status 503.
+    pub const STORAGE_UNAVAILABLE: &str = "storage_unavailable";
 }
 
 /// Why a client frame could not be understood.

@@ -1,7 +1,8 @@
 //! Durable tables, against the real `parlor` binary: a server killed with SIGKILL in the
 //! middle of a trick comes back with every table as it was and the match ends exactly as it
 //! would have without the crash; SIGTERM exits cleanly without losing an accepted move;
-//! damaged data is skipped with an error naming the table while the rest comes back.
+//! damaged data is skipped with an error naming the table (or, for a log damaged part way,
+//! cut to its last good step) while the rest comes back.
 
 mod support;
 
@@ -356,8 +357,9 @@ async fn sigterm_says_goodbye_exits_zero_and_loses_no_accepted_move() {
     server.stop();
 }
 
-/// Rows that do not load or replay are skipped with an error naming their table; the other
-/// tables come back.
+/// A table whose setup does not load is skipped with an error naming it; a log that stops
+/// replaying part way comes back up to its last good step with a warning saying what was cut;
+/// the other tables come back.
 #[tokio::test]
 async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
     let dir = TempDir::new("corrupt-rows");
@@ -396,29 +398,49 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
 
     let server = ServerProcess::start(dir.path());
     let log = server.log();
-    for (id, why) in [
-        (&newer_variant, "unknown variant `euchre`"),
-        (&newer_action, "action 5 of match 1"),
-        (&illegal_action, "action 9 of match 1"),
+    let line = log
+        .lines()
+        .find(|l| l.contains(newer_variant.as_str()) && l.contains("ERROR"))
+        .unwrap_or_else(|| panic!("no error naming table {newer_variant} in the log:\n{log}"));
+    assert!(line.contains("unknown variant `euchre`"), "{line}");
+    assert!(line.contains("skipped"), "{line}");
+    let (status, _) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{newer_variant}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "table {newer_variant} is skipped");
+    for (id, why, kept) in [
+        (&newer_action, "action 5 of match 1", "kept_actions=5"),
+        (&illegal_action, "action 9 of match 1", "kept_actions=9"),
     ] {
         let line = log
             .lines()
-            .find(|l| l.contains(id.as_str()) && l.contains("ERROR"))
-            .unwrap_or_else(|| panic!("no error naming table {id} in the log:\n{log}"));
-        assert!(line.contains(why), "{line}");
-        assert!(line.contains("skipped"), "{line}");
+            .find(|l| l.contains(id.as_str()) && l.contains("WARN"))
+            .unwrap_or_else(|| panic!("no warning naming table {id} in the log:\n{log}"));
+        assert!(line.contains(why) && line.contains(kept), "{line}");
+        assert!(line.contains("last good step"), "{line}");
         let (status, _) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
-        assert_eq!(status, 404, "table {id} is skipped");
+        assert_eq!(status, 200, "table {id} is back, cut");
     }
     let (status, tables) = http(server.addr, "GET", "/api/tables", None).await;
     assert_eq!(status, 200);
-    let ids: Vec<&str> = tables
+    let mut ids: Vec<&str> = tables
         .as_array()
         .expect("a list")
         .iter()
         .filter_map(|t| t["id"].as_str())
         .collect();
-    assert_eq!(ids, vec![good.as_str()], "only the good table is back");
+    ids.sort_unstable();
+    let mut back = vec![
+        good.as_str(),
+        newer_action.as_str(),
+        illegal_action.as_str(),
+    ];
+    back.sort_unstable();
+    assert_eq!(ids, back, "every table but the unreadable one is back");
     let (_client, _, state) = reconnect(server.addr, &good, &token).await;
     assert_eq!(state["view"], before[0]["view"]);
     server.stop();

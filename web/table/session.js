@@ -135,6 +135,9 @@ export class Session {
       case 'hint': return this.store.set({ hint: { seq: msg.seq, action: msg.action } });
       case 'goodbye':
         return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
+      case 'storage':
+        // The server cannot save: the table is paused until it can, and says when.
+        return msg.saving ? this.banner.flash(msg.message) : this.banner.show(msg.message, 'warn');
       default:
     }
   }

@@ -227,6 +227,7 @@ async fn command(table: &TableHandle, command: AdminCommand) -> Result<(), Box<R
 fn refusal(err: &TableError) -> Response {
     let status = match err.code() {
         codes::NO_SUCH_SEAT => StatusCode::NOT_FOUND,
+        codes::STORAGE_UNAVAILABLE => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::CONFLICT,
     };
     super::json_error(status, err.code(), err.to_string())

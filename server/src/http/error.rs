@@ -37,6 +37,9 @@ pub enum AppError {
     /// The server is at its table limit.
     #[error("the server already has {0} tables: try again later")]
     TooManyTables(usize),
+    /// The store cannot write now, so nothing new can be kept.
+    #[error("the server cannot save right now ({0}): try again in a moment")]
+    StorageUnavailable(String),
 }
 
 impl AppError {
@@ -51,6 +54,9 @@ impl AppError {
             AppError::NoSuchTable(_) => (codes::NO_SUCH_TABLE, StatusCode::NOT_FOUND),
             AppError::NotFound(_) => (codes::NOT_FOUND, StatusCode::NOT_FOUND),
             AppError::TooManyTables(_) => (codes::TOO_MANY_TABLES, StatusCode::SERVICE_UNAVAILABLE),
+            AppError::StorageUnavailable(_) => {
+                (codes::STORAGE_UNAVAILABLE, StatusCode::SERVICE_UNAVAILABLE)
+            }
         }
     }
 }

@@ -38,12 +38,24 @@ pub(super) async fn create(
 ) -> Result<(StatusCode, Json<CreatedTable>), AppError> {
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
     let request = parse_create(body)?;
+    if let Some(store) = state.lobby.store() {
+        refuse_while_not_saving(store)?;
+    }
     let table = state.lobby.create(request)?;
-    // The table is on disk before anyone learns its id.
-    if let Some(store) = state.lobby.store()
-        && let Err(err) = store.flushed().await
-    {
-        tracing::warn!(table = %table.id, %err, "the new table may not be stored");
+    // The table is on disk before anyone learns its id; a store that stops writing
+    // meanwhile gets a refusal instead (the unannounced table expires unseen).
+    if let Some(store) = state.lobby.store() {
+        let mut saving = store.saving();
+        let stopped = saving.wait_for(|saving| !saving);
+        tokio::select! {
+            flushed = store.flushed() => if let Err(err) = flushed {
+                tracing::warn!(table = %table.id, %err, "the new table may not be stored");
+                return Err(AppError::StorageUnavailable(err.to_string()));
+            },
+            Ok(_) = stopped => {
+                return Err(AppError::StorageUnavailable("the table log cannot write".into()));
+            }
+        }
     }
     tracing::info!(table = %table.id, variant = %table.variant, "table created");
     Ok((
@@ -54,6 +66,17 @@ pub(super) async fn create(
             table,
         }),
     ))
+}
+
+/// Refuses at once while the store cannot write.
+fn refuse_while_not_saving(store: &crate::store::SharedStore) -> Result<(), AppError> {
+    if *store.saving().borrow() {
+        Ok(())
+    } else {
+        Err(AppError::StorageUnavailable(
+            "the table log cannot write".into(),
+        ))
+    }
 }
 
 /// Reads a create request field by field, so each kind of mistake gets its own code.

@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
@@ -76,6 +76,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Makes everything appended durable and stops; later writes fail (their tables never
     /// send what they would have written).
     fn close(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Whether writes go through: `true` while they do, `false` while the backend cannot
+    /// write and keeps trying (tables pause meanwhile, see the table's outbox). A backend
+    /// that cannot fail is always saving.
+    fn saving(&self) -> watch::Receiver<bool> {
+        watch::channel(true).1
+    }
 }
 
 /// A store shared by the lobby, every table and the HTTP handlers.
@@ -112,6 +119,39 @@ pub enum StoreError {
     /// The last write failed; the store is unhealthy until one succeeds.
     #[error("the last write failed: {0}")]
     Failing(String),
+    /// Another process (a second `parlor serve`) holds the data directory.
+    #[error(
+        "the data directory {dir} is in use by another parlor process (it holds the lock \
+         {lock}): stop that one first, or start with another --data directory"
+    )]
+    Locked {
+        /// The data directory.
+        dir: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// The database file belongs to another program.
+    #[error(
+        "{file} is not a Parlor database ({why}): it is left untouched; move it away or \
+         start with another --data directory"
+    )]
+    Foreign {
+        /// The file.
+        file: PathBuf,
+        /// What gave it away.
+        why: String,
+    },
+    /// The database can be read but not written.
+    #[error(
+        "the database {file} cannot be written ({err}): make the data directory and its files \
+         writable by the user parlor runs as"
+    )]
+    ReadOnly {
+        /// The file.
+        file: PathBuf,
+        /// What SQLite said.
+        err: String,
+    },
 }
 
 impl StoreError {

@@ -197,6 +197,16 @@ pub enum Write {
         /// The table.
         table: String,
     },
+    /// A log cut on restore: every action of match `match_no` from `from` on, and every
+    /// later match, are deleted (they did not replay).
+    Cut {
+        /// The table.
+        table: String,
+        /// The last match kept.
+        match_no: u32,
+        /// Its first action deleted.
+        from: u32,
+    },
 }
 
 impl Write {
@@ -218,6 +228,11 @@ impl Write {
                 format!("result of match {} of table {}", row.match_no, row.table)
             }
             Write::Closed { table } => format!("table {table} closed"),
+            Write::Cut {
+                table,
+                match_no,
+                from,
+            } => format!("table {table} cut after action {from} of match {match_no}"),
         }
     }
 }

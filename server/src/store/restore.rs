@@ -1,7 +1,9 @@
 //! Turning a stored table back into a live one: parse every row, then replay the current
-//! match's actions through the engine. Anything that does not parse or replay (a variant,
-//! option, strategy or action this version does not know, an action the rules refuse) is an
-//! error naming the table, and the table is skipped.
+//! match's actions through the engine. A table whose setup or seats do not parse (a variant,
+//! option or strategy this version does not know) is an error naming the table, and the
+//! table is skipped. A log that stops replaying part way (a gap, an action that does not
+//! parse or that the rules refuse) is kept up to its last good step and cut there ([`Cut`]):
+//! the table comes back as it was at that step.
 //!
 //! Pure: it reads rows and the engine; opening the rebuilt table is the lobby's job.
 
@@ -114,6 +116,21 @@ pub struct Restored {
     pub seats: Vec<RestoredSeat>,
     /// The table talk kept, oldest first.
     pub chat: Vec<ChatRow>,
+    /// Where the log stopped replaying, when it did: everything after was left out.
+    pub cut: Option<Cut>,
+}
+
+/// Where a stored log was cut: it replays up to here, and what follows is to be deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cut {
+    /// The last match kept (0: none).
+    pub match_no: u32,
+    /// The first action of that match left out; every later match is left out too.
+    pub from: u32,
+    /// How many stored rows (matches and actions) were left out.
+    pub dropped: usize,
+    /// Why the log stopped replaying there.
+    pub why: String,
 }
 
 /// The variant, resolved options and table options of a stored table.
@@ -236,23 +253,28 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         }
         h => h.map(Seat),
     };
-    for (i, m) in log.matches.iter().enumerate() {
-        if m.match_no as usize != i + 1 {
-            return Err(RestoreError::Gap(format!(
-                "expected match {}, found match {}",
-                i + 1,
-                m.match_no
-            )));
-        }
-    }
-    let match_no = log.matches.len() as u32;
-    let (game, actions, seq) = match log.matches.last() {
+    // Matches numbered 1, 2, ... up to the first gap.
+    let kept = log
+        .matches
+        .iter()
+        .enumerate()
+        .take_while(|(i, m)| m.match_no as usize == i + 1)
+        .count();
+    let mut cut = (kept < log.matches.len()).then(|| {
+        let found = log.matches[kept].match_no;
+        RestoreError::Gap(format!("expected match {}, found match {found}", kept + 1)).to_string()
+    });
+    let matches = &log.matches[..kept];
+    let match_no = kept as u32;
+    let (game, actions, seq) = match matches.last() {
         None => {
-            if let Some(row) = log.actions.first() {
-                return Err(RestoreError::Gap(format!(
-                    "an action of match {} but no match",
-                    row.match_no
-                )));
+            if cut.is_none()
+                && let Some(row) = log.actions.first()
+            {
+                cut = Some(
+                    RestoreError::Gap(format!("an action of match {} but no match", row.match_no))
+                        .to_string(),
+                );
             }
             (None, Vec::new(), 0)
         }
@@ -261,12 +283,33 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
                 .actions
                 .partition_point(|a| a.match_no < current.match_no);
             let rows = &log.actions[first..];
-            let seq = rows.last().map_or(current.seq, |a| a.seq);
-            let (game, actions) =
-                replay_match(rules, current.match_no, current.seed, rows, |_| {})?;
+            let end = rows.partition_point(|a| a.match_no <= current.match_no);
+            let (game, actions, bad) = replay_prefix(rules, current, &rows[..end]);
+            if cut.is_none() {
+                cut = bad.map(|err| err.to_string());
+            }
+            let seq = actions
+                .len()
+                .checked_sub(1)
+                .map_or(current.seq, |last| rows[last].seq);
             (Some(game), actions, seq)
         }
     };
+    let cut = cut.map(|why| {
+        let later_actions = log
+            .actions
+            .iter()
+            .filter(|a| {
+                a.match_no > match_no || (a.match_no == match_no && a.idx as usize >= actions.len())
+            })
+            .count();
+        Cut {
+            match_no,
+            from: actions.len() as u32,
+            dropped: later_actions + (log.matches.len() - kept),
+            why,
+        }
+    });
     let over = game.as_ref().is_some_and(Game::is_over);
     let status = match &game {
         None => TableStatus::Waiting,
@@ -289,5 +332,46 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         host,
         seats,
         chat: log.chat.clone(),
+        cut,
     })
+}
+
+/// Replays the match `current` as far as its actions go: the game, the actions that
+/// replayed and, when one did not, why. A refused action leaves the game as it was, so the
+/// game is the one after the last good action.
+fn replay_prefix(
+    rules: Rules,
+    current: &super::MatchRow,
+    rows: &[ActionRow],
+) -> (Game, Vec<(Seat, Action)>, Option<RestoreError>) {
+    let match_no = current.match_no;
+    let dealer = first_dealer(rules.variant.players(), match_no);
+    let mut game = Game::with_first_dealer(rules, current.seed, None, dealer);
+    let mut log = Vec::with_capacity(rows.len());
+    let mut events = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        if row.match_no != match_no || row.idx as usize != i {
+            let gap = RestoreError::Gap(format!(
+                "expected action {i} of match {match_no}, found action {} of match {}",
+                row.idx, row.match_no
+            ));
+            return (game, log, Some(gap));
+        }
+        let (seat, action) = match action_of(row) {
+            Ok(parsed) => parsed,
+            Err(err) => return (game, log, Some(err)),
+        };
+        events.clear();
+        if let Err(err) = game.apply_into(seat, &action, &mut events) {
+            let err = RestoreError::IllegalAction {
+                match_no,
+                idx: row.idx,
+                action: row.action.clone(),
+                err,
+            };
+            return (game, log, Some(err));
+        }
+        log.push((seat, action));
+    }
+    (game, log, None)
 }

@@ -45,6 +45,7 @@ mod requests;
 mod results;
 mod seating;
 mod send;
+mod storage;
 
 /// What a new table is made of.
 #[derive(Debug, Clone)]
@@ -123,6 +124,7 @@ pub(super) fn start(
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
         ratings: setup.ratings,
+        pause: storage::Pause::new(setup.store.as_ref()),
     };
     match setup.restored {
         Some(restored) => actor.restore(*restored),
@@ -247,6 +249,8 @@ struct TableActor {
     chat: chat::ChatLog,
     /// The server's ratings, told of each finished match.
     ratings: Ratings,
+    /// Paused while the store cannot write.
+    pause: storage::Pause,
 }
 
 impl TableActor {
@@ -256,6 +260,7 @@ impl TableActor {
         let shutdown = self.shutdown.clone();
         let stopping = shutdown.cancelled();
         tokio::pin!(stopping);
+        self.storage_changed();
         loop {
             self.settle();
             // What a step changed is on disk before anyone hears of it; the next message
@@ -273,18 +278,23 @@ impl TableActor {
                 self.outbox.flush().await;
                 break;
             }
-            // A table that is far ahead of the database waits for it before doing more.
-            let room = self.outbox.in_flight() < MAX_IN_FLIGHT;
+            // A table that is far ahead of the database waits for it before doing more; a
+            // paused one reads its mailbox only to refuse, and nothing runs on its own.
+            let paused = self.pause.is_paused();
+            let room = paused || self.outbox.in_flight() < MAX_IN_FLIGHT;
             let in_flight = self.outbox.in_flight() > 0;
-            let bot_now = room && self.bot_starts_now();
-            let thinking = room && self.thought.is_some();
-            let timer_armed = self.timer_at.is_some();
+            let bot_now = !paused && room && self.bot_starts_now();
+            let thinking = !paused && room && self.thought.is_some();
+            let timer_armed = !paused && self.timer_at.is_some();
             tokio::select! {
                 dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
                 msg = self.rx.recv(), if room => match msg {
-                    Some(msg) => self.handle_msg(msg),
+                    Some(msg) => if let Some(msg) = self.refuse_while_paused(msg) {
+                        self.handle_msg(msg);
+                    },
                     None => break,
                 },
+                () = storage::changed(&mut self.pause.saving) => self.storage_changed(),
                 () = &mut self.timer, if timer_armed => {
                     self.timer_at = None;
                     self.handle_timer(Instant::now());

@@ -134,6 +134,12 @@ pub enum TableError {
     /// `hint` at a table whose host turned hints off.
     #[error("the host turned hints off at this table")]
     HintsOff,
+    /// The store cannot write now: the table is paused.
+    #[error(
+        "the server cannot save the game right now, so the table is paused: nothing was done; \
+         try again when play resumes"
+    )]
+    StorageUnavailable,
 }
 
 impl TableError {
@@ -166,6 +172,7 @@ impl TableError {
             TableError::ChatTooFast => codes::CHAT_TOO_FAST,
             TableError::SpectatorChat => codes::NOT_SEATED,
             TableError::HintsOff => codes::HINTS_OFF,
+            TableError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
         }
     }
 
@@ -254,6 +261,7 @@ mod tests {
             (TableError::ChatTooLong(200), "chat_too_long"),
             (TableError::ChatTooFast, "chat_too_fast"),
             (TableError::SpectatorChat, "not_seated"),
+            (TableError::StorageUnavailable, "storage_unavailable"),
         ];
         for (err, code) in cases {
             assert_eq!(err.code(), code, "{err:?}");

@@ -170,9 +170,11 @@ impl Outbox {
     /// Cancel-safe: a step leaves the queue only once delivered. Never resolves while nothing
     /// is sealed.
     ///
-    /// A write the database refused is logged and the output still goes out (the game in
-    /// memory has moved on); when the writer has stopped (the server is stopping) the output
-    /// is dropped.
+    /// A store that cannot write keeps retrying and answers only once the write is stored,
+    /// so the output waits for that. A write the database refused for what it is (never for
+    /// a full or failing disk) is logged and the output still goes out (the game in memory
+    /// has moved on); when the writer has stopped (the server is stopping) the output is
+    /// dropped.
     pub async fn deliver_next(&mut self) -> Vec<ConnId> {
         let Some(front) = self.sealed.front_mut() else {
             return std::future::pending().await;

@@ -267,7 +267,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 }
             }
             // Table talk is for people, and a bot never asks for hints.
-            ServerMsg::Pong {} | ServerMsg::Chat { .. } | ServerMsg::Hint { .. } => {}
+            ServerMsg::Pong {}
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Hint { .. }
+            | ServerMsg::Storage { .. } => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

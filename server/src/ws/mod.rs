@@ -11,6 +11,8 @@
 //! It owns the socket and nothing of a game; it finds tables through the lobby. It may import
 //! `lobby`, `table` and `conn`, never `http`: the HTTP layer hands it its settings.
 
+#[cfg(test)]
+mod fuzz;
 mod ratelimit;
 mod reader;
 mod refusal;

@@ -126,7 +126,7 @@ impl Reader {
     }
 
     /// One text frame.
-    async fn on_text(&mut self, text: &str) {
+    pub(super) async fn on_text(&mut self, text: &str) {
         match ClientMsg::parse(text) {
             Ok(msg) => self.dispatch(msg).await,
             Err(err) => {

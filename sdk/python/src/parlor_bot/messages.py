@@ -354,6 +354,16 @@ class ChatServerMsg(_ChatServerMsgRequired, _ChatServerMsgOptional):
 (re)joining. Not part of the game: programs may ignore it."""
 
 
+_StorageMsgRequired = TypedDict('_StorageMsgRequired', {'message': str, 'saving': bool, 'type': Literal['storage']})
+
+class StorageMsg(_StorageMsgRequired):
+    """Whether the server can save the table now. `saving: false`: it cannot (its disk is
+full or failing); the table is paused, moves and requests are refused with
+`storage_unavailable`, and nothing more happens until it can. `saving: true`: it can
+again and play goes on where it stopped (nothing was lost). Sent to everyone at the
+table when that changes."""
+
+
 _CreateTableRequired = TypedDict('_CreateTableRequired', {'variant': 'Variant'})
 _CreateTableOptional = TypedDict('_CreateTableOptional', {'options': 'Options', 'seed': Optional[int], 'table_options': 'TableOptions'}, total=False)
 
@@ -410,6 +420,6 @@ Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEv
 Action = Union['PassAction', 'PlayAction']
 
 # What the server sends.
-ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg']
+ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

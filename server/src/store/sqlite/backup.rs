@@ -35,7 +35,8 @@ pub fn backup(data: &Path, out: &Path) -> Result<(), StoreError> {
 }
 
 /// Replaces the database of data directory `data` with the backup `file`, after checking it
-/// is a sound Parlor database this build can read. The server must be stopped.
+/// is a sound Parlor database this build can read. The server must be stopped (its lock on
+/// the directory is checked).
 pub fn restore(file: &Path, data: &Path) -> Result<(), StoreError> {
     let src = Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let check: String = src.query_row("PRAGMA quick_check", [], |row| row.get(0))?;
@@ -45,11 +46,14 @@ pub fn restore(file: &Path, data: &Path) -> Result<(), StoreError> {
             err: std::io::ErrorKind::InvalidData.into(),
         });
     }
+    super::identity::check(&src, file)?;
     schema::check_version(&src)?;
     std::fs::create_dir_all(data).map_err(|err| StoreError::Io {
         what: format!("creating {}", data.display()),
         err,
     })?;
+    // Refused while a server runs on the directory.
+    let _lock = super::identity::lock(data)?;
     let db = data.join(DB_FILE);
     for suffix in ["", "-wal", "-shm"] {
         remove_file(Path::new(&format!("{}{suffix}", db.display())))?;

@@ -12,23 +12,25 @@
 
 pub mod backup;
 mod checkpoint;
+pub mod identity;
 mod load;
 mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use futures_util::future::BoxFuture;
 use rusqlite::Connection;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::{Ack, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write};
 use checkpoint::{CheckpointStats, Checkpointer};
-use writer::Request;
+use identity::Identity;
+use writer::{Health, Request};
 
 /// The database's file name inside the data directory.
 pub const DB_FILE: &str = "parlor.db";
@@ -42,8 +44,8 @@ pub struct SqliteStore {
     path: Option<PathBuf>,
     /// What the checkpointer has done, when there is one.
     checkpoints: Option<Arc<CheckpointStats>>,
-    /// Why the writer's last commit failed, while it is failing.
-    failing: Arc<Mutex<Option<String>>>,
+    /// Whether the writer's commits go through, and why not while they fail.
+    health: Arc<Health>,
 }
 
 impl SqliteStore {
@@ -52,11 +54,15 @@ impl SqliteStore {
     /// `parlor.db.corrupt-<unix seconds>` (with its `-wal` and `-shm` files) and a fresh one is
     /// started; open tables that could still be read from it are copied into the fresh one
     /// (with their current match: older hands of theirs can no longer be replayed).
+    ///
+    /// Refused: a directory another process holds (its lock, see [`identity`]), a file that is
+    /// another program's database, and a database that cannot be written.
     pub fn open(dir: &Path) -> Result<(SqliteStore, Startup), StoreError> {
         std::fs::create_dir_all(dir).map_err(|err| StoreError::Io {
             what: format!("creating the data directory {}", dir.display()),
             err,
         })?;
+        let lock = identity::lock(dir)?;
         let path = dir.join(DB_FILE);
         let (conn, startup) = match open_file(&path) {
             Ok((conn, startup, false)) => (conn, startup),
@@ -80,19 +86,20 @@ impl SqliteStore {
             }
             Err(err) => return Err(err),
         };
-        Ok((SqliteStore::start(conn, Some(path)), startup))
+        Ok((SqliteStore::start(conn, Some(path), Some(lock)), startup))
     }
 
     /// A store kept in memory: nothing survives the process, but replays work.
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
         let mut conn = Connection::open_in_memory()?;
         schema::migrate(&mut conn)?;
-        Ok(SqliteStore::start(conn, None))
+        Ok(SqliteStore::start(conn, None, None))
     }
 
     /// Starts the writer thread on an open, migrated connection, and beside it the
-    /// checkpointer for a file (without one, SQLite checkpoints inside commits).
-    fn start(conn: Connection, path: Option<PathBuf>) -> SqliteStore {
+    /// checkpointer for a file (without one, SQLite checkpoints inside commits). The writer
+    /// holds the data directory's `lock` until it stops.
+    fn start(conn: Connection, path: Option<PathBuf>, lock: Option<std::fs::File>) -> SqliteStore {
         let (tx, rx) = mpsc::unbounded_channel();
         let checkpointer = path.as_deref().and_then(|path| {
             let started =
@@ -105,17 +112,17 @@ impl SqliteStore {
                 .ok()
         });
         let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
-        let failing = Arc::new(Mutex::new(None));
-        let writer_failing = Arc::clone(&failing);
+        let health = Arc::new(Health::new());
+        let writer_health = Arc::clone(&health);
         thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer::run(conn, rx, checkpointer, &writer_failing))
+            .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock))
             .expect("spawning the database writer thread");
         SqliteStore {
             tx,
             path,
             checkpoints,
-            failing,
+            health,
         }
     }
 
@@ -153,7 +160,11 @@ impl Store for SqliteStore {
 
     /// Healthy when a small real commit goes through the writer (after everything queued
     /// before it) and a file can be created, written and synced in the data directory.
+    /// Unhealthy at once while the writer's commits fail (it is retrying them).
     fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        if let Some(err) = self.health.failing() {
+            return Box::pin(async move { Err(StoreError::Failing(err)) });
+        }
         let (reply, rx) = oneshot::channel();
         let sent = self.tx.send(Request::Probe { reply });
         let dir = self
@@ -169,11 +180,16 @@ impl Store for SqliteStore {
                     .await
                     .map_err(|_| StoreError::Closed)??;
             }
-            match self.failing.lock().map(|f| f.clone()) {
-                Ok(Some(err)) => Err(StoreError::Failing(err)),
-                _ => Ok(()),
+            match self.health.failing() {
+                Some(err) => Err(StoreError::Failing(err)),
+                None => Ok(()),
             }
         })
+    }
+
+    /// `false` while the writer's commits fail and it retries them.
+    fn saving(&self) -> watch::Receiver<bool> {
+        self.health.saving()
     }
 
     /// Queues a write; the receiver says when it is committed. Writes are committed and
@@ -252,8 +268,14 @@ fn probe_dir(dir: &Path) -> Result<(), StoreError> {
 /// sat on damaged pages.
 fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
     let mut conn = Connection::open(path)?;
+    // Before anything is changed: another program's file is left as it is.
+    let identity = identity::check(&conn, path)?;
     configure(&conn)?;
     schema::migrate(&mut conn)?;
+    if identity == Identity::Unstamped {
+        identity::stamp(&conn).map_err(|err| read_only(path, err))?;
+    }
+    writer::probe(&mut conn).map_err(|err| read_only(path, err))?;
     let mut startup = Startup::default();
     let mut damaged = false;
     for id in load::open_table_ids(&conn)? {
@@ -267,6 +289,14 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
         }
     }
     Ok((conn, startup, damaged))
+}
+
+/// A write that failed on start: the database cannot be written.
+fn read_only(path: &Path, err: StoreError) -> StoreError {
+    StoreError::ReadOnly {
+        file: path.to_path_buf(),
+        err: err.to_string(),
+    }
 }
 
 /// WAL journal (readers never block the writer, commits are appends) with `synchronous =
@@ -355,6 +385,7 @@ fn salvage(path: &Path, mut startup: Startup) -> Result<(Connection, Startup), S
     let mut conn = Connection::open(path)?;
     configure(&conn)?;
     schema::migrate(&mut conn)?;
+    identity::stamp(&conn)?;
     let tx = conn.transaction()?;
     for log in &startup.tables {
         writer::insert_log(&tx, log)?;

@@ -90,29 +90,39 @@ fn finished_hands_are_built_face_up_and_the_hand_in_play_is_not() {
 }
 
 #[test]
-fn logs_that_do_not_replay_are_refused_with_the_reason() {
+fn logs_that_do_not_replay_are_cut_or_refused_with_the_reason() {
     let (mut log, _, _) = log_of(8);
     log.table.variant = "euchre".into();
     let err = restore::rebuild(&log).unwrap_err().to_string();
     assert!(err.contains("unknown variant `euchre`"), "{err}");
 
+    // A log that stops replaying part way comes back up to its last good step.
     let (mut log, _, _) = log_of(8);
     log.actions[6].action = r#"{"type":"bid","tricks":7}"#.into();
-    let err = restore::rebuild(&log).unwrap_err().to_string();
-    assert!(err.contains("action 6 of match 1"), "{err}");
+    let restored = restore::rebuild(&log).unwrap();
+    let cut = restored.cut.expect("cut");
+    assert!(cut.why.contains("action 6 of match 1"), "{cut:?}");
+    assert_eq!((cut.match_no, cut.from, cut.dropped), (1, 6, 2));
+    assert_eq!(restored.log.len(), 6);
+    assert_eq!(restored.seq, log.actions[5].seq);
 
     let (mut log, _, _) = log_of(8);
     log.actions[7].seat = (log.actions[7].seat + 1) % 4;
-    let err = restore::rebuild(&log).unwrap_err().to_string();
+    let cut = restore::rebuild(&log).unwrap().cut.expect("cut");
     assert!(
-        err.contains("action 7 of match 1") && err.contains("does not replay"),
-        "{err}"
+        cut.why.contains("action 7 of match 1") && cut.why.contains("does not replay"),
+        "{cut:?}"
     );
+    assert_eq!(cut.from, 7);
 
     let (mut log, _, _) = log_of(8);
     log.actions.remove(3);
-    let err = restore::rebuild(&log).unwrap_err().to_string();
-    assert!(err.contains("gap"), "{err}");
+    let restored = restore::rebuild(&log).unwrap();
+    assert!(restored.cut.expect("cut").why.contains("gap"));
+    assert_eq!(restored.log.len(), 3);
+
+    let (log, _, _) = log_of(8);
+    assert_eq!(restore::rebuild(&log).unwrap().cut, None);
 
     let (mut log, _, _) = log_of(8);
     log.seats[3].strategy = Some("psychic".into());

@@ -7,11 +7,12 @@
 //!
 //! It owns the writing connection; nothing else writes to the database after start.
 
+use std::collections::VecDeque;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, params};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::checkpoint::Checkpointer;
 use super::load;
@@ -76,69 +77,127 @@ pub enum Request {
     },
 }
 
+/// Whether the writer's commits go through: read by the health check and by tables.
+#[derive(Debug)]
+pub struct Health {
+    /// Why the last commit failed, while commits fail.
+    failing: Mutex<Option<String>>,
+    /// `true` while commits go through; `false` while the writer retries a failed one.
+    saving: watch::Sender<bool>,
+}
+
+impl Health {
+    /// Healthy.
+    pub fn new() -> Health {
+        Health {
+            failing: Mutex::new(None),
+            saving: watch::channel(true).0,
+        }
+    }
+
+    /// Why commits fail, while they do.
+    pub fn failing(&self) -> Option<String> {
+        self.failing.lock().ok().and_then(|f| f.clone())
+    }
+
+    /// Follows whether commits go through.
+    pub fn saving(&self) -> watch::Receiver<bool> {
+        self.saving.subscribe()
+    }
+
+    /// Records whether the last commit worked.
+    fn set(&self, err: Option<String>) {
+        let ok = err.is_none();
+        if let Ok(mut failing) = self.failing.lock() {
+            *failing = err;
+        }
+        self.saving
+            .send_if_modified(|saving| std::mem::replace(saving, ok) != ok);
+    }
+}
+
+/// The first wait before a failed commit is tried again; it doubles up to [`RETRY_MAX`].
+const RETRY_FIRST: Duration = Duration::from_millis(50);
+
+/// The longest wait between tries of a failed commit.
+const RETRY_MAX: Duration = Duration::from_secs(2);
+
 /// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
-/// The checkpointer, if any, is nudged after each commit.
+/// The checkpointer, if any, is nudged after each commit. The data directory's `lock` is
+/// released when the loop ends, before the stop is answered.
+///
+/// A commit that fails for a reason that may pass (a full disk, an I/O error, a locked or
+/// read-only file) is rolled back and tried again, the same writes in the same order, with a
+/// growing wait, until it goes through: nothing is acknowledged meanwhile, so no table sends
+/// what is not stored, and nothing is written twice. Requests queued meanwhile wait behind
+/// it; a stop gives up on it (the process is going away: what was never stored was never
+/// sent).
 pub fn run(
     mut conn: Connection,
     mut rx: mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<Checkpointer>,
-    failing: &Mutex<Option<String>>,
+    health: &Health,
+    lock: Option<std::fs::File>,
 ) {
-    let mut batch = Vec::new();
-    let mut acks = Vec::new();
+    let mut queue: VecDeque<Request> = VecDeque::new();
     let mut busy = false;
-    while let Some(first) = rx.blocking_recv() {
-        batch.push(first);
-        if busy {
-            // Under load, let a few more writes join this commit: tables touch different
-            // pages, and each commit writes every page it touched once.
-            std::thread::sleep(LINGER);
+    loop {
+        if queue.is_empty() {
+            let Some(first) = rx.blocking_recv() else {
+                break;
+            };
+            queue.push_back(first);
+            if busy {
+                // Under load, let a few more writes join this commit: tables touch different
+                // pages, and each commit writes every page it touched once.
+                std::thread::sleep(LINGER);
+            }
         }
-        while batch.len() < MAX_BATCH {
+        while queue.len() < MAX_BATCH {
             match rx.try_recv() {
-                Ok(request) => batch.push(request),
+                Ok(request) => queue.push_back(request),
                 Err(_) => break,
             }
         }
-        busy = batch.len() > 1;
-        let mut stop = None;
-        let mut requests = batch.drain(..).peekable();
-        while requests.peek().is_some() {
-            // The writes up to the next read, barrier or stop, in one transaction.
-            let mut writes = Vec::new();
-            while let Some(Request::Write { .. }) = requests.peek() {
-                if let Some(Request::Write { write, ack }) = requests.next() {
-                    writes.push(write);
-                    acks.push(ack);
-                }
+        busy = queue.len() > 1;
+        if let Some(reply) = serve(
+            &mut conn,
+            &mut queue,
+            &mut rx,
+            checkpointer.as_ref(),
+            health,
+        ) {
+            finish(conn, checkpointer);
+            drop(lock);
+            if let Some(reply) = reply {
+                let _ = reply.send(());
             }
-            if !writes.is_empty() {
-                let started = Instant::now();
-                let result = write_all(&mut conn, &writes).map_err(|err| err.to_string());
-                metrics::histogram!("parlor_store_commit_seconds")
-                    .record(started.elapsed().as_secs_f64());
-                metrics::counter!("parlor_store_commits_total").increment(1);
-                metrics::counter!("parlor_store_writes_total").increment(writes.len() as u64);
-                tracing::trace!(writes = writes.len(), "committed");
-                if let Err(err) = &result {
-                    metrics::counter!("parlor_store_commit_failures_total").increment(1);
-                    tracing::error!(%err, writes = writes.len(), "could not write to the database");
-                }
-                set_failing(failing, result.as_ref().err().cloned());
-                for ack in acks.drain(..) {
-                    let _ = ack.send(result.clone());
-                }
-                if let Some(checkpointer) = &checkpointer {
-                    checkpointer.nudge();
-                }
-            }
-            match requests.next() {
+            return;
+        }
+    }
+    finish(conn, checkpointer);
+    drop(lock);
+}
+
+/// Answers the queued requests in order. Returns `Some` when the writer is to stop (with
+/// the stop request's answer, `None` when every sender is gone).
+fn serve(
+    conn: &mut Connection,
+    queue: &mut VecDeque<Request>,
+    rx: &mut mpsc::UnboundedReceiver<Request>,
+    checkpointer: Option<&Checkpointer>,
+    health: &Health,
+) -> Option<Option<oneshot::Sender<()>>> {
+    let mut wait = RETRY_FIRST;
+    while let Some(front) = queue.front() {
+        if !matches!(front, Request::Write { .. }) {
+            match queue.pop_front() {
                 None | Some(Request::Write { .. }) => {}
                 Some(Request::Barrier { reply }) => {
                     let _ = reply.send(());
                 }
                 Some(Request::Load { id, reply }) => {
-                    let _ = reply.send(load::table_log(&conn, &id, load::Scope::All));
+                    let _ = reply.send(load::table_log(conn, &id, load::Scope::All));
                 }
                 Some(Request::Results { reply }) => {
                     let _ = reply.send(load::results(&conn));
@@ -148,29 +207,111 @@ pub fn run(
                     limit,
                     reply,
                 }) => {
-                    let _ = reply.send(prune(&mut conn, before, limit));
+                    let _ = reply.send(prune(conn, before, limit));
                 }
                 Some(Request::Probe { reply }) => {
-                    let result = probe(&mut conn);
-                    set_failing(failing, result.as_ref().err().map(ToString::to_string));
+                    let result = probe(conn);
+                    health.set(result.as_ref().err().map(ToString::to_string));
                     let _ = reply.send(result);
                 }
-                Some(Request::Shutdown { reply }) => stop = Some(reply),
+                Some(Request::Shutdown { reply }) => return Some(Some(reply)),
+            }
+            continue;
+        }
+        // The writes up to the next read, barrier or stop, in one transaction.
+        let count = queue
+            .iter()
+            .take(MAX_BATCH)
+            .take_while(|r| matches!(r, Request::Write { .. }))
+            .count();
+        let writes: Vec<&Write> = queue
+            .iter()
+            .take(count)
+            .filter_map(|r| match r {
+                Request::Write { write, .. } => Some(write),
+                _ => None,
+            })
+            .collect();
+        let started = Instant::now();
+        let result = write_all(conn, &writes);
+        metrics::histogram!("parlor_store_commit_seconds").record(started.elapsed().as_secs_f64());
+        metrics::counter!("parlor_store_commits_total").increment(1);
+        let outcomes = match result {
+            Ok(outcomes) => outcomes,
+            Err(err) => {
+                // Nothing of it is stored: the same writes are tried again after a wait.
+                metrics::counter!("parlor_store_commit_failures_total").increment(1);
+                let err = err.to_string();
+                if health.failing().is_none() {
+                    tracing::error!(%err, writes = count, "could not write to the database: tables pause and it is tried again until it works");
+                }
+                health.set(Some(err));
+                match wait_to_retry(rx, queue, wait) {
+                    Retry::Again => {
+                        wait = (wait * 2).min(RETRY_MAX);
+                        continue;
+                    }
+                    Retry::Stop(reply) => {
+                        tracing::error!(
+                            writes = count,
+                            "stopping with writes the database refused: they were never sent to anyone"
+                        );
+                        queue.clear();
+                        return Some(reply);
+                    }
+                }
+            }
+        };
+        if health.failing().is_some() {
+            tracing::info!("the database takes writes again: tables resume");
+        }
+        wait = RETRY_FIRST;
+        metrics::counter!("parlor_store_writes_total").increment(count as u64);
+        tracing::trace!(writes = count, "committed");
+        for (request, outcome) in queue.drain(..count).zip(outcomes) {
+            if let Request::Write { ack, .. } = request {
+                let _ = ack.send(outcome.map_err(|err| err.to_string()));
             }
         }
-        if let Some(reply) = stop {
-            finish(conn, checkpointer);
-            let _ = reply.send(());
-            return;
+        // Acknowledged first, then healthy: a table's held output goes out as it resumes.
+        health.set(None);
+        if let Some(checkpointer) = checkpointer {
+            checkpointer.nudge();
         }
     }
-    finish(conn, checkpointer);
+    None
 }
 
-/// Records whether the last write worked, for the health check.
-fn set_failing(failing: &Mutex<Option<String>>, err: Option<String>) {
-    if let Ok(mut failing) = failing.lock() {
-        *failing = err;
+/// What to do after a failed commit.
+enum Retry {
+    /// Try it again.
+    Again,
+    /// Stop (answering this, if anyone asked).
+    Stop(Option<oneshot::Sender<()>>),
+}
+
+/// Waits `wait` before a failed commit is tried again, queueing what arrives meanwhile; a
+/// stop request (or every sender gone) ends the wait and the tries.
+fn wait_to_retry(
+    rx: &mut mpsc::UnboundedReceiver<Request>,
+    queue: &mut VecDeque<Request>,
+    wait: Duration,
+) -> Retry {
+    let until = Instant::now() + wait;
+    loop {
+        loop {
+            match rx.try_recv() {
+                Ok(Request::Shutdown { reply }) => return Retry::Stop(Some(reply)),
+                Ok(request) => queue.push_back(request),
+                Err(mpsc::error::TryRecvError::Empty) => break,
+                Err(mpsc::error::TryRecvError::Disconnected) => return Retry::Stop(None),
+            }
+        }
+        let now = Instant::now();
+        if now >= until {
+            return Retry::Again;
+        }
+        std::thread::sleep((until - now).min(Duration::from_millis(10)));
     }
 }
 
@@ -202,7 +343,7 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite
 /// writes the header page, so a full disk, a read-only file or a moved database fails it).
-fn probe(conn: &mut Connection) -> Result<(), StoreError> {
+pub fn probe(conn: &mut Connection) -> Result<(), StoreError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     tx.pragma_update(None, "user_version", version)?;
@@ -224,19 +365,40 @@ fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
     }
 }
 
-/// Writes every change in one transaction. A change that fails is logged and the others
-/// still go in; only a failed commit fails them all.
-fn write_all(conn: &mut Connection, writes: &[Write]) -> Result<(), StoreError> {
+/// Writes every change in one transaction. A change the database refuses for what it is (a
+/// constraint, a type) is logged and answered with its error while the others still go in;
+/// any other failure (a full disk, an I/O error, a read-only file) fails the whole
+/// transaction, which is rolled back. Returns each change's outcome, in order.
+fn write_all(
+    conn: &mut Connection,
+    writes: &[&Write],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let tx = conn.transaction()?;
-    let mut first_error = None;
+    let mut outcomes = Vec::with_capacity(writes.len());
     for write in writes {
-        if let Err(err) = apply(&tx, write) {
-            tracing::error!(%err, change = write.what(), "could not store a change");
-            first_error.get_or_insert(err);
+        match apply(&tx, write) {
+            Err(err) if !refused_for_itself(&err) => return Err(err),
+            Err(err) => {
+                tracing::error!(%err, change = write.what(), "could not store a change");
+                outcomes.push(Err(err));
+            }
+            Ok(()) => outcomes.push(Ok(())),
         }
     }
     tx.commit()?;
-    first_error.map_or(Ok(()), Err)
+    Ok(outcomes)
+}
+
+/// True when the database refused a change for what it is, so trying it again cannot help.
+fn refused_for_itself(err: &StoreError) -> bool {
+    use rusqlite::ErrorCode::{ConstraintViolation, TooBig, TypeMismatch};
+    match err {
+        StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+            matches!(e.code, ConstraintViolation | TypeMismatch | TooBig)
+        }
+        StoreError::Sqlite(rusqlite::Error::ToSqlConversionFailure(_)) => true,
+        _ => false,
+    }
 }
 
 /// One change.
@@ -284,6 +446,19 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
         Write::Closed { table } => {
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
+        }
+        Write::Cut {
+            table,
+            match_no,
+            from,
+        } => {
+            tx.prepare_cached(
+                "DELETE FROM actions WHERE table_id = ?1
+                 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+            )?
+            .execute(params![table, match_no, from])?;
+            tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
+                .execute(params![table, match_no])?;
         }
     }
     Ok(())

@@ -29,6 +29,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     crate::table::thinking::set_budget(std::time::Duration::from_millis(args.bot_think_ms));
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
+        let _file_size_signal = ignore_file_size_signal();
         let mut state = AppState::new(args.config());
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
@@ -127,6 +128,20 @@ async fn prune_forever(store: SharedStore, days: u64, shutdown: CancellationToke
         }
     }
 }
+
+/// Takes over SIGXFSZ, so a write past the file size limit fails with an error the store
+/// handles (it pauses the tables and retries) instead of killing the process.
+#[cfg(unix)]
+fn ignore_file_size_signal() -> Option<tokio::signal::unix::Signal> {
+    use tokio::signal::unix::{SignalKind, signal};
+    signal(SignalKind::from_raw(libc::SIGXFSZ))
+        .inspect_err(|err| tracing::warn!(%err, "could not take over SIGXFSZ"))
+        .ok()
+}
+
+/// Nothing to take over where there is no SIGXFSZ.
+#[cfg(not(unix))]
+fn ignore_file_size_signal() {}
 
 /// Logs to stderr, as text or one JSON object a line, keeping what the `log` filter keeps.
 fn init_tracing(settings: &Settings) -> anyhow::Result<()> {

@@ -1,0 +1,165 @@
+//! Pausing while the store cannot write: the table stops, never the truth.
+//!
+//! The store says when its writes stop going through ([`crate::store::Store::saving`]); its
+//! writer keeps retrying them. Meanwhile the table is paused: it tells everyone there
+//! (`storage` with `saving: false`), refuses every request with `storage_unavailable` (sent at
+//! once: a refusal carries nothing unstored), makes no bot moves and lets no clock run out.
+//! What it did before the failure waits in the outbox until stored, then goes out. When the
+//! store writes again the clocks are moved on by the pause's length, everyone is told
+//! (`saving: true`), each seat whose turn it is is asked again (its answer may have been
+//! refused meanwhile) and play goes on.
+//!
+//! An `impl TableActor` block plus the pause's state; it never writes to the store itself.
+
+use std::time::Duration;
+
+use parlor_shared::protocol::ServerMsg;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::TableActor;
+use crate::conn::frame;
+use crate::store::SharedStore;
+use crate::table::{TableError, TableMsg};
+
+/// Whether the table is paused, and what it watches to know.
+pub(super) struct Pause {
+    /// The store's "writes go through" flag (`None`: no store, never paused).
+    pub(super) saving: Option<watch::Receiver<bool>>,
+    /// When the pause began.
+    since: Option<Instant>,
+}
+
+impl Pause {
+    /// Watches `store`, if there is one.
+    pub(super) fn new(store: Option<&SharedStore>) -> Pause {
+        Pause {
+            saving: store.map(|store| store.saving()),
+            since: None,
+        }
+    }
+
+    /// True while the store cannot write.
+    pub(super) fn is_paused(&self) -> bool {
+        self.since.is_some()
+    }
+}
+
+/// Resolves when the store's flag changes; never without a store (or once it is gone).
+pub(super) async fn changed(saving: &mut Option<watch::Receiver<bool>>) {
+    let gone = match saving {
+        Some(rx) => rx.changed().await.is_err(),
+        None => true,
+    };
+    if gone {
+        std::future::pending::<()>().await;
+    }
+}
+
+impl TableActor {
+    /// Follows the store's flag: pauses or resumes, telling everyone at the table.
+    pub(super) fn storage_changed(&mut self) {
+        let saving = self
+            .pause
+            .saving
+            .as_mut()
+            .is_none_or(|rx| *rx.borrow_and_update());
+        let now = Instant::now();
+        match (saving, self.pause.since) {
+            (false, None) => {
+                tracing::warn!(table = %self.id, "the store cannot write: the table pauses");
+                self.pause.since = Some(now);
+                self.tell_everyone(
+                    false,
+                    "The server cannot save the game right now, so the table is paused. \
+                     Play resumes by itself as soon as it can; nothing is lost.",
+                );
+            }
+            (true, Some(since)) => {
+                tracing::info!(table = %self.id, "the store writes again: the table resumes");
+                self.pause.since = None;
+                self.move_clocks_on(now - since);
+                self.tell_everyone(true, "The server can save again: play resumes.");
+                self.prompt_again();
+            }
+            _ => {}
+        }
+    }
+
+    /// Refuses `msg` while paused (at once, not behind unstored output); gives it back
+    /// otherwise. A connection going away is always handled.
+    pub(super) fn refuse_while_paused(&mut self, msg: TableMsg) -> Option<TableMsg> {
+        if !self.pause.is_paused() {
+            return Some(msg);
+        }
+        let refusal = frame(&TableError::StorageUnavailable.to_msg());
+        match msg {
+            TableMsg::Join { conn, reply, .. } => {
+                conn.send(refusal);
+                let _ = reply.send(false);
+            }
+            TableMsg::Request { conn, .. } => {
+                if let Some(c) = self.conn_of(conn)
+                    && !c.send(refusal)
+                {
+                    self.dropped.push(conn);
+                }
+            }
+            TableMsg::Admin { reply, .. } => {
+                let _ = reply.send(Err(TableError::StorageUnavailable));
+            }
+            msg @ TableMsg::Disconnected { .. } => return Some(msg),
+        }
+        None
+    }
+
+    /// Sends `storage` to every connection at the table, at once.
+    fn tell_everyone(&mut self, saving: bool, message: &str) {
+        let msg = frame(&ServerMsg::Storage {
+            saving,
+            message: message.to_string(),
+        });
+        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
+        for conn in seated.chain(&self.spectators) {
+            if !conn.send(msg.clone()) {
+                self.dropped.push(conn.id);
+            }
+        }
+    }
+
+    /// Asks every seat whose turn it is again (the same prompt, same `seq`): an answer sent
+    /// during the pause was refused.
+    fn prompt_again(&mut self) {
+        for seat in self.awaiting.iter() {
+            let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+                continue;
+            };
+            if let Some(prompt) = self.prompt_with_time_left(seat) {
+                self.send_to(conn, &prompt);
+            }
+        }
+    }
+
+    /// Gives back the time a pause took: no clock ran while nobody could play.
+    fn move_clocks_on(&mut self, by: Duration) {
+        for seat in &mut self.seats {
+            for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
+                .into_iter()
+                .flatten()
+            {
+                *at += by;
+            }
+        }
+        if let Some(at) = &mut self.bot_due {
+            *at += by;
+        }
+        if let Some(at) = &mut self.idle_deadline {
+            *at += by;
+        }
+        if let Some(thought) = &mut self.thought {
+            thought.deadline += by;
+        }
+        // The timer is set again from the moved deadlines.
+        self.timer_at = None;
+    }
+}
