@@ -200,7 +200,7 @@ fn serve(
                     let _ = reply.send(load::table_log(conn, &id, load::Scope::All));
                 }
                 Some(Request::Results { reply }) => {
-                    let _ = reply.send(load::results(&conn));
+                    let _ = reply.send(load::results(conn));
                 }
                 Some(Request::Prune {
                     before,
