@@ -52,7 +52,8 @@ pub struct SeatRow {
     pub occupant: Occupant,
     /// The name shown.
     pub name: Option<String>,
-    /// The secret seat token (never leaves the server except in that seat's `welcome`).
+    /// The SHA-256 digest (hex) of the seat token ([`crate::store::secret`]); the token itself
+    /// is never stored.
     pub token: Option<String>,
     /// A built-in bot's strategy name, as `add_bot` gave it.
     pub strategy: Option<String>,
