@@ -1025,6 +1025,11 @@ export interface TableOptions {
    */
   hints?: boolean;
   /**
+   * Whether `GET /api/tables` lists the table for anyone to find. Off by default: a table
+   * is reachable by its link only.
+   */
+  listed?: boolean;
+  /**
    * Spectators may chat too (by default only the seated players may).
    */
   spectator_chat?: boolean;

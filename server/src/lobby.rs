@@ -180,6 +180,20 @@ impl Lobby {
         tables
     }
 
+    /// The open tables whose host chose to list them (`table_options.listed`), by id: the
+    /// others are reachable by their link only.
+    #[must_use]
+    pub fn listed(&self) -> Vec<TableInfo> {
+        let mut tables: Vec<TableInfo> = self
+            .tables
+            .iter()
+            .map(|t| t.value().info())
+            .filter(|info| info.table_options.listed)
+            .collect();
+        tables.sort_by(|a, b| a.id.cmp(&b.id));
+        tables
+    }
+
     /// How many tables are open.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -352,6 +352,9 @@ pub struct TableOptions {
     pub spectator_chat: bool,
     /// Whether players may ask for a `hint` on their turn.
     pub hints: bool,
+    /// Whether `GET /api/tables` lists the table for anyone to find. Off by default: a table
+    /// is reachable by its link only.
+    pub listed: bool,
 }
 
 impl Default for TableOptions {
@@ -362,6 +365,7 @@ impl Default for TableOptions {
             bot_delay_ms: 0,
             spectator_chat: false,
             hints: true,
+            listed: false,
         }
     }
 }

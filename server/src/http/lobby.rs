@@ -17,9 +17,9 @@ pub(super) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(Variant::ALL.into_iter().map(VariantInfo::of).collect())
 }
 
-/// `GET /api/tables`.
+/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it).
 pub(super) async fn list(State(state): State<AppState>) -> Json<Vec<TableInfo>> {
-    Json(state.lobby.list())
+    Json(state.lobby.listed())
 }
 
 /// `GET /api/tables/{id}`.
