@@ -531,6 +531,13 @@ pub mod codes {
     pub const CHAT_TOO_FAST: &str = "chat_too_fast";
     /// The host turned hints off for this table.
     pub const HINTS_OFF: &str = "hints_off";
+    /// HTTP 429: this address created tables too fast, or has as many open tables as one
+    /// address may; the message says which and when to try again.
+    pub const TOO_MANY_REQUESTS: &str = "too_many_requests";
+    /// HTTP 429: this address has as many connections open as one address may.
+    pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+    /// HTTP 503: the server has as many connections open as it may; try again shortly.
+    pub const SERVER_FULL: &str = "server_full";
 }
 
 /// Why a client frame could not be understood.

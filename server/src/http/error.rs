@@ -37,6 +37,17 @@ pub enum AppError {
     /// The server is at its table limit.
     #[error("the server already has {0} tables: try again later")]
     TooManyTables(usize),
+    /// One address asked for too much (tables too fast, too many open tables).
+    #[error("{message}")]
+    TooManyRequests {
+        /// What was refused and why, for people.
+        message: String,
+        /// Seconds before trying again is worth it.
+        retry_after_secs: u64,
+    },
+    /// One address holds as many connections as it may.
+    #[error("this address already has {0} connections open: close some and try again")]
+    TooManyConnections(usize),
 }
 
 impl AppError {
@@ -51,6 +62,12 @@ impl AppError {
             AppError::NoSuchTable(_) => (codes::NO_SUCH_TABLE, StatusCode::NOT_FOUND),
             AppError::NotFound(_) => (codes::NOT_FOUND, StatusCode::NOT_FOUND),
             AppError::TooManyTables(_) => (codes::TOO_MANY_TABLES, StatusCode::SERVICE_UNAVAILABLE),
+            AppError::TooManyRequests { .. } => {
+                (codes::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS)
+            }
+            AppError::TooManyConnections(_) => {
+                (codes::TOO_MANY_CONNECTIONS, StatusCode::TOO_MANY_REQUESTS)
+            }
         }
     }
 }
@@ -77,7 +94,20 @@ impl From<LobbyError> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (code, status) = self.code_and_status();
-        json_error(status, code, self.to_string())
+        let retry_after = match &self {
+            AppError::TooManyRequests {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
+            _ => None,
+        };
+        let mut response = json_error(status, code, self.to_string());
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(secs.max(1)),
+            );
+        }
+        response
     }
 }
 

@@ -155,6 +155,12 @@ pub enum Write {
         /// The table.
         table: String,
     },
+    /// The table is forgotten: every row of it deleted (a table nobody ever sat at, which
+    /// has nothing worth keeping).
+    Deleted {
+        /// The table.
+        table: String,
+    },
 }
 
 impl Write {
@@ -172,6 +178,7 @@ impl Write {
                 )
             }
             Write::Closed { table } => format!("table {table} closed"),
+            Write::Deleted { table } => format!("table {table} deleted"),
         }
     }
 }

@@ -77,6 +77,7 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
         },
         seed: Some(5),
         idle_ttl: Duration::from_secs(600),
+        unsat_ttl: Duration::from_secs(600),
         store: None,
         restored: None,
     };
@@ -216,6 +217,7 @@ fn hearts_table(id: &str, bots: Bots, grace_ms: u64) -> TableHandle {
         },
         seed: Some(3),
         idle_ttl: Duration::from_secs(600),
+        unsat_ttl: Duration::from_secs(600),
         store: None,
         restored: None,
     };

@@ -176,18 +176,24 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        for sql in [
-            "DELETE FROM actions WHERE table_id = ?1",
-            "DELETE FROM seats WHERE table_id = ?1",
-            "DELETE FROM matches WHERE table_id = ?1",
-            "DELETE FROM tables WHERE id = ?1",
-        ] {
-            tx.prepare_cached(sql)?.execute(params![id])?;
-        }
+        delete_table(&tx, id)?;
     }
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
     Ok(ids.len())
+}
+
+/// Deletes a table and every row of it.
+fn delete_table(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+    for sql in [
+        "DELETE FROM actions WHERE table_id = ?1",
+        "DELETE FROM seats WHERE table_id = ?1",
+        "DELETE FROM matches WHERE table_id = ?1",
+        "DELETE FROM tables WHERE id = ?1",
+    ] {
+        tx.prepare_cached(sql)?.execute(params![id])?;
+    }
+    Ok(())
 }
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite
@@ -257,6 +263,7 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
         }
+        Write::Deleted { table } => delete_table(tx, table)?,
     }
     Ok(())
 }
