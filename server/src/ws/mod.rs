@@ -15,6 +15,8 @@ mod ratelimit;
 mod reader;
 mod refusal;
 mod sessions;
+#[cfg(test)]
+mod tests;
 mod writer;
 
 pub use ratelimit::TokenBucket;
