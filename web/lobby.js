@@ -68,7 +68,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean, listed: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -146,7 +146,7 @@ function readOptions(form, variant) {
 /** The table settings the form chose. @param {Lobby['state']} state */
 function tableOptions(state) {
   /** @type {Record<string, unknown>} */
-  const options = { bot_delay_ms: 600, hints: state.hints !== false };
+  const options = { bot_delay_ms: 600, hints: state.hints !== false, listed: state.listed === true };
   if (state.spectatorChat) options.spectator_chat = true;
   const name = (state.tableName || '').trim();
   if (name) options.name = name;
@@ -261,6 +261,13 @@ function renderCreate(lobby) {
     }),
     h('label', { for: 'allow-hints' }, 'Allow hints'),
     h('p', { class: 'hint' }, 'Players may ask the computer to suggest a card on their turn.')),
+  h('div', { class: 'option check' },
+    h('input', {
+      type: 'checkbox', id: 'list-table', name: 'listed', checked: state.listed === true,
+      onchange: (/** @type {any} */ e) => { state.listed = e.target.checked; },
+    }),
+    h('label', { for: 'list-table' }, 'List this table under "Open tables"'),
+    h('p', { class: 'hint' }, 'Anyone on this server could then find and join it. Otherwise only people you send the link to can.')),
   tableSettings(state),
   h('p', { class: 'hint' }, 'Empty seats can be given to computer players once the table is open.'),
   h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? 'Creating…' : 'Create table')),
@@ -336,11 +343,31 @@ function renderTables(lobby) {
     h('p', { class: 'hint' }, 'How good are the computer players? ', h('a', { href: 'leaderboard', id: 'leaderboard-link' }, 'See the leaderboard'), '.'));
 }
 
-/** Loads the open tables and shows them. @param {Lobby} lobby */
+/** The most tables of this browser's own looked up one by one on each refresh. */
+const MAX_OWN_TABLES = 20;
+
+/**
+ * Loads the listed tables and this browser's own (which are private unless listed: each is
+ * asked for by its id) and shows them.
+ * @param {Lobby} lobby
+ */
 async function loadTables(lobby) {
   try {
     const res = await fetch('api/tables');
-    if (res.ok) lobby.state.tables = await res.json();
+    if (!res.ok) throw new Error(String(res.status));
+    /** @type {any[]} */
+    const tables = await res.json();
+    const listed = new Set(tables.map((t) => t.id));
+    const own = savedTables().filter((id) => !listed.has(id)).slice(0, MAX_OWN_TABLES);
+    const found = await Promise.all(own.map(async (id) => {
+      try {
+        const one = await fetch(`api/tables/${encodeURIComponent(id)}`);
+        return one.ok ? await one.json() : null;
+      } catch {
+        return null;
+      }
+    }));
+    lobby.state.tables = tables.concat(found.filter(Boolean));
   } catch {
     // The list stays as it was; the next refresh tries again.
   }
@@ -352,7 +379,7 @@ export async function showLobby(root) {
   document.title = 'Parlor: card games';
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false, hints: true },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false, hints: true, listed: false },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

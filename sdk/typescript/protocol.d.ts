@@ -1036,6 +1036,11 @@ export interface TableOptions {
    */
   hints?: boolean;
   /**
+   * Whether `GET /api/tables` lists the table for anyone to find. Off by default: a table
+   * is reachable by its link only.
+   */
+  listed?: boolean;
+  /**
    * What the host calls the table ("Sunday hearts"), shown in the lobby and at the table;
    * without one the table is named after its host. At most [`MAX_TABLE_NAME_CHARS`]
    * characters, with control and invisible formatting characters removed.

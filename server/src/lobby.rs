@@ -38,6 +38,8 @@ pub struct Lobby {
     tables: Arc<DashMap<String, TableHandle>>,
     /// How long a table lives with nobody connected.
     idle_ttl: Duration,
+    /// How long a table nobody ever sat at lives with nobody connected.
+    unsat_ttl: Duration,
     /// The most tables at once.
     max_tables: usize,
     /// Cancelled when the server stops; table actors stop with it.
@@ -55,6 +57,7 @@ impl Lobby {
         Lobby {
             tables: Arc::new(DashMap::new()),
             idle_ttl,
+            unsat_ttl: idle_ttl,
             max_tables,
             shutdown,
             store: None,
@@ -74,6 +77,14 @@ impl Lobby {
     #[must_use]
     pub fn ratings(&self) -> &Ratings {
         &self.ratings
+    }
+
+    /// This lobby closing (and deleting) tables nobody ever sat at after `ttl` with nobody
+    /// connected.
+    #[must_use]
+    pub fn with_unsat_ttl(mut self, ttl: Duration) -> Lobby {
+        self.unsat_ttl = ttl;
+        self
     }
 
     /// This lobby logging every table it opens from now on to `store`.
@@ -98,6 +109,7 @@ impl Lobby {
             table_options: restored.table_options.clone(),
             seed: restored.seed,
             idle_ttl: self.idle_ttl,
+            unsat_ttl: self.unsat_ttl,
             store: self.store.clone(),
             restored: Some(Box::new(restored)),
             ratings: self.ratings.clone(),
@@ -120,8 +132,17 @@ impl Lobby {
             tracing::error!(table = %id, error = %err, "a stored table is skipped: its rows cannot be read");
         }
         let mut restored = 0;
+        let mut forgotten = 0;
         for log in startup.tables {
             let id = log.table.id.clone();
+            if never_seated(&log) {
+                // Nothing of it is worth bringing back: it is deleted instead.
+                if let Some(store) = &self.store {
+                    drop(store.append(crate::store::Write::Deleted { table: id }));
+                }
+                forgotten += 1;
+                continue;
+            }
             let table = match rebuild(&log) {
                 Ok(table) => {
                     self.cut_log(&table);
@@ -146,6 +167,12 @@ impl Lobby {
                     tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
                 }
             }
+        }
+        if forgotten > 0 {
+            tracing::info!(
+                tables = forgotten,
+                "tables nobody ever sat at were deleted, not restored"
+            );
         }
         restored
     }
@@ -189,6 +216,7 @@ impl Lobby {
             table_options: request.table_options,
             seed: request.seed,
             idle_ttl: self.idle_ttl,
+            unsat_ttl: self.unsat_ttl,
             store: self.store.clone(),
             restored: None,
             ratings: self.ratings.clone(),
@@ -225,6 +253,20 @@ impl Lobby {
         tables
     }
 
+    /// The open tables whose host chose to list them (`table_options.listed`), by id: the
+    /// others are reachable by their link only.
+    #[must_use]
+    pub fn listed(&self) -> Vec<TableInfo> {
+        let mut tables: Vec<TableInfo> = self
+            .tables
+            .iter()
+            .map(|t| t.value().info())
+            .filter(|info| info.table_options.listed)
+            .collect();
+        tables.sort_by(|a, b| a.id.cmp(&b.id));
+        tables
+    }
+
     /// How many tables are open.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -236,6 +278,17 @@ impl Lobby {
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
+}
+
+/// True for a stored table nobody ever sat at: no person or program in a seat and no match
+/// started.
+fn never_seated(log: &crate::store::TableLog) -> bool {
+    use parlor_shared::protocol::Occupant;
+    log.matches.is_empty()
+        && !log
+            .seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot))
 }
 
 /// A short random table id: 10 lowercase letters and digits, easy to read out in an invite

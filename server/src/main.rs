@@ -16,7 +16,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Tool {
     /// Run the game server and web client (no configuration needed).
-    Serve(tools::serve::ServeArgs),
+    Serve(Box<tools::serve::ServeArgs>),
     /// Copy the table log to a file while the server runs (SQLite's online backup).
     Backup(tools::backup::BackupArgs),
     /// Replace a data directory's table log with a backup (stop the server first).

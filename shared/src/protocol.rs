@@ -368,6 +368,9 @@ pub struct TableOptions {
     /// characters, with control and invisible formatting characters removed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Whether `GET /api/tables` lists the table for anyone to find. Off by default: a table
+    /// is reachable by its link only.
+    pub listed: bool,
 }
 
 /// The longest table name, in characters.
@@ -391,6 +394,7 @@ impl Default for TableOptions {
             spectator_chat: false,
             hints: true,
             name: None,
+            listed: false,
         }
     }
 }
@@ -577,6 +581,13 @@ pub mod codes {
     /// The server cannot save right now (its disk is full or failing): nothing was done; try
     /// again after a `storage` message with `saving: true`. Over HTTP, with status 503.
     pub const STORAGE_UNAVAILABLE: &str = "storage_unavailable";
+    /// HTTP 429: this address created tables too fast, or has as many open tables as one
+    /// address may; the message says which and when to try again.
+    pub const TOO_MANY_REQUESTS: &str = "too_many_requests";
+    /// HTTP 429: this address has as many connections open as one address may.
+    pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+    /// HTTP 503: the server has as many connections open as it may; try again shortly.
+    pub const SERVER_FULL: &str = "server_full";
 }
 
 /// Why a client frame could not be understood.

@@ -138,7 +138,15 @@ test('on a phone the lobby starts with creating a table, then the tables I sit a
   const finished = tableInfo('done', 'hearts', ['Old', 'B', 'C', 'D'], 'finished');
   const mine = tableInfo('mine', 'hearts', ['Grandma', 'B', 'C', 'D'], 'playing');
   const open = tableInfo('open', 'whist', ['Dad', null, null, null], 'waiting');
-  await page.route('**/api/tables', (route) => route.fulfill({ json: [finished, open, mine] }));
+  // A table is private unless listed: this browser's own is asked for by its id.
+  /** @type {any} */
+  let posted = null;
+  await page.route('**/api/tables', (route) => {
+    if (route.request().method() !== 'POST') return route.fulfill({ json: [finished, open] });
+    posted = route.request().postDataJSON();
+    return route.fulfill({ status: 503, json: { code: 'too_many_tables', message: 'full' } });
+  });
+  await page.route('**/api/tables/mine', (route) => route.fulfill({ json: mine }));
   await page.goto(web.url);
   await page.locator('#my-tables .table-item').first().waitFor();
   assert.deepEqual(await page.locator('#my-tables .table-item').evaluateAll((els) => els.map((e) => e.dataset.table)), ['mine']);
@@ -164,6 +172,14 @@ test('on a phone the lobby starts with creating a table, then the tables I sit a
   assert.equal(await page.locator('#opt-bad_card').inputValue(), 'reject');
   await page.getByRole('radio', { name: /The full game/ }).check();
   assert.equal(await page.getByLabel('Points to end the match').inputValue(), '1000');
+
+  // Listing the table is the host's choice, off unless ticked.
+  const listIt = page.getByLabel('List this table under "Open tables"');
+  assert.equal(await listIt.isChecked(), false);
+  await listIt.check();
+  await page.locator('#create-table').click();
+  await page.getByRole('alert').waitFor();
+  assert.equal(posted?.table_options?.listed, true, JSON.stringify(posted));
   await context.close();
 });
 

@@ -21,7 +21,8 @@ async fn hearts_table(addr: SocketAddr, seed: u64) -> (String, Vec<WsClient>) {
         "variant": "hearts",
         "options": {"target": 30},
         "seed": seed,
-        "table_options": {"grace_ms": 600_000},
+        // Listed, so `GET /api/tables` shows which tables came back.
+        "table_options": {"grace_ms": 600_000, "listed": true},
     });
     let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
     assert_eq!(status, 201, "{reply}");

@@ -305,6 +305,9 @@ async fn the_host_role_passes_on_when_the_host_leaves() {
 async fn a_table_nobody_is_at_is_closed_after_a_while() {
     let config = parlor_server::Config {
         idle_table_ttl: Duration::from_secs(600),
+        // Ann's client reads nothing during the long sleep, so it answers no ping: the
+        // WebSocket idle timeout is lifted here, this test is about the table's.
+        ws_idle: Duration::from_secs(7200),
         ..parlor_server::Config::default()
     };
     let server = TestServer::with_config(config).await;

@@ -61,8 +61,12 @@ def running_server(*extra):
 
 @pytest.fixture(scope="session")
 def server():
-    """The base URL of a running server (`PARLOR_BIN`, default target/debug/parlor)."""
-    with running_server() as url:
+    """The base URL of a running server (`PARLOR_BIN`, default target/debug/parlor).
+
+    Every test of the session creates its tables from this one address: the per-address
+    table quota is lifted for it.
+    """
+    with running_server("--tables-per-ip-per-minute", "0", "--tables-per-ip", "0") as url:
         yield url
 
 

@@ -40,6 +40,17 @@ pub enum AppError {
     /// The store cannot write now, so nothing new can be kept.
     #[error("the server cannot save right now ({0}): try again in a moment")]
     StorageUnavailable(String),
+    /// One address asked for too much (tables too fast, too many open tables).
+    #[error("{message}")]
+    TooManyRequests {
+        /// What was refused and why, for people.
+        message: String,
+        /// Seconds before trying again is worth it.
+        retry_after_secs: u64,
+    },
+    /// One address holds as many connections as it may.
+    #[error("this address already has {0} connections open: close some and try again")]
+    TooManyConnections(usize),
 }
 
 impl AppError {
@@ -56,6 +67,12 @@ impl AppError {
             AppError::TooManyTables(_) => (codes::TOO_MANY_TABLES, StatusCode::SERVICE_UNAVAILABLE),
             AppError::StorageUnavailable(_) => {
                 (codes::STORAGE_UNAVAILABLE, StatusCode::SERVICE_UNAVAILABLE)
+            }
+            AppError::TooManyRequests { .. } => {
+                (codes::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS)
+            }
+            AppError::TooManyConnections(_) => {
+                (codes::TOO_MANY_CONNECTIONS, StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
@@ -83,7 +100,20 @@ impl From<LobbyError> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (code, status) = self.code_and_status();
-        json_error(status, code, self.to_string())
+        let retry_after = match &self {
+            AppError::TooManyRequests {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
+            _ => None,
+        };
+        let mut response = json_error(status, code, self.to_string());
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(secs.max(1)),
+            );
+        }
+        response
     }
 }
 

@@ -2,14 +2,17 @@
 //!
 //! It parses requests and shapes responses; opening tables is the lobby's job.
 
-use axum::Json;
+use std::net::IpAddr;
+
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::{Extension, Json};
 use parlor_shared::protocol::{CreateTable, CreatedTable, TableInfo, TableOptions, VariantInfo};
 use parlor_shared::{Options, Variant};
 use serde_json::Value;
 
+use super::client_addr::{Peer, client_ip};
 use super::{AppError, AppState};
 
 /// `GET /api/variants`.
@@ -17,9 +20,9 @@ pub(super) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(Variant::ALL.into_iter().map(VariantInfo::of).collect())
 }
 
-/// `GET /api/tables`.
+/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it).
 pub(super) async fn list(State(state): State<AppState>) -> Json<Vec<TableInfo>> {
-    Json(state.lobby.list())
+    Json(state.lobby.listed())
 }
 
 /// `GET /api/tables/{id}`.
@@ -31,9 +34,11 @@ pub(super) async fn get(
     Ok(Json(table.info()))
 }
 
-/// `POST /api/tables`.
+/// `POST /api/tables`, within the creating address's quota.
 pub(super) async fn create(
     State(state): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedTable>), AppError> {
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
@@ -41,7 +46,16 @@ pub(super) async fn create(
     if let Some(store) = state.lobby.store() {
         refuse_while_not_saving(store)?;
     }
-    let table = state.lobby.create(request)?;
+    let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |Extension(peer)| peer.0.ip());
+    let ip = client_ip(peer, &headers, state.config.trust_proxy);
+    let mut table = None;
+    state.table_quota.create(ip, &state.lobby, || {
+        let info = state.lobby.create(request)?;
+        let id = info.id.clone();
+        table = Some(info);
+        Ok(id)
+    })?;
+    let table = table.expect("created");
     // The table is on disk before anyone learns its id; a store that stops writing
     // meanwhile gets a refusal instead (the unannounced table expires unseen).
     if let Some(store) = state.lobby.store() {

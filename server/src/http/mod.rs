@@ -7,14 +7,18 @@
 //! none of them imports it.
 
 mod admin;
+mod client_addr;
 mod error;
 mod hands;
 mod health;
 mod leaderboard;
+mod listen;
 mod lobby;
 pub mod metrics;
+mod per_ip;
 mod security;
 mod stats;
+mod table_quota;
 mod web;
 
 pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
@@ -25,13 +29,12 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
+use axum::{Extension, Router};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -72,6 +75,27 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The key of the admin API (`None`: the admin API is off).
     pub admin_key: Option<AdminKey>,
+    /// How long a client may take to send a request's headers before its connection is
+    /// closed (a client trickling bytes holds nothing for long).
+    pub header_timeout: Duration,
+    /// The most connections (HTTP and WebSocket) open at once, server-wide.
+    pub max_connections: usize,
+    /// The most connections open at once from one address (0: no limit).
+    pub max_connections_per_ip: usize,
+    /// Take the client's address from `X-Forwarded-For`/`Forwarded` (only behind a reverse
+    /// proxy that sets them): per-address limits then count clients, not the proxy.
+    pub trust_proxy: bool,
+    /// Tables one address may create a minute (0: no limit).
+    pub tables_per_ip_per_minute: usize,
+    /// Tables created from one address open at once (0: no limit).
+    pub tables_per_ip: usize,
+    /// A WebSocket from which nothing (not even a pong) arrives for this long is closed; the
+    /// server pings every third of it.
+    pub ws_idle: Duration,
+    /// A WebSocket that has not joined or watched a table for this long is closed.
+    pub ws_join: Duration,
+    /// How long a table at which nobody ever sat lives with nobody connected.
+    pub unsat_table_ttl: Duration,
 }
 
 impl Default for Config {
@@ -86,6 +110,15 @@ impl Default for Config {
             write_buffer_bytes: 512,
             request_timeout: Duration::from_secs(30),
             admin_key: None,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            trust_proxy: false,
+            tables_per_ip_per_minute: 10,
+            tables_per_ip: 20,
+            ws_idle: Duration::from_secs(60),
+            ws_join: Duration::from_secs(30),
+            unsat_table_ttl: Duration::from_secs(300),
         }
     }
 }
@@ -103,6 +136,12 @@ pub struct AppState {
     pub tracker: TaskTracker,
     /// The live WebSocket sessions' ages and tables, for the admin API.
     pub sessions: ws::Sessions,
+    /// Connections open, server-wide and per address.
+    pub conn_limits: listen::ConnLimits,
+    /// WebSockets open per client address, counted at the upgrade behind a trusted proxy.
+    pub ws_per_ip: Arc<per_ip::PerIp>,
+    /// Tables created per address.
+    pub table_quota: Arc<table_quota::TableQuota>,
 }
 
 impl AppState {
@@ -111,8 +150,23 @@ impl AppState {
     pub fn new(config: Config) -> AppState {
         metrics::handle();
         let shutdown = CancellationToken::new();
+        let per_ip = match config.max_connections_per_ip {
+            0 => usize::MAX,
+            n => n,
+        };
         AppState {
-            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone()),
+            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone())
+                .with_unsat_ttl(config.unsat_table_ttl),
+            conn_limits: listen::ConnLimits::new(
+                config.max_connections,
+                per_ip,
+                config.trust_proxy,
+            ),
+            ws_per_ip: per_ip::PerIp::new(per_ip),
+            table_quota: Arc::new(table_quota::TableQuota::new(
+                config.tables_per_ip_per_minute,
+                config.tables_per_ip,
+            )),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
@@ -129,6 +183,8 @@ impl AppState {
                 rate_per_sec: self.config.rate_per_sec,
                 burst: self.config.burst,
                 outbound_queue: self.config.outbound_queue,
+                idle: self.config.ws_idle,
+                join: self.config.ws_join,
             },
             shutdown: self.shutdown.clone(),
             sessions: self.sessions.clone(),
@@ -194,29 +250,47 @@ fn request_log()
 }
 
 /// `GET /ws`: upgrades to the game protocol; the connection is tracked so shutdown waits for
-/// its `goodbye`.
-async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+/// its `goodbye`. The socket keeps its connection's places (the caps count it while it is
+/// open); behind a trusted proxy it also takes a place of its client's address.
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    places: Option<Extension<listen::ConnPlaces>>,
+    peer: Option<Extension<client_addr::Peer>>,
+    headers: HeaderMap,
+) -> Response {
     let config = &state.config;
+    let client_place = match peer {
+        Some(Extension(peer)) if config.trust_proxy => {
+            let ip = client_addr::client_ip(peer.0.ip(), &headers, true);
+            match state.ws_per_ip.acquire(ip) {
+                Some(place) => Some(place),
+                None => {
+                    tracing::info!(%ip, "websocket refused: this address is at its connection cap");
+                    return AppError::TooManyConnections(state.ws_per_ip.max()).into_response();
+                }
+            }
+        }
+        _ => None,
+    };
     let hub = state.hub();
     ws.read_buffer_size(config.read_buffer_bytes)
         .write_buffer_size(config.write_buffer_bytes)
         .max_message_size(ws::HARD_MESSAGE_LIMIT)
         .max_frame_size(ws::HARD_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| state.tracker.track_future(ws::connection(socket, hub)))
+        .on_upgrade(move |socket| {
+            state.tracker.track_future(async move {
+                let _held = (places, client_place);
+                ws::connection(socket, hub).await;
+            })
+        })
 }
 
-/// Serves `app` on `listener` until `state.shutdown` is cancelled, then waits (briefly) for
-/// the WebSocket connections to say goodbye.
+/// Serves `app` on `listener` (through [`listen::accept_loop`]: connection caps and header
+/// timeouts) until `state.shutdown` is cancelled, then waits (briefly) for the WebSocket
+/// connections to say goodbye.
 pub async fn serve(listener: TcpListener, state: AppState) -> io::Result<()> {
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(%err, "could not set TCP_NODELAY");
-        }
-    });
-    let shutdown = state.shutdown.clone();
-    axum::serve(listener, app(state.clone()))
-        .with_graceful_shutdown(async move { shutdown.cancelled().await })
-        .await?;
+    listen::accept_loop(listener, state.clone(), Duration::from_secs(5)).await?;
     state.tracker.close();
     if tokio::time::timeout(Duration::from_secs(3), state.tracker.wait())
         .await

@@ -17,6 +17,7 @@
 pub mod hands;
 pub mod records;
 pub mod restore;
+pub mod secret;
 pub mod sqlite;
 #[cfg(test)]
 pub(crate) mod test_support;

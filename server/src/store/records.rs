@@ -52,7 +52,8 @@ pub struct SeatRow {
     pub occupant: Occupant,
     /// The name shown.
     pub name: Option<String>,
-    /// The secret seat token (never leaves the server except in that seat's `welcome`).
+    /// The SHA-256 digest (hex) of the seat token ([`crate::store::secret`]); the token itself
+    /// is never stored.
     pub token: Option<String>,
     /// A built-in bot's strategy name, as `add_bot` gave it.
     pub strategy: Option<String>,
@@ -207,6 +208,12 @@ pub enum Write {
         /// Its first action deleted.
         from: u32,
     },
+    /// The table is forgotten: every row of it deleted (a table nobody ever sat at, which
+    /// has nothing worth keeping).
+    Deleted {
+        /// The table.
+        table: String,
+    },
 }
 
 impl Write {
@@ -233,6 +240,7 @@ impl Write {
                 match_no,
                 from,
             } => format!("table {table} cut after action {from} of match {match_no}"),
+            Write::Deleted { table } => format!("table {table} deleted"),
         }
     }
 }

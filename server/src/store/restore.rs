@@ -77,7 +77,7 @@ pub struct RestoredSeat {
     pub occupant: Occupant,
     /// The name shown.
     pub name: Option<String>,
-    /// The seat token that gives it back.
+    /// The digest of the seat token that gives it back.
     pub token: Option<String>,
     /// A built-in bot's strategy name (checked to exist).
     pub strategy: Option<String>,

@@ -62,6 +62,9 @@ pub struct TableSetup {
     pub seed: Option<u64>,
     /// How long the table lives with nobody connected.
     pub idle_ttl: Duration,
+    /// How long it lives with nobody connected while nobody has ever sat at it (then it is
+    /// deleted, not kept).
+    pub unsat_ttl: Duration,
     /// Where the table's setup, seats and actions are logged (`None`: nowhere).
     pub store: Option<SharedStore>,
     /// The table as rebuilt from the store after a restart; `None` for a new table.
@@ -111,6 +114,8 @@ pub(super) fn start(
         thought: None,
         bot_due: None,
         idle_ttl: setup.idle_ttl,
+        unsat_ttl: setup.unsat_ttl,
+        ever_seated: false,
         idle_deadline: None,
         unattended: false,
         dirty: false,
@@ -222,6 +227,11 @@ struct TableActor {
     bot_due: Option<Instant>,
     /// How long the table lives with nobody connected.
     idle_ttl: Duration,
+    /// How long it lives with nobody connected while nobody has ever sat at it.
+    unsat_ttl: Duration,
+    /// True once a person or a remote program has sat at the table (restored tables that
+    /// played count): until then an empty table is deleted when it closes.
+    ever_seated: bool,
     /// When the table closes if still nobody is connected.
     idle_deadline: Option<Instant>,
     /// The server itself started the match (the ladder): it is played to its end with nobody
@@ -274,7 +284,12 @@ impl TableActor {
                 self.settle();
             }
             if self.closing {
-                self.outbox.record_closed();
+                if self.ever_seated {
+                    self.outbox.record_closed();
+                } else {
+                    // Nobody ever sat here: nothing worth keeping, and nothing to bring back.
+                    self.outbox.record_deleted();
+                }
                 self.outbox.flush().await;
                 break;
             }
@@ -426,9 +441,18 @@ impl TableActor {
         } else {
             self.bot_due = None;
         }
+        self.ever_seated |= self
+            .seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
         let playing_unattended = self.unattended && self.status == TableStatus::Playing;
         if self.connections() == 0 && !playing_unattended {
-            self.idle_deadline.get_or_insert(now + self.idle_ttl);
+            let ttl = if self.ever_seated {
+                self.idle_ttl
+            } else {
+                self.unsat_ttl.min(self.idle_ttl)
+            };
+            self.idle_deadline.get_or_insert(now + ttl);
         } else {
             self.idle_deadline = None;
         }
@@ -527,6 +551,7 @@ impl TableActor {
         self.moves = restored.log.len();
         self.seq = restored.seq;
         self.matches_played = restored.matches_played;
+        self.ever_seated = self.game.is_some() || restored.matches_played > 0;
         self.status = restored.status;
         self.host = restored.host;
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);

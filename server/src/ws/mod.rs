@@ -17,6 +17,8 @@ mod ratelimit;
 mod reader;
 mod refusal;
 mod sessions;
+#[cfg(test)]
+mod tests;
 mod writer;
 
 pub use ratelimit::TokenBucket;
@@ -31,7 +33,8 @@ use tokio_util::sync::CancellationToken;
 use crate::conn::{Conn, ConnId, bounded};
 use crate::lobby::Lobby;
 use crate::table::TableMsg;
-use reader::Reader;
+use axum::extract::ws::close_code;
+use reader::{ReadEnd, Reader};
 use writer::write_loop;
 
 /// Frames larger than this close the connection (after a `too_large` error); frames between
@@ -47,6 +50,11 @@ pub struct Limits {
     pub burst: u32,
     /// Frames waiting for one slow connection before it is dropped.
     pub outbound_queue: usize,
+    /// Nothing received for this long (the server pings every third of it) closes the
+    /// connection.
+    pub idle: std::time::Duration,
+    /// Not at a table for this long closes the connection.
+    pub join: std::time::Duration,
 }
 
 /// What every connection shares: where tables are found, its limits, and the stop signal.
@@ -92,19 +100,43 @@ where
     let opened = std::time::Instant::now();
     let sent = writer::Sent::default();
     let mut sink = sink;
-    let client_closed = {
-        let read = reader.run(stream);
-        let write = write_loop(&mut sink, rx, kick, finish, hub.shutdown.clone(), &sent);
+    let ended = {
+        let read = reader.run(stream, &hub.limits);
+        let ping_every = hub.limits.idle / 3;
+        let write = write_loop(
+            &mut sink,
+            rx,
+            kick,
+            finish,
+            hub.shutdown.clone(),
+            &sent,
+            ping_every,
+        );
         tokio::select! {
-            closed = read => closed,
-            () = write => false,
+            ended = read => ended,
+            () = write => ReadEnd::Gone,
         }
     };
-    if client_closed {
-        // The client's close frame is answered with one (the closing handshake): closing
-        // the sink sends the reply the WebSocket layer queued when the client's arrived.
-        let close = tokio::time::timeout(std::time::Duration::from_secs(1), sink.close());
-        let _ = Box::pin(close).await;
+    match ended {
+        ReadEnd::ClientClosed => {
+            // The client's close frame is answered with one (the closing handshake): closing
+            // the sink sends the reply the WebSocket layer queued when the client's arrived.
+            let close = tokio::time::timeout(std::time::Duration::from_secs(1), sink.close());
+            let _ = Box::pin(close).await;
+        }
+        ReadEnd::Silent(after) => {
+            metrics::counter!("parlor_ws_timed_out_total", "why" => "silent").increment(1);
+            let reason = format!("nothing received for {} s", after.as_secs());
+            tracing::info!(conn = conn.0, "websocket closed: {reason}");
+            Box::pin(writer::close_with(&mut sink, close_code::AWAY, reason)).await;
+        }
+        ReadEnd::NeverJoined(after) => {
+            metrics::counter!("parlor_ws_timed_out_total", "why" => "never_joined").increment(1);
+            let reason = format!("no join or watch within {} s", after.as_secs());
+            tracing::info!(conn = conn.0, "websocket closed: {reason}");
+            Box::pin(writer::close_with(&mut sink, close_code::POLICY, reason)).await;
+        }
+        ReadEnd::Gone => {}
     }
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;

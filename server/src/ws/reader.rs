@@ -9,12 +9,26 @@ use futures_util::{Stream, StreamExt};
 use parlor_shared::Action;
 use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg};
 use tokio::sync::oneshot;
+use tokio::time::{Instant, sleep_until};
 
 use super::TokenBucket;
 use super::refusal::Refusal;
 use crate::conn::Conn;
 use crate::lobby::Lobby;
 use crate::table::{JoinRequest, TableHandle, TableMsg, TableRequest};
+
+/// Why the reader stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ReadEnd {
+    /// The client sent a close frame (the connection answers it).
+    ClientClosed,
+    /// The stream ended or failed.
+    Gone,
+    /// Nothing arrived for this long, not even a pong.
+    Silent(Duration),
+    /// No table was joined or watched for this long.
+    NeverJoined(Duration),
+}
 
 /// The reading half of a connection.
 pub(super) struct Reader {
@@ -60,13 +74,38 @@ impl Reader {
         }
     }
 
-    /// Reads frames until the client goes away; true when it sent a close frame (which the
-    /// connection then answers).
-    pub(super) async fn run<R>(&mut self, stream: &mut R) -> bool
+    /// Reads frames until the client goes away or falls silent: nothing at all (not even the
+    /// pong to the writer's pings) for `limits.idle`, or no table joined or watched for
+    /// `limits.join`.
+    pub(super) async fn run<R>(&mut self, stream: &mut R, limits: &super::Limits) -> ReadEnd
     where
         R: Stream<Item = Result<Message, axum::Error>> + Unpin,
     {
-        while let Some(message) = stream.next().await {
+        let mut heard = Instant::now();
+        let mut unjoined_since = Some(heard);
+        loop {
+            match (&self.table, unjoined_since) {
+                (Some(_), _) => unjoined_since = None,
+                (None, None) => unjoined_since = Some(Instant::now()),
+                (None, Some(_)) => {}
+            }
+            let idle_at = heard + limits.idle;
+            let join_at = unjoined_since.map(|since| since + limits.join);
+            let deadline = join_at.map_or(idle_at, |join_at| join_at.min(idle_at));
+            let message = tokio::select! {
+                message = stream.next() => message,
+                () = sleep_until(deadline) => {
+                    return if join_at.is_some_and(|at| at <= idle_at) {
+                        ReadEnd::NeverJoined(limits.join)
+                    } else {
+                        ReadEnd::Silent(limits.idle)
+                    };
+                }
+            };
+            let Some(message) = message else {
+                return ReadEnd::Gone;
+            };
+            heard = Instant::now();
             match message {
                 // Each message is handled in its own boxed future: the connection's task then
                 // stays small however deep the handling goes (thousands of them are alive).
@@ -82,7 +121,7 @@ impl Reader {
                         Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
                     }
                 }
-                Ok(Message::Close(_)) => return true,
+                Ok(Message::Close(_)) => return ReadEnd::ClientClosed,
                 Ok(Message::Ping(_) | Message::Pong(_)) => {}
                 Err(err) => {
                     // tungstenite refuses frames over the hard limit and ends the stream.
@@ -100,11 +139,10 @@ impl Reader {
                         .await;
                     }
                     tracing::debug!(conn = self.conn.id.0, %err, "read error");
-                    break;
+                    return ReadEnd::Gone;
                 }
             }
         }
-        false
     }
 
     /// Counts a frame received.

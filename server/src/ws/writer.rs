@@ -31,9 +31,17 @@ pub(super) async fn write_loop<W>(
     finish: CancellationToken,
     shutdown: CancellationToken,
     sent_so_far: &Sent,
+    ping_every: Duration,
 ) where
     W: Sink<Message> + Unpin,
 {
+    // Pings keep a quiet but live client heard from (its pong is a frame), and find a dead
+    // one: the reader closes a connection nothing arrives from.
+    let mut ping = tokio::time::interval_at(
+        tokio::time::Instant::now() + ping_every,
+        ping_every.max(Duration::from_millis(10)),
+    );
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
     let kicked = kick.cancelled();
     let stopping = shutdown.cancelled();
@@ -46,6 +54,17 @@ pub(super) async fn write_loop<W>(
             () = &mut stopping => break,
             () = &mut kicked => return,
             more = rx.recv_all(&mut batch) => more,
+            _ = ping.tick() => {
+                let sent = tokio::select! {
+                    biased;
+                    () = &mut kicked => return,
+                    sent = sink.send(Message::Ping(Default::default())) => sent,
+                };
+                if sent.is_err() {
+                    return;
+                }
+                continue;
+            }
             () = &mut finishing => {
                 finish_with(&mut sink, &mut rx, &mut batch).await;
                 return;
@@ -88,6 +107,19 @@ pub(super) async fn write_loop<W>(
         .await
     };
     let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), goodbye)).await;
+}
+
+/// Closes the socket with `code` and `reason` (the reader ended the connection: a silent
+/// client, or one that never joined a table).
+pub(super) async fn close_with<W>(sink: &mut W, code: u16, reason: String)
+where
+    W: Sink<Message> + Unpin,
+{
+    let close = sink.send(Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    })));
+    let _ = Box::pin(tokio::time::timeout(Duration::from_secs(1), close)).await;
 }
 
 /// Writes the frames still queued, then closes the socket normally. Those frames were all

@@ -151,7 +151,7 @@ class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
 
 
-_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'name': Optional[str], 'spectator_chat': bool}, total=False)
+_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'listed': bool, 'name': Optional[str], 'spectator_chat': bool}, total=False)
 
 class TableOptions(_TableOptionsOptional):
     """Table settings that are not rules of the game: its name, timers and pacing. Every field is

@@ -4,10 +4,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::store::StoreError;
 use crate::store::records::{
     ActionRow, CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, occupant_from,
 };
+use crate::store::{StoreError, secret};
 
 /// The ids of every table not closed for good, oldest first.
 pub fn open_table_ids(conn: &Connection) -> Result<Vec<String>, StoreError> {
@@ -83,7 +83,14 @@ pub fn table_log(
                 seat: row.get(0)?,
                 occupant,
                 name: row.get(2)?,
-                token: row.get(3)?,
+                // A clear token from an older version's file is only ever held as its digest.
+                token: row.get::<_, Option<String>>(3)?.map(|kept| {
+                    if secret::is_digest(&kept) {
+                        kept
+                    } else {
+                        secret::digest(&kept)
+                    }
+                }),
                 strategy: row.get(4)?,
                 bot_playing: row.get(5)?,
             })

@@ -8,7 +8,7 @@
 
 use rusqlite::Connection;
 
-use crate::store::StoreError;
+use crate::store::{StoreError, secret};
 
 /// Every migration in order. Append; never edit one that has shipped.
 pub const MIGRATIONS: &[&str] = &[
@@ -111,5 +111,34 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.commit()?;
         tracing::info!(version = i + 1, "database schema migrated");
     }
+    hash_clear_tokens(conn)
+}
+
+/// Replaces every seat token an older version stored in clear by its digest, in one
+/// transaction (a no-op once done): the file then holds no token that gives a seat back.
+fn hash_clear_tokens(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let mut clear: Vec<(String, i64, String)> = {
+        let mut select =
+            tx.prepare("SELECT table_id, seat, token FROM seats WHERE token IS NOT NULL")?;
+        let rows = select.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    clear.retain(|(_, _, kept)| !secret::is_digest(kept));
+    if clear.is_empty() {
+        return Ok(());
+    }
+    {
+        let mut update =
+            tx.prepare("UPDATE seats SET token = ?3 WHERE table_id = ?1 AND seat = ?2")?;
+        for (table, seat, token) in &clear {
+            update.execute(rusqlite::params![table, seat, secret::digest(token)])?;
+        }
+    }
+    tx.commit()?;
+    tracing::info!(
+        seats = clear.len(),
+        "seat tokens stored in clear by an older version are now stored hashed"
+    );
     Ok(())
 }

@@ -322,3 +322,49 @@ async fn table_talk_keeps_only_the_latest_lines_and_survives_reopening() {
     assert_eq!(log.chat, vec![line(5), line(6), line(7)]);
     store.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn tokens_an_older_version_stored_in_clear_are_hashed_on_open() {
+    let dir = Dir::new("clear-tokens");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let (log, _, _) = log_of(4);
+    store.append(Write::Table(log.table.clone()));
+    store.append(Write::Match {
+        table: "t".into(),
+        row: log.matches[0],
+    });
+    // Rows as an older version wrote them: the tokens themselves.
+    let ack = store.append(Write::State {
+        table: "t".into(),
+        status: "playing",
+        host: Some(0),
+        seats: seat_rows(),
+    });
+    ack.await.unwrap().unwrap();
+    store.close().await.unwrap();
+    drop(store);
+
+    let (store, startup) = SqliteStore::open(&dir.0).unwrap();
+    let seats = &startup.tables[0].seats;
+    assert_eq!(
+        seats[0].token.as_deref(),
+        Some(crate::store::secret::digest("token0").as_str()),
+        "the seat comes back with its token's digest"
+    );
+    store.close().await.unwrap();
+    let conn = rusqlite::Connection::open(dir.0.join(super::DB_FILE)).unwrap();
+    let kept: Vec<String> = conn
+        .prepare("SELECT token FROM seats WHERE token IS NOT NULL")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(kept.len(), 3);
+    for token in kept {
+        assert!(
+            crate::store::secret::is_digest(&token),
+            "{token} is still in clear"
+        );
+    }
+}

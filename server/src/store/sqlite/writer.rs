@@ -326,19 +326,25 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        for sql in [
-            "DELETE FROM actions WHERE table_id = ?1",
-            "DELETE FROM chat WHERE table_id = ?1",
-            "DELETE FROM seats WHERE table_id = ?1",
-            "DELETE FROM matches WHERE table_id = ?1",
-            "DELETE FROM tables WHERE id = ?1",
-        ] {
-            tx.prepare_cached(sql)?.execute(params![id])?;
-        }
+        delete_table(&tx, id)?;
     }
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
     Ok(ids.len())
+}
+
+/// Deletes a table and every row of it.
+fn delete_table(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+    for sql in [
+        "DELETE FROM actions WHERE table_id = ?1",
+        "DELETE FROM chat WHERE table_id = ?1",
+        "DELETE FROM seats WHERE table_id = ?1",
+        "DELETE FROM matches WHERE table_id = ?1",
+        "DELETE FROM tables WHERE id = ?1",
+    ] {
+        tx.prepare_cached(sql)?.execute(params![id])?;
+    }
+    Ok(())
 }
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite
@@ -460,6 +466,7 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
             tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
                 .execute(params![table, match_no])?;
         }
+        Write::Deleted { table } => delete_table(tx, table)?,
     }
     Ok(())
 }

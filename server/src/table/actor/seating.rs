@@ -9,6 +9,7 @@ use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
+use crate::store::secret;
 use crate::table::JoinRequest;
 use crate::table::TableError;
 use crate::table::seats::{clean_name, new_token};
@@ -22,8 +23,8 @@ impl TableActor {
         conn: Conn,
         request: JoinRequest,
     ) -> Result<(), TableError> {
-        let seat = match &request.token {
-            Some(token) => self.reclaim(&conn, token)?,
+        let (seat, token) = match &request.token {
+            Some(token) => (self.reclaim(&conn, token)?, token.clone()),
             None => self.take_free_seat(&request)?,
         };
         let state = &mut self.seats[seat.index()];
@@ -42,7 +43,7 @@ impl TableActor {
                 protocol: PROTOCOL_VERSION,
                 table: self.id.clone(),
                 seat: Some(seat),
-                token: self.seats[seat.index()].token.clone(),
+                token: Some(token),
                 host: self.host == Some(seat),
             },
         );
@@ -55,10 +56,11 @@ impl TableActor {
 
     /// The seat whose token this is, disconnecting whoever played it before.
     pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, TableError> {
+        let digest = secret::digest(token);
         let index = self
             .seats
             .iter()
-            .position(|s| s.token.as_deref() == Some(token))
+            .position(|s| s.token.as_deref() == Some(digest.as_str()))
             .ok_or(TableError::BadToken)?;
         if let Some(old) = self.seats[index].conn.take()
             && old.id != conn.id
@@ -83,8 +85,12 @@ impl TableActor {
         Ok(())
     }
 
-    /// A free seat (the one asked for, or the first), now held by the joining connection.
-    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, TableError> {
+    /// A free seat (the one asked for, or the first), now held by the joining connection, and
+    /// its fresh token (the seat keeps only the token's digest).
+    pub(super) fn take_free_seat(
+        &mut self,
+        request: &JoinRequest,
+    ) -> Result<(Seat, String), TableError> {
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
@@ -103,8 +109,9 @@ impl TableActor {
             Occupant::Human
         };
         state.name = clean_name(request.name.as_deref());
-        state.token = Some(new_token());
-        Ok(Seat(index as u8))
+        let token = new_token();
+        state.token = Some(secret::digest(&token));
+        Ok((Seat(index as u8), token))
     }
 
     /// Adds a spectator.

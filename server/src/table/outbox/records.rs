@@ -122,6 +122,12 @@ impl Outbox {
         self.write(Write::Closed { table });
     }
 
+    /// The table is forgotten: nobody ever sat at it, so nothing of it is kept.
+    pub fn record_deleted(&mut self) {
+        let table = self.table.clone();
+        self.write(Write::Deleted { table });
+    }
+
     /// Marks the last written state as already stored (a table just rebuilt from it).
     pub fn assume_recorded_state(
         &mut self,

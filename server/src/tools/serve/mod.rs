@@ -1,6 +1,7 @@
 //! `parlor serve`: the game server and web client, with embedded defaults. Its settings
 //! (flags, `PARLOR_*` variables, a TOML file) are read in [`settings`].
 
+mod fd_limit;
 mod settings;
 
 pub use settings::{LogFormat, ServeArgs, Settings};
@@ -26,11 +27,19 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     init_tracing(&settings)?;
     let args = &settings;
+    let mut config = args.config();
+    let files = fd_limit::raise();
+    config.max_connections = fd_limit::cap_connections(config.max_connections, files);
+    tracing::info!(
+        open_files = files,
+        max_connections = config.max_connections,
+        "connection cap"
+    );
     crate::table::thinking::set_budget(std::time::Duration::from_millis(args.bot_think_ms));
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
         let _file_size_signal = ignore_file_size_signal();
-        let mut state = AppState::new(args.config());
+        let mut state = AppState::new(config);
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {

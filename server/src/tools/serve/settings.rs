@@ -103,6 +103,39 @@ pub struct ServeArgs {
     /// [default: `RUST_LOG`, else info].
     #[arg(long, env = "PARLOR_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+    /// Seconds a client may take to send a request's headers before its connection is
+    /// closed [default: 10].
+    #[arg(long, env = "PARLOR_HEADER_TIMEOUT_SECS", value_name = "SECS")]
+    pub header_timeout_secs: Option<u64>,
+    /// The most connections (HTTP and WebSocket) open at once; at most the open-file limit
+    /// less a reserve [default: 4096].
+    #[arg(long, env = "PARLOR_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// The most connections open at once from one address (0: no limit) [default: 64].
+    #[arg(long, env = "PARLOR_MAX_CONNECTIONS_PER_IP", value_name = "N")]
+    pub max_connections_per_ip: Option<usize>,
+    /// Tables one address may create a minute (0: no limit) [default: 10].
+    #[arg(long, env = "PARLOR_TABLES_PER_IP_PER_MINUTE", value_name = "N")]
+    pub tables_per_ip_per_minute: Option<usize>,
+    /// Tables created from one address that may be open at once (0: no limit) [default: 20].
+    #[arg(long, env = "PARLOR_TABLES_PER_IP", value_name = "N")]
+    pub tables_per_ip: Option<usize>,
+    /// Take client addresses from `X-Forwarded-For`/`Forwarded`: only behind a reverse proxy
+    /// that sets them, which clients cannot reach around [default: false].
+    #[arg(long, env = "PARLOR_TRUST_PROXY", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), value_name = "BOOL")]
+    pub trust_proxy: Option<bool>,
+    /// Seconds a WebSocket may stay silent (not even answering the server's pings) before
+    /// it is closed [default: 60].
+    #[arg(long, env = "PARLOR_WS_IDLE_SECS", value_name = "SECS")]
+    pub ws_idle_secs: Option<u64>,
+    /// Seconds a WebSocket may stay without joining or watching a table [default: 30].
+    #[arg(long, env = "PARLOR_WS_JOIN_SECS", value_name = "SECS")]
+    pub ws_join_secs: Option<u64>,
+    /// Seconds a table nobody ever sat at lives with nobody connected; it is then deleted
+    /// [default: 300].
+    #[arg(long, env = "PARLOR_UNSAT_TABLE_SECS", value_name = "SECS")]
+    pub unsat_table_secs: Option<u64>,
 }
 
 /// Every setting of `parlor serve`, resolved. As a TOML table it is the config file's format.
@@ -144,6 +177,24 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// The log filter.
     pub log: String,
+    /// Seconds to send a request's headers.
+    pub header_timeout_secs: u64,
+    /// The most connections at once.
+    pub max_connections: usize,
+    /// The most connections from one address (0: no limit).
+    pub max_connections_per_ip: usize,
+    /// Tables one address may create a minute (0: no limit).
+    pub tables_per_ip_per_minute: usize,
+    /// Tables of one address open at once (0: no limit).
+    pub tables_per_ip: usize,
+    /// Trust `X-Forwarded-For`/`Forwarded`.
+    pub trust_proxy: bool,
+    /// Seconds a WebSocket may stay silent.
+    pub ws_idle_secs: u64,
+    /// Seconds a WebSocket may stay away from every table.
+    pub ws_join_secs: u64,
+    /// Seconds a table nobody ever sat at lives with nobody connected.
+    pub unsat_table_secs: u64,
 }
 
 impl Default for Settings {
@@ -167,6 +218,15 @@ impl Default for Settings {
             ladder_pause_ms: 5_000,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
+            header_timeout_secs: config.header_timeout.as_secs(),
+            max_connections: config.max_connections,
+            max_connections_per_ip: config.max_connections_per_ip,
+            tables_per_ip_per_minute: config.tables_per_ip_per_minute,
+            tables_per_ip: config.tables_per_ip,
+            trust_proxy: config.trust_proxy,
+            ws_idle_secs: config.ws_idle.as_secs(),
+            ws_join_secs: config.ws_join.as_secs(),
+            unsat_table_secs: config.unsat_table_ttl.as_secs(),
         }
     }
 }
@@ -192,6 +252,15 @@ struct FileSettings {
     ladder_pause_ms: Option<u64>,
     log_format: Option<LogFormat>,
     log: Option<String>,
+    header_timeout_secs: Option<u64>,
+    max_connections: Option<usize>,
+    max_connections_per_ip: Option<usize>,
+    tables_per_ip_per_minute: Option<usize>,
+    tables_per_ip: Option<usize>,
+    trust_proxy: Option<bool>,
+    ws_idle_secs: Option<u64>,
+    ws_join_secs: Option<u64>,
+    unsat_table_secs: Option<u64>,
 }
 
 impl Settings {
@@ -217,6 +286,15 @@ impl Settings {
             write_buffer_bytes: self.ws_write_buffer,
             request_timeout: std::time::Duration::from_secs(self.request_timeout_secs.max(1)),
             admin_key: self.admin_key.clone().filter(|key| !key.0.is_empty()),
+            header_timeout: secs(self.header_timeout_secs),
+            max_connections: self.max_connections.max(1),
+            max_connections_per_ip: self.max_connections_per_ip,
+            tables_per_ip_per_minute: self.tables_per_ip_per_minute,
+            tables_per_ip: self.tables_per_ip,
+            trust_proxy: self.trust_proxy,
+            ws_idle: secs(self.ws_idle_secs),
+            ws_join: secs(self.ws_join_secs),
+            unsat_table_ttl: std::time::Duration::from_secs(self.unsat_table_secs),
             ..Config::default()
         }
     }
@@ -231,6 +309,11 @@ impl Settings {
         }
         text
     }
+}
+
+/// A duration of at least one second.
+fn secs(secs: u64) -> std::time::Duration {
+    std::time::Duration::from_secs(secs.max(1))
 }
 
 /// Reads and checks a config file (unknown keys are refused, so a typo is not ignored).
@@ -282,6 +365,42 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .unwrap_or(d.ladder_pause_ms),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
+        header_timeout_secs: args
+            .header_timeout_secs
+            .or(file.header_timeout_secs)
+            .unwrap_or(d.header_timeout_secs),
+        max_connections: args
+            .max_connections
+            .or(file.max_connections)
+            .unwrap_or(d.max_connections),
+        max_connections_per_ip: args
+            .max_connections_per_ip
+            .or(file.max_connections_per_ip)
+            .unwrap_or(d.max_connections_per_ip),
+        tables_per_ip_per_minute: args
+            .tables_per_ip_per_minute
+            .or(file.tables_per_ip_per_minute)
+            .unwrap_or(d.tables_per_ip_per_minute),
+        tables_per_ip: args
+            .tables_per_ip
+            .or(file.tables_per_ip)
+            .unwrap_or(d.tables_per_ip),
+        trust_proxy: args
+            .trust_proxy
+            .or(file.trust_proxy)
+            .unwrap_or(d.trust_proxy),
+        ws_idle_secs: args
+            .ws_idle_secs
+            .or(file.ws_idle_secs)
+            .unwrap_or(d.ws_idle_secs),
+        ws_join_secs: args
+            .ws_join_secs
+            .or(file.ws_join_secs)
+            .unwrap_or(d.ws_join_secs),
+        unsat_table_secs: args
+            .unsat_table_secs
+            .or(file.unsat_table_secs)
+            .unwrap_or(d.unsat_table_secs),
     }
 }
 

@@ -1,0 +1,79 @@
+//! A connection's timeouts on paused time: the writer's pings, the reader closing a silent
+//! connection or one that never joins a table, each with its close code and reason.
+
+use std::time::Duration;
+
+use axum::extract::ws::{Message, close_code};
+use futures_util::stream;
+use tokio::sync::mpsc;
+use tokio_util::sync::{CancellationToken, PollSender};
+
+use super::{Hub, Limits, Sessions, run};
+use crate::lobby::Lobby;
+
+fn hub(idle: u64, join: u64) -> Hub {
+    let shutdown = CancellationToken::new();
+    Hub {
+        lobby: Lobby::new(Duration::from_secs(600), 10, shutdown.clone()),
+        limits: Limits {
+            rate_per_sec: 100,
+            burst: 200,
+            outbound_queue: 16,
+            idle: Duration::from_secs(idle),
+            join: Duration::from_secs(join),
+        },
+        shutdown,
+        sessions: Sessions::default(),
+    }
+}
+
+/// Runs a connection whose client never sends anything; returns what the server wrote and
+/// how long (paused time) the connection lasted.
+async fn silent_client(hub: &Hub) -> (Vec<Message>, Duration) {
+    let (tx, mut rx) = mpsc::channel(64);
+    let mut silence = stream::pending::<Result<Message, axum::Error>>();
+    let started = tokio::time::Instant::now();
+    // Bounded, so a connection that is never closed fails the test rather than hanging it.
+    tokio::time::timeout(
+        Duration::from_secs(3600),
+        run(PollSender::new(tx), &mut silence, hub),
+    )
+    .await
+    .expect("the server never closed the silent connection");
+    let lasted = started.elapsed();
+    let mut written = Vec::new();
+    while let Ok(message) = rx.try_recv() {
+        written.push(message);
+    }
+    (written, lasted)
+}
+
+fn close_of(written: &[Message]) -> (u16, String) {
+    match written.last() {
+        Some(Message::Close(Some(frame))) => (frame.code, frame.reason.to_string()),
+        other => panic!("the last frame is no close frame: {other:?}"),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_connection_that_never_joins_is_closed_after_the_join_timeout() {
+    let (written, lasted) = silent_client(&hub(60, 30)).await;
+    assert_eq!(lasted, Duration::from_secs(30));
+    let (code, reason) = close_of(&written);
+    assert_eq!(code, close_code::POLICY);
+    assert_eq!(reason, "no join or watch within 30 s");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_silent_connection_is_pinged_then_closed_after_the_idle_timeout() {
+    let (written, lasted) = silent_client(&hub(60, 3600)).await;
+    assert_eq!(lasted, Duration::from_secs(60));
+    let pings = written
+        .iter()
+        .filter(|m| matches!(m, Message::Ping(_)))
+        .count();
+    assert!(pings >= 2, "at 20 s and 40 s: {written:?}");
+    let (code, reason) = close_of(&written);
+    assert_eq!(code, close_code::AWAY);
+    assert_eq!(reason, "nothing received for 60 s");
+}
