@@ -237,7 +237,8 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .expect("the log");
-    assert!(actions >= 12, "{actions} actions stored");
+    // The last moves sent may still be on their way when the server stops.
+    assert!(actions >= 10, "{actions} actions stored");
     conn.execute(
         "UPDATE actions SET action = '{\"type\":\"play\",\"card\":\"??\"}' WHERE table_id = ?1 AND idx = 8",
         [&id],

@@ -255,13 +255,19 @@ pub async fn play_moves(
 ) -> (usize, Option<usize>) {
     let mut sent = 0;
     let mut last = None;
+    // A prompt repeated (after a `sync`, or on joining) is answered once.
+    let mut answered: Vec<Option<u64>> = vec![None; clients.len()];
     while sent < moves {
         let (i, msg) = parlor_tests::next_any(clients).await;
         if let ServerMsg::Error { code, message } = &msg {
             panic!("client {i} got an error: {code}: {message}");
         }
-        if let ServerMsg::YourTurn { legal, .. } = &msg {
+        if let ServerMsg::YourTurn { legal, seq, .. } = &msg {
             let seat = clients[i].seat.expect("a seated client");
+            if answered[i] == Some(*seq) {
+                continue;
+            }
+            answered[i] = Some(*seq);
             if let Some(reply) = move_for(seat, legal) {
                 clients[i].send(&reply).await;
                 sent += 1;

@@ -22,8 +22,8 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 /// The lock file's name inside the data directory.
 pub const LOCK_FILE: &str = "parlor.lock";
 
-/// The tables Parlor's schema makes, sorted.
-const PARLOR_TABLES: [&str; 4] = ["actions", "matches", "seats", "tables"];
+/// Every table Parlor's schema makes.
+const PARLOR_TABLES: [&str; 6] = ["actions", "chat", "matches", "results", "seats", "tables"];
 
 /// What an opened file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +53,8 @@ pub fn check(conn: &Connection, file: &Path) -> Result<Identity, StoreError> {
         .query_map([], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     tables.sort();
-    if tables.is_empty() || tables == PARLOR_TABLES {
+    // Any Parlor version's tables (an older one has fewer of them).
+    if tables.iter().all(|t| PARLOR_TABLES.contains(&t.as_str())) {
         return Ok(Identity::Unstamped);
     }
     Err(StoreError::Foreign {
