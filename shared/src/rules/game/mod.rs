@@ -18,6 +18,7 @@ use super::trick::Trick;
 use super::variant::{Options, OptionsError, Rules, Variant};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::DeckRng;
+use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// Cards each player passes in the variants that pass.
@@ -47,6 +48,11 @@ pub struct Game {
     seed: u64,
     /// Shuffles each hand's deck.
     rng: DeckRng,
+    /// The match's master secret, when hands are dealt by the fair recipe (`crate::fair`)
+    /// instead of the seeded stream. Server-side only: never part of a view.
+    master: Option<Hash32>,
+    /// The secret the current hand was dealt from (revealed when it is scored).
+    deal_secret: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
     stacked: Vec<[Card; 52]>,
     /// Seats at the table.
@@ -112,14 +118,28 @@ impl Game {
         ))
     }
 
+    /// A new match whose every hand is dealt from `master` by the fair recipe
+    /// (`crate::fair`): each hand's commitment goes out in `hand_started` and its secret in
+    /// `hand_scored`. What the server plays at its tables.
+    #[must_use]
+    pub fn with_master(rules: Rules, master: Hash32) -> Game {
+        Game::build(rules, 0, None, Some(master))
+    }
+
     /// A new match with already resolved rules.
     #[must_use]
     pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
+        Game::build(rules, seed, stacked, None)
+    }
+
+    fn build(rules: Rules, seed: u64, stacked: Option<[Card; 52]>, master: Option<Hash32>) -> Game {
         let n = rules.variant.players();
         let mut game = Game {
             rules,
             seed,
             rng: DeckRng::new(seed),
+            master,
+            deal_secret: None,
             stacked: stacked.into_iter().collect(),
             players: n,
             phase: Phase::Playing,
