@@ -11,7 +11,7 @@ use parlor_shared::rules::{OptionsError, Rules};
 use parlor_shared::{Action, Game, Options, RuleError, Seat, Variant};
 use thiserror::Error;
 
-use super::records::{ActionRow, TableLog};
+use super::records::{ActionRow, MatchRow, TableLog};
 
 /// Why a stored table cannot be brought back.
 #[derive(Debug, Error)]
@@ -148,16 +148,26 @@ pub fn action_of(row: &ActionRow) -> Result<(Seat, Action), RestoreError> {
     Ok((Seat(row.seat), action))
 }
 
-/// Replays one match's actions from its seed. `on_events` sees the opening events and then
+/// A stored match's game at its start: dealt from its master secret, or (matches stored
+/// before fair deals) from its seed.
+#[must_use]
+pub fn match_game(rules: Rules, row: &MatchRow) -> Game {
+    match row.secret {
+        Some(master) => Game::with_master(rules, master),
+        None => Game::with_rules(rules, row.seed, None),
+    }
+}
+
+/// Replays one match's actions from its start. `on_events` sees the opening events and then
 /// each action's events, in order.
 pub fn replay_match(
     rules: Rules,
-    match_no: u32,
-    seed: u64,
+    row: &MatchRow,
     actions: &[ActionRow],
     mut on_events: impl FnMut(&[parlor_shared::Event]),
 ) -> Result<(Game, Vec<(Seat, Action)>), RestoreError> {
-    let mut game = Game::with_rules(rules, seed, None);
+    let match_no = row.match_no;
+    let mut game = match_game(rules, row);
     on_events(&game.opening_events());
     let mut log = Vec::with_capacity(actions.len());
     let mut events = Vec::new();
@@ -259,8 +269,7 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
                 .partition_point(|a| a.match_no < current.match_no);
             let rows = &log.actions[first..];
             let seq = rows.last().map_or(current.seq, |a| a.seq);
-            let (game, actions) =
-                replay_match(rules, current.match_no, current.seed, rows, |_| {})?;
+            let (game, actions) = replay_match(rules, current, rows, |_| {})?;
             (Some(game), actions, seq)
         }
     };

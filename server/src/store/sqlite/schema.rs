@@ -52,6 +52,10 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX tables_by_status ON tables (status);
     ",
+    // 2: each match's master secret (fair deals); NULL for matches dealt from `seed`.
+    "
+    ALTER TABLE matches ADD COLUMN secret TEXT; -- 64 hex digits
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

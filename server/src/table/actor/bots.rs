@@ -5,6 +5,7 @@
 //! while the seat is still to act at the position the bot thought about.
 
 use parlor_shared::bots::{HeuristicBot, Strategy};
+use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
 use parlor_shared::{Action, Game, PlayerView, Seat};
 
@@ -57,10 +58,9 @@ impl TableActor {
         };
         let Some(game) = &self.game else { return };
         let view = PlayerView::of(game, Some(seat));
-        let bot = match self.seats[seat.index()].bot.take() {
-            Some(bot) => bot,
-            None => self.new_bot(seat),
-        };
+        // A fresh bot for every decision, seeded by the match, the seat and the event counter
+        // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
+        let bot = self.new_bot(seat);
         let asked = Asked {
             seat,
             seq: self.seq,
@@ -69,8 +69,7 @@ impl TableActor {
         self.thought = Some(self.bots.think(bot, view, asked));
     }
 
-    /// A fresh bot for `seat`: its built-in strategy, or the stand-in. (A seat's bot is lost
-    /// when its thought was too late.)
+    /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
     fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
         let seed = self.bot_seed(seat);
         let state = &self.seats[seat.index()];
@@ -165,13 +164,17 @@ impl TableActor {
         }
     }
 
-    /// A seed for a seat's bot, fixed by the table's seed when it has one.
+    /// The seed of `seat`'s bot for the decision at the current event counter: derived
+    /// one-way from the match's master secret (`fair::bot_seed`), so it is the same after a
+    /// restart and tells nothing of the deals. Matches stored before fair deals mix their seed.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let base = self
-            .game
-            .as_ref()
-            .map_or(self.seed.unwrap_or(0), Game::seed);
+        let game = self.game.as_ref();
+        if let Some(master) = game.and_then(Game::master) {
+            return fair::bot_seed(master, seat, self.seq);
+        }
+        let base = game.map_or(self.seed.unwrap_or(0), Game::seed);
         base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(u64::from(seat.0) + 1)
+            ^ self.seq.wrapping_mul(0xD1B5_4A32_D192_ED03)
     }
 }

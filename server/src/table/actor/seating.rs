@@ -44,6 +44,7 @@ impl TableActor {
                 seat: Some(seat),
                 token: self.seats[seat.index()].token.clone(),
                 host: self.host == Some(seat),
+                practice: self.seed.is_some(),
             },
         );
         self.flush_table();
@@ -117,6 +118,7 @@ impl TableActor {
                 seat: None,
                 token: None,
                 host: false,
+                practice: self.seed.is_some(),
             },
         );
         self.spectators.push(conn.clone());
