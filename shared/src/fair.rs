@@ -138,13 +138,16 @@ pub fn deck(secret: &Hash32) -> [Card; 52] {
     fisher_yates(&bytes)
 }
 
-/// A deal: each seat's cards and the cards left over (hearts5's undealt pair).
+/// A deal: each seat's cards, the cards left over and the cards turned face up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     /// Each seat's hand.
     pub hands: PerSeat<CardSet>,
-    /// Cards nobody was dealt.
+    /// Cards nobody was dealt (hearts5's pair).
     pub undealt: CardSet,
+    /// Cards shown to everyone at the deal: hearts5's undealt pair, whist's last card (the
+    /// dealer's, `deck[51]`); none in the other variants.
+    pub face_up: CardSet,
 }
 
 /// Deals `deck` for `variant` when `dealer` deals: one card at a time, starting at the
@@ -159,9 +162,16 @@ pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
         hands[seat].insert(card);
         seat = seat.next(n);
     }
+    let undealt: CardSet = deck[dealt..].iter().copied().collect();
+    let face_up = match variant {
+        Variant::Hearts5 => undealt,
+        Variant::Whist => CardSet::single(deck[51]),
+        _ => CardSet::EMPTY,
+    };
     Deal {
         hands,
-        undealt: deck[dealt..].iter().copied().collect(),
+        undealt,
+        face_up,
     }
 }
 
@@ -235,6 +245,10 @@ mod tests {
                             let (_, deal) = dealer.as_ref().expect("hand started first");
                             assert_eq!(*cards, deal.hands[*seat], "{variant}");
                             checked += 1;
+                        }
+                        Event::TrumpShown { cards, .. } => {
+                            let (_, deal) = dealer.as_ref().expect("hand started first");
+                            assert_eq!(*cards, deal.face_up, "{variant}");
                         }
                         Event::HandScored(result) => {
                             let secret = result.secret.expect("revealed");
