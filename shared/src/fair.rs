@@ -119,12 +119,30 @@ pub fn practice_master(seed: u64) -> Hash32 {
     sha256(&[b"parlor practice v1", &seed.to_be_bytes()])
 }
 
+/// Which of a seat's decisions in a match: its hand, whether it is choosing a pass, and how
+/// many cards it holds (one fewer after each card it plays). It names the decision by the
+/// game alone, not by when other seats acted, so it is the same however moves interleave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The hand, from 0 within the match.
+    pub hand: u32,
+    /// True while choosing cards to pass.
+    pub passing: bool,
+    /// Cards the seat holds.
+    pub held: u8,
+}
+
 /// The seed of a built-in bot's random choices for one decision: fixed by the match, the seat
-/// and the table's event counter, so a restarted table makes the same choices. One-way: it
+/// and the decision, so a table rebuilt after a crash makes the same choices. One-way: it
 /// reveals nothing of the deal secrets.
 #[must_use]
-pub fn bot_seed(master: &Hash32, seat: Seat, seq: u64) -> u64 {
-    let hash = sha256(&[b"parlor bot v1", &master.0, &[seat.0], &seq.to_be_bytes()]);
+pub fn bot_seed(master: &Hash32, seat: Seat, decision: Decision) -> u64 {
+    let hash = sha256(&[
+        b"parlor bot v1",
+        &master.0,
+        &[seat.0, u8::from(decision.passing), decision.held],
+        &decision.hand.to_be_bytes(),
+    ]);
     u64::from_le_bytes(hash.0[..8].try_into().expect("8 bytes"))
 }
 

@@ -7,7 +7,7 @@
 use parlor_shared::bots::{HeuristicBot, Strategy};
 use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
-use parlor_shared::{Action, Game, PlayerView, Seat};
+use parlor_shared::{Action, Phase, PlayerView, Seat};
 
 use crate::table::thinking::{Answer, Asked};
 
@@ -58,7 +58,7 @@ impl TableActor {
         };
         let Some(game) = &self.game else { return };
         let view = PlayerView::of(game, Some(seat));
-        // A fresh bot for every decision, seeded by the match, the seat and the event counter
+        // A fresh bot for every decision, seeded by the match, the seat and the decision
         // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
         let bot = self.new_bot(seat);
         let asked = Asked {
@@ -164,17 +164,28 @@ impl TableActor {
         }
     }
 
-    /// The seed of `seat`'s bot for the decision at the current event counter: derived
-    /// one-way from the match's master secret (`fair::bot_seed`), so it is the same after a
-    /// restart and tells nothing of the deals. Matches stored before fair deals mix their seed.
+    /// The seed of `seat`'s bot for its decision now: derived one-way from the match's
+    /// master secret and the decision as the game names it (`fair::bot_seed`), so it is the
+    /// same after a restart, whatever order other seats moved in, and tells nothing of the
+    /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let game = self.game.as_ref();
-        if let Some(master) = game.and_then(Game::master) {
-            return fair::bot_seed(master, seat, self.seq);
+        let Some(game) = self.game.as_ref() else {
+            return self.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
+        };
+        let decision = fair::Decision {
+            hand: game.hand_number(),
+            passing: game.phase() == Phase::Passing,
+            held: game.hand(seat).len() as u8,
+        };
+        if let Some(master) = game.master() {
+            return fair::bot_seed(master, seat, decision);
         }
-        let base = game.map_or(self.seed.unwrap_or(0), Game::seed);
-        base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        let key = (u64::from(decision.hand) << 16)
+            | (u64::from(decision.passing) << 8)
+            | u64::from(decision.held);
+        game.seed()
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(u64::from(seat.0) + 1)
-            ^ self.seq.wrapping_mul(0xD1B5_4A32_D192_ED03)
+            ^ key.wrapping_mul(0xD1B5_4A32_D192_ED03)
     }
 }
