@@ -315,7 +315,8 @@ function tableItem(t) {
   const people = t.seats.filter((/** @type {any} */ s) => s.occupant === 'human').map((/** @type {any} */ s) => s.name).filter(Boolean);
   return h('li', { class: 'table-item', 'data-table': t.id },
     h('div', {},
-      h('div', { class: 'variant-name' }, tableName(t)),
+      h('div', { class: 'variant-name' }, tableName(t),
+        t.practice ? h('span', { class: 'badge practice' }, 'Practice: deals chosen by its creator') : null),
       h('div', { class: 'hint' }, `${STATUS_TEXT[t.status] || t.status} · ${taken} of ${t.seats.length} seats taken`,
         people.length ? ` · ${people.join(', ')}` : '')),
     h('a', { class: 'button', href: `t/${encodeURIComponent(t.id)}` }, t.status === 'waiting' && taken < t.seats.length ? 'Join' : 'Open'));

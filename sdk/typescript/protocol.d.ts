@@ -141,6 +141,11 @@ export type ServerMsg =
        */
       host: boolean;
       /**
+       * True at a practice table: its creator chose the seed, so they can know every
+       * deal (see `TableInfo::practice`). Shown to everyone who joins or watches.
+       */
+      practice?: boolean;
+      /**
        * The protocol version the server speaks.
        */
       protocol: number;
@@ -369,6 +374,12 @@ export type Cards = Card[];
 export type Event =
   | {
       /**
+       * SHA-256 of the secret this hand is dealt from, published before anyone plays; the
+       * secret follows in `hand_scored` (docs/FAIRNESS.md). Absent for hands not dealt by
+       * the fair recipe (scripted decks, offline tools).
+       */
+      commitment?: Hash32 | null;
+      /**
        * Who dealt.
        */
       dealer: Seat;
@@ -477,6 +488,13 @@ export type Event =
        */
       winners: Seat[];
     };
+/**
+ * 32 bytes as 64 lowercase hex digits.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Hash32".
+ */
+export type Hash32 = string;
 /**
  * Where passed cards go.
  *
@@ -757,6 +775,11 @@ export interface HandResult {
    */
   pool_carried: number;
   /**
+   * The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
+   * `commitment` of its `hand_started` (docs/FAIRNESS.md).
+   */
+  secret?: Hash32 | null;
+  /**
    * Totals after this hand (filippa: the positive totals).
    */
   totals: PerSeatInt32;
@@ -841,6 +864,11 @@ export interface PlayedCard {
  * via the `definition` "PlayerView".
  */
 export interface PlayerView {
+  /**
+   * SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
+   * published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
+   */
+  deal_commitment?: Hash32 | null;
   /**
    * This hand's dealer.
    */
@@ -990,6 +1018,12 @@ export interface TableInfo {
    * Its options, every one spelled out.
    */
   options: Options;
+  /**
+   * True at a practice table: created with a `seed`, so whoever knows the seed knows
+   * every deal. At other tables the server draws each match's secret from the operating
+   * system's secure random source (docs/FAIRNESS.md).
+   */
+  practice?: boolean;
   /**
    * Every seat.
    */

@@ -35,6 +35,8 @@ enum Tool {
     HeartlessMove(tools::heartless_move::HeartlessMoveArgs),
     /// Join a table over the WebSocket protocol as a bot and play until the match ends.
     Bot(tools::bot::BotArgs),
+    /// Check a finished hand's deal (file, `-` or URL): its secret, commitment and cards.
+    Verify(tools::verify::VerifyArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -44,6 +46,7 @@ fn main() -> anyhow::Result<()> {
         Tool::Backup(args) => tools::backup::run_backup(&args),
         Tool::Restore(args) => tools::backup::run_restore(&args),
         Tool::Replay(args) => tools::replay::run(&args),
+        Tool::Verify(args) => tools::verify::run(&args),
         Tool::Loadtest(args) => tools::loadtest::run(&args),
         Tool::Uva181 => tools::uva181::run(),
         Tool::Bench(args) => tools::bench::run(&args),

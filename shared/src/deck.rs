@@ -44,6 +44,14 @@ pub fn ordered_deck() -> [Card; 52] {
 pub fn shuffled_deck(rng: &mut DeckRng) -> [Card; 52] {
     let mut bytes = [0u8; 51 * 4];
     rng.0.fill_bytes(&mut bytes);
+    fisher_yates(&bytes)
+}
+
+/// Fisher-Yates over the ordered deck, driven by 51 little-endian 32-bit words: step `k`
+/// (from 0) swaps position `i = 51 - k` with `j = (word_k * (i + 1)) >> 32`. Shared by the
+/// seeded shuffle and the fair deal (`crate::fair`), whose recipe documents it.
+#[must_use]
+pub fn fisher_yates(bytes: &[u8; 51 * 4]) -> [Card; 52] {
     let mut deck = ordered_deck();
     for (step, word) in bytes.chunks_exact(4).enumerate() {
         let i = 51 - step;

@@ -6,6 +6,7 @@ pub mod arena;
 pub mod bots;
 pub mod card;
 pub mod deck;
+pub mod fair;
 pub mod protocol;
 pub mod rules;
 pub mod seat;

@@ -181,6 +181,10 @@ pub enum ServerMsg {
         token: Option<String>,
         /// True when you are the table's host.
         host: bool,
+        /// True at a practice table: its creator chose the seed, so they can know every
+        /// deal (see `TableInfo::practice`). Shown to everyone who joins or watches.
+        #[serde(default)]
+        practice: bool,
     },
     /// Who sits where and how the table stands; sent whenever that changes.
     Table {
@@ -301,6 +305,11 @@ pub struct TableInfo {
     pub spectators: u32,
     /// Matches finished at this table.
     pub matches_played: u32,
+    /// True at a practice table: created with a `seed`, so whoever knows the seed knows
+    /// every deal. At other tables the server draws each match's secret from the operating
+    /// system's secure random source (docs/FAIRNESS.md).
+    #[serde(default)]
+    pub practice: bool,
 }
 
 /// Where a table stands.

@@ -846,7 +846,8 @@ mod tricks {
         assert!(events.contains(&Event::HandStarted {
             hand: 1,
             dealer: Seat(0),
-            pass: None
+            pass: None,
+            commitment: None,
         }));
 
         // A held card that breaks the follow-suit rule is a bad card too.

@@ -26,6 +26,7 @@ test('one person and three computer players play a whole hand of hearts, passing
   const { context, page, errors } = await newPage();
   await createFromLobby(page, server.url, 'hearts', 'Grandma');
   assert.equal(await page.locator('.seat-row.me .badge.host').count(), 1, 'the creator is the host');
+  assert.equal(await page.locator('#practice').count(), 0, 'a table made in the lobby deals from the server alone');
   await fillWithBots(page, 'heuristic');
   await startMatch(page);
 
@@ -116,6 +117,8 @@ test('a refresh in the middle of a trick brings back the hand, the trick and the
   });
   const { context, page, errors } = await newPage({ width: 1024, height: 800 });
   await sitByInvite(page, `${server.url}${created.invite}`, 'Carol', 0);
+  // A seeded table says so to everyone at it: its creator can know every deal.
+  assert.match(await page.locator('#practice').textContent(), /Practice: deals chosen by its creator/);
   await fillWithBots(page, 'heuristic');
   await startMatch(page);
   // Play until it is our turn with cards already on the table (not leading), a few tricks in.

@@ -1,7 +1,7 @@
 // @ts-check
 // The top of the table page: the game's name, whether you watch, the facts of the hand (its
-// number, trump, face-up cards, the prize pool, whether hearts are broken) and the invite box
-// until the match starts.
+// number, trump, face-up cards, the prize pool, whether hearts are broken), a practice table's
+// badge, and the invite box until the match starts.
 //
 // Owns: that section. Which facts show depends on the variant's facts (`trump`, `prize`,
 // `partnerships`...), never on its name. May not touch: the state.
@@ -67,7 +67,7 @@ export function headPart(actions) {
   return part(h('section', { class: 'table-head' }), (s) => {
     const v = s.view;
     return [variantName(s), s.table?.table_options?.name, s.role, s.table?.status, s.table?.seats, s.copied, factsOf(s), v?.hand_number, v?.trump,
-      v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat];
+      v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat, s.table?.practice];
   }, (el, s) => {
     const v = s.view;
     const facts = factsOf(s);
@@ -75,6 +75,8 @@ export function headPart(actions) {
       h('div', { class: 'title-row' },
         h('h1', {}, tableTitle(s)),
         s.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, 'You are watching') : null,
+        // Never silent: whoever chose a practice table's seed can know every deal.
+        s.table?.practice ? h('span', { class: 'badge practice', id: 'practice', title: 'Whoever created this table chose the seed its cards are dealt from, so they can know every hand. Do not play for anything here.' }, 'Practice: deals chosen by its creator') : null,
         h('div', { class: 'facts' }, v && facts ? handFacts(s, v, facts) : [])),
       s.table?.status === 'playing' ? null : inviteBox(s, actions));
   });

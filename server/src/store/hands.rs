@@ -3,12 +3,15 @@
 //!
 //! Only hands whose score has been written down are ever built: the hand in progress (and its
 //! hidden cards) is never part of a replay. Nor is the match's seed: it deals every later
-//! hand of the match, so knowing it would show the cards still to come.
+//! hand of the match, so knowing it would show the cards still to come. Each finished hand
+//! does carry its own deal secret and commitment (`result.secret`, `commitment`), which show
+//! nothing of any other hand, so anyone can check it was dealt fairly (`parlor verify`).
 //!
 //! Pure: it reads a table's log and the engine, never the database or the server.
 
 use std::fmt::Write as _;
 
+use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::Occupant;
 use parlor_shared::rules::{HandResult, PassDirection};
 use parlor_shared::{Card, CardSet, Event, Options, PerSeat, Seat, Suit, Variant};
@@ -59,6 +62,11 @@ pub struct HandReplay {
     pub result: HandResult,
     /// Set when this hand ended the match.
     pub match_over: Option<MatchOver>,
+    /// SHA-256 of the secret the hand was dealt from, as `hand_started` published it; the
+    /// secret itself is `result.secret`. `parlor verify` recomputes the deal from them
+    /// (docs/FAIRNESS.md). Absent for hands not dealt by the fair recipe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<Hash32>,
 }
 
 /// A seat's occupant in a replay.
@@ -152,6 +160,7 @@ pub struct TableHands {
 /// A hand being put together from events.
 struct Builder {
     hand: u32,
+    commitment: Option<Hash32>,
     dealer: Seat,
     pass: Option<PassDirection>,
     trump: Option<Suit>,
@@ -182,36 +191,31 @@ pub fn table_hands(log: &TableLog) -> Result<TableHands, RestoreError> {
         let last = log.actions.partition_point(|a| a.match_no <= m.match_no);
         let mut current: Option<Builder> = None;
         let mut done: Vec<HandReplay> = Vec::new();
-        replay_match(
-            rules,
-            m.match_no,
-            m.seed,
-            &log.actions[first..last],
-            |events| {
-                for event in events {
-                    on_event(event, &mut current, &mut done, |b, result| HandReplay {
-                        format: FORMAT,
-                        table: log.table.id.clone(),
-                        variant,
-                        options: rules.options(),
-                        number: 0,
-                        match_no: m.match_no,
-                        hand: b.hand,
-                        players: players.clone(),
-                        dealer: b.dealer,
-                        pass: b.pass,
-                        trump: b.trump,
-                        face_up: b.face_up,
-                        dealt: b.dealt,
-                        passes: b.passes,
-                        tricks: b.tricks,
-                        bad_card: b.bad_card,
-                        result,
-                        match_over: None,
-                    });
-                }
-            },
-        )?;
+        replay_match(rules, m, &log.actions[first..last], |events| {
+            for event in events {
+                on_event(event, &mut current, &mut done, |b, result| HandReplay {
+                    format: FORMAT,
+                    table: log.table.id.clone(),
+                    variant,
+                    options: rules.options(),
+                    number: 0,
+                    match_no: m.match_no,
+                    hand: b.hand,
+                    players: players.clone(),
+                    dealer: b.dealer,
+                    pass: b.pass,
+                    trump: b.trump,
+                    face_up: b.face_up,
+                    dealt: b.dealt,
+                    passes: b.passes,
+                    tricks: b.tricks,
+                    bad_card: b.bad_card,
+                    result,
+                    match_over: None,
+                    commitment: b.commitment,
+                });
+            }
+        })?;
         in_progress = current.is_some();
         finished.extend(done);
     }
@@ -232,9 +236,15 @@ fn on_event(
     finish: impl Fn(Builder, HandResult) -> HandReplay,
 ) {
     match event {
-        Event::HandStarted { hand, dealer, pass } => {
+        Event::HandStarted {
+            hand,
+            dealer,
+            pass,
+            commitment,
+        } => {
             *current = Some(Builder {
                 hand: *hand,
+                commitment: *commitment,
                 dealer: *dealer,
                 pass: *pass,
                 trump: None,

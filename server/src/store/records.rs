@@ -6,6 +6,7 @@
 //! Plain data: no I/O, and nothing of the server above the store.
 
 use parlor_shared::Seat;
+use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::Occupant;
 
 /// One table's row.
@@ -37,8 +38,11 @@ pub const CLOSED: &str = "closed";
 pub struct MatchRow {
     /// The match's number at its table, from 1.
     pub match_no: u32,
-    /// Its seed.
+    /// Its seed (matches stored before fair deals: they shuffle from it; 0 otherwise).
     pub seed: u64,
+    /// Its master secret: every hand is dealt from it by the fair recipe
+    /// (`parlor_shared::fair`). `None` for matches stored before fair deals.
+    pub secret: Option<Hash32>,
     /// The table's event counter after the match's opening deal was sent.
     pub seq: u64,
 }

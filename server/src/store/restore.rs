@@ -13,7 +13,7 @@ use parlor_shared::rules::{OptionsError, Rules, first_dealer};
 use parlor_shared::{Action, Game, Options, RuleError, Seat, Variant};
 use thiserror::Error;
 
-use super::records::{ActionRow, ChatRow, TableLog};
+use super::records::{ActionRow, ChatRow, MatchRow, TableLog};
 
 /// Why a stored table cannot be brought back.
 #[derive(Debug, Error)]
@@ -167,17 +167,27 @@ pub fn action_of(row: &ActionRow) -> Result<(Seat, Action), RestoreError> {
     Ok((Seat(row.seat), action))
 }
 
-/// Replays one match's actions from its seed. `on_events` sees the opening events and then
+/// A stored match's game at its start: dealt from its master secret, or (matches stored
+/// before fair deals) from its seed.
+#[must_use]
+pub fn match_game(rules: Rules, row: &MatchRow) -> Game {
+    let dealer = first_dealer(rules.variant.players(), row.match_no);
+    match row.secret {
+        Some(master) => Game::with_master_dealt_by(rules, master, dealer),
+        None => Game::with_first_dealer(rules, row.seed, None, dealer),
+    }
+}
+
+/// Replays one match's actions from its start. `on_events` sees the opening events and then
 /// each action's events, in order.
 pub fn replay_match(
     rules: Rules,
-    match_no: u32,
-    seed: u64,
+    row: &MatchRow,
     actions: &[ActionRow],
     mut on_events: impl FnMut(&[parlor_shared::Event]),
 ) -> Result<(Game, Vec<(Seat, Action)>), RestoreError> {
-    let dealer = first_dealer(rules.variant.players(), match_no);
-    let mut game = Game::with_first_dealer(rules, seed, None, dealer);
+    let match_no = row.match_no;
+    let mut game = match_game(rules, row);
     on_events(&game.opening_events());
     let mut log = Vec::with_capacity(actions.len());
     let mut events = Vec::new();
@@ -345,8 +355,7 @@ fn replay_prefix(
     rows: &[ActionRow],
 ) -> (Game, Vec<(Seat, Action)>, Option<RestoreError>) {
     let match_no = current.match_no;
-    let dealer = first_dealer(rules.variant.players(), match_no);
-    let mut game = Game::with_first_dealer(rules, current.seed, None, dealer);
+    let mut game = match_game(rules, current);
     let mut log = Vec::with_capacity(rows.len());
     let mut events = Vec::new();
     for (i, row) in rows.iter().enumerate() {

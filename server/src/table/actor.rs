@@ -58,7 +58,8 @@ pub struct TableSetup {
     pub options: Options,
     /// Timers and pacing.
     pub table_options: TableOptions,
-    /// The first match's seed; later matches count up from it. Random when `None`.
+    /// The first match's seed; later matches count up from it. Only for practice tables,
+    /// which say so to everyone; `None`: each match's secret comes from the OS.
     pub seed: Option<u64>,
     /// How long the table lives with nobody connected.
     pub idle_ttl: Duration,
@@ -173,6 +174,7 @@ fn placeholder_info(id: &str, variant: Variant) -> TableInfo {
         table_options: TableOptions::default(),
         spectators: 0,
         matches_played: 0,
+        practice: false,
     }
 }
 
@@ -195,7 +197,8 @@ struct TableActor {
     options: Options,
     /// Timers and pacing.
     table_options: TableOptions,
-    /// The next match's seed when the table was created with one (tests, replays).
+    /// The first match's seed at a practice table (its creator chose it; later matches count
+    /// up from it). `None` at every other table: each match's secret is drawn from the OS.
     seed: Option<u64>,
     /// The current (or last finished) match; `None` before the first start.
     game: Option<Game>,
@@ -595,6 +598,7 @@ impl TableActor {
             table_options: self.table_options.clone(),
             spectators: self.spectators.len() as u32,
             matches_played: self.matches_played,
+            practice: self.seed.is_some(),
         }
     }
 }

@@ -13,6 +13,7 @@ mod actor;
 mod error;
 pub mod outbox;
 mod seats;
+mod secret;
 #[cfg(test)]
 mod tests;
 pub mod thinking;

@@ -13,14 +13,17 @@
 //! keeps other tables fast: at most [`thinkers`] thoughts run at once (half the cores), so
 //! however many bots think, the runtime's workers keep CPU to run; thoughts past the limit
 //! wait their turn, and their budget runs while they wait, so a crowded server makes bots
-//! weaker rather than slower.
+//! slower (never weaker: see the budget below).
 //! Measured with `parlor loadtest --strong-tables 20` beside 200 remote-bot tables on two
 //! cores (README, speed): thinking on the tables' own tasks cut the other tables to a fifth
 //! of their moves and quadrupled their p99; here they keep their pace and p99.
 //!
-//! The budget: `stop()` (see [`Strategy::choose_until`]) turns true once the move's budget has
-//! passed since it was asked for, or once the table gave up on the thought. The table waits
-//! [`LATE`] beyond the budget, then plays `HeuristicBot::fallback` and drops the late answer.
+//! The budget: a built-in bot does a fixed amount of work per move (the `strong` bot: its
+//! number of simulated hands), never cut short by the clock, so its choice depends only on
+//! what it sees and its seed: the same on any machine and after a restart. `stop()` (see
+//! [`Strategy::choose_until`]) turns true only once the table gave up on the thought. The
+//! time budget is a safety net: the table waits [`LATE`] beyond it, then plays
+//! `HeuristicBot::fallback` (logged) and drops the late answer.
 //!
 //! It owns the process-wide settings (the budget, the thinking limit) and how a thought is run
 //! and answered; it knows nothing of tables, seats or connections.
@@ -133,7 +136,6 @@ impl Bots {
     pub fn think(&self, mut bot: Box<dyn Strategy>, view: PlayerView, asked: Asked) -> Thought {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = oneshot::channel();
-        let stop_at = std::time::Instant::now() + self.budget;
         let permits = self.permits.clone();
         let cancelled = cancel.clone();
         tokio::spawn(async move {
@@ -146,8 +148,9 @@ impl Bots {
                 return;
             }
             let thinking = tokio::task::spawn_blocking(move || {
-                let stop =
-                    || cancelled.load(Ordering::Relaxed) || std::time::Instant::now() >= stop_at;
+                // Only a table that gave up stops the search: the clock never cuts it short,
+                // so a move is the same on a busy machine, an idle one, and after a restart.
+                let stop = || cancelled.load(Ordering::Relaxed);
                 let action = bot.choose_until(&view, &stop);
                 Answer {
                     bot,

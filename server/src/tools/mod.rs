@@ -1,7 +1,7 @@
 //! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
-//! together; the others are arena, backup and restore, bench, loadtest, replay, uva181,
-//! heartless-move and the remote bot), with the bot adapters they share, and the bare relay
-//! `loadtest --versus-relay` measures the server against.
+//! together; the others are arena, backup and restore, bench, loadtest, replay, verify,
+//! uva181, heartless-move and the remote bot), with the bot adapters they share, and the bare
+//! relay `loadtest --versus-relay` measures the server against.
 //!
 //! Tools sit on top of the server's modules and may use any of them; no server module imports
 //! a tool.
@@ -19,6 +19,7 @@ pub mod remote_bot;
 pub mod replay;
 pub mod serve;
 pub mod uva181;
+pub mod verify;
 
 /// A multi-threaded tokio runtime with `threads` workers (0: one per CPU core).
 pub fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {

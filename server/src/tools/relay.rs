@@ -239,6 +239,7 @@ fn join(hub: &Hub, id: &str, tx: &UnboundedSender<Utf8Bytes>) -> Option<(Arc<Mut
         seat: Some(Seat(seat)),
         token: None,
         host: seat == 0,
+        practice: false,
     };
     let _ = tx.send(serde_json::to_string(&welcome).ok()?.into());
     if state.joined == 4

@@ -21,21 +21,25 @@ pub struct ReplayArgs {
 
 /// Reads the hand and prints it.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    let text = if args.source.starts_with("http://") || args.source.starts_with("https://") {
-        fetch(&args.source)?
-    } else if args.source == "-" {
+    let hand = read_hand(&args.source)?;
+    print!("{}", hand.to_text());
+    Ok(())
+}
+
+/// A finished hand from a file, `-` (standard input) or an `http(s)://` URL.
+pub fn read_hand(source: &str) -> anyhow::Result<HandReplay> {
+    let text = if source.starts_with("http://") || source.starts_with("https://") {
+        fetch(source)?
+    } else if source == "-" {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
             .context("reading standard input")?;
         text
     } else {
-        std::fs::read_to_string(&args.source).with_context(|| format!("reading {}", args.source))?
+        std::fs::read_to_string(source).with_context(|| format!("reading {source}"))?
     };
-    let hand: HandReplay = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a Parlor hand replay", args.source))?;
-    print!("{}", hand.to_text());
-    Ok(())
+    serde_json::from_str(&text).with_context(|| format!("{source} is not a Parlor hand replay"))
 }
 
 /// A GET over HTTP or HTTPS (`ureq`, with rustls and the Mozilla roots); returns the body of

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{CreateTable, ServerMsg, TableOptions};
 use parlor_shared::rules::Rules;
-use parlor_shared::{Action, Game, Legal, Options, PlayerView, Seat, Variant};
+use parlor_shared::{Action, Legal, Options, PlayerView, Seat, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
@@ -291,8 +291,7 @@ fn replay(
 ) -> Option<PlayerView> {
     let current = log.matches.iter().rev().find(|m| m.seq <= seq)?;
     let rules = Rules::new(Variant::Hearts, options).expect("rules");
-    let dealer = parlor_shared::rules::first_dealer(4, current.match_no);
-    let mut game = Game::with_first_dealer(rules, current.seed, None, dealer);
+    let mut game = crate::store::restore::match_game(rules, current);
     for row in log
         .actions
         .iter()

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
+use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat};
 
 /// A player's move.
@@ -96,6 +97,11 @@ pub enum Event {
         dealer: Seat,
         /// Where cards are passed this hand, if they are.
         pass: Option<PassDirection>,
+        /// SHA-256 of the secret this hand is dealt from, published before anyone plays; the
+        /// secret follows in `hand_scored` (docs/FAIRNESS.md). Absent for hands not dealt by
+        /// the fair recipe (scripted decks, offline tools).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitment: Option<Hash32>,
     },
     /// A player's dealt hand. Private to `seat`.
     Dealt {
@@ -189,4 +195,8 @@ pub struct HandResult {
     pub pool_carried: i32,
     /// Hearts: who shot the moon.
     pub moon: Option<Seat>,
+    /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
+    /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Hash32>,
 }

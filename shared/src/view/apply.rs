@@ -41,7 +41,15 @@ impl PlayerView {
             self.legal = Legal::Wait;
         }
         match event {
-            Event::HandStarted { hand, dealer, pass } => self.hand_started(*hand, *dealer, *pass),
+            Event::HandStarted {
+                hand,
+                dealer,
+                pass,
+                commitment,
+            } => {
+                self.deal_commitment = *commitment;
+                self.hand_started(*hand, *dealer, *pass);
+            }
             Event::Dealt { seat, cards } => {
                 if self.seat == Some(*seat) {
                     self.hand = *cards;

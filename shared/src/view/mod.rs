@@ -65,6 +65,10 @@ pub struct PlayerView {
     pub legal: Legal,
     /// The winners, once the match is over.
     pub winners: Vec<Seat>,
+    /// SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
+    /// published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal_commitment: Option<crate::fair::Hash32>,
 }
 
 /// The trick being played.
@@ -144,6 +148,7 @@ impl PlayerView {
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().to_vec(),
+            deal_commitment: game.deal_commitment(),
         }
     }
 

@@ -30,6 +30,9 @@ TableStatus = Union[Literal['waiting'], Literal['playing'], Literal['finished']]
 # Which game is played at a table.
 Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist']]
 
+# 32 bytes as 64 lowercase hex digits.
+Hash32 = str
+
 # One value per seat, seat 0 first.
 PerSeatUint8 = List[int]
 
@@ -131,7 +134,7 @@ hints off for the table."""
 
 
 _WelcomeMsgRequired = TypedDict('_WelcomeMsgRequired', {'host': bool, 'protocol': int, 'table': str, 'type': Literal['welcome']})
-_WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
+_WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'practice': bool, 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
 
 class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
@@ -159,7 +162,7 @@ optional in a request; absent ones take their default."""
 
 
 _TableInfoRequired = TypedDict('_TableInfoRequired', {'id': str, 'matches_played': int, 'options': 'Options', 'seats': List['SeatInfo'], 'spectators': int, 'status': 'TableStatus', 'table_options': 'TableOptions', 'variant': 'Variant'})
-_TableInfoOptional = TypedDict('_TableInfoOptional', {'host': Optional['Seat']}, total=False)
+_TableInfoOptional = TypedDict('_TableInfoOptional', {'host': Optional['Seat'], 'practice': bool}, total=False)
 
 class TableInfo(_TableInfoRequired, _TableInfoOptional):
     """A table as the lobby and its players see it."""
@@ -172,7 +175,7 @@ class TableMsg(_TableMsgRequired):
 
 
 _HandResultRequired = TypedDict('_HandResultRequired', {'hand': int, 'penalties': 'PerSeatInt32', 'points': 'PerSeatInt32', 'pool_carried': int, 'totals': 'PerSeatInt32', 'tricks': 'PerSeatUint8'})
-_HandResultOptional = TypedDict('_HandResultOptional', {'moon': Optional['Seat']}, total=False)
+_HandResultOptional = TypedDict('_HandResultOptional', {'moon': Optional['Seat'], 'secret': Optional['Hash32']}, total=False)
 
 class HandResult(_HandResultRequired, _HandResultOptional):
     """The score sheet line of one hand."""
@@ -221,7 +224,7 @@ class CompletedTrick(_CompletedTrickRequired):
 
 
 _PlayerViewRequired = TypedDict('_PlayerViewRequired', {'dealer': 'Seat', 'face_up': 'Cards', 'hand': 'Cards', 'hand_number': int, 'hand_sizes': 'PerSeatUint8', 'hearts_broken': bool, 'history': List['HandResult'], 'legal': 'Legal', 'negatives': 'PerSeatInt32', 'options': 'Options', 'phase': 'Phase', 'players': int, 'pool': int, 'to_act': List['Seat'], 'totals': 'PerSeatInt32', 'trick': 'TrickView', 'tricks': List['CompletedTrick'], 'tricks_won': 'PerSeatUint8', 'variant': 'Variant', 'winners': List['Seat']})
-_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
+_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
 
 class PlayerView(_PlayerViewRequired, _PlayerViewOptional):
     """The table as one player (or a spectator, with `seat: None`) sees it."""
@@ -234,7 +237,7 @@ class StateMsg(_StateMsgRequired):
 
 
 _HandStartedEventRequired = TypedDict('_HandStartedEventRequired', {'dealer': 'Seat', 'hand': int, 'kind': Literal['hand_started']})
-_HandStartedEventOptional = TypedDict('_HandStartedEventOptional', {'pass': Optional['PassDirection']}, total=False)
+_HandStartedEventOptional = TypedDict('_HandStartedEventOptional', {'commitment': Optional['Hash32'], 'pass': Optional['PassDirection']}, total=False)
 
 class HandStartedEvent(_HandStartedEventRequired, _HandStartedEventOptional):
     """A new hand begins (hands count from 0)."""
@@ -422,4 +425,4 @@ Action = Union['PassAction', 'PlayAction']
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

@@ -2,6 +2,7 @@
 //!
 //! It only reads; writes go through the writer thread.
 
+use parlor_shared::fair::Hash32;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::records::{
@@ -55,13 +56,27 @@ pub fn table_log(
     let Some(table) = table else { return Ok(None) };
     let matches = conn
         .prepare_cached(
-            "SELECT match_no, seed, seq FROM matches WHERE table_id = ?1 ORDER BY match_no",
+            "SELECT match_no, seed, seq, secret FROM matches WHERE table_id = ?1
+             ORDER BY match_no",
         )?
         .query_map([id], |row| {
+            let secret = row
+                .get::<_, Option<String>>(3)?
+                .map(|hex| {
+                    Hash32::from_hex(&hex).map_err(|err| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            3,
+                            rusqlite::types::Type::Text,
+                            Box::new(err),
+                        )
+                    })
+                })
+                .transpose()?;
             Ok(MatchRow {
                 match_no: row.get(0)?,
                 seed: row.get::<_, i64>(1)? as u64,
                 seq: row.get::<_, i64>(2)? as u64,
+                secret,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -52,7 +52,11 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX tables_by_status ON tables (status);
     ",
-    // 2: the table talk kept for those who join later (the last lines of each table).
+    // 2: each match's master secret (fair deals); NULL for matches dealt from `seed`.
+    "
+    ALTER TABLE matches ADD COLUMN secret TEXT; -- 64 hex digits
+    ",
+    // 3: the table talk kept for those who join later (the last lines of each table).
     "
     CREATE TABLE chat (
         table_id  TEXT NOT NULL,
@@ -64,7 +68,7 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (table_id, n)
     ) STRICT, WITHOUT ROWID;
     ",
-    // 3: finished matches' results, read back in order to rebuild the ratings. Kept when a
+    // 4: finished matches' results, read back in order to rebuild the ratings. Kept when a
     // closed table is pruned: the ratings are built from every result ever stored.
     "
     CREATE TABLE results (

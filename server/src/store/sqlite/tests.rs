@@ -41,6 +41,7 @@ fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
             match_no: 1,
             seed: 5,
             seq: 0,
+            secret: None,
         }],
         seats: seat_rows(),
         actions,

@@ -490,13 +490,15 @@ fn insert_table(tx: &Transaction<'_>, row: &TableRow) -> rusqlite::Result<usize>
 
 fn insert_match(tx: &Transaction<'_>, table: &str, row: &MatchRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO matches (table_id, match_no, seed, seq) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT OR REPLACE INTO matches (table_id, match_no, seed, seq, secret)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![
         table,
         row.match_no,
         row.seed as i64,
-        row.seq as i64
+        row.seq as i64,
+        row.secret.map(|s| s.to_hex()),
     ])
 }
 

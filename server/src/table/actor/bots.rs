@@ -5,8 +5,9 @@
 //! while the seat is still to act at the position the bot thought about.
 
 use parlor_shared::bots::{HeuristicBot, Strategy};
+use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
-use parlor_shared::{Action, Game, PlayerView, Seat};
+use parlor_shared::{Action, Phase, PlayerView, Seat};
 
 use crate::table::thinking::{Answer, Asked};
 
@@ -57,10 +58,9 @@ impl TableActor {
         };
         let Some(game) = &self.game else { return };
         let view = PlayerView::of(game, Some(seat));
-        let bot = match self.seats[seat.index()].bot.take() {
-            Some(bot) => bot,
-            None => self.new_bot(seat),
-        };
+        // A fresh bot for every decision, seeded by the match, the seat and the decision
+        // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
+        let bot = self.new_bot(seat);
         let asked = Asked {
             seat,
             seq: self.seq,
@@ -69,8 +69,7 @@ impl TableActor {
         self.thought = Some(self.bots.think(bot, view, asked));
     }
 
-    /// A fresh bot for `seat`: its built-in strategy, or the stand-in. (A seat's bot is lost
-    /// when its thought was too late.)
+    /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
     fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
         let seed = self.bot_seed(seat);
         let state = &self.seats[seat.index()];
@@ -165,13 +164,28 @@ impl TableActor {
         }
     }
 
-    /// A seed for a seat's bot, fixed by the table's seed when it has one.
+    /// The seed of `seat`'s bot for its decision now: derived one-way from the match's
+    /// master secret and the decision as the game names it (`fair::bot_seed`), so it is the
+    /// same after a restart, whatever order other seats moved in, and tells nothing of the
+    /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let base = self
-            .game
-            .as_ref()
-            .map_or(self.seed.unwrap_or(0), Game::seed);
-        base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        let Some(game) = self.game.as_ref() else {
+            return self.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
+        };
+        let decision = fair::Decision {
+            hand: game.hand_number(),
+            passing: game.phase() == Phase::Passing,
+            held: game.hand(seat).len() as u8,
+        };
+        if let Some(master) = game.master() {
+            return fair::bot_seed(master, seat, decision);
+        }
+        let key = (u64::from(decision.hand) << 16)
+            | (u64::from(decision.passing) << 8)
+            | u64::from(decision.held);
+        game.seed()
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(u64::from(seat.0) + 1)
+            ^ key.wrapping_mul(0xD1B5_4A32_D192_ED03)
     }
 }

@@ -4,13 +4,14 @@
 //! handles them).
 
 use parlor_shared::bots::strategy_names;
+use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::rules::first_dealer;
 use parlor_shared::{Game, PlayerView, Rules, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
-use crate::table::{TableError, TableRequest};
+use crate::table::{TableError, TableRequest, secret};
 
 use super::{Role, TableActor};
 
@@ -176,16 +177,19 @@ impl TableActor {
         if !empty.is_empty() {
             return Err(TableError::SeatsEmpty(empty.join(", ")));
         }
-        let seed = match self.seed {
-            Some(seed) => seed.wrapping_add(u64::from(self.matches_played)),
-            None => rand::random(),
+        let (seed, master) = match self.seed {
+            Some(seed) => {
+                let seed = seed.wrapping_add(u64::from(self.matches_played));
+                (seed, fair::practice_master(seed))
+            }
+            None => (0, secret::fresh_master()),
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
         let dealer = first_dealer(self.variant.players(), self.matches_played + 1);
-        let game = Game::with_first_dealer(rules, seed, None, dealer);
+        let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
-            .record_match_started(seed, self.seq + opening.len() as u64);
+            .record_match_started(seed, master, self.seq + opening.len() as u64);
         self.game = Some(game);
         self.moves = 0;
         self.awaiting = SeatSet::EMPTY;

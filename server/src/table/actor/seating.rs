@@ -45,6 +45,7 @@ impl TableActor {
                 seat: Some(seat),
                 token: Some(token),
                 host: self.host == Some(seat),
+                practice: self.seed.is_some(),
             },
         );
         self.flush_table();
@@ -124,6 +125,7 @@ impl TableActor {
                 seat: None,
                 token: None,
                 host: false,
+                practice: self.seed.is_some(),
             },
         );
         self.spectators.push(conn.clone());

@@ -4,6 +4,7 @@
 //!
 //! It builds rows only; it sends nothing and holds nothing.
 
+use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::{TableOptions, TableStatus};
 use parlor_shared::{Action, Options, Seat, Variant};
 
@@ -44,13 +45,15 @@ impl Outbox {
         self.write(Write::Table(row));
     }
 
-    /// A match started with `seed`; `seq` is the event counter after its opening deal.
-    pub fn record_match_started(&mut self, seed: u64, seq: u64) {
+    /// A match started, dealing from `master` (`seed`: a practice table's seed, else 0);
+    /// `seq` is the event counter after its opening deal.
+    pub fn record_match_started(&mut self, seed: u64, master: Hash32, seq: u64) {
         self.match_no += 1;
         let row = MatchRow {
             match_no: self.match_no,
             seed,
             seq,
+            secret: Some(master),
         };
         let table = self.table.clone();
         self.write(Write::Match { table, row });

@@ -19,9 +19,11 @@ async fn record_match(outbox: &mut Outbox, seed: u64, moves: usize) -> Game {
         Some(seed),
     );
     outbox.record_state(TableStatus::Waiting, Some(Seat(0)), seat_rows());
-    let mut game = Game::new(Variant::Hearts, &options, seed).expect("a game");
+    let master = parlor_shared::fair::practice_master(seed);
+    let rules = parlor_shared::Rules::new(Variant::Hearts, &options).expect("rules");
+    let mut game = Game::with_master(rules, master);
     let mut seq = game.opening_events().len() as u64;
-    outbox.record_match_started(seed, seq);
+    outbox.record_match_started(seed, master, seq);
     outbox.record_state(TableStatus::Playing, Some(Seat(0)), seat_rows());
     for i in 0..moves {
         let (seat, action) = first_legal(&game);
@@ -67,11 +69,9 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
         "a token written in clear comes back as its digest"
     );
     assert_eq!(restored.seats[3].strategy.as_deref(), Some("heuristic"));
-    let mut events = Game::new(Variant::Hearts, &hearts_options(), 11)
-        .expect("game")
-        .opening_events()
-        .len() as u64;
-    let mut replay = Game::new(Variant::Hearts, &hearts_options(), 11).unwrap();
+    let rules = parlor_shared::Rules::new(Variant::Hearts, &hearts_options()).unwrap();
+    let mut replay = Game::with_master(rules, parlor_shared::fair::practice_master(11));
+    let mut events = replay.opening_events().len() as u64;
     for (seat, action) in &restored.log {
         events += replay.apply(*seat, action).unwrap().len() as u64;
     }
@@ -201,7 +201,7 @@ async fn another_backend_gates_the_output_the_same_way() {
     let store = std::sync::Arc::new(ManualStore::default());
     let mut outbox = Outbox::new(Some(store.clone()), "t", 0);
     let (conn, mut rx) = probe_conn();
-    outbox.record_match_started(1, 0);
+    outbox.record_match_started(1, parlor_shared::fair::practice_master(1), 0);
     assert!(outbox.queue(&conn, "one".into()));
     assert!(outbox.seal().is_empty());
     outbox.record_action(

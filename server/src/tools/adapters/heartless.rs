@@ -425,6 +425,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         to_act: vec![me],
         legal,
         winners: Vec::new(),
+        deal_commitment: None,
     })
 }
 

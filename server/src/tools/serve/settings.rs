@@ -84,8 +84,8 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub admin_key: Option<String>,
-    /// Milliseconds a built-in bot may think about one move; the `strong` bot decides from
-    /// what it has searched by then [default: 2000].
+    /// Milliseconds a table waits for a built-in bot's move before playing the fallback for
+    /// it (a safety net: bots do a fixed amount of work per move) [default: 2000].
     #[arg(long, env = "PARLOR_BOT_THINK_MS", value_name = "MS")]
     pub bot_think_ms: Option<u64>,
     /// Keep playing rated duplicate matches between the built-in strategies in every variant,

@@ -5,6 +5,7 @@
 use super::{Game, Phase};
 use crate::card::CardSet;
 use crate::deck::shuffled_deck;
+use crate::fair;
 use crate::rules::event::{Event, HandResult};
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatSet};
 
@@ -23,6 +24,7 @@ impl Game {
             hand: self.hand,
             dealer: self.dealer,
             pass: self.pass_direction,
+            commitment: self.deal_secret.as_ref().map(fair::commitment),
         });
         for seat in Seat::all(self.players) {
             events.push(Event::Dealt {
@@ -42,10 +44,15 @@ impl Game {
     #[inline(never)]
     pub(super) fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
-        let deck = if self.stacked.is_empty() {
-            shuffled_deck(&mut self.rng)
-        } else {
+        self.deal_secret = None;
+        let deck = if !self.stacked.is_empty() {
             self.stacked.remove(0)
+        } else if let Some(master) = &self.master {
+            let secret = fair::hand_secret(master, self.hand);
+            self.deal_secret = Some(secret);
+            fair::deck(&secret)
+        } else {
+            shuffled_deck(&mut self.rng)
         };
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
         let mut bits = [0u64; MAX_SEATS];
@@ -103,6 +110,7 @@ impl Game {
             totals: self.totals,
             pool_carried: score.pool_carried,
             moon: score.moon,
+            secret: self.deal_secret,
         };
         self.history.push(result.clone());
         events.push(Event::HandScored(result));

@@ -18,6 +18,7 @@ use super::trick::Trick;
 use super::variant::{Options, OptionsError, Rules, Variant};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::DeckRng;
+use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// Cards each player passes in the variants that pass.
@@ -47,6 +48,11 @@ pub struct Game {
     seed: u64,
     /// Shuffles each hand's deck.
     rng: DeckRng,
+    /// The match's master secret, when hands are dealt by the fair recipe (`crate::fair`)
+    /// instead of the seeded stream. Server-side only: never part of a view.
+    master: Option<Hash32>,
+    /// The secret the current hand was dealt from (revealed when it is scored).
+    deal_secret: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
     stacked: Vec<[Card; 52]>,
     /// Seats at the table.
@@ -122,6 +128,22 @@ impl Game {
         ))
     }
 
+    /// A new match whose every hand is dealt from `master` by the fair recipe
+    /// (`crate::fair`): each hand's commitment goes out in `hand_started` and its secret in
+    /// `hand_scored`. The last seat deals first.
+    #[must_use]
+    pub fn with_master(rules: Rules, master: Hash32) -> Game {
+        let last = Seat(rules.variant.players() - 1);
+        Game::with_master_dealt_by(rules, master, last)
+    }
+
+    /// [`Game::with_master`] with `dealer` dealing the first hand: what the server plays at
+    /// its tables, where a later match starts one seat on (see [`first_dealer`]).
+    #[must_use]
+    pub fn with_master_dealt_by(rules: Rules, master: Hash32, dealer: Seat) -> Game {
+        Game::build(rules, 0, None, Some(master), dealer)
+    }
+
     /// A new match with already resolved rules, the last seat dealing first.
     #[must_use]
     pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
@@ -138,12 +160,24 @@ impl Game {
         stacked: Option<[Card; 52]>,
         dealer: Seat,
     ) -> Game {
+        Game::build(rules, seed, stacked, None, dealer)
+    }
+
+    fn build(
+        rules: Rules,
+        seed: u64,
+        stacked: Option<[Card; 52]>,
+        master: Option<Hash32>,
+        dealer: Seat,
+    ) -> Game {
         let n = rules.variant.players();
         let dealer = Seat(dealer.0 % n);
         let mut game = Game {
             rules,
             seed,
             rng: DeckRng::new(seed),
+            master,
+            deal_secret: None,
             stacked: stacked.into_iter().collect(),
             players: n,
             phase: Phase::Playing,

@@ -4,6 +4,7 @@
 
 use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
+use crate::fair::Hash32;
 use crate::rules::event::{HandResult, Legal, PassDirection};
 use crate::rules::trick::{CompletedTrick, Trick};
 use crate::rules::variant::{Rules, Variant};
@@ -26,6 +27,19 @@ impl Game {
     #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The match's master secret, when it deals by the fair recipe. Server-side only: it
+    /// deals every hand still to come.
+    #[must_use]
+    pub fn master(&self) -> Option<&Hash32> {
+        self.master.as_ref()
+    }
+
+    /// The current hand's commitment (SHA-256 of its deal secret), when it has one.
+    #[must_use]
+    pub fn deal_commitment(&self) -> Option<Hash32> {
+        self.deal_secret.as_ref().map(crate::fair::commitment)
     }
 
     /// Seats at the table.

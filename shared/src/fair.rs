@@ -1,0 +1,298 @@
+//! Fair deals anyone can check: each hand is dealt from a 32-byte secret that the server
+//! commits to (its SHA-256 hash, sent when the hand starts) and reveals when the hand ends.
+//!
+//! Why this module: the deal must be a short, documented function of the secret, so a player
+//! can recompute it without Parlor (`docs/FAIRNESS.md` spells it out byte by byte, and the
+//! Python SDK reimplements it). Everything here is that recipe and nothing else:
+//!
+//! - a match has a *master secret* (drawn by the server from the OS's secure random source,
+//!   or derived from a creator's seed at a practice table: [`practice_master`]);
+//! - hand `h` of the match is dealt from `SHA-256("parlor hand v1" || master || h as 4 bytes
+//!   big-endian)` ([`hand_secret`]): revealing one hand's secret tells nothing of the others;
+//! - the commitment is `SHA-256(hand secret)` ([`commitment`]);
+//! - the deck is the ordered deck shuffled by Fisher-Yates with words of the ChaCha20
+//!   keystream keyed by the hand secret ([`deck`]);
+//! - the cards go out one at a time from the dealer's left ([`deal`]).
+//!
+//! Pure: no I/O, no clock. Drawing a master secret is the server's job.
+
+use std::fmt;
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
+
+use crate::card::{Card, CardSet};
+use crate::deck::fisher_yates;
+use crate::rules::Variant;
+use crate::seat::{PerSeat, Seat};
+
+/// 32 bytes written as 64 lowercase hex digits: a deal secret or a commitment.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hash32(pub [u8; 32]);
+
+impl Hash32 {
+    /// The hex form.
+    #[must_use]
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    /// Reads 64 hex digits.
+    pub fn from_hex(text: &str) -> Result<Hash32, BadHex> {
+        let mut bytes = [0u8; 32];
+        hex::decode_to_slice(text.trim(), &mut bytes).map_err(|_| BadHex(text.to_string()))?;
+        Ok(Hash32(bytes))
+    }
+}
+
+/// Text that is not 64 hex digits.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected 64 hex digits (32 bytes), got {0:?}")]
+pub struct BadHex(pub String);
+
+impl fmt::Debug for Hash32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl fmt::Display for Hash32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl Serialize for Hash32 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for Hash32 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Hash32::from_hex(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for Hash32 {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hash32".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "32 bytes as 64 lowercase hex digits.",
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$"
+        })
+    }
+}
+
+fn sha256(parts: &[&[u8]]) -> Hash32 {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    Hash32(hasher.finalize().into())
+}
+
+/// The secret hand `hand` (from 0 within its match) is dealt from.
+#[must_use]
+pub fn hand_secret(master: &Hash32, hand: u32) -> Hash32 {
+    sha256(&[b"parlor hand v1", &master.0, &hand.to_be_bytes()])
+}
+
+/// What the server publishes at a hand's start: the SHA-256 hash of its secret.
+#[must_use]
+pub fn commitment(secret: &Hash32) -> Hash32 {
+    sha256(&[&secret.0])
+}
+
+/// The master secret of a practice table's match whose seed is `seed` (the creator's seed,
+/// plus one per match already played there). Anyone who knows the seed knows every deal.
+#[must_use]
+pub fn practice_master(seed: u64) -> Hash32 {
+    sha256(&[b"parlor practice v1", &seed.to_be_bytes()])
+}
+
+/// Which of a seat's decisions in a match: its hand, whether it is choosing a pass, and how
+/// many cards it holds (one fewer after each card it plays). It names the decision by the
+/// game alone, not by when other seats acted, so it is the same however moves interleave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The hand, from 0 within the match.
+    pub hand: u32,
+    /// True while choosing cards to pass.
+    pub passing: bool,
+    /// Cards the seat holds.
+    pub held: u8,
+}
+
+/// The seed of a built-in bot's random choices for one decision: fixed by the match, the seat
+/// and the decision, so a table rebuilt after a crash makes the same choices. One-way: it
+/// reveals nothing of the deal secrets.
+#[must_use]
+pub fn bot_seed(master: &Hash32, seat: Seat, decision: Decision) -> u64 {
+    let hash = sha256(&[
+        b"parlor bot v1",
+        &master.0,
+        &[seat.0, u8::from(decision.passing), decision.held],
+        &decision.hand.to_be_bytes(),
+    ]);
+    u64::from_le_bytes(hash.0[..8].try_into().expect("8 bytes"))
+}
+
+/// The shuffled deck of `secret`: Fisher-Yates over the ordered deck with the first 204 bytes
+/// of the ChaCha20 keystream (key = the secret, nonce and counter 0), read as 51
+/// little-endian 32-bit words.
+#[must_use]
+pub fn deck(secret: &Hash32) -> [Card; 52] {
+    let mut bytes = [0u8; 51 * 4];
+    ChaCha20Rng::from_seed(secret.0).fill_bytes(&mut bytes);
+    fisher_yates(&bytes)
+}
+
+/// A deal: each seat's cards, the cards left over and the cards turned face up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// Each seat's hand.
+    pub hands: PerSeat<CardSet>,
+    /// Cards nobody was dealt (hearts5's pair).
+    pub undealt: CardSet,
+    /// Cards shown to everyone at the deal: hearts5's undealt pair, whist's last card (the
+    /// dealer's, `deck[51]`); none in the other variants.
+    pub face_up: CardSet,
+}
+
+/// Deals `deck` for `variant` when `dealer` deals: one card at a time, starting at the
+/// dealer's left (the next seat) and going round, `hand_size` cards each.
+#[must_use]
+pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
+    let n = variant.players();
+    let dealt = usize::from(n) * variant.hand_size() as usize;
+    let mut hands: PerSeat<CardSet> = PerSeat::new(n);
+    let mut seat = dealer.next(n);
+    for &card in &deck[..dealt] {
+        hands[seat].insert(card);
+        seat = seat.next(n);
+    }
+    let undealt: CardSet = deck[dealt..].iter().copied().collect();
+    let face_up = match variant {
+        Variant::Hearts5 => undealt,
+        Variant::Whist => CardSet::single(deck[51]),
+        _ => CardSet::EMPTY,
+    };
+    Deal {
+        hands,
+        undealt,
+        face_up,
+    }
+}
+
+/// The deal of one hand from its secret: [`deck`] then [`deal`].
+#[must_use]
+pub fn deal_of(variant: Variant, dealer: Seat, secret: &Hash32) -> Deal {
+    deal(variant, dealer, &deck(secret))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Event, Game, Options};
+
+    fn text(deck: [Card; 52]) -> String {
+        deck.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The recipe must never change: players check old hands with it. This is the worked
+    /// example in docs/FAIRNESS.md.
+    #[test]
+    fn the_recipe_is_pinned() {
+        let master = practice_master(42);
+        let secret = hand_secret(&master, 0);
+        let pinned = (
+            master.to_hex(),
+            secret.to_hex(),
+            commitment(&secret).to_hex(),
+            text(deck(&secret)),
+        );
+        let expected = (
+            String::from("255f9ceb251b102c7698f98ef4174281053199d5f844935e110c24bb6dfe7dd6"),
+            String::from("9ae6f517b2eb2fb4db9c788cb718e046801743a40d7d3dc744def3ba91dcc548"),
+            String::from("764e4e0460226d04e79d44dfc28fc9f41c22062cca520696b4035aace52db440"),
+            String::from(
+                "8H 4H 4S TC 7S 6C 2D 7H TD 5S QC 3C 5D JS 9C TH QH 5C JH 7C 8C 2S 2H 3H 6D 5H 6S \
+                 4D 7D 3D QS 9H 8S 4C KS 3S 9S KD KC 9D AS JD AH KH QD AC 6H TS AD 8D JC 2C",
+            ),
+        );
+        assert_eq!(pinned, expected);
+    }
+
+    /// The engine deals every hand of a match exactly as the recipe says.
+    #[test]
+    fn the_engine_deals_by_the_recipe() {
+        for variant in Variant::ALL {
+            let master = practice_master(7);
+            let rules = crate::Rules::new(variant, &Options::default()).unwrap();
+            let mut game = Game::with_master(rules, master);
+            let mut bot = crate::bots::RandomBot::new(1);
+            let mut events = game.opening_events();
+            let mut checked = 0;
+            loop {
+                let mut dealer = None;
+                for event in &events {
+                    match event {
+                        Event::HandStarted {
+                            hand,
+                            dealer: d,
+                            commitment: c,
+                            ..
+                        } => {
+                            let secret = hand_secret(&master, *hand);
+                            assert_eq!(*c, Some(commitment(&secret)), "{variant}");
+                            dealer = Some((*d, deal_of(variant, *d, &secret)));
+                        }
+                        Event::Dealt { seat, cards } => {
+                            let (_, deal) = dealer.as_ref().expect("hand started first");
+                            assert_eq!(*cards, deal.hands[*seat], "{variant}");
+                            checked += 1;
+                        }
+                        Event::TrumpShown { cards, .. } => {
+                            let (_, deal) = dealer.as_ref().expect("hand started first");
+                            assert_eq!(*cards, deal.face_up, "{variant}");
+                        }
+                        Event::HandScored(result) => {
+                            let secret = result.secret.expect("revealed");
+                            assert_eq!(secret, hand_secret(&master, result.hand), "{variant}");
+                        }
+                        _ => {}
+                    }
+                }
+                if game.is_over() || checked > 40 {
+                    break;
+                }
+                let seat = game.to_act().iter().next().expect("someone acts");
+                let view = crate::PlayerView::of(&game, Some(seat));
+                let action = crate::bots::Strategy::choose(&mut bot, &view);
+                events = game.apply(seat, &action).unwrap();
+            }
+            assert!(checked >= 8, "{variant}: {checked}");
+        }
+    }
+
+    #[test]
+    fn hex_round_trips_and_refuses_bad_text() {
+        let h = practice_master(1);
+        assert_eq!(Hash32::from_hex(&h.to_hex()), Ok(h));
+        assert!(Hash32::from_hex("abc").is_err());
+        let json = serde_json::to_string(&h).unwrap();
+        assert_eq!(serde_json::from_str::<Hash32>(&json).unwrap(), h);
+    }
+}
