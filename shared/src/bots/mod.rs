@@ -9,6 +9,7 @@ mod random;
 pub mod sample;
 pub mod sim;
 pub mod strong;
+pub mod strong_hearts;
 pub mod table;
 #[cfg(test)]
 mod tests;
