@@ -10,6 +10,7 @@ pub mod sample;
 pub mod sim;
 pub mod strong;
 pub mod strong_hearts;
+mod strong_pass;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@ use super::random::RandomBot;
 use super::sample::Constraints;
 use super::sim::Position;
 use super::strong_hearts::{self, HeartsDeal};
+use super::strong_pass;
 use super::table::Table;
 use crate::card::{Card, CardSet};
 use crate::deck::DeckRng;
@@ -227,7 +228,7 @@ impl StrongBot {
 }
 
 /// [`value`] for Hearts points.
-fn hearts_value(points: &PerSeat<i32>, me: Seat) -> f64 {
+pub(super) fn hearts_value(points: &PerSeat<i32>, me: Seat) -> f64 {
     let total: i32 = points.iter().map(|(_, p)| *p).sum();
     let others = f64::from(total - points[me]) / 3.0;
     others - f64::from(points[me])
@@ -276,6 +277,21 @@ impl Strategy for StrongBot {
 
     fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
         self.last_worlds = 0;
+        if let Legal::Pass {
+            count: 3,
+            direction,
+            from,
+        } = view.legal
+            && self.hearts_fast(view)
+            && let Some(me) = view.seat
+        {
+            let worlds = (self.budget as usize / 8).max(8);
+            if let Some(cards) =
+                strong_pass::choose(me, from, direction, worlds, &mut self.rng, stop)
+            {
+                return Action::Pass { cards };
+            }
+        }
         if let Legal::Play { cards } = view.legal
             && cards.len() > 1
         {

@@ -66,6 +66,28 @@ impl HeartsDeal {
         })
     }
 
+    /// The first trick of a hand where every seat holds `hands` (after the pass): the holder
+    /// of the two of clubs leads.
+    #[must_use]
+    pub fn opening(hands: &PerSeat<CardSet>) -> HeartsDeal {
+        let mut sets = [CardSet::EMPTY; 4];
+        for (i, set) in sets.iter_mut().enumerate() {
+            *set = hands[Seat(i as u8)];
+        }
+        let leader = Seat::all(PLAYERS)
+            .find(|s| hands[*s].contains(Card::TWO_OF_CLUBS))
+            .unwrap_or(Seat(0));
+        HeartsDeal {
+            hands: sets,
+            leader,
+            trick: [Card::TWO_OF_CLUBS; 4],
+            len: 0,
+            taken: PerSeat::new(PLAYERS),
+            out: CardSet::EMPTY,
+            first_trick: true,
+        }
+    }
+
     /// The seat to play.
     #[must_use]
     pub fn to_play(&self) -> Seat {
