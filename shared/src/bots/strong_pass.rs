@@ -79,10 +79,13 @@ fn deal_around(me: Seat, hand: CardSet, rng: &mut DeckRng) -> PerSeat<CardSet> {
     let mut hands = PerSeat::<CardSet>::new(4);
     hands[me] = hand;
     let others: Vec<Seat> = Seat::all(4).filter(|s| *s != me).collect();
-    let mut k = 0;
-    for card in deck.iter().copied().filter(|c| !hand.contains(*c)) {
+    for (k, card) in deck
+        .iter()
+        .copied()
+        .filter(|c| !hand.contains(*c))
+        .enumerate()
+    {
         hands[others[k / 13]].insert(card);
-        k += 1;
     }
     hands
 }
