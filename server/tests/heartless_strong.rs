@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use parlor_server::tools::adapters::heartless;
-use parlor_shared::bots::{Strategy, StrongBot};
+use parlor_shared::bots::{Strategy, StrongBot, strong_hearts};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::{Action, CardSet, Legal, Seat, Suit};
 
@@ -72,7 +72,7 @@ fn strong_takes_voids_from_the_arguments_not_from_stand_in_tricks() {
     assert!(voids_seen > 10, "the fixture shows voids");
 }
 
-/// Every position with a choice is searched (no fall back to the heuristic's move), late
+/// Every position with a real choice is searched (no fall back to the heuristic's move), late
 /// tricks included, and the card is legal.
 #[test]
 fn strong_searches_every_heartless_position() {
@@ -82,7 +82,9 @@ fn strong_searches_every_heartless_position() {
         let Legal::Play { cards } = view.legal else {
             continue;
         };
-        if cards.len() < 2 {
+        let on_table: CardSet = view.trick.plays.iter().map(|p| p.card).collect();
+        let gone = view.played_cards() - on_table;
+        if strong_hearts::distinct_cards(cards, view.hand, gone).len() < 2 {
             continue;
         }
         let mut bot = StrongBot::named("strong:40", 3)

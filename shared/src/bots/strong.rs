@@ -184,6 +184,14 @@ impl StrongBot {
         stop: &dyn Fn() -> bool,
     ) -> Option<Card> {
         let me = view.seat?;
+        let on_table: CardSet = view.trick.plays.iter().map(|p| p.card).collect();
+        let gone = view.played_cards() - on_table;
+        let legal: CardSet = cards.iter().copied().collect();
+        let cards = strong_hearts::distinct_cards(legal, view.hand, gone);
+        if cards.len() < 2 {
+            // All alike: nothing to search, the heuristic picks among them.
+            return None;
+        }
         let worlds = (self.budget as usize / cards.len()).max(4);
         let mut totals = vec![0.0f64; cards.len()];
         let mut table = strong_hearts::rollout_table();

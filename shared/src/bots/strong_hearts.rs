@@ -197,6 +197,33 @@ impl HeartsDeal {
     }
 }
 
+/// The legal cards that can lead to different outcomes, one per class (the lowest): two
+/// cards of a suit are the same to the rest of the hand when every card ranked between them
+/// is the player's own or already gone in a finished trick. The queen of spades is always a
+/// class of its own. Fewer candidates leave more sampled deals to each.
+#[must_use]
+pub fn distinct_cards(legal: CardSet, hand: CardSet, gone: CardSet) -> Vec<Card> {
+    let mut out: Vec<Card> = Vec::new();
+    let mut last: Option<Card> = None;
+    for card in legal.iter() {
+        let same = last.is_some_and(|prev| {
+            prev.suit() == card.suit()
+                && prev != Card::QUEEN_OF_SPADES
+                && card != Card::QUEEN_OF_SPADES
+                && (prev.index() + 1..card.index()).all(|i| {
+                    let between = Card::from_index(i);
+                    between != Card::QUEEN_OF_SPADES
+                        && (hand.contains(between) || gone.contains(between))
+                })
+        });
+        if !same {
+            out.push(card);
+        }
+        last = Some(card);
+    }
+    out
+}
+
 /// A table to pass to [`HeartsDeal::finish`] (reused across rollouts).
 #[must_use]
 pub fn rollout_table() -> Table {
@@ -206,6 +233,22 @@ pub fn rollout_table() -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equivalent_cards_are_tried_once() {
+        let set = |t: &str| CardSet::parse_compact(t).unwrap();
+        let hand = set("2C 3C 5C 7C JS QS KS 4H");
+        // 4C is gone, 6C is out there: 2-3-5 are one class, 7 another; the queen stands alone.
+        let gone = set("4C");
+        assert_eq!(
+            distinct_cards(set("2C 3C 5C 7C"), hand, gone),
+            vec![set("2C").lowest().unwrap(), set("7C").lowest().unwrap()]
+        );
+        assert_eq!(
+            distinct_cards(set("JS QS KS"), hand, CardSet::EMPTY).len(),
+            3
+        );
+    }
     use crate::bots::RandomBot;
     use crate::rules::{Action, Game, Options};
 
