@@ -13,7 +13,7 @@ use std::process::Command;
 use parlor_server::tools::adapters::heartless;
 use parlor_shared::bots::{Strategy, StrongBot, strong_hearts};
 use parlor_shared::deck::DeckRng;
-use parlor_shared::{Action, CardSet, Legal, Seat, Suit};
+use parlor_shared::{Action, CardSet, Legal, Seat, Suit, Variant};
 
 fn positions() -> Vec<(Vec<String>, HashMap<String, String>)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -45,7 +45,7 @@ fn strong_takes_voids_from_the_arguments_not_from_stand_in_tricks() {
         let view = heartless::view_from_arguments(map).unwrap();
         let me = view.seat.unwrap();
         let known = heartless::known_voids(map);
-        let bot = StrongBot::named("strong", 1)
+        let bot = StrongBot::named("strong", Variant::Hearts, 1)
             .unwrap()
             .with_known_voids(known);
         let constraints = bot.constraints(&view).unwrap();
@@ -87,7 +87,7 @@ fn strong_searches_every_heartless_position() {
         if strong_hearts::distinct_cards(cards, view.hand, gone).len() < 2 {
             continue;
         }
-        let mut bot = StrongBot::named("strong:40", 3)
+        let mut bot = StrongBot::named("strong:40", Variant::Hearts, 3)
             .unwrap()
             .with_known_voids(heartless::known_voids(&map));
         let Action::Play { card } = bot.choose(&view) else {

@@ -32,13 +32,14 @@ pub fn run(args: &HeartlessMoveArgs) -> anyhow::Result<()> {
     let view = heartless::view_from_arguments(&map).context("reading heartless's arguments")?;
     // The finished tricks in the view are stand-ins (the arguments carry no trick order):
     // `strong` must take the voids from the arguments rather than infer them from those.
-    let mut bot: Box<dyn Strategy> = match StrongBot::named(&args.strategy, args.seed) {
-        Some(strong) => Box::new(strong.with_known_voids(heartless::known_voids(&map))),
-        None => match strategy(&args.strategy, Variant::Hearts, args.seed) {
-            Some(bot) => bot,
-            None => bail!("unknown strategy {:?}", args.strategy),
-        },
-    };
+    let mut bot: Box<dyn Strategy> =
+        match StrongBot::named(&args.strategy, Variant::Hearts, args.seed) {
+            Some(strong) => Box::new(strong.with_known_voids(heartless::known_voids(&map))),
+            None => match strategy(&args.strategy, Variant::Hearts, args.seed) {
+                Some(bot) => bot,
+                None => bail!("unknown strategy {:?}", args.strategy),
+            },
+        };
     let cards: CardSet = match bot.choose(&view) {
         Action::Play { card } => CardSet::single(card),
         Action::Pass { cards } => cards.into_iter().collect(),

@@ -50,6 +50,20 @@ impl StrongBot {
     /// Default budget: enough to beat the heuristic clearly, cheap enough for the arena.
     pub const DEFAULT_BUDGET: u32 = 400;
 
+    /// Default budget at 4-seat Hearts, where a simulated hand is a bare card-set playout
+    /// (several times cheaper than a replay on the engine) and more deals pay off most.
+    pub const HEARTS_BUDGET: u32 = 1600;
+
+    /// The budget `strong` uses at `variant` unless one is named (`strong:N`).
+    #[must_use]
+    pub fn default_budget(variant: Variant) -> u32 {
+        if variant == Variant::Hearts {
+            Self::HEARTS_BUDGET
+        } else {
+            Self::DEFAULT_BUDGET
+        }
+    }
+
     /// A Monte Carlo bot with its own reproducible stream.
     #[must_use]
     pub fn new(seed: u64, budget: u32, rollout: Rollout) -> Self {
@@ -65,13 +79,13 @@ impl StrongBot {
     /// The bot `parlor arena --bots` and `add_bot` name: `strong`, `strong-random`, or either
     /// with `:N` for a budget of `N` simulated hands per decision.
     #[must_use]
-    pub fn named(name: &str, seed: u64) -> Option<StrongBot> {
+    pub fn named(name: &str, variant: Variant, seed: u64) -> Option<StrongBot> {
         let (kind, budget) = match name.split_once(':') {
             Some((kind, n)) => (
                 kind,
                 n.parse().ok().filter(|b| (1..=1_000_000).contains(b))?,
             ),
-            None => (name, Self::DEFAULT_BUDGET),
+            None => (name, Self::default_budget(variant)),
         };
         let rollout = match kind {
             "strong" => Rollout::Heuristic,
