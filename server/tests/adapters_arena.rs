@@ -20,7 +20,7 @@ fn arena(args: &[&str]) -> Value {
 /// The report without its timings.
 fn figures(report: &Value) -> Value {
     let mut r = report.clone();
-    for key in ["seconds", "hands_per_second", "threads"] {
+    for key in ["seconds", "hands_per_second", "threads", "ms_per_move"] {
         r.as_object_mut().unwrap().remove(key);
     }
     r
@@ -52,6 +52,13 @@ fn the_report_counts_every_seat_and_hand() {
     assert!(p["low"].as_f64().unwrap() <= p["mean"].as_f64().unwrap());
     assert!(p["mean"].as_f64().unwrap() <= p["high"].as_f64().unwrap());
     assert_eq!(r["lower_is_better"], true);
+    // Two distinct bots: the ratio of their points per hand, and the heuristic's time per
+    // move (random takes a fast path without a view and is not timed).
+    let mean = |b: &Value| b["points_per_hand"]["mean"].as_f64().unwrap();
+    let ratio = r["points_ratio"].as_f64().unwrap();
+    assert!((ratio - mean(&bots[0]) / mean(&bots[1])).abs() < 1e-9);
+    assert!(r["ms_per_move"]["heuristic"].as_f64().unwrap() > 0.0);
+    assert!(r["ms_per_move"]["random"].is_null());
 }
 
 #[test]

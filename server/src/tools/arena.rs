@@ -1,15 +1,18 @@
 //! `parlor arena`: many whole matches, headless and in-process on every core, with seats
-//! rotated and deals duplicated; prints per-bot wins and points per hand with 95% intervals.
+//! rotated and deals duplicated; prints per-bot wins and points per hand with 95% intervals,
+//! the time built-in bots take per move, and, with two distinct bots, the ratio of their
+//! points per hand.
 
 use std::io::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use parlor_shared::arena::{self, Fixture, MatchRecord, Seated};
-use parlor_shared::{Options, Variant};
+use parlor_shared::bots::Strategy;
+use parlor_shared::{Action, Options, PlayerView, Variant};
 
 use crate::tools::adapters;
 
@@ -68,10 +71,22 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let start = Instant::now();
-    let results = play_all(args, games, threads)?;
+    let clocks: Vec<Arc<Clock>> = args.bots.iter().map(|_| Arc::default()).collect();
+    let results = play_all(args, games, threads, &clocks)?;
     let seconds = start.elapsed().as_secs_f64();
     let hands: usize = results.iter().map(|(_, r)| r.points.len()).sum();
     let report = arena::summarize(&args.bots, &results);
+    let timing: Vec<Option<f64>> = report
+        .iter()
+        .map(|r| ms_per_move(&args.bots, &clocks, &r.bot))
+        .collect();
+    // With two distinct bots: the first one's points per hand over the other's.
+    let ratio = match report.as_slice() {
+        [a, b] if b.points_per_hand.mean != 0.0 => {
+            Some(a.points_per_hand.mean / b.points_per_hand.mean)
+        }
+        _ => None,
+    };
     if args.json {
         let out = serde_json::json!({
             "variant": args.variant,
@@ -83,6 +98,12 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
             "hands_per_second": hands as f64 / seconds,
             "lower_is_better": args.variant.low_score_wins(),
             "bots": report,
+            "ms_per_move": report
+                .iter()
+                .zip(&timing)
+                .map(|(r, t)| (r.bot.clone(), serde_json::json!(t)))
+                .collect::<serde_json::Map<_, _>>(),
+            "points_ratio": ratio,
         });
         println!("{}", serde_json::to_string(&out)?);
         return Ok(());
@@ -98,12 +119,12 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
         },
     );
     println!(
-        "{:<24} {:>7} {:>22} {:>26}",
-        "bot", "seats", "won (95% CI)", "points/hand (95% CI)"
+        "{:<24} {:>7} {:>22} {:>26} {:>9}",
+        "bot", "seats", "won (95% CI)", "points/hand (95% CI)", "ms/move"
     );
-    for r in &report {
+    for (r, t) in report.iter().zip(&timing) {
         println!(
-            "{:<24} {:>7} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9.3} [{:>7.3}, {:>7.3}]{}",
+            "{:<24} {:>7} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9.3} [{:>7.3}, {:>7.3}] {:>9}{}",
             r.bot,
             r.seat_matches,
             100.0 * r.win_share.mean,
@@ -112,6 +133,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
             r.points_per_hand.mean,
             r.points_per_hand.low,
             r.points_per_hand.high,
+            t.map_or_else(|| "-".to_string(), |ms| format!("{ms:.3}")),
             if r.fallbacks > 0 {
                 format!("  ({} fallback moves)", r.fallbacks)
             } else {
@@ -119,7 +141,65 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
             }
         );
     }
+    if let (Some(ratio), [a, b]) = (ratio, report.as_slice()) {
+        println!("{} / {} points per hand: {ratio:.3}", a.bot, b.bot);
+    }
     Ok(())
+}
+
+/// Decisions a built-in bot made and the time they took, summed over its seats and threads.
+#[derive(Debug, Default)]
+struct Clock {
+    moves: AtomicU64,
+    nanos: AtomicU64,
+}
+
+/// Mean milliseconds per decision of the bot named `name` (every seat it sat in); `None` for
+/// outside programs, which are not timed here.
+fn ms_per_move(bots: &[String], clocks: &[Arc<Clock>], name: &str) -> Option<f64> {
+    let (moves, nanos) =
+        bots.iter()
+            .zip(clocks)
+            .filter(|(b, _)| *b == name)
+            .fold((0, 0), |(m, n), (_, c)| {
+                (
+                    m + c.moves.load(Ordering::Relaxed),
+                    n + c.nanos.load(Ordering::Relaxed),
+                )
+            });
+    (moves > 0).then(|| nanos as f64 / moves as f64 / 1e6)
+}
+
+/// A built-in strategy that adds each decision's wall-clock time to its bot's [`Clock`]. The
+/// time is only reported: the decision itself never sees the clock.
+struct Timed {
+    inner: Box<dyn Strategy>,
+    clock: Arc<Clock>,
+}
+
+impl Timed {
+    fn timed(&mut self, decide: impl FnOnce(&mut dyn Strategy) -> Action) -> Action {
+        let start = Instant::now();
+        let action = decide(self.inner.as_mut());
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.clock.moves.fetch_add(1, Ordering::Relaxed);
+        self.clock.nanos.fetch_add(nanos, Ordering::Relaxed);
+        action
+    }
+}
+
+impl Strategy for Timed {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn choose(&mut self, view: &PlayerView) -> Action {
+        self.timed(|s| s.choose(view))
+    }
+
+    fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
+        self.timed(|s| s.choose_until(view, stop))
+    }
 }
 
 /// Plays games `0..games` on `threads` workers; results come back in schedule order.
@@ -127,6 +207,7 @@ fn play_all(
     args: &ArenaArgs,
     games: u64,
     threads: usize,
+    clocks: &[Arc<Clock>],
 ) -> anyhow::Result<Vec<(Fixture, MatchRecord)>> {
     let players = args.variant.players() as usize;
     let next = AtomicU64::new(0);
@@ -146,7 +227,7 @@ fn play_all(
                         break;
                     }
                     let fixture = arena::fixture(args.seed, index, players);
-                    match play_one(args, &options, index, &fixture) {
+                    match play_one(args, &options, index, &fixture, clocks) {
                         Ok(record) => {
                             results.lock().expect("lock").push((index, fixture, record));
                         }
@@ -176,6 +257,7 @@ fn play_one(
     options: &Options,
     index: u64,
     fixture: &Fixture,
+    clocks: &[Arc<Clock>],
 ) -> anyhow::Result<MatchRecord> {
     let mut seats: Vec<Seated> = fixture
         .seating
@@ -190,6 +272,13 @@ fn play_one(
                 seed,
                 args.move_ms,
             )
+            .map(|seated| match seated {
+                Seated::Bot(inner) => Seated::Bot(Box::new(Timed {
+                    inner,
+                    clock: Arc::clone(&clocks[bot]),
+                })),
+                other => other,
+            })
         })
         .collect::<anyhow::Result<_>>()?;
     arena::play_match(args.variant, options, fixture.seed, &mut seats).context("playing a match")

@@ -5,7 +5,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use parlor_shared::bots::strategy;
+use parlor_shared::bots::{Strategy, StrongBot, strategy};
 use parlor_shared::{Action, CardSet, Variant};
 
 use crate::tools::adapters::heartless;
@@ -13,9 +13,9 @@ use crate::tools::adapters::heartless;
 /// Options of `parlor heartless-move`.
 #[derive(Args, Debug)]
 pub struct HeartlessMoveArgs {
-    /// The strategy that decides (`heuristic`, `strong`, `random`). `strong` needs the order
-    /// of past tricks, which the arguments do not carry; it plays the heuristic's move when
-    /// the history cannot be rebuilt.
+    /// The strategy that decides (`heuristic`, `strong`, `strong:N`, `random`). The arguments
+    /// carry no order of past tricks: `strong` searches from the cards, points and voids they
+    /// do carry.
     #[arg(long, default_value = "heuristic")]
     pub strategy: String,
     /// Seed for strategies that draw at random.
@@ -30,9 +30,16 @@ pub struct HeartlessMoveArgs {
 pub fn run(args: &HeartlessMoveArgs) -> anyhow::Result<()> {
     let map = heartless::parse_arguments(&args.heartless);
     let view = heartless::view_from_arguments(&map).context("reading heartless's arguments")?;
-    let Some(mut bot) = strategy(&args.strategy, Variant::Hearts, args.seed) else {
-        bail!("unknown strategy {:?}", args.strategy);
-    };
+    // The finished tricks in the view are stand-ins (the arguments carry no trick order):
+    // `strong` must take the voids from the arguments rather than infer them from those.
+    let mut bot: Box<dyn Strategy> =
+        match StrongBot::named(&args.strategy, Variant::Hearts, args.seed) {
+            Some(strong) => Box::new(strong.with_known_voids(heartless::known_voids(&map))),
+            None => match strategy(&args.strategy, Variant::Hearts, args.seed) {
+                Some(bot) => bot,
+                None => bail!("unknown strategy {:?}", args.strategy),
+            },
+        };
     let cards: CardSet = match bot.choose(&view) {
         Action::Play { card } => CardSet::single(card),
         Action::Pass { cards } => cards.into_iter().collect(),

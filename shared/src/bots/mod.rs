@@ -9,6 +9,8 @@ mod random;
 pub mod sample;
 pub mod sim;
 pub mod strong;
+pub mod strong_hearts;
+mod strong_pass;
 pub mod table;
 #[cfg(test)]
 mod tests;
@@ -60,7 +62,7 @@ pub fn strategy(name: &str, variant: Variant, seed: u64) -> Option<Box<dyn Strat
         "heuristic" => Some(Box::new(HeuristicBot)),
         "strong" => Some(Box::new(StrongBot::new(
             seed,
-            StrongBot::DEFAULT_BUDGET,
+            StrongBot::default_budget(variant),
             Rollout::Heuristic,
         ))),
         "strong-random" => Some(Box::new(StrongBot::new(

@@ -12,11 +12,13 @@ use super::heuristic::{self, HeuristicBot};
 use super::random::RandomBot;
 use super::sample::Constraints;
 use super::sim::Position;
+use super::strong_hearts::{self, HeartsDeal};
+use super::strong_pass;
 use super::table::Table;
-use crate::card::Card;
+use crate::card::{Card, CardSet};
 use crate::deck::DeckRng;
 use crate::rules::{Action, Game, HandResult, Legal, Variant};
-use crate::seat::Seat;
+use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
 
 /// How the simulated hands are finished.
@@ -36,11 +38,31 @@ pub struct StrongBot {
     pub budget: u32,
     /// The rollout policy.
     pub rollout: Rollout,
+    /// Suits each seat is known to lack, when the view's finished tricks are not the real
+    /// ones (rebuilt from heartless's arguments, which carry no trick order): then nothing
+    /// is inferred from those tricks and these voids are used instead.
+    known_voids: Option<PerSeat<CardSet>>,
+    /// Sampled deals played out for the last decision (0: it played the heuristic's move).
+    last_worlds: u32,
 }
 
 impl StrongBot {
     /// Default budget: enough to beat the heuristic clearly, cheap enough for the arena.
     pub const DEFAULT_BUDGET: u32 = 400;
+
+    /// Default budget at 4-seat Hearts, where a simulated hand is a bare card-set playout
+    /// (several times cheaper than a replay on the engine) and more deals pay off most.
+    pub const HEARTS_BUDGET: u32 = 1600;
+
+    /// The budget `strong` uses at `variant` unless one is named (`strong:N`).
+    #[must_use]
+    pub fn default_budget(variant: Variant) -> u32 {
+        if variant == Variant::Hearts {
+            Self::HEARTS_BUDGET
+        } else {
+            Self::DEFAULT_BUDGET
+        }
+    }
 
     /// A Monte Carlo bot with its own reproducible stream.
     #[must_use]
@@ -49,7 +71,65 @@ impl StrongBot {
             rng: DeckRng::new(seed),
             budget,
             rollout,
+            known_voids: None,
+            last_worlds: 0,
         }
+    }
+
+    /// The bot `parlor arena --bots` and `add_bot` name: `strong`, `strong-random`, or either
+    /// with `:N` for a budget of `N` simulated hands per decision.
+    #[must_use]
+    pub fn named(name: &str, variant: Variant, seed: u64) -> Option<StrongBot> {
+        let (kind, budget) = match name.split_once(':') {
+            Some((kind, n)) => (
+                kind,
+                n.parse().ok().filter(|b| (1..=1_000_000).contains(b))?,
+            ),
+            None => (name, Self::default_budget(variant)),
+        };
+        let rollout = match kind {
+            "strong" => Rollout::Heuristic,
+            "strong-random" => Rollout::Random,
+            _ => return None,
+        };
+        Some(StrongBot::new(seed, budget, rollout))
+    }
+
+    /// Decides from views whose finished tricks are stand-ins (right cards and points, wrong
+    /// order and seats): `voids` are the suits each seat is known to lack.
+    #[must_use]
+    pub fn with_known_voids(mut self, voids: PerSeat<CardSet>) -> Self {
+        self.known_voids = Some(voids);
+        self
+    }
+
+    /// Sampled deals the last decision played out; 0 when it fell back to the heuristic.
+    #[must_use]
+    pub fn last_worlds(&self) -> u32 {
+        self.last_worlds
+    }
+
+    /// What the view says about where the unseen cards are, with the known voids in place of
+    /// inference from stand-in tricks.
+    #[must_use]
+    pub fn constraints(&self, view: &PlayerView) -> Option<Constraints> {
+        let mut c = Constraints::of(view)?;
+        if let Some(voids) = &self.known_voids {
+            for seat in Seat::all(view.players) {
+                c.voids[seat] = crate::card::Suit::ALL
+                    .iter()
+                    .filter(|s| voids[seat].has_suit(**s))
+                    .map(|s| 1u8 << *s as u8)
+                    .sum();
+            }
+        }
+        Some(c)
+    }
+
+    /// Whether this view's search runs on [`HeartsDeal`] (4-seat Hearts with heuristic
+    /// rollouts) rather than on a replayed [`Game`].
+    fn hearts_fast(&self, view: &PlayerView) -> bool {
+        view.variant == Variant::Hearts && view.players == 4 && self.rollout == Rollout::Heuristic
     }
 
     /// The card with the best mean simulated outcome, or `None` if no deal could be rebuilt
@@ -60,8 +140,15 @@ impl StrongBot {
         cards: &[Card],
         stop: &dyn Fn() -> bool,
     ) -> Option<Card> {
-        let constraints = Constraints::of(view)?;
+        let constraints = self.constraints(view)?;
         let me = view.seat?;
+        if self.hearts_fast(view) {
+            return self.search_hearts(view, cards, &constraints, stop);
+        }
+        if self.known_voids.is_some() {
+            // Stand-in tricks do not replay on the engine.
+            return None;
+        }
         let worlds = (self.budget as usize / cards.len()).max(4);
         let mut totals = vec![0.0f64; cards.len()];
         let mut built = 0;
@@ -94,6 +181,50 @@ impl StrongBot {
                 totals[i] += value(view.variant, &result, sim_me);
             }
         }
+        self.last_worlds = built as u32;
+        if built == 0 {
+            return None;
+        }
+        let best = (0..cards.len()).max_by(|a, b| totals[*a].total_cmp(&totals[*b]))?;
+        Some(cards[best])
+    }
+
+    /// [`StrongBot::search`] on [`HeartsDeal`]s: no replay, so every sampled deal counts.
+    fn search_hearts(
+        &mut self,
+        view: &PlayerView,
+        cards: &[Card],
+        constraints: &Constraints,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Card> {
+        let me = view.seat?;
+        let on_table: CardSet = view.trick.plays.iter().map(|p| p.card).collect();
+        let gone = view.played_cards() - on_table;
+        let legal: CardSet = cards.iter().copied().collect();
+        let cards = strong_hearts::distinct_cards(legal, view.hand, gone);
+        if cards.len() < 2 {
+            // All alike: nothing to search, the heuristic picks among them.
+            return None;
+        }
+        let worlds = (self.budget as usize / cards.len()).max(4);
+        let mut totals = vec![0.0f64; cards.len()];
+        let mut table = strong_hearts::rollout_table();
+        let mut built = 0;
+        while built < worlds {
+            if stop() {
+                break;
+            }
+            let hands = constraints.sample(&mut self.rng);
+            let deal = HeartsDeal::from_view(view, &hands)?;
+            built += 1;
+            for (i, &card) in cards.iter().enumerate() {
+                let mut d = deal.clone();
+                d.play(card);
+                let points = d.finish(&mut table);
+                totals[i] += hearts_value(&points, me);
+            }
+        }
+        self.last_worlds = built as u32;
         if built == 0 {
             return None;
         }
@@ -116,6 +247,13 @@ impl StrongBot {
         }
         game.history().last().cloned().expect("a finished hand")
     }
+}
+
+/// [`value`] for Hearts points.
+pub(super) fn hearts_value(points: &PerSeat<i32>, me: Seat) -> f64 {
+    let total: i32 = points.iter().map(|(_, p)| *p).sum();
+    let others = f64::from(total - points[me]) / 3.0;
+    others - f64::from(points[me])
 }
 
 /// How good a finished hand is for `me` (higher is better), in the variant's own terms and
@@ -160,6 +298,22 @@ impl Strategy for StrongBot {
     }
 
     fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
+        self.last_worlds = 0;
+        if let Legal::Pass {
+            count: 3,
+            direction,
+            from,
+        } = view.legal
+            && self.hearts_fast(view)
+            && let Some(me) = view.seat
+        {
+            let worlds = (self.budget as usize / 8).max(8);
+            if let Some(cards) =
+                strong_pass::choose(me, from, direction, worlds, &mut self.rng, stop)
+            {
+                return Action::Pass { cards };
+            }
+        }
         if let Legal::Play { cards } = view.legal
             && cards.len() > 1
         {

@@ -104,6 +104,33 @@ impl Table {
         }
     }
 
+    /// An empty Hearts-like table for `me` that a caller fills in move by move (fast rollouts
+    /// that keep their own position instead of a [`Game`]); see [`Table::set_trick`].
+    #[must_use]
+    pub fn blank(variant: Variant, players: u8, me: Seat) -> Table {
+        Table {
+            variant,
+            players,
+            me,
+            hand: CardSet::EMPTY,
+            legal: CardSet::EMPTY,
+            leader: me,
+            trick: [Card::TWO_OF_CLUBS; MAX_SEATS],
+            trick_len: 0,
+            trump: None,
+            out: CardSet::EMPTY,
+            taken: PerSeat::new(players),
+            first_trick: true,
+        }
+    }
+
+    /// Puts `cards` (play order, led by `leader`) on the table.
+    pub fn set_trick(&mut self, leader: Seat, cards: &[Card]) {
+        self.leader = leader;
+        self.trick[..cards.len()].copy_from_slice(cards);
+        self.trick_len = cards.len();
+    }
+
     /// The cards on the table in play order.
     #[must_use]
     pub fn trick(&self) -> &[Card] {

@@ -429,6 +429,27 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
     })
 }
 
+/// The suits each seat has shown it lacks, from the `*_suit_chars` arguments (the suits a
+/// player has not yet failed to follow; a missing argument means all four). Seats are
+/// heartless's, as in [`view_from_arguments`].
+#[must_use]
+pub fn known_voids(map: &HashMap<String, String>) -> PerSeat<CardSet> {
+    let mut voids = PerSeat::<CardSet>::new(4);
+    for seat in Seat::all(4) {
+        let key = format!("{}_suit_chars", PLAYERS[seat.index()]);
+        let Some(chars) = map.get(&key) else {
+            continue;
+        };
+        let held: Vec<Suit> = chars.chars().filter_map(suit_char).collect();
+        for suit in Suit::ALL {
+            if !held.contains(&suit) {
+                voids[seat] |= CardSet::suit(suit);
+            }
+        }
+    }
+    voids
+}
+
 /// Hearts' legal plays: the 2♣ opens, follow suit, no points on the first trick, no heart
 /// led before hearts are broken (unless nothing else is held).
 fn hearts_legal(hand: CardSet, plays: &[PlayedCard], first: bool, broken: bool) -> CardSet {
