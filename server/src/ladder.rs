@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use parlor_shared::bots::strategy_names;
+use parlor_shared::bots::strategy;
 use parlor_shared::protocol::{CreateTable, TableOptions};
 use parlor_shared::{Options, Seat, Variant};
 use tokio_util::sync::CancellationToken;
@@ -102,14 +102,13 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
     stats
 }
 
-/// One entrant per seat of `variant`, from the strategies it knows, starting `round` places
+/// One entrant per seat of `variant`, from the strategies it can seat (`strong:400` too), starting `round` places
 /// along the list so every pairing comes up in turn.
 #[must_use]
 pub fn entrants_for(variant: Variant, strategies: &[String], round: u64) -> Vec<String> {
-    let known = strategy_names(variant);
     let usable: Vec<&String> = strategies
         .iter()
-        .filter(|s| known.contains(&s.as_str()))
+        .filter(|s| strategy(s, variant, 0).is_some())
         .collect();
     if usable.is_empty() {
         return Vec::new();

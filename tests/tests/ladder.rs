@@ -1,7 +1,6 @@
-//! The ladder, in process: it keeps playing duplicate matches between the built-in strategies
-//! by itself, every match reaches the ratings, and `random` comes out clearly below the two
-//! others. (`heuristic` and `strong` are close at the short thinking time used here: their
-//! order is left to `parlor arena`'s measurements, not asserted.)
+//! The ladder, in process: it keeps playing duplicate matches between built-in strategies by
+//! itself, every match reaches the ratings, and `random` comes out clearly below `heuristic`.
+//! (`strong` is left out here for speed; its strength is measured by `parlor arena`.)
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -17,11 +16,14 @@ async fn the_ladder_plays_by_itself_and_rates_random_below_the_others() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(24);
-    parlor_server::table::thinking::set_budget(Duration::from_millis(5));
+    // The clock is only a safety net: every move is a fixed amount of work.
+    parlor_server::table::thinking::set_budget(Duration::from_secs(30));
     let shutdown = CancellationToken::new();
     let lobby = Lobby::new(Duration::from_secs(600), 1_000, shutdown.clone());
     let config = LadderConfig {
         variants: vec![Variant::Hearts],
+        // `strong` searches hard: a debug build on a busy machine would take minutes.
+        strategies: ["random", "heuristic"].map(String::from).to_vec(),
         pause: Duration::ZERO,
         options: vec![(
             Variant::Hearts,
@@ -56,13 +58,13 @@ async fn the_ladder_plays_by_itself_and_rates_random_below_the_others() {
         "{played} ladder matches in {:.0?}: {board:?}",
         started.elapsed()
     );
-    assert_eq!(board.len(), 3, "{board:?}");
+    assert_eq!(board.len(), 2, "{board:?}");
     for (_, _, _, rated) in &board {
         assert_eq!(u64::from(*rated), played, "every match rates everyone once");
     }
-    let (last, rating, sd, _) = board.last().expect("three entries");
+    let (last, rating, sd, _) = board.last().expect("two entries");
     assert_eq!(last, "random", "{board:?}");
-    for (name, r, s, _) in &board[..2] {
+    for (name, r, s, _) in &board[..1] {
         assert!(
             r - 1.96 * s > rating + 1.96 * sd,
             "{name}'s interval is above random's: {board:?}"
