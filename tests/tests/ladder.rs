@@ -32,7 +32,6 @@ async fn the_ladder_plays_by_itself_and_rates_random_below_the_others() {
                 ..Options::default()
             },
         )],
-        ..LadderConfig::default()
     };
     let started = std::time::Instant::now();
     let stats = ladder::spawn(lobby.clone(), config, shutdown.clone());
