@@ -43,6 +43,8 @@ pub struct Lobby {
     shutdown: CancellationToken,
     /// Where tables are logged so they survive a restart (`None`: they do not).
     store: Option<SharedStore>,
+    /// The most spectators each table takes.
+    max_spectators: usize,
 }
 
 impl Lobby {
@@ -55,7 +57,15 @@ impl Lobby {
             max_tables,
             shutdown,
             store: None,
+            max_spectators: table::DEFAULT_MAX_SPECTATORS,
         }
+    }
+
+    /// This lobby's tables taking at most `max` spectators each.
+    #[must_use]
+    pub fn with_max_spectators(mut self, max: usize) -> Lobby {
+        self.max_spectators = max;
+        self
     }
 
     /// This lobby logging every table it opens from now on to `store`.
@@ -77,10 +87,13 @@ impl Lobby {
             id: restored.id.clone(),
             variant: restored.variant,
             options: restored.options.clone(),
-            table_options: restored.table_options,
+            // A table stored before turn clocks existed gets the private table's default.
+            table_options: restored.table_options.resolved(false),
             seed: restored.seed,
             idle_ttl: self.idle_ttl,
             store: self.store.clone(),
+            host_key: restored.host_key.clone(),
+            max_spectators: self.max_spectators,
             restored: Some(Box::new(restored)),
         };
         self.open(setup)
@@ -128,8 +141,8 @@ impl Lobby {
         restored
     }
 
-    /// Creates a table and starts its actor.
-    pub fn create(&self, request: CreateTable) -> Result<TableInfo, LobbyError> {
+    /// Creates a table and starts its actor; returns it with its host key (shown only here).
+    pub fn create(&self, request: CreateTable) -> Result<(TableInfo, String), LobbyError> {
         if self.tables.len() >= self.max_tables {
             return Err(LobbyError::TooManyTables(self.max_tables));
         }
@@ -138,17 +151,20 @@ impl Lobby {
             .check()
             .map_err(LobbyError::BadTableOptions)?;
         let id = new_table_id();
+        let (host_key, hash) = table::host_key::new_host_key();
         let setup = TableSetup {
             id: id.clone(),
             variant: request.variant,
             options: request.options,
-            table_options: request.table_options,
+            table_options: request.table_options.resolved(false),
             seed: request.seed,
             idle_ttl: self.idle_ttl,
             store: self.store.clone(),
             restored: None,
+            host_key: Some(hash),
+            max_spectators: self.max_spectators,
         };
-        self.open(setup)
+        Ok((self.open(setup)?, host_key))
     }
 
     /// Starts a table's actor and lists it.

@@ -38,7 +38,7 @@ pub(super) async fn create(
 ) -> Result<(StatusCode, Json<CreatedTable>), AppError> {
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
     let request = parse_create(body)?;
-    let table = state.lobby.create(request)?;
+    let (table, host_key) = state.lobby.create(request)?;
     // The table is on disk before anyone learns its id.
     if let Some(store) = state.lobby.store()
         && let Err(err) = store.flushed().await
@@ -52,6 +52,7 @@ pub(super) async fn create(
             id: table.id.clone(),
             invite: format!("/t/{}", table.id),
             table,
+            host_key,
         }),
     ))
 }

@@ -71,6 +71,8 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The key of the admin API (`None`: the admin API is off).
     pub admin_key: Option<AdminKey>,
+    /// The most spectators each table takes.
+    pub max_spectators: usize,
 }
 
 impl Default for Config {
@@ -85,6 +87,7 @@ impl Default for Config {
             write_buffer_bytes: 512,
             request_timeout: Duration::from_secs(30),
             admin_key: None,
+            max_spectators: crate::table::DEFAULT_MAX_SPECTATORS,
         }
     }
 }
@@ -111,7 +114,8 @@ impl AppState {
         metrics::handle();
         let shutdown = CancellationToken::new();
         AppState {
-            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone()),
+            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone())
+                .with_max_spectators(config.max_spectators),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),

@@ -79,6 +79,8 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
         idle_ttl: Duration::from_secs(600),
         store: None,
         restored: None,
+        host_key: None,
+        max_spectators: 50,
     };
     let table = spawn(setup, CancellationToken::new(), || {}).unwrap();
     let mut host = probe(100_000);
@@ -218,6 +220,8 @@ fn hearts_table(id: &str, bots: Bots, grace_ms: u64) -> TableHandle {
         idle_ttl: Duration::from_secs(600),
         store: None,
         restored: None,
+        host_key: None,
+        max_spectators: 50,
     };
     start(setup, bots, CancellationToken::new(), || {}).unwrap()
 }

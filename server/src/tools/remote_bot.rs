@@ -248,6 +248,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     // fight over it.
                     codes::REPLACED,
                     codes::KICKED,
+                    codes::SEAT_CLOSED,
+                    codes::BAD_NAME,
                 ];
                 if fatal.contains(&code.as_str()) {
                     bail!("{code}: {message}");
@@ -267,7 +269,10 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 }
             }
             // Table talk is for people, and a bot never asks for hints.
-            ServerMsg::Pong {} | ServerMsg::Chat { .. } | ServerMsg::Hint { .. } => {}
+            ServerMsg::Pong {}
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Hint { .. }
+            | ServerMsg::Hosting {} => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

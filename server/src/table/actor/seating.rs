@@ -11,7 +11,8 @@ use tokio::time::Instant;
 use crate::conn::{Conn, ConnId};
 use crate::table::JoinRequest;
 use crate::table::TableError;
-use crate::table::seats::{clean_name, new_token};
+use crate::table::names::clean_name;
+use crate::table::seats::new_token;
 
 use super::{Role, TableActor};
 
@@ -24,16 +25,20 @@ impl TableActor {
     ) -> Result<(), TableError> {
         let seat = match &request.token {
             Some(token) => self.reclaim(&conn, token)?,
-            None => self.take_free_seat(&request)?,
+            None => {
+                let name = clean_name(request.name.as_deref(), request.bot)?;
+                self.take_free_seat(&request, name)?
+            }
         };
         let state = &mut self.seats[seat.index()];
         state.conn = Some(conn.clone());
         state.grace_deadline = None;
         state.bot_playing = false;
+        state.open = false;
         self.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
         self.overdue.remove(seat);
-        self.pick_host();
+        self.first_host(seat);
         self.dirty = true;
         tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
@@ -44,6 +49,7 @@ impl TableActor {
                 seat: Some(seat),
                 token: self.seats[seat.index()].token.clone(),
                 host: self.host == Some(seat),
+                name: self.seats[seat.index()].name.clone(),
             },
         );
         self.flush_table();
@@ -83,18 +89,32 @@ impl TableActor {
         Ok(())
     }
 
-    /// A free seat (the one asked for, or the first), now held by the joining connection.
-    pub(super) fn take_free_seat(&mut self, request: &JoinRequest) -> Result<Seat, TableError> {
+    /// A free seat (the one asked for, or the first), now held by the joining connection
+    /// under `name`. A seat given up during the match is free only once the host opened it:
+    /// otherwise a second window of a player could take it and see two hands.
+    pub(super) fn take_free_seat(
+        &mut self,
+        request: &JoinRequest,
+        name: Option<String>,
+    ) -> Result<Seat, TableError> {
+        let closed = |s: &crate::table::seats::SeatState| s.vacated() && !s.open;
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
+                if closed(&self.seats[seat.index()]) {
+                    return Err(TableError::SeatClosed(seat));
+                }
                 seat.index()
             }
-            None => self
-                .seats
-                .iter()
-                .position(|s| !s.is_taken())
-                .ok_or(TableError::TableFull)?,
+            None => match self.seats.iter().position(|s| !s.is_taken() && !closed(s)) {
+                Some(index) => index,
+                None => {
+                    let closed = self.seats.iter().position(closed);
+                    return Err(closed.map_or(TableError::TableFull, |i| {
+                        TableError::SeatClosed(Seat(i as u8))
+                    }));
+                }
+            },
         };
         let state = &mut self.seats[index];
         state.occupant = if request.bot {
@@ -102,13 +122,16 @@ impl TableActor {
         } else {
             Occupant::Human
         };
-        state.name = clean_name(request.name.as_deref());
+        state.name = name;
         state.token = Some(new_token());
         Ok(Seat(index as u8))
     }
 
-    /// Adds a spectator.
-    pub(super) fn handle_watch(&mut self, conn: Conn) {
+    /// Adds a spectator, unless the table has as many as it may.
+    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<(), TableError> {
+        if self.spectators.len() >= self.max_spectators {
+            return Err(TableError::TooManySpectators(self.max_spectators));
+        }
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
@@ -117,6 +140,7 @@ impl TableActor {
                 seat: None,
                 token: None,
                 host: false,
+                name: None,
             },
         );
         self.spectators.push(conn.clone());
@@ -124,6 +148,7 @@ impl TableActor {
         self.flush_table();
         self.send_snapshot(&conn, None);
         self.send_recent_chat(&conn);
+        Ok(())
     }
 
     /// A newcomer's first picture of the game, if one is being played.
@@ -139,6 +164,7 @@ impl TableActor {
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
     pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
+        self.key_hosts.retain(|&c| c != conn);
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
@@ -169,19 +195,21 @@ impl TableActor {
             state.token = None;
             state.bot_name = None;
             state.bot_playing = true;
+            state.open = false;
             state.grace_deadline = None;
             state.turn_deadline = None;
         } else {
             state.clear();
         }
         self.awaiting.remove(seat);
-        self.pick_host();
+        self.hand_on_host(seat);
         self.dirty = true;
         conn
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
     pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
+        self.key_hosts.retain(|&c| c != conn);
         let conn = match role {
             Role::Seat(seat) => self.vacate(seat),
             Role::Spectator => {

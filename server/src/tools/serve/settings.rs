@@ -88,6 +88,9 @@ pub struct ServeArgs {
     /// what it has searched by then [default: 2000].
     #[arg(long, env = "PARLOR_BOT_THINK_MS", value_name = "MS")]
     pub bot_think_ms: Option<u64>,
+    /// The most spectators each table takes [default: 50].
+    #[arg(long, env = "PARLOR_MAX_SPECTATORS", value_name = "N")]
+    pub max_spectators: Option<usize>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -128,6 +131,8 @@ pub struct Settings {
     pub admin_key: Option<AdminKey>,
     /// Milliseconds a built-in bot may think about one move.
     pub bot_think_ms: u64,
+    /// The most spectators each table takes.
+    pub max_spectators: usize,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -151,6 +156,7 @@ impl Default for Settings {
             retention_days: 0,
             admin_key: None,
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
+            max_spectators: config.max_spectators,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
         }
@@ -174,6 +180,7 @@ struct FileSettings {
     retention_days: Option<u64>,
     admin_key: Option<AdminKey>,
     bot_think_ms: Option<u64>,
+    max_spectators: Option<usize>,
     log_format: Option<LogFormat>,
     log: Option<String>,
 }
@@ -201,6 +208,7 @@ impl Settings {
             write_buffer_bytes: self.ws_write_buffer,
             request_timeout: std::time::Duration::from_secs(self.request_timeout_secs.max(1)),
             admin_key: self.admin_key.clone().filter(|key| !key.0.is_empty()),
+            max_spectators: self.max_spectators,
             ..Config::default()
         }
     }
@@ -259,6 +267,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .bot_think_ms
             .or(file.bot_think_ms)
             .unwrap_or(d.bot_think_ms),
+        max_spectators: args
+            .max_spectators
+            .or(file.max_spectators)
+            .unwrap_or(d.max_spectators),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
     }
