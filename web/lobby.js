@@ -5,7 +5,7 @@
 // in words. May not touch: the table page.
 
 import { h, replaceChildren } from './dom.js';
-import { loadName, savedTables, saveName } from './store.js';
+import { loadName, savedTables, saveHostKey, saveName } from './store.js';
 
 /** Names people know the variants by. */
 /** @type {Record<string, string>} */
@@ -178,7 +178,9 @@ async function create(lobby, form) {
     });
     if (!res.ok) throw new Error(await errorText(res));
     const body = await res.json();
-    // The creator sits down at once and so becomes the host.
+    // The creator sits down at once and so becomes the host; the host key (shown only in
+    // this answer) lets this browser take the role back from any seat or after a restart.
+    if (body.host_key) saveHostKey(body.id, body.host_key);
     sessionStorage.setItem(`parlor.autosit.${body.id}`, '1');
     location.assign(`t/${encodeURIComponent(body.id)}`);
   } catch (e) {

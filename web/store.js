@@ -55,6 +55,16 @@ export function saveSeat(tableId, seat) {
   set(`parlor.seat.${tableId}`, seat ? JSON.stringify(seat) : null);
 }
 
+/** The host key of a table this browser created, or null. @param {string} tableId */
+export function loadHostKey(tableId) {
+  return get(`parlor.hostkey.${tableId}`);
+}
+
+/** Keeps the host key `POST /api/tables` gave for a table. @param {string} tableId @param {string} key */
+export function saveHostKey(tableId, key) {
+  set(`parlor.hostkey.${tableId}`, key);
+}
+
 /** The tables this browser holds a seat at, by id (from the seat tokens kept above). */
 export function savedTables() {
   /** @type {string[]} */

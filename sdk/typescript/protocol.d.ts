@@ -15,7 +15,10 @@ export type ClientMsg =
        */
       bot?: boolean;
       /**
-       * The name shown to others.
+       * The name shown to others, tidied (Unicode NFC; control, bidi and zero-width
+       * characters dropped; runs of spaces made one; at most 32 characters) and sent back
+       * in `welcome`. A person's name may not say `bot`, `computer` or `host` (a program's
+       * may not say `host`): `bad_name`.
        */
       name?: string | null;
       /**
@@ -113,6 +116,30 @@ export type ClientMsg =
     }
   | {
       type: 'hint';
+    }
+  | {
+      /**
+       * The `host_key` of the `POST /api/tables` answer.
+       */
+      key: string;
+      type: 'claim_host';
+    }
+  | {
+      /**
+       * The seat.
+       */
+      seat: Seat;
+      type: 'stand_in';
+    }
+  | {
+      type: 'back';
+    }
+  | {
+      /**
+       * The seat.
+       */
+      seat: Seat;
+      type: 'open_seat';
     };
 /**
  * A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
@@ -140,6 +167,11 @@ export type ServerMsg =
        * True when you are the table's host.
        */
       host: boolean;
+      /**
+       * Your name as the table shows it (tidied: see `join`'s `name`); `None` when
+       * watching or without a name.
+       */
+      name?: string | null;
       /**
        * True at a practice table: its creator chose the seed, so they can know every
        * deal (see `TableInfo::practice`). Shown to everyone who joins or watches.
@@ -213,7 +245,8 @@ export type ServerMsg =
        */
       seq: number;
       /**
-       * Milliseconds you have before a built-in bot plays for you (bot seats only).
+       * Milliseconds you have before a built-in bot plays for you: remote bot seats
+       * (`bot_timeout_ms`), and people at a table with a turn clock (`turn_clock_ms`).
        */
       timeout_ms?: number | null;
       type: 'your_turn';
@@ -284,6 +317,9 @@ export type ServerMsg =
        */
       saving: boolean;
       type: 'storage';
+    }
+  | {
+      type: 'hosting';
     };
 /**
  * One option as the lobby describes it.
@@ -667,6 +703,11 @@ export interface CreateTable {
  */
 export interface CreatedTable {
   /**
+   * Keep this secret: `claim_host` with it makes a connection the table's host (add and
+   * remove bots, start, ...). Shown only here, once; the server keeps only its hash.
+   */
+  host_key: string;
+  /**
    * The new table's id, used in `join` and `watch`.
    */
   id: string;
@@ -986,6 +1027,11 @@ export interface SeatInfo {
    */
   occupant: Occupant;
   /**
+   * True for a seat given up during the match that the host opened: a newcomer may sit
+   * here now (a computer plays it meanwhile).
+   */
+  open?: boolean;
+  /**
    * The seat.
    */
   seat: Seat;
@@ -1084,6 +1130,14 @@ export interface TableOptions {
    * Spectators may chat too (by default only the seated players may).
    */
   spectator_chat?: boolean;
+  /**
+   * How long a person may take over one move before a computer plays it and then stands
+   * in for them until they say `back` (0: no clock; the host can still hand a seat to a
+   * computer with `stand_in`). Absent in a request: [`TURN_CLOCK_PRIVATE_MS`], or
+   * [`TURN_CLOCK_LISTED_MS`] on a table listed publicly; a table always shows the value
+   * in effect.
+   */
+  turn_clock_ms?: number | null;
 }
 /**
  * The trick being played.

@@ -156,7 +156,7 @@ async fn play_one(
         seed: Some(seed),
     };
     let info = match lobby.create(request) {
-        Ok(info) => info,
+        Ok((info, _host_key)) => info,
         Err(err) => {
             tracing::warn!(%err, "the ladder could not open a table");
             return false;

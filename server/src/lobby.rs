@@ -48,6 +48,8 @@ pub struct Lobby {
     store: Option<SharedStore>,
     /// The ratings every table reports its finished matches to.
     ratings: Ratings,
+    /// The most spectators each table takes.
+    max_spectators: usize,
 }
 
 impl Lobby {
@@ -62,6 +64,7 @@ impl Lobby {
             shutdown,
             store: None,
             ratings: Ratings::default(),
+            max_spectators: table::DEFAULT_MAX_SPECTATORS,
         }
     }
 
@@ -87,6 +90,13 @@ impl Lobby {
         self
     }
 
+    /// This lobby's tables taking at most `max` spectators each.
+    #[must_use]
+    pub fn with_max_spectators(mut self, max: usize) -> Lobby {
+        self.max_spectators = max;
+        self
+    }
+
     /// This lobby logging every table it opens from now on to `store`.
     #[must_use]
     pub fn with_store(mut self, store: SharedStore) -> Lobby {
@@ -106,11 +116,17 @@ impl Lobby {
             id: restored.id.clone(),
             variant: restored.variant,
             options: restored.options.clone(),
-            table_options: restored.table_options.clone(),
+            // A table stored before turn clocks existed gets the default clock.
+            table_options: restored
+                .table_options
+                .clone()
+                .resolved(restored.table_options.listed),
             seed: restored.seed,
             idle_ttl: self.idle_ttl,
             unsat_ttl: self.unsat_ttl,
             store: self.store.clone(),
+            host_key: restored.host_key.clone(),
+            max_spectators: self.max_spectators,
             restored: Some(Box::new(restored)),
             ratings: self.ratings.clone(),
         };
@@ -199,7 +215,8 @@ impl Lobby {
     }
 
     /// Creates a table and starts its actor.
-    pub fn create(&self, mut request: CreateTable) -> Result<TableInfo, LobbyError> {
+    /// Returns it with its host key (shown only here).
+    pub fn create(&self, mut request: CreateTable) -> Result<(TableInfo, String), LobbyError> {
         if self.tables.len() >= self.max_tables {
             return Err(LobbyError::TooManyTables(self.max_tables));
         }
@@ -209,19 +226,24 @@ impl Lobby {
             .check()
             .map_err(LobbyError::BadTableOptions)?;
         let id = new_table_id();
+        let (host_key, hash) = table::host_key::new_host_key();
+        // A listed table's people get a shorter default turn clock than a family's.
+        let listed = request.table_options.listed;
         let setup = TableSetup {
             id: id.clone(),
             variant: request.variant,
             options: request.options,
-            table_options: request.table_options,
+            table_options: request.table_options.resolved(listed),
             seed: request.seed,
             idle_ttl: self.idle_ttl,
             unsat_ttl: self.unsat_ttl,
             store: self.store.clone(),
             restored: None,
             ratings: self.ratings.clone(),
+            host_key: Some(hash),
+            max_spectators: self.max_spectators,
         };
-        self.open(setup)
+        Ok((self.open(setup)?, host_key))
     }
 
     /// Starts a table's actor and lists it.

@@ -55,7 +55,7 @@ async fn host(addr: SocketAddr, table: &str) -> Ws {
     let join = ClientMsg::Join {
         table: table.to_string(),
         seat: Some(Seat(0)),
-        name: Some("host".into()),
+        name: Some("Ann".into()),
         token: None,
         bot: false,
     };

@@ -32,7 +32,10 @@ pub enum ClientMsg {
         /// The seat wanted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
-        /// The name shown to others.
+        /// The name shown to others, tidied (Unicode NFC; control, bidi and zero-width
+        /// characters dropped; runs of spaces made one; at most 32 characters) and sent back
+        /// in `welcome`. A person's name may not say `bot`, `computer` or `host` (a program's
+        /// may not say `host`): `bad_name`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// The secret seat token from an earlier `welcome`, to reclaim a seat.
@@ -106,6 +109,28 @@ pub enum ClientMsg {
     /// `hint` to you alone; refused with `not_your_turn`, or `hints_off` when the host turned
     /// hints off for the table.
     Hint {},
+    /// Become the table's host with the key `POST /api/tables` answered (a program that set
+    /// the table up, or its creator on another device). Works seated or watching; answered
+    /// with `hosting`, or refused with `bad_host_key`.
+    ClaimHost {
+        /// The `host_key` of the `POST /api/tables` answer.
+        key: String,
+    },
+    /// Host only, during a match: let a computer play this person's (or program's) seat for
+    /// now. The person keeps the seat and plays again after `back` (or on rejoining).
+    StandIn {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Play your own seat again after a computer stood in for you (your turn clock ran out,
+    /// or the host asked it).
+    Back {},
+    /// Host only: let a newcomer sit in a seat that was given up during the match (a computer
+    /// plays it meanwhile; without this, only the next match's seats are free).
+    OpenSeat {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// The longest chat line, in characters.
@@ -150,7 +175,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 12] = [
+pub const CLIENT_TYPES: [&str; 16] = [
     "join",
     "watch",
     "pass",
@@ -163,6 +188,10 @@ pub const CLIENT_TYPES: [&str; 12] = [
     "sync",
     "chat",
     "hint",
+    "claim_host",
+    "stand_in",
+    "back",
+    "open_seat",
 ];
 
 /// What the server sends.
@@ -185,6 +214,10 @@ pub enum ServerMsg {
         /// deal (see `TableInfo::practice`). Shown to everyone who joins or watches.
         #[serde(default)]
         practice: bool,
+        /// Your name as the table shows it (tidied: see `join`'s `name`); `None` when
+        /// watching or without a name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// Who sits where and how the table stands; sent whenever that changes.
     Table {
@@ -222,7 +255,8 @@ pub enum ServerMsg {
         /// Your view now (the same as a `state` snapshot's): your hand, the trick so far,
         /// scores and everything else the decision needs, so no `sync` is needed to play.
         view: Box<PlayerView>,
-        /// Milliseconds you have before a built-in bot plays for you (bot seats only).
+        /// Milliseconds you have before a built-in bot plays for you: remote bot seats
+        /// (`bot_timeout_ms`), and people at a table with a turn clock (`turn_clock_ms`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout_ms: Option<u64>,
     },
@@ -271,6 +305,9 @@ pub enum ServerMsg {
         /// A sentence for people.
         message: String,
     },
+    /// The answer to a good `claim_host`: you are the table's host now (`table.host` names
+    /// your seat when you have one).
+    Hosting {},
 }
 
 impl ServerMsg {
@@ -341,6 +378,10 @@ pub struct SeatInfo {
     /// seat, so clients need not read it out of the name; omitted for every other seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
+    /// True for a seat given up during the match that the host opened: a newcomer may sit
+    /// here now (a computer plays it meanwhile).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 /// What kind of player a seat holds.
@@ -380,6 +421,13 @@ pub struct TableOptions {
     /// Whether `GET /api/tables` lists the table for anyone to find. Off by default: a table
     /// is reachable by its link only.
     pub listed: bool,
+    /// How long a person may take over one move before a computer plays it and then stands
+    /// in for them until they say `back` (0: no clock; the host can still hand a seat to a
+    /// computer with `stand_in`). Absent in a request: [`TURN_CLOCK_PRIVATE_MS`], or
+    /// [`TURN_CLOCK_LISTED_MS`] on a table listed publicly; a table always shows the value
+    /// in effect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_clock_ms: Option<u64>,
 }
 
 /// The longest table name, in characters.
@@ -394,6 +442,17 @@ fn is_hidden_char(c: char) -> bool {
             | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
+/// A person's turn clock at a private table unless the request sets one: generous (ten
+/// minutes), for families.
+pub const TURN_CLOCK_PRIVATE_MS: u64 = 600_000;
+
+/// A person's turn clock at a publicly listed table unless the request sets one: strangers
+/// should not wait long for each other.
+pub const TURN_CLOCK_LISTED_MS: u64 = 90_000;
+
+/// The longest turn clock a request may set.
+pub const TURN_CLOCK_MAX_MS: u64 = 86_400_000;
+
 impl Default for TableOptions {
     fn default() -> Self {
         TableOptions {
@@ -404,6 +463,7 @@ impl Default for TableOptions {
             hints: true,
             name: None,
             listed: false,
+            turn_clock_ms: None,
         }
     }
 }
@@ -426,14 +486,39 @@ impl TableOptions {
         });
     }
 
-    /// Refuses values outside [`TableOptions::RANGES`] and names longer than
-    /// [`MAX_TABLE_NAME_CHARS`], naming the option.
+    /// These options with every default filled in: the turn clock a table without one gets
+    /// depends on whether it is listed publicly.
+    #[must_use]
+    pub fn resolved(mut self, listed: bool) -> TableOptions {
+        let default = if listed {
+            TURN_CLOCK_LISTED_MS
+        } else {
+            TURN_CLOCK_PRIVATE_MS
+        };
+        self.turn_clock_ms.get_or_insert(default);
+        self
+    }
+
+    /// The person's turn clock in effect (`None`: no clock).
+    #[must_use]
+    pub fn turn_clock(&self) -> Option<u64> {
+        let ms = self.turn_clock_ms.unwrap_or(TURN_CLOCK_PRIVATE_MS);
+        (ms > 0).then_some(ms)
+    }
+
+    /// Refuses values outside [`TableOptions::RANGES`], a turn clock too long and names
+    /// longer than [`MAX_TABLE_NAME_CHARS`], naming the option.
     pub fn check(&self) -> Result<(), String> {
         if let Some(name) = &self.name
             && name.chars().count() > MAX_TABLE_NAME_CHARS
         {
             return Err(format!(
                 "the table option `name` may have at most {MAX_TABLE_NAME_CHARS} characters"
+            ));
+        }
+        if self.turn_clock_ms.is_some_and(|ms| ms > TURN_CLOCK_MAX_MS) {
+            return Err(format!(
+                "the table option `turn_clock_ms` must be between 0 (no clock) and {TURN_CLOCK_MAX_MS}"
             ));
         }
         let values = [self.bot_timeout_ms, self.grace_ms, self.bot_delay_ms];
@@ -475,6 +560,9 @@ pub struct CreatedTable {
     pub invite: String,
     /// The table.
     pub table: TableInfo,
+    /// Keep this secret: `claim_host` with it makes a connection the table's host (add and
+    /// remove bots, start, ...). Shown only here, once; the server keeps only its hash.
+    pub host_key: String,
 }
 
 /// One variant as `GET /api/variants` lists it.
@@ -597,6 +685,18 @@ pub mod codes {
     pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
     /// HTTP 503: the server has as many connections open as it may; try again shortly.
     pub const SERVER_FULL: &str = "server_full";
+    /// The seat was given up during the match and a computer plays it until the match ends:
+    /// only the host can open it to a newcomer (`open_seat`).
+    pub const SEAT_CLOSED: &str = "seat_closed";
+    /// The name poses as a computer player or the host (it says `bot`, `computer` or
+    /// `host`): choose another.
+    pub const BAD_NAME: &str = "bad_name";
+    /// The table has as many spectators as the server allows.
+    pub const TOO_MANY_SPECTATORS: &str = "too_many_spectators";
+    /// `claim_host`: that is not this table's host key.
+    pub const BAD_HOST_KEY: &str = "bad_host_key";
+    /// `stand_in`: nobody (no person or program) holds that seat.
+    pub const NO_PLAYER: &str = "no_player";
 }
 
 /// Why a client frame could not be understood.

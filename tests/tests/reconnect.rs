@@ -338,7 +338,7 @@ async fn a_table_nobody_is_at_is_closed_after_a_while() {
 }
 
 #[tokio::test]
-async fn a_seat_given_up_mid_match_is_played_by_a_bot_until_someone_sits() {
+async fn a_seat_given_up_mid_match_is_played_by_a_bot_until_the_host_opens_it() {
     let server = TestServer::start().await;
     let id = server
         .create_table(
@@ -377,7 +377,26 @@ async fn a_seat_given_up_mid_match_is_played_by_a_bot_until_someone_sits() {
         seat_3_moves == 2
     })
     .await;
+    // Closed to newcomers (a player's second window could see two hands) until the host
+    // opens it.
     let mut newcomer = server.client().await;
+    newcomer
+        .send(&ClientMsg::Join {
+            table: id.clone(),
+            seat: None,
+            name: Some("Dee".into()),
+            token: None,
+            bot: false,
+        })
+        .await;
+    assert_eq!(newcomer.recv_error().await.0, "seat_closed");
+    clients[0]
+        .send(&ClientMsg::OpenSeat { seat: Seat(3) })
+        .await;
+    drive(&mut clients, &mut rng, |i, m| {
+        i == 0 && matches!(m, ServerMsg::Table { table, .. } if table.seats[3].open)
+    })
+    .await;
     assert!(!newcomer.join(&id, "Dee").await);
     assert_eq!(newcomer.seat, Some(Seat(3)), "the free seat");
     newcomer

@@ -78,7 +78,7 @@ async fn parlor_bot_plays_a_whole_match_without_a_sync() {
             .create_table(json!({"variant": variant, "options": short_options(variant), "seed": 4}))
             .await;
         let mut host = server.client().await;
-        assert!(host.join(&id, "host").await, "the first person hosts");
+        assert!(host.join(&id, "Hana").await, "the first person hosts");
         let mut bots = Vec::new();
         for seat in 1..4u8 {
             let target = Target {

@@ -137,6 +137,21 @@ export class Actions {
     this.session.send({ type: 'remove_bot', seat });
   }
 
+  /** The host lets a computer play `seat` for now. @param {number} seat */
+  standIn(seat) {
+    this.session.send({ type: 'stand_in', seat });
+  }
+
+  /** The host lets a newcomer sit in a seat given up during the match. @param {number} seat */
+  openSeat(seat) {
+    this.session.send({ type: 'open_seat', seat });
+  }
+
+  /** Plays one's own seat again after a computer stood in. */
+  back() {
+    this.session.send({ type: 'back' });
+  }
+
   /** Starts the match (the host). */
   startMatch() {
     this.session.send({ type: 'start' });

@@ -11,7 +11,7 @@ import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { flyIn } from './motion.js';
 import {
-  botStrength, DIRECTION_TEXT, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
+  botStrength, DIRECTION_TEXT, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
 } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
@@ -20,6 +20,7 @@ import { penaltiesTaken } from './taken.js';
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
 /** @typedef {import('./part.js').Part<TableState>} Part */
+/** @typedef {import('./actions.js').Actions} Actions */
 
 /** The badges of a plate: host, computer, away, dealer, partner. @param {TableState} s @param {PlayerView} v @param {number} seat */
 function badges(s, v, seat) {
@@ -27,7 +28,7 @@ function badges(s, v, seat) {
   const out = [];
   if (s.table?.host === seat) out.push(h('span', { class: 'badge host' }, 'host'));
   if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) || null }, 'computer'));
-  if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, 'away · computer plays'));
+  if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, info.connected ? 'computer plays for now' : 'away · computer plays'));
   else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, 'away'));
   if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
   if (partnerships(s) && !isMe(s, seat)) {
@@ -35,6 +36,30 @@ function badges(s, v, seat) {
     out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? 'partner' : 'opponent'));
   }
   return out;
+}
+
+/**
+ * What can be done about a seat during a match: the host lets a computer play a person's seat
+ * for now, or opens a seat given up to a newcomer; a player a computer stands in for plays
+ * again.
+ * @param {TableState} s @param {PlayerView} v @param {number} seat @param {Actions | undefined} actions
+ */
+function plateActions(s, v, seat, actions) {
+  const info = seatInfo(s, seat);
+  if (!actions || !info || v.phase === 'match_over' || s.table?.status !== 'playing') return null;
+  if (isMe(s, seat)) {
+    return info.bot_playing
+      ? h('button', { type: 'button', class: 'plate-action', id: 'play-myself', onclick: () => actions.back() }, 'Play myself again')
+      : null;
+  }
+  if (!isHost(s)) return null;
+  if ((info.occupant === 'human' || info.occupant === 'remote_bot') && !info.bot_playing) {
+    return h('button', { type: 'button', class: 'plate-action', 'data-stand-in': seat, onclick: () => actions.standIn(seat) }, 'Let a computer play');
+  }
+  if (info.occupant === 'empty' && info.bot_playing && !info.open) {
+    return h('button', { type: 'button', class: 'plate-action', 'data-open-seat': seat, onclick: () => actions.openSeat(seat) }, 'Open to a newcomer');
+  }
+  return null;
 }
 
 /** A seat's score on its plate: points, or prize and penalty in a game of two totals. @param {TableState} s @param {PlayerView} v @param {number} seat */
@@ -57,13 +82,13 @@ function taken(s, v, seat) {
     h('span', { class: 'sr-only' }, `took ${words.join(' and ')} this hand`));
 }
 
-/** The name plate of `seat`. @param {number} seat @returns {Part} */
-function platePart(seat) {
+/** The name plate of `seat`. @param {number} seat @param {Actions | undefined} actions @returns {Part} */
+function platePart(seat, actions) {
   // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
   return part(h('div', { 'data-seat': seat, role: 'group' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
-    return [s.table, s.role, s.seat, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
+    return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
       v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
@@ -80,7 +105,8 @@ function platePart(seat) {
         h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
         taken(s, v, seat),
         score(s, v, seat)),
-      passed ? h('div', { class: 'plate-note' }, 'passed') : null);
+      passed ? h('div', { class: 'plate-note' }, 'passed') : null,
+      plateActions(s, v, seat, actions));
   });
 }
 
@@ -154,8 +180,8 @@ function centerPart() {
   });
 }
 
-/** The felt with its plates and middle. @returns {Part} */
-export function feltPart() {
+/** The felt with its plates and middle. @param {Actions} [actions] @returns {Part} */
+export function feltPart(actions) {
   const el = h('section', { 'aria-label': 'The table' });
   /** @type {Part[]} */
   let plates = [];
@@ -165,7 +191,7 @@ export function feltPart() {
     update(s) {
       const n = /** @type {PlayerView} */ (s.view).players;
       if (plates.length !== n) {
-        plates = Array.from({ length: n }, (_, seat) => platePart(seat));
+        plates = Array.from({ length: n }, (_, seat) => platePart(seat, actions));
         el.className = `felt players-${n}`;
         el.replaceChildren(...plates.map((p) => p.el), center.el);
       }

@@ -23,7 +23,7 @@ import { factsOf, variantName } from './state.js';
 
 /** The game: felt and hand (or a note for spectators), and the score sheet beside. @param {Actions} actions @returns {Part} */
 function gamePart(actions) {
-  const felt = feltPart();
+  const felt = feltPart(actions);
   const hand = handPart(actions);
   const note = h('p', { class: 'hint spectator-note' }, 'You are watching: players’ hands are hidden.');
   const sheet = sideSheetPart();

@@ -8,7 +8,7 @@
 
 import { cardName } from '../cards.js';
 import { Connection } from '../connection.js';
-import { loadName, saveSeat } from '../store.js';
+import { loadHostKey, loadName, saveName, saveSeat } from '../store.js';
 import { applyEvent, applyYourTurn } from '../view-model.js';
 import { seatName } from './names.js';
 import { factsOf } from './state.js';
@@ -133,6 +133,7 @@ export class Session {
       case 'your_turn': return this.onYourTurn(msg);
       case 'error': return this.onError(msg);
       case 'hint': return this.store.set({ hint: { seq: msg.seq, action: msg.action } });
+      case 'hosting': return this.store.set({ hostFlag: true });
       case 'goodbye':
         return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
       case 'storage':
@@ -148,6 +149,11 @@ export class Session {
     const s = this.store.state;
     const seat = msg.seat ?? null;
     if (msg.token) saveSeat(s.tableId, { token: msg.token, seat: msg.seat });
+    // The name as the table shows it (tidied by the server) is the one kept.
+    if (typeof msg.name === 'string' && msg.name) saveName(msg.name);
+    // This browser set the table up: it hosts, whoever sat down first.
+    const hostKey = loadHostKey(s.tableId);
+    if (hostKey && seat !== null && !msg.host) this.conn?.send({ type: 'claim_host', key: hostKey });
     this.store.set({
       welcomed: true,
       seat,

@@ -48,14 +48,14 @@ pub(super) async fn create(
     }
     let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |Extension(peer)| peer.0.ip());
     let ip = client_ip(peer, &headers, state.config.trust_proxy);
-    let mut table = None;
+    let mut created = None;
     state.table_quota.create(ip, &state.lobby, || {
-        let info = state.lobby.create(request)?;
+        let (info, host_key) = state.lobby.create(request)?;
         let id = info.id.clone();
-        table = Some(info);
+        created = Some((info, host_key));
         Ok(id)
     })?;
-    let table = table.expect("created");
+    let (table, host_key) = created.expect("created");
     // The table is on disk before anyone learns its id; a store that stops writing
     // meanwhile gets a refusal instead (the unannounced table expires unseen).
     if let Some(store) = state.lobby.store() {
@@ -78,6 +78,7 @@ pub(super) async fn create(
             id: table.id.clone(),
             invite: format!("/t/{}", table.id),
             table,
+            host_key,
         }),
     ))
 }

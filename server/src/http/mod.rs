@@ -96,6 +96,8 @@ pub struct Config {
     pub ws_join: Duration,
     /// How long a table at which nobody ever sat lives with nobody connected.
     pub unsat_table_ttl: Duration,
+    /// The most spectators each table takes.
+    pub max_spectators: usize,
 }
 
 impl Default for Config {
@@ -119,6 +121,7 @@ impl Default for Config {
             ws_idle: Duration::from_secs(60),
             ws_join: Duration::from_secs(30),
             unsat_table_ttl: Duration::from_secs(300),
+            max_spectators: crate::table::DEFAULT_MAX_SPECTATORS,
         }
     }
 }
@@ -156,7 +159,8 @@ impl AppState {
         };
         AppState {
             lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone())
-                .with_unsat_ttl(config.unsat_table_ttl),
+                .with_unsat_ttl(config.unsat_table_ttl)
+                .with_max_spectators(config.max_spectators),
             conn_limits: listen::ConnLimits::new(
                 config.max_connections,
                 per_ip,

@@ -26,8 +26,10 @@ pub struct TableRow {
     pub created: i64,
     /// `waiting`, `playing`, `finished` or [`CLOSED`].
     pub status: String,
-    /// The host's seat.
+    /// The host's seat (255: the host key's holder, without a seat).
     pub host: Option<u8>,
+    /// The SHA-256 (hex) of the table's host key, if it has one.
+    pub host_key: Option<String>,
 }
 
 /// The status of a table that has closed for good: it is not brought back on start.

@@ -110,8 +110,10 @@ pub struct Restored {
     pub status: TableStatus,
     /// The table's event counter.
     pub seq: u64,
-    /// The host's seat.
+    /// The host's seat (seat 255: the host key's holder, without a seat).
     pub host: Option<Seat>,
+    /// The SHA-256 (hex) of the table's host key, if it has one.
+    pub host_key: Option<String>,
     /// Every seat, by number.
     pub seats: Vec<RestoredSeat>,
     /// The table talk kept, oldest first.
@@ -255,7 +257,7 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         };
     }
     let host = match log.table.host {
-        Some(h) if h >= players => {
+        Some(h) if h >= players && h != u8::MAX => {
             return Err(RestoreError::BadSeat {
                 seat: h,
                 why: "the host sits outside the table".into(),
@@ -340,6 +342,7 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
         status,
         seq,
         host,
+        host_key: log.table.host_key.clone(),
         seats,
         chat: log.chat.clone(),
         cut,

@@ -40,6 +40,7 @@ mod answers;
 mod bots;
 mod chat;
 mod hint;
+mod hosting;
 mod play;
 mod requests;
 mod results;
@@ -72,7 +73,14 @@ pub struct TableSetup {
     pub restored: Option<Box<Restored>>,
     /// Where finished matches' results go (the board shared with the whole server).
     pub ratings: Ratings,
+    /// The SHA-256 (hex) of the table's host key, if it has one.
+    pub host_key: Option<String>,
+    /// The most spectators at once.
+    pub max_spectators: usize,
 }
+
+/// Spectators a table takes unless the server says otherwise.
+pub const DEFAULT_MAX_SPECTATORS: usize = 50;
 
 /// Starts a table's actor and returns its handle. `on_close` runs when the actor stops (the
 /// lobby forgets the table then).
@@ -105,6 +113,10 @@ pub(super) fn start(
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
         host: None,
+        host_key: setup.host_key.clone(),
+        host_by_key: false,
+        key_hosts: Vec::new(),
+        max_spectators: setup.max_spectators,
         moves: 0,
         seq: 0,
         last_public_event: 0,
@@ -139,6 +151,7 @@ pub(super) fn start(
             &actor.options,
             &actor.table_options,
             actor.seed,
+            actor.host_key.clone(),
         ),
     }
     actor.info.send_replace(actor.table_info());
@@ -210,6 +223,14 @@ struct TableActor {
     spectators: Vec<Conn>,
     /// The seat whose occupant may add bots and start matches.
     host: Option<Seat>,
+    /// The SHA-256 (hex) of the host key, if the table has one.
+    host_key: Option<String>,
+    /// True when the host key's holder hosts without a seat.
+    host_by_key: bool,
+    /// Connections that gave the host key: they may do what the host may.
+    key_hosts: Vec<ConnId>,
+    /// The most spectators at once.
+    max_spectators: usize,
     /// Actions accepted in the current match: the next action's place in the stored log.
     moves: usize,
     /// The table's event counter: the number of events sent so far.
@@ -339,8 +360,7 @@ impl TableActor {
                 reply,
             } => {
                 let result = if request.watch {
-                    self.handle_watch(conn.clone());
-                    Ok(())
+                    self.handle_watch(conn.clone())
                 } else {
                     self.handle_join(conn.clone(), *request)
                 };
@@ -409,7 +429,6 @@ impl TableActor {
                     self.seats[i].bot_playing = true;
                     self.seats[i].turn_deadline = None;
                     self.awaiting.remove(seat);
-                    self.pick_host();
                     self.dirty = true;
                 }
             }
@@ -420,8 +439,14 @@ impl TableActor {
                     .as_ref()
                     .is_some_and(|g| g.to_act().contains(seat));
                 if to_act && !self.seats[i].server_plays() {
-                    tracing::debug!(table = %self.id, %seat, "remote bot out of time");
-                    self.overdue.insert(seat);
+                    if self.seats[i].occupant == Occupant::Human {
+                        // A person out of time: a computer plays for them until they are back.
+                        tracing::info!(table = %self.id, %seat, "turn clock ran out: a computer stands in");
+                        self.start_standing_in(seat);
+                    } else {
+                        tracing::debug!(table = %self.id, %seat, "remote bot out of time");
+                        self.overdue.insert(seat);
+                    }
                 }
             }
         }
@@ -504,36 +529,6 @@ impl TableActor {
         self.seats.iter().filter(|s| s.conn.is_some()).count() + self.spectators.len()
     }
 
-    /// Keeps the host, or passes the role on: people come first (a connected one first);
-    /// a remote program hosts only while no person sits at the table.
-    fn pick_host(&mut self) {
-        let rank = |state: &SeatState| -> Option<u8> {
-            let present = state.conn.is_some() || !state.bot_playing;
-            match (state.occupant, present) {
-                (Occupant::Human, true) => Some(0),
-                (Occupant::Human, false) => Some(1),
-                (Occupant::RemoteBot, true) => Some(2),
-                (Occupant::RemoteBot, false) => Some(3),
-                _ => None,
-            }
-        };
-        let best = (0..self.seats.len())
-            .filter_map(|i| rank(&self.seats[i]).map(|r| (r, i)))
-            .min();
-        let current = self
-            .host
-            .and_then(|h| rank(&self.seats[h.index()]).map(|r| (r, h)));
-        let new_host = match (current, best) {
-            // Stay host unless someone of a better kind is there.
-            (Some((rank, seat)), Some((best_rank, _))) if rank <= best_rank => Some(seat),
-            (_, best) => best.map(|(_, i)| Seat(i as u8)),
-        };
-        if new_host != self.host {
-            self.host = new_host;
-            self.dirty = true;
-        }
-    }
-
     /// The seats as the store keeps them.
     fn seat_rows(&self) -> Vec<SeatRow> {
         let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
@@ -556,7 +551,12 @@ impl TableActor {
         self.matches_played = restored.matches_played;
         self.ever_seated = self.game.is_some() || restored.matches_played > 0;
         self.status = restored.status;
-        self.host = restored.host;
+        self.host_key = restored.host_key.clone();
+        if restored.host == Some(Seat(hosting::KEY_HOST)) {
+            self.host_by_key = true;
+        } else {
+            self.host = restored.host;
+        }
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
             let seed = self.bot_seed(Seat(i as u8));
@@ -577,7 +577,7 @@ impl TableActor {
         self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
         self.outbox
-            .assume_recorded_state(self.status, self.host, self.seat_rows());
+            .assume_recorded_state(self.status, self.stored_host(), self.seat_rows());
         self.dirty = true;
     }
 

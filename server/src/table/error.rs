@@ -140,6 +140,24 @@ pub enum TableError {
          try again when play resumes"
     )]
     StorageUnavailable,
+    /// A newcomer asked for a seat given up during the match that the host has not opened.
+    #[error(
+        "{0} was given up during this match and a computer plays it until the match ends: \
+         ask the host to open it, or wait for the next match"
+    )]
+    SeatClosed(Seat),
+    /// A name that poses as a computer player or the host.
+    #[error(transparent)]
+    BadName(#[from] super::names::NameError),
+    /// The table has as many spectators as the server allows.
+    #[error("this table already has {0} spectators, as many as the server allows")]
+    TooManySpectators(usize),
+    /// `claim_host` with a key that is not the table's.
+    #[error("that is not this table's host key")]
+    BadHostKey,
+    /// `stand_in` on a seat no person or program holds.
+    #[error("no person or program sits in {0}")]
+    NoPlayer(Seat),
 }
 
 impl TableError {
@@ -173,6 +191,11 @@ impl TableError {
             TableError::SpectatorChat => codes::NOT_SEATED,
             TableError::HintsOff => codes::HINTS_OFF,
             TableError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
+            TableError::SeatClosed(_) => codes::SEAT_CLOSED,
+            TableError::BadName(_) => codes::BAD_NAME,
+            TableError::TooManySpectators(_) => codes::TOO_MANY_SPECTATORS,
+            TableError::BadHostKey => codes::BAD_HOST_KEY,
+            TableError::NoPlayer(_) => codes::NO_PLAYER,
         }
     }
 
@@ -262,6 +285,14 @@ mod tests {
             (TableError::ChatTooFast, "chat_too_fast"),
             (TableError::SpectatorChat, "not_seated"),
             (TableError::StorageUnavailable, "storage_unavailable"),
+            (TableError::SeatClosed(Seat(1)), "seat_closed"),
+            (
+                TableError::BadName(crate::table::names::NameError::Poses { word: "bot".into() }),
+                "bad_name",
+            ),
+            (TableError::TooManySpectators(50), "too_many_spectators"),
+            (TableError::BadHostKey, "bad_host_key"),
+            (TableError::NoPlayer(Seat(2)), "no_player"),
         ];
         for (err, code) in cases {
             assert_eq!(err.code(), code, "{err:?}");

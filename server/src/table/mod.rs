@@ -11,14 +11,18 @@
 
 mod actor;
 mod error;
+pub mod host_key;
+pub mod names;
 pub mod outbox;
+#[cfg(test)]
+mod seat_tests;
 mod seats;
 mod secret;
 #[cfg(test)]
 mod tests;
 pub mod thinking;
 
-pub use actor::{TableSetup, spawn};
+pub use actor::{DEFAULT_MAX_SPECTATORS, TableSetup, spawn};
 pub use error::TableError;
 
 use parlor_shared::protocol::{TableInfo, TableStatus};
@@ -85,6 +89,23 @@ pub enum TableRequest {
     },
     /// The `heuristic` bot's move for the sender's seat, on its turn.
     Hint,
+    /// Become host with the table's host key.
+    ClaimHost {
+        /// The key.
+        key: String,
+    },
+    /// Host only: a computer plays this seat for now.
+    StandIn {
+        /// The seat.
+        seat: Seat,
+    },
+    /// Play one's own seat again after a computer stood in.
+    Back,
+    /// Host only: let a newcomer have a seat given up during the match.
+    OpenSeat {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// What arrives in a table's mailbox.

@@ -9,9 +9,6 @@ use tokio::time::Instant;
 
 use super::Conn;
 
-/// Longest name shown for a player, in characters.
-pub const MAX_NAME_CHARS: usize = 32;
-
 /// Everything a table knows about one seat.
 pub struct SeatState {
     /// Nobody, a person, a built-in bot or a remote program.
@@ -42,6 +39,8 @@ pub struct SeatState {
     /// The `seq` of the last event this seat was sent (or would have been, while away): the
     /// next event's `prev`, so a missed event shows.
     pub last_event: u64,
+    /// A seat given up during the match that the host opened to newcomers.
+    pub open: bool,
 }
 
 impl SeatState {
@@ -61,6 +60,7 @@ impl SeatState {
             prompt_seq: 0,
             last_action: None,
             last_event: 0,
+            open: false,
         }
     }
 
@@ -75,6 +75,13 @@ impl SeatState {
     #[must_use]
     pub fn server_plays(&self) -> bool {
         self.occupant == Occupant::Bot || self.bot_playing
+    }
+
+    /// True for a seat given up during the match: a computer plays it, and only the host
+    /// can let a newcomer have it before the match ends.
+    #[must_use]
+    pub fn vacated(&self) -> bool {
+        self.occupant == Occupant::Empty && self.bot_playing
     }
 
     /// Frees the seat completely (its token stops working).
@@ -92,6 +99,7 @@ impl SeatState {
             connected: self.conn.is_some(),
             bot_playing: self.bot_playing,
             strategy: self.strategy().map(str::to_string),
+            open: self.open,
         }
     }
 
@@ -110,16 +118,4 @@ impl SeatState {
 #[must_use]
 pub fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
-}
-
-/// A shown name: trimmed, control characters removed, at most [`MAX_NAME_CHARS`].
-#[must_use]
-pub fn clean_name(name: Option<&str>) -> Option<String> {
-    let name: String = name?
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME_CHARS)
-        .collect();
-    let name = name.trim();
-    (!name.is_empty()).then(|| name.to_string())
 }

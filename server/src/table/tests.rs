@@ -81,6 +81,8 @@ async fn a_stuck_client_is_dropped_and_never_stalls_the_table() {
         store: None,
         restored: None,
         ratings: crate::ratings::Ratings::default(),
+        host_key: None,
+        max_spectators: 50,
     };
     let table = spawn(setup, CancellationToken::new(), || {}).unwrap();
     let mut host = probe(100_000);
@@ -222,6 +224,8 @@ fn hearts_table(id: &str, bots: Bots, grace_ms: u64) -> TableHandle {
         store: None,
         restored: None,
         ratings: crate::ratings::Ratings::default(),
+        host_key: None,
+        max_spectators: 50,
     };
     start(setup, bots, CancellationToken::new(), || {}).unwrap()
 }

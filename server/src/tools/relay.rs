@@ -240,6 +240,7 @@ fn join(hub: &Hub, id: &str, tx: &UnboundedSender<Utf8Bytes>) -> Option<(Arc<Mut
         token: None,
         host: seat == 0,
         practice: false,
+        name: None,
     };
     let _ = tx.send(serde_json::to_string(&welcome).ok()?.into());
     if state.joined == 4

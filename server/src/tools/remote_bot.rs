@@ -248,6 +248,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     // fight over it.
                     codes::REPLACED,
                     codes::KICKED,
+                    codes::SEAT_CLOSED,
+                    codes::BAD_NAME,
                 ];
                 if fatal.contains(&code.as_str()) {
                     bail!("{code}: {message}");
@@ -270,7 +272,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
             ServerMsg::Pong {}
             | ServerMsg::Chat { .. }
             | ServerMsg::Hint { .. }
-            | ServerMsg::Storage { .. } => {}
+            | ServerMsg::Storage { .. }
+            | ServerMsg::Hosting {} => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

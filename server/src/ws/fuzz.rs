@@ -137,7 +137,8 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
             },
             seed: Some(seed),
         })
-        .expect("a table");
+        .expect("a table")
+        .0;
     let table = lobby.get(&info.id).expect("listed");
     let mut clients: Vec<Client> = (0..CONNS)
         .map(|_| {

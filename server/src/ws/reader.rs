@@ -221,6 +221,10 @@ impl Reader {
             ClientMsg::Sync {} => TableRequest::Sync,
             ClientMsg::Chat { text } => TableRequest::Chat { text },
             ClientMsg::Hint {} => TableRequest::Hint,
+            ClientMsg::ClaimHost { key } => TableRequest::ClaimHost { key },
+            ClientMsg::StandIn { seat } => TableRequest::StandIn { seat },
+            ClientMsg::Back {} => TableRequest::Back,
+            ClientMsg::OpenSeat { seat } => TableRequest::OpenSeat { seat },
         };
         let Some(table) = &self.table else {
             self.reply(&Refusal::NotJoined.to_msg()).await;

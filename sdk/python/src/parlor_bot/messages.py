@@ -133,8 +133,37 @@ class HintMsg(_HintMsgRequired):
 hints off for the table."""
 
 
+_ClaimHostMsgRequired = TypedDict('_ClaimHostMsgRequired', {'key': str, 'type': Literal['claim_host']})
+
+class ClaimHostMsg(_ClaimHostMsgRequired):
+    """Become the table's host with the key `POST /api/tables` answered (a program that set
+the table up, or its creator on another device). Works seated or watching; answered
+with `hosting`, or refused with `bad_host_key`."""
+
+
+_StandInMsgRequired = TypedDict('_StandInMsgRequired', {'seat': 'Seat', 'type': Literal['stand_in']})
+
+class StandInMsg(_StandInMsgRequired):
+    """Host only, during a match: let a computer play this person's (or program's) seat for
+now. The person keeps the seat and plays again after `back` (or on rejoining)."""
+
+
+_BackMsgRequired = TypedDict('_BackMsgRequired', {'type': Literal['back']})
+
+class BackMsg(_BackMsgRequired):
+    """Play your own seat again after a computer stood in for you (your turn clock ran out,
+or the host asked it)."""
+
+
+_OpenSeatMsgRequired = TypedDict('_OpenSeatMsgRequired', {'seat': 'Seat', 'type': Literal['open_seat']})
+
+class OpenSeatMsg(_OpenSeatMsgRequired):
+    """Host only: let a newcomer sit in a seat that was given up during the match (a computer
+plays it meanwhile; without this, only the next match's seats are free)."""
+
+
 _WelcomeMsgRequired = TypedDict('_WelcomeMsgRequired', {'host': bool, 'protocol': int, 'table': str, 'type': Literal['welcome']})
-_WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'practice': bool, 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
+_WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'name': Optional[str], 'practice': bool, 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
 
 class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
@@ -148,13 +177,13 @@ default, and one that the variant does not have is an error."""
 
 
 _SeatInfoRequired = TypedDict('_SeatInfoRequired', {'bot_playing': bool, 'connected': bool, 'occupant': 'Occupant', 'seat': 'Seat'})
-_SeatInfoOptional = TypedDict('_SeatInfoOptional', {'name': Optional[str], 'strategy': Optional[str]}, total=False)
+_SeatInfoOptional = TypedDict('_SeatInfoOptional', {'name': Optional[str], 'open': bool, 'strategy': Optional[str]}, total=False)
 
 class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
 
 
-_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'listed': bool, 'name': Optional[str], 'spectator_chat': bool}, total=False)
+_TableOptionsOptional = TypedDict('_TableOptionsOptional', {'bot_delay_ms': int, 'bot_timeout_ms': int, 'grace_ms': int, 'hints': bool, 'listed': bool, 'name': Optional[str], 'spectator_chat': bool, 'turn_clock_ms': Optional[int]}, total=False)
 
 class TableOptions(_TableOptionsOptional):
     """Table settings that are not rules of the game: its name, timers and pacing. Every field is
@@ -367,6 +396,13 @@ again and play goes on where it stopped (nothing was lost). Sent to everyone at 
 table when that changes."""
 
 
+_HostingMsgRequired = TypedDict('_HostingMsgRequired', {'type': Literal['hosting']})
+
+class HostingMsg(_HostingMsgRequired):
+    """The answer to a good `claim_host`: you are the table's host now (`table.host` names
+your seat when you have one)."""
+
+
 _CreateTableRequired = TypedDict('_CreateTableRequired', {'variant': 'Variant'})
 _CreateTableOptional = TypedDict('_CreateTableOptional', {'options': 'Options', 'seed': Optional[int], 'table_options': 'TableOptions'}, total=False)
 
@@ -374,7 +410,7 @@ class CreateTable(_CreateTableRequired, _CreateTableOptional):
     """`POST /api/tables`: create a table."""
 
 
-_CreatedTableRequired = TypedDict('_CreatedTableRequired', {'id': str, 'invite': str, 'table': 'TableInfo'})
+_CreatedTableRequired = TypedDict('_CreatedTableRequired', {'host_key': str, 'id': str, 'invite': str, 'table': 'TableInfo'})
 
 class CreatedTable(_CreatedTableRequired):
     """The answer to `POST /api/tables`."""
@@ -407,7 +443,7 @@ class VariantInfo(_VariantInfoRequired):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
 Cards = List['Card']
@@ -423,6 +459,6 @@ Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEv
 Action = Union['PassAction', 'PlayAction']
 
 # What the server sends.
-ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg']
+ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

@@ -37,7 +37,7 @@ pub fn table_log(
 ) -> Result<Option<TableLog>, StoreError> {
     let table = conn
         .prepare_cached(
-            "SELECT id, variant, options, table_options, seed, created, status, host
+            "SELECT id, variant, options, table_options, seed, created, status, host, host_key
              FROM tables WHERE id = ?1",
         )?
         .query_row([id], |row| {
@@ -50,6 +50,7 @@ pub fn table_log(
                 created: row.get(5)?,
                 status: row.get(6)?,
                 host: row.get(7)?,
+                host_key: row.get(8)?,
             })
         })
         .optional()?;

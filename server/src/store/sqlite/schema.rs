@@ -81,6 +81,11 @@ pub const MIGRATIONS: &[&str] = &[
         UNIQUE (table_id, match_no)
     ) STRICT;
     ",
+    // 5: the SHA-256 (hex) of a table's host key; `host` 255 stands for the key's holder
+    // hosting without a seat.
+    "
+    ALTER TABLE tables ADD COLUMN host_key TEXT;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

@@ -36,6 +36,7 @@ fn log_of(moves: usize) -> (TableLog, Game, Vec<Event>) {
             created: 0,
             status: "playing".into(),
             host: Some(0),
+            host_key: None,
         },
         matches: vec![MatchRow {
             match_no: 1,

@@ -473,8 +473,9 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
 
 fn insert_table(tx: &Transaction<'_>, row: &TableRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
-        "INSERT INTO tables (id, variant, options, table_options, seed, created, status, host)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO tables (id, variant, options, table_options, seed, created, status, host,
+                             host_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         row.id,
@@ -485,6 +486,7 @@ fn insert_table(tx: &Transaction<'_>, row: &TableRow) -> rusqlite::Result<usize>
         row.created,
         row.status,
         row.host,
+        row.host_key,
     ])
 }
 

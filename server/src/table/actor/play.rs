@@ -45,6 +45,7 @@ impl TableActor {
             }
             self.dirty = true;
             self.report_result();
+            self.host_after_match();
             tracing::info!(table = %self.id, moves = self.moves, "match over");
         } else {
             self.prompt();
@@ -53,13 +54,15 @@ impl TableActor {
     }
 
     /// Sends `your_turn` to every connected seat that has to act and was not asked yet, and
-    /// starts remote bots' clocks.
+    /// starts the clocks: remote bots' (`bot_timeout_ms`), and people's when the table has a
+    /// turn clock.
     pub(super) fn prompt(&mut self) {
         let Some(game) = &self.game else { return };
         if self.status != TableStatus::Playing {
             return;
         }
-        let timeout = self.table_options.bot_timeout_ms;
+        let bot_timeout = self.table_options.bot_timeout_ms;
+        let turn_clock = self.table_options.turn_clock();
         for seat in game.to_act().iter() {
             if self.awaiting.contains(seat) {
                 continue;
@@ -70,16 +73,20 @@ impl TableActor {
             }
             self.awaiting.insert(seat);
             state.prompt_seq = self.seq;
-            let remote_bot = state.occupant == Occupant::RemoteBot;
-            if remote_bot {
-                state.turn_deadline = Some(Instant::now() + Duration::from_millis(timeout));
+            let timeout = match state.occupant {
+                Occupant::RemoteBot => Some(bot_timeout),
+                Occupant::Human => turn_clock,
+                _ => None,
+            };
+            if let Some(ms) = timeout {
+                state.turn_deadline = Some(Instant::now() + Duration::from_millis(ms));
             }
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: game.legal_actions(seat),
                     view: Box::new(PlayerView::of(game, Some(seat))),
-                    timeout_ms: remote_bot.then_some(timeout),
+                    timeout_ms: timeout,
                 };
                 if !self.outbox.queue_msg(conn, &msg) {
                     self.dropped.push(conn.id);

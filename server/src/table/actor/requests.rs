@@ -45,16 +45,26 @@ impl TableActor {
                 Ok(())
             }
             TableRequest::AddBot { seat, strategy } => {
-                self.require_host(role)?;
+                self.require_host(conn, role)?;
                 self.add_bot(seat, &strategy)
             }
             TableRequest::RemoveBot { seat } => {
-                self.require_host(role)?;
+                self.require_host(conn, role)?;
                 self.remove_bot(seat)
             }
             TableRequest::Start => {
-                self.require_host(role)?;
+                self.require_host(conn, role)?;
                 self.start()
+            }
+            TableRequest::ClaimHost { key } => self.claim_host(conn, role, &key),
+            TableRequest::StandIn { seat } => {
+                self.require_host(conn, role)?;
+                self.stand_in(seat)
+            }
+            TableRequest::Back => self.back(role),
+            TableRequest::OpenSeat { seat } => {
+                self.require_host(conn, role)?;
+                self.open_seat(seat)
             }
             TableRequest::Leave => {
                 self.handle_leave(conn, role);
@@ -119,10 +129,11 @@ impl TableActor {
     }
 
     /// Refuses host requests from anyone but the host.
-    pub(super) fn require_host(&self, role: Role) -> Result<(), TableError> {
-        match role {
-            Role::Seat(seat) if self.host == Some(seat) => Ok(()),
-            _ => Err(TableError::NotHost),
+    pub(super) fn require_host(&self, conn: ConnId, role: Role) -> Result<(), TableError> {
+        if self.is_host(conn, role) {
+            Ok(())
+        } else {
+            Err(TableError::NotHost)
         }
     }
 

@@ -12,7 +12,8 @@ use crate::conn::{Conn, ConnId};
 use crate::store::secret;
 use crate::table::JoinRequest;
 use crate::table::TableError;
-use crate::table::seats::{clean_name, new_token};
+use crate::table::names::clean_name;
+use crate::table::seats::new_token;
 
 use super::{Role, TableActor};
 
@@ -25,16 +26,20 @@ impl TableActor {
     ) -> Result<(), TableError> {
         let (seat, token) = match &request.token {
             Some(token) => (self.reclaim(&conn, token)?, token.clone()),
-            None => self.take_free_seat(&request)?,
+            None => {
+                let name = clean_name(request.name.as_deref(), request.bot)?;
+                self.take_free_seat(&request, name)?
+            }
         };
         let state = &mut self.seats[seat.index()];
         state.conn = Some(conn.clone());
         state.grace_deadline = None;
         state.bot_playing = false;
+        state.open = false;
         self.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
         self.overdue.remove(seat);
-        self.pick_host();
+        self.first_host(seat);
         self.dirty = true;
         tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
@@ -46,6 +51,7 @@ impl TableActor {
                 token: Some(token),
                 host: self.host == Some(seat),
                 practice: self.seed.is_some(),
+                name: self.seats[seat.index()].name.clone(),
             },
         );
         self.flush_table();
@@ -86,22 +92,32 @@ impl TableActor {
         Ok(())
     }
 
-    /// A free seat (the one asked for, or the first), now held by the joining connection, and
-    /// its fresh token (the seat keeps only the token's digest).
+    /// A free seat (the one asked for, or the first), now held by the joining connection
+    /// under `name`, and its fresh token (the seat keeps only the token's digest). A seat given up during the match is free only once the host opened it:
+    /// otherwise a second window of a player could take it and see two hands.
     pub(super) fn take_free_seat(
         &mut self,
         request: &JoinRequest,
+        name: Option<String>,
     ) -> Result<(Seat, String), TableError> {
+        let closed = |s: &crate::table::seats::SeatState| s.vacated() && !s.open;
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
+                if closed(&self.seats[seat.index()]) {
+                    return Err(TableError::SeatClosed(seat));
+                }
                 seat.index()
             }
-            None => self
-                .seats
-                .iter()
-                .position(|s| !s.is_taken())
-                .ok_or(TableError::TableFull)?,
+            None => match self.seats.iter().position(|s| !s.is_taken() && !closed(s)) {
+                Some(index) => index,
+                None => {
+                    let closed = self.seats.iter().position(closed);
+                    return Err(closed.map_or(TableError::TableFull, |i| {
+                        TableError::SeatClosed(Seat(i as u8))
+                    }));
+                }
+            },
         };
         let state = &mut self.seats[index];
         state.occupant = if request.bot {
@@ -109,14 +125,17 @@ impl TableActor {
         } else {
             Occupant::Human
         };
-        state.name = clean_name(request.name.as_deref());
+        state.name = name;
         let token = new_token();
         state.token = Some(secret::digest(&token));
         Ok((Seat(index as u8), token))
     }
 
-    /// Adds a spectator.
-    pub(super) fn handle_watch(&mut self, conn: Conn) {
+    /// Adds a spectator, unless the table has as many as it may.
+    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<(), TableError> {
+        if self.spectators.len() >= self.max_spectators {
+            return Err(TableError::TooManySpectators(self.max_spectators));
+        }
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
@@ -126,6 +145,7 @@ impl TableActor {
                 token: None,
                 host: false,
                 practice: self.seed.is_some(),
+                name: None,
             },
         );
         self.spectators.push(conn.clone());
@@ -133,6 +153,7 @@ impl TableActor {
         self.flush_table();
         self.send_snapshot(&conn, None);
         self.send_recent_chat(&conn);
+        Ok(())
     }
 
     /// A newcomer's first picture of the game, if one is being played.
@@ -148,6 +169,7 @@ impl TableActor {
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
     pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
+        self.key_hosts.retain(|&c| c != conn);
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
@@ -178,19 +200,21 @@ impl TableActor {
             state.token = None;
             state.bot_name = None;
             state.bot_playing = true;
+            state.open = false;
             state.grace_deadline = None;
             state.turn_deadline = None;
         } else {
             state.clear();
         }
         self.awaiting.remove(seat);
-        self.pick_host();
+        self.hand_on_host(seat);
         self.dirty = true;
         conn
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
     pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
+        self.key_hosts.retain(|&c| c != conn);
         let conn = match role {
             Role::Seat(seat) => self.vacate(seat),
             Role::Spectator => {

@@ -88,7 +88,7 @@ impl TableActor {
         self.dirty = false;
         if self.outbox.is_durable() {
             self.outbox
-                .record_state(self.status, self.host, self.seat_rows());
+                .record_state(self.status, self.stored_host(), self.seat_rows());
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {

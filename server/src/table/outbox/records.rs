@@ -28,6 +28,7 @@ impl Outbox {
         options: &Options,
         table_options: &TableOptions,
         seed: Option<u64>,
+        host_key: Option<String>,
     ) {
         if self.store.is_none() {
             return;
@@ -41,6 +42,7 @@ impl Outbox {
             created: now_millis(),
             status: status_name(TableStatus::Waiting).to_string(),
             host: None,
+            host_key,
         };
         self.write(Write::Table(row));
     }

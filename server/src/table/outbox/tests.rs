@@ -17,6 +17,7 @@ async fn record_match(outbox: &mut Outbox, seed: u64, moves: usize) -> Game {
         &options,
         &TableOptions::default(),
         Some(seed),
+        None,
     );
     outbox.record_state(TableStatus::Waiting, Some(Seat(0)), seat_rows());
     let master = parlor_shared::fair::practice_master(seed);

@@ -96,6 +96,9 @@ pub struct ServeArgs {
     /// Milliseconds the ladder waits after each round of matches [default: 5000].
     #[arg(long, env = "PARLOR_LADDER_PAUSE_MS", value_name = "MS")]
     pub ladder_pause_ms: Option<u64>,
+    /// The most spectators each table takes [default: 50].
+    #[arg(long, env = "PARLOR_MAX_SPECTATORS", value_name = "N")]
+    pub max_spectators: Option<usize>,
     /// Log lines as `text` or `json` [default: text].
     #[arg(long, env = "PARLOR_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -173,6 +176,8 @@ pub struct Settings {
     pub ladder: bool,
     /// The ladder's pause after each round, in milliseconds.
     pub ladder_pause_ms: u64,
+    /// The most spectators each table takes.
+    pub max_spectators: usize,
     /// `text` or `json`.
     pub log_format: LogFormat,
     /// The log filter.
@@ -216,6 +221,7 @@ impl Default for Settings {
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
             ladder: false,
             ladder_pause_ms: 5_000,
+            max_spectators: config.max_spectators,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
             header_timeout_secs: config.header_timeout.as_secs(),
@@ -250,6 +256,7 @@ struct FileSettings {
     bot_think_ms: Option<u64>,
     ladder: Option<bool>,
     ladder_pause_ms: Option<u64>,
+    max_spectators: Option<usize>,
     log_format: Option<LogFormat>,
     log: Option<String>,
     header_timeout_secs: Option<u64>,
@@ -295,6 +302,7 @@ impl Settings {
             ws_idle: secs(self.ws_idle_secs),
             ws_join: secs(self.ws_join_secs),
             unsat_table_ttl: std::time::Duration::from_secs(self.unsat_table_secs),
+            max_spectators: self.max_spectators,
             ..Config::default()
         }
     }
@@ -363,6 +371,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .ladder_pause_ms
             .or(file.ladder_pause_ms)
             .unwrap_or(d.ladder_pause_ms),
+        max_spectators: args
+            .max_spectators
+            .or(file.max_spectators)
+            .unwrap_or(d.max_spectators),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
         header_timeout_secs: args

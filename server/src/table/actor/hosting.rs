@@ -1,0 +1,188 @@
+//! Who hosts the table, and the host's say over seats during a match.
+//!
+//! The host is whoever set the table up: the holder of the host key (`claim_host`), or else
+//! the first to sit down. The role stays with its holder while they are away (disconnected,
+//! or a computer standing in) and passes on only when they give up their seat, or when a
+//! match ends while they are away; a key holder keeps it for good, and the key always takes
+//! it back. The host can let a computer play a seat for now (`stand_in`) and open a seat given
+//! up during the match to a newcomer (`open_seat`); a player takes their own seat back from a
+//! stand-in with `back`.
+//!
+//! An `impl TableActor` block: it changes the host, seats' stand-ins and open flags, never the
+//! game.
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
+
+use crate::conn::ConnId;
+use crate::table::TableError;
+use crate::table::host_key::key_matches;
+use crate::table::seats::SeatState;
+
+use super::{Role, TableActor};
+
+/// How the host key's holder is stored in the `host` column: no seat.
+pub(crate) const KEY_HOST: u8 = u8::MAX;
+
+/// How fit a seat's holder is to take the host role over: people first, connected first.
+fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
+    let connected = state.conn.is_some();
+    if connected_only && !connected {
+        return None;
+    }
+    match (state.occupant, connected) {
+        (Occupant::Human, true) => Some(0),
+        (Occupant::Human, false) => Some(1),
+        (Occupant::RemoteBot, true) => Some(2),
+        (Occupant::RemoteBot, false) => Some(3),
+        _ => None,
+    }
+}
+
+impl TableActor {
+    /// True when `conn` (in `role`) may do what only the host may.
+    pub(super) fn is_host(&self, conn: ConnId, role: Role) -> bool {
+        self.key_hosts.contains(&conn)
+            || matches!(role, Role::Seat(seat) if self.host == Some(seat))
+    }
+
+    /// Someone sat down without the key: they host a table nobody hosts yet.
+    pub(super) fn first_host(&mut self, seat: Seat) {
+        if self.host.is_none() && !self.host_by_key {
+            self.host = Some(seat);
+            self.dirty = true;
+        }
+    }
+
+    /// The host's seat was given up: the role goes to the fittest other player, if any.
+    pub(super) fn hand_on_host(&mut self, given_up: Seat) {
+        if self.host != Some(given_up) {
+            return;
+        }
+        let best = (0..self.seats.len())
+            .filter(|&i| i != given_up.index())
+            .filter_map(|i| rank(&self.seats[i], false).map(|r| (r, i)))
+            .min();
+        self.host = best.map(|(_, i)| Seat(i as u8));
+        self.dirty = true;
+    }
+
+    /// A match ended: a host who is away hands the role to a connected player, so the next
+    /// match can start.
+    pub(super) fn host_after_match(&mut self) {
+        let Some(host) = self.host else { return };
+        if self.seats[host.index()].conn.is_some() {
+            return;
+        }
+        let best = (0..self.seats.len())
+            .filter_map(|i| rank(&self.seats[i], true).map(|r| (r, i)))
+            .min();
+        if let Some((_, i)) = best {
+            tracing::info!(table = %self.id, from = %host, to = i, "host away at the match's end: role handed on");
+            self.host = Some(Seat(i as u8));
+            self.dirty = true;
+        }
+    }
+
+    /// The host as the store keeps it: a seat, or [`KEY_HOST`] for the key's holder.
+    pub(super) fn stored_host(&self) -> Option<Seat> {
+        if self.host_by_key {
+            Some(Seat(KEY_HOST))
+        } else {
+            self.host
+        }
+    }
+
+    /// `claim_host`: the key makes this connection the host (its seat, if it has one).
+    pub(super) fn claim_host(
+        &mut self,
+        conn: ConnId,
+        role: Role,
+        key: &str,
+    ) -> Result<(), TableError> {
+        let good = self
+            .host_key
+            .as_deref()
+            .is_some_and(|hash| key_matches(key, hash));
+        if !good {
+            tracing::info!(table = %self.id, conn = conn.0, "a wrong host key was refused");
+            return Err(TableError::BadHostKey);
+        }
+        if !self.key_hosts.contains(&conn) {
+            self.key_hosts.push(conn);
+        }
+        match role {
+            Role::Seat(seat) => {
+                self.host = Some(seat);
+                self.host_by_key = false;
+            }
+            Role::Spectator => {
+                self.host = None;
+                self.host_by_key = true;
+            }
+        }
+        self.dirty = true;
+        tracing::info!(table = %self.id, conn = conn.0, "host key used");
+        self.send_to(conn, &ServerMsg::Hosting {});
+        Ok(())
+    }
+
+    /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
+    pub(super) fn stand_in(&mut self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
+        if !matches!(state.occupant, Occupant::Human | Occupant::RemoteBot) {
+            return Err(TableError::NoPlayer(seat));
+        }
+        if self.status != TableStatus::Playing {
+            return Err(TableError::NoMatch);
+        }
+        tracing::info!(table = %self.id, %seat, "the host let a computer play a seat for now");
+        self.start_standing_in(seat);
+        Ok(())
+    }
+
+    /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
+    pub(super) fn start_standing_in(&mut self, seat: Seat) {
+        let state = &mut self.seats[seat.index()];
+        state.bot_playing = true;
+        state.turn_deadline = None;
+        self.awaiting.remove(seat);
+        self.overdue.remove(seat);
+        self.dirty = true;
+    }
+
+    /// `back`: the player plays their own seat again (and is asked at once if it is their turn).
+    pub(super) fn back(&mut self, role: Role) -> Result<(), TableError> {
+        let Role::Seat(seat) = role else {
+            return Err(TableError::NotSeated);
+        };
+        let state = &mut self.seats[seat.index()];
+        if state.bot_playing {
+            state.bot_playing = false;
+            self.dirty = true;
+            tracing::info!(table = %self.id, %seat, "player back from a stand-in");
+            self.flush_table();
+            self.prompt();
+        }
+        Ok(())
+    }
+
+    /// `open_seat`: a newcomer may take a seat given up during the match.
+    pub(super) fn open_seat(&mut self, seat: Seat) -> Result<(), TableError> {
+        let state = self
+            .seats
+            .get_mut(seat.index())
+            .ok_or(TableError::NoSuchSeat(seat))?;
+        if state.is_taken() {
+            return Err(TableError::SeatTaken(seat));
+        }
+        if state.vacated() && !state.open {
+            state.open = true;
+            self.dirty = true;
+        }
+        Ok(())
+    }
+}
