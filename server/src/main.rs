@@ -35,6 +35,8 @@ enum Tool {
     HeartlessMove(tools::heartless_move::HeartlessMoveArgs),
     /// Join a table over the WebSocket protocol as a bot and play until the match ends.
     Bot(tools::bot::BotArgs),
+    /// Register, list and revoke bot accounts (in the data directory's database).
+    Bots(tools::bots::BotsArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -50,5 +52,6 @@ fn main() -> anyhow::Result<()> {
         Tool::Arena(args) => tools::arena::run(&args),
         Tool::HeartlessMove(args) => tools::heartless_move::run(&args),
         Tool::Bot(args) => tools::bot::run(&args),
+        Tool::Bots(args) => tools::bots::run(&args),
     }
 }

@@ -7,6 +7,7 @@
 //! none of them imports it.
 
 mod admin;
+mod bots;
 mod error;
 mod hands;
 mod health;
@@ -17,6 +18,7 @@ mod stats;
 mod web;
 
 pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
+pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
 
@@ -71,6 +73,8 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The key of the admin API (`None`: the admin API is off).
     pub admin_key: Option<AdminKey>,
+    /// How long a registered bot has to take a seat it was invited to.
+    pub invite_timeout: Duration,
 }
 
 impl Default for Config {
@@ -85,6 +89,7 @@ impl Default for Config {
             write_buffer_bytes: 512,
             request_timeout: Duration::from_secs(30),
             admin_key: None,
+            invite_timeout: crate::lobby::bot_directory::DEFAULT_INVITE_TIMEOUT,
         }
     }
 }
@@ -111,7 +116,8 @@ impl AppState {
         metrics::handle();
         let shutdown = CancellationToken::new();
         AppState {
-            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone()),
+            lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone())
+                .with_invite_timeout(config.invite_timeout),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
@@ -162,6 +168,12 @@ pub fn app(state: AppState) -> Router {
             post(admin::kick),
         )
         .route("/api/tables", get(lobby::list).post(lobby::create))
+        .route("/api/bots", get(bots::online))
+        .route("/api/admin/bots", get(bots::list).post(bots::register))
+        .route(
+            "/api/admin/bots/{name}",
+            axum::routing::delete(bots::revoke),
+        )
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))

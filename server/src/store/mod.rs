@@ -14,6 +14,7 @@
 //! The store imports nothing else of the server: its vocabulary is the rows of
 //! [`records`] and the engine of `parlor-shared`.
 
+pub mod accounts;
 pub mod hands;
 pub mod records;
 pub mod restore;
@@ -30,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::oneshot;
 
+pub use accounts::{BotAccount, NewBot};
 pub use records::{ActionRow, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
@@ -70,6 +72,33 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Makes everything appended durable and stops; later writes fail (their tables never
     /// send what they would have written).
     fn close(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Registers a bot account; `Ok(false)` when the name is taken (revoked names too).
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        let _ = bot;
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// Every registered bot account, revoked ones included, by name.
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// Revokes a bot account (its token stops working; the name stays taken) and returns it;
+    /// `Ok(None)` when no bot has that name.
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let _ = name;
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// The account whose token hashes to `token_hash`, unless it was revoked.
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let _ = token_hash;
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
 }
 
 /// A store shared by the lobby, every table and the HTTP handlers.
@@ -106,6 +135,9 @@ pub enum StoreError {
     /// The last write failed; the store is unhealthy until one succeeds.
     #[error("the last write failed: {0}")]
     Failing(String),
+    /// This backend keeps no bot accounts.
+    #[error("this store keeps no bot accounts")]
+    NoAccounts,
 }
 
 impl StoreError {

@@ -39,6 +39,7 @@ mod answers;
 mod bots;
 mod chat;
 mod hint;
+mod invite;
 mod play;
 mod requests;
 mod seating;
@@ -334,6 +335,9 @@ impl TableActor {
                 }
             }
             TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
+            TableMsg::Invite { conn, seat, reply } => {
+                let _ = reply.send(self.check_invite(conn, seat));
+            }
             TableMsg::Admin { command, reply } => {
                 let _ = reply.send(self.handle_admin(command));
             }
@@ -494,6 +498,7 @@ impl TableActor {
             token: s.token.clone(),
             strategy: s.strategy().map(str::to_string),
             bot_playing: s.bot_playing,
+            account: s.account.clone(),
         });
         rows.collect()
     }
@@ -515,6 +520,7 @@ impl TableActor {
             state.name = saved.name;
             state.token = saved.token;
             state.bot_playing = saved.bot_playing;
+            state.account = saved.account;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
                 state.bot = self.bots.make(&name, self.variant, seed);
                 state.bot_name = state.bot.as_ref().map(|bot| bot.name());

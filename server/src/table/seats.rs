@@ -41,6 +41,8 @@ pub struct SeatState {
     /// The `seq` of the last event this seat was sent (or would have been, while away): the
     /// next event's `prev`, so a missed event shows.
     pub last_event: u64,
+    /// The registered bot account playing the seat (it took the seat by invitation).
+    pub account: Option<String>,
 }
 
 impl SeatState {
@@ -60,6 +62,7 @@ impl SeatState {
             prompt_seq: 0,
             last_action: None,
             last_event: 0,
+            account: None,
         }
     }
 
@@ -91,6 +94,7 @@ impl SeatState {
             connected: self.conn.is_some(),
             bot_playing: self.bot_playing,
             strategy: self.strategy().map(str::to_string),
+            account: self.account.clone(),
         }
     }
 

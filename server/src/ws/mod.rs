@@ -11,6 +11,7 @@
 //! It owns the socket and nothing of a game; it finds tables through the lobby. It may import
 //! `lobby`, `table` and `conn`, never `http`: the HTTP layer hands it its settings.
 
+mod invites;
 mod ratelimit;
 mod reader;
 mod refusal;
@@ -107,6 +108,7 @@ where
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
+    reader.gone();
     hub.sessions.closed(conn);
     metrics::counter!("parlor_connections_closed_total").increment(1);
     // The session's log line: how long and how much, never what (no tokens, no cards).

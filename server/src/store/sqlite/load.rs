@@ -67,7 +67,7 @@ pub fn table_log(
         .collect::<Result<Vec<_>, _>>()?;
     let seats = conn
         .prepare_cached(
-            "SELECT seat, occupant, name, token, strategy, bot_playing
+            "SELECT seat, occupant, name, token, strategy, bot_playing, account
              FROM seats WHERE table_id = ?1 ORDER BY seat",
         )?
         .query_map([id], |row| {
@@ -86,6 +86,7 @@ pub fn table_log(
                 token: row.get(3)?,
                 strategy: row.get(4)?,
                 bot_playing: row.get(5)?,
+                account: row.get(6)?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -63,11 +63,22 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
+    /// Run this on the connection, after the writes queued before it (bot accounts).
+    Run(Job),
     /// Commit what is queued and stop.
     Shutdown {
         /// Answered after the last commit, just before the thread ends.
         reply: oneshot::Sender<()>,
     },
+}
+
+/// Work for the writer's connection that answers through its own channel.
+pub struct Job(pub Box<dyn FnOnce(&mut Connection) + Send>);
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Job")
+    }
 }
 
 /// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
@@ -146,6 +157,7 @@ pub fn run(
                     set_failing(failing, result.as_ref().err().map(ToString::to_string));
                     let _ = reply.send(result);
                 }
+                Some(Request::Run(job)) => (job.0)(&mut conn),
                 Some(Request::Shutdown { reply }) => stop = Some(reply),
             }
         }
@@ -298,8 +310,9 @@ fn insert_match(tx: &Transaction<'_>, table: &str, row: &MatchRow) -> rusqlite::
 
 fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO seats (table_id, seat, occupant, name, token, strategy, bot_playing)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT OR REPLACE INTO seats
+         (table_id, seat, occupant, name, token, strategy, bot_playing, account)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         table,
@@ -309,6 +322,7 @@ fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::R
         seat.token,
         seat.strategy,
         seat.bot_playing,
+        seat.account,
     ])
 }
 

@@ -97,12 +97,13 @@ impl TableActor {
                 .ok_or(TableError::TableFull)?,
         };
         let state = &mut self.seats[index];
-        state.occupant = if request.bot {
+        state.occupant = if request.bot || request.account.is_some() {
             Occupant::RemoteBot
         } else {
             Occupant::Human
         };
-        state.name = clean_name(request.name.as_deref());
+        state.name = clean_name(request.account.as_deref().or(request.name.as_deref()));
+        state.account.clone_from(&request.account);
         state.token = Some(new_token());
         Ok(Seat(index as u8))
     }
@@ -168,6 +169,7 @@ impl TableActor {
             state.name = None;
             state.token = None;
             state.bot_name = None;
+            state.account = None;
             state.bot_playing = true;
             state.grace_deadline = None;
             state.turn_deadline = None;

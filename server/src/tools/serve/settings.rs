@@ -95,6 +95,9 @@ pub struct ServeArgs {
     /// [default: `RUST_LOG`, else info].
     #[arg(long, env = "PARLOR_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+    /// Milliseconds a registered bot has to take a seat it was invited to [default: 15000].
+    #[arg(long, env = "PARLOR_INVITE_TIMEOUT_MS", value_name = "MS")]
+    pub invite_timeout_ms: Option<u64>,
 }
 
 /// Every setting of `parlor serve`, resolved. As a TOML table it is the config file's format.
@@ -132,6 +135,8 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// The log filter.
     pub log: String,
+    /// Milliseconds an invited bot has to take its seat.
+    pub invite_timeout_ms: u64,
 }
 
 impl Default for Settings {
@@ -153,6 +158,7 @@ impl Default for Settings {
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
+            invite_timeout_ms: config.invite_timeout.as_millis() as u64,
         }
     }
 }
@@ -176,6 +182,7 @@ struct FileSettings {
     bot_think_ms: Option<u64>,
     log_format: Option<LogFormat>,
     log: Option<String>,
+    invite_timeout_ms: Option<u64>,
 }
 
 impl Settings {
@@ -201,6 +208,7 @@ impl Settings {
             write_buffer_bytes: self.ws_write_buffer,
             request_timeout: std::time::Duration::from_secs(self.request_timeout_secs.max(1)),
             admin_key: self.admin_key.clone().filter(|key| !key.0.is_empty()),
+            invite_timeout: std::time::Duration::from_millis(self.invite_timeout_ms.max(1)),
             ..Config::default()
         }
     }
@@ -261,6 +269,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .unwrap_or(d.bot_think_ms),
         log_format: args.log_format.or(file.log_format).unwrap_or(d.log_format),
         log: args.log.clone().or(file.log).unwrap_or(d.log),
+        invite_timeout_ms: args
+            .invite_timeout_ms
+            .or(file.invite_timeout_ms)
+            .unwrap_or(d.invite_timeout_ms),
     }
 }
 
