@@ -30,6 +30,7 @@ import { turnCues } from './table/cues.js';
 import { tableLayout } from './table/layout.js';
 import { trickHolder } from './table/motion.js';
 import { TablePoll, Variants } from './table/server-info.js';
+import { remoteBotPoll } from './table/remote-bots.js';
 import { Session } from './table/session.js';
 import { initialState, Store, variantEntry } from './table/state.js';
 
@@ -56,6 +57,7 @@ export function showTable(root, tableId) {
   // After the layout: it adds its button to the hand's row and marks the hand's cards.
   store.subscribe(hintButton(store, session));
   store.subscribe(howToButton());
+  store.subscribe(remoteBotPoll(store));
   // After the score dialog: it adds the running totals and earlier matches under the sheet.
   store.subscribe(matchHistory());
   let reloaded = '';

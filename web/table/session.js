@@ -133,6 +133,8 @@ export class Session {
       case 'your_turn': return this.onYourTurn(msg);
       case 'error': return this.onError(msg);
       case 'hint': return this.store.set({ hint: { seq: msg.seq, action: msg.action } });
+      case 'invite_status':
+        return this.store.set({ invites: { ...this.store.state.invites, [msg.seat]: { bot: msg.bot, status: msg.status } } });
       case 'goodbye':
         return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
       default:
