@@ -12,7 +12,8 @@
 //   page is in the background (with sound.js);
 // - layout.js: which parts show; join.js, head.js, seats.js, felt.js, hand.js, score-sheet.js,
 //   dialog.js, invite.js: the parts, each drawing only when what it shows changed;
-// - chat.js: table talk, a button in the head opening a panel over the page.
+// - chat.js: table talk, a button in the head opening a panel over the page;
+// - remote-bots.js: the registered bots online for the host's seat menu, and invitations' states.
 //
 // Owns: the wiring and the start of the page (a saved seat, a seat asked for from the lobby, or
 // the invite page). May not touch: anything the pieces own.
