@@ -320,7 +320,7 @@ impl BotDirectory {
                 rating: None,
             })
             .collect();
-        bots.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        bots.sort_by_key(|b| b.name.to_lowercase());
         bots
     }
 
