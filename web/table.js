@@ -12,7 +12,8 @@
 //   page is in the background (with sound.js);
 // - layout.js: which parts show; join.js, head.js, seats.js, felt.js, hand.js, score-sheet.js,
 //   dialog.js, invite.js: the parts, each drawing only when what it shows changed;
-// - chat.js: table talk, a button in the head opening a panel over the page.
+// - chat.js: table talk, a button in the head opening a panel over the page;
+// - remote-bots.js: the registered bots online for the host's seat menu, and invitations' states.
 //
 // Owns: the wiring and the start of the page (a saved seat, a seat asked for from the lobby, or
 // the invite page). May not touch: anything the pieces own.
@@ -30,6 +31,7 @@ import { turnCues } from './table/cues.js';
 import { tableLayout } from './table/layout.js';
 import { trickHolder } from './table/motion.js';
 import { TablePoll, Variants } from './table/server-info.js';
+import { remoteBotPoll } from './table/remote-bots.js';
 import { Session } from './table/session.js';
 import { initialState, Store, variantEntry } from './table/state.js';
 
@@ -56,6 +58,7 @@ export function showTable(root, tableId) {
   // After the layout: it adds its button to the hand's row and marks the hand's cards.
   store.subscribe(hintButton(store, session));
   store.subscribe(howToButton());
+  store.subscribe(remoteBotPoll(store));
   // After the score dialog: it adds the running totals and earlier matches under the sheet.
   store.subscribe(matchHistory());
   let reloaded = '';

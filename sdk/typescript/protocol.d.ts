@@ -140,6 +140,46 @@ export type ClientMsg =
        */
       seat: Seat;
       type: 'open_seat';
+    }
+  | {
+      /**
+       * How many tables it plays at once, 1 to [`MAX_BOT_TABLES`].
+       */
+      max_tables?: number;
+      /**
+       * The bot token its operator was given when the bot was registered.
+       */
+      token: string;
+      type: 'available';
+      /**
+       * The variants it plays (empty: every variant).
+       */
+      variants?: Variant[];
+    }
+  | {
+      /**
+       * The invitation's id, from `invitation`: the proof.
+       */
+      invitation: string;
+      type: 'accept';
+    }
+  | {
+      /**
+       * The invitation's id.
+       */
+      invitation: string;
+      type: 'decline';
+    }
+  | {
+      /**
+       * The registered bot's name.
+       */
+      bot: string;
+      /**
+       * The empty seat.
+       */
+      seat: Seat;
+      type: 'invite_bot';
     };
 /**
  * A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
@@ -155,6 +195,13 @@ export type Seat = number;
  * via the `definition` "Card".
  */
 export type Card = string;
+/**
+ * Which game is played at a table.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Variant".
+ */
+export type Variant = 'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist';
 /**
  * What the server sends.
  *
@@ -320,6 +367,67 @@ export type ServerMsg =
     }
   | {
       type: 'hosting';
+    }
+  | {
+      /**
+       * How many tables it plays at once.
+       */
+      max_tables: number;
+      /**
+       * The bot's registered name.
+       */
+      name: string;
+      type: 'available';
+      /**
+       * The variants it is invited to (every variant when it named none).
+       */
+      variants: Variant[];
+    }
+  | {
+      /**
+       * The invitation's id: the proof to name in `accept`.
+       */
+      invitation: string;
+      /**
+       * Its rule options, every one spelled out.
+       */
+      options: Options;
+      /**
+       * The seat offered.
+       */
+      seat: Seat;
+      /**
+       * The table's id.
+       */
+      table: string;
+      /**
+       * Milliseconds left to take the seat.
+       */
+      timeout_ms: number;
+      type: 'invitation';
+      /**
+       * The variant played there.
+       */
+      variant: Variant;
+    }
+  | {
+      /**
+       * The bot's registered name.
+       */
+      bot: string;
+      /**
+       * The invitation's id.
+       */
+      invitation: string;
+      /**
+       * The seat it is for.
+       */
+      seat: Seat;
+      /**
+       * Sent, accepted, declined, expired or cancelled.
+       */
+      status: InviteState;
+      type: 'invite_status';
     };
 /**
  * One option as the lobby describes it.
@@ -539,6 +647,13 @@ export type Hash32 = string;
  */
 export type PassDirection = 'left' | 'right' | 'across';
 /**
+ * How an invitation of a registered bot stands.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "InviteState".
+ */
+export type InviteState = 'sent' | 'accepted' | 'declined' | 'expired' | 'cancelled';
+/**
  * What a seat may do now.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -634,13 +749,6 @@ export type Suit = 'C' | 'D' | 'H' | 'S';
  */
 export type TableStatus = 'waiting' | 'playing' | 'finished';
 /**
- * Which game is played at a table.
- *
- * This interface was referenced by `Protocol`'s JSON-Schema
- * via the `definition` "Variant".
- */
-export type Variant = 'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist';
-/**
  * Who leads the first trick of a hand.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -664,6 +772,7 @@ export interface Protocol {
   CreateTable?: CreateTable;
   CreatedTable?: CreatedTable;
   HttpError?: HttpError;
+  OnlineBot?: OnlineBot;
   VariantInfo?: VariantInfo;
 }
 /**
@@ -735,6 +844,39 @@ export interface HttpError {
    * A sentence for people.
    */
   message: string;
+}
+/**
+ * A registered bot that is online, as `GET /api/bots` lists it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "OnlineBot".
+ */
+export interface OnlineBot {
+  /**
+   * Tables it could still be invited to now.
+   */
+  free: number;
+  /**
+   * How many tables it plays at once.
+   */
+  max_tables: number;
+  /**
+   * Its registered name (what `invite_bot` names).
+   */
+  name: string;
+  /**
+   * Who runs it.
+   */
+  owner: string;
+  /**
+   * Its rating in the variant asked for; `null` while it has none (no rated match yet,
+   * or no variant asked for).
+   */
+  rating?: number | null;
+  /**
+   * The variants it plays.
+   */
+  variants: Variant[];
 }
 /**
  * One variant as `GET /api/variants` lists it.
@@ -1010,6 +1152,11 @@ export interface PlayerView {
  * via the `definition` "SeatInfo".
  */
 export interface SeatInfo {
+  /**
+   * The registered bot account playing the seat (it took the seat through an invitation);
+   * omitted for every other seat.
+   */
+  account?: string | null;
   /**
    * True while a built-in bot plays for an absent player.
    */

@@ -2,7 +2,12 @@
 //! back when the server starts.
 //!
 //! It owns the map from id to [`TableHandle`] and nothing else: the games live in their
-//! actors. It may import `table`, `store` and `conn`, never `ws` or `http`.
+//! actors. Beside it, [`bot_directory`] keeps the online registered bots and their
+//! invitations. It may import `table`, `store` and `conn`, never `ws` or `http`.
+
+pub mod bot_directory;
+
+pub use bot_directory::{BotDirectory, BotError, Claim};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,6 +55,8 @@ pub struct Lobby {
     ratings: Ratings,
     /// The most spectators each table takes.
     max_spectators: usize,
+    /// The online registered bots and the invitations sent to them.
+    bots: BotDirectory,
 }
 
 impl Lobby {
@@ -65,6 +72,7 @@ impl Lobby {
             store: None,
             ratings: Ratings::default(),
             max_spectators: table::DEFAULT_MAX_SPECTATORS,
+            bots: BotDirectory::new(bot_directory::DEFAULT_INVITE_TIMEOUT),
         }
     }
 
@@ -95,6 +103,19 @@ impl Lobby {
     pub fn with_max_spectators(mut self, max: usize) -> Lobby {
         self.max_spectators = max;
         self
+    }
+
+    /// This lobby with invitations to bots lapsing after `timeout`.
+    #[must_use]
+    pub fn with_invite_timeout(mut self, timeout: Duration) -> Lobby {
+        self.bots = BotDirectory::new(timeout);
+        self
+    }
+
+    /// The online registered bots.
+    #[must_use]
+    pub fn bots(&self) -> &BotDirectory {
+        &self.bots
     }
 
     /// This lobby logging every table it opens from now on to `store`.

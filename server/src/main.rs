@@ -37,6 +37,8 @@ enum Tool {
     Bot(tools::bot::BotArgs),
     /// Check a finished hand's deal (file, `-` or URL): its secret, commitment and cards.
     Verify(tools::verify::VerifyArgs),
+    /// Register, list and revoke bot accounts (in the data directory's database).
+    Bots(tools::bots::BotsArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -53,5 +55,6 @@ fn main() -> anyhow::Result<()> {
         Tool::Arena(args) => tools::arena::run(&args),
         Tool::HeartlessMove(args) => tools::heartless_move::run(&args),
         Tool::Bot(args) => tools::bot::run(&args),
+        Tool::Bots(args) => tools::bots::run(&args),
     }
 }

@@ -131,6 +131,46 @@ pub enum ClientMsg {
         /// The seat.
         seat: Seat,
     },
+    /// A registered bot says it is online and may be invited to tables, on a connection of
+    /// its own that then carries its `invitation`s. Sending it again changes the offer.
+    Available {
+        /// The bot token its operator was given when the bot was registered.
+        token: String,
+        /// The variants it plays (empty: every variant).
+        #[serde(default)]
+        variants: Vec<Variant>,
+        /// How many tables it plays at once, 1 to [`MAX_BOT_TABLES`].
+        #[serde(default = "one")]
+        max_tables: u32,
+    },
+    /// A registered bot takes the seat it was invited to, on a new connection (not its
+    /// `available` one): like `join` with that table and seat as a program (`bot: true`),
+    /// answered with `welcome` and the rest. The seat carries the bot's `account`.
+    Accept {
+        /// The invitation's id, from `invitation`: the proof.
+        invitation: String,
+    },
+    /// A registered bot turns an invitation down, on its `available` connection.
+    Decline {
+        /// The invitation's id.
+        invitation: String,
+    },
+    /// Host only: invite an online registered bot (`GET /api/bots`) to an empty seat. The
+    /// bot has a limited time to take it; the host hears how it went in `invite_status`.
+    InviteBot {
+        /// The empty seat.
+        seat: Seat,
+        /// The registered bot's name.
+        bot: String,
+    },
+}
+
+/// The most tables one registered bot may offer to play at once.
+pub const MAX_BOT_TABLES: u32 = 64;
+
+/// `max_tables`' default.
+fn one() -> u32 {
+    1
 }
 
 /// The longest chat line, in characters.
@@ -175,7 +215,7 @@ impl ClientMsg {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 16] = [
+pub const CLIENT_TYPES: [&str; 20] = [
     "join",
     "watch",
     "pass",
@@ -192,6 +232,10 @@ pub const CLIENT_TYPES: [&str; 16] = [
     "stand_in",
     "back",
     "open_seat",
+    "available",
+    "accept",
+    "decline",
+    "invite_bot",
 ];
 
 /// What the server sends.
@@ -308,6 +352,78 @@ pub enum ServerMsg {
     /// The answer to a good `claim_host`: you are the table's host now (`table.host` names
     /// your seat when you have one).
     Hosting {},
+    /// The answer to `available`: the bot is online under its registered name.
+    Available {
+        /// The bot's registered name.
+        name: String,
+        /// The variants it is invited to (every variant when it named none).
+        variants: Vec<Variant>,
+        /// How many tables it plays at once.
+        max_tables: u32,
+    },
+    /// To a registered bot's `available` connection: a host invites it to a seat. Accept by
+    /// sending `accept` with this `invitation` on a new connection, or turn it down with
+    /// `decline`. Unanswered after `timeout_ms`, it lapses.
+    Invitation {
+        /// The invitation's id: the proof to name in `accept`.
+        invitation: String,
+        /// The table's id.
+        table: String,
+        /// The seat offered.
+        seat: Seat,
+        /// The variant played there.
+        variant: Variant,
+        /// Its rule options, every one spelled out.
+        options: Options,
+        /// Milliseconds left to take the seat.
+        timeout_ms: u64,
+    },
+    /// To the host who invited a registered bot: how the invitation stands.
+    InviteStatus {
+        /// The invitation's id.
+        invitation: String,
+        /// The seat it is for.
+        seat: Seat,
+        /// The bot's registered name.
+        bot: String,
+        /// Sent, accepted, declined, expired or cancelled.
+        status: InviteState,
+    },
+}
+
+/// How an invitation of a registered bot stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InviteState {
+    /// Sent to the bot; waiting for its answer.
+    Sent,
+    /// The bot took the seat.
+    Accepted,
+    /// The bot said no; the seat stays free.
+    Declined,
+    /// The bot did not take the seat in time; the seat stays free.
+    Expired,
+    /// The bot went offline (or was revoked), or the seat was taken first; the seat is as it
+    /// was.
+    Cancelled,
+}
+
+/// A registered bot that is online, as `GET /api/bots` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OnlineBot {
+    /// Its registered name (what `invite_bot` names).
+    pub name: String,
+    /// Who runs it.
+    pub owner: String,
+    /// The variants it plays.
+    pub variants: Vec<Variant>,
+    /// How many tables it plays at once.
+    pub max_tables: u32,
+    /// Tables it could still be invited to now.
+    pub free: u32,
+    /// Its rating in the variant asked for; `null` while it has none (no rated match yet,
+    /// or no variant asked for).
+    pub rating: Option<f64>,
 }
 
 impl ServerMsg {
@@ -382,6 +498,10 @@ pub struct SeatInfo {
     /// here now (a computer plays it meanwhile).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// The registered bot account playing the seat (it took the seat through an invitation);
+    /// omitted for every other seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
 }
 
 /// What kind of player a seat holds.
@@ -697,6 +817,31 @@ pub mod codes {
     pub const BAD_HOST_KEY: &str = "bad_host_key";
     /// `stand_in`: nobody (no person or program) holds that seat.
     pub const NO_PLAYER: &str = "no_player";
+    /// `available`: the bot token is unknown or was revoked.
+    pub const BAD_BOT_TOKEN: &str = "bad_bot_token";
+    /// `invite_bot` (and the admin API): no registered bot of that name is online (or
+    /// registered).
+    pub const NO_SUCH_BOT: &str = "no_such_bot";
+    /// `invite_bot`: the bot already plays as many tables as it offered.
+    pub const BOT_BUSY: &str = "bot_busy";
+    /// `accept` on the connection that sent `available`: take seats on new connections.
+    pub const ACCEPT_ELSEWHERE: &str = "accept_elsewhere";
+    /// `invite_bot`: the bot does not play this table's variant.
+    pub const BOT_WRONG_VARIANT: &str = "bot_wrong_variant";
+    /// `invite_bot`: that seat already has an invitation waiting for an answer.
+    pub const INVITE_PENDING: &str = "invite_pending";
+    /// `accept` or `decline`: no invitation has that id (unknown, or it was answered, lapsed
+    /// or cancelled).
+    pub const NO_SUCH_INVITATION: &str = "no_such_invitation";
+    /// `available`: `max_tables` out of range.
+    pub const BAD_AVAILABILITY: &str = "bad_availability";
+    /// Admin API: the bot name is not 1 to 32 letters, digits, `-`, `_` or spaces, or it
+    /// poses as a built-in strategy.
+    pub const BAD_BOT_NAME: &str = "bad_bot_name";
+    /// Admin API: a bot of that name is already registered (revoked ones included).
+    pub const BOT_NAME_TAKEN: &str = "bot_name_taken";
+    /// Bot accounts need the server's database; it runs with `--no-store`.
+    pub const NO_STORE: &str = "no_store";
 }
 
 /// Why a client frame could not be understood.
@@ -751,6 +896,7 @@ pub fn json_schema() -> serde_json::Value {
             "create_table_response": schemars::schema_for!(CreatedTable),
             "variant": schemars::schema_for!(VariantInfo),
             "error": schemars::schema_for!(HttpError),
+            "online_bot": schemars::schema_for!(OnlineBot),
         },
     })
 }

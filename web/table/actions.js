@@ -132,6 +132,11 @@ export class Actions {
     this.session.send({ type: 'add_bot', seat, strategy });
   }
 
+  /** Invites a registered bot to an empty seat. @param {number} seat @param {string} bot */
+  inviteBot(seat, bot) {
+    this.session.send({ type: 'invite_bot', seat, bot });
+  }
+
   /** @param {number} seat */
   removeBot(seat) {
     this.session.send({ type: 'remove_bot', seat });

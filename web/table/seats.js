@@ -7,6 +7,7 @@
 import { h, replaceChildren } from '../dom.js';
 import { isHost, isMe, occupantText, partnerships, seatLabel, STRATEGY_TEXT, TEAM_NAMES } from './names.js';
 import { part } from './part.js';
+import { inviteText, remoteName, remoteValue } from './remote-bots.js';
 import { variantEntry } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -17,19 +18,37 @@ function rowLabel(s, seat) {
   return partnerships(s) ? `${seatLabel(s, seat)} (${TEAM_NAMES[seat % 2]})` : seatLabel(s, seat);
 }
 
-/** The host's choice of strength and button for an empty seat. @param {TableState} s @param {Actions} actions @param {number} seat @param {string} label */
+/** A registered bot in the seat menu: its name, owner and rating when it has one. @param {any} bot */
+function remoteLabel(bot) {
+  const rating = typeof bot.rating === 'number' ? `, rating ${Math.round(bot.rating)}` : '';
+  return `${bot.name} (by ${bot.owner}${rating})`;
+}
+
+/** The host's choice of strength (or a registered bot online) and button for an empty seat. @param {TableState} s @param {Actions} actions @param {number} seat @param {string} label */
 function botControls(s, actions, seat, label) {
   const strategies = variantEntry(s)?.strategies || ['random', 'heuristic', 'strong'];
-  const choice = s.botChoice[seat] || (strategies.includes('heuristic') ? 'heuristic' : strategies[0]);
+  const remote = (s.remoteBots || []).filter((/** @type {any} */ b) => b.free > 0);
+  const fallback = strategies.includes('heuristic') ? 'heuristic' : strategies[0];
+  let choice = s.botChoice[seat] || fallback;
+  const chosenRemote = remoteName(choice);
+  if (chosenRemote !== null && !remote.some((/** @type {any} */ b) => b.name === chosenRemote)) choice = fallback;
+  const inviting = remoteName(choice);
   const id = `bot-${seat}`;
+  const builtIn = strategies.map((/** @type {string} */ st) => h('option', { value: st, selected: st === choice }, STRATEGY_TEXT[/** @type {keyof STRATEGY_TEXT} */ (st)] || st));
+  const options = remote.length === 0 ? builtIn : [
+    h('optgroup', { label: 'Computer players' }, builtIn),
+    h('optgroup', { label: 'Bots online' }, remote.map((/** @type {any} */ b) =>
+      h('option', { value: remoteValue(b.name), selected: remoteValue(b.name) === choice }, remoteLabel(b)))),
+  ];
+  const status = inviteText(s.invites?.[seat]);
   return h('span', { class: 'bot-controls' },
-    h('label', { for: id, class: 'sr-only' }, `Computer strength for ${label}`),
-    h('select', { id, 'data-focus': `bot-select-${seat}`, onchange: (/** @type {any} */ e) => actions.chooseBot(seat, e.target.value) },
-      strategies.map((/** @type {string} */ st) => h('option', { value: st, selected: st === choice }, STRATEGY_TEXT[/** @type {keyof STRATEGY_TEXT} */ (st)] || st))),
+    h('label', { for: id, class: 'sr-only' }, `Computer player for ${label}`),
+    h('select', { id, 'data-focus': `bot-select-${seat}`, onchange: (/** @type {any} */ e) => actions.chooseBot(seat, e.target.value) }, options),
     h('button', {
-      type: 'button', class: 'add-bot', 'data-seat': seat, 'data-focus': `add-bot-${seat}`,
-      onclick: () => actions.addBot(seat, s.botChoice[seat] || choice),
-    }, 'Add computer player'));
+      type: 'button', class: inviting === null ? 'add-bot' : 'invite-bot', 'data-seat': seat, 'data-focus': `add-bot-${seat}`,
+      onclick: () => (inviting === null ? actions.addBot(seat, choice) : actions.inviteBot(seat, inviting)),
+    }, inviting === null ? 'Add computer player' : 'Invite bot'),
+    status ? h('span', { class: 'hint invite-status', role: 'status' }, status) : null);
 }
 
 /** One line of the seat list. @param {TableState} s @param {Actions} actions @param {any} info a SeatInfo */
@@ -68,7 +87,7 @@ function footer(s, actions) {
 /** The seats panel. @param {Actions} actions */
 export function seatsPart(actions) {
   const el = h('section', { class: 'panel seats-panel', 'aria-labelledby': 'seats-title' });
-  return part(el, (s) => [s.table, s.role, s.seat, s.hostFlag, s.botChoice, s.error, s.variants],
+  return part(el, (s) => [s.table, s.role, s.seat, s.hostFlag, s.botChoice, s.error, s.variants, s.remoteBots, s.invites],
     (_, s) => {
       if (!s.table) {
         el.className = 'panel';

@@ -134,6 +134,8 @@ export class Session {
       case 'error': return this.onError(msg);
       case 'hint': return this.store.set({ hint: { seq: msg.seq, action: msg.action } });
       case 'hosting': return this.store.set({ hostFlag: true });
+      case 'invite_status':
+        return this.store.set({ invites: { ...this.store.state.invites, [msg.seat]: { bot: msg.bot, status: msg.status } } });
       case 'goodbye':
         return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
       case 'storage':

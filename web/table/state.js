@@ -38,6 +38,8 @@
  * @property {string} handsKey the score sheet line they were asked for
  * @property {boolean} handsOff the server keeps no history: no downloads
  * @property {{ seq: number, action: any } | null} hint the last suggestion the server sent
+ * @property {any[]} remoteBots the registered bots online for this variant (`GET /api/bots`)
+ * @property {Record<number, { bot: string, status: string }>} invites each seat's latest invitation
  */
 
 /** @param {string} tableId @param {boolean} fourColour @param {boolean} [sound] @returns {TableState} */
@@ -70,6 +72,8 @@ export function initialState(tableId, fourColour, sound = true) {
     handsKey: '',
     handsOff: false,
     hint: null,
+    remoteBots: [],
+    invites: {},
   };
 }
 

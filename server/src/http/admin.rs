@@ -79,7 +79,7 @@ pub struct AdminTables {
 }
 
 /// Checks the bearer key; `Err` is the answer to give.
-fn authorize(state: &AppState, headers: &HeaderMap) -> Result<(), Box<Response>> {
+pub(super) fn authorize(state: &AppState, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let Some(AdminKey(key)) = &state.config.admin_key else {
         return Err(Box::new(
             AppError::NotFound("/api/admin".into()).into_response(),

@@ -7,6 +7,7 @@
 //! none of them imports it.
 
 mod admin;
+mod bots;
 mod client_addr;
 mod error;
 mod hands;
@@ -22,6 +23,7 @@ mod table_quota;
 mod web;
 
 pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
+pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
 
@@ -98,6 +100,8 @@ pub struct Config {
     pub unsat_table_ttl: Duration,
     /// The most spectators each table takes.
     pub max_spectators: usize,
+    /// How long a registered bot has to take a seat it was invited to.
+    pub invite_timeout: Duration,
 }
 
 impl Default for Config {
@@ -122,6 +126,7 @@ impl Default for Config {
             ws_join: Duration::from_secs(30),
             unsat_table_ttl: Duration::from_secs(300),
             max_spectators: crate::table::DEFAULT_MAX_SPECTATORS,
+            invite_timeout: crate::lobby::bot_directory::DEFAULT_INVITE_TIMEOUT,
         }
     }
 }
@@ -160,7 +165,8 @@ impl AppState {
         AppState {
             lobby: Lobby::new(config.idle_table_ttl, config.max_tables, shutdown.clone())
                 .with_unsat_ttl(config.unsat_table_ttl)
-                .with_max_spectators(config.max_spectators),
+                .with_max_spectators(config.max_spectators)
+                .with_invite_timeout(config.invite_timeout),
             conn_limits: listen::ConnLimits::new(
                 config.max_connections,
                 per_ip,
@@ -225,6 +231,12 @@ pub fn app(state: AppState) -> Router {
             post(admin::kick),
         )
         .route("/api/tables", get(lobby::list).post(lobby::create))
+        .route("/api/bots", get(bots::online))
+        .route("/api/admin/bots", get(bots::list).post(bots::register))
+        .route(
+            "/api/admin/bots/{name}",
+            axum::routing::delete(bots::revoke),
+        )
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))

@@ -14,6 +14,7 @@
 //! The store imports nothing else of the server: its vocabulary is the rows of
 //! [`records`] and the engine of `parlor-shared`.
 
+pub mod accounts;
 pub mod hands;
 pub mod records;
 pub mod restore;
@@ -31,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::{oneshot, watch};
 
+pub use accounts::{BotAccount, NewBot};
 pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
@@ -83,6 +85,33 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// that cannot fail is always saving.
     fn saving(&self) -> watch::Receiver<bool> {
         watch::channel(true).1
+    }
+
+    /// Registers a bot account; `Ok(false)` when the name is taken (revoked names too).
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        let _ = bot;
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// Every registered bot account, revoked ones included, by name.
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// Revokes a bot account (its token stops working; the name stays taken) and returns it;
+    /// `Ok(None)` when no bot has that name.
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let _ = name;
+        Box::pin(async { Err(StoreError::NoAccounts) })
+    }
+
+    /// The account whose token hashes to `token_hash`, unless it was revoked.
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let _ = token_hash;
+        Box::pin(async { Err(StoreError::NoAccounts) })
     }
 }
 
@@ -153,6 +182,9 @@ pub enum StoreError {
         /// What SQLite said.
         err: String,
     },
+    /// This backend keeps no bot accounts.
+    #[error("this store keeps no bot accounts")]
+    NoAccounts,
 }
 
 impl StoreError {

@@ -65,6 +65,8 @@ pub struct SeatRow {
     pub strategy: Option<String>,
     /// True while the server plays for the seat (an absent player's stand-in).
     pub bot_playing: bool,
+    /// The registered bot account playing the seat, if one took it by invitation.
+    pub account: Option<String>,
 }
 
 impl SeatRow {

@@ -83,6 +83,8 @@ pub struct RestoredSeat {
     pub strategy: Option<String>,
     /// True while the server played for the seat.
     pub bot_playing: bool,
+    /// The registered bot account playing the seat, if any.
+    pub account: Option<String>,
 }
 
 /// A table rebuilt from its log, ready for its actor.
@@ -226,6 +228,7 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
             token: None,
             strategy: None,
             bot_playing: false,
+            account: None,
         })
         .collect();
     for row in &log.seats {
@@ -254,6 +257,7 @@ pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
             token: row.token.clone(),
             strategy: row.strategy.clone(),
             bot_playing: row.bot_playing,
+            account: row.account.clone(),
         };
     }
     let host = match log.table.host {

@@ -59,6 +59,7 @@ pub(crate) fn seat_rows() -> Vec<SeatRow> {
             token: (seat != 3).then(|| format!("token{seat}")),
             strategy: (seat == 3).then(|| "heuristic".to_string()),
             bot_playing: false,
+            account: None,
         })
         .collect()
 }

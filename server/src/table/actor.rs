@@ -41,6 +41,7 @@ mod bots;
 mod chat;
 mod hint;
 mod hosting;
+mod invite;
 mod play;
 mod requests;
 mod results;
@@ -393,6 +394,9 @@ impl TableActor {
                 }
             }
             TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
+            TableMsg::Invite { conn, seat, reply } => {
+                let _ = reply.send(self.check_invite(conn, seat));
+            }
             TableMsg::Admin { command, reply } => {
                 let _ = reply.send(self.handle_admin(command));
             }
@@ -538,6 +542,7 @@ impl TableActor {
             token: s.token.clone(),
             strategy: s.strategy().map(str::to_string),
             bot_playing: s.bot_playing,
+            account: s.account.clone(),
         });
         rows.collect()
     }
@@ -565,6 +570,7 @@ impl TableActor {
             state.name = saved.name;
             state.token = saved.token;
             state.bot_playing = saved.bot_playing;
+            state.account = saved.account;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
                 state.bot = self.bots.make(&name, self.variant, seed);
                 state.bot_name = state.bot.as_ref().map(|bot| bot.name());

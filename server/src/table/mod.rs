@@ -48,6 +48,18 @@ pub struct JoinRequest {
     pub bot: bool,
     /// True for `watch`: no seat, public information only.
     pub watch: bool,
+    /// The registered bot account taking the seat (by invitation; the seat is then the
+    /// invited one and the name the account's).
+    pub account: Option<String>,
+}
+
+/// What an invited bot is told about the table, once the table has agreed to the invitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitable {
+    /// The variant played.
+    pub variant: parlor_shared::Variant,
+    /// Its rule options, every one spelled out.
+    pub options: parlor_shared::Options,
 }
 
 /// What a connection at the table asks of it: everything a client sends but `join`, `watch`
@@ -134,6 +146,16 @@ pub enum TableMsg {
         /// Which one.
         conn: ConnId,
     },
+    /// May this connection (the host) invite a registered bot to this seat (free, and
+    /// there)? Nothing changes at the table; the invitation itself is the lobby's.
+    Invite {
+        /// Who asks.
+        conn: ConnId,
+        /// The seat.
+        seat: Seat,
+        /// Yes with what the bot is told, or why not.
+        reply: oneshot::Sender<Result<Invitable, TableError>>,
+    },
     /// The server's operator, through the admin API.
     Admin {
         /// What to do.
@@ -212,6 +234,20 @@ impl TableHandle {
     pub async fn closed(&self) {
         let mut info = self.info.clone();
         while info.changed().await.is_ok() {}
+    }
+
+    /// Asks the table whether `conn` may invite a bot to `seat`; `Err(None)` when the table
+    /// has closed.
+    pub async fn may_invite(
+        &self,
+        conn: ConnId,
+        seat: Seat,
+    ) -> Result<Invitable, Option<TableError>> {
+        let (reply, answer) = oneshot::channel();
+        self.send(TableMsg::Invite { conn, seat, reply })
+            .await
+            .map_err(|_| None)?;
+        answer.await.map_err(|_| None)?.map_err(Some)
     }
 
     /// Puts a message in the table's mailbox, waiting while it is full. Fails when the table

@@ -96,6 +96,7 @@ async fn join(table: &TableHandle, client: &Client, seat: Option<u8>, watch: boo
         name: None,
         token: None,
         bot: false,
+        account: None,
         watch,
     };
     let msg = TableMsg::Join {
@@ -266,6 +267,7 @@ async fn the_host_role_and_given_up_seats() {
         name: None,
         token: Some(token),
         bot: false,
+        account: None,
         watch: false,
     };
     let msg = TableMsg::Join {

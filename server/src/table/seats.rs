@@ -41,6 +41,8 @@ pub struct SeatState {
     pub last_event: u64,
     /// A seat given up during the match that the host opened to newcomers.
     pub open: bool,
+    /// The registered bot account playing the seat (it took the seat by invitation).
+    pub account: Option<String>,
 }
 
 impl SeatState {
@@ -61,6 +63,7 @@ impl SeatState {
             last_action: None,
             last_event: 0,
             open: false,
+            account: None,
         }
     }
 
@@ -100,6 +103,7 @@ impl SeatState {
             bot_playing: self.bot_playing,
             strategy: self.strategy().map(str::to_string),
             open: self.open,
+            account: self.account.clone(),
         }
     }
 

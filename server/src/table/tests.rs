@@ -40,6 +40,7 @@ async fn join(table: &TableHandle, conn: &Conn) {
         token: None,
         bot: false,
         watch: false,
+        account: None,
     };
     table
         .send(TableMsg::Join {
@@ -337,6 +338,7 @@ async fn a_thought_is_discarded_when_its_seat_is_taken_back() {
         token: Some(token),
         bot: false,
         watch: false,
+        account: None,
     };
     let msg = TableMsg::Join {
         conn: back.conn.clone(),

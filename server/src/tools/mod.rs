@@ -12,6 +12,7 @@ pub mod arena;
 pub mod backup;
 pub mod bench;
 pub mod bot;
+pub mod bots;
 pub mod heartless_move;
 pub mod loadtest;
 pub mod relay;

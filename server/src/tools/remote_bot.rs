@@ -268,12 +268,16 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     session.mover(table.variant)?;
                 }
             }
-            // Table talk is for people, and a bot never asks for hints.
+            // Table talk is for people, and a bot never asks for hints; invitations go to
+            // bots that announced themselves `available`, which this one does not.
             ServerMsg::Pong {}
             | ServerMsg::Chat { .. }
             | ServerMsg::Hint { .. }
             | ServerMsg::Storage { .. }
-            | ServerMsg::Hosting {} => {}
+            | ServerMsg::Hosting {}
+            | ServerMsg::Available { .. }
+            | ServerMsg::Invitation { .. }
+            | ServerMsg::InviteStatus { .. } => {}
         }
         if let Some(msg) = reply {
             if matches!(msg, ClientMsg::Play { .. } | ClientMsg::Pass { .. }) {

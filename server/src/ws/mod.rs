@@ -13,6 +13,7 @@
 
 #[cfg(test)]
 mod fuzz;
+mod invites;
 mod ratelimit;
 mod reader;
 mod refusal;
@@ -141,6 +142,7 @@ where
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
+    reader.gone();
     hub.sessions.closed(conn);
     metrics::counter!("parlor_connections_closed_total").increment(1);
     // The session's log line: how long and how much, never what (no tokens, no cards).

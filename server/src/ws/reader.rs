@@ -33,9 +33,9 @@ pub(super) enum ReadEnd {
 /// The reading half of a connection.
 pub(super) struct Reader {
     /// This connection's queue, for answers the reader gives itself.
-    conn: Conn,
+    pub(super) conn: Conn,
     /// Where tables are found.
-    lobby: Lobby,
+    pub(super) lobby: Lobby,
     /// The table joined or watched, if any.
     pub(super) table: Option<TableHandle>,
     /// The flood guard.
@@ -50,6 +50,10 @@ pub(super) struct Reader {
     pub(super) table_id: Option<String>,
     /// Where the session's table is recorded for the admin API.
     sessions: super::Sessions,
+    /// True once this connection announced a registered bot (`available`).
+    pub(super) available: bool,
+    /// The registered bot whose invited seat this connection took (`accept`).
+    pub(super) account: Option<String>,
 }
 
 impl Reader {
@@ -71,6 +75,8 @@ impl Reader {
             bytes_in: 0,
             table_id: None,
             sessions,
+            available: false,
+            account: None,
         }
     }
 
@@ -191,8 +197,10 @@ impl Reader {
                     token,
                     bot,
                     watch: false,
+                    account: None,
                 };
-                return Box::pin(self.join(&table, request)).await;
+                Box::pin(self.join(&table, request)).await;
+                return;
             }
             ClientMsg::Watch { table } => {
                 let request = JoinRequest {
@@ -201,8 +209,10 @@ impl Reader {
                     token: None,
                     bot: false,
                     watch: true,
+                    account: None,
                 };
-                return Box::pin(self.join(&table, request)).await;
+                Box::pin(self.join(&table, request)).await;
+                return;
             }
             ClientMsg::Play { card, seat, seq } => TableRequest::Move {
                 action: Action::Play { card },
@@ -225,6 +235,10 @@ impl Reader {
             ClientMsg::StandIn { seat } => TableRequest::StandIn { seat },
             ClientMsg::Back {} => TableRequest::Back,
             ClientMsg::OpenSeat { seat } => TableRequest::OpenSeat { seat },
+            ClientMsg::Available { .. }
+            | ClientMsg::Accept { .. }
+            | ClientMsg::Decline { .. }
+            | ClientMsg::InviteBot { .. } => return Box::pin(self.on_bot_msg(msg)).await,
         };
         let Some(table) = &self.table else {
             self.reply(&Refusal::NotJoined.to_msg()).await;
@@ -240,19 +254,21 @@ impl Reader {
             self.reply(&Refusal::TableClosed.to_msg()).await;
         } else if leaving {
             self.table = None;
+            self.seat_released();
         }
     }
 
     /// `join` or `watch`: hands the connection to the table, which answers it directly.
-    async fn join(&mut self, id: &str, request: JoinRequest) {
+    /// True when the connection is now at the table.
+    pub(super) async fn join(&mut self, id: &str, request: JoinRequest) -> bool {
         if self.table.is_some() {
             self.reply(&Refusal::AlreadyJoined.to_msg()).await;
-            return;
+            return false;
         }
         let no_table = || Refusal::NoSuchTable(id.to_string()).to_msg();
         let Some(table) = self.lobby.get(id) else {
             self.reply(&no_table()).await;
-            return;
+            return false;
         };
         let (reply, joined) = oneshot::channel();
         let msg = TableMsg::Join {
@@ -262,18 +278,20 @@ impl Reader {
         };
         if table.send(msg).await.is_err() {
             self.reply(&no_table()).await;
-            return;
+            return false;
         }
         if joined.await.unwrap_or(false) {
             self.table_id = Some(id.to_string());
             self.sessions.at_table(self.conn.id, id);
             self.table = Some(table);
+            return true;
         }
+        false
     }
 
     /// Queues an answer of the reader's own, waiting for room in the queue (a client that
     /// does not read its answers stops being read, and never costs the table anything).
-    async fn reply(&self, msg: &ServerMsg) {
+    pub(super) async fn reply(&self, msg: &ServerMsg) {
         self.conn.send_wait(msg).await;
     }
 }

@@ -16,6 +16,7 @@ from .cards import (
 from .view import HandResult, Play, Trick, View
 from .client import ParlorError, Problem, RunResult, Session, create_table
 from .bot import Bot, LowestCardBot
+from .serve import ServeResult
 
 __version__ = "0.1.0"
 
@@ -23,5 +24,5 @@ __all__ = [
     "ACE", "CLUBS", "DIAMONDS", "HEARTS", "JACK", "KING", "QUEEN", "RANKS", "SPADES", "SUITS",
     "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
     "HandResult", "Play", "Trick", "View", "ParlorError", "Problem", "RunResult", "Session",
-    "create_table", "Bot", "LowestCardBot", "__version__",
+    "create_table", "Bot", "LowestCardBot", "ServeResult", "__version__",
 ]

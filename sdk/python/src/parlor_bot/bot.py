@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
 
 from .cards import Card
 from .client import RunResult, Session
+
+if TYPE_CHECKING:
+    from .serve import ServeResult
 from .view import View
 
 _Hook = TypeVar("_Hook", bound=Callable[..., Any])
@@ -89,6 +92,33 @@ class Bot:
             return session.run()
         finally:
             self.session = None
+
+
+    def serve(
+        self,
+        url: str,
+        token: str,
+        *,
+        variants: Optional[List[str]] = None,
+        max_tables: int = 4,
+        tables: Optional[int] = None,
+        **kwargs: Any,
+    ) -> "ServeResult":
+        """Runs the bot in available mode: a registered bot (``token`` from the server's
+        operator: ``parlor bots add NAME --owner ME``) waits to be invited by hosts, and plays
+        every table it is invited to, up to ``max_tables`` at once, each with its own copy of
+        the bot. ``variants`` limits the variants it is invited to (default: all).
+        Returns after ``tables`` tables were played (``None``: never).
+
+        Override ``accept_invitation(self, invitation)`` (the ``invitation`` message: table,
+        seat, variant, options) to turn some down. More keywords as for :meth:`run`
+        (``log``, ``slow_ms``, ``verbose``).
+        """
+        from .serve import Server
+
+        return Server(
+            self, url, token, variants=variants, max_tables=max_tables, tables=tables, **kwargs
+        ).run()
 
 
 class LowestCardBot(Bot):

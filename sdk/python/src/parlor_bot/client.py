@@ -273,6 +273,7 @@ class Session:
         verbose: bool = False,
         reconnect_for: float = 60.0,
         autostart: Optional[bool] = None,
+        invitation: Optional[str] = None,
     ) -> None:
         address = parse_url(url)
         self.bot = bot
@@ -293,6 +294,9 @@ class Session:
         self.verbose = verbose
         self.reconnect_for = reconnect_for
         self.autostart = autostart
+        #: An invitation to take up (`accept`) instead of joining; later reconnections use
+        #: the seat token as usual.
+        self.invitation = invitation
         self.host = False
         self.view: Optional[View] = None
         #: ``GET /api/variants``, read once when first needed.
@@ -424,6 +428,8 @@ class Session:
                 join["seat"] = self.seat
             if self.token is not None:
                 join["token"] = self.token
+            elif self.invitation is not None:
+                join = {"type": "accept", "invitation": self.invitation}
             self.send(join)
             while not self._done:
                 if self._inbox:

@@ -15,6 +15,9 @@ Seat = int
 # A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
 Card = str
 
+# Which game is played at a table.
+Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist']]
+
 # What an illegal card does in `tricks`.
 BadCard = Union[Literal['penalty'], Literal['reject']]
 
@@ -26,9 +29,6 @@ Occupant = Union[Literal['empty'], Literal['human'], Literal['bot'], Literal['re
 
 # Where a table stands.
 TableStatus = Union[Literal['waiting'], Literal['playing'], Literal['finished']]
-
-# Which game is played at a table.
-Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist']]
 
 # 32 bytes as 64 lowercase hex digits.
 Hash32 = str
@@ -46,6 +46,9 @@ PassDirection = Union[Literal['left'], Literal['right'], Literal['across']]
 Phase = Union[Literal['passing'], Literal['playing'], Literal['match_over']]
 
 Suit = Literal['C', 'D', 'H', 'S']
+
+# How an invitation of a registered bot stands.
+InviteState = Union[Literal['sent'], Literal['accepted'], Literal['declined'], Literal['expired'], Literal['cancelled']]
 
 # Who leads the first trick of a hand.
 FirstLead = Union[Literal['two_of_clubs'], Literal['dealer_left']]
@@ -162,6 +165,35 @@ class OpenSeatMsg(_OpenSeatMsgRequired):
 plays it meanwhile; without this, only the next match's seats are free)."""
 
 
+_AvailableMsgRequired = TypedDict('_AvailableMsgRequired', {'token': str, 'type': Literal['available']})
+_AvailableMsgOptional = TypedDict('_AvailableMsgOptional', {'max_tables': int, 'variants': List['Variant']}, total=False)
+
+class AvailableMsg(_AvailableMsgRequired, _AvailableMsgOptional):
+    """A registered bot says it is online and may be invited to tables, on a connection of
+its own that then carries its `invitation`s. Sending it again changes the offer."""
+
+
+_AcceptMsgRequired = TypedDict('_AcceptMsgRequired', {'invitation': str, 'type': Literal['accept']})
+
+class AcceptMsg(_AcceptMsgRequired):
+    """A registered bot takes the seat it was invited to, on a new connection (not its
+`available` one): like `join` with that table and seat as a program (`bot: true`),
+answered with `welcome` and the rest. The seat carries the bot's `account`."""
+
+
+_DeclineMsgRequired = TypedDict('_DeclineMsgRequired', {'invitation': str, 'type': Literal['decline']})
+
+class DeclineMsg(_DeclineMsgRequired):
+    """A registered bot turns an invitation down, on its `available` connection."""
+
+
+_InviteBotMsgRequired = TypedDict('_InviteBotMsgRequired', {'bot': str, 'seat': 'Seat', 'type': Literal['invite_bot']})
+
+class InviteBotMsg(_InviteBotMsgRequired):
+    """Host only: invite an online registered bot (`GET /api/bots`) to an empty seat. The
+bot has a limited time to take it; the host hears how it went in `invite_status`."""
+
+
 _WelcomeMsgRequired = TypedDict('_WelcomeMsgRequired', {'host': bool, 'protocol': int, 'table': str, 'type': Literal['welcome']})
 _WelcomeMsgOptional = TypedDict('_WelcomeMsgOptional', {'name': Optional[str], 'practice': bool, 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
 
@@ -177,7 +209,7 @@ default, and one that the variant does not have is an error."""
 
 
 _SeatInfoRequired = TypedDict('_SeatInfoRequired', {'bot_playing': bool, 'connected': bool, 'occupant': 'Occupant', 'seat': 'Seat'})
-_SeatInfoOptional = TypedDict('_SeatInfoOptional', {'name': Optional[str], 'open': bool, 'strategy': Optional[str]}, total=False)
+_SeatInfoOptional = TypedDict('_SeatInfoOptional', {'account': Optional[str], 'name': Optional[str], 'open': bool, 'strategy': Optional[str]}, total=False)
 
 class SeatInfo(_SeatInfoRequired, _SeatInfoOptional):
     """Who is in one seat."""
@@ -403,6 +435,26 @@ class HostingMsg(_HostingMsgRequired):
 your seat when you have one)."""
 
 
+_AvailableServerMsgRequired = TypedDict('_AvailableServerMsgRequired', {'max_tables': int, 'name': str, 'type': Literal['available'], 'variants': List['Variant']})
+
+class AvailableServerMsg(_AvailableServerMsgRequired):
+    """The answer to `available`: the bot is online under its registered name."""
+
+
+_InvitationMsgRequired = TypedDict('_InvitationMsgRequired', {'invitation': str, 'options': 'Options', 'seat': 'Seat', 'table': str, 'timeout_ms': int, 'type': Literal['invitation'], 'variant': 'Variant'})
+
+class InvitationMsg(_InvitationMsgRequired):
+    """To a registered bot's `available` connection: a host invites it to a seat. Accept by
+sending `accept` with this `invitation` on a new connection, or turn it down with
+`decline`. Unanswered after `timeout_ms`, it lapses."""
+
+
+_InviteStatusMsgRequired = TypedDict('_InviteStatusMsgRequired', {'bot': str, 'invitation': str, 'seat': 'Seat', 'status': 'InviteState', 'type': Literal['invite_status']})
+
+class InviteStatusMsg(_InviteStatusMsgRequired):
+    """To the host who invited a registered bot: how the invitation stands."""
+
+
 _CreateTableRequired = TypedDict('_CreateTableRequired', {'variant': 'Variant'})
 _CreateTableOptional = TypedDict('_CreateTableOptional', {'options': 'Options', 'seed': Optional[int], 'table_options': 'TableOptions'}, total=False)
 
@@ -420,6 +472,13 @@ _HttpErrorRequired = TypedDict('_HttpErrorRequired', {'code': str, 'message': st
 
 class HttpError(_HttpErrorRequired):
     """The body of every HTTP error."""
+
+
+_OnlineBotRequired = TypedDict('_OnlineBotRequired', {'free': int, 'max_tables': int, 'name': str, 'owner': str, 'variants': List['Variant']})
+_OnlineBotOptional = TypedDict('_OnlineBotOptional', {'rating': Optional[float]}, total=False)
+
+class OnlineBot(_OnlineBotRequired, _OnlineBotOptional):
+    """A registered bot that is online, as `GET /api/bots` lists it."""
 
 
 _VariantFactsRequired = TypedDict('_VariantFactsRequired', {'card_points': Dict[str, Any], 'first_lead': 'FirstLead', 'hand_size': int, 'low_score_wins': bool, 'partnerships': bool, 'pass_count': int, 'points_in_hand': bool, 'prize': int, 'scoring': str, 'trick_points': bool, 'trump': 'TrumpRule', 'two_totals': bool})
@@ -443,7 +502,7 @@ class VariantInfo(_VariantInfoRequired):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
 Cards = List['Card']
@@ -459,6 +518,6 @@ Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEv
 Action = Union['PassAction', 'PlayAction']
 
 # What the server sends.
-ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg']
+ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-__all__ = ['Seat', 'Card', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Variant', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

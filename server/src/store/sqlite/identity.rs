@@ -23,7 +23,15 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 pub const LOCK_FILE: &str = "parlor.lock";
 
 /// Every table Parlor's schema makes.
-const PARLOR_TABLES: [&str; 6] = ["actions", "chat", "matches", "results", "seats", "tables"];
+const PARLOR_TABLES: [&str; 7] = [
+    "actions",
+    "bot_accounts",
+    "chat",
+    "matches",
+    "results",
+    "seats",
+    "tables",
+];
 
 /// What an opened file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

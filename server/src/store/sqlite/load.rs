@@ -83,7 +83,7 @@ pub fn table_log(
         .collect::<Result<Vec<_>, _>>()?;
     let seats = conn
         .prepare_cached(
-            "SELECT seat, occupant, name, token, strategy, bot_playing
+            "SELECT seat, occupant, name, token, strategy, bot_playing, account
              FROM seats WHERE table_id = ?1 ORDER BY seat",
         )?
         .query_map([id], |row| {
@@ -109,6 +109,7 @@ pub fn table_log(
                 }),
                 strategy: row.get(4)?,
                 bot_playing: row.get(5)?,
+                account: row.get(6)?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -10,6 +10,7 @@
 //! On start, [`SqliteStore::open`] reads every open table ([`Startup`]). A database file that
 //! cannot be read at all is moved aside and a fresh one started.
 
+pub mod accounts;
 pub mod backup;
 mod checkpoint;
 pub mod identity;
@@ -27,7 +28,9 @@ use futures_util::future::BoxFuture;
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::{Ack, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write};
+use super::{
+    Ack, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+};
 use checkpoint::{CheckpointStats, Checkpointer};
 use identity::Identity;
 use writer::{Health, Request};
@@ -130,6 +133,22 @@ impl SqliteStore {
     #[must_use]
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// Runs `work` on the writer's connection, after everything queued before it.
+    fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let job = writer::Job(Box::new(move |conn| {
+            let _ = reply.send(work(conn));
+        }));
+        let sent = self.tx.send(Request::Run(job));
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
     }
 }
 
@@ -235,6 +254,27 @@ impl Store for SqliteStore {
             sent.map_err(|_| StoreError::Closed)?;
             rx.await.map_err(|_| StoreError::Closed)?
         })
+    }
+
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        self.run(move |conn| accounts::insert(conn, &bot))
+    }
+
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        self.run(|conn| accounts::list(conn))
+    }
+
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let name = name.to_string();
+        self.run(move |conn| accounts::revoke(conn, &name))
+    }
+
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let hash = token_hash.to_string();
+        self.run(move |conn| accounts::by_token(conn, &hash))
     }
 
     /// Commits everything queued, stops the writer thread and waits for it to finish.

@@ -86,6 +86,18 @@ pub const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE tables ADD COLUMN host_key TEXT;
     ",
+    // 6: registered bot accounts (their tokens only as SHA-256 hashes), and the account
+    // playing each seat.
+    "
+    CREATE TABLE bot_accounts (
+        name       TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+        owner      TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE, -- hex SHA-256 of the bot token; the token is not kept
+        created    INTEGER NOT NULL,     -- Unix time in milliseconds
+        revoked    INTEGER               -- when it was revoked, Unix milliseconds
+    ) STRICT;
+    ALTER TABLE seats ADD COLUMN account TEXT; -- the bot account playing the seat
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

@@ -70,6 +70,8 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
+    /// Run this on the connection, after the writes queued before it (bot accounts).
+    Run(Job),
     /// Commit what is queued and stop.
     Shutdown {
         /// Answered after the last commit, just before the thread ends.
@@ -121,6 +123,15 @@ const RETRY_FIRST: Duration = Duration::from_millis(50);
 
 /// The longest wait between tries of a failed commit.
 const RETRY_MAX: Duration = Duration::from_secs(2);
+
+/// Work for the writer's connection that answers through its own channel.
+pub struct Job(pub Box<dyn FnOnce(&mut Connection) + Send>);
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Job")
+    }
+}
 
 /// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
 /// The checkpointer, if any, is nudged after each commit. The data directory's `lock` is
@@ -214,6 +225,7 @@ fn serve(
                     health.set(result.as_ref().err().map(ToString::to_string));
                     let _ = reply.send(result);
                 }
+                Some(Request::Run(job)) => (job.0)(conn),
                 Some(Request::Shutdown { reply }) => return Some(Some(reply)),
             }
             continue;
@@ -506,8 +518,9 @@ fn insert_match(tx: &Transaction<'_>, table: &str, row: &MatchRow) -> rusqlite::
 
 fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO seats (table_id, seat, occupant, name, token, strategy, bot_playing)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT OR REPLACE INTO seats
+         (table_id, seat, occupant, name, token, strategy, bot_playing, account)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         table,
@@ -517,6 +530,7 @@ fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::R
         seat.token,
         seat.strategy,
         seat.bot_playing,
+        seat.account,
     ])
 }
 

@@ -120,12 +120,13 @@ impl TableActor {
             },
         };
         let state = &mut self.seats[index];
-        state.occupant = if request.bot {
+        state.occupant = if request.bot || request.account.is_some() {
             Occupant::RemoteBot
         } else {
             Occupant::Human
         };
-        state.name = name;
+        state.name = request.account.clone().or(name);
+        state.account.clone_from(&request.account);
         let token = new_token();
         state.token = Some(secret::digest(&token));
         Ok((Seat(index as u8), token))
@@ -199,6 +200,7 @@ impl TableActor {
             state.name = None;
             state.token = None;
             state.bot_name = None;
+            state.account = None;
             state.bot_playing = true;
             state.open = false;
             state.grace_deadline = None;

@@ -108,6 +108,9 @@ impl TableActor {
             TableMsg::Admin { reply, .. } => {
                 let _ = reply.send(Err(TableError::StorageUnavailable));
             }
+            TableMsg::Invite { reply, .. } => {
+                let _ = reply.send(Err(TableError::StorageUnavailable));
+            }
             msg @ TableMsg::Disconnected { .. } => return Some(msg),
         }
         None

@@ -139,6 +139,9 @@ pub struct ServeArgs {
     /// [default: 300].
     #[arg(long, env = "PARLOR_UNSAT_TABLE_SECS", value_name = "SECS")]
     pub unsat_table_secs: Option<u64>,
+    /// Milliseconds a registered bot has to take a seat it was invited to [default: 15000].
+    #[arg(long, env = "PARLOR_INVITE_TIMEOUT_MS", value_name = "MS")]
+    pub invite_timeout_ms: Option<u64>,
 }
 
 /// Every setting of `parlor serve`, resolved. As a TOML table it is the config file's format.
@@ -200,6 +203,8 @@ pub struct Settings {
     pub ws_join_secs: u64,
     /// Seconds a table nobody ever sat at lives with nobody connected.
     pub unsat_table_secs: u64,
+    /// Milliseconds an invited bot has to take its seat.
+    pub invite_timeout_ms: u64,
 }
 
 impl Default for Settings {
@@ -233,6 +238,7 @@ impl Default for Settings {
             ws_idle_secs: config.ws_idle.as_secs(),
             ws_join_secs: config.ws_join.as_secs(),
             unsat_table_secs: config.unsat_table_ttl.as_secs(),
+            invite_timeout_ms: config.invite_timeout.as_millis() as u64,
         }
     }
 }
@@ -268,6 +274,7 @@ struct FileSettings {
     ws_idle_secs: Option<u64>,
     ws_join_secs: Option<u64>,
     unsat_table_secs: Option<u64>,
+    invite_timeout_ms: Option<u64>,
 }
 
 impl Settings {
@@ -303,6 +310,7 @@ impl Settings {
             ws_join: secs(self.ws_join_secs),
             unsat_table_ttl: std::time::Duration::from_secs(self.unsat_table_secs),
             max_spectators: self.max_spectators,
+            invite_timeout: std::time::Duration::from_millis(self.invite_timeout_ms.max(1)),
             ..Config::default()
         }
     }
@@ -413,6 +421,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .unsat_table_secs
             .or(file.unsat_table_secs)
             .unwrap_or(d.unsat_table_secs),
+        invite_timeout_ms: args
+            .invite_timeout_ms
+            .or(file.invite_timeout_ms)
+            .unwrap_or(d.invite_timeout_ms),
     }
 }
 

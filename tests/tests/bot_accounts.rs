@@ -1,0 +1,599 @@
+//! Registered bots against a real `parlor serve`: registering (CLI and admin API) shows the
+//! token once and stores only its hash; a registered bot goes online, is invited by a host,
+//! takes the seat and plays a whole match with its account on the seat (which survives a
+//! restart); a bot that declines or does not answer leaves the seat free; wrong and revoked
+//! tokens are refused; one bot process plays two tables at once.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::Command;
+
+use parlor_shared::protocol::{ClientMsg, InviteState, Occupant, ServerMsg, TableInfo};
+use parlor_shared::{Event, Seat, Variant};
+use parlor_tests::{Rng, WsClient, random_move};
+use serde_json::{Value, json};
+use support::{ServerProcess, TempDir, parlor_bin};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The admin key the servers here run with.
+const KEY: &str = "k3y";
+
+/// One HTTP request with an optional bearer key; the status and the body (JSON when it is).
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let auth = key.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let text = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(text.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head");
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::String(body.into())),
+    )
+}
+
+/// A server with the admin key and invitations lapsing after `invite_ms`.
+fn server(data: &Path, invite_ms: u64) -> ServerProcess {
+    ServerProcess::start_with(
+        data,
+        &[
+            "--admin-key",
+            KEY,
+            "--invite-timeout-ms",
+            &invite_ms.to_string(),
+        ],
+    )
+}
+
+/// Registers a bot over the admin API and returns its token.
+async fn register(addr: SocketAddr, name: &str) -> String {
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/admin/bots",
+        Some(KEY),
+        Some(json!({"name": name, "owner": "ann"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    body["token"].as_str().expect("a token").to_string()
+}
+
+/// Connects a bot's `available` connection and waits for the server's answer.
+async fn go_online(addr: SocketAddr, token: &str, variants: Vec<Variant>, max: u32) -> WsClient {
+    let mut bot = WsClient::connect(addr).await;
+    bot.send(&ClientMsg::Available {
+        token: token.into(),
+        variants,
+        max_tables: max,
+    })
+    .await;
+    match bot.recv().await {
+        ServerMsg::Available { .. } => bot,
+        other => panic!("expected available, got {other:?}"),
+    }
+}
+
+/// A hearts table with a short match: the host in seat 0, built-in bots in 1 and 2, seat 3
+/// free. Returns the table's id and the host's connection.
+async fn table_with_a_free_seat(addr: SocketAddr) -> (String, WsClient) {
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/tables",
+        None,
+        Some(json!({"variant": "hearts", "options": {"target": 20}, "seed": 7})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let mut host = WsClient::connect(addr).await;
+    assert!(host.join(&id, "Host").await);
+    for seat in [1, 2] {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: "random".into(),
+        })
+        .await;
+    }
+    host.recv_until(
+        |m| matches!(m, ServerMsg::Table { table, .. } if table.seats[2].occupant == Occupant::Bot),
+    )
+    .await;
+    (id, host)
+}
+
+/// The next `invite_status` the host hears.
+async fn status(host: &mut WsClient) -> InviteState {
+    match host
+        .recv_until(|m| matches!(m, ServerMsg::InviteStatus { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::InviteStatus { status, .. } => status,
+        other => panic!("expected invite_status, got {other:?}"),
+    }
+}
+
+/// The next invitation the bot gets: its id and table.
+async fn invitation(bot: &mut WsClient) -> (String, String) {
+    match bot
+        .recv_until(|m| matches!(m, ServerMsg::Invitation { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::Invitation {
+            invitation,
+            table,
+            seat,
+            variant,
+            ..
+        } => {
+            assert_eq!((seat, variant), (Seat(3), Variant::Hearts));
+            (invitation, table)
+        }
+        other => panic!("expected an invitation, got {other:?}"),
+    }
+}
+
+/// Accepts an invitation on a new connection; the seat's connection once welcomed.
+async fn accept(addr: SocketAddr, invitation: &str) -> WsClient {
+    let mut seat = WsClient::connect(addr).await;
+    seat.send(&ClientMsg::Accept {
+        invitation: invitation.into(),
+    })
+    .await;
+    match seat.recv().await {
+        ServerMsg::Welcome { seat: Some(s), .. } => {
+            assert_eq!(s, Seat(3));
+            seat
+        }
+        other => panic!("expected welcome, got {other:?}"),
+    }
+}
+
+/// `GET /api/tables/{id}`.
+async fn table(addr: SocketAddr, id: &str) -> TableInfo {
+    let (status, body) = request(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).expect("a table")
+}
+
+/// The online bots for a variant.
+async fn online(addr: SocketAddr, variant: &str) -> Vec<Value> {
+    let (status, body) = request(
+        addr,
+        "GET",
+        &format!("/api/bots?variant={variant}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().expect("a list").clone()
+}
+
+/// Plays random legal moves on every connection until each has seen its match end.
+async fn play_all_to_end(clients: &mut [WsClient], rng: &mut Rng) {
+    let mut over = vec![false; clients.len()];
+    while over.iter().any(|o| !o) {
+        let (i, msg) = parlor_tests::next_any(clients).await;
+        match msg {
+            ServerMsg::YourTurn { legal, .. } => {
+                if let Some(reply) = random_move(&legal, rng) {
+                    clients[i].send(&reply).await;
+                }
+            }
+            ServerMsg::Event {
+                event: Event::MatchOver { .. },
+                ..
+            } => over[i] = true,
+            ServerMsg::Error { code, message } => panic!("client {i}: {code}: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// Runs `parlor bots ARGS --data DIR`; its success and standard output.
+fn cli(data: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(parlor_bin())
+        .arg("bots")
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .output()
+        .expect("running parlor bots");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// Every byte of the database and its log, for looking for secrets in them.
+fn database_bytes(data: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for name in ["parlor.db", "parlor.db-wal"] {
+        if let Ok(b) = std::fs::read(data.join(name)) {
+            bytes.extend(b);
+        }
+    }
+    bytes
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+#[tokio::test]
+async fn registering_shows_the_token_once_and_stores_only_its_hash() {
+    let data = TempDir::new("bots-register");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+
+    // Without the key: refused; bad names: refused with their own codes.
+    let body = json!({"name": "Deep", "owner": "ann"});
+    let (status, _) = request(addr, "POST", "/api/admin/bots", None, Some(body.clone())).await;
+    assert_eq!(status, 401);
+    for (name, code) in [
+        ("", "bad_bot_name"),
+        ("x<script>", "bad_bot_name"),
+        ("Heuristic", "bad_bot_name"),
+        ("strong bot", "bad_bot_name"),
+    ] {
+        let (status, body) = request(
+            addr,
+            "POST",
+            "/api/admin/bots",
+            Some(KEY),
+            Some(json!({"name": name, "owner": "ann"})),
+        )
+        .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some(code)),
+            "{name}: {body}"
+        );
+    }
+
+    let token = register(addr, "Deep").await;
+    assert!(token.starts_with("pbt_") && token.len() > 40, "{token}");
+    let (status, body) = request(
+        addr,
+        "POST",
+        "/api/admin/bots",
+        Some(KEY),
+        Some(json!({"name": "deep", "owner": "bob"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("bot_name_taken"))
+    );
+
+    // The CLI writes to the same database while the server runs.
+    let (ok, out) = cli(data.path(), &["add", "Cli Bot", "--owner", "carol"]);
+    assert!(ok, "{out}");
+    let cli_token = out
+        .lines()
+        .find_map(|l| l.strip_prefix("token: "))
+        .expect("the token is printed")
+        .to_string();
+    let (ok, out) = cli(data.path(), &["add", "cli bot", "--owner", "dan"]);
+    assert!(!ok && out.contains("already registered"), "{out}");
+    let (ok, out) = cli(data.path(), &["list"]);
+    assert!(
+        ok && out.contains("Cli Bot\tcarol\tactive") && out.contains("Deep\tann"),
+        "{out}"
+    );
+    assert!(!out.contains(&cli_token), "list never shows a token");
+
+    // The admin list shows both, without any token; the CLI's bot can go online at once.
+    let mut bot = go_online(addr, &cli_token, vec![], 1).await;
+    let (status, body) = request(addr, "GET", "/api/admin/bots", Some(KEY), None).await;
+    assert_eq!(status, 200);
+    let text = body.to_string();
+    assert!(
+        !text.contains(&token) && !text.contains(&cli_token),
+        "{text}"
+    );
+    let bots = body["bots"].as_array().unwrap();
+    assert_eq!(bots.len(), 2);
+    assert_eq!(bots[0]["name"], "Cli Bot");
+    assert_eq!(bots[0]["online"], true);
+    assert_eq!(bots[1]["online"], false);
+
+    bot.send(&ClientMsg::Ping {}).await;
+    bot.recv_until(|m| matches!(m, ServerMsg::Pong {})).await;
+    drop(bot);
+    srv.stop();
+    let bytes = database_bytes(data.path());
+    for t in [&token, &cli_token] {
+        assert!(!contains(&bytes, t), "a token is stored in the clear");
+        let hash = parlor_server::store::accounts::hash_token(t);
+        assert!(contains(&bytes, &hash), "the token's hash is stored");
+    }
+}
+
+#[tokio::test]
+async fn an_invited_bot_plays_a_whole_match_with_its_account_on_the_seat() {
+    let data = TempDir::new("bots-match");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+    let token = register(addr, "Deep Queen").await;
+    assert!(online(addr, "hearts").await.is_empty());
+    let mut bot = go_online(addr, &token, vec![Variant::Hearts], 2).await;
+    let listed = online(addr, "hearts").await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["name"], "Deep Queen");
+    assert_eq!(listed[0]["owner"], "ann");
+    assert_eq!(listed[0]["free"], 2);
+    assert_eq!(listed[0]["rating"], Value::Null);
+    assert!(
+        online(addr, "whist").await.is_empty(),
+        "it plays hearts only"
+    );
+
+    let (id, mut host) = table_with_a_free_seat(addr).await;
+    // Only the host invites, a free seat, an online bot of the table's variant.
+    let mut guest = WsClient::connect(addr).await;
+    guest.send(&ClientMsg::Watch { table: id.clone() }).await;
+    guest
+        .send(&ClientMsg::InviteBot {
+            seat: Seat(3),
+            bot: "Deep Queen".into(),
+        })
+        .await;
+    assert_eq!(guest.recv_error().await.0, "not_host");
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(1),
+        bot: "Deep Queen".into(),
+    })
+    .await;
+    assert_eq!(host.recv_error().await.0, "seat_taken");
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Nobody".into(),
+    })
+    .await;
+    assert_eq!(host.recv_error().await.0, "no_such_bot");
+
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "deep queen".into(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, InviteState::Sent);
+    let (invitation, table_id) = invitation(&mut bot).await;
+    assert_eq!(table_id, id);
+    let seat = accept(addr, &invitation).await;
+    assert_eq!(status(&mut host).await, InviteState::Accepted);
+    // The invitation is used up.
+    let mut again = WsClient::connect(addr).await;
+    again
+        .send(&ClientMsg::Accept {
+            invitation: invitation.clone(),
+        })
+        .await;
+    assert_eq!(again.recv_error().await.0, "no_such_invitation");
+    assert_eq!(online(addr, "hearts").await[0]["free"], 1);
+
+    let info = table(addr, &id).await;
+    assert_eq!(info.seats[3].occupant, Occupant::RemoteBot);
+    assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
+    assert_eq!(info.seats[3].name.as_deref(), Some("Deep Queen"));
+    assert_eq!(info.seats[0].account, None, "people have no account");
+
+    host.send(&ClientMsg::Start {}).await;
+    let mut players = vec![host, seat];
+    play_all_to_end(&mut players, &mut Rng::new(3)).await;
+    let info = table(addr, &id).await;
+    assert_eq!(info.matches_played, 1);
+    assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
+
+    // The account is kept with the seat: it is still there after a restart.
+    drop(players);
+    drop(bot);
+    srv.stop();
+    let srv = server(data.path(), 15_000);
+    let info = table(srv.addr, &id).await;
+    assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
+    srv.stop();
+}
+
+#[tokio::test]
+async fn a_bot_that_declines_or_does_not_answer_leaves_the_seat_free() {
+    let data = TempDir::new("bots-decline");
+    let srv = server(data.path(), 500);
+    let addr = srv.addr;
+    let token = register(addr, "Shy").await;
+    let mut bot = go_online(addr, &token, vec![], 1).await;
+    let (id, mut host) = table_with_a_free_seat(addr).await;
+
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Shy".into(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, InviteState::Sent);
+    // One invitation per seat at a time, and the bot takes one table.
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Shy".into(),
+    })
+    .await;
+    assert_eq!(host.recv_error().await.0, "bot_busy");
+    let (first, _) = invitation(&mut bot).await;
+    bot.send(&ClientMsg::Decline {
+        invitation: first.clone(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, InviteState::Declined);
+    assert_eq!(table(addr, &id).await.seats[3].occupant, Occupant::Empty);
+    assert_eq!(online(addr, "hearts").await[0]["free"], 1);
+
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Shy".into(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, InviteState::Sent);
+    let (second, _) = invitation(&mut bot).await;
+    // No answer: it lapses, and the seat stays free.
+    assert_eq!(status(&mut host).await, InviteState::Expired);
+    let late = table(addr, &id).await;
+    assert_eq!(late.seats[3].occupant, Occupant::Empty);
+    let mut seat = WsClient::connect(addr).await;
+    seat.send(&ClientMsg::Accept { invitation: second }).await;
+    assert_eq!(seat.recv_error().await.0, "no_such_invitation");
+    assert_eq!(table(addr, &id).await.seats[3].occupant, Occupant::Empty);
+    assert_eq!(online(addr, "hearts").await[0]["free"], 1);
+
+    // A person can still take the seat.
+    let mut person = WsClient::connect(addr).await;
+    person.join(&id, "Late").await;
+    assert_eq!(
+        table(addr, &id).await.seats[3].name.as_deref(),
+        Some("Late")
+    );
+    srv.stop();
+}
+
+#[tokio::test]
+async fn wrong_and_revoked_tokens_are_refused() {
+    let data = TempDir::new("bots-revoke");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+    let mut stranger = WsClient::connect(addr).await;
+    stranger
+        .send(&ClientMsg::Available {
+            token: "pbt_guess".into(),
+            variants: vec![],
+            max_tables: 1,
+        })
+        .await;
+    assert_eq!(stranger.recv_error().await.0, "bad_bot_token");
+    assert!(online(addr, "hearts").await.is_empty());
+
+    let token = register(addr, "Gone").await;
+    let mut bot = WsClient::connect(addr).await;
+    bot.send(&ClientMsg::Available {
+        token: token.clone(),
+        variants: vec![],
+        max_tables: 0,
+    })
+    .await;
+    assert_eq!(bot.recv_error().await.0, "bad_availability");
+    let mut bot = go_online(addr, &token, vec![], 1).await;
+    assert_eq!(online(addr, "hearts").await.len(), 1);
+
+    // Revoked over the admin API while online: told, disconnected, gone from the list.
+    let (status, body) = request(addr, "DELETE", "/api/admin/bots/gone", Some(KEY), None).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["revoked"].is_number());
+    assert_eq!(bot.recv_error().await.0, "bad_bot_token");
+    assert!(bot.try_recv().await.is_none(), "the connection is closed");
+    assert!(online(addr, "hearts").await.is_empty());
+    let mut back = WsClient::connect(addr).await;
+    back.send(&ClientMsg::Available {
+        token: token.clone(),
+        variants: vec![],
+        max_tables: 1,
+    })
+    .await;
+    assert_eq!(back.recv_error().await.0, "bad_bot_token");
+    let (status, _) = request(addr, "DELETE", "/api/admin/bots/nobody", Some(KEY), None).await;
+    assert_eq!(status, 404);
+
+    // Revoked with the CLI while online: the next invitation finds it gone.
+    let token = register(addr, "Quiet").await;
+    let _quiet = go_online(addr, &token, vec![], 1).await;
+    let (ok, out) = cli(data.path(), &["revoke", "Quiet"]);
+    assert!(ok, "{out}");
+    let (_, mut host) = table_with_a_free_seat(addr).await;
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Quiet".into(),
+    })
+    .await;
+    assert_eq!(host.recv_error().await.0, "no_such_bot");
+    assert!(online(addr, "hearts").await.is_empty());
+    srv.stop();
+}
+
+#[tokio::test]
+async fn one_bot_process_plays_two_tables_at_once() {
+    let data = TempDir::new("bots-two");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+    let token = register(addr, "Busy Bee").await;
+    let mut bot = go_online(addr, &token, vec![Variant::Hearts], 2).await;
+    let (first, mut host1) = table_with_a_free_seat(addr).await;
+    let (second, mut host2) = table_with_a_free_seat(addr).await;
+    let (third, mut host3) = table_with_a_free_seat(addr).await;
+    let mut seats = Vec::new();
+    for host in [&mut host1, &mut host2] {
+        host.send(&ClientMsg::InviteBot {
+            seat: Seat(3),
+            bot: "Busy Bee".into(),
+        })
+        .await;
+        let (invitation, _) = invitation(&mut bot).await;
+        seats.push(accept(addr, &invitation).await);
+        assert_eq!(status(host).await, InviteState::Sent);
+        assert_eq!(status(host).await, InviteState::Accepted);
+    }
+    // Two tables is all it offered.
+    host3
+        .send(&ClientMsg::InviteBot {
+            seat: Seat(3),
+            bot: "Busy Bee".into(),
+        })
+        .await;
+    assert_eq!(host3.recv_error().await.0, "bot_busy");
+    let _ = third;
+    for id in [&first, &second] {
+        assert_eq!(
+            table(addr, id).await.seats[3].account.as_deref(),
+            Some("Busy Bee")
+        );
+    }
+    host1.send(&ClientMsg::Start {}).await;
+    host2.send(&ClientMsg::Start {}).await;
+    // Both matches are played at the same time, moves interleaved.
+    let mut players = vec![host1, host2];
+    players.extend(seats);
+    play_all_to_end(&mut players, &mut Rng::new(5)).await;
+    for id in [&first, &second] {
+        assert_eq!(table(addr, id).await.matches_played, 1);
+    }
+    // Its seats given up, it is free for two tables again.
+    for seat in players.iter_mut().skip(2) {
+        seat.send(&ClientMsg::Leave {}).await;
+    }
+    let mut free = 0;
+    for _ in 0..200 {
+        free = online(addr, "hearts").await[0]["free"].as_u64().unwrap();
+        if free == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(free, 2);
+    srv.stop();
+}
