@@ -104,7 +104,7 @@ async fn table_with_a_free_seat(addr: SocketAddr) -> (String, WsClient) {
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_str().unwrap().to_string();
     let mut host = WsClient::connect(addr).await;
-    assert!(host.join(&id, "Host").await);
+    assert!(host.join(&id, "Ann").await);
     for seat in [1, 2] {
         host.send(&ClientMsg::AddBot {
             seat: Seat(seat),
@@ -405,6 +405,27 @@ async fn an_invited_bot_plays_a_whole_match_with_its_account_on_the_seat() {
     let info = table(addr, &id).await;
     assert_eq!(info.matches_played, 1);
     assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
+
+    // The match rated the bot by its account, beside the built-in `random` bots, and the
+    // online list shows its rating in the variant asked for.
+    let (status, board) = request(addr, "GET", "/api/leaderboard?variant=hearts", None, None).await;
+    assert_eq!(status, 200, "{board}");
+    let entries = board["entries"].as_array().unwrap();
+    let deep = entries
+        .iter()
+        .find(|e| e["kind"] == "bot")
+        .unwrap_or_else(|| panic!("the bot is rated: {board}"));
+    assert_eq!(deep["name"], "Deep Queen");
+    assert_eq!(deep["matches"], 1);
+    assert_eq!(deep["recent"][0]["table"], id.as_str());
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["kind"] == "builtin" && e["name"] == "random")
+    );
+    assert_eq!(entries.len(), 2, "the person is not rated: {board}");
+    let listed = online(addr, "hearts").await;
+    assert_eq!(listed[0]["rating"], deep["rating"]);
 
     // The account is kept with the seat: it is still there after a restart.
     drop(players);

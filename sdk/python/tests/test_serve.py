@@ -41,7 +41,7 @@ def host_a_table(url, name, stack):
     seat 3; returns the host's connection once the bot has taken the seat."""
     table = create_table(url, "hearts", {"target": 20})
     ws = stack.enter_context(connect(url.replace("http://", "ws://") + "/ws"))
-    ws.send(json.dumps({"type": "join", "table": table, "name": "Host"}))
+    ws.send(json.dumps({"type": "join", "table": table, "name": "Ann"}))
     assert recv_until(ws, "welcome")["host"]
     for seat in (1, 2):
         ws.send(json.dumps({"type": "add_bot", "seat": seat, "strategy": "random"}))

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::admin::authorize;
 use super::{AppError, AppState, json_error};
+use crate::ratings::Entrant;
 use crate::store::accounts::{self, NameError};
 use crate::store::{BotAccount, SharedStore, StoreError};
 
@@ -36,7 +37,19 @@ pub(super) async fn online(
         None | Some("") => None,
         Some(name) => Some(name.parse::<Variant>()?),
     };
-    Ok(Json(state.lobby.bots().list(variant)))
+    let mut bots = state.lobby.bots().list(variant);
+    // With a variant, each bot's rating there (the mean; the leaderboard has its interval).
+    if let Some(variant) = variant {
+        let variant = variant.to_string();
+        state.lobby.ratings().read(|board| {
+            for bot in &mut bots {
+                bot.rating = board
+                    .entry(&variant, &Entrant::bot(&bot.name))
+                    .map(|entry| entry.rating);
+            }
+        });
+    }
+    Ok(Json(bots))
 }
 
 /// The body of `POST /api/admin/bots`.

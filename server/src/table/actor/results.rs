@@ -1,5 +1,6 @@
-//! A finished match's result: who sat where (the rated entrants: built-in strategies and
-//! registered bots), their places, stored with the final move and given to the ratings.
+//! A finished match's result: who sat where (the rated entrants: built-in strategies, and
+//! registered bots by their account), their places, stored with the final move and given to
+//! the ratings.
 //!
 //! An `impl TableActor` block; it reads the game and the seats and changes neither.
 
@@ -19,8 +20,9 @@ impl TableActor {
         let entrants = self
             .seats
             .iter()
-            .map(|seat| match (seat.occupant, seat.bot_name) {
-                (Occupant::Bot, Some(name)) => Some(Entrant::builtin(name)),
+            .map(|seat| match (seat.occupant, seat.bot_name, &seat.account) {
+                (Occupant::Bot, Some(name), _) => Some(Entrant::builtin(name)),
+                (Occupant::RemoteBot, _, Some(account)) => Some(Entrant::bot(account)),
                 _ => None,
             })
             .collect();
