@@ -38,10 +38,12 @@ export PATH="$venv/bin:$PATH"
 step "Rust: build (debug, the one profile tests use)"
 cargo build --workspace --all-targets
 
+# The end-to-end tests run this binary, built just now with the workspace's features (left
+# unset, each test file would build the server alone, with other features: a rebuild).
+export PARLOR_BIN="$root/target/debug/parlor"
+
 step "Rust: unit, property and end-to-end tests"
 cargo test --workspace
-
-export PARLOR_BIN="$root/target/debug/parlor"
 
 if [ -f tests/browser/package.json ]; then
   step "Browser tests (headless Chromium)"
