@@ -69,7 +69,8 @@ function boardView(variant, board) {
       h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating (95%)', 'Matches', 'Recent form'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, board.entries.map((/** @type {any} */ e) => h('tr', { 'data-name': e.name, 'data-kind': e.kind },
         h('td', {}, String(e.rank)),
-        h('td', {}, playerLink(variant, e), e.kind === 'bot' ? h('span', { class: 'badge' }, 'bot') : null),
+        h('td', {}, playerLink(variant, e), e.kind === 'bot' ? h('span', { class: 'badge' }, 'bot') : null,
+          e.owner ? h('div', { class: 'hint' }, `by ${e.owner}`) : null),
         h('td', { class: 'rating' }, ratingText(e)),
         h('td', {}, String(e.matches)),
         h('td', {}, recentForm(e)))))),
@@ -81,7 +82,8 @@ function boardView(variant, board) {
 function playerView(variant, e) {
   return [
     h('h2', { id: 'player-title' }, playerName(e)),
-    h('p', {}, `${variantTitle(variant)}: rank ${e.rank}, rating ${ratingText(e)} after ${e.matches} matches.`),
+    h('p', {}, `${variantTitle(variant)}: rank ${e.rank}, rating ${ratingText(e)} after ${e.matches} matches.`,
+      e.owner ? ` Run by ${e.owner}.` : ''),
     ratingChart([e]),
     h('h3', {}, 'Recent matches'),
     h('ul', { class: 'recent-matches', id: 'recent-matches' }, [...e.recent].reverse().map((/** @type {any} */ r) => h('li', {},

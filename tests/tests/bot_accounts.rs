@@ -416,6 +416,7 @@ async fn an_invited_bot_plays_a_whole_match_with_its_account_on_the_seat() {
         .find(|e| e["kind"] == "bot")
         .unwrap_or_else(|| panic!("the bot is rated: {board}"));
     assert_eq!(deep["name"], "Deep Queen");
+    assert_eq!(deep["owner"], "ann");
     assert_eq!(deep["matches"], 1);
     assert_eq!(deep["recent"][0]["table"], id.as_str());
     assert!(

@@ -173,7 +173,11 @@ async fn only_tables_marked_practice_deal_from_a_clients_seed() {
     // Two practice tables from one seed: marked everywhere, and (by design) the same deal.
     let mut practice_deals = Vec::new();
     for _ in 0..2 {
-        let (id, reply) = create(addr, json!({"variant": "hearts", "seed": SEED})).await;
+        let (id, reply) = create(
+            addr,
+            json!({"variant": "hearts", "seed": SEED, "table_options": {"listed": true}}),
+        )
+        .await;
         assert_eq!(reply["table"]["practice"], true, "{reply}");
         assert_eq!(marked(addr, &id).await, (true, true));
         let (mut clients, welcome_practice) = seat_and_start(addr, &id, 4).await;
@@ -194,7 +198,11 @@ async fn only_tables_marked_practice_deal_from_a_clients_seed() {
     let mut commitments = Vec::new();
     let mut deals = Vec::new();
     for _ in 0..2 {
-        let (id, reply) = create(addr, json!({"variant": "hearts"})).await;
+        let (id, reply) = create(
+            addr,
+            json!({"variant": "hearts", "table_options": {"listed": true}}),
+        )
+        .await;
         assert_eq!(reply["table"]["practice"], false, "{reply}");
         assert_eq!(marked(addr, &id).await, (false, false));
         let (mut clients, welcome_practice) = seat_and_start(addr, &id, 4).await;

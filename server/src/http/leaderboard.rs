@@ -35,6 +35,9 @@ pub struct Standing {
     pub kind: EntrantKind,
     /// The strategy's or bot's name.
     pub name: String,
+    /// Who runs a registered bot (absent for a built-in strategy).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// The rating's mean (a new entrant starts at 25).
     pub rating: f64,
     /// One standard deviation (a new entrant starts at 8.33).
@@ -71,6 +74,7 @@ fn standing(rank: usize, entry: &Entry) -> Standing {
         rank,
         kind: entry.entrant.kind,
         name: entry.entrant.name.clone(),
+        owner: None,
         rating: entry.rating,
         uncertainty: entry.uncertainty,
         interval: [
@@ -116,7 +120,7 @@ pub async fn board(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Leaderboard>, AppError> {
     let variant = variant_of(&query)?.to_string();
-    let entries = state.lobby.ratings().read(|board| {
+    let mut entries: Vec<Standing> = state.lobby.ratings().read(|board| {
         board
             .standings(&variant)
             .into_iter()
@@ -124,7 +128,27 @@ pub async fn board(
             .map(|(i, entry)| standing(i + 1, entry))
             .collect()
     });
+    with_owners(&state, &mut entries).await;
     Ok(Json(Leaderboard { variant, entries }))
+}
+
+/// Fills in who runs each registered bot, from the store's accounts (when it keeps any).
+async fn with_owners(state: &AppState, standings: &mut [Standing]) {
+    if standings.iter().all(|s| s.kind != EntrantKind::Bot) {
+        return;
+    }
+    let Some(store) = state.lobby.store() else {
+        return;
+    };
+    let Ok(accounts) = store.bot_accounts().await else {
+        return;
+    };
+    for standing in standings.iter_mut().filter(|s| s.kind == EntrantKind::Bot) {
+        standing.owner = accounts
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(&standing.name))
+            .map(|a| a.owner.clone());
+    }
 }
 
 /// `GET /api/leaderboard/{kind}/{name}?variant=V`.
@@ -143,16 +167,15 @@ pub async fn entrant(
             )));
         }
     };
-    state
-        .lobby
-        .ratings()
-        .read(|board| {
-            let standings = board.standings(&variant);
-            let rank = standings.iter().position(|e| e.entrant == entrant)?;
-            Some(standing(rank + 1, standings[rank]))
-        })
-        .map(Json)
-        .ok_or_else(|| {
-            AppError::NotFound(format!("a {variant} rating for {kind} `{name}` (none yet)"))
-        })
+    let found = state.lobby.ratings().read(|board| {
+        let standings = board.standings(&variant);
+        let rank = standings.iter().position(|e| e.entrant == entrant)?;
+        Some(standing(rank + 1, standings[rank]))
+    });
+    let mut one = [found.ok_or_else(|| {
+        AppError::NotFound(format!("a {variant} rating for {kind} `{name}` (none yet)"))
+    })?];
+    with_owners(&state, &mut one).await;
+    let [one] = one;
+    Ok(Json(one))
 }
