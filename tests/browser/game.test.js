@@ -289,7 +289,7 @@ test('a lost connection: a banner, a computer plays the seat meanwhile, then the
 });
 
 test('filippa shows the prize pool and two totals; hearts5 offers the UVa 181 bot and shows trump', async () => {
-  const filippa = await createByApi(server.url, { variant: 'filippa', table_options: { bot_delay_ms: 50 }, seed: 2 });
+  const filippa = await createByApi(server.url, { variant: 'filippa', table_options: { bot_delay_ms: 50, listed: true }, seed: 2 });
   const { context, page, errors } = await newPage({ width: 1280, height: 900 });
   // The lobby lists the open table; its Join link opens it.
   await page.goto(server.url);

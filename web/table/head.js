@@ -76,7 +76,9 @@ export function headPart(actions) {
         h('h1', {}, tableTitle(s)),
         s.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, 'You are watching') : null,
         // Never silent: whoever chose a practice table's seed can know every deal.
-        s.table?.practice ? h('span', { class: 'badge practice', id: 'practice', title: 'Whoever created this table chose the seed its cards are dealt from, so they can know every hand. Do not play for anything here.' }, 'Practice: deals chosen by its creator') : null,
+        s.table?.practice ? h('span', { class: 'badge practice', id: 'practice', title: 'Whoever created this table chose the seed its cards are dealt from, so they can know every hand. Do not play for anything here.' },
+          // On a small screen only "Practice" shows (the rest is in the title), so the game keeps its height.
+          'Practice', h('span', { class: 'practice-more' }, ': deals chosen by its creator')) : null,
         h('div', { class: 'facts' }, v && facts ? handFacts(s, v, facts) : [])),
       s.table?.status === 'playing' ? null : inviteBox(s, actions));
   });
