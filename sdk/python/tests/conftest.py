@@ -29,8 +29,11 @@ def running_server(*extra):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = tempfile.TemporaryFile("w+")
+    # Each server keeps its tables in a directory of its own, never in the working directory.
+    data = tempfile.TemporaryDirectory(prefix="parlor-sdk-test-")
+    own_data = [] if "--data" in extra else ["--data", data.name]
     proc = subprocess.Popen(
-        [str(binary), "serve", "--addr", f"127.0.0.1:{port}", *extra],
+        [str(binary), "serve", "--addr", f"127.0.0.1:{port}", *own_data, *extra],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
     )
     try:
@@ -57,6 +60,7 @@ def running_server(*extra):
             proc.kill()
             proc.wait()
         log.close()
+        data.cleanup()
 
 
 @pytest.fixture(scope="session")
