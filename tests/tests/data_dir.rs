@@ -12,7 +12,6 @@ use std::process::{Command, Stdio};
 
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http};
-use serde_json::json;
 use support::{ServerProcess, TempDir, parlor_bin, play_moves};
 
 /// Parlor's `application_id` (the bytes `PRLR`).
@@ -60,28 +59,11 @@ fn refused(data: &Path, configure: impl FnOnce(&mut Command)) -> String {
     log
 }
 
-/// Creates a hearts table and seats four clients; returns the id and the clients.
-async fn seated_table(addr: std::net::SocketAddr) -> (String, Vec<WsClient>) {
-    let body = json!({"variant": "hearts", "options": {"target": 30},
-                      "table_options": {"grace_ms": 600_000}});
-    let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_str().expect("an id").to_string();
-    let mut clients = Vec::new();
-    for i in 0..4 {
-        let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
-        clients.push(client);
-    }
-    clients[0].send(&ClientMsg::Start {}).await;
-    (id, clients)
-}
-
 #[tokio::test]
 async fn a_second_server_on_the_same_directory_is_refused() {
     let dir = TempDir::new("two-servers");
     let first = ServerProcess::start(dir.path());
-    let (id, _clients) = seated_table(first.addr).await;
+    let (id, _clients) = support::started_hearts_table(first.addr, 30).await;
     let log = refused(dir.path(), |_| {});
     assert!(
         log.contains("in use by another parlor process"),
@@ -118,7 +100,7 @@ fn chmod(path: &Path, mode: u32) {
 async fn a_read_only_directory_with_leftover_log_files_is_refused() {
     let dir = TempDir::new("read-only");
     let server = ServerProcess::start(dir.path());
-    let (_id, mut clients) = seated_table(server.addr).await;
+    let (_id, mut clients) = support::started_hearts_table(server.addr, 30).await;
     play_moves(&mut clients, 6, |_, _| false).await;
     server.kill9();
     let db = dir.path().join("parlor.db");
@@ -192,7 +174,7 @@ async fn another_program_s_sqlite_file_is_refused_and_left_untouched() {
 async fn an_older_parlor_database_is_adopted_and_stamped() {
     let dir = TempDir::new("older");
     let server = ServerProcess::start(dir.path());
-    let (id, _clients) = seated_table(server.addr).await;
+    let (id, _clients) = support::started_hearts_table(server.addr, 30).await;
     server.stop();
     let db = dir.path().join("parlor.db");
     let conn = rusqlite::Connection::open(&db).expect("open");
@@ -219,7 +201,7 @@ async fn an_older_parlor_database_is_adopted_and_stamped() {
 async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     let dir = TempDir::new("cut");
     let server = ServerProcess::start(dir.path());
-    let (id, mut clients) = seated_table(server.addr).await;
+    let (id, mut clients) = support::started_hearts_table(server.addr, 30).await;
     play_moves(&mut clients, 12, |_, _| false).await;
     let tokens: Vec<String> = clients
         .iter()

@@ -116,18 +116,7 @@ async fn play_until_told(clients: &mut [WsClient], seen: &mut Seen, want: bool) 
 
 /// A hearts match with four remote clients, started, with `moves` moves played.
 async fn match_under_way(addr: SocketAddr, moves: usize) -> (String, Vec<WsClient>) {
-    let body = json!({"variant": "hearts", "options": {"target": 50},
-                      "table_options": {"grace_ms": 600_000}});
-    let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_str().expect("an id").to_string();
-    let mut clients = Vec::new();
-    for i in 0..4 {
-        let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
-        clients.push(client);
-    }
-    clients[0].send(&ClientMsg::Start {}).await;
+    let (id, mut clients) = support::started_hearts_table(addr, 50).await;
     play_moves(&mut clients, moves, |_, _| false).await;
     (id, clients)
 }

@@ -280,3 +280,21 @@ pub async fn play_moves(
     }
     (sent, last)
 }
+
+/// Creates a hearts table to `target` points (players' seats kept 10 minutes while away),
+/// seats four remote clients and starts the match; returns the id and the clients.
+pub async fn started_hearts_table(addr: SocketAddr, target: i32) -> (String, Vec<WsClient>) {
+    let body = serde_json::json!({"variant": "hearts", "options": {"target": target},
+                                  "table_options": {"grace_ms": 600_000}});
+    let (status, reply) = parlor_tests::http(addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        let mut client = WsClient::connect(addr).await;
+        client.join(&id, &format!("p{i}")).await;
+        clients.push(client);
+    }
+    clients[0].send(&ClientMsg::Start {}).await;
+    (id, clients)
+}
