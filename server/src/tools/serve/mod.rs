@@ -72,10 +72,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         if args.ladder {
             crate::ladder::spawn(
                 state.lobby.clone(),
-                crate::ladder::LadderConfig {
-                    pause: Duration::from_millis(args.ladder_pause_ms),
-                    ..crate::ladder::LadderConfig::default()
-                },
+                args.ladder_config()?,
                 state.shutdown.clone(),
             );
         }

@@ -1,0 +1,170 @@
+//! Who plays a ladder match: the registered bots online for the variant first, then built-in
+//! strategies for the seats left over.
+//!
+//! Pure: it is given the names and the round, and chooses; the ladder asks the bot directory
+//! who is online and how many tables each still takes.
+
+use parlor_shared::Variant;
+use parlor_shared::bots::strategy;
+
+/// One player in a ladder match.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Entrant {
+    /// A built-in strategy, by name (`strong:400` too).
+    Builtin(String),
+    /// A registered bot that is online, by account name: it is invited to its seat.
+    Remote(String),
+}
+
+impl Entrant {
+    /// The name, as the logs show it.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Entrant::Builtin(name) | Entrant::Remote(name) => name,
+        }
+    }
+}
+
+/// The built-in strategies of `strategies` that `variant` can seat.
+#[must_use]
+pub fn usable(variant: Variant, strategies: &[String]) -> Vec<String> {
+    strategies
+        .iter()
+        .filter(|s| strategy(s, variant, 0).is_some())
+        .cloned()
+        .collect()
+}
+
+/// One entrant per seat of `variant`: the online bots `remotes` first (when there are more
+/// than seats, a window of them moving `round` places along, so each gets its turn), then the
+/// built-in `strategies` the variant knows, cycling from `round` places along so every
+/// pairing comes up in turn. Empty when the seats cannot all be filled.
+#[must_use]
+pub fn entrants_for(
+    variant: Variant,
+    strategies: &[String],
+    remotes: &[String],
+    round: u64,
+) -> Vec<Entrant> {
+    let players = usize::from(variant.players());
+    let round = usize::try_from(round).unwrap_or(usize::MAX);
+    let mut entrants: Vec<Entrant> = if remotes.len() > players {
+        (0..players)
+            .map(|i| Entrant::Remote(remotes[(i + round) % remotes.len()].clone()))
+            .collect()
+    } else {
+        remotes.iter().cloned().map(Entrant::Remote).collect()
+    };
+    let builtins = usable(variant, strategies);
+    let missing = players - entrants.len();
+    if missing > 0 {
+        if builtins.is_empty() {
+            return Vec::new();
+        }
+        entrants.extend(
+            (0..missing).map(|i| Entrant::Builtin(builtins[(i + round) % builtins.len()].clone())),
+        );
+    }
+    entrants
+}
+
+/// The seats of each duplicate table: one deal, as many tables as entrants, the entrants
+/// rotated one seat further at each, so every entrant plays every seat's cards.
+#[must_use]
+pub fn rotations(entrants: &[Entrant]) -> Vec<Vec<Entrant>> {
+    let n = entrants.len();
+    (0..n)
+        .map(|rotation| {
+            (0..n)
+                .map(|i| entrants[(i + rotation) % n].clone())
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    fn builtin(name: &str) -> Entrant {
+        Entrant::Builtin(name.into())
+    }
+
+    fn remote(name: &str) -> Entrant {
+        Entrant::Remote(name.into())
+    }
+
+    #[test]
+    fn built_ins_cycle_through_the_strategies_the_variant_knows() {
+        let list = names(&["random", "uva181", "strong"]);
+        assert_eq!(
+            entrants_for(Variant::Hearts, &list, &[], 0),
+            [
+                builtin("random"),
+                builtin("strong"),
+                builtin("random"),
+                builtin("strong")
+            ]
+        );
+        assert_eq!(
+            entrants_for(Variant::Hearts, &list, &[], 1)[0],
+            builtin("strong")
+        );
+        assert_eq!(entrants_for(Variant::Hearts5, &list, &[], 0).len(), 5);
+        assert!(entrants_for(Variant::Whist, &names(&["uva181"]), &[], 0).is_empty());
+    }
+
+    #[test]
+    fn online_bots_come_first_and_built_ins_fill_the_rest() {
+        let list = names(&["random", "heuristic"]);
+        assert_eq!(
+            entrants_for(Variant::Hearts, &list, &names(&["Ada", "Bea"]), 0),
+            [
+                remote("Ada"),
+                remote("Bea"),
+                builtin("random"),
+                builtin("heuristic")
+            ]
+        );
+        // No built-in to fill with: no match.
+        assert!(entrants_for(Variant::Hearts, &[], &names(&["Ada"]), 0).is_empty());
+        // Enough bots: no built-in at all.
+        let four = names(&["A", "B", "C", "D"]);
+        assert!(
+            entrants_for(Variant::Hearts, &[], &four, 0)
+                .iter()
+                .all(|e| matches!(e, Entrant::Remote(_)))
+        );
+    }
+
+    #[test]
+    fn more_bots_than_seats_take_turns() {
+        let five = names(&["A", "B", "C", "D", "E"]);
+        let seated = |round| -> Vec<String> {
+            entrants_for(Variant::Hearts, &[], &five, round)
+                .iter()
+                .map(|e| e.name().to_string())
+                .collect()
+        };
+        assert_eq!(seated(0), ["A", "B", "C", "D"]);
+        assert_eq!(seated(1), ["B", "C", "D", "E"]);
+        assert_eq!(seated(2), ["C", "D", "E", "A"]);
+    }
+
+    #[test]
+    fn each_entrant_plays_each_seat_once_across_the_rotations() {
+        let entrants = [remote("A"), builtin("random"), builtin("heuristic")];
+        let tables = rotations(&entrants);
+        assert_eq!(tables.len(), 3);
+        for seat in 0..3 {
+            let mut at_seat: Vec<&str> = tables.iter().map(|t| t[seat].name()).collect();
+            at_seat.sort_unstable();
+            assert_eq!(at_seat, ["A", "heuristic", "random"]);
+        }
+    }
+}
