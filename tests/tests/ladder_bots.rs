@@ -1,0 +1,192 @@
+//! The ladder with registered bots, all real processes: `parlor serve --ladder` and three
+//! `parlor bot --token` processes that go online and play the built-in strategies `random`,
+//! `heuristic` and a low-budget `strong` behind the remote protocol. The ladder invites them
+//! into duplicate Hearts matches (a built-in fills the fourth seat), rates them by account,
+//! and within a bounded number of matches their ratings come out in the order of their true
+//! strengths: random below heuristic below strong.
+//!
+//! The server's `--ws-join-secs 1` also shows a bot's `available` connection may wait at no
+//! table for as long as it likes: the bots stay online for the whole run.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use parlor_tests::http;
+use serde_json::Value;
+use support::{ServerProcess, TempDir, parlor_bin};
+
+/// The bots: account name and the built-in strategy its process plays.
+const BOTS: [(&str, &str); 3] = [
+    ("Rando", "random"),
+    ("Hugo", "heuristic"),
+    // Enough simulations to beat `heuristic` clearly, few enough for a debug build.
+    ("Stella", "strong:150"),
+];
+
+/// Matches every bot must have played before the order is checked, and the most the test
+/// waits for (each duplicate round is four matches).
+const MIN_MATCHES: u64 = 24;
+const MAX_MATCHES: u64 = 120;
+
+/// Registers `name` with `parlor bots add` and returns its token.
+fn register(data: &Path, name: &str) -> String {
+    let out = Command::new(parlor_bin())
+        .args(["bots", "add", name, "--owner", "tests", "--data"])
+        .arg(data)
+        .output()
+        .expect("running parlor bots add");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    text.lines()
+        .find_map(|line| line.strip_prefix("token: "))
+        .expect("a token line")
+        .trim()
+        .to_string()
+}
+
+/// A `parlor bot --token` process, stopped when dropped.
+struct BotProcess(Child);
+
+impl BotProcess {
+    fn start(addr: SocketAddr, token: &str, strategy: &str) -> BotProcess {
+        let child = Command::new(parlor_bin())
+            .args([
+                "bot",
+                "--url",
+                &format!("ws://{addr}"),
+                "--strategy",
+                strategy,
+            ])
+            .args(["--variants", "hearts", "--max-tables", "4"])
+            .env("PARLOR_BOT_TOKEN", token)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting parlor bot");
+        BotProcess(child)
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One leaderboard entry: name, rating, uncertainty, matches.
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    kind: String,
+    rating: f64,
+    sd: f64,
+    matches: u64,
+}
+
+async fn hearts_board(addr: SocketAddr) -> Vec<Entry> {
+    let (status, board) = http(addr, "GET", "/api/leaderboard?variant=hearts", None).await;
+    assert_eq!(status, 200, "{board}");
+    board["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e: &Value| Entry {
+            name: e["name"].as_str().unwrap_or_default().to_string(),
+            kind: e["kind"].as_str().unwrap_or_default().to_string(),
+            rating: e["rating"].as_f64().unwrap_or_default(),
+            sd: e["uncertainty"].as_f64().unwrap_or_default(),
+            matches: e["matches"].as_u64().unwrap_or_default(),
+        })
+        .collect()
+}
+
+fn find<'a>(board: &'a [Entry], name: &str) -> Option<&'a Entry> {
+    board.iter().find(|e| e.name == name)
+}
+
+/// Random's whole 95% interval below heuristic's mean, and heuristic's mean below strong's.
+fn ordered(board: &[Entry]) -> bool {
+    let (Some(r), Some(h), Some(s)) = (
+        find(board, "Rando"),
+        find(board, "Hugo"),
+        find(board, "Stella"),
+    ) else {
+        return false;
+    };
+    r.rating + 1.96 * r.sd < h.rating && h.rating < s.rating
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ladder_invites_online_bots_and_rates_them_in_order_of_strength() {
+    let dir = TempDir::new("ladder-bots");
+    let tokens: Vec<String> = BOTS
+        .iter()
+        .map(|(name, _)| register(dir.path(), name))
+        .collect();
+    let server = ServerProcess::start_with(
+        dir.path(),
+        &[
+            "--ladder",
+            "--ladder-variants",
+            "hearts",
+            "--ladder-strategies",
+            "heuristic",
+            "--ladder-target",
+            "50",
+            "--ladder-pause-ms",
+            "0",
+            "--ws-join-secs",
+            "1",
+        ],
+    );
+    let _bots: Vec<BotProcess> = BOTS
+        .iter()
+        .zip(&tokens)
+        .map(|((_, strategy), token)| BotProcess::start(server.addr, token, strategy))
+        .collect();
+
+    // Bounded: at most MAX_MATCHES each, however long this machine takes for them. The
+    // clock here only paces the polling.
+    let mut board = Vec::new();
+    for _ in 0..7_200 {
+        board = hearts_board(server.addr).await;
+        let least = BOTS
+            .iter()
+            .map(|(name, _)| find(&board, name).map_or(0, |e| e.matches))
+            .min()
+            .unwrap_or(0);
+        if (least >= MIN_MATCHES && ordered(&board)) || least >= MAX_MATCHES {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    eprintln!("the ladder's hearts board: {board:#?}");
+
+    // Each bot is rated by its account, with the matches the ladder seated it in.
+    for (name, _) in BOTS {
+        let entry = find(&board, name).unwrap_or_else(|| panic!("{name} is rated: {board:?}"));
+        assert_eq!(entry.kind, "bot", "{entry:?}");
+        assert!(entry.matches >= MIN_MATCHES, "{entry:?}");
+    }
+    // The bots stayed online the whole time (their connections are at no table).
+    let (status, online) = http(server.addr, "GET", "/api/bots?variant=hearts", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(online.as_array().map(Vec::len), Some(3), "{online}");
+    // The fourth seat was a built-in, rated too.
+    assert!(find(&board, "heuristic").is_some(), "{board:?}");
+    assert!(
+        ordered(&board),
+        "random < heuristic < strong within {MAX_MATCHES} matches: {board:#?}"
+    );
+    assert!(
+        server.log().contains("ladder duplicate played"),
+        "the ladder logs its rounds"
+    );
+}
