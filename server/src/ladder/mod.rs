@@ -133,7 +133,8 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
 
 /// This round's entrants for `variant` (the registered bots online for it with a table to
 /// spare, then built-ins), and how many of its duplicate tables may be played at once: no
-/// more than any of those bots has free.
+/// more than any of those bots has free. (A seat counts until the bot's connection to it
+/// ends, a moment after its match: with no pause between rounds, a bot may sit one out.)
 fn choose(
     lobby: &Lobby,
     variant: Variant,
