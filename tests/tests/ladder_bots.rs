@@ -7,6 +7,9 @@
 //!
 //! The server's `--ws-join-secs 1` also shows a bot's `available` connection may wait at no
 //! table for as long as it likes: the bots stay online for the whole run.
+//!
+//! A bot that declines the ladder's invitations, or lets them lapse, is replaced at those
+//! tables by a built-in, and the matches are played and rated for the others.
 
 mod support;
 
@@ -15,7 +18,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use parlor_tests::http;
+use parlor_shared::Variant;
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_tests::{WsClient, http};
 use serde_json::Value;
 use support::{ServerProcess, TempDir, parlor_bin};
 
@@ -189,4 +194,76 @@ async fn the_ladder_invites_online_bots_and_rates_them_in_order_of_strength() {
         server.log().contains("ladder duplicate played"),
         "the ladder logs its rounds"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_turns_the_ladder_down_is_replaced_by_a_built_in() {
+    let dir = TempDir::new("ladder-declines");
+    let token = register(dir.path(), "Nope");
+    // The ladder's own seats are `random`; a seat the bot does not take gets `heuristic`.
+    let server = ServerProcess::start_with(
+        dir.path(),
+        &[
+            "--ladder",
+            "--ladder-variants",
+            "hearts",
+            "--ladder-strategies",
+            "random",
+            "--ladder-target",
+            "20",
+            "--ladder-pause-ms",
+            "0",
+            "--invite-timeout-ms",
+            "300",
+        ],
+    );
+    let mut bot = WsClient::connect(server.addr).await;
+    bot.send(&ClientMsg::Available {
+        token,
+        variants: vec![Variant::Hearts],
+        max_tables: 4,
+    })
+    .await;
+    let wait = Duration::from_secs(120);
+    let answer = tokio::time::timeout(wait, bot.recv())
+        .await
+        .expect("an answer");
+    assert!(matches!(answer, ServerMsg::Available { .. }), "{answer:?}");
+    // Every other invitation is declined, the rest left to lapse.
+    for i in 0..8 {
+        let invitation = tokio::time::timeout(
+            wait,
+            bot.recv_until(|m| matches!(m, ServerMsg::Invitation { .. })),
+        )
+        .await
+        .expect("the ladder keeps inviting the bot");
+        let ServerMsg::Invitation { invitation, .. } = invitation else {
+            unreachable!()
+        };
+        if i % 2 == 0 {
+            bot.send(&ClientMsg::Decline { invitation }).await;
+        }
+    }
+    // Bounded: the substitutes' matches reach the board.
+    let mut board = Vec::new();
+    for _ in 0..600 {
+        board = hearts_board(server.addr).await;
+        if find(&board, "heuristic").is_some_and(|e| e.matches >= 8) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let substitute = find(&board, "heuristic").expect("the substitute is rated");
+    assert!(substitute.matches >= 8, "{board:?}");
+    assert!(find(&board, "random").is_some(), "{board:?}");
+    assert!(
+        find(&board, "Nope").is_none(),
+        "it played nothing: {board:?}"
+    );
+    let log = server.log();
+    assert!(
+        log.contains("a ladder invitation was not taken up"),
+        "{log}"
+    );
+    assert!(log.contains("invitation declined") && log.contains("invitation lapsed"));
 }

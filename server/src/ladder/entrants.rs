@@ -69,6 +69,22 @@ pub fn entrants_for(
     entrants
 }
 
+/// How many of a round's duplicate tables may be open at once: no more than any registered
+/// bot among `entrants` has tables free (`free` by name; an unknown bot counts as one), and
+/// all of them when only built-ins play.
+#[must_use]
+pub fn wave(entrants: &[Entrant], free: impl Fn(&str) -> Option<u32>) -> usize {
+    entrants
+        .iter()
+        .filter_map(|e| match e {
+            Entrant::Remote(name) => Some(free(name).unwrap_or(1) as usize),
+            Entrant::Builtin(_) => None,
+        })
+        .min()
+        .unwrap_or(entrants.len())
+        .clamp(1, entrants.len().max(1))
+}
+
 /// The seats of each duplicate table: one deal, as many tables as entrants, the entrants
 /// rotated one seat further at each, so every entrant plays every seat's cards.
 #[must_use]
@@ -154,6 +170,24 @@ mod tests {
         assert_eq!(seated(0), ["A", "B", "C", "D"]);
         assert_eq!(seated(1), ["B", "C", "D", "E"]);
         assert_eq!(seated(2), ["C", "D", "E", "A"]);
+    }
+
+    #[test]
+    fn a_round_opens_no_more_tables_at_once_than_its_busiest_bot_takes() {
+        let free = |name: &str| match name {
+            "Ada" => Some(1),
+            "Bea" => Some(3),
+            _ => Some(64),
+        };
+        let round = |list: &[Entrant]| wave(list, free);
+        let three = [builtin("random"), builtin("heuristic"), builtin("strong")];
+        assert_eq!(round(&three), 3, "built-ins only: every table at once");
+        assert_eq!(
+            round(&[remote("Bea"), builtin("random"), builtin("random")]),
+            3
+        );
+        assert_eq!(round(&[remote("Bea"), remote("Ada"), builtin("random")]), 1);
+        assert_eq!(round(&[remote("Zed"), remote("Bea")]), 2);
     }
 
     #[test]

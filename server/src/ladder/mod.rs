@@ -149,15 +149,9 @@ fn choose(
         .collect();
     let names: Vec<String> = online.iter().map(|bot| bot.name.clone()).collect();
     let entrants = entrants_for(variant, strategies, &names, round);
-    let wave = entrants
-        .iter()
-        .filter_map(|e| match e {
-            Entrant::Remote(name) => online.iter().find(|b| &b.name == name).map(|b| b.free),
-            Entrant::Builtin(_) => None,
-        })
-        .min()
-        .map_or(entrants.len(), |free| free as usize)
-        .clamp(1, entrants.len().max(1));
+    let wave = entrants::wave(&entrants, |name| {
+        online.iter().find(|b| b.name == name).map(|b| b.free)
+    });
     (entrants, wave)
 }
 
