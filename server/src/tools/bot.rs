@@ -19,8 +19,8 @@ pub struct BotArgs {
     /// The server, e.g. `ws://127.0.0.1:8080`.
     #[arg(long)]
     pub url: String,
-    /// The table's id (not with `--token`).
-    #[arg(long, required_unless_present = "token", conflicts_with = "token")]
+    /// The table's id: play this one table (else `--token`).
+    #[arg(long, required_unless_present = "token")]
     pub table: Option<String>,
     /// A registered bot's token (see `parlor bots add`): go online and play every table the
     /// bot is invited to, until stopped.
