@@ -69,6 +69,28 @@ pub fn entrants_for(
     entrants
 }
 
+/// The entrants in the seating order of `round`: the rotations of a duplicate keep who sits
+/// next to whom (who passes to whom, who leads after whom), so the order around the table
+/// changes from round to round, through every one of the `(n-1)!` orders in turn, the first
+/// entrant staying put. Over those rounds each entrant has every other on its left as often.
+#[must_use]
+pub fn seating_order(mut entrants: Vec<Entrant>, round: u64) -> Vec<Entrant> {
+    if entrants.len() < 3 {
+        return entrants;
+    }
+    let mut rest = entrants.split_off(1);
+    let factorial = |n: usize| (1..=n as u64).product::<u64>();
+    // The round's permutation of the others, by its Lehmer code.
+    let mut code = round % factorial(rest.len());
+    while !rest.is_empty() {
+        let step = factorial(rest.len() - 1);
+        let pick = usize::try_from(code / step).unwrap_or(0);
+        code %= step;
+        entrants.push(rest.remove(pick));
+    }
+    entrants
+}
+
 /// How many of a round's duplicate tables may be open at once: no more than any registered
 /// bot among `entrants` has tables free (`free` by name; an unknown bot counts as one), and
 /// all of them when only built-ins play.
@@ -188,6 +210,23 @@ mod tests {
         );
         assert_eq!(round(&[remote("Bea"), remote("Ada"), builtin("random")]), 1);
         assert_eq!(round(&[remote("Zed"), remote("Bea")]), 2);
+    }
+
+    #[test]
+    fn the_order_around_the_table_goes_through_every_cycle() {
+        let four = ["A", "B", "C", "D"].map(remote).to_vec();
+        let mut left_of_a = std::collections::HashMap::new();
+        let mut orders = std::collections::HashSet::new();
+        for round in 0..6 {
+            let order = seating_order(four.clone(), round);
+            assert_eq!(order[0], remote("A"));
+            *left_of_a.entry(order[1].name().to_string()).or_insert(0) += 1;
+            orders.insert(order);
+        }
+        assert_eq!(orders.len(), 6, "six different orders");
+        assert_eq!(left_of_a.len(), 3);
+        assert!(left_of_a.values().all(|&n| n == 2), "{left_of_a:?}");
+        assert_eq!(seating_order(four.clone(), 6), seating_order(four, 0));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! that still take a table (see [`entrants`]), fills the other seats with built-in strategies,
 //! and plays them in **duplicate**: one deal seed, as many tables as seats, the entrants
 //! rotated one seat further at each table, so every entrant plays every seat's cards and the
-//! luck of the deal cancels out. A registered bot plays no more of those tables at once than
+//! luck of the deal cancels out; the order around the table changes from round to round, so
+//! no one always sits next to the same player. A registered bot plays no more of those tables at once than
 //! it has free (its declared `max_tables` less the tables it already plays): the rotations go
 //! in waves that size. Tables are created and filled through the lobby, the tables' own
 //! commands and the bot directory's invitations (see [`table`]), and their results reach the
@@ -148,7 +149,7 @@ fn choose(
         .filter(|bot| bot.free > 0)
         .collect();
     let names: Vec<String> = online.iter().map(|bot| bot.name.clone()).collect();
-    let entrants = entrants_for(variant, strategies, &names, round);
+    let entrants = entrants::seating_order(entrants_for(variant, strategies, &names, round), round);
     let wave = entrants::wave(&entrants, |name| {
         online.iter().find(|b| b.name == name).map(|b| b.free)
     });
