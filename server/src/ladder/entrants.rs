@@ -39,7 +39,8 @@ pub fn usable(variant: Variant, strategies: &[String]) -> Vec<String> {
 /// One entrant per seat of `variant`: the online bots `remotes` first (when there are more
 /// than seats, a window of them moving `round` places along, so each gets its turn), then the
 /// built-in `strategies` the variant knows, cycling from `round` places along so every
-/// pairing comes up in turn. Empty when the seats cannot all be filled.
+/// pairing comes up in turn. Empty when the seats cannot all be filled, or only by one
+/// player.
 #[must_use]
 pub fn entrants_for(
     variant: Variant,
@@ -65,6 +66,11 @@ pub fn entrants_for(
         entrants.extend(
             (0..missing).map(|i| Entrant::Builtin(builtins[(i + round) % builtins.len()].clone())),
         );
+    }
+    // One player in every seat learns nothing about anyone (and would only make its own
+    // rating look surer than it is).
+    if entrants.iter().all(|e| *e == entrants[0]) {
+        return Vec::new();
     }
     entrants
 }
@@ -155,6 +161,12 @@ mod tests {
         );
         assert_eq!(entrants_for(Variant::Hearts5, &list, &[], 0).len(), 5);
         assert!(entrants_for(Variant::Whist, &names(&["uva181"]), &[], 0).is_empty());
+        // One strategy alone plays nobody.
+        assert!(entrants_for(Variant::Hearts, &names(&["heuristic"]), &[], 0).is_empty());
+        assert_eq!(
+            entrants_for(Variant::Hearts, &names(&["heuristic"]), &names(&["Ada"]), 0).len(),
+            4
+        );
     }
 
     #[test]

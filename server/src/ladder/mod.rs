@@ -31,6 +31,9 @@ pub use entrants::{Entrant, entrants_for, rotations};
 
 use crate::lobby::Lobby;
 
+/// How soon a ladder with nobody to play looks for registered bots online again.
+const IDLE_RECHECK: Duration = Duration::from_secs(1);
+
 /// What the ladder plays.
 #[derive(Debug, Clone)]
 pub struct LadderConfig {
@@ -88,11 +91,13 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
         let started = Instant::now();
         let mut round: u64 = 0;
         loop {
+            let mut played = false;
             for &variant in &config.variants {
                 let (entrants, wave) = choose(&lobby, variant, &config.strategies, round);
                 if entrants.is_empty() {
                     continue;
                 }
+                played = true;
                 let options = config
                     .options
                     .iter()
@@ -123,9 +128,16 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
                 );
             }
             round += 1;
+            // Nobody to play (no bot online, and no two built-ins to pair): look again in a
+            // while rather than spin.
+            let pause = if played {
+                config.pause
+            } else {
+                config.pause.max(IDLE_RECHECK)
+            };
             tokio::select! {
                 () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(config.pause) => {}
+                () = tokio::time::sleep(pause) => {}
             }
         }
     });
