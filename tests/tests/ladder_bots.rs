@@ -36,6 +36,8 @@ const BOTS: [(&str, &str); 3] = [
 /// waits for (each duplicate round is four matches).
 const MIN_MATCHES: u64 = 24;
 const MAX_MATCHES: u64 = 120;
+/// Matches over which the order must keep holding once reached.
+const STEADY: u64 = 8;
 
 /// Registers `name` with `parlor bots add` and returns its token.
 fn register(data: &Path, name: &str) -> String {
@@ -159,7 +161,10 @@ async fn the_ladder_invites_online_bots_and_rates_them_in_order_of_strength() {
 
     // Bounded: at most MAX_MATCHES each, however long this machine takes for them. The
     // clock here only paces the polling.
+    // The order must hold from one check to another at least a round of matches later, not
+    // only for a moment.
     let mut board = Vec::new();
+    let mut ordered_since: Option<u64> = None;
     for _ in 0..7_200 {
         board = hearts_board(server.addr).await;
         let least = BOTS
@@ -167,7 +172,12 @@ async fn the_ladder_invites_online_bots_and_rates_them_in_order_of_strength() {
             .map(|(name, _)| find(&board, name).map_or(0, |e| e.matches))
             .min()
             .unwrap_or(0);
-        if (least >= MIN_MATCHES && ordered(&board)) || least >= MAX_MATCHES {
+        ordered_since = match (least >= MIN_MATCHES && ordered(&board), ordered_since) {
+            (true, None) => Some(least),
+            (true, since) => since,
+            (false, _) => None,
+        };
+        if ordered_since.is_some_and(|since| least >= since + STEADY) || least >= MAX_MATCHES {
             break;
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
