@@ -337,6 +337,13 @@ async fn sigterm_says_goodbye_exits_zero_and_loses_no_accepted_move(backend: Bac
         server.log()
     );
     assert_eq!(goodbyes, 4, "every client is told goodbye");
+    // The process has exited; its last lines may still be on their way through the pipe.
+    for _ in 0..250 {
+        if server.log().contains("stopped") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(server.log().contains("stopped"), "{}", server.log());
 
     // Every card a client saw played is in the log, in order.
