@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::http::{AppState, serve};
 use crate::store::SharedStore;
-use crate::store::SqliteStore;
+use crate::store::{PgStore, SqliteStore, Startup, StoreLocation};
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -45,16 +45,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {
-            let (store, startup) = SqliteStore::open(&args.data)
-                .with_context(|| {
-                    format!(
-                        "opening the table log in {} (the directory must be writable by the \
-                         user parlor runs as; in the Docker image, uid 10001)",
-                        args.data.display()
-                    )
-                })?;
-            tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
-            let store: crate::store::SharedStore = std::sync::Arc::new(store);
+            let (store, startup) = open_store(&args.store_location()?).await?;
             let ratings = crate::ratings::Ratings::load(&store)
                 .await
                 .context("reading the stored match results for the ratings")?;
@@ -95,6 +86,30 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         }
         tracing::info!("stopped");
         Ok(())
+    })
+}
+
+/// Opens the store at `location` and reads the tables that were open.
+async fn open_store(location: &StoreLocation) -> anyhow::Result<(SharedStore, Startup)> {
+    Ok(match location {
+        StoreLocation::Sqlite(dir) => {
+            let (store, startup) = SqliteStore::open(dir).with_context(|| {
+                format!(
+                    "opening the table log in {} (the directory must be writable by the \
+                     user parlor runs as; in the Docker image, uid 10001)",
+                    dir.display()
+                )
+            })?;
+            tracing::info!(file = %dir.join(crate::store::DB_FILE).display(), "table log opened");
+            (std::sync::Arc::new(store), startup)
+        }
+        StoreLocation::Postgres(url) => {
+            let (store, startup) = PgStore::open(url)
+                .await
+                .with_context(|| format!("opening the table log in {}", location.redacted()))?;
+            tracing::info!(database = %location.redacted(), "table log opened");
+            (std::sync::Arc::new(store), startup)
+        }
     })
 }
 
