@@ -69,6 +69,10 @@ pub struct Hub {
     pub shutdown: CancellationToken,
     /// The live sessions (for the admin API).
     pub sessions: Sessions,
+    /// The cluster this node is part of, if any: a table owned by another node is relayed.
+    pub cluster: Option<crate::cluster::Cluster>,
+    /// The client's address (passed on when the connection is relayed).
+    pub client: Option<std::net::IpAddr>,
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
@@ -95,6 +99,7 @@ where
         hub.limits.rate_per_sec,
         hub.sessions.clone(),
     );
+    reader.cluster = hub.cluster.clone();
     hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
@@ -137,6 +142,11 @@ where
             tracing::info!(conn = conn.0, "websocket closed: {reason}");
             Box::pin(writer::close_with(&mut sink, close_code::POLICY, reason)).await;
         }
+        ReadEnd::Relay => {
+            if let Some((address, first)) = reader.relay_to.take() {
+                Box::pin(relay(&mut sink, stream, hub, conn, &address, first)).await;
+            }
+        }
         ReadEnd::Gone => {}
     }
     if let Some(table) = reader.table.take() {
@@ -156,4 +166,46 @@ where
         table = reader.table_id.as_deref().unwrap_or(""),
         "websocket session ended"
     );
+}
+
+/// Pipes the rest of the connection to the node that owns its table (the client's `join`
+/// or `watch` first). If that node cannot be reached the client is told to reconnect.
+async fn relay<W, R>(
+    sink: &mut W,
+    stream: &mut R,
+    hub: &Hub,
+    conn: ConnId,
+    address: &str,
+    first: String,
+) where
+    W: Sink<Message> + Unpin,
+    R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let secret = hub.cluster.as_ref().and_then(|c| c.secret());
+    tracing::debug!(conn = conn.0, owner = %address, "relaying the connection to the table's node");
+    let piped = crate::cluster::relay::pipe(
+        sink,
+        stream,
+        address,
+        first,
+        hub.client,
+        secret,
+        HARD_MESSAGE_LIMIT,
+    )
+    .await;
+    if let Err(err) = piped {
+        tracing::warn!(conn = conn.0, owner = %address, %err, "could not relay the connection");
+        let goodbye = parlor_shared::protocol::ServerMsg::Goodbye {
+            reason: "the table's server could not be reached: reconnect to try again".into(),
+        };
+        if let Ok(text) = serde_json::to_string(&goodbye) {
+            let _ = sink.send(Message::text(text)).await;
+        }
+        Box::pin(writer::close_with(
+            sink,
+            close_code::AGAIN,
+            "try again".into(),
+        ))
+        .await;
+    }
 }

@@ -1,0 +1,189 @@
+//! The leases this node holds, and the check the store's writer runs with them in every
+//! transaction ([`crate::store::fence::Fence`]).
+//!
+//! A table created here takes its lease (epoch 1) in the transaction that stores its
+//! creation; every later transaction writing a table locks the table's lease row and checks
+//! it still names this node and the epoch held (`FOR SHARE`: an adoption, which updates the
+//! row, waits for the transaction to end, and a transaction after the adoption sees the new
+//! owner). One statement covers every table of a group commit.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use futures_util::future::BoxFuture;
+
+use super::leases::secs;
+use crate::store::fence::Fence;
+
+/// The leases this node holds: table id to epoch.
+#[derive(Debug)]
+pub struct LeaseFence {
+    /// This node's id.
+    node: String,
+    /// How long a lease runs.
+    lease: Duration,
+    /// Held leases.
+    held: DashMap<String, i64>,
+    /// Writes refused because the lease had moved on (per table and transaction).
+    refused: AtomicU64,
+}
+
+impl LeaseFence {
+    /// A node holding nothing yet.
+    #[must_use]
+    pub fn new(node: &str, lease: Duration) -> LeaseFence {
+        LeaseFence {
+            node: node.to_string(),
+            lease,
+            held: DashMap::new(),
+            refused: AtomicU64::new(0),
+        }
+    }
+
+    /// The epoch held for `table`, if any.
+    #[must_use]
+    pub fn epoch(&self, table: &str) -> Option<i64> {
+        self.held.get(table).map(|e| *e)
+    }
+
+    /// Records a lease taken (by adoption).
+    pub fn hold(&self, table: &str, epoch: i64) {
+        self.held.insert(table.to_string(), epoch);
+    }
+
+    /// Forgets a lease; returns the epoch that was held.
+    pub fn drop_lease(&self, table: &str) -> Option<i64> {
+        self.held.remove(table).map(|(_, e)| e)
+    }
+
+    /// Every lease held, by table id.
+    #[must_use]
+    pub fn held(&self) -> Vec<(String, i64)> {
+        let mut all: Vec<_> = self
+            .held
+            .iter()
+            .map(|e| (e.key().clone(), *e.value()))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// How many leases are held.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Writes refused so far because another node had taken the table.
+    #[must_use]
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Tables held whose lease is not in `renewed` at the same epoch (another node took
+    /// them): they are forgotten and returned.
+    pub fn lost(&self, renewed: &[(String, i64)]) -> Vec<String> {
+        let renewed: std::collections::HashMap<&str, i64> =
+            renewed.iter().map(|(t, e)| (t.as_str(), *e)).collect();
+        let lost: Vec<String> = self
+            .held
+            .iter()
+            .filter(|e| renewed.get(e.key().as_str()) != Some(e.value()))
+            .map(|e| e.key().clone())
+            .collect();
+        for table in &lost {
+            self.held.remove(table);
+        }
+        lost
+    }
+
+    /// The check itself (see [`Fence::check`]).
+    async fn check_in(
+        &self,
+        tx: &tokio_postgres::Client,
+        created: &[String],
+        written: &[String],
+    ) -> Result<HashSet<String>, tokio_postgres::Error> {
+        let mut refused = HashSet::new();
+        if !created.is_empty() {
+            let rows = tx
+                .query(
+                    "INSERT INTO leases (table_id, node, epoch, expires)
+                     SELECT t, $2, 1, now() + make_interval(secs => $3)
+                     FROM unnest($1::text[]) AS t
+                     ON CONFLICT (table_id) DO NOTHING RETURNING table_id",
+                    &[&created, &self.node, &secs(self.lease)],
+                )
+                .await?;
+            let got: HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
+            for table in created {
+                if got.contains(table) {
+                    self.held.insert(table.clone(), 1);
+                } else {
+                    refused.insert(table.clone());
+                }
+            }
+        }
+        let mut ids = Vec::new();
+        let mut epochs = Vec::new();
+        for table in written {
+            if created.contains(table) || refused.contains(table) || ids.contains(table) {
+                continue;
+            }
+            match self.epoch(table) {
+                Some(epoch) => {
+                    ids.push(table.clone());
+                    epochs.push(epoch);
+                }
+                None => {
+                    refused.insert(table.clone());
+                }
+            }
+        }
+        if !ids.is_empty() {
+            let rows = tx
+                .query(
+                    "SELECT l.table_id FROM leases l
+                     JOIN unnest($1::text[], $2::int8[]) AS h(t, e)
+                       ON l.table_id = h.t AND l.epoch = h.e
+                     WHERE l.node = $3 FOR SHARE OF l",
+                    &[&ids, &epochs, &self.node],
+                )
+                .await?;
+            let ok: HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
+            for table in ids {
+                if !ok.contains(&table) {
+                    refused.insert(table);
+                }
+            }
+        }
+        for table in &refused {
+            self.held.remove(table);
+            tracing::warn!(
+                table = %table,
+                node = %self.node,
+                "stale write refused: another node owns this table now; it is dropped here"
+            );
+        }
+        self.refused
+            .fetch_add(refused.len() as u64, Ordering::Relaxed);
+        if !refused.is_empty() {
+            metrics::counter!("parlor_cluster_refused_writes_total")
+                .increment(refused.len() as u64);
+        }
+        Ok(refused)
+    }
+}
+
+impl Fence for LeaseFence {
+    fn check<'a>(
+        &'a self,
+        tx: &'a tokio_postgres::Client,
+        created: &'a [String],
+        written: &'a [String],
+    ) -> BoxFuture<'a, Result<HashSet<String>, tokio_postgres::Error>> {
+        Box::pin(self.check_in(tx, created, written))
+    }
+}
