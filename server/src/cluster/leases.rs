@@ -211,3 +211,18 @@ pub async fn nodes(db: &Client, lease: Duration) -> Result<Vec<NodeRow>, tokio_p
         })
         .collect())
 }
+
+/// Gives the open tables that have no lease (stored before the cluster started, or by a
+/// server on its own) an expired one, so some node adopts each. Returns how many.
+pub async fn orphans(db: &Client, tables: &[String]) -> Result<u64, tokio_postgres::Error> {
+    if tables.is_empty() {
+        return Ok(0);
+    }
+    db.execute(
+        "INSERT INTO leases (table_id, node, epoch, expires)
+         SELECT t, '', 0, now() - interval '1 second' FROM unnest($1::text[]) AS t
+         ON CONFLICT (table_id) DO NOTHING",
+        &[&tables],
+    )
+    .await
+}

@@ -18,6 +18,7 @@
 
 pub mod fence;
 pub mod leases;
+pub mod peers;
 pub mod relay;
 
 use std::sync::Arc;
@@ -217,6 +218,14 @@ impl Cluster {
                 Location::Moving
             }
         }
+    }
+
+    /// Makes sure every table open in the store has a lease (tables of a server that ran on
+    /// its own get an expired one, so the cluster adopts them); on start, instead of
+    /// restoring them here.
+    pub async fn claim_orphans(&self, open: &[String]) -> Result<u64, ClusterError> {
+        let db = self.db().await?;
+        Ok(leases::orphans(&db, open).await?)
     }
 
     /// Every node of the cluster, as the `nodes` table has it.

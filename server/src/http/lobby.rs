@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use parlor_shared::protocol::{CreateTable, CreatedTable, TableInfo, TableOptions, VariantInfo};
@@ -20,18 +20,45 @@ pub(super) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(Variant::ALL.into_iter().map(VariantInfo::of).collect())
 }
 
-/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it).
-pub(super) async fn list(State(state): State<AppState>) -> Json<Vec<TableInfo>> {
-    Json(state.lobby.listed())
+/// Asks for this node's own tables only (`?local=1`): how the nodes of a cluster ask each
+/// other.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(super) struct Scope {
+    /// True: this node's tables, not the cluster's.
+    #[serde(default)]
+    local: Option<u8>,
 }
 
-/// `GET /api/tables/{id}`.
+/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it);
+/// in a cluster, those of every node.
+pub(super) async fn list(
+    State(state): State<AppState>,
+    Query(scope): Query<Scope>,
+) -> Json<Vec<TableInfo>> {
+    let mut tables = state.lobby.listed();
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none()) {
+        tables.extend(cluster.listed_elsewhere().await);
+        tables.sort_by(|a, b| a.id.cmp(&b.id));
+        tables.dedup_by(|a, b| a.id == b.id);
+    }
+    Json(tables)
+}
+
+/// `GET /api/tables/{id}`; in a cluster, a table owned by another node is described by it.
 pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(scope): Query<Scope>,
 ) -> Result<Json<TableInfo>, AppError> {
-    let table = state.lobby.get(&id).ok_or(AppError::NoSuchTable(id))?;
-    Ok(Json(table.info()))
+    if let Some(table) = state.lobby.get(&id) {
+        return Ok(Json(table.info()));
+    }
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none())
+        && let Some(info) = cluster.info_elsewhere(&id).await
+    {
+        return Ok(Json(info));
+    }
+    Err(AppError::NoSuchTable(id))
 }
 
 /// `POST /api/tables`, within the creating address's quota.

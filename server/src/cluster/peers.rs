@@ -1,0 +1,65 @@
+//! Asking the other nodes: the lobby of the whole cluster is every live node's own listing
+//! (`GET /api/tables?local=1`), and a table owned elsewhere is described by its owner.
+//!
+//! A table's description (seats, names, status) lives in its owner's memory, not in the
+//! database, so asking the owner is the one way to have it exact. A node that does not
+//! answer within a second is left out of the listing (its tables are adopted and listed
+//! again once its leases run out).
+
+use std::time::Duration;
+
+use parlor_shared::protocol::TableInfo;
+
+use super::Cluster;
+
+/// How long a node waits for another's answer.
+const PEER_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
+async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(url: String) -> Option<T> {
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(PEER_TIMEOUT))
+            .http_status_as_error(true)
+            .build()
+            .into();
+        let mut response = agent.get(&url).call().ok()?;
+        let body = response.body_mut().read_to_string().ok()?;
+        serde_json::from_str(&body).ok()
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+impl Cluster {
+    /// The listed tables of every other live node.
+    pub async fn listed_elsewhere(&self) -> Vec<TableInfo> {
+        let nodes = self.nodes().await;
+        let asks = nodes
+            .into_iter()
+            .filter(|n| n.live && n.id != self.node())
+            .map(|n| {
+                let url = format!("{}/api/tables?local=1", n.address.trim_end_matches('/'));
+                get_json::<Vec<TableInfo>>(url)
+            });
+        futures_util::future::join_all(asks)
+            .await
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect()
+    }
+
+    /// A table owned by another node, as its owner describes it.
+    pub async fn info_elsewhere(&self, table: &str) -> Option<TableInfo> {
+        let super::Location::Remote(address) = self.locate(table).await else {
+            return None;
+        };
+        let url = format!(
+            "{}/api/tables/{table}?local=1",
+            address.trim_end_matches('/')
+        );
+        get_json(url).await
+    }
+}
