@@ -17,6 +17,9 @@
 pub mod accounts;
 pub mod fence;
 pub mod hands;
+pub mod health;
+pub mod location;
+pub mod postgres;
 pub mod records;
 pub mod restore;
 pub mod secret;
@@ -34,6 +37,8 @@ use thiserror::Error;
 use tokio::sync::{oneshot, watch};
 
 pub use accounts::{BotAccount, NewBot};
+pub use location::StoreLocation;
+pub use postgres::PgStore;
 pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
@@ -125,6 +130,12 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// Postgres refused, or could not be reached.
+    #[error("postgres: {}", postgres_error(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A `--store` that names no store Parlor knows.
+    #[error("{0}")]
+    Location(String),
     /// The file system refused.
     #[error("{what}: {err}")]
     Io {
@@ -196,6 +207,18 @@ impl StoreError {
         use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
         matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
             if matches!(e.code, DatabaseCorrupt | NotADatabase))
+    }
+}
+
+/// A Postgres error with the server's own message when there is one (the client's display
+/// says only "db error").
+fn postgres_error(err: &tokio_postgres::Error) -> String {
+    match err.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => match std::error::Error::source(err) {
+            Some(source) => format!("{err}: {source}"),
+            None => err.to_string(),
+        },
     }
 }
 

@@ -31,9 +31,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::{
     Ack, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
 };
+use crate::store::health::Health;
 use checkpoint::{CheckpointStats, Checkpointer};
 use identity::Identity;
-use writer::{Health, Request};
+use writer::Request;
 
 /// The database's file name inside the data directory.
 pub const DB_FILE: &str = "parlor.db";
