@@ -107,6 +107,14 @@ impl LeaseFence {
         written: &[String],
     ) -> Result<HashSet<String>, tokio_postgres::Error> {
         let mut refused = HashSet::new();
+        // A node frozen in the middle of this transaction would hold the lease rows locked
+        // and so keep every other node from adopting its tables: Postgres ends the session
+        // instead once it has idled in the transaction for a lease.
+        let idle = format!(
+            "SET LOCAL idle_in_transaction_session_timeout = {}",
+            self.lease.as_millis().max(1)
+        );
+        tx.batch_execute(&idle).await?;
         if !created.is_empty() {
             let rows = tx
                 .query(

@@ -94,8 +94,12 @@ struct Inner {
 
 impl Cluster {
     /// Joins the cluster: creates its tables if needed and says this node is alive.
-    pub async fn join(config: ClusterConfig) -> Result<Cluster, ClusterError> {
-        let fence = Arc::new(LeaseFence::new(&config.node, config.lease));
+    /// `fence` is the one the store's writer checks (made with [`LeaseFence::new`] before
+    /// the store was opened).
+    pub async fn join(
+        config: ClusterConfig,
+        fence: Arc<LeaseFence>,
+    ) -> Result<Cluster, ClusterError> {
         let cluster = Cluster {
             inner: Arc::new(Inner {
                 config,
@@ -168,6 +172,12 @@ impl Cluster {
                 tracing::warn!(%err, "the cluster's database connection ended");
             }
         });
+        // A lease row locked by a frozen node's open transaction is passed over this round
+        // (tried again next round) rather than waited for.
+        let wait = (self.lease() / 2).as_millis().max(1);
+        client
+            .batch_execute(&format!("SET lock_timeout = {wait}"))
+            .await?;
         let client = Arc::new(client);
         *slot = Some(client.clone());
         Ok(client)
@@ -316,8 +326,13 @@ impl Cluster {
                 // next, never twice by one node.
                 continue;
             }
-            let Some(epoch) = leases::adopt(&db, &table, self.node(), self.lease()).await? else {
-                continue;
+            let epoch = match leases::adopt(&db, &table, self.node(), self.lease()).await {
+                Ok(Some(epoch)) => epoch,
+                Ok(None) => continue,
+                Err(err) => {
+                    tracing::debug!(table = %table, %err, "could not adopt a table this round");
+                    continue;
+                }
             };
             self.adopt(&db, lobby, store, &table, epoch).await;
         }

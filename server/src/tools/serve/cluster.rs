@@ -1,10 +1,19 @@
 //! `parlor serve` as one node of a cluster (when the store is Postgres): its id and address,
-//! joining, and the background round of leases.
+//! the fence its store's writer checks, joining, and the background round of leases.
+//!
+//! The order matters: the fence exists before the store is opened (the writer checks it from
+//! its first batch), the node joins once it listens (its address is known), and the tables
+//! found open in the store are not restored here but given to the cluster, which adopts
+//! each on exactly one node.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cluster::fence::LeaseFence;
 use crate::cluster::{Cluster, ClusterConfig};
+use crate::http::AppState;
+use crate::store::Startup;
 
 use super::Settings;
 
@@ -32,28 +41,68 @@ pub fn default_advertise(addr: SocketAddr) -> String {
     format!("http://{addr}")
 }
 
-/// The cluster settings of a node whose store is the Postgres database at `url`, listening
-/// on `bound`.
-#[must_use]
-pub fn config(settings: &Settings, url: &str, bound: SocketAddr) -> ClusterConfig {
-    ClusterConfig {
-        url: url.to_string(),
-        node: settings.node_id.clone().unwrap_or_else(default_node_id),
-        advertise: settings
-            .advertise
-            .clone()
-            .unwrap_or_else(|| default_advertise(bound)),
-        lease: Duration::from_millis(settings.lease_ms.max(100)),
-        secret: settings.cluster_secret.clone(),
-    }
+/// A node about to join: its id, lease and fence, made before the store opens.
+pub struct Node {
+    /// The node's id.
+    pub id: String,
+    /// How long a lease runs.
+    pub lease: Duration,
+    /// The fence the store's writer checks.
+    pub fence: Arc<LeaseFence>,
 }
 
-/// Joins the cluster, or says why not.
-pub async fn join(config: ClusterConfig) -> anyhow::Result<Cluster> {
-    use anyhow::Context;
-    Cluster::join(config)
-        .await
-        .context("joining the cluster (its tables in the Postgres store)")
+impl Node {
+    /// The node these settings describe.
+    #[must_use]
+    pub fn new(settings: &Settings) -> Node {
+        let id = settings.node_id.clone().unwrap_or_else(default_node_id);
+        let lease = Duration::from_millis(settings.lease_ms.max(100));
+        let fence = Arc::new(LeaseFence::new(&id, lease));
+        Node { id, lease, fence }
+    }
+
+    /// Joins the cluster of the Postgres store at `url` once listening on `bound`: the
+    /// tables open in the store are handed to the cluster (not restored here), and the
+    /// round of renewals and adoptions starts. Returns the state serving as this node.
+    pub async fn join(
+        self,
+        settings: &Settings,
+        url: &str,
+        bound: SocketAddr,
+        state: AppState,
+        startup: Startup,
+    ) -> anyhow::Result<AppState> {
+        use anyhow::Context;
+        let config = ClusterConfig {
+            url: url.to_string(),
+            node: self.id,
+            advertise: settings
+                .advertise
+                .clone()
+                .unwrap_or_else(|| default_advertise(bound)),
+            lease: self.lease,
+            secret: settings.cluster_secret.clone(),
+        };
+        let cluster = Cluster::join(config, self.fence)
+            .await
+            .context("joining the cluster (its tables in the Postgres store)")?;
+        let open: Vec<String> = startup.tables.iter().map(|t| t.table.id.clone()).collect();
+        let orphans = cluster.claim_orphans(&open).await?;
+        if orphans > 0 {
+            tracing::info!(
+                tables = orphans,
+                "open tables without a lease given to the cluster"
+            );
+        }
+        let state = state.with_cluster(cluster.clone());
+        let store = state
+            .lobby
+            .store()
+            .cloned()
+            .context("a cluster node keeps its tables in the store")?;
+        tokio::spawn(cluster.run(state.lobby.clone(), store, state.shutdown.clone()));
+        Ok(state)
+    }
 }
 
 #[cfg(test)]
