@@ -90,6 +90,10 @@ struct Inner {
     adoptions: AtomicU64,
     /// Tables found taken by another node when renewing.
     lost: AtomicU64,
+    /// Tables found taken by another node at the last round, handed off at the next: their
+    /// writes are refused at once meanwhile (the lease is no longer held), so what the
+    /// table does on waking is refused by the fence rather than raced by the hand-off.
+    to_hand_off: std::sync::Mutex<Vec<String>>,
 }
 
 impl Cluster {
@@ -109,6 +113,7 @@ impl Cluster {
                 renewals: AtomicU64::new(0),
                 adoptions: AtomicU64::new(0),
                 lost: AtomicU64::new(0),
+                to_hand_off: std::sync::Mutex::new(Vec::new()),
             }),
         };
         let (mut client, connection) =
@@ -238,6 +243,17 @@ impl Cluster {
         Ok(leases::orphans(&db, open).await?)
     }
 
+    /// The address of the node owning `table` now, this one included; `None` while its
+    /// lease has run out (or it has none).
+    pub async fn owner_address(&self, table: &str) -> Option<String> {
+        let db = self.db().await.ok()?;
+        let owner = leases::owner(&db, table).await.ok()??;
+        if owner.expired {
+            return None;
+        }
+        owner.address
+    }
+
     /// Every node of the cluster, as the `nodes` table has it.
     pub async fn nodes(&self) -> Vec<NodeRow> {
         match self.db().await {
@@ -307,9 +323,8 @@ impl Cluster {
         self.inner.renewals.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("parlor_cluster_lease_renewals_total").increment(1);
         tracing::debug!(node = %self.node(), leases = renewed.len(), "leases renewed");
-        for table in self.inner.fence.lost(&renewed) {
-            self.inner.lost.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(table = %table, node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
+        let due = std::mem::take(&mut *self.inner.to_hand_off.lock().expect("lock"));
+        for table in due {
             lobby
                 .hand_off(
                     &table,
@@ -317,6 +332,12 @@ impl Cluster {
                 )
                 .await;
         }
+        let lost = self.inner.fence.lost(&renewed);
+        for table in &lost {
+            self.inner.lost.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(table = %table, node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
+        }
+        self.inner.to_hand_off.lock().expect("lock").extend(lost);
         if draining {
             return Ok(());
         }

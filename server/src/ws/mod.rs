@@ -168,6 +168,17 @@ where
     );
 }
 
+/// The table a `join` or `watch` frame names.
+fn first_table(frame: &str) -> String {
+    match parlor_shared::protocol::ClientMsg::parse(frame) {
+        Ok(
+            parlor_shared::protocol::ClientMsg::Join { table, .. }
+            | parlor_shared::protocol::ClientMsg::Watch { table },
+        ) => table,
+        _ => String::new(),
+    }
+}
+
 /// Pipes the rest of the connection to the node that owns its table (the client's `join`
 /// or `watch` first). If that node cannot be reached the client is told to reconnect.
 async fn relay<W, R>(
@@ -181,18 +192,33 @@ async fn relay<W, R>(
     W: Sink<Message> + Unpin,
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
-    let secret = hub.cluster.as_ref().and_then(|c| c.secret());
+    let Some(cluster) = &hub.cluster else { return };
     tracing::debug!(conn = conn.0, owner = %address, "relaying the connection to the table's node");
-    let piped = crate::cluster::relay::pipe(
-        sink,
-        stream,
-        address,
-        first,
-        hub.client,
-        secret,
-        HARD_MESSAGE_LIMIT,
-    )
-    .await;
+    // The owner may have just died: its lease runs out and another node (maybe this one,
+    // which then relays to itself) adopts the table. Tried for at most three leases.
+    let step = std::time::Duration::from_millis(100);
+    let tries = (cluster.lease() * 3).as_millis() / step.as_millis() + 1;
+    let mut address = address.to_string();
+    let mut piped = Ok(());
+    for _ in 0..tries {
+        piped = crate::cluster::relay::pipe(
+            sink,
+            stream,
+            &address,
+            first.clone(),
+            hub.client,
+            cluster.secret(),
+            HARD_MESSAGE_LIMIT,
+        )
+        .await;
+        if piped.is_ok() {
+            return;
+        }
+        tokio::time::sleep(step).await;
+        if let Some(now) = cluster.owner_address(&first_table(&first)).await {
+            address = now;
+        }
+    }
     if let Err(err) = piped {
         tracing::warn!(conn = conn.0, owner = %address, %err, "could not relay the connection");
         let goodbye = parlor_shared::protocol::ServerMsg::Goodbye {
