@@ -43,6 +43,11 @@ pub struct ServeArgs {
     /// [default: ./data].
     #[arg(long, env = "PARLOR_DATA", value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Where tables are kept, instead of `--data`: `sqlite:DIR` (the same as `--data DIR`) or
+    /// a Postgres database, `postgres://user[:password]@host:port/database` [default: the
+    /// SQLite file in --data]. Prefer the variable or the file for a URL with a password.
+    #[arg(long, env = "PARLOR_STORE", value_name = "URL", hide_env_values = true)]
+    pub store: Option<String>,
     /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
     #[arg(long, env = "PARLOR_NO_STORE", num_args = 0..=1, default_missing_value = "true",
           value_parser = BoolishValueParser::new(), value_name = "BOOL")]
@@ -168,6 +173,9 @@ pub struct Settings {
     pub addr: SocketAddr,
     /// The data directory.
     pub data: PathBuf,
+    /// Where tables are kept when not in `data`: `sqlite:DIR` or a Postgres URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
     /// Keep nothing on disk.
     pub no_store: bool,
     /// Seconds a table lives with nobody connected.
@@ -238,6 +246,7 @@ impl Default for Settings {
         Settings {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data: PathBuf::from("./data"),
+            store: None,
             no_store: false,
             idle_table_secs: config.idle_table_ttl.as_secs(),
             rate_limit: config.rate_per_sec,
@@ -278,6 +287,7 @@ impl Default for Settings {
 struct FileSettings {
     addr: Option<SocketAddr>,
     data: Option<PathBuf>,
+    store: Option<String>,
     no_store: Option<bool>,
     idle_table_secs: Option<u64>,
     rate_limit: Option<u32>,
@@ -348,6 +358,14 @@ impl Settings {
         }
     }
 
+    /// Where the tables are kept: `store` when given, else the SQLite file in `data`.
+    pub fn store_location(&self) -> anyhow::Result<crate::store::StoreLocation> {
+        Ok(crate::store::StoreLocation::resolve(
+            self.store.as_deref(),
+            &self.data,
+        )?)
+    }
+
     /// These settings as a TOML config file; the admin key is left out (a comment says
     /// whether one is set).
     #[must_use]
@@ -381,6 +399,7 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
     Settings {
         addr: args.addr.or(file.addr).unwrap_or(d.addr),
         data: args.data.clone().or(file.data).unwrap_or(d.data),
+        store: args.store.clone().or(file.store).or(d.store),
         no_store: args.no_store.or(file.no_store).unwrap_or(d.no_store),
         idle_table_secs: args
             .idle_table_secs
@@ -496,6 +515,33 @@ mod tests {
         };
         let again: Settings = toml::from_str(&settings.to_toml()).unwrap();
         assert_eq!(again, settings);
+    }
+
+    #[test]
+    fn the_store_comes_from_the_flag_then_the_file_and_sqlite_is_an_alias_of_data() {
+        use crate::store::StoreLocation;
+        let file: FileSettings =
+            toml::from_str("store = \"postgres://p@db:5432/parlor\"\n").unwrap();
+        let settings = merge(&ServeArgs::default(), file);
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Postgres("postgres://p@db:5432/parlor".into())
+        );
+        let args = ServeArgs {
+            store: Some("sqlite:/srv/parlor".into()),
+            ..ServeArgs::default()
+        };
+        let settings = merge(&args, FileSettings::default());
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Sqlite(PathBuf::from("/srv/parlor"))
+        );
+        let settings = merge(&ServeArgs::default(), FileSettings::default());
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Sqlite(PathBuf::from("./data")),
+            "the default is unchanged"
+        );
     }
 
     #[test]
