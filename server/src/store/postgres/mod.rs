@@ -57,13 +57,19 @@ pub fn config(url: &str) -> Result<tokio_postgres::Config, StoreError> {
 }
 
 /// Connects, retrying refused connections for up to [`OPEN_PATIENCE`].
-async fn connect_patiently(config: &tokio_postgres::Config) -> Result<writer::Conn, StoreError> {
+async fn connect_patiently(
+    config: &tokio_postgres::Config,
+) -> Result<tokio_postgres::Client, StoreError> {
     let started = Instant::now();
     let mut wait = Duration::from_millis(100);
     loop {
-        match writer::connect(config).await {
-            Ok(conn) => return Ok(conn),
-            Err(err) if started.elapsed() < OPEN_PATIENCE => {
+        match writer::open_client(config).await {
+            Ok(client) => return Ok(client),
+            Err(StoreError::Postgres(err))
+                if (err.as_db_error().is_none() || writer::is_connection_lost(&err))
+                    && started.elapsed() < OPEN_PATIENCE =>
+            {
+                let err = StoreError::Postgres(err);
                 tracing::warn!(%err, "cannot reach the database yet: trying again");
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(Duration::from_secs(2));
@@ -75,13 +81,7 @@ async fn connect_patiently(config: &tokio_postgres::Config) -> Result<writer::Co
 
 /// Opens a connection for a one-off command (`parlor bots`): connected and migrated.
 pub async fn open_offline(url: &str) -> Result<tokio_postgres::Client, StoreError> {
-    let config = config(url)?;
-    let (mut client, connection) = config.connect(tokio_postgres::NoTls).await?;
-    tokio::spawn(async move {
-        if let Err(err) = connection.await {
-            tracing::warn!(err = %StoreError::Postgres(err), "the database connection ended");
-        }
-    });
+    let mut client = writer::open_client(&config(url)?).await?;
     schema::migrate(&mut client).await?;
     Ok(client)
 }
@@ -100,16 +100,17 @@ impl PgStore {
         fence: Option<Arc<dyn crate::store::fence::Fence>>,
     ) -> Result<(PgStore, Startup), StoreError> {
         let config = config(url)?;
-        let mut conn = connect_patiently(&config).await?;
-        schema::migrate(&mut conn.client).await?;
+        let mut client = connect_patiently(&config).await?;
+        schema::migrate(&mut client).await?;
         let mut startup = Startup::default();
-        for id in load::open_table_ids(&conn.client).await? {
-            match load::table_log(&conn.client, &id, load::Scope::LastMatch).await {
+        for id in load::open_table_ids(&client).await? {
+            match load::table_log(&client, &id, load::Scope::LastMatch).await {
                 Ok(Some(log)) => startup.tables.push(log),
                 Ok(None) => {}
                 Err(err) => startup.unreadable.push((id, err.to_string())),
             }
         }
+        let conn = writer::Conn::new(client).await?;
         let health = Arc::new(Health::new());
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(writer::run(

@@ -124,17 +124,28 @@ pub struct Conn {
     stmts: Statements,
 }
 
-/// Opens a connection (its driver runs as its own task) and prepares the writer's
-/// statements on it.
-pub async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
+/// Opens a connection; its driver runs as its own task.
+pub async fn open_client(config: &tokio_postgres::Config) -> Result<Client, StoreError> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(err) = connection.await {
             tracing::warn!(err = %StoreError::Postgres(err), "the database connection ended");
         }
     });
-    let stmts = Statements::prepare(&client).await?;
-    Ok(Conn { client, stmts })
+    Ok(client)
+}
+
+impl Conn {
+    /// Prepares the writer's statements on a connection to a migrated database.
+    pub async fn new(client: Client) -> Result<Conn, StoreError> {
+        let stmts = Statements::prepare(&client).await?;
+        Ok(Conn { client, stmts })
+    }
+}
+
+/// Opens a connection and prepares the writer's statements on it.
+pub async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
+    Conn::new(open_client(config).await?).await
 }
 
 /// The writer's prepared statements.
