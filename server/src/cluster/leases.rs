@@ -226,3 +226,21 @@ pub async fn orphans(db: &Client, tables: &[String]) -> Result<u64, tokio_postgr
     )
     .await
 }
+
+/// Takes back every lease still naming this node (held by an earlier run of it, which has
+/// stopped): each at the next epoch, so if that run were somehow still alive its writes
+/// would be refused. Returns the tables with their new epochs.
+pub async fn reclaim(
+    db: &Client,
+    node: &str,
+    lease: Duration,
+) -> Result<Vec<(String, i64)>, tokio_postgres::Error> {
+    let rows = db
+        .query(
+            "UPDATE leases SET epoch = epoch + 1, expires = now() + make_interval(secs => $2)
+             WHERE node = $1 RETURNING table_id, epoch",
+            &[&node, &secs(lease)],
+        )
+        .await?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}

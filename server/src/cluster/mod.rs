@@ -254,6 +254,30 @@ impl Cluster {
         owner.address
     }
 
+    /// On start: takes back the tables an earlier run of this node held (a restarted node
+    /// serves its own tables at once, without waiting for their leases to run out) and
+    /// opens those of `startup` in `lobby`. Returns how many came back.
+    pub async fn reclaim(
+        &self,
+        lobby: &Lobby,
+        startup: &crate::store::Startup,
+    ) -> Result<usize, ClusterError> {
+        let db = self.db().await?;
+        let mut back = 0;
+        for (table, epoch) in leases::reclaim(&db, self.node(), self.lease()).await? {
+            self.inner.fence.hold(&table, epoch);
+            let log = startup.tables.iter().find(|log| log.table.id == table);
+            let outcome = log.map(|log| lobby.restore_log(log));
+            if outcome == Some(crate::lobby::RestoreOutcome::Open) {
+                back += 1;
+            } else {
+                self.inner.fence.drop_lease(&table);
+                leases::forget(&db, &table, self.node(), epoch).await?;
+            }
+        }
+        Ok(back)
+    }
+
     /// Every node of the cluster, as the `nodes` table has it.
     pub async fn nodes(&self) -> Vec<NodeRow> {
         match self.db().await {

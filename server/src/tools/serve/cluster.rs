@@ -17,17 +17,22 @@ use crate::store::Startup;
 
 use super::Settings;
 
-/// A node id nobody else has: the host name and a random suffix.
+/// The node id unless `--node-id` says: the host name and a short hash of the data
+/// directory. The same server started again on the same host and directory is the same
+/// node, and takes its tables back at once; nodes sharing a host need directories (or ids)
+/// of their own.
 #[must_use]
-pub fn default_node_id() -> String {
+pub fn default_node_id(data: &std::path::Path) -> String {
+    use sha2::Digest;
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "parlor".to_string());
-    let suffix = uuid::Uuid::new_v4().simple().to_string();
-    format!("{host}-{}", &suffix[..6])
+    let dir = std::fs::canonicalize(data).unwrap_or_else(|_| data.to_path_buf());
+    let hash = hex::encode(sha2::Sha256::digest(dir.to_string_lossy().as_bytes()));
+    format!("{host}-{}", &hash[..8])
 }
 
 /// Where the other nodes reach this one unless `--advertise` says: the listen address
@@ -55,7 +60,10 @@ impl Node {
     /// The node these settings describe.
     #[must_use]
     pub fn new(settings: &Settings) -> Node {
-        let id = settings.node_id.clone().unwrap_or_else(default_node_id);
+        let id = settings
+            .node_id
+            .clone()
+            .unwrap_or_else(|| default_node_id(&settings.data));
         let lease = Duration::from_millis(settings.lease_ms.max(100));
         let fence = Arc::new(LeaseFence::new(&id, lease));
         Node { id, lease, fence }
@@ -95,6 +103,8 @@ impl Node {
             );
         }
         let state = state.with_cluster(cluster.clone());
+        let back = cluster.reclaim(&state.lobby, &startup).await?;
+        tracing::info!(tables = back, "this node's own tables taken back");
         let store = state
             .lobby
             .store()
@@ -119,6 +129,8 @@ mod tests {
             default_advertise("10.1.2.3:9000".parse().unwrap()),
             "http://10.1.2.3:9000"
         );
-        assert_ne!(default_node_id(), default_node_id());
+        let a = default_node_id(std::path::Path::new("/srv/a"));
+        assert_eq!(a, default_node_id(std::path::Path::new("/srv/a")));
+        assert_ne!(a, default_node_id(std::path::Path::new("/srv/b")));
     }
 }
