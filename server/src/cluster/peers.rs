@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::TableInfo;
+use parlor_shared::protocol::{CreatedTable, TableInfo};
 
 use super::Cluster;
 
@@ -49,6 +49,58 @@ impl Cluster {
             .flatten()
             .flatten()
             .collect()
+    }
+
+    /// The node a new table should open on when it is not this one: the live node, not
+    /// draining, holding the fewest tables, if it holds fewer than this one's `mine`.
+    pub async fn placement(&self, mine: usize) -> Option<String> {
+        let nodes = self.nodes().await;
+        let best = nodes
+            .into_iter()
+            .filter(|n| n.live && !n.draining && n.id != self.node())
+            .min_by_key(|n| n.tables)?;
+        (usize::try_from(best.tables).unwrap_or(usize::MAX) < mine).then_some(best.address)
+    }
+
+    /// Asks the node at `address` to open a table (`body` as the client sent it, on behalf
+    /// of `client`); `None` when it did not answer with a new table.
+    pub async fn create_on(
+        &self,
+        address: &str,
+        body: &serde_json::Value,
+        client: std::net::IpAddr,
+    ) -> Option<CreatedTable> {
+        let url = format!("{}/api/tables?local=1", address.trim_end_matches('/'));
+        let body = body.to_string();
+        let secret = self.secret().map(str::to_string);
+        let created = tokio::task::spawn_blocking(move || {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .timeout_global(Some(PEER_TIMEOUT))
+                .http_status_as_error(true)
+                .build()
+                .into();
+            let mut request = agent.post(&url).header("content-type", "application/json");
+            if let Some(secret) = &secret {
+                request = request
+                    .header(super::SECRET_HEADER, secret)
+                    .header(super::CLIENT_HEADER, &client.to_string());
+            }
+            let mut response = request.send(body).ok()?;
+            let text = response.body_mut().read_to_string().ok()?;
+            serde_json::from_str::<CreatedTable>(&text).ok()
+        })
+        .await
+        .ok()
+        .flatten();
+        match &created {
+            Some(table) => {
+                tracing::info!(table = %table.id, node = %address, "table placed on a less loaded node");
+            }
+            None => {
+                tracing::warn!(node = %address, "a less loaded node did not open the table: opened here")
+            }
+        }
+        created
     }
 
     /// A table owned by another node, as its owner describes it.

@@ -61,20 +61,31 @@ pub(super) async fn get(
     Err(AppError::NoSuchTable(id))
 }
 
-/// `POST /api/tables`, within the creating address's quota.
+/// `POST /api/tables`, within the creating address's quota. In a cluster the table is
+/// opened on the least-loaded live node: another node is asked to open it when it holds
+/// fewer tables than this one (and this node opens it if that node does not answer).
 pub(super) async fn create(
     State(state): State<AppState>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
+    Query(scope): Query<Scope>,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedTable>), AppError> {
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
+    let raw = body.clone();
     let request = parse_create(body)?;
     if let Some(store) = state.lobby.store() {
         refuse_while_not_saving(store)?;
     }
     let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |Extension(peer)| peer.0.ip());
-    let ip = client_ip(peer, &headers, state.config.trust_proxy);
+    let ip = super::relayed_client(&state, &headers)
+        .unwrap_or_else(|| client_ip(peer, &headers, state.config.trust_proxy));
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none())
+        && let Some(target) = cluster.placement(state.lobby.len()).await
+        && let Some(created) = cluster.create_on(&target, &raw, ip).await
+    {
+        return Ok((StatusCode::CREATED, Json(created)));
+    }
     let mut created = None;
     state.table_quota.create(ip, &state.lobby, || {
         let (info, host_key) = state.lobby.create(request)?;

@@ -325,7 +325,7 @@ async fn upgrade(
 
 /// The address a cluster peer relaying a connection says its client has, believed only
 /// when the peer shows the cluster's secret.
-fn relayed_client(state: &AppState, headers: &HeaderMap) -> Option<std::net::IpAddr> {
+pub(crate) fn relayed_client(state: &AppState, headers: &HeaderMap) -> Option<std::net::IpAddr> {
     let secret = state.cluster.as_ref()?.secret()?;
     let shown = headers.get(crate::cluster::SECRET_HEADER)?.to_str().ok()?;
     if shown != secret {
