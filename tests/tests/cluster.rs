@@ -404,3 +404,66 @@ fn signal(which: &str, pid: u32) {
         .expect("running kill");
     assert!(status.success(), "kill {which} failed");
 }
+
+/// SIGTERM drains a node: it stores what its tables did, lets their leases go and exits
+/// cleanly; its players reconnect through another node, which adopts the table at once, and
+/// the match goes on from where it was.
+#[tokio::test]
+async fn sigterm_drains_a_node_and_its_table_goes_on_elsewhere() {
+    let storage = Storage::new(Backend::Postgres, "cluster_drain").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let id = create_table(a.addr, 5).await;
+    let mut clients = seat_players(&id, &[a.addr; 4]).await;
+    let (sent, last) = play_moves(&mut clients, 30, |_, _| false).await;
+    assert_eq!(sent, 30);
+    let before = snapshots(&mut clients, last).await;
+    let tokens: Vec<String> = clients
+        .iter()
+        .map(|c| c.token.clone().expect("a token"))
+        .collect();
+    a.stop();
+    for (i, client) in clients.iter_mut().enumerate() {
+        assert!(until_closed(client).await, "client {i} was told goodbye");
+    }
+    let mut moved = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let (client, state) = reconnect(b.addr, &id, token).await;
+        assert_eq!(
+            state["view"], before[i]["view"],
+            "seat {i} sees the same game"
+        );
+        assert_eq!(state["seq"], before[i]["seq"], "the event counter goes on");
+        moved.push(client);
+    }
+    play_to_end(&mut moved).await;
+    let stats = cluster_stats(b.addr).await;
+    assert_eq!(stats["adoptions"], 1, "{stats}");
+    b.stop();
+}
+
+/// A new table opens on the least-loaded node: with one table on `a` and none on `b`, the
+/// next table asked of `a` is opened (and owned) by `b`, and its players reach it through
+/// `a` all the same.
+#[tokio::test]
+async fn a_new_table_opens_on_the_least_loaded_node() {
+    let storage = Storage::new(Backend::Postgres, "cluster_placement").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let first = create_table(a.addr, 1).await;
+    let second = create_table(a.addr, 2).await;
+    let owned = |stats: &Value, id: &str| {
+        stats["owned"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t == id))
+    };
+    let on_a = cluster_stats(a.addr).await;
+    let on_b = cluster_stats(b.addr).await;
+    assert!(owned(&on_a, &first), "{on_a}");
+    assert!(owned(&on_b, &second), "{on_b}\n{}", a.log());
+    assert!(!owned(&on_a, &second), "{on_a}");
+    let mut client = WsClient::connect(a.addr).await;
+    assert!(client.join(&second, "p0").await, "the first to join hosts");
+    a.stop();
+    b.stop();
+}
