@@ -82,19 +82,33 @@ impl LeaseFence {
         self.refused.load(Ordering::Relaxed)
     }
 
-    /// Tables held whose lease is not in `renewed` at the same epoch (another node took
-    /// them): they are forgotten and returned.
-    pub fn lost(&self, renewed: &[(String, i64)]) -> Vec<String> {
+    /// Tables held whose lease is not in `renewed` at the same epoch: perhaps taken by
+    /// another node, perhaps created by a transaction not yet committed when the renewal
+    /// ran ([`LeaseFence::lost`] tells them apart).
+    #[must_use]
+    pub fn missing(&self, renewed: &[(String, i64)]) -> Vec<String> {
         let renewed: std::collections::HashMap<&str, i64> =
             renewed.iter().map(|(t, e)| (t.as_str(), *e)).collect();
-        let lost: Vec<String> = self
-            .held
+        self.held
             .iter()
             .filter(|e| renewed.get(e.key().as_str()) != Some(e.value()))
             .map(|e| e.key().clone())
-            .collect();
-        for table in &lost {
-            self.held.remove(table);
+            .collect()
+    }
+
+    /// Of the `rows` read back for missing tables (table, node, epoch), those whose lease
+    /// now names another node or epoch: they are forgotten and returned. A table with no
+    /// row is still being created here, and stays held.
+    pub fn lost(&self, rows: &[(String, String, i64)]) -> Vec<String> {
+        let mut lost = Vec::new();
+        for (table, node, epoch) in rows {
+            let Some(held) = self.epoch(table) else {
+                continue;
+            };
+            if *node != self.node || *epoch != held {
+                self.held.remove(table);
+                lost.push(table.clone());
+            }
         }
         lost
     }

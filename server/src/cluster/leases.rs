@@ -244,3 +244,23 @@ pub async fn reclaim(
         .await?;
     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }
+
+/// The lease rows of `tables`: (table, node, epoch) for each that has one.
+pub async fn rows(
+    db: &Client,
+    tables: &[String],
+) -> Result<Vec<(String, String, i64)>, tokio_postgres::Error> {
+    if tables.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = db
+        .query(
+            "SELECT table_id, node, epoch FROM leases WHERE table_id = ANY($1)",
+            &[&tables],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect())
+}

@@ -356,7 +356,8 @@ impl Cluster {
                 )
                 .await;
         }
-        let lost = self.inner.fence.lost(&renewed);
+        let missing = self.inner.fence.missing(&renewed);
+        let lost = self.inner.fence.lost(&leases::rows(&db, &missing).await?);
         for table in &lost {
             self.inner.lost.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(table = %table, node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
