@@ -292,7 +292,9 @@ async fn upgrade(
     let config = &state.config;
     let client_place = match peer {
         Some(Extension(peer)) if config.trust_proxy => {
-            let ip = client_addr::client_ip(peer.0.ip(), &headers, true);
+            // A connection relayed by another node of the cluster counts for its client.
+            let ip = relayed_client(&state, &headers)
+                .unwrap_or_else(|| client_addr::client_ip(peer.0.ip(), &headers, true));
             match state.ws_per_ip.acquire(ip) {
                 Some(place) => Some(place),
                 None => {
