@@ -128,6 +128,11 @@ async fn rows_round_trip_a_refused_write_fails_alone_and_open_tables_come_back()
     assert!(store.table_log("t2").await.expect("read").is_none());
     assert!(store.table_log("t1").await.expect("read").is_some());
     store.health().await.expect("healthy");
+    let figures = store.stats().and_then(|s| s.postgres).expect("figures");
+    assert!(
+        figures.commits >= 1 && figures.writes == 10 && figures.failed_commits == 0,
+        "{figures:?}"
+    );
     store.close().await.expect("close");
     assert!(store.append(action("t1", 2)).await.is_err(), "closed");
 

@@ -231,6 +231,22 @@ pub struct StoreStats {
     pub log_restarts: u64,
     /// Pages in the write-ahead log at the last checkpoint.
     pub log_pages: u64,
+    /// The Postgres writer's figures, for a Postgres store (absent for SQLite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postgres: Option<PgStats>,
+}
+
+/// What the Postgres writer has done since start, for `GET /api/stats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PgStats {
+    /// Transactions committed (each holds a batch of writes).
+    pub commits: u64,
+    /// Writes committed.
+    pub writes: u64,
+    /// Tries of a batch that failed (each is tried again).
+    pub failed_commits: u64,
+    /// Connections opened after the first (the database was lost and found again).
+    pub reconnects: u64,
 }
 
 /// What was found in the database on start.

@@ -102,6 +102,8 @@ impl ServerProcess {
             .args(args)
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
+            // The store is the test's choice (`--store`), never the environment's.
+            .env_remove("PARLOR_STORE")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

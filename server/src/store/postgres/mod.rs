@@ -41,6 +41,8 @@ pub struct PgStore {
     tx: mpsc::UnboundedSender<Request>,
     /// Whether the writer's commits go through, and why not while they fail.
     health: Arc<Health>,
+    /// What the writer has done.
+    counters: Arc<writer::Counters>,
 }
 
 /// The connection settings from a URL, with a connect timeout when it names none.
@@ -112,12 +114,21 @@ impl PgStore {
         }
         let conn = writer::Conn::new(client).await?;
         let health = Arc::new(Health::new());
+        let counters = Arc::new(writer::Counters::default());
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(writer::run(
-            writer::Writer::new(config, conn, Arc::clone(&health)).with_fence(fence),
+            writer::Writer::new(config, conn, Arc::clone(&health), Arc::clone(&counters))
+                .with_fence(fence),
             rx,
         ));
-        Ok((PgStore { tx, health }, startup))
+        Ok((
+            PgStore {
+                tx,
+                health,
+                counters,
+            },
+            startup,
+        ))
     }
 
     /// Sends a request and waits for its answer.
@@ -135,9 +146,15 @@ impl PgStore {
 }
 
 impl Store for PgStore {
-    /// No figures of its own yet: Postgres keeps its own statistics.
+    /// The writer's commits, writes, failed tries and reconnections (no checkpoints: those
+    /// are Postgres's own business).
     fn stats(&self) -> Option<StoreStats> {
-        None
+        Some(StoreStats {
+            checkpoints: 0,
+            log_restarts: 0,
+            log_pages: 0,
+            postgres: Some(self.counters.figures()),
+        })
     }
 
     fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {

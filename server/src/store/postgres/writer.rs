@@ -21,6 +21,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -32,7 +33,7 @@ use super::{accounts, load};
 use crate::store::fence::{FENCED, Fence};
 use crate::store::health::Health;
 use crate::store::records::{CLOSED, ResultRow, TableLog, Write, occupant_name};
-use crate::store::{BotAccount, NewBot, StoreError, now_millis};
+use crate::store::{BotAccount, NewBot, PgStats, StoreError, now_millis};
 
 /// The most writes in one transaction.
 const MAX_BATCH: usize = 4096;
@@ -251,6 +252,27 @@ impl Statements {
     }
 }
 
+/// What the writer has done, read by [`crate::store::Store::stats`].
+#[derive(Debug, Default)]
+pub struct Counters {
+    commits: AtomicU64,
+    writes: AtomicU64,
+    failed: AtomicU64,
+    reconnects: AtomicU64,
+}
+
+impl Counters {
+    /// The figures now.
+    pub fn figures(&self) -> PgStats {
+        PgStats {
+            commits: self.commits.load(Ordering::Relaxed),
+            writes: self.writes.load(Ordering::Relaxed),
+            failed_commits: self.failed.load(Ordering::Relaxed),
+            reconnects: self.reconnects.load(Ordering::Relaxed),
+        }
+    }
+}
+
 /// One statement sent or about to be.
 type Pending<'a> = Pin<Box<dyn Future<Output = Result<u64, tokio_postgres::Error>> + Send + 'a>>;
 
@@ -262,6 +284,8 @@ pub struct Writer {
     conn: Option<Conn>,
     /// What the health check and the tables see.
     health: Arc<Health>,
+    /// What `/api/stats` shows.
+    counters: Arc<Counters>,
     /// This writer's row in `parlor_writers`.
     id: String,
     /// The number of the next batch.
@@ -283,11 +307,17 @@ enum BatchError {
 
 impl Writer {
     /// A writer on an open connection.
-    pub fn new(config: tokio_postgres::Config, conn: Conn, health: Arc<Health>) -> Writer {
+    pub fn new(
+        config: tokio_postgres::Config,
+        conn: Conn,
+        health: Arc<Health>,
+        counters: Arc<Counters>,
+    ) -> Writer {
         Writer {
             config,
             conn: Some(conn),
             health,
+            counters,
             id: uuid::Uuid::new_v4().to_string(),
             batch: 1,
             unsure: None,
@@ -313,7 +343,8 @@ impl Writer {
                 .map_err(|_| {
                     StoreError::Failing("connecting to the database timed out".into())
                 })??;
-            tracing::info!("connected to the database");
+            tracing::info!("connected to the database again");
+            self.counters.reconnects.fetch_add(1, Ordering::Relaxed);
             self.conn = Some(conn);
         }
         Ok(self.conn.as_ref().expect("just set"))
@@ -856,6 +887,7 @@ async fn serve(
             Ok(outcomes) => outcomes,
             Err(err) => {
                 metrics::counter!("parlor_store_commit_failures_total").increment(1);
+                writer.counters.failed.fetch_add(1, Ordering::Relaxed);
                 let err = err.to_string();
                 if writer.health.failing().is_none() {
                     tracing::error!(%err, writes = count, "could not write to the database: tables pause and it is tried again until it works");
@@ -882,6 +914,11 @@ async fn serve(
         }
         wait = RETRY_FIRST;
         metrics::counter!("parlor_store_writes_total").increment(count as u64);
+        writer.counters.commits.fetch_add(1, Ordering::Relaxed);
+        writer
+            .counters
+            .writes
+            .fetch_add(count as u64, Ordering::Relaxed);
         for (request, outcome) in queue.drain(..count).zip(outcomes) {
             if let Request::Write { ack, .. } = request {
                 let _ = ack.send(outcome);

@@ -161,6 +161,7 @@ impl Store for SqliteStore {
             checkpoints: stats.checkpoints.load(Ordering::Relaxed),
             log_restarts: stats.restarts.load(Ordering::Relaxed),
             log_pages: stats.log_pages.load(Ordering::Relaxed),
+            postgres: None,
         })
     }
 
