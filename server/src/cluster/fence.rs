@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::future::BoxFuture;
+use tokio_postgres::types::Type;
 
 use super::leases::secs;
 use crate::store::fence::Fence;
@@ -121,37 +122,12 @@ impl LeaseFence {
         written: &[String],
     ) -> Result<HashSet<String>, tokio_postgres::Error> {
         let mut refused = HashSet::new();
-        // A node frozen in the middle of this transaction would hold the lease rows locked
-        // and so keep every other node from adopting its tables: Postgres ends the session
-        // instead once it has idled in the transaction for a lease.
-        let idle = format!(
-            "SET LOCAL idle_in_transaction_session_timeout = {}",
-            self.lease.as_millis().max(1)
-        );
-        tx.batch_execute(&idle).await?;
-        if !created.is_empty() {
-            let rows = tx
-                .query(
-                    "INSERT INTO leases (table_id, node, epoch, expires)
-                     SELECT t, $2, 1, now() + make_interval(secs => $3)
-                     FROM unnest($1::text[]) AS t
-                     ON CONFLICT (table_id) DO NOTHING RETURNING table_id",
-                    &[&created, &self.node, &secs(self.lease)],
-                )
-                .await?;
-            let got: HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
-            for table in created {
-                if got.contains(table) {
-                    self.held.insert(table.clone(), 1);
-                } else {
-                    refused.insert(table.clone());
-                }
-            }
-        }
+        // The tables to check: each written one held here at its epoch (those created in
+        // this transaction take their lease instead; one not held at all is refused).
         let mut ids = Vec::new();
         let mut epochs = Vec::new();
         for table in written {
-            if created.contains(table) || refused.contains(table) || ids.contains(table) {
+            if created.contains(table) || ids.contains(table) {
                 continue;
             }
             match self.epoch(table) {
@@ -164,21 +140,65 @@ impl LeaseFence {
                 }
             }
         }
-        if !ids.is_empty() {
-            let rows = tx
-                .query(
-                    "SELECT l.table_id FROM leases l
-                     JOIN unnest($1::text[], $2::int8[]) AS h(t, e)
-                       ON l.table_id = h.t AND l.epoch = h.e
-                     WHERE l.node = $3 FOR SHARE OF l",
-                    &[&ids, &epochs, &self.node],
-                )
-                .await?;
-            let ok: HashSet<String> = rows.iter().map(|r| r.get(0)).collect();
-            for table in ids {
-                if !ok.contains(&table) {
-                    refused.insert(table);
-                }
+        // A node frozen in the middle of this transaction would hold the lease rows locked
+        // and so keep every other node from adopting its tables: Postgres ends the session
+        // instead once it has idled in the transaction for a lease.
+        let idle = format!(
+            "SET LOCAL idle_in_transaction_session_timeout = {}",
+            self.lease.as_millis().max(1)
+        );
+        let lease = secs(self.lease);
+        // The statements are pipelined (sent together, answered in order) and typed, so the
+        // check costs one round trip however many tables the batch writes.
+        let take = async {
+            if created.is_empty() {
+                return Ok(Vec::new());
+            }
+            tx.query_typed(
+                "INSERT INTO leases (table_id, node, epoch, expires)
+                 SELECT t, $2, 1, now() + make_interval(secs => $3)
+                 FROM unnest($1::text[]) AS t
+                 ON CONFLICT (table_id) DO UPDATE SET expires = EXCLUDED.expires
+                 WHERE leases.node = EXCLUDED.node AND leases.epoch = 1
+                 RETURNING table_id",
+                &[
+                    (&created, Type::TEXT_ARRAY),
+                    (&self.node, Type::TEXT),
+                    (&lease, Type::FLOAT8),
+                ],
+            )
+            .await
+        };
+        let check = async {
+            if ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            tx.query_typed(
+                "SELECT l.table_id FROM leases l
+                 JOIN unnest($1::text[], $2::int8[]) AS h(t, e)
+                   ON l.table_id = h.t AND l.epoch = h.e
+                 WHERE l.node = $3 FOR SHARE OF l",
+                &[
+                    (&ids, Type::TEXT_ARRAY),
+                    (&epochs, Type::INT8_ARRAY),
+                    (&self.node, Type::TEXT),
+                ],
+            )
+            .await
+        };
+        let ((), taken, ok) = futures_util::try_join!(tx.batch_execute(&idle), take, check)?;
+        let taken: HashSet<String> = taken.iter().map(|r| r.get(0)).collect();
+        for table in created {
+            if taken.contains(table) {
+                self.held.insert(table.clone(), 1);
+            } else {
+                refused.insert(table.clone());
+            }
+        }
+        let ok: HashSet<String> = ok.iter().map(|r| r.get(0)).collect();
+        for table in ids {
+            if !ok.contains(&table) {
+                refused.insert(table);
             }
         }
         for table in &refused {

@@ -567,7 +567,6 @@ async fn check_fence(
     refused: &mut [Option<String>],
 ) -> Result<(), BatchError> {
     let failed = |err: tokio_postgres::Error| BatchError::Failed(err.into(), false);
-    client.batch_execute("BEGIN").await.map_err(failed)?;
     let kept = || {
         writes
             .iter()
@@ -585,7 +584,12 @@ async fn check_fence(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let fenced = match fence.check(client, &created, &written).await {
+    // `BEGIN` is pipelined with the check's statements (sent first, answered first).
+    let (begun, checked) = futures_util::join!(
+        client.batch_execute("BEGIN"),
+        fence.check(client, &created, &written)
+    );
+    let fenced = match begun.and(checked) {
         Ok(fenced) => fenced,
         Err(err) => {
             if !client.is_closed() {
