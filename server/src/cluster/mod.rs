@@ -94,6 +94,10 @@ struct Inner {
     /// writes are refused at once meanwhile (the lease is no longer held), so what the
     /// table does on waking is refused by the fence rather than raced by the hand-off.
     to_hand_off: std::sync::Mutex<Vec<String>>,
+    /// Tables this node placed on each other node since the last round read the nodes'
+    /// counts (a burst of creations is spread, not all sent to the one node whose count
+    /// was lowest at the last heartbeat).
+    placed: std::sync::Mutex<std::collections::HashMap<String, i32>>,
 }
 
 impl Cluster {
@@ -114,6 +118,7 @@ impl Cluster {
                 adoptions: AtomicU64::new(0),
                 lost: AtomicU64::new(0),
                 to_hand_off: std::sync::Mutex::new(Vec::new()),
+                placed: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         };
         let (mut client, connection) =
@@ -344,6 +349,7 @@ impl Cluster {
         )
         .await?;
         let renewed = leases::renew(&db, self.node(), self.lease()).await?;
+        self.inner.placed.lock().expect("lock").clear();
         self.inner.renewals.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("parlor_cluster_lease_renewals_total").increment(1);
         tracing::debug!(node = %self.node(), leases = renewed.len(), "leases renewed");

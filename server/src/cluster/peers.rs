@@ -55,11 +55,18 @@ impl Cluster {
     /// draining, holding the fewest tables, if it holds fewer than this one's `mine`.
     pub async fn placement(&self, mine: usize) -> Option<String> {
         let nodes = self.nodes().await;
+        let mut placed = self.inner.placed.lock().expect("lock");
+        let load = |id: &str, tables: i32| tables + placed.get(id).copied().unwrap_or(0);
         let best = nodes
             .into_iter()
             .filter(|n| n.live && !n.draining && n.id != self.node())
-            .min_by_key(|n| n.tables)?;
-        (usize::try_from(best.tables).unwrap_or(usize::MAX) < mine).then_some(best.address)
+            .min_by_key(|n| load(&n.id, n.tables))?;
+        let theirs = load(&best.id, best.tables);
+        if usize::try_from(theirs).unwrap_or(usize::MAX) >= mine {
+            return None;
+        }
+        *placed.entry(best.id).or_insert(0) += 1;
+        Some(best.address)
     }
 
     /// Asks the node at `address` to open a table (`body` as the client sent it, on behalf
