@@ -229,3 +229,33 @@ impl Fence for LeaseFence {
         Box::pin(self.check_in(tx, created, written))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_is_lost_only_when_its_row_names_another_node_or_epoch() {
+        let fence = LeaseFence::new("a", Duration::from_secs(3));
+        fence.hold("kept", 2);
+        fence.hold("taken", 1);
+        fence.hold("bumped", 4);
+        fence.hold("creating", 1);
+        let renewed = vec![("kept".to_string(), 2)];
+        let mut missing = fence.missing(&renewed);
+        missing.sort();
+        assert_eq!(missing, ["bumped", "creating", "taken"]);
+        // "creating" has no row yet (its transaction is open): it stays held.
+        let rows = vec![
+            ("taken".to_string(), "b".to_string(), 2),
+            ("bumped".to_string(), "a".to_string(), 5),
+        ];
+        let mut lost = fence.lost(&rows);
+        lost.sort();
+        assert_eq!(lost, ["bumped", "taken"]);
+        assert_eq!(fence.epoch("kept"), Some(2));
+        assert_eq!(fence.epoch("creating"), Some(1));
+        assert_eq!(fence.epoch("taken"), None);
+        assert_eq!(fence.count(), 2);
+    }
+}
