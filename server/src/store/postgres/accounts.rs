@@ -26,7 +26,7 @@ pub async fn list(client: &Client) -> Result<Vec<BotAccount>, StoreError> {
             &[],
         )
         .await?;
-    Ok(rows.iter().map(row_account).collect())
+    Ok(rows.iter().map(row_account).collect::<Result<_, _>>()?)
 }
 
 /// Revokes the account named `name` (any case), keeping the first revocation's time.
@@ -38,7 +38,7 @@ pub async fn revoke(client: &Client, name: &str) -> Result<Option<BotAccount>, S
             &[&name, &now_millis()],
         )
         .await?;
-    Ok(row.as_ref().map(row_account))
+    Ok(row.as_ref().map(row_account).transpose()?)
 }
 
 /// The account whose token hashes to `hash`, unless it was revoked.
@@ -50,15 +50,15 @@ pub async fn by_token(client: &Client, hash: &str) -> Result<Option<BotAccount>,
             &[&hash],
         )
         .await?;
-    Ok(row.as_ref().map(row_account))
+    Ok(row.as_ref().map(row_account).transpose()?)
 }
 
 /// One row as an account.
-fn row_account(row: &Row) -> BotAccount {
-    BotAccount {
-        name: row.get(0),
-        owner: row.get(1),
-        created: row.get(2),
-        revoked: row.get(3),
-    }
+fn row_account(row: &Row) -> Result<BotAccount, tokio_postgres::Error> {
+    Ok(BotAccount {
+        name: row.try_get(0)?,
+        owner: row.try_get(1)?,
+        created: row.try_get(2)?,
+        revoked: row.try_get(3)?,
+    })
 }

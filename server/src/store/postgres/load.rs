@@ -26,7 +26,10 @@ pub async fn open_table_ids(client: &Client) -> Result<Vec<String>, StoreError> 
             &[&CLOSED],
         )
         .await?;
-    Ok(rows.iter().map(|row| row.get(0)).collect())
+    Ok(rows
+        .iter()
+        .map(|row| row.try_get(0))
+        .collect::<Result<_, _>>()?)
 }
 
 /// A value the database holds that Parlor cannot read back.
@@ -65,15 +68,15 @@ pub async fn table_log(
     )?;
     let Some(table) = table else { return Ok(None) };
     let table = TableRow {
-        id: table.get(0),
-        variant: table.get(1),
-        options: table.get(2),
-        table_options: table.get(3),
-        seed: table.get::<_, Option<i64>>(4).map(|s| s as u64),
-        created: table.get(5),
-        status: table.get(6),
-        host: table.get::<_, Option<i16>>(7).map(|h| h as u8),
-        host_key: table.get(8),
+        id: table.try_get(0)?,
+        variant: table.try_get(1)?,
+        options: table.try_get(2)?,
+        table_options: table.try_get(3)?,
+        seed: table.try_get::<_, Option<i64>>(4)?.map(|s| s as u64),
+        created: table.try_get(5)?,
+        status: table.try_get(6)?,
+        host: table.try_get::<_, Option<i16>>(7)?.map(|h| h as u8),
+        host_key: table.try_get(8)?,
     };
     let matches = matches
         .iter()
@@ -95,24 +98,28 @@ pub async fn table_log(
         )
         .await?
         .iter()
-        .map(|row| ActionRow {
-            match_no: row.get::<_, i64>(0) as u32,
-            idx: row.get::<_, i64>(1) as u32,
-            seat: row.get::<_, i16>(2) as u8,
-            action: row.get(3),
-            seq: row.get::<_, i64>(4) as u64,
+        .map(|row| {
+            Ok(ActionRow {
+                match_no: row.try_get::<_, i64>(0)? as u32,
+                idx: row.try_get::<_, i64>(1)? as u32,
+                seat: row.try_get::<_, i16>(2)? as u8,
+                action: row.try_get(3)?,
+                seq: row.try_get::<_, i64>(4)? as u64,
+            })
         })
-        .collect();
+        .collect::<Result<_, tokio_postgres::Error>>()?;
     let chat = chat
         .iter()
-        .map(|row| ChatRow {
-            n: row.get::<_, i64>(0) as u64,
-            seat: row.get::<_, Option<i16>>(1).map(|s| s as u8),
-            name: row.get(2),
-            text: row.get(3),
-            at: row.get(4),
+        .map(|row| {
+            Ok(ChatRow {
+                n: row.try_get::<_, i64>(0)? as u64,
+                seat: row.try_get::<_, Option<i16>>(1)?.map(|s| s as u8),
+                name: row.try_get(2)?,
+                text: row.try_get(3)?,
+                at: row.try_get(4)?,
+            })
         })
-        .collect();
+        .collect::<Result<_, tokio_postgres::Error>>()?;
     Ok(Some(TableLog {
         table,
         matches,
@@ -124,38 +131,38 @@ pub async fn table_log(
 
 fn match_row(table: &str, row: &Row) -> Result<MatchRow, StoreError> {
     let secret = row
-        .get::<_, Option<String>>(3)
+        .try_get::<_, Option<String>>(3)?
         .map(|hex| {
             Hash32::from_hex(&hex).map_err(|err| bad(table, format!("a match secret: {err}")))
         })
         .transpose()?;
     Ok(MatchRow {
-        match_no: row.get::<_, i64>(0) as u32,
-        seed: row.get::<_, i64>(1) as u64,
-        seq: row.get::<_, i64>(2) as u64,
+        match_no: row.try_get::<_, i64>(0)? as u32,
+        seed: row.try_get::<_, i64>(1)? as u64,
+        seq: row.try_get::<_, i64>(2)? as u64,
         secret,
     })
 }
 
 fn seat_row(table: &str, row: &Row) -> Result<SeatRow, StoreError> {
-    let occupant: String = row.get(1);
+    let occupant: String = row.try_get(1)?;
     let occupant = occupant_from(&occupant)
         .ok_or_else(|| bad(table, format!("unknown occupant `{occupant}`")))?;
     Ok(SeatRow {
-        seat: row.get::<_, i16>(0) as u8,
+        seat: row.try_get::<_, i16>(0)? as u8,
         occupant,
-        name: row.get(2),
+        name: row.try_get(2)?,
         // Only digests are ever written here; a clear token is hashed all the same.
-        token: row.get::<_, Option<String>>(3).map(|kept| {
+        token: row.try_get::<_, Option<String>>(3)?.map(|kept| {
             if secret::is_digest(&kept) {
                 kept
             } else {
                 secret::digest(&kept)
             }
         }),
-        strategy: row.get(4),
-        bot_playing: row.get(5),
-        account: row.get(6),
+        strategy: row.try_get(4)?,
+        bot_playing: row.try_get(5)?,
+        account: row.try_get(6)?,
     })
 }
 
@@ -169,12 +176,14 @@ pub async fn results(client: &Client) -> Result<Vec<ResultRow>, StoreError> {
         .await?;
     Ok(rows
         .iter()
-        .map(|row| ResultRow {
-            table: row.get(0),
-            match_no: row.get::<_, i64>(1) as u32,
-            variant: row.get(2),
-            at: row.get(3),
-            places: row.get(4),
+        .map(|row| {
+            Ok(ResultRow {
+                table: row.try_get(0)?,
+                match_no: row.try_get::<_, i64>(1)? as u32,
+                variant: row.try_get(2)?,
+                at: row.try_get(3)?,
+                places: row.try_get(4)?,
+            })
         })
-        .collect())
+        .collect::<Result<_, tokio_postgres::Error>>()?)
 }

@@ -124,7 +124,7 @@ pub async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         let version: i64 = tx
             .query_one("SELECT version FROM parlor_schema", &[])
             .await?
-            .get(0);
+            .try_get(0)?;
         if version > known {
             return Err(StoreError::NewerSchema {
                 found: version,

@@ -372,7 +372,7 @@ impl Writer {
                 .client
                 .query_opt("SELECT batch FROM parlor_writers WHERE writer = $1", &[&id])
                 .await?;
-            if row.is_some_and(|row| row.get::<_, i64>(0) == batch) {
+            if row.is_some_and(|row| row.try_get::<_, i64>(0).ok() == Some(batch)) {
                 tracing::info!("the batch whose answer was lost had been committed");
                 self.batch += 1;
                 return Ok(self.unsure.take().expect("checked"));
@@ -1002,8 +1002,8 @@ async fn prune(client: &Client, before: i64, limit: usize) -> Result<usize, Stor
             )
             .await?
             .iter()
-            .map(|row| row.get(0))
-            .collect();
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()?;
         for sql in [
             "DELETE FROM actions WHERE table_id = ANY($1)",
             "DELETE FROM chat WHERE table_id = ANY($1)",
