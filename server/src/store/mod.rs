@@ -15,6 +15,7 @@
 //! [`records`] and the engine of `parlor-shared`.
 
 pub mod accounts;
+pub mod fence;
 pub mod hands;
 pub mod health;
 pub mod location;

@@ -80,6 +80,11 @@ pub struct TableSetup {
     pub max_spectators: usize,
 }
 
+/// The `goodbye` of a table whose writes were refused because another node of the cluster
+/// owns it now: reconnecting (to the same address) reaches that node.
+const FENCED_GOODBYE: &str =
+    "this table has moved to another server of the cluster: reconnect to go on";
+
 /// Spectators a table takes unless the server says otherwise.
 pub const DEFAULT_MAX_SPECTATORS: usize = 50;
 
@@ -135,6 +140,7 @@ pub(super) fn start(
         dirty: false,
         dropped: Vec::new(),
         closing: false,
+        handing_off: None,
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
         timer: Box::pin(sleep_until(Instant::now())),
@@ -268,6 +274,9 @@ struct TableActor {
     dropped: Vec<ConnId>,
     /// The actor stops after this step.
     closing: bool,
+    /// The actor stops after this step without closing the table, telling everyone why
+    /// (the table goes on on another node).
+    handing_off: Option<String>,
     /// The mailbox: messages from connections.
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
@@ -308,6 +317,17 @@ impl TableActor {
                 self.dropped.extend(dropped);
                 self.settle();
             }
+            if let Some(reason) = self.handing_off.take() {
+                self.outbox.flush().await;
+                if !self.outbox.is_fenced() {
+                    self.say_goodbye_now(&reason);
+                    break;
+                }
+            }
+            if self.outbox.is_fenced() {
+                self.say_goodbye_now(FENCED_GOODBYE);
+                break;
+            }
             if self.closing {
                 if self.ever_seated {
                     self.outbox.record_closed();
@@ -327,7 +347,13 @@ impl TableActor {
             let thinking = !paused && room && self.thought.is_some();
             let timer_armed = !paused && self.timer_at.is_some();
             tokio::select! {
-                dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
+                dropped = self.outbox.deliver_next(), if in_flight => {
+                    self.dropped.extend(dropped);
+                    if self.outbox.is_fenced() {
+                        self.say_goodbye_now(FENCED_GOODBYE);
+                        break;
+                    }
+                }
                 msg = self.rx.recv(), if room => match msg {
                     Some(msg) => if let Some(msg) = self.refuse_while_paused(msg) {
                         self.handle_msg(msg);

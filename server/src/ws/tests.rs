@@ -24,6 +24,8 @@ fn hub(idle: u64, join: u64) -> Hub {
         },
         shutdown,
         sessions: Sessions::default(),
+        cluster: None,
+        client: None,
     }
 }
 

@@ -92,6 +92,15 @@ impl PgStore {
     /// Connects to the database at `url`, migrates it, reads every open table and starts the
     /// writer task (on the current Tokio runtime).
     pub async fn open(url: &str) -> Result<(PgStore, Startup), StoreError> {
+        PgStore::open_fenced(url, None).await
+    }
+
+    /// [`PgStore::open`] for one node of a cluster: every batch's transaction first checks
+    /// `fence` (this node's leases), and a table this node no longer owns is not written.
+    pub async fn open_fenced(
+        url: &str,
+        fence: Option<Arc<dyn crate::store::fence::Fence>>,
+    ) -> Result<(PgStore, Startup), StoreError> {
         let config = config(url)?;
         let mut client = connect_patiently(&config).await?;
         schema::migrate(&mut client).await?;
@@ -108,7 +117,8 @@ impl PgStore {
         let counters = Arc::new(writer::Counters::default());
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(writer::run(
-            writer::Writer::new(config, conn, Arc::clone(&health), Arc::clone(&counters)),
+            writer::Writer::new(config, conn, Arc::clone(&health), Arc::clone(&counters))
+                .with_fence(fence),
             rx,
         ));
         Ok((

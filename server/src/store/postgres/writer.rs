@@ -30,6 +30,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{accounts, load};
+use crate::store::fence::{FENCED, Fence};
 use crate::store::health::Health;
 use crate::store::records::{CLOSED, ResultRow, TableLog, Write, occupant_name};
 use crate::store::{BotAccount, NewBot, PgStats, StoreError, now_millis};
@@ -292,6 +293,8 @@ pub struct Writer {
     /// The outcomes of a batch whose `COMMIT` was sent but not answered: whether it happened
     /// is read from the database before trying again.
     unsure: Option<Vec<Result<(), String>>>,
+    /// The cluster's lease check, run first in every batch (`None`: a server on its own).
+    fence: Option<Arc<dyn Fence>>,
 }
 
 /// Why one try of a batch failed.
@@ -318,7 +321,15 @@ impl Writer {
             id: uuid::Uuid::new_v4().to_string(),
             batch: 1,
             unsure: None,
+            fence: None,
         }
+    }
+
+    /// This writer checking `fence` in every batch's transaction.
+    #[must_use]
+    pub fn with_fence(mut self, fence: Option<Arc<dyn Fence>>) -> Writer {
+        self.fence = fence;
+        self
     }
 
     /// The connection, opened again if it was lost.
@@ -373,7 +384,14 @@ impl Writer {
             let conn = self.conn.as_ref().expect("connected above");
             let attempt = tokio::time::timeout(
                 STATEMENT_LIMIT,
-                try_batch(conn, writes, &refused, &id, batch),
+                try_batch(
+                    conn,
+                    writes,
+                    &mut refused,
+                    &id,
+                    batch,
+                    self.fence.as_deref(),
+                ),
             )
             .await
             .unwrap_or_else(|_| {
@@ -462,24 +480,22 @@ impl Writer {
 async fn try_batch(
     conn: &Conn,
     writes: &[&Write],
-    refused: &[Option<String>],
+    refused: &mut [Option<String>],
     writer: &str,
     batch: i64,
+    fence: Option<&dyn Fence>,
 ) -> Result<(), BatchError> {
     let client = &conn.client;
     let at = now_millis();
     let mut pending: Vec<(Option<usize>, Pending<'_>)> = Vec::new();
-    pending.push((
-        None,
-        Box::pin(async move { client.batch_execute("BEGIN").await.map(|()| 0) }),
-    ));
-    let kept: Vec<&Write> = writes
-        .iter()
-        .zip(refused)
-        .filter(|(_, r)| r.is_none())
-        .map(|(w, _)| *w)
-        .collect();
-    pending.extend(fence(client, &kept).into_iter().map(|p| (None, p)));
+    match fence {
+        Some(fence) => check_fence(client, fence, writes, refused).await?,
+        None => pending.push((
+            None,
+            Box::pin(async move { client.batch_execute("BEGIN").await.map(|()| 0) }),
+        )),
+    }
+    let refused: &[Option<String>] = refused;
     for (i, write) in writes.iter().enumerate() {
         if refused[i].is_none() {
             pending.extend(
@@ -540,19 +556,54 @@ async fn try_batch(
     }
 }
 
-/// The fencing hook: statements run first in every batch's transaction, for the tables the
-/// batch writes to. None yet (one server owns every table it writes).
-///
-/// A cluster layer puts here, for each table, a check that this node still holds the table's
-/// lease at the epoch it adopted it with (for instance `SELECT parlor_fence($table, $epoch)`,
-/// a function that raises when the lease row's epoch differs, or a conditional `UPDATE ...
-/// WHERE epoch = $epoch` whose row count is checked). A failed check aborts the transaction
-/// before any of the batch's rows are written: a stale owner's writes are refused by the
-/// database itself. Every [`Write`] names its table ([`Write::table`]).
-fn fence<'a>(client: &'a Client, writes: &[&'a Write]) -> Vec<Pending<'a>> {
-    let tables: BTreeSet<&str> = writes.iter().map(|w| w.table()).collect();
-    let _ = (client, tables);
-    Vec::new()
+/// Begins the batch's transaction and runs the cluster's lease check in it: the writes of
+/// every table this node no longer owns are refused with [`FENCED`] and left out (they are
+/// never written; their tables stop), the rest go on in the same transaction, which holds
+/// the checked lease rows until it ends.
+async fn check_fence(
+    client: &Client,
+    fence: &dyn Fence,
+    writes: &[&Write],
+    refused: &mut [Option<String>],
+) -> Result<(), BatchError> {
+    let failed = |err: tokio_postgres::Error| BatchError::Failed(err.into(), false);
+    let kept = || {
+        writes
+            .iter()
+            .zip(refused.iter())
+            .filter(|(_, r)| r.is_none())
+    };
+    let created: Vec<String> = kept()
+        .filter_map(|(w, _)| match w {
+            Write::Table(row) => Some(row.id.clone()),
+            _ => None,
+        })
+        .collect();
+    let written: Vec<String> = kept()
+        .map(|(w, _)| w.table().to_string())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    // `BEGIN` is pipelined with the check's statements (sent first, answered first).
+    let (begun, checked) = futures_util::join!(
+        client.batch_execute("BEGIN"),
+        fence.check(client, &created, &written)
+    );
+    let fenced = match begun.and(checked) {
+        Ok(fenced) => fenced,
+        Err(err) => {
+            if !client.is_closed() {
+                let _ = client.batch_execute("ROLLBACK").await;
+            }
+            return Err(failed(err));
+        }
+    };
+    for (write, outcome) in writes.iter().zip(refused.iter_mut()) {
+        if outcome.is_none() && fenced.contains(write.table()) {
+            *outcome = Some(FENCED.to_string());
+        }
+    }
+    Ok(())
 }
 
 /// True when the database refused a change for what it is (class 22, data exception, or 23,

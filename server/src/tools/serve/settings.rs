@@ -112,6 +112,22 @@ pub struct ServeArgs {
     /// rules') [default: 0].
     #[arg(long, env = "PARLOR_LADDER_TARGET", value_name = "POINTS")]
     pub ladder_target: Option<u32>,
+    /// This node's id in a cluster (several servers on one Postgres store)
+    /// [default: the host name and a hash of `--data`].
+    #[arg(long, env = "PARLOR_NODE_ID", value_name = "ID")]
+    pub node_id: Option<String>,
+    /// Where the other nodes of a cluster reach this one [default: http:// and the listen
+    /// address].
+    #[arg(long, env = "PARLOR_ADVERTISE", value_name = "URL")]
+    pub advertise: Option<String>,
+    /// Milliseconds a node's lease on a table runs without renewal; a dead node's tables are
+    /// adopted by another node after this [default: 3000].
+    #[arg(long, env = "PARLOR_LEASE_MS", value_name = "MS")]
+    pub lease_ms: Option<u64>,
+    /// A secret the nodes of a cluster share, so a node relaying a client may pass on the
+    /// client's address.
+    #[arg(long, env = "PARLOR_CLUSTER_SECRET", value_name = "SECRET")]
+    pub cluster_secret: Option<String>,
     /// The most spectators each table takes [default: 50].
     #[arg(long, env = "PARLOR_MAX_SPECTATORS", value_name = "N")]
     pub max_spectators: Option<usize>,
@@ -204,6 +220,15 @@ pub struct Settings {
     pub ladder_strategies: String,
     /// The ladder's target score (0: its own).
     pub ladder_target: u32,
+    /// This node's id in a cluster (`None`: made up on start).
+    pub node_id: Option<String>,
+    /// Where the other nodes reach this one (`None`: the listen address).
+    pub advertise: Option<String>,
+    /// Milliseconds a lease runs.
+    pub lease_ms: u64,
+    /// The cluster's shared secret (never printed).
+    #[serde(skip_serializing)]
+    pub cluster_secret: Option<String>,
     /// The most spectators each table takes.
     pub max_spectators: usize,
     /// `text` or `json`.
@@ -255,6 +280,10 @@ impl Default for Settings {
             ladder_variants: String::new(),
             ladder_strategies: "random,heuristic,strong".into(),
             ladder_target: 0,
+            node_id: None,
+            advertise: None,
+            lease_ms: crate::cluster::DEFAULT_LEASE.as_millis() as u64,
+            cluster_secret: None,
             max_spectators: config.max_spectators,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
@@ -295,6 +324,10 @@ struct FileSettings {
     ladder_variants: Option<String>,
     ladder_strategies: Option<String>,
     ladder_target: Option<u32>,
+    node_id: Option<String>,
+    advertise: Option<String>,
+    lease_ms: Option<u64>,
+    cluster_secret: Option<String>,
     max_spectators: Option<usize>,
     log_format: Option<LogFormat>,
     log: Option<String>,
@@ -409,6 +442,9 @@ impl Settings {
         if self.admin_key.is_some() {
             text.push_str("# admin_key is set (not shown)\n");
         }
+        if self.cluster_secret.is_some() {
+            text.push_str("# cluster_secret is set (not shown)\n");
+        }
         text
     }
 }
@@ -480,6 +516,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .ladder_target
             .or(file.ladder_target)
             .unwrap_or(d.ladder_target),
+        node_id: args.node_id.clone().or(file.node_id),
+        advertise: args.advertise.clone().or(file.advertise),
+        lease_ms: args.lease_ms.or(file.lease_ms).unwrap_or(d.lease_ms),
+        cluster_secret: args.cluster_secret.clone().or(file.cluster_secret),
         max_spectators: args
             .max_spectators
             .or(file.max_spectators)
