@@ -292,7 +292,9 @@ impl TableActor {
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
-        let shutdown = self.shutdown.clone();
+        // A child of the server's token: polled at every turn of the loop, it locks only this
+        // table's node, where the server's own token would be one lock for every table.
+        let shutdown = self.shutdown.child_token();
         let stopping = shutdown.cancelled();
         tokio::pin!(stopping);
         self.storage_changed();

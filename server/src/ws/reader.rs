@@ -89,6 +89,11 @@ impl Reader {
     {
         let mut heard = Instant::now();
         let mut unjoined_since = Some(heard);
+        // One timer for the connection's life, not one per frame: it stays set to an older
+        // deadline while frames arrive, and when it fires before the current deadline it is
+        // set again. Frames then cost no work in the runtime's timer wheel.
+        let timer = sleep_until(heard + limits.idle.min(limits.join));
+        tokio::pin!(timer);
         loop {
             match (&self.table, unjoined_since) {
                 (Some(_), _) => unjoined_since = None,
@@ -98,9 +103,17 @@ impl Reader {
             let idle_at = heard + limits.idle;
             let join_at = unjoined_since.map(|since| since + limits.join);
             let deadline = join_at.map_or(idle_at, |join_at| join_at.min(idle_at));
+            if timer.deadline() > deadline {
+                timer.as_mut().reset(deadline);
+            }
             let message = tokio::select! {
                 message = stream.next() => message,
-                () = sleep_until(deadline) => {
+                () = &mut timer => {
+                    if Instant::now() < deadline {
+                        // Set for an older deadline: something arrived since.
+                        timer.as_mut().reset(deadline);
+                        continue;
+                    }
                     return if join_at.is_some_and(|at| at <= idle_at) {
                         ReadEnd::NeverJoined(limits.join)
                     } else {
