@@ -54,6 +54,8 @@ pub(super) struct Reader {
     pub(super) available: bool,
     /// The registered bot whose invited seat this connection took (`accept`).
     pub(super) account: Option<String>,
+    /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
+    bytes_received: metrics::Counter,
 }
 
 impl Reader {
@@ -77,6 +79,7 @@ impl Reader {
             sessions,
             available: false,
             account: None,
+            bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
     }
 
@@ -168,7 +171,7 @@ impl Reader {
     fn received(&mut self, bytes: usize) {
         self.frames_in += 1;
         self.bytes_in += bytes as u64;
-        metrics::counter!("parlor_ws_bytes_received_total").increment(bytes as u64);
+        self.bytes_received.increment(bytes as u64);
     }
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
