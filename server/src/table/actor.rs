@@ -283,7 +283,8 @@ struct TableActor {
     info: watch::Sender<TableInfo>,
     /// The one timer, set to the earliest deadline.
     timer: Pin<Box<Sleep>>,
-    /// The deadline the timer is set to, if armed.
+    /// The deadline the timer is set to, if armed: never later than the earliest deadline
+    /// (it may be earlier; it then goes off with nothing due and is set again).
     timer_at: Option<Instant>,
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
@@ -301,7 +302,9 @@ impl TableActor {
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
-        let shutdown = self.shutdown.clone();
+        // A child of the server's token: polled at every turn of the loop, it locks only this
+        // table's node, where the server's own token would be one lock for every table.
+        let shutdown = self.shutdown.child_token();
         let stopping = shutdown.cancelled();
         tokio::pin!(stopping);
         self.storage_changed();
@@ -523,11 +526,17 @@ impl TableActor {
             .chain([self.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
-        if next != self.timer_at {
-            if let Some(at) = next {
+        // The timer is set again only for an earlier deadline. Each prompt to a remote bot
+        // starts a clock later than the one before it, so a table in play would otherwise
+        // move its timer at every move; one that goes off early finds nothing due, and the
+        // next `schedule` sets it for what is next.
+        match (next, self.timer_at) {
+            (None, _) => self.timer_at = None,
+            (Some(at), Some(armed)) if armed <= at => {}
+            (Some(at), _) => {
                 self.timer.as_mut().reset(at);
+                self.timer_at = Some(at);
             }
-            self.timer_at = next;
         }
     }
 

@@ -114,7 +114,9 @@ where
             rx,
             kick,
             finish,
-            hub.shutdown.clone(),
+            // The writer polls it at every wake: a child token is locked only by this
+            // connection, where the server's own would be one lock for every connection.
+            hub.shutdown.child_token(),
             &sent,
             ping_every,
         );

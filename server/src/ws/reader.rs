@@ -73,6 +73,8 @@ pub(super) struct Reader {
     joining: Option<String>,
     /// The node to pipe the connection to, and the frame that goes first.
     pub(super) relay_to: Option<(String, String)>,
+    /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
+    bytes_received: metrics::Counter,
 }
 
 impl Reader {
@@ -99,6 +101,7 @@ impl Reader {
             cluster: None,
             joining: None,
             relay_to: None,
+            bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
     }
 
@@ -111,6 +114,11 @@ impl Reader {
     {
         let mut heard = Instant::now();
         let mut unjoined_since = Some(heard);
+        // One timer for the connection's life, not one per frame: it stays set to an older
+        // deadline while frames arrive, and when it fires before the current deadline it is
+        // set again. Frames then cost no work in the runtime's timer wheel.
+        let timer = sleep_until(heard + limits.idle.min(limits.join));
+        tokio::pin!(timer);
         loop {
             // A registered bot's `available` connection waits for invitations at no table,
             // as long as it likes (overnight on the ladder): it counts as joined.
@@ -122,9 +130,17 @@ impl Reader {
             let idle_at = heard + limits.idle;
             let join_at = unjoined_since.map(|since| since + limits.join);
             let deadline = join_at.map_or(idle_at, |join_at| join_at.min(idle_at));
+            if timer.deadline() > deadline {
+                timer.as_mut().reset(deadline);
+            }
             let message = tokio::select! {
                 message = stream.next() => message,
-                () = sleep_until(deadline) => {
+                () = &mut timer => {
+                    if Instant::now() < deadline {
+                        // Set for an older deadline: something arrived since.
+                        timer.as_mut().reset(deadline);
+                        continue;
+                    }
                     return if join_at.is_some_and(|at| at <= idle_at) {
                         ReadEnd::NeverJoined(limits.join)
                     } else {
@@ -182,7 +198,7 @@ impl Reader {
     fn received(&mut self, bytes: usize) {
         self.frames_in += 1;
         self.bytes_in += bytes as u64;
-        metrics::counter!("parlor_ws_bytes_received_total").increment(bytes as u64);
+        self.bytes_received.increment(bytes as u64);
     }
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
