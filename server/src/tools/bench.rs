@@ -50,23 +50,34 @@ fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
 pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
     let rules = Rules::standard(variant);
     let mut rng = DeckRng::new(seed);
-    let mut events: Vec<Event> = Vec::with_capacity(64);
+    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT + 32);
     let mut played = 0;
     let mut match_seed = seed;
     while played < hands {
         let mut game = Game::with_rules(rules, match_seed, None);
         match_seed += 1;
         let mut hand = game.hand_number();
-        while played < hands && step(&mut game, &mut rng, &mut events) {
-            events.clear();
-            if game.hand_number() != hand || game.is_over() {
+        loop {
+            let before = events.len();
+            if played >= hands || !step(&mut game, &mut rng, &mut events) {
+                break;
+            }
+            // A move that ends a hand adds at least three events (the card, the score, then
+            // the next deal or the match's end); most moves add one or two.
+            if events.len() - before > 2 && (game.hand_number() != hand || game.is_over()) {
                 hand = game.hand_number();
                 played += 1;
+            }
+            if events.len() > EVENTS_KEPT {
+                events.clear();
             }
         }
     }
     played
 }
+
+/// Events are dropped in batches of about this many, rather than after every move.
+const EVENTS_KEPT: usize = 32;
 
 /// Makes the next move: a card from the seat to play, or every pending pass (in seat order).
 /// False once the match is over.
