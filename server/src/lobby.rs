@@ -7,7 +7,7 @@
 
 pub mod bot_directory;
 
-pub use bot_directory::{BotDirectory, BotError, Claim};
+pub use bot_directory::{BotDirectory, BotError, Claim, Inviter};
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -90,10 +90,12 @@ impl Reader {
         let mut heard = Instant::now();
         let mut unjoined_since = Some(heard);
         loop {
-            match (&self.table, unjoined_since) {
-                (Some(_), _) => unjoined_since = None,
-                (None, None) => unjoined_since = Some(Instant::now()),
-                (None, Some(_)) => {}
+            // A registered bot's `available` connection waits for invitations at no table,
+            // as long as it likes (overnight on the ladder): it counts as joined.
+            match (self.table.is_some() || self.available, unjoined_since) {
+                (true, _) => unjoined_since = None,
+                (false, None) => unjoined_since = Some(Instant::now()),
+                (false, Some(_)) => {}
             }
             let idle_at = heard + limits.idle;
             let join_at = unjoined_since.map(|since| since + limits.join);

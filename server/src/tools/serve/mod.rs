@@ -27,6 +27,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     init_tracing(&settings)?;
     let args = &settings;
+    // A misspelt ladder setting stops the server before it opens anything.
+    let ladder = args.ladder.then(|| args.ladder_config()).transpose()?;
     let mut config = args.config();
     let files = fd_limit::raise();
     config.max_connections = fd_limit::cap_connections(config.max_connections, files);
@@ -69,15 +71,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 ));
             }
         }
-        if args.ladder {
-            crate::ladder::spawn(
-                state.lobby.clone(),
-                crate::ladder::LadderConfig {
-                    pause: Duration::from_millis(args.ladder_pause_ms),
-                    ..crate::ladder::LadderConfig::default()
-                },
-                state.shutdown.clone(),
-            );
+        if let Some(ladder) = ladder {
+            crate::ladder::spawn(state.lobby.clone(), ladder, state.shutdown.clone());
         }
         let listener = TcpListener::bind(args.addr)
             .await

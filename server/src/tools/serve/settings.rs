@@ -96,6 +96,17 @@ pub struct ServeArgs {
     /// Milliseconds the ladder waits after each round of matches [default: 5000].
     #[arg(long, env = "PARLOR_LADDER_PAUSE_MS", value_name = "MS")]
     pub ladder_pause_ms: Option<u64>,
+    /// The variants the ladder plays, comma-separated (empty: all) [default: all].
+    #[arg(long, env = "PARLOR_LADDER_VARIANTS", value_name = "LIST")]
+    pub ladder_variants: Option<String>,
+    /// The built-in strategies the ladder seats beside the registered bots online,
+    /// comma-separated (`strong:400` too) [default: random,heuristic,strong].
+    #[arg(long, env = "PARLOR_LADDER_STRATEGIES", value_name = "LIST")]
+    pub ladder_strategies: Option<String>,
+    /// The target score of every ladder match (0: the ladder's own, 100 in Tricks, else the
+    /// rules') [default: 0].
+    #[arg(long, env = "PARLOR_LADDER_TARGET", value_name = "POINTS")]
+    pub ladder_target: Option<u32>,
     /// The most spectators each table takes [default: 50].
     #[arg(long, env = "PARLOR_MAX_SPECTATORS", value_name = "N")]
     pub max_spectators: Option<usize>,
@@ -179,6 +190,12 @@ pub struct Settings {
     pub ladder: bool,
     /// The ladder's pause after each round, in milliseconds.
     pub ladder_pause_ms: u64,
+    /// The ladder's variants, comma-separated (empty: all).
+    pub ladder_variants: String,
+    /// The ladder's built-in strategies, comma-separated.
+    pub ladder_strategies: String,
+    /// The ladder's target score (0: its own).
+    pub ladder_target: u32,
     /// The most spectators each table takes.
     pub max_spectators: usize,
     /// `text` or `json`.
@@ -226,6 +243,9 @@ impl Default for Settings {
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
             ladder: false,
             ladder_pause_ms: 5_000,
+            ladder_variants: String::new(),
+            ladder_strategies: "random,heuristic,strong".into(),
+            ladder_target: 0,
             max_spectators: config.max_spectators,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
@@ -262,6 +282,9 @@ struct FileSettings {
     bot_think_ms: Option<u64>,
     ladder: Option<bool>,
     ladder_pause_ms: Option<u64>,
+    ladder_variants: Option<String>,
+    ladder_strategies: Option<String>,
+    ladder_target: Option<u32>,
     max_spectators: Option<usize>,
     log_format: Option<LogFormat>,
     log: Option<String>,
@@ -313,6 +336,51 @@ impl Settings {
             invite_timeout: std::time::Duration::from_millis(self.invite_timeout_ms.max(1)),
             ..Config::default()
         }
+    }
+
+    /// What the ladder plays, from the `ladder_*` settings.
+    pub fn ladder_config(&self) -> anyhow::Result<crate::ladder::LadderConfig> {
+        let mut config = crate::ladder::LadderConfig {
+            pause: std::time::Duration::from_millis(self.ladder_pause_ms),
+            ..crate::ladder::LadderConfig::default()
+        };
+        let list = |text: &str| -> Vec<String> {
+            text.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let variants = list(&self.ladder_variants);
+        if !variants.is_empty() {
+            config.variants = variants
+                .iter()
+                .map(|name| {
+                    name.parse::<parlor_shared::Variant>()
+                        .map_err(|err| anyhow::anyhow!("ladder_variants: {err}"))
+                })
+                .collect::<anyhow::Result<_>>()?;
+        }
+        config.strategies = list(&self.ladder_strategies);
+        anyhow::ensure!(
+            !config.strategies.is_empty(),
+            "ladder_strategies: name at least one built-in strategy (they fill the seats \
+             no registered bot takes)"
+        );
+        if self.ladder_target > 0 {
+            config.options = config
+                .variants
+                .iter()
+                .map(|&variant| {
+                    let options = parlor_shared::Options {
+                        target: Some(i32::try_from(self.ladder_target).unwrap_or(i32::MAX)),
+                        ..parlor_shared::Options::default()
+                    };
+                    (variant, options)
+                })
+                .collect();
+        }
+        Ok(config)
     }
 
     /// These settings as a TOML config file; the admin key is left out (a comment says
@@ -379,6 +447,20 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .ladder_pause_ms
             .or(file.ladder_pause_ms)
             .unwrap_or(d.ladder_pause_ms),
+        ladder_variants: args
+            .ladder_variants
+            .clone()
+            .or(file.ladder_variants)
+            .unwrap_or(d.ladder_variants),
+        ladder_strategies: args
+            .ladder_strategies
+            .clone()
+            .or(file.ladder_strategies)
+            .unwrap_or(d.ladder_strategies),
+        ladder_target: args
+            .ladder_target
+            .or(file.ladder_target)
+            .unwrap_or(d.ladder_target),
         max_spectators: args
             .max_spectators
             .or(file.max_spectators)
