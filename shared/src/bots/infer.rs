@@ -75,8 +75,7 @@ mod tests {
     use crate::rules::{Game, Options, Phase, Variant};
 
     /// In hands the heuristic plays at every seat, the real deal explains every play (weight
-    /// 1), while deals that move the cards around are surprised at least once somewhere, and
-    /// a deal where a seat that showed out of a suit still holds it is ruled out.
+    /// 1), while deals that swap two seats' cards are surprised (or ruled out) in most hands.
     #[test]
     fn the_real_deal_explains_the_heuristics_play() {
         let mut moved_surprised = 0;
