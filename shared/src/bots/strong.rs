@@ -3,6 +3,11 @@
 //! through the real engine; the card with the best mean outcome is played. The budget is a
 //! number of simulated hands, so the bot is deterministic given its seed (no clock).
 //!
+//! At 4-seat Hearts the deals are played out on [`HeartsDeal`]s instead, and each one is
+//! picked from several draws by how well it explains the other seats' play so far
+//! ([`infer`]): the voids a deal must respect say little, while who ducked and who discarded
+//! what says where the queen of spades and the long suits are.
+//!
 //! [`Strategy::choose_until`] may cut the search short: `stop()` is asked before each sampled
 //! deal, and the bot decides from the deals it has played out (each one tries every legal
 //! card), or plays the heuristic when it has none.
