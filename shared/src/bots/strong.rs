@@ -5,7 +5,7 @@
 //!
 //! At 4-seat Hearts the deals are played out on [`HeartsDeal`]s instead, and each one is
 //! picked from several draws by how well it explains the other seats' play so far
-//! ([`infer`]): the voids a deal must respect say little, while who ducked and who discarded
+//! (`bots::infer`): the voids a deal must respect say little, while who ducked and who discarded
 //! what says where the queen of spades and the long suits are.
 //!
 //! [`Strategy::choose_until`] may cut the search short: `stop()` is asked before each sampled
