@@ -3,6 +3,7 @@
 //! [`app`] builds the router (REST lobby, replays, stats, `/ws`, the web client) and [`serve`] runs
 //! it; each table is an actor task ([`table`]) found through the [`lobby`].
 
+pub mod cluster;
 pub mod conn;
 pub mod http;
 pub mod ladder;

@@ -7,7 +7,7 @@
 
 pub mod bot_directory;
 
-pub use bot_directory::{BotDirectory, BotError, Claim};
+pub use bot_directory::{BotDirectory, BotError, Claim, Inviter};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,7 +57,12 @@ pub struct Lobby {
     max_spectators: usize,
     /// The online registered bots and the invitations sent to them.
     bots: BotDirectory,
+    /// Told the id of each table whose actor has stopped (the cluster lets its lease go).
+    on_stopped: Option<StopHook>,
 }
+
+/// What a lobby runs when a table's actor stops.
+pub type StopHook = Arc<dyn Fn(&str) + Send + Sync>;
 
 impl Lobby {
     /// An empty lobby.
@@ -73,6 +78,29 @@ impl Lobby {
             ratings: Ratings::default(),
             max_spectators: table::DEFAULT_MAX_SPECTATORS,
             bots: BotDirectory::new(bot_directory::DEFAULT_INVITE_TIMEOUT),
+            on_stopped: None,
+        }
+    }
+
+    /// This lobby running `hook` with the id of each table whose actor stops (for good, on
+    /// shutdown, or handed off), after the table's last write was acknowledged.
+    #[must_use]
+    pub fn with_stop_hook(mut self, hook: StopHook) -> Lobby {
+        self.on_stopped = Some(hook);
+        self
+    }
+
+    /// Stops a table here without closing it: its output so far is stored and sent, then
+    /// everyone at it is told to reconnect (`goodbye`), which brings them to the table's
+    /// next owner. For a table another node has taken, or one this node gives away.
+    pub async fn hand_off(&self, id: &str, reason: &str) {
+        if let Some(table) = self.get(id) {
+            let command = table::AdminCommand::HandOff {
+                reason: reason.to_string(),
+            };
+            if table.admin(command).await.is_err() {
+                tracing::debug!(table = %id, "the table had already stopped");
+            }
         }
     }
 
@@ -171,38 +199,10 @@ impl Lobby {
         let mut restored = 0;
         let mut forgotten = 0;
         for log in startup.tables {
-            let id = log.table.id.clone();
-            if never_seated(&log) {
-                // Nothing of it is worth bringing back: it is deleted instead.
-                if let Some(store) = &self.store {
-                    drop(store.append(crate::store::Write::Deleted { table: id }));
-                }
-                forgotten += 1;
-                continue;
-            }
-            let table = match rebuild(&log) {
-                Ok(table) => {
-                    self.cut_log(&table);
-                    table
-                }
-                Err(err) => {
-                    tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
-                    continue;
-                }
-            };
-            match self.restore(table) {
-                Ok(info) => {
-                    restored += 1;
-                    tracing::info!(
-                        table = %id,
-                        variant = %info.variant,
-                        status = ?info.status,
-                        "table restored from the log"
-                    );
-                }
-                Err(err) => {
-                    tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
-                }
+            match self.restore_log(&log) {
+                RestoreOutcome::Open => restored += 1,
+                RestoreOutcome::Forgotten => forgotten += 1,
+                RestoreOutcome::Skipped => {}
             }
         }
         if forgotten > 0 {
@@ -212,6 +212,45 @@ impl Lobby {
             );
         }
         restored
+    }
+
+    /// Rebuilds one stored table and opens it (on start, or when this node adopts a table
+    /// of the cluster). A table nobody ever sat at is deleted instead; one that cannot be
+    /// replayed or opened is logged and skipped.
+    pub fn restore_log(&self, log: &crate::store::TableLog) -> RestoreOutcome {
+        let id = log.table.id.clone();
+        if never_seated(log) {
+            // Nothing of it is worth bringing back: it is deleted instead.
+            if let Some(store) = &self.store {
+                drop(store.append(crate::store::Write::Deleted { table: id }));
+            }
+            return RestoreOutcome::Forgotten;
+        }
+        let table = match rebuild(log) {
+            Ok(table) => {
+                self.cut_log(&table);
+                table
+            }
+            Err(err) => {
+                tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
+                return RestoreOutcome::Skipped;
+            }
+        };
+        match self.restore(table) {
+            Ok(info) => {
+                tracing::info!(
+                    table = %id,
+                    variant = %info.variant,
+                    status = ?info.status,
+                    "table restored from the log"
+                );
+                RestoreOutcome::Open
+            }
+            Err(err) => {
+                tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
+                RestoreOutcome::Skipped
+            }
+        }
     }
 
     /// A log restored only up to its last good step: says what was left out, and deletes it
@@ -272,9 +311,13 @@ impl Lobby {
         let id = setup.id.clone();
         let tables = Arc::downgrade(&self.tables);
         let closing_id = id.clone();
+        let hook = self.on_stopped.clone();
         let handle = table::spawn(setup, self.shutdown.clone(), move || {
             if let Some(tables) = tables.upgrade() {
                 tables.remove(&closing_id);
+            }
+            if let Some(hook) = hook {
+                hook(&closing_id);
             }
         })?;
         let info = handle.info();
@@ -321,6 +364,17 @@ impl Lobby {
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
+}
+
+/// What became of one stored table brought back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestoreOutcome {
+    /// It is open again.
+    Open,
+    /// Nobody ever sat at it: it was deleted instead.
+    Forgotten,
+    /// It could not be replayed or opened (logged).
+    Skipped,
 }
 
 /// True for a stored table nobody ever sat at: no person or program in a seat and no match

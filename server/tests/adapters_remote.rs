@@ -109,6 +109,7 @@ async fn a_remote_bot_plays_a_whole_match() {
         table: table.clone(),
         seat: Some(Seat(1)),
         name: "remote".into(),
+        invitation: None,
     };
     let bot = tokio::spawn(async move {
         remote_bot::play(&target, MoveSource::Strategy("heuristic".into(), 1), 0).await
@@ -143,6 +144,7 @@ async fn an_exec_program_plays_through_the_remote_client() {
         table: table.clone(),
         seat: Some(Seat(1)),
         name: "remote-exec".into(),
+        invitation: None,
     };
     let spec = MoveSource::Exec(vec!["python3".into(), script], Duration::from_secs(5));
     let bot = tokio::spawn(async move { remote_bot::play(&target, spec, 0).await });
@@ -213,6 +215,7 @@ async fn a_cut_connection_is_resumed_with_the_seat_token() {
         table: table.clone(),
         seat: Some(Seat(1)),
         name: "flaky".into(),
+        invitation: None,
     };
     let bot = tokio::spawn(async move {
         remote_bot::play(&target, MoveSource::Strategy("heuristic".into(), 1), 5).await

@@ -1,7 +1,7 @@
 //! The server's modules depend on one another in one direction only:
 //!
 //! ```text
-//! tools -> http -> ws -> lobby -> table -> {conn, store}
+//! tools -> http -> ws -> cluster -> lobby -> table -> {conn, store}
 //! ```
 //!
 //! This reads every source file of `server/src` and fails when a module names (`crate::...`)
@@ -18,14 +18,22 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("ratings", &["store"]),
     ("table", &["conn", "store", "ratings"]),
     ("lobby", &["table", "conn", "store", "ratings"]),
-    ("ws", &["lobby", "table", "conn", "store", "ratings"]),
+    ("cluster", &["lobby", "table", "conn", "store", "ratings"]),
+    (
+        "ws",
+        &["cluster", "lobby", "table", "conn", "store", "ratings"],
+    ),
     (
         "http",
-        &["ws", "lobby", "table", "conn", "store", "ratings"],
+        &[
+            "ws", "cluster", "lobby", "table", "conn", "store", "ratings",
+        ],
     ),
     (
         "tools",
-        &["http", "ws", "lobby", "table", "conn", "store", "ratings"],
+        &[
+            "http", "ws", "cluster", "lobby", "table", "conn", "store", "ratings",
+        ],
     ),
 ];
 

@@ -37,7 +37,16 @@ impl Hash32 {
     /// The hex form.
     #[must_use]
     pub fn to_hex(&self) -> String {
-        hex::encode(self.0)
+        self.with_hex(str::to_string)
+    }
+
+    /// Hands the hex form to `f` from a buffer on the stack: a view carries its hand's
+    /// commitment, so every prompt writes one, and `hex::encode` builds its `String` a
+    /// character at a time.
+    fn with_hex<T>(&self, f: impl FnOnce(&str) -> T) -> T {
+        let mut digits = [0u8; 64];
+        hex::encode_to_slice(self.0, &mut digits).expect("64 digits for 32 bytes");
+        f(std::str::from_utf8(&digits).expect("hex digits are ASCII"))
     }
 
     /// Reads 64 hex digits.
@@ -67,7 +76,7 @@ impl fmt::Display for Hash32 {
 
 impl Serialize for Hash32 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_hex())
+        self.with_hex(|hex| s.serialize_str(hex))
     }
 }
 

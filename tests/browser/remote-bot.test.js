@@ -1,8 +1,9 @@
 // Bot accounts in the web client: the host's seat menu lists the registered bots online for the
 // table's variant next to the built-in strategies; inviting one that declines says so and leaves
 // the seat free; inviting one that accepts seats it (with its account), and the match is played
-// to the end with it. The bots are small programs running in a second browser page, speaking
-// the protocol over their own WebSockets.
+// to the end with it; then the leaderboard ranks it by its account with that one match, and its
+// page links the match's table and replays. The bots are small programs running in a second
+// browser page, speaking the protocol over their own WebSockets.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,6 +107,28 @@ test('the host invites an online bot from the seat menu; a decline is shown, an 
   const table = await (await fetch(`${server.url}/api/tables/${id}`)).json();
   assert.equal(table.matches_played, 1);
   assert.equal(table.seats[3].account, 'Page Bee');
+
+  // The leaderboard rates the bot by its account, with its owner and its one match.
+  await page.goto(`${server.url}/leaderboard?variant=tricks`);
+  const row = page.locator('#leaderboard tbody tr[data-name="Page Bee"]');
+  await row.waitFor({ timeout: 20000 });
+  assert.equal(await row.getAttribute('data-kind'), 'bot');
+  assert.equal((await row.locator('td').nth(3).innerText()).trim(), '1', 'one match played');
+  assert.match(await row.innerText(), /by tests/);
+  assert.equal(await page.locator('#leaderboard tbody tr[data-name="Nay Sayer"]').count(), 0, 'a bot that declined played nothing');
+
+  // Its page lists that match, linking the table and the replays of its hands.
+  await row.getByRole('link', { name: /Page Bee/ }).click();
+  await page.locator('#player-title').waitFor();
+  assert.match(await page.locator('#player-title').innerText(), /Page Bee/);
+  const recent = page.locator('#recent-matches li');
+  assert.equal(await recent.count(), 1);
+  assert.equal(await recent.first().locator('a', { hasText: 'table' }).getAttribute('href'), `t/${id}`);
+  const replays = await recent.first().locator('a.replays').getAttribute('href');
+  assert.equal(replays, `api/tables/${id}/hands`);
+  const hands = await page.request.get(`${server.url}/${replays}`);
+  assert.equal(hands.status(), 200);
+  assert.ok((await hands.json()).length >= 1, 'the replays hold the match\'s hands');
   assert.deepEqual(errors, []);
   await context.close();
   await botPage.close();

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod postgres;
 pub mod secrecy;
 
 /// A server running in this process on a free port.

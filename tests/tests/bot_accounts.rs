@@ -14,7 +14,7 @@ use parlor_shared::protocol::{ClientMsg, InviteState, Occupant, ServerMsg, Table
 use parlor_shared::{Event, Seat, Variant};
 use parlor_tests::{Rng, WsClient, random_move};
 use serde_json::{Value, json};
-use support::{ServerProcess, TempDir, parlor_bin};
+use support::{Backend, ServerProcess, Storage, TempDir, parlor_bin};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -618,4 +618,75 @@ async fn one_bot_process_plays_two_tables_at_once() {
     }
     assert_eq!(free, 2);
     srv.stop();
+}
+
+/// Bot accounts in a Postgres store: `parlor bots --store URL` registers, lists and revokes
+/// while the server runs on the same database; the server sees them at once, and the
+/// database holds only the tokens' hashes.
+#[tokio::test]
+async fn bot_accounts_live_in_a_postgres_store_too() {
+    let storage = Storage::new(Backend::Postgres, "bots-pg").await;
+    let url = storage.postgres.as_ref().expect("postgres").1.clone();
+    let srv = storage.start_with(&["--admin-key", KEY]);
+    let addr = srv.addr;
+    let token = register(addr, "Deep").await;
+    let bots = |args: &[&str]| {
+        let out = Command::new(parlor_bin())
+            .arg("bots")
+            .args(args)
+            .args(["--store", &url])
+            .output()
+            .expect("running parlor bots");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, out) = bots(&["add", "Cli Bot", "--owner", "carol"]);
+    assert!(ok, "{out}");
+    let cli_token = out
+        .lines()
+        .find_map(|l| l.strip_prefix("token: "))
+        .expect("the token is printed")
+        .to_string();
+    let (ok, out) = bots(&["add", "DEEP", "--owner", "dan"]);
+    assert!(!ok && out.contains("already registered"), "{out}");
+    let (ok, out) = bots(&["list"]);
+    assert!(
+        ok && out.contains("Cli Bot\tcarol\tactive") && out.contains("Deep\tann\tactive"),
+        "{out}"
+    );
+    // The server finds the CLI's account by its token.
+    let mut bot = go_online(addr, &cli_token, vec![], 1).await;
+    bot.send(&ClientMsg::Ping {}).await;
+    bot.recv_until(|m| matches!(m, ServerMsg::Pong {})).await;
+    drop(bot);
+    let (ok, out) = bots(&["revoke", "cli bot"]);
+    assert!(ok, "{out}");
+    let (ok, out) = bots(&["list"]);
+    assert!(ok && out.contains("Cli Bot\tcarol\trevoked"), "{out}");
+    srv.stop();
+
+    let pg = storage.postgres().expect("postgres");
+    let client = pg.connect(url.rsplit('/').next().expect("a name")).await;
+    let stored: Vec<String> = client
+        .query(
+            "SELECT token_hash FROM bot_accounts ORDER BY lower(name)",
+            &[],
+        )
+        .await
+        .expect("accounts")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let hashes = [&cli_token, &token].map(|t| parlor_server::store::accounts::hash_token(t));
+    assert_eq!(stored, hashes, "only the hashes are stored");
+    // `parlor backup` is SQLite's: refused for a Postgres store, saying what to use.
+    let out = Command::new(parlor_bin())
+        .args(["backup", "--store", &url, "/tmp/never-written.db"])
+        .output()
+        .expect("running parlor backup");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && text.contains("pg_dump"), "{text}");
 }

@@ -11,7 +11,7 @@ use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use parlor_shared::{Event, Seat};
 use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
-use support::{ServerProcess, TempDir, play_moves};
+use support::{Backend, Storage, play_moves};
 
 /// Bots in seats 1, 2 and 3.
 const BOTS: [&str; 3] = ["random", "heuristic", "strong"];
@@ -85,11 +85,12 @@ async fn all_hands(addr: SocketAddr, id: &str) -> Vec<Value> {
     hands
 }
 
-#[tokio::test]
-async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash() {
+async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash(
+    backend: Backend,
+) {
     // The match played straight through.
-    let reference_dir = TempDir::new("bot-resume-reference");
-    let server = ServerProcess::start_with(reference_dir.path(), &SERVE_ARGS);
+    let reference_dir = Storage::new(backend, "bot-resume-reference").await;
+    let server = reference_dir.start_with(&SERVE_ARGS);
     let (id, person) = table_with_bots(server.addr).await;
     let mut clients = vec![person];
     play_moves(&mut clients, usize::MAX, |_, m| match_over(m)).await;
@@ -99,8 +100,8 @@ async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_with
     server.stop();
 
     // The same match, killed in its second hand while the bots are to play.
-    let dir = TempDir::new("bot-resume-crash");
-    let server = ServerProcess::start_with(dir.path(), &SERVE_ARGS);
+    let dir = Storage::new(backend, "bot-resume-crash").await;
+    let server = dir.start_with(&SERVE_ARGS);
     let (id, person) = table_with_bots(server.addr).await;
     let mut clients = vec![person];
     // Hand 0: a pass and 13 cards; hand 1: a pass and 4 cards.
@@ -110,7 +111,7 @@ async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_with
     while clients[0].try_recv().await.is_some() {}
     let seen_before = events(&clients[0]);
 
-    let server = ServerProcess::start_with(dir.path(), &SERVE_ARGS);
+    let server = dir.start_with(&SERVE_ARGS);
     let mut person = WsClient::connect(server.addr).await;
     person
         .send(&ClientMsg::Join {
@@ -147,4 +148,22 @@ async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_with
     let after_crash = all_hands(server.addr, &id).await;
     assert_eq!(after_crash, reference, "the same match, hand for hand");
     server.stop();
+}
+
+#[tokio::test]
+async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash_on_sqlite()
+ {
+    random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash(
+        Backend::Sqlite,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash_on_postgres()
+ {
+    random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash(
+        Backend::Postgres,
+    )
+    .await;
 }

@@ -199,6 +199,7 @@ async fn parlor_bot_plays_a_whole_match_through_table_talk() {
         table: id.clone(),
         seat: Some(Seat(1)),
         name: "remote".into(),
+        invitation: None,
     };
     let bot = tokio::spawn(async move {
         remote_bot::play(&target, MoveSource::Strategy("random".into(), 7), 0).await

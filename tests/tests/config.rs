@@ -89,3 +89,39 @@ fn a_misspelt_key_stops_the_server() {
     assert!(!ok);
     assert!(err.contains("rate_limt"), "{err}");
 }
+
+#[test]
+fn a_ladder_variant_or_strategy_list_that_makes_no_sense_stops_the_server() {
+    for (flag, value, said) in [
+        ("--ladder-variants", "hearts,poker", "poker"),
+        ("--ladder-strategies", " , ", "ladder_strategies"),
+    ] {
+        let mut child = Command::new(parlor_bin())
+            .args(["serve", "--no-store", "--addr", "127.0.0.1:0", "--ladder"])
+            .args([flag, value])
+            .env("RUST_BACKTRACE", "0")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("running parlor serve");
+        // Bounded: a server that started anyway is stopped and the test fails.
+        let mut status = None;
+        for _ in 0..600 {
+            status = child.try_wait().expect("waiting for parlor serve");
+            if status.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        if status.is_none() {
+            let _ = child.kill();
+        }
+        let out = child.wait_with_output().expect("its output");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            status.is_some_and(|s| !s.success()),
+            "{flag} {value}: {err}"
+        );
+        assert!(err.contains(said), "{flag} {value}: {err}");
+    }
+}

@@ -3,7 +3,7 @@
 //! `kill -9`); a directory it cannot write (with SQLite's `-wal`/`-shm` files left over) is
 //! refused at start, not served while storing nothing; another program's SQLite file is
 //! refused and left untouched, while an older Parlor database is adopted; a log damaged part
-//! way comes back up to its last good step.
+//! way comes back up to its last good step; `--store sqlite:DIR` is `--data DIR`.
 
 mod support;
 
@@ -271,5 +271,34 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
         kept,
         8 + 6,
         "the cut rows are gone and the new moves stored"
+    );
+}
+
+/// `--store sqlite:DIR` is `--data DIR`: the tables live in that directory and come back from
+/// it; an unknown store is refused at start with what to give instead.
+#[tokio::test]
+async fn store_sqlite_dir_is_the_data_directory() {
+    let unused = TempDir::new("store-alias-unused");
+    let dir = TempDir::new("store-alias");
+    let store = format!("sqlite:{}", dir.path().display());
+    let server = ServerProcess::start_with(unused.path(), &["--store", &store]);
+    let (id, _clients) = support::started_hearts_table(server.addr, 30).await;
+    server.stop();
+    assert!(
+        dir.path().join("parlor.db").exists(),
+        "the store's directory"
+    );
+    assert!(!unused.path().join("parlor.db").exists(), "not --data");
+    let server = ServerProcess::start(dir.path());
+    let (status, table) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(status, 200, "{table}");
+    server.stop();
+
+    let log = refused(unused.path(), |c| {
+        c.args(["--store", "mysql://ann@db/parlor"]);
+    });
+    assert!(
+        log.contains("unknown store") && log.contains("postgres://"),
+        "{log}"
     );
 }

@@ -24,6 +24,7 @@ async fn the_ladder_plays_by_itself_and_rates_random_below_the_others() {
         variants: vec![Variant::Hearts],
         // `strong` searches hard: a debug build on a busy machine would take minutes.
         strategies: ["random", "heuristic"].map(String::from).to_vec(),
+        substitute: "heuristic".into(),
         pause: Duration::ZERO,
         options: vec![(
             Variant::Hearts,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use parlor_server::store::SqliteStore;
+use parlor_server::store::{PgStore, SqliteStore};
 use parlor_server::{AppState, Config};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{CardSet, Event, Legal, Seat};
@@ -195,9 +195,17 @@ async fn a_bot_plays_for_an_absent_player_after_the_grace_period_and_hands_back(
 async fn a_newer_connection_takes_the_seat_and_the_older_is_told_before_it_closes() {
     let store = SqliteStore::in_memory().expect("a store in memory");
     let with_store = AppState::new(Config::default()).with_store(Arc::new(store));
+    let pg = tokio::task::spawn_blocking(parlor_tests::postgres::Postgres::start)
+        .await
+        .expect("postgres");
+    let (pg_store, _) = PgStore::open(&pg.database("newer").await)
+        .await
+        .expect("a Postgres store");
+    let with_pg = AppState::new(Config::default()).with_store(Arc::new(pg_store));
     for server in [
         TestServer::start().await,
         TestServer::with_state(with_store).await,
+        TestServer::with_state(with_pg).await,
     ] {
         let id = server.create_table(json!({"variant": "hearts"})).await;
         let mut first = server.client().await;

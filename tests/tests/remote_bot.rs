@@ -86,6 +86,7 @@ async fn parlor_bot_plays_a_whole_match_without_a_sync() {
                 table: id.clone(),
                 seat: Some(Seat(seat)),
                 name: format!("bot {seat}"),
+                invitation: None,
             };
             bots.push(tokio::spawn(async move {
                 remote_bot::play(&target, MoveSource::Strategy("heuristic".into(), 7), 0).await

@@ -11,7 +11,7 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{CardSet, Event, Seat};
 use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
-use support::{ServerProcess, TempDir, parlor_bin, play_moves};
+use support::{Backend, Storage, parlor_bin, play_moves};
 
 /// `GET path`, expecting `status` and, for errors, the code.
 async fn get(addr: std::net::SocketAddr, path: &str, status: u16, code: Option<&str>) -> Value {
@@ -26,10 +26,9 @@ async fn get(addr: std::net::SocketAddr, path: &str, status: u16, code: Option<&
 
 /// A replay shows a finished hand face up and agrees with what the players were shown; the
 /// hand being played, and hands not begun, are refused.
-#[tokio::test]
-async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused() {
-    let dir = TempDir::new("replay");
-    let server = ServerProcess::start(dir.path());
+async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused(backend: Backend) {
+    let dir = Storage::new(backend, "replay").await;
+    let server = dir.start();
     let addr = server.addr;
     let body = json!({"variant": "hearts", "options": {"target": 100}, "seed": 77});
     let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
@@ -149,12 +148,21 @@ async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused() {
     server.stop();
 }
 
+#[tokio::test]
+async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused_on_sqlite() {
+    finished_hands_are_served_face_up_and_the_hand_in_play_is_refused(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused_on_postgres() {
+    finished_hands_are_served_face_up_and_the_hand_in_play_is_refused(Backend::Postgres).await;
+}
+
 /// `parlor replay` prints a finished hand from a file or from the server, in the compact
 /// notation, and explains a refusal.
-#[tokio::test]
-async fn parlor_replay_prints_a_finished_hand_in_compact_notation() {
-    let dir = TempDir::new("replay-cli");
-    let server = ServerProcess::start(dir.path());
+async fn parlor_replay_prints_a_finished_hand_in_compact_notation(backend: Backend) {
+    let dir = Storage::new(backend, "replay-cli").await;
+    let server = dir.start();
     let addr = server.addr;
     let body = json!({"variant": "whist", "options": {"target": 8}, "seed": 3});
     let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
@@ -172,7 +180,7 @@ async fn parlor_replay_prints_a_finished_hand_in_compact_notation() {
 
     let url = format!("http://{addr}/api/tables/{id}/hands/0");
     let (_, hand) = http(addr, "GET", &format!("/api/tables/{id}/hands/0"), None).await;
-    let file = dir.path().join("hand0.json");
+    let file = dir.dir.path().join("hand0.json");
     std::fs::write(&file, hand.to_string()).expect("write");
 
     let dealt: Vec<CardSet> = serde_json::from_value(hand["dealt"].clone()).expect("dealt");
@@ -205,6 +213,16 @@ async fn parlor_replay_prints_a_finished_hand_in_compact_notation() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("409") && err.contains("not over"), "{err}");
     server.stop();
+}
+
+#[tokio::test]
+async fn parlor_replay_prints_a_finished_hand_in_compact_notation_on_sqlite() {
+    parlor_replay_prints_a_finished_hand_in_compact_notation(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn parlor_replay_prints_a_finished_hand_in_compact_notation_on_postgres() {
+    parlor_replay_prints_a_finished_hand_in_compact_notation(Backend::Postgres).await;
 }
 
 /// A server that keeps no log (in-process here, as `parlor serve --no-store`) says so rather

@@ -4,6 +4,9 @@
 //! limit): every write to the database fails with `EFBIG` until it is lifted, like a full
 //! disk, with no mount or privilege needed.
 //!
+//! The same is checked against the Postgres store with the database itself stopped under a
+//! running server and started again.
+//!
 //! Checked: nobody is sent an event that was not stored (a server killed while paused comes
 //! back with everything any client saw), everyone is told the table paused, requests are
 //! refused with `storage_unavailable`, `/healthz` and table creation say so, and once the limit
@@ -18,7 +21,7 @@ use std::process::Command;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http, next_any};
 use serde_json::json;
-use support::{ServerProcess, TempDir, move_for, play_moves};
+use support::{Backend, ServerProcess, Storage, TempDir, move_for, play_moves};
 
 /// Sets the soft file size limit of process `pid` (`"0"`, or `"unlimited"` to lift it).
 fn set_file_size_limit(pid: u32, limit: &str) {
@@ -233,6 +236,66 @@ async fn a_server_killed_while_paused_comes_back_with_everything_anyone_saw() {
         server.log()
     );
     // And the match goes on.
+    let (sent, _) = play_moves(&mut clients, 8, |_, _| false).await;
+    assert_eq!(sent, 8);
+    server.stop();
+}
+
+/// Postgres stopped under a live server (connections cut, new ones refused): the tables
+/// pause and say so, `/healthz` is unhealthy, requests are refused; once Postgres is back
+/// play resumes by itself with no event lost or repeated, and a server killed afterwards
+/// comes back with everything anyone saw.
+#[tokio::test]
+async fn postgres_restarted_under_a_live_server_pauses_the_tables_then_play_goes_on() {
+    let storage = Storage::new(Backend::Postgres, "pg-restart").await;
+    let pg = storage.postgres().expect("a Postgres store");
+    if !pg.is_private() {
+        eprintln!("PARLOR_TEST_POSTGRES is set: this test needs a Postgres it can stop; skipped");
+        return;
+    }
+    let server = storage.start();
+    let (id, mut clients) = match_under_way(server.addr, 10).await;
+    let mut seen = Seen::default();
+
+    pg.stop();
+    play_until_told(&mut clients, &mut seen, false).await;
+    check_paused(server.addr, &mut clients[0]).await;
+    assert!(
+        server.log().contains("tables pause"),
+        "the server says why:\n{}",
+        server.log()
+    );
+
+    pg.restart();
+    play_until_told(&mut clients, &mut seen, true).await;
+    let mut moves = 0;
+    while moves < 24 {
+        let (i, msg) = next_any(&mut clients).await;
+        seen.note(i, &msg);
+        if let ServerMsg::Error { code, message } = &msg {
+            panic!("client {i}: {code}: {message}");
+        }
+        if let Some(reply) = seen.answer(i, &clients[i], &msg) {
+            clients[i].send(&reply).await;
+            moves += 1;
+        }
+    }
+    let (status, body) = http(server.addr, "GET", "/healthz", None).await;
+    assert_eq!(status, 200, "{body}");
+
+    let tokens: Vec<String> = clients
+        .iter()
+        .map(|c| c.token.clone().expect("token"))
+        .collect();
+    let newest = newest(&clients);
+    server.kill9();
+    let server = storage.start();
+    let (mut clients, seqs) = rejoin(server.addr, &id, &tokens).await;
+    assert!(
+        seqs.iter().all(|&s| s >= newest),
+        "restored at {seqs:?}, but a client saw event {newest}; the log:\n{}",
+        server.log()
+    );
     let (sent, _) = play_moves(&mut clients, 8, |_, _| false).await;
     assert_eq!(sent, 8);
     server.stop();

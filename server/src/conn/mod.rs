@@ -45,10 +45,21 @@ pub fn frame(msg: &ServerMsg) -> Frame {
 
 /// The sending side of one connection. Sends never wait: a connection whose queue is full is
 /// too slow, and is dropped (it may reconnect with its token) so it never stalls a table.
+///
+/// Cloning is one reference count: a table holds a clone for every frame waiting for its
+/// step's commit (several per move), so the queue's sender and the two signals live behind
+/// one shared [`Arc`] rather than being cloned (each under a lock) one by one.
 #[derive(Debug, Clone)]
 pub struct Conn {
     /// Which connection.
     pub id: ConnId,
+    /// Everything else, shared by the clones.
+    parts: Arc<Parts>,
+}
+
+/// What the clones of one [`Conn`] share.
+#[derive(Debug)]
+struct Parts {
     /// Its outbound queue, drained by the connection's writer task.
     tx: Sender<Frame>,
     /// Cancelled to make the connection close at once (too slow).
@@ -58,7 +69,7 @@ pub struct Conn {
     finish: CancellationToken,
     /// Rate-limit tokens the table gives back for moves it accepted (see
     /// [`Conn::refund_token`]).
-    refunds: Arc<AtomicU32>,
+    refunds: AtomicU32,
 }
 
 impl Conn {
@@ -67,10 +78,12 @@ impl Conn {
     pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Conn {
         Conn {
             id,
-            tx,
-            kick,
-            finish: CancellationToken::new(),
-            refunds: Arc::default(),
+            parts: Arc::new(Parts {
+                tx,
+                kick,
+                finish: CancellationToken::new(),
+                refunds: AtomicU32::new(0),
+            }),
         }
     }
 
@@ -78,26 +91,26 @@ impl Conn {
     /// prompt at once is never refused, however fast the table goes, while a flood of
     /// refused moves still runs the connection's bucket dry.
     pub fn refund_token(&self) {
-        self.refunds.fetch_add(1, Ordering::Relaxed);
+        self.parts.refunds.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Takes the tokens given back since the last call.
     #[must_use]
     pub fn take_refunds(&self) -> u32 {
-        self.refunds.swap(0, Ordering::Relaxed)
+        self.parts.refunds.swap(0, Ordering::Relaxed)
     }
 
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
     /// been told to close.
     pub fn send(&self, frame: Frame) -> bool {
-        match self.tx.try_push(frame) {
+        match self.parts.tx.try_push(frame) {
             Ok(()) => true,
             Err(PushError::Full) => {
                 tracing::debug!(
                     conn = self.id.0,
                     "outbound queue full: dropping a slow connection"
                 );
-                self.kick.cancel();
+                self.parts.kick.cancel();
                 false
             }
             Err(PushError::Closed) => false,
@@ -114,25 +127,25 @@ impl Conn {
     /// the connection is closing.
     pub async fn send_wait(&self, msg: &ServerMsg) -> bool {
         tokio::select! {
-            sent = self.tx.push(frame(msg)) => sent.is_ok(),
-            () = self.kick.cancelled() => false,
+            sent = self.parts.tx.push(frame(msg)) => sent.is_ok(),
+            () = self.parts.kick.cancelled() => false,
         }
     }
 
     /// Makes the connection close.
     pub fn kick(&self) {
-        self.kick.cancel();
+        self.parts.kick.cancel();
     }
 
     /// Makes the connection close after writing every frame queued so far, so the last
     /// message (why it closes) reaches the client.
     pub fn finish(&self) {
-        self.finish.cancel();
+        self.parts.finish.cancel();
     }
 
     /// The signal [`Conn::finish`] gives, for the connection's writer.
     #[must_use]
     pub fn finish_signal(&self) -> CancellationToken {
-        self.finish.clone()
+        self.parts.finish.clone()
     }
 }

@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use parlor_shared::protocol::{CreateTable, CreatedTable, TableInfo, TableOptions, VariantInfo};
@@ -20,34 +20,72 @@ pub(super) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(Variant::ALL.into_iter().map(VariantInfo::of).collect())
 }
 
-/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it).
-pub(super) async fn list(State(state): State<AppState>) -> Json<Vec<TableInfo>> {
-    Json(state.lobby.listed())
+/// Asks for this node's own tables only (`?local=1`): how the nodes of a cluster ask each
+/// other.
+#[derive(Debug, Default, serde::Deserialize)]
+pub(super) struct Scope {
+    /// True: this node's tables, not the cluster's.
+    #[serde(default)]
+    local: Option<u8>,
 }
 
-/// `GET /api/tables/{id}`.
+/// `GET /api/tables`: the listed tables only (a table is private unless its host lists it);
+/// in a cluster, those of every node.
+pub(super) async fn list(
+    State(state): State<AppState>,
+    Query(scope): Query<Scope>,
+) -> Json<Vec<TableInfo>> {
+    let mut tables = state.lobby.listed();
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none()) {
+        tables.extend(cluster.listed_elsewhere().await);
+        tables.sort_by(|a, b| a.id.cmp(&b.id));
+        tables.dedup_by(|a, b| a.id == b.id);
+    }
+    Json(tables)
+}
+
+/// `GET /api/tables/{id}`; in a cluster, a table owned by another node is described by it.
 pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(scope): Query<Scope>,
 ) -> Result<Json<TableInfo>, AppError> {
-    let table = state.lobby.get(&id).ok_or(AppError::NoSuchTable(id))?;
-    Ok(Json(table.info()))
+    if let Some(table) = state.lobby.get(&id) {
+        return Ok(Json(table.info()));
+    }
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none())
+        && let Some(info) = cluster.info_elsewhere(&id).await
+    {
+        return Ok(Json(info));
+    }
+    Err(AppError::NoSuchTable(id))
 }
 
-/// `POST /api/tables`, within the creating address's quota.
+/// `POST /api/tables`, within the creating address's quota. In a cluster the table is
+/// opened on the least-loaded live node: another node is asked to open it when it holds
+/// fewer tables than this one (and this node opens it if that node does not answer).
 pub(super) async fn create(
     State(state): State<AppState>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
+    Query(scope): Query<Scope>,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<CreatedTable>), AppError> {
     let Json(body) = body.map_err(|err| AppError::BadRequest(err.body_text()))?;
+    let raw = body.clone();
     let request = parse_create(body)?;
     if let Some(store) = state.lobby.store() {
         refuse_while_not_saving(store)?;
     }
     let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |Extension(peer)| peer.0.ip());
-    let ip = client_ip(peer, &headers, state.config.trust_proxy);
+    let ip = super::relayed_client(&state, &headers)
+        .unwrap_or_else(|| client_ip(peer, &headers, state.config.trust_proxy));
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none())
+        && let Some(target) = cluster.placement(state.lobby.len()).await
+        && let Some(created) = cluster.create_on(&target, &raw, ip).await
+    {
+        return Ok((StatusCode::CREATED, Json(created)));
+    }
     let mut created = None;
     state.table_quota.create(ip, &state.lobby, || {
         let (info, host_key) = state.lobby.create(request)?;

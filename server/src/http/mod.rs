@@ -150,6 +150,8 @@ pub struct AppState {
     pub ws_per_ip: Arc<per_ip::PerIp>,
     /// Tables created per address.
     pub table_quota: Arc<table_quota::TableQuota>,
+    /// The cluster this node is part of (`None`: a server on its own).
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 impl AppState {
@@ -181,6 +183,7 @@ impl AppState {
             shutdown,
             tracker: TaskTracker::new(),
             sessions: ws::Sessions::default(),
+            cluster: None,
         }
     }
 
@@ -198,7 +201,18 @@ impl AppState {
             },
             shutdown: self.shutdown.clone(),
             sessions: self.sessions.clone(),
+            cluster: self.cluster.clone(),
+            client: None,
         }
+    }
+
+    /// This state as one node of `cluster`: tables owned elsewhere are relayed and listed,
+    /// and each table's lease is let go when its actor stops here.
+    #[must_use]
+    pub fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> AppState {
+        self.lobby = self.lobby.with_stop_hook(cluster.stop_hook());
+        self.cluster = Some(cluster);
+        self
     }
 
     /// This state with tables logged to `store` (so they survive a restart) and hand
@@ -278,7 +292,9 @@ async fn upgrade(
     let config = &state.config;
     let client_place = match peer {
         Some(Extension(peer)) if config.trust_proxy => {
-            let ip = client_addr::client_ip(peer.0.ip(), &headers, true);
+            // A connection relayed by another node of the cluster counts for its client.
+            let ip = relayed_client(&state, &headers)
+                .unwrap_or_else(|| client_addr::client_ip(peer.0.ip(), &headers, true));
             match state.ws_per_ip.acquire(ip) {
                 Some(place) => Some(place),
                 None => {
@@ -289,7 +305,14 @@ async fn upgrade(
         }
         _ => None,
     };
-    let hub = state.hub();
+    let mut hub = state.hub();
+    if hub.cluster.is_some() {
+        hub.client = peer.map(|Extension(peer)| {
+            relayed_client(&state, &headers).unwrap_or_else(|| {
+                client_addr::client_ip(peer.0.ip(), &headers, config.trust_proxy)
+            })
+        });
+    }
     ws.read_buffer_size(config.read_buffer_bytes)
         .write_buffer_size(config.write_buffer_bytes)
         .max_message_size(ws::HARD_MESSAGE_LIMIT)
@@ -300,6 +323,22 @@ async fn upgrade(
                 ws::connection(socket, hub).await;
             })
         })
+}
+
+/// The address a cluster peer relaying a connection says its client has, believed only
+/// when the peer shows the cluster's secret.
+pub(crate) fn relayed_client(state: &AppState, headers: &HeaderMap) -> Option<std::net::IpAddr> {
+    let secret = state.cluster.as_ref()?.secret()?;
+    let shown = headers.get(crate::cluster::SECRET_HEADER)?.to_str().ok()?;
+    if shown != secret {
+        return None;
+    }
+    headers
+        .get(crate::cluster::CLIENT_HEADER)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// Serves `app` on `listener` (through [`listen::accept_loop`]: connection caps and header

@@ -21,6 +21,9 @@ pub struct ServerStats {
     pub memory: Option<Memory>,
     /// The table log, when the server keeps one.
     pub store: Option<StoreStats>,
+    /// This node's part in its cluster, when it is one node of several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<crate::cluster::ClusterStats>,
 }
 
 /// The process's resident memory.
@@ -39,6 +42,10 @@ pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
         connections: state.tracker.len(),
         memory: memory(),
         store: state.lobby.store().and_then(|store| store.stats()),
+        cluster: match &state.cluster {
+            Some(cluster) => Some(cluster.stats().await),
+            None => None,
+        },
     })
 }
 

@@ -7,6 +7,9 @@
 //! join on a new connection) or turn it down (`decline`). The host hears how it went
 //! (`invite_status`); a declined or lapsed invitation leaves the seat as it was.
 //!
+//! The server can invite too (the ladder): it hears how its invitation goes on a channel
+//! instead of a connection ([`Inviter`]), and otherwise the invitation is the same.
+//!
 //! It owns no table and no socket: it sends through connection queues ([`Conn`]) and hears
 //! of joins from the connection that made them. A bot's free capacity is what it offered
 //! less its seats (counted until their connections end) and the invitations waiting for it.
@@ -17,6 +20,7 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{InviteState, MAX_BOT_TABLES, OnlineBot, ServerMsg, codes};
 use parlor_shared::{Seat, Variant};
+use tokio::sync::mpsc;
 
 use crate::conn::{Conn, ConnId};
 use crate::store::BotAccount;
@@ -79,6 +83,41 @@ impl BotError {
     }
 }
 
+/// Who sent an invitation, and so hears how it goes (`invite_status`).
+#[derive(Debug, Clone)]
+pub enum Inviter {
+    /// The table's host, on its connection.
+    Host(Conn),
+    /// The server itself (the ladder), on a channel of the invitation's states.
+    Server(mpsc::UnboundedSender<InviteState>),
+}
+
+impl From<Conn> for Inviter {
+    fn from(conn: Conn) -> Self {
+        Inviter::Host(conn)
+    }
+}
+
+impl Inviter {
+    /// Tells the inviter how the invitation `id` for `bot` at `seat` stands.
+    fn tell(&self, id: &str, seat: Seat, bot: &str, status: InviteState) {
+        match self {
+            Inviter::Host(conn) => {
+                conn.send_msg(&ServerMsg::InviteStatus {
+                    invitation: id.to_string(),
+                    seat,
+                    bot: bot.to_string(),
+                    status,
+                });
+            }
+            // The server may have stopped listening (it gave up waiting): nothing to tell.
+            Inviter::Server(tx) => {
+                let _ = tx.send(status);
+            }
+        }
+    }
+}
+
 /// An invitation taken up by `accept`: where the bot sits down.
 #[derive(Debug, Clone)]
 pub struct Claim {
@@ -90,8 +129,8 @@ pub struct Claim {
     pub table: String,
     /// The seat.
     pub seat: Seat,
-    /// The host who invited it, told how it went.
-    host: Conn,
+    /// Who invited it, told how it went.
+    host: Inviter,
 }
 
 /// One online bot.
@@ -121,8 +160,8 @@ struct Pending {
     table: String,
     /// The seat.
     seat: Seat,
-    /// The host's connection.
-    host: Conn,
+    /// Who invited it.
+    host: Inviter,
 }
 
 /// Everything the directory knows, under one lock (held briefly, never across an await).
@@ -166,12 +205,7 @@ impl Inner {
 
 /// Tells the host how its invitation stands.
 fn tell_host(id: &str, pending: &Pending, status: InviteState) {
-    pending.host.send_msg(&ServerMsg::InviteStatus {
-        invitation: id.to_string(),
-        seat: pending.seat,
-        bot: pending.bot.clone(),
-        status,
-    });
+    pending.host.tell(id, pending.seat, &pending.bot, status);
 }
 
 /// The directory key of a bot name: names are unique without regard to case.
@@ -204,6 +238,12 @@ impl BotDirectory {
             inner: Arc::default(),
             timeout,
         }
+    }
+
+    /// How long an invitation waits for its answer.
+    #[must_use]
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// The state, even after a panic elsewhere (every change is a whole step).
@@ -325,7 +365,7 @@ impl BotDirectory {
     }
 
     /// Invites the bot `name` to `seat` of `table` (the table agreed): the bot gets an
-    /// `invitation`, the host `invite_status` `sent`, and the invitation lapses after the
+    /// `invitation`, the inviter `invite_status` `sent`, and the invitation lapses after the
     /// directory's timeout.
     pub fn invite(
         &self,
@@ -333,8 +373,9 @@ impl BotDirectory {
         table: &str,
         seat: Seat,
         invitable: &Invitable,
-        host: Conn,
+        host: impl Into<Inviter>,
     ) -> Result<String, BotError> {
+        let host = host.into();
         let key = key(name);
         let mut inner = self.lock();
         let bot = inner
@@ -430,12 +471,9 @@ impl BotDirectory {
             self.left(&claim.bot);
             InviteState::Cancelled
         };
-        claim.host.send_msg(&ServerMsg::InviteStatus {
-            invitation: claim.invitation.clone(),
-            seat: claim.seat,
-            bot: claim.bot.clone(),
-            status,
-        });
+        claim
+            .host
+            .tell(&claim.invitation, claim.seat, &claim.bot, status);
     }
 
     /// A seat the bot took by invitation was left (its connection ended or it sent `leave`).
@@ -526,5 +564,46 @@ mod tests {
         assert_eq!(directory.list(None)[0].free, 1);
         directory.left("Deep");
         assert_eq!(directory.list(None)[0].free, 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_server_hears_how_its_invitations_go_on_a_channel() {
+        let directory = BotDirectory::new(Duration::from_secs(15));
+        let (bot, _bot_rx) = conn();
+        directory
+            .online(&account("Deep"), "h".into(), &[Variant::Hearts], 2, bot)
+            .unwrap();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let declined = directory
+            .invite(
+                "Deep",
+                "t1",
+                Seat(0),
+                &hearts(),
+                Inviter::Server(tx.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        directory.decline(&declined).unwrap();
+        assert_eq!(rx.recv().await, Some(InviteState::Declined));
+        directory
+            .invite(
+                "Deep",
+                "t2",
+                Seat(0),
+                &hearts(),
+                Inviter::Server(tx.clone()),
+            )
+            .unwrap();
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        tokio::time::sleep(Duration::from_secs(16)).await;
+        assert_eq!(rx.recv().await, Some(InviteState::Expired));
+        let accepted = directory
+            .invite("Deep", "t3", Seat(0), &hearts(), Inviter::Server(tx))
+            .unwrap();
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        let claim = directory.claim(&accepted).unwrap();
+        directory.joined(&claim, true);
+        assert_eq!(rx.recv().await, Some(InviteState::Accepted));
     }
 }

@@ -15,7 +15,11 @@
 //! [`records`] and the engine of `parlor-shared`.
 
 pub mod accounts;
+pub mod fence;
 pub mod hands;
+pub mod health;
+pub mod location;
+pub mod postgres;
 pub mod records;
 pub mod restore;
 pub mod secret;
@@ -33,6 +37,8 @@ use thiserror::Error;
 use tokio::sync::{oneshot, watch};
 
 pub use accounts::{BotAccount, NewBot};
+pub use location::StoreLocation;
+pub use postgres::PgStore;
 pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
@@ -124,6 +130,12 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// Postgres refused, or could not be reached.
+    #[error("postgres: {}", postgres_error(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A `--store` that names no store Parlor knows.
+    #[error("{0}")]
+    Location(String),
     /// The file system refused.
     #[error("{what}: {err}")]
     Io {
@@ -198,6 +210,18 @@ impl StoreError {
     }
 }
 
+/// A Postgres error with the server's own message when there is one (the client's display
+/// says only "db error").
+fn postgres_error(err: &tokio_postgres::Error) -> String {
+    match err.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => match std::error::Error::source(err) {
+            Some(source) => format!("{err}: {source}"),
+            None => err.to_string(),
+        },
+    }
+}
+
 /// The table log's background work, as `GET /api/stats` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoreStats {
@@ -207,6 +231,22 @@ pub struct StoreStats {
     pub log_restarts: u64,
     /// Pages in the write-ahead log at the last checkpoint.
     pub log_pages: u64,
+    /// The Postgres writer's figures, for a Postgres store (absent for SQLite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postgres: Option<PgStats>,
+}
+
+/// What the Postgres writer has done since start, for `GET /api/stats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PgStats {
+    /// Transactions committed (each holds a batch of writes).
+    pub commits: u64,
+    /// Writes committed.
+    pub writes: u64,
+    /// Tries of a batch that failed (each is tried again).
+    pub failed_commits: u64,
+    /// Connections opened after the first (the database was lost and found again).
+    pub reconnects: u64,
 }
 
 /// What was found in the database on start.

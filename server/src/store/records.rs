@@ -225,6 +225,23 @@ pub enum Write {
 }
 
 impl Write {
+    /// The table this change belongs to: every change names one, so a backend can check per
+    /// table that it still may write (a cluster's fencing).
+    #[must_use]
+    pub fn table(&self) -> &str {
+        match self {
+            Write::Table(row) => &row.id,
+            Write::Result(row) => &row.table,
+            Write::Match { table, .. }
+            | Write::State { table, .. }
+            | Write::Action { table, .. }
+            | Write::Chat { table, .. }
+            | Write::Closed { table }
+            | Write::Cut { table, .. }
+            | Write::Deleted { table } => table,
+        }
+    }
+
     /// A short description for the log (never the seat tokens).
     #[must_use]
     pub fn what(&self) -> String {

@@ -80,6 +80,11 @@ pub struct TableSetup {
     pub max_spectators: usize,
 }
 
+/// The `goodbye` of a table whose writes were refused because another node of the cluster
+/// owns it now: reconnecting (to the same address) reaches that node.
+const FENCED_GOODBYE: &str =
+    "this table has moved to another server of the cluster: reconnect to go on";
+
 /// Spectators a table takes unless the server says otherwise.
 pub const DEFAULT_MAX_SPECTATORS: usize = 50;
 
@@ -135,6 +140,7 @@ pub(super) fn start(
         dirty: false,
         dropped: Vec::new(),
         closing: false,
+        handing_off: None,
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
         timer: Box::pin(sleep_until(Instant::now())),
@@ -268,13 +274,17 @@ struct TableActor {
     dropped: Vec<ConnId>,
     /// The actor stops after this step.
     closing: bool,
+    /// The actor stops after this step without closing the table, telling everyone why
+    /// (the table goes on on another node).
+    handing_off: Option<String>,
     /// The mailbox: messages from connections.
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
     /// The one timer, set to the earliest deadline.
     timer: Pin<Box<Sleep>>,
-    /// The deadline the timer is set to, if armed.
+    /// The deadline the timer is set to, if armed: never later than the earliest deadline
+    /// (it may be earlier; it then goes off with nothing due and is set again).
     timer_at: Option<Instant>,
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
@@ -292,7 +302,9 @@ impl TableActor {
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
-        let shutdown = self.shutdown.clone();
+        // A child of the server's token: polled at every turn of the loop, it locks only this
+        // table's node, where the server's own token would be one lock for every table.
+        let shutdown = self.shutdown.child_token();
         let stopping = shutdown.cancelled();
         tokio::pin!(stopping);
         self.storage_changed();
@@ -307,6 +319,17 @@ impl TableActor {
                 }
                 self.dropped.extend(dropped);
                 self.settle();
+            }
+            if let Some(reason) = self.handing_off.take() {
+                self.outbox.flush().await;
+                if !self.outbox.is_fenced() {
+                    self.say_goodbye_now(&reason);
+                    break;
+                }
+            }
+            if self.outbox.is_fenced() {
+                self.say_goodbye_now(FENCED_GOODBYE);
+                break;
             }
             if self.closing {
                 if self.ever_seated {
@@ -327,7 +350,13 @@ impl TableActor {
             let thinking = !paused && room && self.thought.is_some();
             let timer_armed = !paused && self.timer_at.is_some();
             tokio::select! {
-                dropped = self.outbox.deliver_next(), if in_flight => self.dropped.extend(dropped),
+                dropped = self.outbox.deliver_next(), if in_flight => {
+                    self.dropped.extend(dropped);
+                    if self.outbox.is_fenced() {
+                        self.say_goodbye_now(FENCED_GOODBYE);
+                        break;
+                    }
+                }
                 msg = self.rx.recv(), if room => match msg {
                     Some(msg) => if let Some(msg) = self.refuse_while_paused(msg) {
                         self.handle_msg(msg);
@@ -497,11 +526,17 @@ impl TableActor {
             .chain([self.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
-        if next != self.timer_at {
-            if let Some(at) = next {
+        // The timer is set again only for an earlier deadline. Each prompt to a remote bot
+        // starts a clock later than the one before it, so a table in play would otherwise
+        // move its timer at every move; one that goes off early finds nothing due, and the
+        // next `schedule` sets it for what is next.
+        match (next, self.timer_at) {
+            (None, _) => self.timer_at = None,
+            (Some(at), Some(armed)) if armed <= at => {}
+            (Some(at), _) => {
                 self.timer.as_mut().reset(at);
+                self.timer_at = Some(at);
             }
-            self.timer_at = next;
         }
     }
 

@@ -190,6 +190,13 @@ pub enum AdminCommand {
     /// Start a match, as the host would. A match started this way is played to its end even
     /// with nobody connected: the idle timer waits until it is over.
     Start,
+    /// Stop serving the table here without closing it (another node of the cluster takes
+    /// it): what was done is stored and sent, then everyone is told to reconnect
+    /// (`goodbye`) and let go.
+    HandOff {
+        /// Why, for the `goodbye`.
+        reason: String,
+    },
 }
 
 /// A cheap, cloneable reference to a running table.

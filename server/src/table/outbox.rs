@@ -60,6 +60,9 @@ pub struct Outbox {
     match_no: u32,
     /// The seats, host and status last written, so unchanged ones are not written again.
     last_state: Option<(TableStatus, Option<Seat>, Vec<SeatRow>)>,
+    /// True once a write was refused because another node owns the table now: nothing more
+    /// is sent or written, and the table stops.
+    fenced: bool,
 }
 
 impl Outbox {
@@ -74,6 +77,7 @@ impl Outbox {
             sealed: VecDeque::new(),
             match_no: 0,
             last_state: None,
+            fenced: false,
         }
     }
 
@@ -159,6 +163,13 @@ impl Outbox {
         Vec::new()
     }
 
+    /// True once a write was refused because another node of the cluster owns the table
+    /// (see [`crate::store::fence`]): the table must stop here.
+    #[must_use]
+    pub fn is_fenced(&self) -> bool {
+        self.fenced
+    }
+
     /// Sealed steps still waiting for the database.
     #[must_use]
     pub fn in_flight(&self) -> usize {
@@ -186,6 +197,15 @@ impl Outbox {
         let mut dropped = Vec::new();
         while let Some(step) = self.sealed.pop_front() {
             match outcome {
+                Outcome::Refused(err) if crate::store::fence::is_fenced(&err) => {
+                    tracing::warn!(table = %self.table, "a change was refused: another node owns this table now");
+                    // Not stored, so never sent, nor anything after it: the table's new
+                    // owner goes on from its log.
+                    self.fenced = true;
+                    self.sealed.clear();
+                    self.held.clear();
+                    break;
+                }
                 Outcome::Stored => dropped.extend(deliver(step.held)),
                 Outcome::Refused(err) => {
                     tracing::error!(table = %self.table, %err, "a change was not stored; play goes on");

@@ -9,6 +9,7 @@
 pub mod adapters;
 
 pub mod arena;
+pub mod available_bot;
 pub mod backup;
 pub mod bench;
 pub mod bot;

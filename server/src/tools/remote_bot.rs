@@ -77,6 +77,9 @@ pub struct Target {
     pub seat: Option<Seat>,
     /// The name shown at the table.
     pub name: String,
+    /// The invitation this registered bot took up: the first connection `accept`s it
+    /// instead of joining (and later ones rejoin with the seat token, as usual).
+    pub invitation: Option<String>,
 }
 
 /// How a session ended.
@@ -179,12 +182,17 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
         .await
         .with_context(|| format!("connecting to {url}"))?;
     let (mut sink, mut stream) = ws.split();
-    let join = ClientMsg::Join {
-        table: target.table.clone(),
-        seat: session.seat,
-        name: Some(target.name.clone()),
-        token: session.token.clone(),
-        bot: true,
+    let join = match (&target.invitation, &session.token) {
+        (Some(invitation), None) => ClientMsg::Accept {
+            invitation: invitation.clone(),
+        },
+        _ => ClientMsg::Join {
+            table: target.table.clone(),
+            seat: session.seat,
+            name: Some(target.name.clone()),
+            token: session.token.clone(),
+            bot: true,
+        },
     };
     sink.send(Message::text(serde_json::to_string(&join)?))
         .await?;
@@ -250,6 +258,8 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                     codes::KICKED,
                     codes::SEAT_CLOSED,
                     codes::BAD_NAME,
+                    // The invitation lapsed or was cancelled before it was taken up.
+                    codes::NO_SUCH_INVITATION,
                 ];
                 if fatal.contains(&code.as_str()) {
                     bail!("{code}: {message}");

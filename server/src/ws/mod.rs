@@ -69,6 +69,10 @@ pub struct Hub {
     pub shutdown: CancellationToken,
     /// The live sessions (for the admin API).
     pub sessions: Sessions,
+    /// The cluster this node is part of, if any: a table owned by another node is relayed.
+    pub cluster: Option<crate::cluster::Cluster>,
+    /// The client's address (passed on when the connection is relayed).
+    pub client: Option<std::net::IpAddr>,
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
@@ -95,6 +99,7 @@ where
         hub.limits.rate_per_sec,
         hub.sessions.clone(),
     );
+    reader.cluster = hub.cluster.clone();
     hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
@@ -109,7 +114,9 @@ where
             rx,
             kick,
             finish,
-            hub.shutdown.clone(),
+            // The writer polls it at every wake: a child token is locked only by this
+            // connection, where the server's own would be one lock for every connection.
+            hub.shutdown.child_token(),
             &sent,
             ping_every,
         );
@@ -137,6 +144,11 @@ where
             tracing::info!(conn = conn.0, "websocket closed: {reason}");
             Box::pin(writer::close_with(&mut sink, close_code::POLICY, reason)).await;
         }
+        ReadEnd::Relay => {
+            if let Some((address, first)) = reader.relay_to.take() {
+                Box::pin(relay(&mut sink, stream, hub, conn, &address, first)).await;
+            }
+        }
         ReadEnd::Gone => {}
     }
     if let Some(table) = reader.table.take() {
@@ -156,4 +168,72 @@ where
         table = reader.table_id.as_deref().unwrap_or(""),
         "websocket session ended"
     );
+}
+
+/// The table a `join` or `watch` frame names.
+fn first_table(frame: &str) -> String {
+    match parlor_shared::protocol::ClientMsg::parse(frame) {
+        Ok(
+            parlor_shared::protocol::ClientMsg::Join { table, .. }
+            | parlor_shared::protocol::ClientMsg::Watch { table },
+        ) => table,
+        _ => String::new(),
+    }
+}
+
+/// Pipes the rest of the connection to the node that owns its table (the client's `join`
+/// or `watch` first). If that node cannot be reached the client is told to reconnect.
+async fn relay<W, R>(
+    sink: &mut W,
+    stream: &mut R,
+    hub: &Hub,
+    conn: ConnId,
+    address: &str,
+    first: String,
+) where
+    W: Sink<Message> + Unpin,
+    R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let Some(cluster) = &hub.cluster else { return };
+    tracing::debug!(conn = conn.0, owner = %address, "relaying the connection to the table's node");
+    // The owner may have just died: its lease runs out and another node (maybe this one,
+    // which then relays to itself) adopts the table. Tried for at most three leases.
+    let step = std::time::Duration::from_millis(100);
+    let tries = (cluster.lease() * 3).as_millis() / step.as_millis() + 1;
+    let mut address = address.to_string();
+    let mut piped = Ok(());
+    for _ in 0..tries {
+        piped = crate::cluster::relay::pipe(
+            sink,
+            stream,
+            &address,
+            first.clone(),
+            hub.client,
+            cluster.secret(),
+            HARD_MESSAGE_LIMIT,
+        )
+        .await;
+        if piped.is_ok() {
+            return;
+        }
+        tokio::time::sleep(step).await;
+        if let Some(now) = cluster.owner_address(&first_table(&first)).await {
+            address = now;
+        }
+    }
+    if let Err(err) = piped {
+        tracing::warn!(conn = conn.0, owner = %address, %err, "could not relay the connection");
+        let goodbye = parlor_shared::protocol::ServerMsg::Goodbye {
+            reason: "the table's server could not be reached: reconnect to try again".into(),
+        };
+        if let Ok(text) = serde_json::to_string(&goodbye) {
+            let _ = sink.send(Message::text(text)).await;
+        }
+        Box::pin(writer::close_with(
+            sink,
+            close_code::AGAIN,
+            "try again".into(),
+        ))
+        .await;
+    }
 }

@@ -28,6 +28,19 @@ pub(super) enum ReadEnd {
     Silent(Duration),
     /// No table was joined or watched for this long.
     NeverJoined(Duration),
+    /// The table joined or watched is owned by another node of the cluster: the connection
+    /// is piped there from now on (see [`Reader::relay_to`]).
+    Relay,
+}
+
+/// Where a table not open here was found.
+enum Elsewhere {
+    /// It opened here meanwhile.
+    Here(TableHandle),
+    /// Another node owns it (its address).
+    There(String),
+    /// Nowhere in the cluster.
+    Nowhere,
 }
 
 /// The reading half of a connection.
@@ -54,6 +67,14 @@ pub(super) struct Reader {
     pub(super) available: bool,
     /// The registered bot whose invited seat this connection took (`accept`).
     pub(super) account: Option<String>,
+    /// The cluster, if this node is part of one.
+    pub(super) cluster: Option<crate::cluster::Cluster>,
+    /// The text of the `join` or `watch` being handled (sent on if it is relayed).
+    joining: Option<String>,
+    /// The node to pipe the connection to, and the frame that goes first.
+    pub(super) relay_to: Option<(String, String)>,
+    /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
+    bytes_received: metrics::Counter,
 }
 
 impl Reader {
@@ -77,6 +98,10 @@ impl Reader {
             sessions,
             available: false,
             account: None,
+            cluster: None,
+            joining: None,
+            relay_to: None,
+            bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
     }
 
@@ -89,18 +114,33 @@ impl Reader {
     {
         let mut heard = Instant::now();
         let mut unjoined_since = Some(heard);
+        // One timer for the connection's life, not one per frame: it stays set to an older
+        // deadline while frames arrive, and when it fires before the current deadline it is
+        // set again. Frames then cost no work in the runtime's timer wheel.
+        let timer = sleep_until(heard + limits.idle.min(limits.join));
+        tokio::pin!(timer);
         loop {
-            match (&self.table, unjoined_since) {
-                (Some(_), _) => unjoined_since = None,
-                (None, None) => unjoined_since = Some(Instant::now()),
-                (None, Some(_)) => {}
+            // A registered bot's `available` connection waits for invitations at no table,
+            // as long as it likes (overnight on the ladder): it counts as joined.
+            match (self.table.is_some() || self.available, unjoined_since) {
+                (true, _) => unjoined_since = None,
+                (false, None) => unjoined_since = Some(Instant::now()),
+                (false, Some(_)) => {}
             }
             let idle_at = heard + limits.idle;
             let join_at = unjoined_since.map(|since| since + limits.join);
             let deadline = join_at.map_or(idle_at, |join_at| join_at.min(idle_at));
+            if timer.deadline() > deadline {
+                timer.as_mut().reset(deadline);
+            }
             let message = tokio::select! {
                 message = stream.next() => message,
-                () = sleep_until(deadline) => {
+                () = &mut timer => {
+                    if Instant::now() < deadline {
+                        // Set for an older deadline: something arrived since.
+                        timer.as_mut().reset(deadline);
+                        continue;
+                    }
                     return if join_at.is_some_and(|at| at <= idle_at) {
                         ReadEnd::NeverJoined(limits.join)
                     } else {
@@ -119,6 +159,9 @@ impl Reader {
                     self.received(text.len());
                     if self.allowed().await {
                         Box::pin(self.on_text(text.as_str())).await;
+                        if self.relay_to.is_some() {
+                            return ReadEnd::Relay;
+                        }
                     }
                 }
                 Ok(Message::Binary(bytes)) => {
@@ -155,7 +198,7 @@ impl Reader {
     fn received(&mut self, bytes: usize) {
         self.frames_in += 1;
         self.bytes_in += bytes as u64;
-        metrics::counter!("parlor_ws_bytes_received_total").increment(bytes as u64);
+        self.bytes_received.increment(bytes as u64);
     }
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
@@ -172,7 +215,15 @@ impl Reader {
     /// One text frame.
     pub(super) async fn on_text(&mut self, text: &str) {
         match ClientMsg::parse(text) {
-            Ok(msg) => self.dispatch(msg).await,
+            Ok(msg) => {
+                if self.cluster.is_some()
+                    && matches!(msg, ClientMsg::Join { .. } | ClientMsg::Watch { .. })
+                {
+                    self.joining = Some(text.to_string());
+                }
+                self.dispatch(msg).await;
+                self.joining = None;
+            }
             Err(err) => {
                 self.reply(&ServerMsg::error(err.code(), err.to_string()))
                     .await
@@ -266,9 +317,21 @@ impl Reader {
             return false;
         }
         let no_table = || Refusal::NoSuchTable(id.to_string()).to_msg();
-        let Some(table) = self.lobby.get(id) else {
-            self.reply(&no_table()).await;
-            return false;
+        let table = match self.lobby.get(id) {
+            Some(table) => table,
+            None => match self.elsewhere(id).await {
+                Elsewhere::Here(table) => table,
+                Elsewhere::There(address) => {
+                    if let Some(first) = self.joining.take() {
+                        self.relay_to = Some((address, first));
+                    }
+                    return false;
+                }
+                Elsewhere::Nowhere => {
+                    self.reply(&no_table()).await;
+                    return false;
+                }
+            },
         };
         let (reply, joined) = oneshot::channel();
         let msg = TableMsg::Join {
@@ -287,6 +350,32 @@ impl Reader {
             return true;
         }
         false
+    }
+
+    /// Finds a table not open here in the cluster: on another node, or about to open here
+    /// (adopted meanwhile). A table whose lease ran out is waited for, at most three leases
+    /// (its adoption takes one round).
+    async fn elsewhere(&self, id: &str) -> Elsewhere {
+        let Some(cluster) = &self.cluster else {
+            return Elsewhere::Nowhere;
+        };
+        let step = Duration::from_millis(100);
+        let tries = (cluster.lease() * 3).as_millis() / step.as_millis() + 1;
+        for _ in 0..tries {
+            match cluster.locate(id).await {
+                crate::cluster::Location::Remote(address) => return Elsewhere::There(address),
+                crate::cluster::Location::Nowhere => break,
+                crate::cluster::Location::Moving => {}
+            }
+            if let Some(table) = self.lobby.get(id) {
+                return Elsewhere::Here(table);
+            }
+            tokio::time::sleep(step).await;
+        }
+        match self.lobby.get(id) {
+            Some(table) => Elsewhere::Here(table),
+            None => Elsewhere::Nowhere,
+        }
     }
 
     /// Queues an answer of the reader's own, waiting for room in the queue (a client that

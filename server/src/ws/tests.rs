@@ -24,6 +24,8 @@ fn hub(idle: u64, join: u64) -> Hub {
         },
         shutdown,
         sessions: Sessions::default(),
+        cluster: None,
+        client: None,
     }
 }
 
@@ -76,4 +78,30 @@ async fn a_silent_connection_is_pinged_then_closed_after_the_idle_timeout() {
     let (code, reason) = close_of(&written);
     assert_eq!(code, close_code::AWAY);
     assert_eq!(reason, "nothing received for 60 s");
+}
+
+/// A client heard from now and then outlives the idle timeout, and is closed one idle
+/// timeout after the last thing it sent (the reader's one timer, set for an older deadline,
+/// is set again rather than closing the connection).
+#[tokio::test(start_paused = true)]
+async fn a_connection_is_closed_an_idle_timeout_after_its_last_frame() {
+    let hub = hub(60, 3600);
+    let (tx, _rx) = mpsc::channel(64);
+    // A pong every 25 s, four times, then nothing.
+    let mut client = Box::pin(stream::unfold(0u32, |sent| async move {
+        if sent == 4 {
+            return std::future::pending().await;
+        }
+        tokio::time::sleep(Duration::from_secs(25)).await;
+        let pong: Result<Message, axum::Error> = Ok(Message::Pong(Default::default()));
+        Some((pong, sent + 1))
+    }));
+    let started = tokio::time::Instant::now();
+    tokio::time::timeout(
+        Duration::from_secs(3600),
+        run(PollSender::new(tx), &mut client, &hub),
+    )
+    .await
+    .expect("the server never closed the connection");
+    assert_eq!(started.elapsed(), Duration::from_secs(100 + 60));
 }

@@ -102,6 +102,8 @@ impl ServerProcess {
             .args(args)
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
+            // The store is the test's choice (`--store`), never the environment's.
+            .env_remove("PARLOR_STORE")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -297,4 +299,105 @@ pub async fn started_hearts_table(addr: SocketAddr, target: i32) -> (String, Vec
     }
     clients[0].send(&ClientMsg::Start {}).await;
     (id, clients)
+}
+
+/// Which store a test's servers keep their tables in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The embedded SQLite file in a data directory (the default).
+    Sqlite,
+    /// A database on a real, private Postgres (see `parlor_tests::postgres`).
+    Postgres,
+}
+
+/// Where one test's servers keep their tables: a data directory, and for [`Backend::Postgres`]
+/// a private Postgres with a database of the test's own. Servers started from it one after
+/// another find the same tables.
+pub struct Storage {
+    /// The data directory (`--data`; unused by a Postgres store).
+    pub dir: TempDir,
+    /// The Postgres server and the test's database URL.
+    pub postgres: Option<(parlor_tests::postgres::Postgres, String)>,
+}
+
+impl Storage {
+    /// Storage on `backend` for the test `name`.
+    pub async fn new(backend: Backend, name: &str) -> Storage {
+        let dir = TempDir::new(name);
+        let postgres = match backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => {
+                let pg = tokio::task::spawn_blocking(parlor_tests::postgres::Postgres::start)
+                    .await
+                    .expect("starting Postgres");
+                let url = pg.database(name).await;
+                Some((pg, url))
+            }
+        };
+        Storage { dir, postgres }
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> Backend {
+        if self.postgres.is_some() {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    /// Starts `parlor serve` on this storage.
+    pub fn start(&self) -> ServerProcess {
+        self.start_with(&[])
+    }
+
+    /// Starts `parlor serve ARGS...` on this storage.
+    pub fn start_with(&self, args: &[&str]) -> ServerProcess {
+        let mut all: Vec<&str> = Vec::new();
+        if let Some((_, url)) = &self.postgres {
+            all.extend(["--store", url.as_str()]);
+        }
+        all.extend_from_slice(args);
+        ServerProcess::start_with(self.dir.path(), &all)
+    }
+
+    /// The Postgres server, for a Postgres backend.
+    pub fn postgres(&self) -> Option<&parlor_tests::postgres::Postgres> {
+        self.postgres.as_ref().map(|(pg, _)| pg)
+    }
+
+    /// Every stored action of table `id` in order, as (seat, action JSON).
+    pub async fn stored_actions(&self, id: &str) -> Vec<(u8, String)> {
+        match &self.postgres {
+            None => {
+                let db = rusqlite::Connection::open(self.dir.path().join("parlor.db"))
+                    .expect("open the db");
+                let mut stmt = db
+                    .prepare(
+                        "SELECT seat, action FROM actions WHERE table_id = ?1 \
+                         ORDER BY match_no, idx",
+                    )
+                    .expect("query");
+                stmt.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .expect("rows")
+                    .map(|r| r.expect("row"))
+                    .collect()
+            }
+            Some((pg, url)) => {
+                let name = url.rsplit('/').next().expect("a database name");
+                let client = pg.connect(name).await;
+                client
+                    .query(
+                        "SELECT seat, action FROM actions WHERE table_id = $1 \
+                         ORDER BY match_no, idx",
+                        &[&id],
+                    )
+                    .await
+                    .expect("rows")
+                    .iter()
+                    .map(|row| (row.get::<_, i16>(0) as u8, row.get(1)))
+                    .collect()
+            }
+        }
+    }
 }

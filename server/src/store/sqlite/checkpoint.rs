@@ -23,8 +23,14 @@ use rusqlite::Connection;
 use crate::store::StoreError;
 
 /// How long commits gather before a checkpoint: fewer, larger checkpoints copy each hot page
-/// once for many commits.
-const GATHER: Duration = Duration::from_millis(50);
+/// once for many commits. Under load every table's last page changes with each of its moves,
+/// a dozen times a second: at 50 ms nearly every page of the log was copied (one read and
+/// one write each), at half a second one copy stands for several of its versions.
+const GATHER: Duration = Duration::from_millis(500);
+
+/// How often the gathering checks whether the writer has gone (the thread then stops
+/// without waiting out the rest of [`GATHER`]).
+const GATHER_STEP: Duration = Duration::from_millis(50);
 
 /// Log pages (16 MiB of the store's 1 KiB pages) past which the checkpointer holds the writer
 /// for a moment to restart the log.
@@ -100,10 +106,14 @@ impl Checkpointer {
 /// The thread's loop: one checkpoint per batch of nudges, until the writer is gone.
 fn run(conn: &Connection, nudges: &Receiver<()>, log_limit: i64, stats: &CheckpointStats) {
     while nudges.recv().is_ok() {
-        thread::sleep(GATHER);
-        match nudges.try_recv() {
-            Ok(()) | Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => return,
+        let mut gathered = Duration::ZERO;
+        while gathered < GATHER {
+            thread::sleep(GATHER_STEP);
+            gathered += GATHER_STEP;
+            match nudges.try_recv() {
+                Ok(()) | Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => return,
+            }
         }
         stats.checkpoints.fetch_add(1, Ordering::Relaxed);
         let mut result = checkpoint(conn, "PASSIVE");

@@ -8,15 +8,15 @@
 //! It owns the writing connection; nothing else writes to the database after start.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, params};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
 use super::load;
 use crate::store::StoreError;
+use crate::store::health::Health;
 use crate::store::records::{
     ActionRow, CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write,
     occupant_name,
@@ -77,45 +77,6 @@ pub enum Request {
         /// Answered after the last commit, just before the thread ends.
         reply: oneshot::Sender<()>,
     },
-}
-
-/// Whether the writer's commits go through: read by the health check and by tables.
-#[derive(Debug)]
-pub struct Health {
-    /// Why the last commit failed, while commits fail.
-    failing: Mutex<Option<String>>,
-    /// `true` while commits go through; `false` while the writer retries a failed one.
-    saving: watch::Sender<bool>,
-}
-
-impl Health {
-    /// Healthy.
-    pub fn new() -> Health {
-        Health {
-            failing: Mutex::new(None),
-            saving: watch::channel(true).0,
-        }
-    }
-
-    /// Why commits fail, while they do.
-    pub fn failing(&self) -> Option<String> {
-        self.failing.lock().ok().and_then(|f| f.clone())
-    }
-
-    /// Follows whether commits go through.
-    pub fn saving(&self) -> watch::Receiver<bool> {
-        self.saving.subscribe()
-    }
-
-    /// Records whether the last commit worked.
-    fn set(&self, err: Option<String>) {
-        let ok = err.is_none();
-        if let Ok(mut failing) = self.failing.lock() {
-            *failing = err;
-        }
-        self.saving
-            .send_if_modified(|saving| std::mem::replace(saving, ok) != ok);
-    }
 }
 
 /// The first wait before a failed commit is tried again; it doubles up to [`RETRY_MAX`].

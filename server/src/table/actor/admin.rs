@@ -22,6 +22,11 @@ impl TableActor {
             }
             AdminCommand::Kick { seat } => self.kick(seat),
             AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
+            AdminCommand::HandOff { reason } => {
+                tracing::info!(table = %self.id, %reason, "the table is handed off");
+                self.handing_off = Some(reason);
+                Ok(())
+            }
             AdminCommand::Start => {
                 self.start()?;
                 self.unattended = true;
@@ -46,6 +51,21 @@ impl TableActor {
             self.outbox.queue_close(conn);
         }
         self.closing = true;
+    }
+
+    /// Tells everyone at the table to reconnect and lets them go, at once (not through the
+    /// outbox: nothing of this is stored). For a table handed off to another node, or one
+    /// whose writes that node's lease now refuses.
+    pub(super) fn say_goodbye_now(&mut self, reason: &str) {
+        let goodbye = crate::conn::frame(&ServerMsg::Goodbye {
+            reason: reason.to_string(),
+        });
+        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
+        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        for conn in &everyone {
+            conn.send(goodbye.clone());
+            conn.finish();
+        }
     }
 
     /// Empties `seat`: its connection is told and closed, a person's token stops working,

@@ -1,6 +1,7 @@
 //! `parlor serve`: the game server and web client, with embedded defaults. Its settings
 //! (flags, `PARLOR_*` variables, a TOML file) are read in [`settings`].
 
+mod cluster;
 mod fd_limit;
 mod settings;
 
@@ -16,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::http::{AppState, serve};
 use crate::store::SharedStore;
-use crate::store::SqliteStore;
+use crate::store::{PgStore, SqliteStore, Startup, StoreLocation};
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -27,6 +28,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     init_tracing(&settings)?;
     let args = &settings;
+    // A misspelt ladder setting stops the server before it opens anything.
+    let ladder = args.ladder.then(|| args.ladder_config()).transpose()?;
     let mut config = args.config();
     let files = fd_limit::raise();
     config.max_connections = fd_limit::cap_connections(config.max_connections, files);
@@ -40,26 +43,34 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(async {
         let _file_size_signal = ignore_file_size_signal();
         let mut state = AppState::new(config);
+        // With a Postgres store the server is one node of a cluster: tables found open are
+        // handed to the cluster once this node listens, not restored here.
+        let mut joining = None;
         if args.no_store {
             tracing::warn!("--no-store: tables will not survive a restart");
         } else {
-            let (store, startup) = SqliteStore::open(&args.data)
-                .with_context(|| {
-                    format!(
-                        "opening the table log in {} (the directory must be writable by the \
-                         user parlor runs as; in the Docker image, uid 10001)",
-                        args.data.display()
-                    )
-                })?;
-            tracing::info!(file = %args.data.join(crate::store::DB_FILE).display(), "table log opened");
-            let store: crate::store::SharedStore = std::sync::Arc::new(store);
+            let location = args.store_location()?;
+            let node = match &location {
+                StoreLocation::Postgres(url) => Some((cluster::Node::new(args), url.clone())),
+                StoreLocation::Sqlite(_) => None,
+            };
+            let fence = node.as_ref().map(|(node, _)| {
+                let fence: std::sync::Arc<dyn crate::store::fence::Fence> = node.fence.clone();
+                fence
+            });
+            let (store, startup) = open_store(&location, fence).await?;
             let ratings = crate::ratings::Ratings::load(&store)
                 .await
                 .context("reading the stored match results for the ratings")?;
             state = state.with_store(store);
             state.lobby = state.lobby.clone().with_ratings(ratings);
-            let restored = state.lobby.restore_all(startup);
-            tracing::info!(tables = restored, "tables restored from the log");
+            match node {
+                Some((node, url)) => joining = Some((node, url, startup)),
+                None => {
+                    let restored = state.lobby.restore_all(startup);
+                    tracing::info!(tables = restored, "tables restored from the log");
+                }
+            }
             if args.retention_days > 0 {
                 let store = state.lobby.store().cloned().expect("just set");
                 tokio::spawn(prune_forever(
@@ -69,19 +80,17 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 ));
             }
         }
-        if args.ladder {
-            crate::ladder::spawn(
-                state.lobby.clone(),
-                crate::ladder::LadderConfig {
-                    pause: Duration::from_millis(args.ladder_pause_ms),
-                    ..crate::ladder::LadderConfig::default()
-                },
-                state.shutdown.clone(),
-            );
+        if let Some(ladder) = ladder {
+            crate::ladder::spawn(state.lobby.clone(), ladder, state.shutdown.clone());
         }
         let listener = TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
+        if let Some((node, url, startup)) = joining {
+            state = node
+                .join(args, &url, listener.local_addr()?, state, startup)
+                .await?;
+        }
         tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {
@@ -90,6 +99,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             shutdown.cancel();
         });
         let store = state.lobby.store().cloned();
+        let cluster = state.cluster.clone();
         serve(listener, state).await.context("serving")?;
         if let Some(store) = store {
             match tokio::time::timeout(Duration::from_secs(5), store.close()).await {
@@ -98,8 +108,39 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 Err(_) => tracing::error!("the table log did not finish writing in 5 s"),
             }
         }
+        if let Some(cluster) = cluster {
+            // Everything is stored: the other nodes adopt this node's tables at once.
+            cluster.leave().await;
+        }
         tracing::info!("stopped");
         Ok(())
+    })
+}
+
+/// Opens the store at `location` and reads the tables that were open.
+async fn open_store(
+    location: &StoreLocation,
+    fence: Option<std::sync::Arc<dyn crate::store::fence::Fence>>,
+) -> anyhow::Result<(SharedStore, Startup)> {
+    Ok(match location {
+        StoreLocation::Sqlite(dir) => {
+            let (store, startup) = SqliteStore::open(dir).with_context(|| {
+                format!(
+                    "opening the table log in {} (the directory must be writable by the \
+                     user parlor runs as; in the Docker image, uid 10001)",
+                    dir.display()
+                )
+            })?;
+            tracing::info!(file = %dir.join(crate::store::DB_FILE).display(), "table log opened");
+            (std::sync::Arc::new(store), startup)
+        }
+        StoreLocation::Postgres(url) => {
+            let (store, startup) = PgStore::open_fenced(url, fence)
+                .await
+                .with_context(|| format!("opening the table log in {}", location.redacted()))?;
+            tracing::info!(database = %location.redacted(), "table log opened");
+            (std::sync::Arc::new(store), startup)
+        }
     })
 }
 

@@ -43,6 +43,11 @@ pub struct ServeArgs {
     /// [default: ./data].
     #[arg(long, env = "PARLOR_DATA", value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Where tables are kept, instead of `--data`: `sqlite:DIR` (the same as `--data DIR`) or
+    /// a Postgres database, `postgres://user[:password]@host:port/database` [default: the
+    /// SQLite file in --data]. Prefer the variable or the file for a URL with a password.
+    #[arg(long, env = "PARLOR_STORE", value_name = "URL", hide_env_values = true)]
+    pub store: Option<String>,
     /// Keep nothing on disk: tables are lost on restart and hands cannot be replayed.
     #[arg(long, env = "PARLOR_NO_STORE", num_args = 0..=1, default_missing_value = "true",
           value_parser = BoolishValueParser::new(), value_name = "BOOL")]
@@ -96,6 +101,33 @@ pub struct ServeArgs {
     /// Milliseconds the ladder waits after each round of matches [default: 5000].
     #[arg(long, env = "PARLOR_LADDER_PAUSE_MS", value_name = "MS")]
     pub ladder_pause_ms: Option<u64>,
+    /// The variants the ladder plays, comma-separated (empty: all) [default: all].
+    #[arg(long, env = "PARLOR_LADDER_VARIANTS", value_name = "LIST")]
+    pub ladder_variants: Option<String>,
+    /// The built-in strategies the ladder seats beside the registered bots online,
+    /// comma-separated (`strong:400` too) [default: random,heuristic,strong].
+    #[arg(long, env = "PARLOR_LADDER_STRATEGIES", value_name = "LIST")]
+    pub ladder_strategies: Option<String>,
+    /// The target score of every ladder match (0: the ladder's own, 100 in Tricks, else the
+    /// rules') [default: 0].
+    #[arg(long, env = "PARLOR_LADDER_TARGET", value_name = "POINTS")]
+    pub ladder_target: Option<u32>,
+    /// This node's id in a cluster (several servers on one Postgres store)
+    /// [default: the host name and a hash of `--data`].
+    #[arg(long, env = "PARLOR_NODE_ID", value_name = "ID")]
+    pub node_id: Option<String>,
+    /// Where the other nodes of a cluster reach this one [default: http:// and the listen
+    /// address].
+    #[arg(long, env = "PARLOR_ADVERTISE", value_name = "URL")]
+    pub advertise: Option<String>,
+    /// Milliseconds a node's lease on a table runs without renewal; a dead node's tables are
+    /// adopted by another node after this [default: 3000].
+    #[arg(long, env = "PARLOR_LEASE_MS", value_name = "MS")]
+    pub lease_ms: Option<u64>,
+    /// A secret the nodes of a cluster share, so a node relaying a client may pass on the
+    /// client's address.
+    #[arg(long, env = "PARLOR_CLUSTER_SECRET", value_name = "SECRET")]
+    pub cluster_secret: Option<String>,
     /// The most spectators each table takes [default: 50].
     #[arg(long, env = "PARLOR_MAX_SPECTATORS", value_name = "N")]
     pub max_spectators: Option<usize>,
@@ -152,6 +184,9 @@ pub struct Settings {
     pub addr: SocketAddr,
     /// The data directory.
     pub data: PathBuf,
+    /// Where tables are kept when not in `data`: `sqlite:DIR` or a Postgres URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
     /// Keep nothing on disk.
     pub no_store: bool,
     /// Seconds a table lives with nobody connected.
@@ -179,6 +214,21 @@ pub struct Settings {
     pub ladder: bool,
     /// The ladder's pause after each round, in milliseconds.
     pub ladder_pause_ms: u64,
+    /// The ladder's variants, comma-separated (empty: all).
+    pub ladder_variants: String,
+    /// The ladder's built-in strategies, comma-separated.
+    pub ladder_strategies: String,
+    /// The ladder's target score (0: its own).
+    pub ladder_target: u32,
+    /// This node's id in a cluster (`None`: made up on start).
+    pub node_id: Option<String>,
+    /// Where the other nodes reach this one (`None`: the listen address).
+    pub advertise: Option<String>,
+    /// Milliseconds a lease runs.
+    pub lease_ms: u64,
+    /// The cluster's shared secret (never printed).
+    #[serde(skip_serializing)]
+    pub cluster_secret: Option<String>,
     /// The most spectators each table takes.
     pub max_spectators: usize,
     /// `text` or `json`.
@@ -213,6 +263,7 @@ impl Default for Settings {
         Settings {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data: PathBuf::from("./data"),
+            store: None,
             no_store: false,
             idle_table_secs: config.idle_table_ttl.as_secs(),
             rate_limit: config.rate_per_sec,
@@ -226,6 +277,13 @@ impl Default for Settings {
             bot_think_ms: crate::table::thinking::DEFAULT_BUDGET.as_millis() as u64,
             ladder: false,
             ladder_pause_ms: 5_000,
+            ladder_variants: String::new(),
+            ladder_strategies: "random,heuristic,strong".into(),
+            ladder_target: 0,
+            node_id: None,
+            advertise: None,
+            lease_ms: crate::cluster::DEFAULT_LEASE.as_millis() as u64,
+            cluster_secret: None,
             max_spectators: config.max_spectators,
             log_format: LogFormat::Text,
             log: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
@@ -249,6 +307,7 @@ impl Default for Settings {
 struct FileSettings {
     addr: Option<SocketAddr>,
     data: Option<PathBuf>,
+    store: Option<String>,
     no_store: Option<bool>,
     idle_table_secs: Option<u64>,
     rate_limit: Option<u32>,
@@ -262,6 +321,13 @@ struct FileSettings {
     bot_think_ms: Option<u64>,
     ladder: Option<bool>,
     ladder_pause_ms: Option<u64>,
+    ladder_variants: Option<String>,
+    ladder_strategies: Option<String>,
+    ladder_target: Option<u32>,
+    node_id: Option<String>,
+    advertise: Option<String>,
+    lease_ms: Option<u64>,
+    cluster_secret: Option<String>,
     max_spectators: Option<usize>,
     log_format: Option<LogFormat>,
     log: Option<String>,
@@ -315,6 +381,59 @@ impl Settings {
         }
     }
 
+    /// What the ladder plays, from the `ladder_*` settings.
+    pub fn ladder_config(&self) -> anyhow::Result<crate::ladder::LadderConfig> {
+        let mut config = crate::ladder::LadderConfig {
+            pause: std::time::Duration::from_millis(self.ladder_pause_ms),
+            ..crate::ladder::LadderConfig::default()
+        };
+        let list = |text: &str| -> Vec<String> {
+            text.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let variants = list(&self.ladder_variants);
+        if !variants.is_empty() {
+            config.variants = variants
+                .iter()
+                .map(|name| {
+                    name.parse::<parlor_shared::Variant>()
+                        .map_err(|err| anyhow::anyhow!("ladder_variants: {err}"))
+                })
+                .collect::<anyhow::Result<_>>()?;
+        }
+        config.strategies = list(&self.ladder_strategies);
+        anyhow::ensure!(
+            !config.strategies.is_empty(),
+            "ladder_strategies: name at least one built-in strategy (they fill the seats \
+             no registered bot takes)"
+        );
+        if self.ladder_target > 0 {
+            config.options = config
+                .variants
+                .iter()
+                .map(|&variant| {
+                    let options = parlor_shared::Options {
+                        target: Some(i32::try_from(self.ladder_target).unwrap_or(i32::MAX)),
+                        ..parlor_shared::Options::default()
+                    };
+                    (variant, options)
+                })
+                .collect();
+        }
+        Ok(config)
+    }
+
+    /// Where the tables are kept: `store` when given, else the SQLite file in `data`.
+    pub fn store_location(&self) -> anyhow::Result<crate::store::StoreLocation> {
+        Ok(crate::store::StoreLocation::resolve(
+            self.store.as_deref(),
+            &self.data,
+        )?)
+    }
+
     /// These settings as a TOML config file; the admin key is left out (a comment says
     /// whether one is set).
     #[must_use]
@@ -322,6 +441,9 @@ impl Settings {
         let mut text = toml::to_string(self).expect("settings always serialize");
         if self.admin_key.is_some() {
             text.push_str("# admin_key is set (not shown)\n");
+        }
+        if self.cluster_secret.is_some() {
+            text.push_str("# cluster_secret is set (not shown)\n");
         }
         text
     }
@@ -345,6 +467,7 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
     Settings {
         addr: args.addr.or(file.addr).unwrap_or(d.addr),
         data: args.data.clone().or(file.data).unwrap_or(d.data),
+        store: args.store.clone().or(file.store).or(d.store),
         no_store: args.no_store.or(file.no_store).unwrap_or(d.no_store),
         idle_table_secs: args
             .idle_table_secs
@@ -379,6 +502,24 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .ladder_pause_ms
             .or(file.ladder_pause_ms)
             .unwrap_or(d.ladder_pause_ms),
+        ladder_variants: args
+            .ladder_variants
+            .clone()
+            .or(file.ladder_variants)
+            .unwrap_or(d.ladder_variants),
+        ladder_strategies: args
+            .ladder_strategies
+            .clone()
+            .or(file.ladder_strategies)
+            .unwrap_or(d.ladder_strategies),
+        ladder_target: args
+            .ladder_target
+            .or(file.ladder_target)
+            .unwrap_or(d.ladder_target),
+        node_id: args.node_id.clone().or(file.node_id),
+        advertise: args.advertise.clone().or(file.advertise),
+        lease_ms: args.lease_ms.or(file.lease_ms).unwrap_or(d.lease_ms),
+        cluster_secret: args.cluster_secret.clone().or(file.cluster_secret),
         max_spectators: args
             .max_spectators
             .or(file.max_spectators)
@@ -456,6 +597,33 @@ mod tests {
         };
         let again: Settings = toml::from_str(&settings.to_toml()).unwrap();
         assert_eq!(again, settings);
+    }
+
+    #[test]
+    fn the_store_comes_from_the_flag_then_the_file_and_sqlite_is_an_alias_of_data() {
+        use crate::store::StoreLocation;
+        let file: FileSettings =
+            toml::from_str("store = \"postgres://p@db:5432/parlor\"\n").unwrap();
+        let settings = merge(&ServeArgs::default(), file);
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Postgres("postgres://p@db:5432/parlor".into())
+        );
+        let args = ServeArgs {
+            store: Some("sqlite:/srv/parlor".into()),
+            ..ServeArgs::default()
+        };
+        let settings = merge(&args, FileSettings::default());
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Sqlite(PathBuf::from("/srv/parlor"))
+        );
+        let settings = merge(&ServeArgs::default(), FileSettings::default());
+        assert_eq!(
+            settings.store_location().unwrap(),
+            StoreLocation::Sqlite(PathBuf::from("./data")),
+            "the default is unchanged"
+        );
     }
 
     #[test]

@@ -1,0 +1,124 @@
+//! Asking the other nodes: the lobby of the whole cluster is every live node's own listing
+//! (`GET /api/tables?local=1`), and a table owned elsewhere is described by its owner.
+//!
+//! A table's description (seats, names, status) lives in its owner's memory, not in the
+//! database, so asking the owner is the one way to have it exact. A node that does not
+//! answer within a second is left out of the listing (its tables are adopted and listed
+//! again once its leases run out).
+
+use std::time::Duration;
+
+use parlor_shared::protocol::{CreatedTable, TableInfo};
+
+use super::Cluster;
+
+/// How long a node waits for another's answer.
+const PEER_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
+async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(url: String) -> Option<T> {
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(PEER_TIMEOUT))
+            .http_status_as_error(true)
+            .build()
+            .into();
+        let mut response = agent.get(&url).call().ok()?;
+        let body = response.body_mut().read_to_string().ok()?;
+        serde_json::from_str(&body).ok()
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+impl Cluster {
+    /// The listed tables of every other live node.
+    pub async fn listed_elsewhere(&self) -> Vec<TableInfo> {
+        let nodes = self.nodes().await;
+        let asks = nodes
+            .into_iter()
+            .filter(|n| n.live && n.id != self.node())
+            .map(|n| {
+                let url = format!("{}/api/tables?local=1", n.address.trim_end_matches('/'));
+                get_json::<Vec<TableInfo>>(url)
+            });
+        futures_util::future::join_all(asks)
+            .await
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect()
+    }
+
+    /// The node a new table should open on when it is not this one: the live node, not
+    /// draining, holding the fewest tables, if it holds fewer than this one's `mine`.
+    pub async fn placement(&self, mine: usize) -> Option<String> {
+        let nodes = self.nodes().await;
+        let mut placed = self.inner.placed.lock().expect("lock");
+        let load = |id: &str, tables: i32| tables + placed.get(id).copied().unwrap_or(0);
+        let best = nodes
+            .into_iter()
+            .filter(|n| n.live && !n.draining && n.id != self.node())
+            .min_by_key(|n| load(&n.id, n.tables))?;
+        let theirs = load(&best.id, best.tables);
+        if usize::try_from(theirs).unwrap_or(usize::MAX) >= mine {
+            return None;
+        }
+        *placed.entry(best.id).or_insert(0) += 1;
+        Some(best.address)
+    }
+
+    /// Asks the node at `address` to open a table (`body` as the client sent it, on behalf
+    /// of `client`); `None` when it did not answer with a new table.
+    pub async fn create_on(
+        &self,
+        address: &str,
+        body: &serde_json::Value,
+        client: std::net::IpAddr,
+    ) -> Option<CreatedTable> {
+        let url = format!("{}/api/tables?local=1", address.trim_end_matches('/'));
+        let body = body.to_string();
+        let secret = self.secret().map(str::to_string);
+        let created = tokio::task::spawn_blocking(move || {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .timeout_global(Some(PEER_TIMEOUT))
+                .http_status_as_error(true)
+                .build()
+                .into();
+            let mut request = agent.post(&url).header("content-type", "application/json");
+            if let Some(secret) = &secret {
+                request = request
+                    .header(super::SECRET_HEADER, secret)
+                    .header(super::CLIENT_HEADER, &client.to_string());
+            }
+            let mut response = request.send(body).ok()?;
+            let text = response.body_mut().read_to_string().ok()?;
+            serde_json::from_str::<CreatedTable>(&text).ok()
+        })
+        .await
+        .ok()
+        .flatten();
+        match &created {
+            Some(table) => {
+                tracing::info!(table = %table.id, node = %address, "table placed on a less loaded node");
+            }
+            None => {
+                tracing::warn!(node = %address, "a less loaded node did not open the table: opened here")
+            }
+        }
+        created
+    }
+
+    /// A table owned by another node, as its owner describes it.
+    pub async fn info_elsewhere(&self, table: &str) -> Option<TableInfo> {
+        let super::Location::Remote(address) = self.locate(table).await else {
+            return None;
+        };
+        let url = format!(
+            "{}/api/tables/{table}?local=1",
+            address.trim_end_matches('/')
+        );
+        get_json(url).await
+    }
+}

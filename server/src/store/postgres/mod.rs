@@ -1,0 +1,243 @@
+//! The Postgres backend of the [`Store`]: tables, their logs, seats, results and bot accounts
+//! in a Postgres database (`parlor serve --store postgres://user@host:port/db`), with the
+//! SQLite backend's guarantees.
+//!
+//! One writer task owns the writing connection. Tables queue writes on an unbounded channel
+//! and get an acknowledgement back once their batch commits (group commit, see [`writer`]);
+//! reads go through the same queue, so they see every write appended before them. While the
+//! database cannot be reached the writer retries with a growing wait and the store is not
+//! `saving` (tables pause, `/healthz` says why); it never panics on a database error.
+//!
+//! [`PgStore::open`] connects (retrying for a while, so a database starting beside the server
+//! is waited for), migrates the schema ([`schema`]) and reads every open table ([`Startup`]).
+//! The client is tokio-postgres without TLS: meant for a database on the same host or a
+//! private network.
+
+pub mod accounts;
+mod load;
+pub mod schema;
+mod writer;
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::BoxFuture;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::health::Health;
+use super::{
+    Ack, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+};
+use writer::{AccountOp, Request};
+
+/// How long [`PgStore::open`] keeps trying to reach the database before giving up.
+const OPEN_PATIENCE: Duration = Duration::from_secs(30);
+
+/// A handle on the Postgres store. Cheap to clone; every clone talks to the same writer task.
+#[derive(Debug, Clone)]
+pub struct PgStore {
+    /// Where requests for the writer task go.
+    tx: mpsc::UnboundedSender<Request>,
+    /// Whether the writer's commits go through, and why not while they fail.
+    health: Arc<Health>,
+    /// What the writer has done.
+    counters: Arc<writer::Counters>,
+}
+
+/// The connection settings from a URL, with a connect timeout when it names none.
+pub fn config(url: &str) -> Result<tokio_postgres::Config, StoreError> {
+    let mut config = tokio_postgres::Config::from_str(url)
+        .map_err(|err| StoreError::Location(format!("the Postgres URL is not valid: {err}")))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(5));
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("parlor");
+    }
+    Ok(config)
+}
+
+/// Connects, retrying refused connections for up to [`OPEN_PATIENCE`].
+async fn connect_patiently(
+    config: &tokio_postgres::Config,
+) -> Result<tokio_postgres::Client, StoreError> {
+    let started = Instant::now();
+    let mut wait = Duration::from_millis(100);
+    loop {
+        match writer::open_client(config).await {
+            Ok(client) => return Ok(client),
+            Err(StoreError::Postgres(err))
+                if (err.as_db_error().is_none() || writer::is_connection_lost(&err))
+                    && started.elapsed() < OPEN_PATIENCE =>
+            {
+                let err = StoreError::Postgres(err);
+                tracing::warn!(%err, "cannot reach the database yet: trying again");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(2));
+            }
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// Opens a connection for a one-off command (`parlor bots`): connected and migrated.
+pub async fn open_offline(url: &str) -> Result<tokio_postgres::Client, StoreError> {
+    let mut client = writer::open_client(&config(url)?).await?;
+    schema::migrate(&mut client).await?;
+    Ok(client)
+}
+
+impl PgStore {
+    /// Connects to the database at `url`, migrates it, reads every open table and starts the
+    /// writer task (on the current Tokio runtime).
+    pub async fn open(url: &str) -> Result<(PgStore, Startup), StoreError> {
+        PgStore::open_fenced(url, None).await
+    }
+
+    /// [`PgStore::open`] for one node of a cluster: every batch's transaction first checks
+    /// `fence` (this node's leases), and a table this node no longer owns is not written.
+    pub async fn open_fenced(
+        url: &str,
+        fence: Option<Arc<dyn crate::store::fence::Fence>>,
+    ) -> Result<(PgStore, Startup), StoreError> {
+        let config = config(url)?;
+        let mut client = connect_patiently(&config).await?;
+        schema::migrate(&mut client).await?;
+        let mut startup = Startup::default();
+        for id in load::open_table_ids(&client).await? {
+            match load::table_log(&client, &id, load::Scope::LastMatch).await {
+                Ok(Some(log)) => startup.tables.push(log),
+                Ok(None) => {}
+                Err(err) => startup.unreadable.push((id, err.to_string())),
+            }
+        }
+        let conn = writer::Conn::new(client).await?;
+        let health = Arc::new(Health::new());
+        let counters = Arc::new(writer::Counters::default());
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(writer::run(
+            writer::Writer::new(config, conn, Arc::clone(&health), Arc::clone(&counters))
+                .with_fence(fence),
+            rx,
+        ));
+        Ok((
+            PgStore {
+                tx,
+                health,
+                counters,
+            },
+            startup,
+        ))
+    }
+
+    /// Sends a request and waits for its answer.
+    fn ask<T: Send + 'static>(
+        &self,
+        request: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Request,
+    ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(request(reply));
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+}
+
+impl Store for PgStore {
+    /// The writer's commits, writes, failed tries and reconnections (no checkpoints: those
+    /// are Postgres's own business).
+    fn stats(&self) -> Option<StoreStats> {
+        Some(StoreStats {
+            checkpoints: 0,
+            log_restarts: 0,
+            log_pages: 0,
+            postgres: Some(self.counters.figures()),
+        })
+    }
+
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        self.ask(|reply| Request::Prune {
+            before,
+            limit,
+            reply,
+        })
+    }
+
+    /// Healthy when a small real commit goes through the writer (after everything queued
+    /// before it); unhealthy at once while the writer's commits fail.
+    fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        if let Some(err) = self.health.failing() {
+            return Box::pin(async move { Err(StoreError::Failing(err)) });
+        }
+        let probe = self.ask(|reply| Request::Probe { reply });
+        Box::pin(async move {
+            probe.await?;
+            match self.health.failing() {
+                Some(err) => Err(StoreError::Failing(err)),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn saving(&self) -> watch::Receiver<bool> {
+        self.health.saving()
+    }
+
+    fn append(&self, write: Write) -> Ack {
+        let (ack, rx) = oneshot::channel();
+        // A writer gone drops `ack`: the receiver reports it.
+        let _ = self.tx.send(Request::Write { write, ack });
+        rx
+    }
+
+    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Barrier { reply });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)
+        })
+    }
+
+    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
+        let id = id.to_string();
+        self.ask(|reply| Request::Load { id, reply })
+    }
+
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
+        self.ask(|reply| Request::Results { reply })
+    }
+
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        self.ask(|reply| Request::Account(AccountOp::Add(bot, reply)))
+    }
+
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        self.ask(|reply| Request::Account(AccountOp::List(reply)))
+    }
+
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let name = name.to_string();
+        self.ask(|reply| Request::Account(AccountOp::Revoke(name, reply)))
+    }
+
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let hash = token_hash.to_string();
+        self.ask(|reply| Request::Account(AccountOp::ByToken(hash, reply)))
+    }
+
+    /// Commits everything queued, then stops the writer. Later writes fail.
+    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.tx.send(Request::Shutdown { reply });
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            rx.await.map_err(|_| StoreError::Closed)
+        })
+    }
+}
