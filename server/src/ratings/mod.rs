@@ -3,11 +3,17 @@
 //! appends its result in the same step as the final move) and the board is rebuilt from them on
 //! start, so ratings survive restarts and never count a match twice.
 //!
+//! In a cluster every node writes its results to the one database, so a node's board also
+//! takes in the others' ([`Ratings::catch_up`]): it reads the results stored since the last
+//! one it read (by their number in the store) and applies those it has not applied yet.
+//! Each match is applied once per node, keyed by (table, match).
+//!
 //! [`Ratings`] is the shared handle: tables report results, the HTTP layer reads standings. It
 //! sits beside the store, below the tables: it imports the store's rows only.
 
 pub mod model;
 
+use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
 
 use crate::store::{ResultRow, SharedStore, StoreError};
@@ -16,7 +22,20 @@ pub use model::{Board, Entrant, EntrantKind, Entry, MatchResult, Place, places_o
 /// The ratings board shared by the tables and the HTTP handlers.
 #[derive(Debug, Clone, Default)]
 pub struct Ratings {
-    board: Arc<RwLock<Board>>,
+    board: Arc<RwLock<Applied>>,
+    /// Serialises catching up, so two readers do not read the same rows at once.
+    catching_up: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// The board with what it has taken in.
+#[derive(Debug, Default)]
+struct Applied {
+    board: Board,
+    /// Every (table, match) applied, so a result read back from the store after this node
+    /// applied it directly is not counted twice.
+    seen: HashSet<(String, u32)>,
+    /// The store's number of the last result read back.
+    cursor: i64,
 }
 
 impl Ratings {
@@ -45,12 +64,62 @@ impl Ratings {
         Ok(ratings)
     }
 
-    /// Applies a finished match; returns whether anyone's rating moved.
+    /// Applies a finished match, unless it was already; returns whether anyone's rating moved.
     pub fn apply(&self, result: &MatchResult) -> bool {
-        self.board
+        let mut applied = self
+            .board
             .write()
+            .expect("the ratings lock is never poisoned");
+        if !applied.seen.insert((result.table.clone(), result.match_no)) {
+            return false;
+        }
+        applied.board.apply(result)
+    }
+
+    /// Takes in the results other servers stored since the last call (nothing for a
+    /// store no other server writes to). Returns how many were new here.
+    pub async fn catch_up(&self, store: &SharedStore) -> Result<usize, StoreError> {
+        let _one = self.catching_up.lock().await;
+        let after = self.cursor();
+        let rows = store.results_after(after).await?;
+        let mut new = 0;
+        for (n, row) in &rows {
+            match result_of(row) {
+                Ok(result) => {
+                    let mut applied = self
+                        .board
+                        .write()
+                        .expect("the ratings lock is never poisoned");
+                    if applied.seen.insert((result.table.clone(), result.match_no)) {
+                        applied.board.apply(&result);
+                        new += 1;
+                    }
+                }
+                Err(err) => tracing::warn!(
+                    table = %row.table,
+                    match_no = row.match_no,
+                    %err,
+                    "a stored match result is skipped: it does not parse"
+                ),
+            }
+            let mut applied = self
+                .board
+                .write()
+                .expect("the ratings lock is never poisoned");
+            applied.cursor = applied.cursor.max(*n);
+        }
+        if new > 0 {
+            tracing::debug!(new, "ratings took in results stored by other servers");
+        }
+        Ok(new)
+    }
+
+    /// The store's number of the last result read back.
+    fn cursor(&self) -> i64 {
+        self.board
+            .read()
             .expect("the ratings lock is never poisoned")
-            .apply(result)
+            .cursor
     }
 
     /// Reads the board.
@@ -58,7 +127,8 @@ impl Ratings {
         f(&self
             .board
             .read()
-            .expect("the ratings lock is never poisoned"))
+            .expect("the ratings lock is never poisoned")
+            .board)
     }
 }
 
