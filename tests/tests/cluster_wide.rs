@@ -1,5 +1,6 @@
 //! What the cluster must show the same on every node, against three real `parlor serve`
-//! nodes on one real, private Postgres: the leaderboard counts a match finished on any node.
+//! nodes on one real, private Postgres: the leaderboard counts a match finished on any node,
+//! and the admin API closes and kicks at a table through a node that does not own it.
 //!
 //! Every wait is bounded.
 
@@ -13,6 +14,11 @@ use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use parlor_tests::{Rng, WsClient, http, play_to_end, start};
 use serde_json::{Value, json};
 use support::{Backend, ServerProcess, Storage};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The nodes' admin key.
+const ADMIN_KEY: &str = "s3cret";
 
 /// Starts node `name` of the cluster on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
@@ -23,7 +29,62 @@ fn node(storage: &Storage, name: &str) -> ServerProcess {
         "1000",
         "--cluster-secret",
         "test-secret",
+        "--admin-key",
+        ADMIN_KEY,
     ])
+}
+
+/// `POST path` with the admin key `key` (if any) and `body`; the status and JSON answer.
+async fn post(addr: SocketAddr, path: &str, key: Option<&str>, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let auth = key.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        stream.read_to_string(&mut response),
+    )
+    .await
+    .expect("an answer within 20 s")
+    .expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::String(body.into())),
+    )
+}
+
+/// Which of `nodes` owns table `id` (by index), as their `GET /api/stats` say.
+async fn owner_of(nodes: &[&ServerProcess], id: &str) -> usize {
+    for (i, server) in nodes.iter().enumerate() {
+        let (status, stats) = http(server.addr, "GET", "/api/stats", None).await;
+        assert_eq!(status, 200, "{stats}");
+        let owned = &stats["cluster"]["owned"];
+        if owned.as_array().is_some_and(|t| t.iter().any(|t| t == id)) {
+            return i;
+        }
+    }
+    panic!("no node owns table {id}");
+}
+
+/// Reads until the connection ends (at most 20 s); the messages read.
+async fn until_closed(client: &mut WsClient) -> Vec<ServerMsg> {
+    let mut got = Vec::new();
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(20), client.try_recv()).await
+    {
+        got.push(msg);
+    }
+    got
 }
 
 /// A person and three built-in strategies play one short `tricks` match at a new table
@@ -128,6 +189,68 @@ async fn every_node_ranks_the_matches_finished_on_any_node() {
     }
     // Asking again counts nothing twice.
     assert_eq!(counts(&board(c.addr).await), counts(&boards[2]));
+    for server in [a, b, c] {
+        server.stop();
+    }
+}
+
+#[tokio::test]
+async fn the_admin_api_reaches_a_table_through_any_node() {
+    let storage = Storage::new(Backend::Postgres, "cluster_admin").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let c = node(&storage, "c");
+    let nodes = [&a, &b, &c];
+    let body = json!({"variant": "hearts", "table_options": {"grace_ms": 600_000}});
+    let (status, reply) = http(a.addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let owner = owner_of(&nodes, &id).await;
+    let other = nodes[(owner + 1) % 3];
+    let mut ann = WsClient::connect(nodes[owner].addr).await;
+    assert!(ann.join(&id, "Ann").await);
+    // Bob plays through a node that does not own the table (relayed).
+    let mut bob = WsClient::connect(other.addr).await;
+    assert!(!bob.join(&id, "Bob").await);
+
+    // The key is checked where the request comes in.
+    let kick = format!("/api/admin/tables/{id}/seats/1/kick");
+    assert_eq!(post(other.addr, &kick, Some("wrong"), "").await.0, 401);
+    let (status, answer) = post(other.addr, &kick, Some(ADMIN_KEY), "").await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["kicked"], true, "{answer}");
+    let got = until_closed(&mut bob).await;
+    assert!(
+        matches!(got.last(), Some(ServerMsg::Error { code, .. }) if code == "kicked"),
+        "Bob is told he was kicked: {got:?}"
+    );
+    // The owner's refusal comes back as it is.
+    let far = format!("/api/admin/tables/{id}/seats/9/kick");
+    let (status, answer) = post(other.addr, &far, Some(ADMIN_KEY), "").await;
+    assert_eq!(status, 404, "{answer}");
+    assert_eq!(answer["code"], "no_such_seat", "{answer}");
+
+    let close = format!("/api/admin/tables/{id}/close");
+    let (status, answer) = post(
+        other.addr,
+        &close,
+        Some(ADMIN_KEY),
+        r#"{"reason": "maintenance"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["closed"], true, "{answer}");
+    let got = until_closed(&mut ann).await;
+    match got.last() {
+        Some(ServerMsg::Goodbye { reason }) => assert!(reason.contains("maintenance"), "{reason}"),
+        other => panic!("Ann's last message is goodbye, not {other:?}"),
+    }
+    // Gone everywhere: no node finds it any more.
+    for server in nodes {
+        let (status, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+        assert_eq!(status, 404, "{info}");
+        assert_eq!(post(server.addr, &close, Some(ADMIN_KEY), "").await.0, 404);
+    }
     for server in [a, b, c] {
         server.stop();
     }
