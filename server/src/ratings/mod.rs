@@ -42,8 +42,21 @@ impl Ratings {
     /// The board rebuilt from every result `store` holds, in order. A row that does not parse
     /// is skipped with a warning (it cannot have moved anyone when it was written either).
     pub async fn load(store: &SharedStore) -> Result<Ratings, StoreError> {
-        let rows = store.results().await?;
+        // A store shared with other servers numbers its results: the board then starts
+        // catching up after the last one read here.
+        let numbered = store.results_after(0).await?;
+        let cursor = numbered.last().map_or(0, |(n, _)| *n);
+        let rows = if numbered.is_empty() {
+            store.results().await?
+        } else {
+            numbered.into_iter().map(|(_, row)| row).collect()
+        };
         let ratings = Ratings::default();
+        ratings
+            .board
+            .write()
+            .expect("the ratings lock is never poisoned")
+            .cursor = cursor;
         for row in &rows {
             match result_of(row) {
                 Ok(result) => {
@@ -153,4 +166,37 @@ pub fn result_of(row: &ResultRow) -> Result<MatchResult, serde_json::Error> {
         at: row.at,
         places: serde_json::from_str(&row.places)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(match_no: u32) -> MatchResult {
+        let entrants = ["random", "strong", "heuristic", "random2"]
+            .iter()
+            .map(|n| Some(Entrant::builtin(n)))
+            .collect();
+        MatchResult {
+            variant: "hearts".into(),
+            table: "t".into(),
+            match_no,
+            at: 5,
+            places: places_of(&[40, 101, 12, 40], &[2], false, true, entrants),
+        }
+    }
+
+    #[test]
+    fn a_match_applied_again_counts_once() {
+        let ratings = Ratings::default();
+        assert!(ratings.apply(&result(1)));
+        assert!(!ratings.apply(&result(1)), "the same match read back");
+        assert!(ratings.apply(&result(2)));
+        let matches = ratings.read(|board| {
+            board
+                .entry("hearts", &Entrant::builtin("strong"))
+                .map(|e| e.matches)
+        });
+        assert_eq!(matches, Some(2));
+    }
 }
