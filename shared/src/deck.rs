@@ -21,6 +21,7 @@ impl DeckRng {
     }
 
     /// A uniform number in `0..n` (multiply-shift; the bias is below 2^-50 for n <= 52).
+    #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         ((u64::from(self.0.next_u32()) * u64::from(n)) >> 32) as u32
     }

@@ -1,15 +1,18 @@
 //! `parlor bench`: how fast the engine plays, with uniformly random legal moves on one thread.
 //!
 //! Every move goes through the real engine ([`Game::play_card`] / [`Game::pass_cards`], the
-//! same checks and events as [`Game::apply`]), chosen by the random bot's allocation-free path
-//! ([`RandomBot::act_on`], as the arena's random seats use); only the building of `Legal` and
-//! `Action` values is skipped.
+//! same checks and events as [`Game::apply`]); only the building of `Legal` and `Action` values
+//! is skipped. Moves are chosen as the random bot chooses them (a uniform legal card from the
+//! engine's seeded stream, see [`RandomBot::pick`](parlor_shared::bots::RandomBot::pick)),
+//! written out here so the choice inlines into the loop: the figure is the engine's, not a
+//! function call's per move.
 
 use std::time::Instant;
 
 use clap::Args;
-use parlor_shared::bots::RandomBot;
-use parlor_shared::{Game, Options, Variant};
+use parlor_shared::deck::DeckRng;
+use parlor_shared::rules::{PASS_COUNT, Phase, Rules};
+use parlor_shared::{Card, CardSet, Event, Game, Variant};
 
 /// Options of `parlor bench`.
 #[derive(Args, Debug)]
@@ -35,39 +38,106 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A uniformly random card of `cards` (not empty), as `RandomBot::pick` draws it.
+#[inline]
+fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
+    cards
+        .nth(rng.below(cards.len()))
+        .expect("below(len) is a position in the set")
+}
+
 /// Plays at least `hands` hands through whole matches; returns how many were played.
 pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
-    let mut bot = RandomBot::new(seed);
-    let mut events = Vec::with_capacity(64);
+    let rules = Rules::standard(variant);
+    let mut rng = DeckRng::new(seed);
+    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT + 32);
     let mut played = 0;
     let mut match_seed = seed;
     while played < hands {
-        let mut game =
-            Game::new(variant, &Options::default(), match_seed).expect("default options");
+        let mut game = Game::with_rules(rules, match_seed, None);
         match_seed += 1;
         let mut hand = game.hand_number();
-        while !game.is_over() && played < hands {
-            events.clear();
-            let seat = game.to_act().first().expect("someone acts");
-            bot.act_on(&mut game, seat, &mut events)
-                .expect("random legal moves are accepted");
-            if game.hand_number() != hand || game.is_over() {
+        loop {
+            let before = events.len();
+            if played >= hands || !step(&mut game, &mut rng, &mut events) {
+                break;
+            }
+            // A move that ends a hand adds at least three events (the card, the score, then
+            // the next deal or the match's end); most moves add one or two.
+            if events.len() - before > 2 && (game.hand_number() != hand || game.is_over()) {
                 hand = game.hand_number();
                 played += 1;
+            }
+            if events.len() > EVENTS_KEPT {
+                events.clear();
             }
         }
     }
     played
 }
 
+/// Events are dropped in batches of about this many, rather than after every move.
+const EVENTS_KEPT: usize = 32;
+
+/// Makes the next move: a card from the seat to play, or every pending pass (in seat order).
+/// False once the match is over.
+#[inline]
+fn step(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) -> bool {
+    match game.phase() {
+        Phase::Playing => {
+            let seat = game.next_to_play();
+            let card = pick(rng, game.legal_plays(seat));
+            game.play_card(seat, card, events)
+                .expect("random legal moves are accepted");
+        }
+        Phase::Passing => {
+            for seat in game.to_pass().iter() {
+                let mut left = game.hand(seat);
+                let mut chosen = CardSet::EMPTY;
+                for _ in 0..PASS_COUNT {
+                    let card = pick(rng, left);
+                    left.remove(card);
+                    chosen.insert(card);
+                }
+                game.pass_cards(seat, chosen, events)
+                    .expect("random legal passes are accepted");
+            }
+        }
+        Phase::MatchOver => return false,
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_shared::Options;
+    use parlor_shared::bots::RandomBot;
 
     #[test]
     fn plays_the_hands_asked_for_in_every_variant() {
         for variant in Variant::ALL {
             assert_eq!(play_random_hands(variant, 30, 7), 30, "{variant}");
+        }
+    }
+
+    /// The loop's own choice must be the random bot's: the same seed plays the same match,
+    /// with the same events.
+    #[test]
+    fn chooses_as_the_random_bot_does() {
+        for variant in Variant::ALL {
+            let start = Game::new(variant, &Options::default(), 9).unwrap();
+            let (mut by_bot, mut by_loop) = (start.clone(), start);
+            let (mut bot_events, mut loop_events) = (Vec::new(), Vec::new());
+            let mut bot = RandomBot::new(5);
+            while let Some(seat) = by_bot.to_act().first() {
+                bot.act_on(&mut by_bot, seat, &mut bot_events).unwrap();
+            }
+            let mut rng = DeckRng::new(5);
+            while step(&mut by_loop, &mut rng, &mut loop_events) {}
+            assert!(by_loop.is_over(), "{variant}");
+            assert_eq!(by_loop, by_bot, "{variant}");
+            assert_eq!(loop_events, bot_events, "{variant}");
         }
     }
 }

@@ -5,6 +5,7 @@
 //! [`Strategy::choose_until`] a `stop` signal of its own (the server reads its clock there).
 
 pub mod heuristic;
+mod infer;
 mod random;
 pub mod sample;
 pub mod sim;

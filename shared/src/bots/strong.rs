@@ -3,12 +3,18 @@
 //! through the real engine; the card with the best mean outcome is played. The budget is a
 //! number of simulated hands, so the bot is deterministic given its seed (no clock).
 //!
+//! At 4-seat Hearts the deals are played out on [`HeartsDeal`]s instead, and each one is
+//! picked from several draws by how well it explains the other seats' play so far
+//! (`bots::infer`): the voids a deal must respect say little, while who ducked and who discarded
+//! what says where the queen of spades and the long suits are.
+//!
 //! [`Strategy::choose_until`] may cut the search short: `stop()` is asked before each sampled
 //! deal, and the bot decides from the deals it has played out (each one tries every legal
 //! card), or plays the heuristic when it has none.
 
 use super::Strategy;
 use super::heuristic::{self, HeuristicBot};
+use super::infer;
 use super::random::RandomBot;
 use super::sample::Constraints;
 use super::sim::Position;
@@ -20,6 +26,10 @@ use crate::deck::DeckRng;
 use crate::rules::{Action, Game, HandResult, Legal, Variant};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
+
+/// Deals drawn per determinization of the Hearts search, one kept by how well it explains
+/// the others' play ([`infer`]).
+const DRAWS: usize = 4;
 
 /// How the simulated hands are finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,19 +219,29 @@ impl StrongBot {
         let worlds = (self.budget as usize / cards.len()).max(4);
         let mut totals = vec![0.0f64; cards.len()];
         let mut table = strong_hearts::rollout_table();
+        // Inference from the others' play needs the real order of the tricks.
+        let plays = if self.known_voids.is_none() {
+            infer::plays(view)
+        } else {
+            Vec::new()
+        };
+        let draws = if plays.is_empty() { 1 } else { DRAWS };
         let mut built = 0;
         while built < worlds {
             if stop() {
                 break;
             }
-            let hands = constraints.sample(&mut self.rng);
+            let (hands, w) = self.draw(constraints, &plays, me, draws, &mut table);
             let deal = HeartsDeal::from_view(view, &hands)?;
             built += 1;
+            if w == 0.0 {
+                continue;
+            }
             for (i, &card) in cards.iter().enumerate() {
                 let mut d = deal.clone();
                 d.play(card);
                 let points = d.finish(&mut table);
-                totals[i] += hearts_value(&points, me);
+                totals[i] += w * hearts_value(&points, me);
             }
         }
         self.last_worlds = built as u32;
@@ -230,6 +250,37 @@ impl StrongBot {
         }
         let best = (0..cards.len()).max_by(|a, b| totals[*a].total_cmp(&totals[*b]))?;
         Some(cards[best])
+    }
+
+    /// One determinization for the Hearts search: `draws` sampled deals, one of them kept in
+    /// proportion to how well it explains the others' `plays` ([`infer::weight`]), with the
+    /// draws' mean weight (sampling-importance-resampling, so a deal's playouts count as much
+    /// as the evidence for it). With no plays to explain, one deal of weight 1.
+    fn draw(
+        &mut self,
+        constraints: &Constraints,
+        plays: &[(Seat, Card)],
+        me: Seat,
+        draws: usize,
+        table: &mut Table,
+    ) -> (PerSeat<CardSet>, f64) {
+        if plays.is_empty() {
+            return (constraints.sample(&mut self.rng), 1.0);
+        }
+        let mut kept = None;
+        let mut sum = 0.0;
+        for _ in 0..draws {
+            let hands = constraints.sample(&mut self.rng);
+            let w = infer::weight(&hands, plays, me, table);
+            sum += w;
+            // Keep this deal with probability w / sum (reservoir sampling by weight).
+            let roll = f64::from(self.rng.below(1 << 30)) / f64::from(1u32 << 30);
+            if kept.is_none() || (sum > 0.0 && roll * sum < w) {
+                kept = Some(hands);
+            }
+        }
+        let hands = kept.expect("at least one draw");
+        (hands, sum / draws as f64)
     }
 
     /// Plays the hand to its end with the rollout policy; returns its score line.

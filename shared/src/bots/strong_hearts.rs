@@ -186,7 +186,7 @@ impl HeartsDeal {
     }
 
     /// Sets `table` to what `seat` knows at its turn.
-    fn fill(&self, table: &mut Table, seat: Seat) {
+    pub(super) fn fill(&self, table: &mut Table, seat: Seat) {
         table.me = seat;
         table.hand = self.hands[seat.index()];
         table.legal = self.legal(seat);

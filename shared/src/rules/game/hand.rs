@@ -3,7 +3,7 @@
 //! dealt. How a hand scores and when the match ends belong to the variant.
 
 use super::{Game, Phase};
-use crate::card::CardSet;
+use crate::card::{Card, CardSet};
 use crate::deck::shuffled_deck;
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
@@ -55,18 +55,16 @@ impl Game {
             shuffled_deck(&mut self.rng)
         };
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
-        let mut bits = [0u64; MAX_SEATS];
-        let mut seat = self.dealer.next(n).index();
-        for &card in &deck[..dealt] {
-            bits[seat] |= 1 << card.index();
-            seat += 1;
-            if seat == n as usize {
-                seat = 0;
-            }
-        }
+        // `by_turn[k]`: the cards of the k-th seat served in each round, from the dealer's left.
+        let by_turn = match n {
+            4 => deal_rounds::<4>(&deck[..dealt]),
+            5 => deal_rounds::<5>(&deck[..dealt]),
+            _ => unreachable!("tables have four or five seats"),
+        };
         self.hands = PerSeat::new(n);
-        for seat in Seat::all(n) {
-            self.hands[seat] = CardSet::from_bits(bits[seat.index()]);
+        let first = self.dealer.next(n);
+        for (k, cards) in by_turn.iter().take(n.into()).enumerate() {
+            self.hands[first.left(k as u8, n)] = CardSet::from_bits(*cards);
         }
         self.taken = PerSeat::new(n);
         self.tricks_won = PerSeat::new(n);
@@ -127,4 +125,18 @@ impl Game {
             self.deal(events);
         }
     }
+}
+
+/// Deals `cards` in rounds of `N`, one card to each seat in turn: entry `k` holds the cards of
+/// the `k`-th seat served. A round at a time, with `N` known, keeps the seat out of the loop's
+/// dependency chain (no wrap-around to test per card).
+#[inline]
+fn deal_rounds<const N: usize>(cards: &[Card]) -> [u64; MAX_SEATS] {
+    let mut by_turn = [0u64; MAX_SEATS];
+    for round in cards.chunks_exact(N) {
+        for (bits, card) in by_turn.iter_mut().zip(round) {
+            *bits |= 1 << card.index();
+        }
+    }
+    by_turn
 }

@@ -98,10 +98,12 @@ impl Game {
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
             self.finish_trick(events);
+            if self.phase == Phase::Playing {
+                self.legal = self.playable(self.turn);
+            }
         } else {
+            // Mid-trick the phase cannot have changed.
             self.turn = seat.next(self.players);
-        }
-        if self.phase == Phase::Playing {
             self.legal = self.playable(self.turn);
         }
         Ok(())
