@@ -4,7 +4,8 @@
 //! A table's description (seats, names, status) lives in its owner's memory, not in the
 //! database, so asking the owner is the one way to have it exact. A node that does not
 //! answer within a second is left out of the listing (its tables are adopted and listed
-//! again once its leases run out).
+//! again once its leases run out). A request changing a table owned elsewhere (the admin
+//! API's) is passed on to its owner ([`Cluster::forward_post`]).
 
 use std::time::Duration;
 
@@ -14,6 +15,19 @@ use super::Cluster;
 
 /// How long a node waits for another's answer.
 const PEER_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long a node waits for the answer to a request it passed on to a table's owner (an
+/// admin's close is answered once the table has stopped).
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The owner's answer to a request passed on to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forwarded {
+    /// Its HTTP status.
+    pub status: u16,
+    /// Its body (JSON).
+    pub body: String,
+}
 
 /// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
 async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(url: String) -> Option<T> {
@@ -120,5 +134,40 @@ impl Cluster {
             address.trim_end_matches('/')
         );
         get_json(url).await
+    }
+
+    /// Passes a `POST` for a table owned by another node (`path`, such as an admin's
+    /// `/api/admin/tables/{id}/close`) on to its owner with `?local=1`, so the owner answers
+    /// it itself rather than passing it on again; the `authorization` header goes with it.
+    /// `None` when no other live node owns `table` or the owner did not answer.
+    pub async fn forward_post(
+        &self,
+        table: &str,
+        path: &str,
+        authorization: Option<String>,
+        body: Vec<u8>,
+    ) -> Option<Forwarded> {
+        let super::Location::Remote(address) = self.locate(table).await else {
+            return None;
+        };
+        let url = format!("{}{path}?local=1", address.trim_end_matches('/'));
+        tokio::task::spawn_blocking(move || {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .timeout_global(Some(FORWARD_TIMEOUT))
+                .http_status_as_error(false)
+                .build()
+                .into();
+            let mut request = agent.post(&url).header("content-type", "application/json");
+            if let Some(authorization) = &authorization {
+                request = request.header("authorization", authorization);
+            }
+            let mut response = request.send(&body[..]).ok()?;
+            let status = response.status().as_u16();
+            let body = response.body_mut().read_to_string().ok()?;
+            Some(Forwarded { status, body })
+        })
+        .await
+        .ok()
+        .flatten()
     }
 }

@@ -8,6 +8,10 @@
 //! goes; during a match the stand-in plays the seat, as after `leave`.
 //! Requests carry `Authorization: Bearer KEY`.
 //!
+//! In a cluster, closing or kicking at a table owned by another node is passed on to that
+//! node (with `?local=1`, as the nodes ask each other) and its answer given back, so the
+//! admin API works through any node.
+//!
 //! Without a key every admin path answers 404; a wrong key 401. The key is compared in
 //! constant time and never logged (the request log has no headers; its `Debug` is redacted).
 //! It reads the lobby and the session list; changes go to the table itself
@@ -17,13 +21,14 @@ use std::fmt;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use parlor_shared::Seat;
 use parlor_shared::protocol::{Occupant, TableInfo, codes};
 use serde::{Deserialize, Serialize};
 
+use super::lobby::Scope;
 use super::{AppError, AppState};
 use crate::table::{AdminCommand, TableError, TableHandle};
 
@@ -159,11 +164,16 @@ pub async fn tables(State(state): State<AppState>, headers: HeaderMap) -> Respon
 pub async fn close(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(scope): Query<Scope>,
+    OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
     if let Err(answer) = authorize(&state, &headers) {
         return *answer;
+    }
+    if let Some(answer) = by_owner(&state, &id, &scope, uri.path(), &headers, &body).await {
+        return answer;
     }
     let request: CloseRequest = if body.iter().all(u8::is_ascii_whitespace) {
         CloseRequest::default()
@@ -189,10 +199,15 @@ pub async fn close(
 pub async fn kick(
     State(state): State<AppState>,
     Path((id, seat)): Path<(String, u8)>,
+    Query(scope): Query<Scope>,
+    OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
 ) -> Response {
     if let Err(answer) = authorize(&state, &headers) {
         return *answer;
+    }
+    if let Some(answer) = by_owner(&state, &id, &scope, uri.path(), &headers, &[]).await {
+        return answer;
     }
     let table = match table(&state, &id) {
         Ok(table) => table,
@@ -203,6 +218,38 @@ pub async fn kick(
         return *answer;
     }
     Json(serde_json::json!({ "table": id, "seat": seat, "kicked": true })).into_response()
+}
+
+/// In a cluster, the answer of the node owning table `id` when that is not this node (and
+/// the request was not already passed on by another node); `None`: answer here.
+async fn by_owner(
+    state: &AppState,
+    id: &str,
+    scope: &Scope,
+    path: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Option<Response> {
+    if scope.local.is_some() || state.lobby.get(id).is_some() {
+        return None;
+    }
+    let cluster = state.cluster.as_ref()?;
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let answer = cluster
+        .forward_post(id, path, authorization, body.to_vec())
+        .await?;
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    Some(
+        (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.body,
+        )
+            .into_response(),
+    )
 }
 
 /// The open table `id`, or the 404 to answer.

@@ -40,6 +40,7 @@ pub(super) async fn online(
     let mut bots = state.lobby.bots().list(variant);
     // With a variant, each bot's rating there (the mean; the leaderboard has its interval).
     if let Some(variant) = variant {
+        super::leaderboard::catch_up(&state).await;
         let variant = variant.to_string();
         state.lobby.ratings().read(|board| {
             for bot in &mut bots {

@@ -120,6 +120,7 @@ pub async fn board(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Leaderboard>, AppError> {
     let variant = variant_of(&query)?.to_string();
+    catch_up(&state).await;
     let mut entries: Vec<Standing> = state.lobby.ratings().read(|board| {
         board
             .standings(&variant)
@@ -130,6 +131,18 @@ pub async fn board(
     });
     with_owners(&state, &mut entries).await;
     Ok(Json(Leaderboard { variant, entries }))
+}
+
+/// Takes in the matches other servers of a cluster finished since the last look, so every
+/// server answers with the same board. A store that cannot be read now leaves the board as
+/// it is (it is complete again at the next look).
+pub(super) async fn catch_up(state: &AppState) {
+    let Some(store) = state.lobby.store() else {
+        return;
+    };
+    if let Err(err) = state.lobby.ratings().catch_up(store).await {
+        tracing::warn!(%err, "could not read the results other servers stored");
+    }
 }
 
 /// Fills in who runs each registered bot, from the store's accounts (when it keeps any).
@@ -158,6 +171,7 @@ pub async fn entrant(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Standing>, AppError> {
     let variant = variant_of(&query)?.to_string();
+    catch_up(&state).await;
     let entrant = match kind.as_str() {
         "builtin" => Entrant::builtin(&name),
         "bot" => Entrant::bot(&name),

@@ -26,7 +26,7 @@ pub(super) async fn variants() -> Json<Vec<VariantInfo>> {
 pub(super) struct Scope {
     /// True: this node's tables, not the cluster's.
     #[serde(default)]
-    local: Option<u8>,
+    pub(super) local: Option<u8>,
 }
 
 /// `GET /api/tables`: the listed tables only (a table is private unless its host lists it);

@@ -64,6 +64,18 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         Box::pin(async { Ok(Vec::new()) })
     }
 
+    /// The results stored after the one numbered `after` (0: from the start), in order, with
+    /// their numbers: how a server sharing its database with others learns of the matches
+    /// they finished. A backend no other server writes to says none (the server's own
+    /// results reach its ratings directly).
+    fn results_after(
+        &self,
+        after: i64,
+    ) -> BoxFuture<'_, Result<Vec<(i64, ResultRow)>, StoreError>> {
+        let _ = after;
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
     /// The backend's figures for `GET /api/stats`, if it has any.
     fn stats(&self) -> Option<StoreStats>;
 

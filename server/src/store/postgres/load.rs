@@ -166,24 +166,28 @@ fn seat_row(table: &str, row: &Row) -> Result<SeatRow, StoreError> {
     })
 }
 
-/// Every match result, in the order stored.
-pub async fn results(client: &Client) -> Result<Vec<ResultRow>, StoreError> {
+/// The match results stored after the one numbered `after`, in order, with their numbers.
+pub async fn results(client: &Client, after: i64) -> Result<Vec<(i64, ResultRow)>, StoreError> {
     let rows = client
         .query(
-            "SELECT table_id, match_no, variant, at, places FROM results ORDER BY n",
-            &[],
+            "SELECT n, table_id, match_no, variant, at, places FROM results
+             WHERE n > $1 ORDER BY n",
+            &[&after],
         )
         .await?;
     Ok(rows
         .iter()
         .map(|row| {
-            Ok(ResultRow {
-                table: row.try_get(0)?,
-                match_no: row.try_get::<_, i64>(1)? as u32,
-                variant: row.try_get(2)?,
-                at: row.try_get(3)?,
-                places: row.try_get(4)?,
-            })
+            Ok((
+                row.try_get(0)?,
+                ResultRow {
+                    table: row.try_get(1)?,
+                    match_no: row.try_get::<_, i64>(2)? as u32,
+                    variant: row.try_get(3)?,
+                    at: row.try_get(4)?,
+                    places: row.try_get(5)?,
+                },
+            ))
         })
         .collect::<Result<_, tokio_postgres::Error>>()?)
 }

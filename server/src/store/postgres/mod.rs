@@ -207,7 +207,15 @@ impl Store for PgStore {
     }
 
     fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
-        self.ask(|reply| Request::Results { reply })
+        let all = self.ask(|reply| Request::Results { after: 0, reply });
+        Box::pin(async move { Ok(all.await?.into_iter().map(|(_, row)| row).collect()) })
+    }
+
+    fn results_after(
+        &self,
+        after: i64,
+    ) -> BoxFuture<'_, Result<Vec<(i64, ResultRow)>, StoreError>> {
+        self.ask(move |reply| Request::Results { after, reply })
     }
 
     fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {

@@ -70,10 +70,13 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
     },
-    /// Read every match result, in order.
+    /// Read the match results stored after the one numbered `after`, in order, with their
+    /// numbers.
     Results {
+        /// The last number already read (0: from the start).
+        after: i64,
         /// The answer.
-        reply: oneshot::Sender<Result<Vec<ResultRow>, StoreError>>,
+        reply: oneshot::Sender<Result<Vec<(i64, ResultRow)>, StoreError>>,
     },
     /// Delete old closed tables (see [`crate::store::Store::prune`]).
     Prune {
@@ -844,8 +847,10 @@ async fn serve(
                         .await;
                     let _ = reply.send(result);
                 }
-                Some(Request::Results { reply }) => {
-                    let result = writer.read(|c| Box::pin(load::results(c))).await;
+                Some(Request::Results { after, reply }) => {
+                    let result = writer
+                        .read(move |c| Box::pin(load::results(c, after)))
+                        .await;
                     let _ = reply.send(result);
                 }
                 Some(Request::Prune {

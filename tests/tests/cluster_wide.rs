@@ -1,0 +1,257 @@
+//! What the cluster must show the same on every node, against three real `parlor serve`
+//! nodes on one real, private Postgres: the leaderboard counts a match finished on any node,
+//! and the admin API closes and kicks at a table through a node that does not own it.
+//!
+//! Every wait is bounded.
+
+mod support;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use parlor_shared::Seat;
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
+use parlor_tests::{Rng, WsClient, http, play_to_end, start};
+use serde_json::{Value, json};
+use support::{Backend, ServerProcess, Storage};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The nodes' admin key.
+const ADMIN_KEY: &str = "s3cret";
+
+/// Starts node `name` of the cluster on `storage`'s Postgres database.
+fn node(storage: &Storage, name: &str) -> ServerProcess {
+    storage.start_with(&[
+        "--node-id",
+        name,
+        "--lease-ms",
+        "1000",
+        "--cluster-secret",
+        "test-secret",
+        "--admin-key",
+        ADMIN_KEY,
+    ])
+}
+
+/// `POST path` with the admin key `key` (if any) and `body`; the status and JSON answer.
+async fn post(addr: SocketAddr, path: &str, key: Option<&str>, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let auth = key.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        stream.read_to_string(&mut response),
+    )
+    .await
+    .expect("an answer within 20 s")
+    .expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::String(body.into())),
+    )
+}
+
+/// Which of `nodes` owns table `id` (by index), as their `GET /api/stats` say.
+async fn owner_of(nodes: &[&ServerProcess], id: &str) -> usize {
+    for (i, server) in nodes.iter().enumerate() {
+        let (status, stats) = http(server.addr, "GET", "/api/stats", None).await;
+        assert_eq!(status, 200, "{stats}");
+        let owned = &stats["cluster"]["owned"];
+        if owned.as_array().is_some_and(|t| t.iter().any(|t| t == id)) {
+            return i;
+        }
+    }
+    panic!("no node owns table {id}");
+}
+
+/// Reads until the connection ends (at most 20 s); the messages read.
+async fn until_closed(client: &mut WsClient) -> Vec<ServerMsg> {
+    let mut got = Vec::new();
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(20), client.try_recv()).await
+    {
+        got.push(msg);
+    }
+    got
+}
+
+/// A person and three built-in strategies play one short `tricks` match at a new table
+/// opened through the node at `addr`; returns the table's id.
+async fn play_a_match(addr: SocketAddr, seed: u64) -> String {
+    let body = json!({"variant": "tricks", "options": {"target": 3}, "seed": seed});
+    let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let mut host = WsClient::connect(addr).await;
+    assert!(host.join(&id, "Ann").await);
+    for (seat, strategy) in [(1u8, "random"), (2, "heuristic"), (3, "strong")] {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: strategy.into(),
+        })
+        .await;
+        host.recv_until(|m| {
+            matches!(m, ServerMsg::Table { table, .. }
+                if table.seats[seat as usize].occupant == Occupant::Bot)
+        })
+        .await;
+    }
+    let mut clients = vec![host];
+    start(&mut clients).await;
+    let winners = play_to_end(&mut clients, &mut Rng::new(seed)).await;
+    assert!(!winners.is_empty());
+    id
+}
+
+/// The `tricks` leaderboard as the node at `addr` answers it.
+async fn board(addr: SocketAddr) -> Value {
+    let (status, board) = http(addr, "GET", "/api/leaderboard?variant=tricks", None).await;
+    assert_eq!(status, 200, "{board}");
+    board
+}
+
+/// Each entrant's name and match count, by name.
+fn counts(board: &Value) -> Vec<(String, u64)> {
+    let mut counts: Vec<(String, u64)> = board["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().expect("a name").to_string(),
+                e["matches"].as_u64().expect("a count"),
+            )
+        })
+        .collect();
+    counts.sort();
+    counts
+}
+
+/// Waits (at most 10 s) until the node at `addr` counts `matches` matches for each of the
+/// three strategies; returns its board.
+async fn until_counted(addr: SocketAddr, matches: u64) -> Value {
+    let want: Vec<(String, u64)> = ["heuristic", "random", "strong"]
+        .iter()
+        .map(|n| ((*n).to_string(), matches))
+        .collect();
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        last = board(addr).await;
+        if counts(&last) == want {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the node at {addr} never counted {matches} matches: {last}");
+}
+
+#[tokio::test]
+async fn every_node_ranks_the_matches_finished_on_any_node() {
+    let storage = Storage::new(Backend::Postgres, "cluster_ratings").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let c = node(&storage, "c");
+    for server in [&a, &b, &c] {
+        assert!(counts(&board(server.addr).await).is_empty());
+    }
+    // One match through `a`, one through `b`: whichever nodes own the tables, every node's
+    // board holds both, with the same standings.
+    let first = play_a_match(a.addr, 1).await;
+    let second = play_a_match(b.addr, 2).await;
+    assert_ne!(first, second);
+    let boards = [
+        until_counted(a.addr, 2).await,
+        until_counted(b.addr, 2).await,
+        until_counted(c.addr, 2).await,
+    ];
+    for server in [&a, &b, &c] {
+        let (status, one) = http(
+            server.addr,
+            "GET",
+            "/api/leaderboard/builtin/strong?variant=tricks",
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{one}");
+        assert_eq!(one["matches"], 2, "{one}");
+    }
+    // Asking again counts nothing twice.
+    assert_eq!(counts(&board(c.addr).await), counts(&boards[2]));
+    for server in [a, b, c] {
+        server.stop();
+    }
+}
+
+#[tokio::test]
+async fn the_admin_api_reaches_a_table_through_any_node() {
+    let storage = Storage::new(Backend::Postgres, "cluster_admin").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let c = node(&storage, "c");
+    let nodes = [&a, &b, &c];
+    let body = json!({"variant": "hearts", "table_options": {"grace_ms": 600_000}});
+    let (status, reply) = http(a.addr, "POST", "/api/tables", Some(&body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let owner = owner_of(&nodes, &id).await;
+    let other = nodes[(owner + 1) % 3];
+    let mut ann = WsClient::connect(nodes[owner].addr).await;
+    assert!(ann.join(&id, "Ann").await);
+    // Bob plays through a node that does not own the table (relayed).
+    let mut bob = WsClient::connect(other.addr).await;
+    assert!(!bob.join(&id, "Bob").await);
+
+    // The key is checked where the request comes in.
+    let kick = format!("/api/admin/tables/{id}/seats/1/kick");
+    assert_eq!(post(other.addr, &kick, Some("wrong"), "").await.0, 401);
+    let (status, answer) = post(other.addr, &kick, Some(ADMIN_KEY), "").await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["kicked"], true, "{answer}");
+    let got = until_closed(&mut bob).await;
+    assert!(
+        matches!(got.last(), Some(ServerMsg::Error { code, .. }) if code == "kicked"),
+        "Bob is told he was kicked: {got:?}"
+    );
+    // The owner's refusal comes back as it is.
+    let far = format!("/api/admin/tables/{id}/seats/9/kick");
+    let (status, answer) = post(other.addr, &far, Some(ADMIN_KEY), "").await;
+    assert_eq!(status, 404, "{answer}");
+    assert_eq!(answer["code"], "no_such_seat", "{answer}");
+
+    let close = format!("/api/admin/tables/{id}/close");
+    let (status, answer) = post(
+        other.addr,
+        &close,
+        Some(ADMIN_KEY),
+        r#"{"reason": "maintenance"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["closed"], true, "{answer}");
+    let got = until_closed(&mut ann).await;
+    match got.last() {
+        Some(ServerMsg::Goodbye { reason }) => assert!(reason.contains("maintenance"), "{reason}"),
+        other => panic!("Ann's last message is goodbye, not {other:?}"),
+    }
+    // Gone everywhere: no node finds it any more.
+    for server in nodes {
+        let (status, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+        assert_eq!(status, 404, "{info}");
+        assert_eq!(post(server.addr, &close, Some(ADMIN_KEY), "").await.0, 404);
+    }
+    for server in [a, b, c] {
+        server.stop();
+    }
+}
