@@ -241,7 +241,7 @@ impl StrongBot {
                 let mut d = deal.clone();
                 d.play(card);
                 let points = d.finish(&mut table);
-                totals[i] += w * hearts_value(&points, me);
+                totals[i] += w * strong_hearts::hearts_value(&points, me);
             }
         }
         self.last_worlds = built as u32;
@@ -298,13 +298,6 @@ impl StrongBot {
         }
         game.history().last().cloned().expect("a finished hand")
     }
-}
-
-/// [`value`] for Hearts points.
-pub(super) fn hearts_value(points: &PerSeat<i32>, me: Seat) -> f64 {
-    let total: i32 = points.iter().map(|(_, p)| *p).sum();
-    let others = f64::from(total - points[me]) / 3.0;
-    others - f64::from(points[me])
 }
 
 /// How good a finished hand is for `me` (higher is better), in the variant's own terms and

@@ -230,6 +230,14 @@ pub fn rollout_table() -> Table {
     Table::blank(Variant::Hearts, PLAYERS, Seat(0))
 }
 
+/// How good a Hearts hand's points are for `me` (higher is better): the other seats' mean
+/// minus its own, as the search and the passing simulation both score a played-out deal.
+pub(super) fn hearts_value(points: &PerSeat<i32>, me: Seat) -> f64 {
+    let total: i32 = points.iter().map(|(_, p)| *p).sum();
+    let others = f64::from(total - points[me]) / 3.0;
+    others - f64::from(points[me])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,7 +62,7 @@ pub fn choose(
             }
             let mut deal = HeartsDeal::opening(&hands);
             let points = deal.finish(&mut table);
-            totals[i] += super::strong::hearts_value(&points, me);
+            totals[i] += strong_hearts::hearts_value(&points, me);
         }
         played += 1;
     }
