@@ -276,4 +276,10 @@ async fn a_bot_that_turns_the_ladder_down_is_replaced_by_a_built_in() {
         "{log}"
     );
     assert!(log.contains("invitation declined") && log.contains("invitation lapsed"));
+    // The operator sees the same in the server's figures.
+    let (status, stats) = http(server.addr, "GET", "/api/stats", None).await;
+    assert_eq!(status, 200, "{stats}");
+    let ladder = &stats["ladder"];
+    assert!(ladder["substituted"].as_u64().unwrap_or(0) >= 8, "{stats}");
+    assert_eq!(ladder["invited"].as_u64(), Some(0), "{stats}");
 }

@@ -152,6 +152,8 @@ pub struct AppState {
     pub table_quota: Arc<table_quota::TableQuota>,
     /// The cluster this node is part of (`None`: a server on its own).
     pub cluster: Option<crate::cluster::Cluster>,
+    /// The ladder's figures, when this server runs one.
+    pub ladder: Option<Arc<crate::ladder::LadderStats>>,
 }
 
 impl AppState {
@@ -184,6 +186,7 @@ impl AppState {
             tracker: TaskTracker::new(),
             sessions: ws::Sessions::default(),
             cluster: None,
+            ladder: None,
         }
     }
 

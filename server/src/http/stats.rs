@@ -24,6 +24,9 @@ pub struct ServerStats {
     /// This node's part in its cluster, when it is one node of several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<crate::cluster::ClusterStats>,
+    /// What the ladder has played, when the server runs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<crate::ladder::LadderFigures>,
 }
 
 /// The process's resident memory.
@@ -46,6 +49,7 @@ pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
             Some(cluster) => Some(cluster.stats().await),
             None => None,
         },
+        ladder: state.ladder.as_ref().map(|ladder| ladder.figures()),
     })
 }
 

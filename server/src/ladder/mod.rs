@@ -82,6 +82,32 @@ pub struct LadderStats {
     pub substituted: AtomicU64,
 }
 
+/// The ladder's figures at one moment, as `GET /api/stats` shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LadderFigures {
+    /// Matches played to the end.
+    pub matches: u64,
+    /// Matches that could not be played.
+    pub failed: u64,
+    /// Seats registered bots took by invitation.
+    pub invited: u64,
+    /// Seats registered bots were invited to but did not take.
+    pub substituted: u64,
+}
+
+impl LadderStats {
+    /// The figures now.
+    #[must_use]
+    pub fn figures(&self) -> LadderFigures {
+        LadderFigures {
+            matches: self.matches.load(Ordering::Relaxed),
+            failed: self.failed.load(Ordering::Relaxed),
+            invited: self.invited.load(Ordering::Relaxed),
+            substituted: self.substituted.load(Ordering::Relaxed),
+        }
+    }
+}
+
 /// Starts the ladder; it stops when `shutdown` is cancelled.
 pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) -> Arc<LadderStats> {
     let stats = Arc::new(LadderStats::default());

@@ -81,7 +81,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             }
         }
         if let Some(ladder) = ladder {
-            crate::ladder::spawn(state.lobby.clone(), ladder, state.shutdown.clone());
+            state.ladder = Some(crate::ladder::spawn(
+                state.lobby.clone(),
+                ladder,
+                state.shutdown.clone(),
+            ));
         }
         let listener = TcpListener::bind(args.addr)
             .await
