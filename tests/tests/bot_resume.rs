@@ -10,8 +10,8 @@ use std::net::SocketAddr;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use parlor_shared::{Event, Seat};
 use parlor_tests::{WsClient, http};
-use serde_json::{Value, json};
-use support::{Backend, Storage, play_moves};
+use serde_json::json;
+use support::{Backend, Storage, all_hands, play_moves};
 
 /// Bots in seats 1, 2 and 3.
 const BOTS: [&str; 3] = ["random", "heuristic", "strong"];
@@ -70,19 +70,6 @@ fn events(client: &WsClient) -> Vec<(u64, Event)> {
             _ => None,
         })
         .collect()
-}
-
-/// Every finished hand as the replay endpoint serves it, without the table id.
-async fn all_hands(addr: SocketAddr, id: &str) -> Vec<Value> {
-    let (status, list) = http(addr, "GET", &format!("/api/tables/{id}/hands"), None).await;
-    assert_eq!(status, 200, "{list}");
-    let mut hands = Vec::new();
-    for entry in list.as_array().expect("a list") {
-        let (_, mut hand) = http(addr, "GET", entry["url"].as_str().expect("a url"), None).await;
-        hand.as_object_mut().expect("an object").remove("table");
-        hands.push(hand);
-    }
-    hands
 }
 
 async fn random_heuristic_and_strong_bots_finish_a_crashed_match_exactly_as_without_the_crash(

@@ -16,7 +16,7 @@ use parlor_shared::Event;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
-use support::{Backend, ServerProcess, Storage, play_moves};
+use support::{Backend, ServerProcess, Storage, all_hands, play_moves, play_to_end};
 
 /// The lease the nodes take on their tables, in milliseconds.
 const LEASE_MS: &str = "1000";
@@ -57,36 +57,6 @@ async fn seat_players(id: &str, through: &[SocketAddr]) -> Vec<WsClient> {
     }
     clients[0].send(&ClientMsg::Start {}).await;
     clients
-}
-
-/// Plays until client 0 sees the match end.
-async fn play_to_end(clients: &mut [WsClient]) {
-    play_moves(clients, usize::MAX, |i, msg| {
-        i == 0
-            && matches!(
-                msg,
-                ServerMsg::Event {
-                    event: Event::MatchOver { .. },
-                    ..
-                }
-            )
-    })
-    .await;
-}
-
-/// Every finished hand of a table as served by the node at `addr`, without the table id.
-async fn all_hands(addr: SocketAddr, id: &str) -> Vec<Value> {
-    let (status, list) = http(addr, "GET", &format!("/api/tables/{id}/hands"), None).await;
-    assert_eq!(status, 200, "{list}");
-    let mut hands = Vec::new();
-    for entry in list.as_array().expect("a list") {
-        let (status, mut hand) =
-            http(addr, "GET", entry["url"].as_str().expect("a url"), None).await;
-        assert_eq!(status, 200, "{hand}");
-        hand.as_object_mut().expect("an object").remove("table");
-        hands.push(hand);
-    }
-    hands
 }
 
 /// The cluster part of a node's `GET /api/stats`.

@@ -13,7 +13,7 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{Event, Seat};
 use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
-use support::{Backend, ServerProcess, Storage, TempDir, play_moves};
+use support::{Backend, ServerProcess, Storage, TempDir, all_hands, play_moves, play_to_end};
 
 /// Creates a hearts table with a fixed seed, seats four remote clients and starts the match.
 async fn hearts_table(addr: SocketAddr, seed: u64) -> (String, Vec<WsClient>) {
@@ -36,36 +36,6 @@ async fn hearts_table(addr: SocketAddr, seed: u64) -> (String, Vec<WsClient>) {
     }
     clients[0].send(&ClientMsg::Start {}).await;
     (id, clients)
-}
-
-/// Plays with every client until client 0 sees the match end.
-async fn play_to_end(clients: &mut [WsClient]) {
-    play_moves(clients, usize::MAX, |i, msg| {
-        i == 0
-            && matches!(
-                msg,
-                ServerMsg::Event {
-                    event: Event::MatchOver { .. },
-                    ..
-                }
-            )
-    })
-    .await;
-}
-
-/// Every finished hand of a table, as the replay endpoint serves them, without the table id.
-async fn all_hands(addr: SocketAddr, id: &str) -> Vec<Value> {
-    let (status, list) = http(addr, "GET", &format!("/api/tables/{id}/hands"), None).await;
-    assert_eq!(status, 200, "{list}");
-    let mut hands = Vec::new();
-    for entry in list.as_array().expect("a list") {
-        let (status, mut hand) =
-            http(addr, "GET", entry["url"].as_str().expect("a url"), None).await;
-        assert_eq!(status, 200, "{hand}");
-        hand.as_object_mut().expect("an object").remove("table");
-        hands.push(hand);
-    }
-    hands
 }
 
 /// Takes a snapshot from every client, the one that moved last first (so its move, the only

@@ -22,6 +22,17 @@ pub fn is_digest(kept: &str) -> bool {
     kept.len() == DIGEST_HEX_LEN && kept.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// A seat token as read back from the database, as the table keeps it: a digest stays as it
+/// is, a token an older version stored in clear is hashed.
+#[must_use]
+pub fn as_kept(stored: String) -> String {
+    if is_digest(&stored) {
+        stored
+    } else {
+        digest(&stored)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -283,6 +283,38 @@ pub async fn play_moves(
     (sent, last)
 }
 
+/// Plays with every client until client 0 sees the match end.
+pub async fn play_to_end(clients: &mut [WsClient]) {
+    play_moves(clients, usize::MAX, |i, msg| {
+        i == 0
+            && matches!(
+                msg,
+                ServerMsg::Event {
+                    event: parlor_shared::Event::MatchOver { .. },
+                    ..
+                }
+            )
+    })
+    .await;
+}
+
+/// Every finished hand of a table, as the node at `addr` serves them, without the table id
+/// (so runs of the same deals at different tables compare equal).
+pub async fn all_hands(addr: SocketAddr, id: &str) -> Vec<serde_json::Value> {
+    let path = format!("/api/tables/{id}/hands");
+    let (status, list) = parlor_tests::http(addr, "GET", &path, None).await;
+    assert_eq!(status, 200, "{list}");
+    let mut hands = Vec::new();
+    for entry in list.as_array().expect("a list") {
+        let url = entry["url"].as_str().expect("a url");
+        let (status, mut hand) = parlor_tests::http(addr, "GET", url, None).await;
+        assert_eq!(status, 200, "{hand}");
+        hand.as_object_mut().expect("an object").remove("table");
+        hands.push(hand);
+    }
+    hands
+}
+
 /// Creates a hearts table to `target` points (players' seats kept 10 minutes while away),
 /// seats four remote clients and starts the match; returns the id and the clients.
 pub async fn started_hearts_table(addr: SocketAddr, target: i32) -> (String, Vec<WsClient>) {

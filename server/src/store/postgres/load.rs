@@ -153,13 +153,7 @@ fn seat_row(table: &str, row: &Row) -> Result<SeatRow, StoreError> {
         occupant,
         name: row.try_get(2)?,
         // Only digests are ever written here; a clear token is hashed all the same.
-        token: row.try_get::<_, Option<String>>(3)?.map(|kept| {
-            if secret::is_digest(&kept) {
-                kept
-            } else {
-                secret::digest(&kept)
-            }
-        }),
+        token: row.try_get::<_, Option<String>>(3)?.map(secret::as_kept),
         strategy: row.try_get(4)?,
         bot_playing: row.try_get(5)?,
         account: row.try_get(6)?,

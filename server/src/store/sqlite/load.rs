@@ -100,13 +100,7 @@ pub fn table_log(
                 occupant,
                 name: row.get(2)?,
                 // A clear token from an older version's file is only ever held as its digest.
-                token: row.get::<_, Option<String>>(3)?.map(|kept| {
-                    if secret::is_digest(&kept) {
-                        kept
-                    } else {
-                        secret::digest(&kept)
-                    }
-                }),
+                token: row.get::<_, Option<String>>(3)?.map(secret::as_kept),
                 strategy: row.get(4)?,
                 bot_playing: row.get(5)?,
                 account: row.get(6)?,
