@@ -42,6 +42,17 @@ cargo build --workspace --all-targets
 # unset, each test file would build the server alone, with other features: a rebuild).
 export PARLOR_BIN="$root/target/debug/parlor"
 
+# The store and cluster tests start a private PostgreSQL (Debian's `postgresql`: initdb and
+# pg_ctl) and put nginx in front of several servers.
+has_postgres() { command -v initdb >/dev/null 2>&1 || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; }
+if { ! has_postgres || [ ! -x /usr/sbin/nginx ]; } && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql nginx
+fi
+if ! has_postgres; then
+  echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' and try again" >&2
+  exit 1
+fi
+
 step "Rust: unit, property and end-to-end tests"
 cargo test --workspace
 
