@@ -6,6 +6,7 @@
 //! invitations. It may import `table`, `store` and `conn`, never `ws` or `http`.
 
 pub mod bot_directory;
+pub mod invitation_id;
 
 pub use bot_directory::{BotDirectory, BotError, Claim, Inviter};
 
