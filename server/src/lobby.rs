@@ -147,6 +147,17 @@ impl Lobby {
         &self.bots
     }
 
+    /// Takes the online bot `name` offline if its account was revoked while it was online
+    /// (by `parlor bots revoke`, which the server does not hear of); checked before each
+    /// invitation.
+    pub async fn drop_if_revoked(&self, name: &str) {
+        if let (Some(hash), Some(store)) = (self.bots.token_hash(name), self.store.as_ref())
+            && matches!(store.bot_by_token(&hash).await, Ok(None))
+        {
+            self.bots.revoke(name);
+        }
+    }
+
     /// This lobby logging every table it opens from now on to `store`.
     #[must_use]
     pub fn with_store(mut self, store: SharedStore) -> Lobby {

@@ -30,7 +30,9 @@ pub struct Forwarded {
 }
 
 /// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
-async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(url: String) -> Option<T> {
+pub(super) async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(
+    url: String,
+) -> Option<T> {
     tokio::task::spawn_blocking(move || {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(PEER_TIMEOUT))

@@ -107,7 +107,7 @@ pub(super) fn authorize(state: &AppState, headers: &HeaderMap) -> Result<(), Box
 }
 
 /// Compares without stopping at the first difference.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     let mut diff = u8::from(a.len() != b.len());
     for (i, &x) in a.iter().enumerate() {
         diff |= x ^ b.get(i % b.len().max(1)).copied().unwrap_or(0);

@@ -26,9 +26,13 @@ use crate::store::{BotAccount, SharedStore, StoreError};
 pub(super) struct BotsQuery {
     /// Only bots that play this variant.
     variant: Option<String>,
+    /// This node's bots only, without ratings (`?local=1`): how the nodes of a cluster ask
+    /// each other.
+    local: Option<u8>,
 }
 
-/// `GET /api/bots`: the online registered bots, by name.
+/// `GET /api/bots`: the online registered bots, by name; in a cluster, those of every node
+/// (a bot online on two nodes is listed once, as this node or the first other node has it).
 pub(super) async fn online(
     State(state): State<AppState>,
     Query(query): Query<BotsQuery>,
@@ -38,6 +42,19 @@ pub(super) async fn online(
         Some(name) => Some(name.parse::<Variant>()?),
     };
     let mut bots = state.lobby.bots().list(variant);
+    if query.local.is_some() {
+        return Ok(Json(bots));
+    }
+    if let Some(cluster) = &state.cluster {
+        bots.extend(
+            cluster
+                .bots_elsewhere(variant)
+                .await
+                .into_iter()
+                .map(|b| b.bot),
+        );
+        bots = merge(bots);
+    }
     // With a variant, each bot's rating there (the mean; the leaderboard has its interval).
     if let Some(variant) = variant {
         super::leaderboard::catch_up(&state).await;
@@ -51,6 +68,17 @@ pub(super) async fn online(
         });
     }
     Ok(Json(bots))
+}
+
+/// The bots by name, each name once (the first listing kept).
+fn merge(bots: Vec<OnlineBot>) -> Vec<OnlineBot> {
+    let mut seen = std::collections::HashSet::new();
+    let mut merged: Vec<OnlineBot> = bots
+        .into_iter()
+        .filter(|b| seen.insert(b.name.to_lowercase()))
+        .collect();
+    merged.sort_by_key(|b| b.name.to_lowercase());
+    merged
 }
 
 /// The body of `POST /api/admin/bots`.

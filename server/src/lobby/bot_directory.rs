@@ -175,6 +175,13 @@ pub struct Claim {
 }
 
 impl Claim {
+    /// True when the seat counts against the bot's capacity on this node (until
+    /// [`BotDirectory::left`]).
+    #[must_use]
+    pub fn counted(&self) -> bool {
+        self.counted
+    }
+
     /// The address of the node that sent the invitation, when it came from another node of
     /// the cluster: the seat is taken there.
     #[must_use]
@@ -517,6 +524,10 @@ impl BotDirectory {
             .pending
             .values()
             .any(|p| p.table == table && p.seat == seat)
+            || inner
+                .forwarded
+                .values()
+                .any(|f| f.table == table && f.seat == seat)
         {
             return Err(BotError::Pending(seat));
         }
@@ -833,8 +844,11 @@ mod tests {
         assert_eq!(rx.recv().await, Some(InviteState::Accepted));
     }
 
+    /// What a hook reported: (address, invitation, state).
+    type Reports = Arc<Mutex<Vec<(String, String, InviteState)>>>;
+
     /// A hook recording what it reports, as a cluster node's would send it.
-    fn recorder() -> (RemoteReport, Arc<Mutex<Vec<(String, String, InviteState)>>>) {
+    fn recorder() -> (RemoteReport, Reports) {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
         let report: RemoteReport = Arc::new(move |address: &str, id: &str, state| {
