@@ -311,7 +311,8 @@ async fn a_bot_online_on_one_node_is_invited_from_another_and_plays_there() {
 /// Through the nodes: a decline (sent on a connection to a third node) and a lapse reach
 /// the host as `declined` and `expired`; a bot of the wrong variant or with no table to
 /// spare gives the host the same error as on the bot's own node; the internal endpoints
-/// refuse a caller without the secret.
+/// refuse a caller without the secret; revoking the bot through another node takes it
+/// offline on its own.
 #[tokio::test]
 async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
     let storage = Storage::new(Backend::Postgres, "cluster_bots_refusals").await;
@@ -378,6 +379,7 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
             json!({"invitation": taken, "status": "declined"}),
         ),
         ("/api/cluster/decline", json!({"invitation": taken})),
+        ("/api/cluster/revoke", json!({"bot": "Deep"})),
     ];
     for (path, body) in &internal {
         for headers in [vec![], vec![("x-parlor-cluster-secret", "wrong")]] {
@@ -396,6 +398,19 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
     .await;
     assert_eq!(status, 409, "{reply}");
     assert_eq!(reply["code"], "no_such_invitation");
+
+    // The admin API of another node sees the bot online, and revoking it there takes it
+    // offline on its own node at once.
+    let auth = format!("Bearer {KEY}");
+    let admin = [("Authorization", auth.as_str())];
+    let (status, accounts) = request(a.addr, "GET", "/api/admin/bots", &admin, None).await;
+    assert_eq!(status, 200, "{accounts}");
+    assert_eq!(accounts["bots"][0]["online"], true, "{accounts}");
+    let (status, reply) = request(a.addr, "DELETE", "/api/admin/bots/Deep", &admin, None).await;
+    assert_eq!(status, 200, "{reply}");
+    let revoked = tokio::time::timeout(Duration::from_secs(10), bot.recv_error()).await;
+    assert_eq!(revoked.expect("told at once").0, "bad_bot_token");
+    assert!(online(c.addr).await.is_empty(), "listed nowhere");
 
     drop(bot);
     for server in [a, b, c] {

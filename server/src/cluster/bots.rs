@@ -13,7 +13,9 @@
 //!   which takes the invitation up and relays the connection on to the table's node, vouching
 //!   for the invitation in [`INVITATION_HEADER`]; the table's node seats the bot's account
 //!   and tells the host;
-//! - a `decline` on a node that is not the bot's is passed on (`POST /api/cluster/decline`).
+//! - a `decline` on a node that is not the bot's is passed on (`POST /api/cluster/decline`);
+//! - a bot revoked through the admin API of another node is taken offline on its node at
+//!   once (`POST /api/cluster/revoke`).
 //!
 //! Every internal request carries the cluster's secret ([`super::SECRET_HEADER`]) and is
 //! refused without it; a node without a secret neither lists nor invites other nodes' bots.
@@ -35,6 +37,8 @@ pub const INVITATIONS_PATH: &str = "/api/cluster/invitations";
 pub const STATUS_PATH: &str = "/api/cluster/invite-status";
 /// Where the bot's node is passed a `decline` that landed elsewhere.
 pub const DECLINE_PATH: &str = "/api/cluster/decline";
+/// Where the bot's node hears that an admin revoked the bot through another node.
+pub const REVOKE_PATH: &str = "/api/cluster/revoke";
 
 /// The header on a connection the bot's node relays to the table's node after `accept`:
 /// the invitation it took up (believed only beside the secret).
@@ -86,6 +90,14 @@ pub struct StatusReport {
 pub struct RemoteDecline {
     /// The invitation.
     pub invitation: String,
+}
+
+/// The body of `POST /api/cluster/revoke`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemoteRevoke {
+    /// The bot's name.
+    pub bot: String,
 }
 
 /// A bot online on another node.
@@ -213,6 +225,28 @@ impl Cluster {
         })
         .map_err(|_| RemoteError::Unreachable)?;
         answer(post(url, secret, body).await)
+    }
+
+    /// Tells every other node where the bot `name` is online that its account was revoked
+    /// (it goes offline there at once); a node that cannot be reached is logged (its bot is
+    /// taken offline there when next invited, as the token is checked then).
+    pub async fn revoke_elsewhere(&self, name: &str) {
+        let found = self.bots_elsewhere(None).await;
+        for bot in found
+            .iter()
+            .filter(|b| b.bot.name.eq_ignore_ascii_case(name))
+        {
+            let Some((url, secret)) = self.internal(&bot.address, REVOKE_PATH) else {
+                return;
+            };
+            let body = serde_json::to_string(&RemoteRevoke {
+                bot: bot.bot.name.clone(),
+            })
+            .unwrap_or_default();
+            if let Err(err) = answer(post(url, secret, body).await) {
+                tracing::warn!(bot = %name, node = %bot.node, %err, "could not take a revoked bot offline on its node");
+            }
+        }
     }
 
     /// The inviter that stands for the node at `address` in this node's bot directory: a

@@ -3,6 +3,9 @@
 //! accounts (`POST /api/admin/bots`, `GET /api/admin/bots`, `DELETE /api/admin/bots/{name}`,
 //! with the admin key).
 //!
+//! In a cluster, the listing and the admin list's `online` cover every node, and a bot
+//! revoked through one node goes offline on the node it is online on.
+//!
 //! A new bot's token is in the answer to its registration and nowhere else: the store keeps
 //! only its SHA-256 hash.
 
@@ -167,7 +170,16 @@ pub(super) async fn list(State(state): State<AppState>, headers: HeaderMap) -> R
         Ok(store) => store,
         Err(answer) => return *answer,
     };
-    let online = state.lobby.bots().list(None);
+    let mut online = state.lobby.bots().list(None);
+    if let Some(cluster) = &state.cluster {
+        online.extend(
+            cluster
+                .bots_elsewhere(None)
+                .await
+                .into_iter()
+                .map(|b| b.bot),
+        );
+    }
     match store.bot_accounts().await {
         Ok(accounts) => {
             let bots: Vec<AdminBot> = accounts
@@ -201,6 +213,9 @@ pub(super) async fn revoke(
     match store.revoke_bot(&name).await {
         Ok(Some(account)) => {
             state.lobby.bots().revoke(&account.name);
+            if let Some(cluster) = &state.cluster {
+                cluster.revoke_elsewhere(&account.name).await;
+            }
             tracing::info!(bot = %account.name, "bot revoked");
             Json(account).into_response()
         }

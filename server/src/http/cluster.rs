@@ -1,7 +1,8 @@
 //! The cluster's internal endpoints for registered bots (see [`crate::cluster::bots`]):
 //! `POST /api/cluster/invitations` (the bot's node sends an invitation for another node's
-//! host), `POST /api/cluster/invite-status` (the host's node hears how it ended) and `POST
-//! /api/cluster/decline` (the bot's node is passed a `decline` that landed elsewhere).
+//! host), `POST /api/cluster/invite-status` (the host's node hears how it ended), `POST
+//! /api/cluster/decline` (the bot's node is passed a `decline` that landed elsewhere) and
+//! `POST /api/cluster/revoke` (the bot's node hears its account was revoked elsewhere).
 //!
 //! Only another node may call them: each needs the cluster's secret in
 //! [`crate::cluster::SECRET_HEADER`], and a node without a secret (or not in a cluster)
@@ -16,7 +17,9 @@ use serde::de::DeserializeOwned;
 
 use super::{AppError, AppState, json_error};
 use crate::cluster::Cluster;
-use crate::cluster::bots::{RemoteDecline, RemoteInvite, RemoteInvited, StatusReport};
+use crate::cluster::bots::{
+    RemoteDecline, RemoteInvite, RemoteInvited, RemoteRevoke, StatusReport,
+};
 use crate::lobby::{BotError, Inviter};
 use crate::table::Invitable;
 
@@ -129,4 +132,23 @@ pub(super) async fn decline(
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
         Err(err) => refusal(&err),
     }
+}
+
+/// `POST /api/cluster/revoke`: the bot's account was revoked through another node: it goes
+/// offline here now, as for a revocation here.
+pub(super) async fn revoke(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Response {
+    if let Err(answer) = internal(&state, &headers) {
+        return *answer;
+    }
+    let revoke: RemoteRevoke = match body(&bytes) {
+        Ok(revoke) => revoke,
+        Err(answer) => return *answer,
+    };
+    state.lobby.bots().revoke(&revoke.bot);
+    tracing::info!(bot = %revoke.bot, "bot revoked through another node");
+    StatusCode::NO_CONTENT.into_response()
 }

@@ -258,6 +258,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route(crate::cluster::bots::STATUS_PATH, post(cluster::status))
         .route(crate::cluster::bots::DECLINE_PATH, post(cluster::decline))
+        .route(crate::cluster::bots::REVOKE_PATH, post(cluster::revoke))
         .route("/api/admin/bots", get(bots::list).post(bots::register))
         .route(
             "/api/admin/bots/{name}",
