@@ -5,7 +5,7 @@
 //! capacity is counted on its own node and frees when its seat's connection ends. Declines
 //! and lapses through the nodes reach the host, refusals give the host the codes a host on
 //! the bot's own node would get, and the internal endpoints refuse a caller without the
-//! cluster's secret.
+//! cluster's secret. One node's ladder invites a bot online on another.
 //!
 //! Every wait is bounded.
 
@@ -416,4 +416,81 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
     for server in [a, b, c] {
         server.stop();
     }
+}
+
+/// The ladder of one node invites a registered bot online on another: the bot (a `parlor
+/// bot --token` process whose `available` connection is on `b`) plays ladder matches at
+/// `a`'s tables, rated by its account, and its node `b` counts its seats.
+#[tokio::test]
+async fn a_ladder_invites_a_bot_online_on_another_node() {
+    let storage = Storage::new(Backend::Postgres, "cluster_bots_ladder").await;
+    let a = storage.start_with(&[
+        "--node-id",
+        "a",
+        "--lease-ms",
+        "1000",
+        "--cluster-secret",
+        SECRET,
+        "--admin-key",
+        KEY,
+        "--ladder",
+        "--ladder-variants",
+        "hearts",
+        "--ladder-strategies",
+        "random",
+        "--ladder-target",
+        "20",
+        "--ladder-pause-ms",
+        "0",
+    ]);
+    let b = node(&storage, "b", 15_000);
+    let token = register(a.addr, "Far").await;
+    let mut bot = std::process::Command::new(support::parlor_bin())
+        .args([
+            "bot",
+            "--url",
+            &format!("ws://{}", b.addr),
+            "--token",
+            &token,
+        ])
+        .args(["--variants", "hearts", "--max-tables", "2"])
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starting parlor bot");
+    let mut matches = 0;
+    for _ in 0..600 {
+        let (status, board) =
+            request(a.addr, "GET", "/api/leaderboard?variant=hearts", &[], None).await;
+        assert_eq!(status, 200, "{board}");
+        matches = board["entries"]
+            .as_array()
+            .and_then(|e| e.iter().find(|e| e["kind"] == "bot" && e["name"] == "Far"))
+            .and_then(|e| e["matches"].as_u64())
+            .unwrap_or(0);
+        if matches >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = bot.kill();
+    let _ = bot.wait();
+    assert!(
+        matches >= 2,
+        "the bot on b played a's ladder matches: {matches}\n{}",
+        a.log()
+    );
+    let (_, stats) = request(a.addr, "GET", "/api/stats", &[], None).await;
+    assert!(
+        stats["ladder"]["invited"].as_u64().unwrap_or(0) >= 2,
+        "{stats}"
+    );
+    assert!(
+        a.log().contains("bot invited through its node"),
+        "the invitations went through b"
+    );
+    a.stop();
+    b.stop();
 }

@@ -30,6 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Cluster;
 use crate::lobby::bot_directory::{RemoteInviter, RemoteReport};
+use crate::lobby::{BotDirectory, BotError, Inviter, invitation_id};
+use crate::table::Invitable;
 
 /// Where the bot's node is asked to send an invitation.
 pub const INVITATIONS_PATH: &str = "/api/cluster/invitations";
@@ -213,6 +215,53 @@ impl Cluster {
             .ok_or(RemoteError::Unreachable)?;
         let body = serde_json::to_string(invite).map_err(|_| RemoteError::Unreachable)?;
         answer(post(url, secret, body).await)
+    }
+
+    /// Invites the bot `found` online on another node to `seat` of `table` (open here)
+    /// through its node: the invitation is kept in `bots` for `host`, then sent there;
+    /// `host` hears `sent` once it is. Returns the invitation's id, or the error a host on
+    /// the bot's node would have had (`no_such_bot` when that node cannot be reached).
+    pub async fn invite_through(
+        &self,
+        bots: &BotDirectory,
+        found: &BotElsewhere,
+        table: &str,
+        seat: Seat,
+        invitable: &Invitable,
+        host: Inviter,
+    ) -> Result<String, HttpError> {
+        let refusal = |err: BotError| HttpError {
+            code: err.code().to_string(),
+            message: err.to_string(),
+        };
+        let id = invitation_id::new(Some(&found.node));
+        bots.reserve_forward(&id, &found.bot.name, table, seat, host)
+            .map_err(refusal)?;
+        let invite = RemoteInvite {
+            invitation: id.clone(),
+            bot: found.bot.name.clone(),
+            table: table.to_string(),
+            seat,
+            variant: invitable.variant,
+            options: invitable.options.clone(),
+            inviter: self.address().to_string(),
+        };
+        match self.invite_remote(&found.address, &invite).await {
+            Ok(()) => {
+                tracing::info!(bot = %invite.bot, %table, %seat, node = %found.node, "bot invited through its node");
+                bots.forward_sent(&id);
+                Ok(id)
+            }
+            Err(RemoteError::Refused(refused)) => {
+                bots.forward_refused(&id);
+                Err(refused)
+            }
+            Err(RemoteError::Unreachable) => {
+                bots.forward_refused(&id);
+                tracing::warn!(bot = %invite.bot, node = %found.node, "the bot's node could not be reached to invite it");
+                Err(refusal(BotError::NoSuchBot(invite.bot)))
+            }
+        }
     }
 
     /// Passes a `decline` of `invitation` to the bot's node at `address`.

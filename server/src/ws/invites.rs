@@ -15,11 +15,9 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 
 use super::reader::Reader;
 use super::refusal::Refusal;
-use crate::cluster::Cluster;
-use crate::cluster::bots::{BotElsewhere, RemoteError, RemoteInvite};
-use crate::lobby::{BotError, invitation_id};
+use crate::cluster::bots::RemoteError;
+use crate::lobby::invitation_id;
 use crate::store::accounts::hash_token;
-use crate::table::Invitable;
 use crate::table::JoinRequest;
 
 impl Reader {
@@ -182,57 +180,20 @@ impl Reader {
             && let Some(cluster) = self.cluster.clone()
             && let Some(found) = cluster.find_bot(bot, invitable.variant).await
         {
-            return Box::pin(self.invite_elsewhere(&cluster, found, &table.id, seat, invitable))
-                .await;
+            let host = self.conn.clone().into();
+            let bots = self.lobby.bots();
+            return Box::pin(
+                cluster.invite_through(bots, &found, &table.id, seat, &invitable, host),
+            )
+            .await
+            .err()
+            .map(|refused| ServerMsg::error(&refused.code, refused.message));
         }
         self.lobby
             .bots()
             .invite(bot, &table.id, seat, &invitable, self.conn.clone())
             .err()
             .map(|e| e.to_msg())
-    }
-
-    /// Invites a bot online on another node through that node: kept here for the host,
-    /// sent there; the host hears `sent` once it is, or the error the bot's node gave.
-    async fn invite_elsewhere(
-        &mut self,
-        cluster: &Cluster,
-        found: BotElsewhere,
-        table: &str,
-        seat: Seat,
-        invitable: Invitable,
-    ) -> Option<ServerMsg> {
-        let bots = self.lobby.bots();
-        let id = invitation_id::new(Some(&found.node));
-        if let Err(err) = bots.reserve_forward(&id, &found.bot.name, table, seat, self.conn.clone())
-        {
-            return Some(err.to_msg());
-        }
-        let invite = RemoteInvite {
-            invitation: id.clone(),
-            bot: found.bot.name.clone(),
-            table: table.to_string(),
-            seat,
-            variant: invitable.variant,
-            options: invitable.options,
-            inviter: cluster.address().to_string(),
-        };
-        match cluster.invite_remote(&found.address, &invite).await {
-            Ok(()) => {
-                tracing::info!(bot = %invite.bot, %table, %seat, node = %found.node, "bot invited through its node");
-                bots.forward_sent(&id);
-                None
-            }
-            Err(RemoteError::Refused(refused)) => {
-                bots.forward_refused(&id);
-                Some(ServerMsg::error(&refused.code, refused.message))
-            }
-            Err(RemoteError::Unreachable) => {
-                bots.forward_refused(&id);
-                tracing::warn!(bot = %invite.bot, node = %found.node, "the bot's node could not be reached to invite it");
-                Some(BotError::NoSuchBot(invite.bot).to_msg())
-            }
-        }
     }
 
     /// The seat taken by invitation was given up (`leave`).
