@@ -73,6 +73,10 @@ async function assertNoLeaks(players, when) {
   for (const [me, other] of [players, [...players].reverse()]) {
     const received = me.frames.join('\n');
     const shown = await me.page.evaluate(() => document.body.innerHTML);
+    // The check looks for cards as they are written: one's own cards are found so.
+    for (const card of await handCards(me.page)) {
+      assert.ok(received.includes(`"${card}"`) && shown.includes(`data-card="${card}"`), `${me.name} got and shows ${card}`);
+    }
     const theirs = await handCards(other.page);
     assert.ok(theirs.length > 0, `${other.name} holds cards ${when}`);
     for (const card of theirs) {
@@ -114,7 +118,7 @@ test('a match through one balancer over three nodes: invite, lobby, reload, and 
   await lobby.locator(`.table-item a[href="t/${id}"]`).waitFor({ timeout: 15000 });
   await visitor.close();
   for (const node of cluster.nodes) {
-    const tables = await (await fetch(`${node.url}/api/tables`)).json();
+    const tables = await (await fetch(`${node.url}/api/tables`, { signal: AbortSignal.timeout(10000) })).json();
     assert.ok(tables.some((t) => t.id === id), `node ${node.id} lists the table`);
   }
 
