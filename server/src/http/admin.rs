@@ -389,6 +389,64 @@ mod tests {
         );
     }
 
+    /// An admin entry for table `id` on `node`, with one session.
+    fn entry(id: &str, node: &str, conn: u64) -> AdminTable {
+        AdminTable {
+            table: TableInfo {
+                id: id.to_string(),
+                variant: parlor_shared::Variant::Hearts,
+                options: parlor_shared::Options::default(),
+                status: parlor_shared::protocol::TableStatus::Waiting,
+                seats: Vec::new(),
+                host: None,
+                table_options: parlor_shared::protocol::TableOptions::default(),
+                spectators: 0,
+                matches_played: 0,
+                practice: false,
+            },
+            players: Vec::new(),
+            sessions: vec![AdminSession {
+                conn,
+                age_secs: 1.0,
+                node: Some(node.to_string()),
+            }],
+            node: Some(node.to_string()),
+        }
+    }
+
+    #[test]
+    fn another_nodes_part_adds_its_tables_and_sessions_but_no_table_twice() {
+        let idle = |conn, node: &str| AdminSession {
+            conn,
+            age_secs: 0.5,
+            node: Some(node.to_string()),
+        };
+        let mut list = AdminTables {
+            tables: vec![entry("t1", "a", 1)],
+            idle_sessions: vec![idle(2, "a")],
+            nodes: None,
+        };
+        // t1 moved to b while the nodes were asked: a's entry stays, b's is dropped.
+        let theirs = AdminTables {
+            tables: vec![entry("t1", "b", 7), entry("t2", "b", 8)],
+            idle_sessions: vec![idle(2, "b")],
+            nodes: None,
+        };
+        merge(&mut list, theirs);
+        let tables: Vec<(&str, Option<&str>)> = list
+            .tables
+            .iter()
+            .map(|t| (t.table.id.as_str(), t.node.as_deref()))
+            .collect();
+        assert_eq!(tables, [("t1", Some("a")), ("t2", Some("b"))]);
+        let idle: Vec<(u64, Option<&str>)> = list
+            .idle_sessions
+            .iter()
+            .map(|s| (s.conn, s.node.as_deref()))
+            .collect();
+        assert_eq!(idle, [(2, Some("a")), (2, Some("b"))]);
+    }
+
     #[test]
     fn the_key_does_not_show_in_debug_output() {
         let key = AdminKey("hunter2".into());
