@@ -14,7 +14,7 @@ use parlor_shared::protocol::{CreatedTable, TableInfo};
 use super::Cluster;
 
 /// How long a node waits for another's answer.
-const PEER_TIMEOUT: Duration = Duration::from_secs(1);
+pub(super) const PEER_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How long a node waits for the answer to a request it passed on to a table's owner (an
 /// admin's close is answered once the table has stopped).

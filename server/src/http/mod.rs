@@ -23,7 +23,7 @@ mod stats;
 mod table_quota;
 mod web;
 
-pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
+pub use admin::{AdminKey, AdminNodes, AdminSession, AdminTable, AdminTables};
 pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
