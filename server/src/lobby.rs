@@ -149,13 +149,15 @@ impl Lobby {
 
     /// Takes the online bot `name` offline if its account was revoked while it was online
     /// (by `parlor bots revoke`, which the server does not hear of); checked before each
-    /// invitation.
-    pub async fn drop_if_revoked(&self, name: &str) {
+    /// invitation. True when it was.
+    pub async fn drop_if_revoked(&self, name: &str) -> bool {
         if let (Some(hash), Some(store)) = (self.bots.token_hash(name), self.store.as_ref())
             && matches!(store.bot_by_token(&hash).await, Ok(None))
         {
             self.bots.revoke(name);
+            return true;
         }
+        false
     }
 
     /// This lobby logging every table it opens from now on to `store`.

@@ -130,10 +130,7 @@ async fn invite(
     let lobby = venue.lobby;
     let bots = lobby.bots();
     // An account revoked while its bot was online goes offline now, as for a host.
-    if let (Some(hash), Some(store)) = (bots.token_hash(name), lobby.store())
-        && matches!(store.bot_by_token(&hash).await, Ok(None))
-    {
-        bots.revoke(name);
+    if lobby.drop_if_revoked(name).await {
         return false;
     }
     let (tx, mut rx) = mpsc::unbounded_channel();
