@@ -249,6 +249,7 @@ impl Cluster {
         match self.invite_remote(&found.address, &invite).await {
             Ok(()) => {
                 tracing::info!(bot = %invite.bot, %table, %seat, node = %found.node, "bot invited through its node");
+                metrics::counter!("parlor_cluster_bot_invitations_total").increment(1);
                 bots.forward_sent(&id);
                 Ok(id)
             }
@@ -316,15 +317,15 @@ impl Cluster {
                 return;
             };
             tokio::spawn(async move {
-                match answer(post(url.clone(), secret, body).await) {
-                    Ok(()) => {}
-                    Err(err) => tracing::warn!(
+                if let Err(err) = answer(post(url.clone(), secret, body).await) {
+                    metrics::counter!("parlor_cluster_bot_reports_lost_total").increment(1);
+                    tracing::warn!(
                         invitation = %report.invitation,
                         status = ?report.status,
                         %url,
                         %err,
                         "could not report an invitation's end to the inviting node"
-                    ),
+                    );
                 }
             });
         });
