@@ -13,6 +13,7 @@
 pub mod accounts;
 pub mod backup;
 mod checkpoint;
+mod fold;
 pub mod identity;
 mod load;
 mod schema;
@@ -318,6 +319,8 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
         identity::stamp(&conn).map_err(|err| read_only(path, err))?;
     }
     writer::probe(&mut conn).map_err(|err| read_only(path, err))?;
+    // A process that was killed left actions in the log that are not folded yet.
+    fold::fold_all(&mut conn)?;
     let mut startup = Startup::default();
     let mut damaged = false;
     for id in load::open_table_ids(&conn)? {
@@ -400,7 +403,10 @@ fn read_damaged(path: &Path) -> Startup {
                 .map_err(|err| io("opening", err))?;
             file.set_len(expected).map_err(|err| io("padding", err))?;
         }
-        let conn = Connection::open(&copy)?;
+        let mut conn = Connection::open(&copy)?;
+        if let Err(err) = fold::fold_all(&mut conn) {
+            tracing::error!(%err, "the action log of the damaged file could not be folded: its newest actions are lost");
+        }
         for id in load::open_table_ids(&conn)? {
             match load::table_log(&conn, &id, load::Scope::LastMatch) {
                 Ok(Some(log)) => startup.tables.push(log),

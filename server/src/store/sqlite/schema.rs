@@ -98,6 +98,19 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     ALTER TABLE seats ADD COLUMN account TEXT; -- the bot account playing the seat
     ",
+    // 7: accepted actions are appended here in arrival order, whatever their table, and
+    // folded into `actions` later, many of a table's at once (see the writer's `fold`).
+    "
+    CREATE TABLE action_log (
+        n         INTEGER PRIMARY KEY,  -- the order appended
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL
+    ) STRICT;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

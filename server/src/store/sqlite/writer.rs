@@ -14,6 +14,7 @@ use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
+use super::fold::{self, Folder};
 use super::load;
 use crate::store::StoreError;
 use crate::store::health::Health;
@@ -112,6 +113,7 @@ pub fn run(
     lock: Option<std::fs::File>,
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
+    let mut folder = Folder::default();
     let mut busy = false;
     loop {
         if queue.is_empty() {
@@ -134,6 +136,7 @@ pub fn run(
         busy = queue.len() > 1;
         if let Some(reply) = serve(
             &mut conn,
+            &mut folder,
             &mut queue,
             &mut rx,
             checkpointer.as_ref(),
@@ -155,6 +158,7 @@ pub fn run(
 /// the stop request's answer, `None` when every sender is gone).
 fn serve(
     conn: &mut Connection,
+    folder: &mut Folder,
     queue: &mut VecDeque<Request>,
     rx: &mut mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<&Checkpointer>,
@@ -169,7 +173,7 @@ fn serve(
                     let _ = reply.send(());
                 }
                 Some(Request::Load { id, reply }) => {
-                    let _ = reply.send(load::table_log(conn, &id, load::Scope::All));
+                    let _ = reply.send(table_log(conn, folder, &id));
                 }
                 Some(Request::Results { reply }) => {
                     let _ = reply.send(load::results(conn));
@@ -179,7 +183,7 @@ fn serve(
                     limit,
                     reply,
                 }) => {
-                    let _ = reply.send(prune(conn, before, limit));
+                    let _ = reply.send(prune(conn, folder, before, limit));
                 }
                 Some(Request::Probe { reply }) => {
                     let result = probe(conn);
@@ -206,13 +210,14 @@ fn serve(
             })
             .collect();
         let started = Instant::now();
-        let result = write_all(conn, &writes);
+        let result = write_all(conn, folder, &writes);
         metrics::histogram!("parlor_store_commit_seconds").record(started.elapsed().as_secs_f64());
         metrics::counter!("parlor_store_commits_total").increment(1);
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(err) => {
                 // Nothing of it is stored: the same writes are tried again after a wait.
+                folder.rolled_back();
                 metrics::counter!("parlor_store_commit_failures_total").increment(1);
                 let err = err.to_string();
                 if health.failing().is_none() {
@@ -290,8 +295,28 @@ fn wait_to_retry(
 
 /// Deletes up to `limit` closed tables created before `before`, and everything of theirs,
 /// in one transaction.
-fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, StoreError> {
+fn prune(
+    conn: &mut Connection,
+    folder: &mut Folder,
+    before: i64,
+    limit: usize,
+) -> Result<usize, StoreError> {
+    let result = prune_in(conn, folder, before, limit);
+    if result.is_err() {
+        folder.rolled_back();
+    }
+    result
+}
+
+/// [`prune`]'s transaction.
+fn prune_in(
+    conn: &mut Connection,
+    folder: &mut Folder,
+    before: i64,
+    limit: usize,
+) -> Result<usize, StoreError> {
     let tx = conn.transaction()?;
+    folder.begin(&tx)?;
     let ids: Vec<String> = tx
         .prepare_cached(
             "SELECT id FROM tables WHERE status = ?1 AND created < ?2 ORDER BY created LIMIT ?3",
@@ -299,7 +324,7 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        delete_table(&tx, id)?;
+        delete_table(&tx, folder, id)?;
     }
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
@@ -307,9 +332,9 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
 }
 
 /// Deletes a table and every row of it.
-fn delete_table(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+fn delete_table(tx: &Transaction<'_>, folder: &mut Folder, id: &str) -> rusqlite::Result<()> {
+    folder.cut(tx, id, 0, 0)?;
     for sql in [
-        "DELETE FROM actions WHERE table_id = ?1",
         "DELETE FROM chat WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",
         "DELETE FROM matches WHERE table_id = ?1",
@@ -318,6 +343,19 @@ fn delete_table(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
         tx.prepare_cached(sql)?.execute(params![id])?;
     }
     Ok(())
+}
+
+/// Table `id` as stored, with its actions not folded yet.
+fn table_log(
+    conn: &Connection,
+    folder: &Folder,
+    id: &str,
+) -> Result<Option<TableLog>, StoreError> {
+    let mut log = load::table_log(conn, id, load::Scope::All)?;
+    if let Some(log) = &mut log {
+        log.actions.extend(folder.pending(conn, id)?);
+    }
+    Ok(log)
 }
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite
@@ -332,9 +370,12 @@ pub fn probe(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// Stops the checkpointer, then folds the whole write-ahead log into the main file so the
 /// data directory is one tidy file.
-fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
+fn finish(mut conn: Connection, checkpointer: Option<Checkpointer>) {
     if let Some(checkpointer) = checkpointer {
         checkpointer.stop();
+    }
+    if let Err(err) = fold::fold_all(&mut conn) {
+        tracing::warn!(%err, "could not fold the action log on closing");
     }
     if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
         tracing::warn!(%err, "could not checkpoint the database on closing");
@@ -350,12 +391,14 @@ fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
 /// transaction, which is rolled back. Returns each change's outcome, in order.
 fn write_all(
     conn: &mut Connection,
+    folder: &mut Folder,
     writes: &[&Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let tx = conn.transaction()?;
+    folder.begin(&tx)?;
     let mut outcomes = Vec::with_capacity(writes.len());
     for write in writes {
-        match apply(&tx, write) {
+        match apply(&tx, folder, write) {
             Err(err) if !refused_for_itself(&err) => return Err(err),
             Err(err) => {
                 tracing::error!(%err, change = write.what(), "could not store a change");
@@ -364,6 +407,7 @@ fn write_all(
             Ok(()) => outcomes.push(Ok(())),
         }
     }
+    folder.settle(&tx)?;
     tx.commit()?;
     Ok(outcomes)
 }
@@ -381,7 +425,7 @@ fn refused_for_itself(err: &StoreError) -> bool {
 }
 
 /// One change.
-fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
+fn apply(tx: &Transaction<'_>, folder: &mut Folder, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Table(row) => {
             insert_table(tx, row)?;
@@ -401,9 +445,7 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
                 upsert_seat(tx, table, seat)?;
             }
         }
-        Write::Action { table, row } => {
-            insert_action(tx, table, row)?;
-        }
+        Write::Action { table, row } => folder.append(tx, table, row)?,
         Write::Chat { table, row, keep } => {
             insert_chat(tx, table, row)?;
             tx.prepare_cached("DELETE FROM chat WHERE table_id = ?1 AND n <= ?2")?
@@ -431,15 +473,11 @@ fn apply(tx: &Transaction<'_>, write: &Write) -> Result<(), StoreError> {
             match_no,
             from,
         } => {
-            tx.prepare_cached(
-                "DELETE FROM actions WHERE table_id = ?1
-                 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
-            )?
-            .execute(params![table, match_no, from])?;
+            folder.cut(tx, table, *match_no, *from)?;
             tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
                 .execute(params![table, match_no])?;
         }
-        Write::Deleted { table } => delete_table(tx, table)?,
+        Write::Deleted { table } => delete_table(tx, folder, table)?,
     }
     Ok(())
 }

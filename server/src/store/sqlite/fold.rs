@@ -1,0 +1,283 @@
+//! The action log in two tiers: an accepted action is first appended to `action_log`, one row
+//! after another whatever its table, and later folded into `actions`, where each table's
+//! actions sit together in key order.
+//!
+//! Why: stored straight into `actions`, each move dirtied a page of its own table's part of
+//! the tree, and a commit holds about one move per busy table, so every commit wrote about a
+//! page (1 KiB) per move to the write-ahead log, and the checkpoint copied it again. Appended
+//! in arrival order, a commit's moves share a page or two; a table's actions are folded into
+//! `actions` together once the oldest of them is [`KEEP`] appends old, one page for a dozen
+//! moves or more.
+//!
+//! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
+//! log back, and reading a table adds them to what `actions` holds. A log row is deleted only
+//! after it was folded (by ranges, every [`DELETE_STEP`] appends), so the file alone always
+//! holds every committed action: opening it folds whatever the log still holds
+//! ([`fold_all`]) before anything is read, and so does closing it. Deleting actions (a cut,
+//! a deleted or pruned table) deletes them from both tiers.
+//!
+//! The memory changes inside the writer's transaction; when that transaction is rolled back
+//! the memory is thrown away and the next transaction starts by folding the whole log
+//! ([`Folder::begin`]).
+
+use std::collections::{BTreeMap, HashMap};
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::store::StoreError;
+use crate::store::records::ActionRow;
+
+/// How many appends old a table's oldest unfolded action may grow before the table's actions
+/// are folded. At 250 busy tables a table has about sixteen moves by then; at most this many
+/// actions (a few hundred KB) wait in memory and in the log.
+pub const KEEP: i64 = 4096;
+
+/// Folded rows are deleted from the log once this many of them have gathered: one range
+/// delete now and then instead of a delete per move.
+pub const DELETE_STEP: i64 = 1024;
+
+/// One table's actions not folded yet.
+#[derive(Debug)]
+struct Pending {
+    /// The log number of the oldest of them.
+    first: i64,
+    /// The actions, in order.
+    rows: Vec<ActionRow>,
+}
+
+/// The writer's memory of the log: which actions are not folded yet, and each table's last
+/// action (an action that does not come after it is refused, as `actions`' key refused a
+/// repeated one).
+#[derive(Debug, Default)]
+pub struct Folder {
+    /// Each table's actions not folded yet.
+    pending: HashMap<String, Pending>,
+    /// The tables with actions not folded, by the log number of their oldest.
+    by_age: BTreeMap<i64, String>,
+    /// Each table's last stored (match, index), for the tables that stored one since start.
+    last: HashMap<String, (u32, u32)>,
+    /// The newest log number appended.
+    newest: i64,
+    /// Every log row below this number is deleted.
+    deleted_below: i64,
+    /// True when a transaction was rolled back: the memory may not match the file.
+    stale: bool,
+}
+
+impl Folder {
+    /// Called at the start of each write transaction: after a rollback, folds the whole log
+    /// and starts the memory over.
+    pub fn begin(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        if self.stale {
+            fold_log(tx)?;
+            *self = Folder::default();
+        }
+        Ok(())
+    }
+
+    /// Marks the memory as no longer matching the file (the transaction was rolled back).
+    pub fn rolled_back(&mut self) {
+        self.stale = true;
+    }
+
+    /// Appends an accepted action to the log. An action that is not after the table's last
+    /// stored one is refused with a constraint error, as a repeated key always was.
+    pub fn append(
+        &mut self,
+        tx: &Transaction<'_>,
+        table: &str,
+        row: &ActionRow,
+    ) -> Result<(), StoreError> {
+        let key = (row.match_no, row.idx);
+        let last = match self.last.get(table) {
+            Some(last) => Some(*last),
+            None => stored_last(tx, table)?,
+        };
+        if last.is_some_and(|last| key <= last) {
+            return Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY),
+                Some(format!(
+                    "action {} of match {} of table {table} is not after the last one stored",
+                    row.idx, row.match_no
+                )),
+            )));
+        }
+        tx.prepare_cached(
+            "INSERT INTO action_log (table_id, match_no, idx, seat, action, seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            table,
+            row.match_no,
+            row.idx,
+            row.seat,
+            row.action,
+            row.seq as i64
+        ])?;
+        let n = tx.last_insert_rowid();
+        self.newest = n;
+        match self.last.get_mut(table) {
+            Some(last) => *last = key,
+            None => {
+                self.last.insert(table.to_string(), key);
+            }
+        }
+        match self.pending.get_mut(table) {
+            Some(pending) => pending.rows.push(row.clone()),
+            None => {
+                self.pending.insert(
+                    table.to_string(),
+                    Pending {
+                        first: n,
+                        rows: vec![row.clone()],
+                    },
+                );
+                self.by_age.insert(n, table.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// Called before each commit: folds the tables whose oldest pending action is [`KEEP`]
+    /// appends old, and deletes the folded rows from the log now and then.
+    pub fn settle(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        while let Some((&first, _)) = self.by_age.first_key_value() {
+            if first > self.newest - KEEP {
+                break;
+            }
+            let table = self.by_age.remove(&first).expect("the oldest table");
+            if let Some(pending) = self.pending.remove(&table) {
+                insert_actions(tx, &table, &pending.rows)?;
+            }
+        }
+        // The newest row stays, so the log's numbers keep growing.
+        let floor = self
+            .by_age
+            .first_key_value()
+            .map_or(self.newest, |(&first, _)| first)
+            .min(self.newest);
+        if floor - self.deleted_below >= DELETE_STEP {
+            tx.prepare_cached("DELETE FROM action_log WHERE n < ?1")?
+                .execute([floor])?;
+            self.deleted_below = floor;
+        }
+        Ok(())
+    }
+
+    /// The actions of `table` that are not folded yet, in order: they come after everything
+    /// `actions` holds for it. Read from the log itself while the memory is stale.
+    pub fn pending(&self, conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> {
+        if self.stale {
+            return unfolded(conn, table);
+        }
+        Ok(self
+            .pending
+            .get(table)
+            .map_or_else(Vec::new, |pending| pending.rows.clone()))
+    }
+
+    /// Deletes the actions of `table` from (`match_no`, `from`) on from both tiers (every
+    /// action with `match_no` 0 and `from` 0). Its next action may come after any earlier one.
+    pub fn cut(
+        &mut self,
+        tx: &Transaction<'_>,
+        table: &str,
+        match_no: u32,
+        from: u32,
+    ) -> rusqlite::Result<()> {
+        tx.prepare_cached(
+            "DELETE FROM action_log WHERE table_id = ?1
+             AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+        )?
+        .execute(params![table, match_no, from])?;
+        tx.prepare_cached(
+            "DELETE FROM actions WHERE table_id = ?1
+             AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+        )?
+        .execute(params![table, match_no, from])?;
+        // Read again from `actions` unless unfolded actions remain.
+        self.last.remove(table);
+        if let Some(pending) = self.pending.get_mut(table) {
+            pending
+                .rows
+                .retain(|row| (row.match_no, row.idx) < (match_no, from));
+            if let Some(row) = pending.rows.last() {
+                self.last.insert(table.to_string(), (row.match_no, row.idx));
+            } else {
+                let first = pending.first;
+                self.pending.remove(table);
+                self.by_age.remove(&first);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The last action stored for `table` in `actions` (the log holds none of it unfolded when
+/// the memory does not know the table).
+fn stored_last(tx: &Transaction<'_>, table: &str) -> rusqlite::Result<Option<(u32, u32)>> {
+    tx.prepare_cached(
+        "SELECT match_no, idx FROM actions WHERE table_id = ?1
+         ORDER BY match_no DESC, idx DESC LIMIT 1",
+    )?
+    .query_row([table], |row| Ok((row.get(0)?, row.get(1)?)))
+    .optional()
+}
+
+/// The log's rows of `table` that `actions` does not hold, in order.
+fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> {
+    conn.prepare_cached(
+        "SELECT match_no, idx, seat, action, seq FROM action_log AS l WHERE table_id = ?1
+         AND NOT EXISTS (SELECT 1 FROM actions AS a WHERE a.table_id = l.table_id
+                         AND a.match_no = l.match_no AND a.idx = l.idx)
+         ORDER BY n",
+    )?
+    .query_map([table], |row| {
+        Ok(ActionRow {
+            match_no: row.get(0)?,
+            idx: row.get(1)?,
+            seat: row.get(2)?,
+            action: row.get(3)?,
+            seq: row.get::<_, i64>(4)? as u64,
+        })
+    })?
+    .collect()
+}
+
+/// Inserts actions into `actions`.
+fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for row in rows {
+        insert.execute(params![
+            table,
+            row.match_no,
+            row.idx,
+            row.seat,
+            row.action,
+            row.seq as i64
+        ])?;
+    }
+    Ok(())
+}
+
+/// Folds every row of the log into `actions` (rows already there are kept as they are) and
+/// empties the log, inside `tx`.
+fn fold_log(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
+             SELECT table_id, match_no, idx, seat, action, seq FROM action_log ORDER BY n;
+         DELETE FROM action_log;",
+    )
+}
+
+/// Folds every row of the log into `actions` in a transaction of its own: on opening a file
+/// (a process that was killed left some) and on closing it.
+pub fn fold_all(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    fold_log(&tx)?;
+    tx.commit()?;
+    Ok(())
+}
