@@ -466,4 +466,6 @@ fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
 }
 
 #[cfg(test)]
+mod fold_tests;
+#[cfg(test)]
 mod tests;

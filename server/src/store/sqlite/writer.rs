@@ -346,11 +346,7 @@ fn delete_table(tx: &Transaction<'_>, folder: &mut Folder, id: &str) -> rusqlite
 }
 
 /// Table `id` as stored, with its actions not folded yet.
-fn table_log(
-    conn: &Connection,
-    folder: &Folder,
-    id: &str,
-) -> Result<Option<TableLog>, StoreError> {
+fn table_log(conn: &Connection, folder: &Folder, id: &str) -> Result<Option<TableLog>, StoreError> {
     let mut log = load::table_log(conn, id, load::Scope::All)?;
     if let Some(log) = &mut log {
         log.actions.extend(folder.pending(conn, id)?);

@@ -1,0 +1,302 @@
+//! The action log's two tiers: actions waiting in the log are read with their table, survive
+//! a killed process, are folded into `actions` as they age, and cuts and repeats behave as
+//! they did with `actions` alone.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::fold::KEEP;
+use super::{DB_FILE, SqliteStore, schema};
+use crate::store::records::{ActionRow, MatchRow, TableRow, Write};
+use crate::store::test_support::{Dir, seat_rows};
+use crate::store::{Ack, Store};
+
+fn table_row(id: &str) -> TableRow {
+    TableRow {
+        id: id.into(),
+        variant: "hearts".into(),
+        options: "{}".into(),
+        table_options: "{}".into(),
+        seed: Some(5),
+        created: 0,
+        status: "playing".into(),
+        host: Some(0),
+        host_key: None,
+    }
+}
+
+fn action(idx: u32, text: &str) -> ActionRow {
+    ActionRow {
+        match_no: 1,
+        idx,
+        seat: (idx % 4) as u8,
+        action: format!(r#"{{"type":"play","card":"{text}"}}"#),
+        seq: u64::from(idx) + 10,
+    }
+}
+
+/// Appends a table with its first match and seats.
+fn open_table(store: &SqliteStore, id: &str) -> Vec<Ack> {
+    vec![
+        store.append(Write::Table(table_row(id))),
+        store.append(Write::Match {
+            table: id.into(),
+            row: MatchRow {
+                match_no: 1,
+                seed: 5,
+                secret: None,
+                seq: 0,
+            },
+        }),
+        store.append(Write::State {
+            table: id.into(),
+            status: "playing",
+            host: Some(0),
+            seats: seat_rows(),
+        }),
+    ]
+}
+
+fn append_actions(
+    store: &SqliteStore,
+    id: &str,
+    rows: impl IntoIterator<Item = ActionRow>,
+) -> Vec<Ack> {
+    rows.into_iter()
+        .map(|row| {
+            store.append(Write::Action {
+                table: id.into(),
+                row,
+            })
+        })
+        .collect()
+}
+
+async fn all_ok(acks: Vec<Ack>) {
+    for ack in acks {
+        ack.await.unwrap().unwrap();
+    }
+}
+
+fn count(conn: &Connection, sql: &str, id: &str) -> i64 {
+    conn.query_row(sql, [id], |row| row.get(0)).unwrap()
+}
+
+/// What a process killed now leaves on disk: the database and its write-ahead log as they are
+/// (every acknowledged commit is in them), copied to `to`.
+fn copy_as_killed(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for suffix in ["-wal", ""] {
+        let name = format!("{DB_FILE}{suffix}");
+        if from.join(&name).exists() {
+            std::fs::copy(from.join(&name), to.join(&name)).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill() {
+    let dir = Dir::new("fold-kill");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    all_ok(append_actions(
+        &store,
+        "t",
+        (0..10).map(|i| action(i, "2C")),
+    ))
+    .await;
+
+    // Read while they wait in the log: every one, in order.
+    let log = store.table_log("t").await.unwrap().unwrap();
+    let idx: Vec<u32> = log.actions.iter().map(|a| a.idx).collect();
+    assert_eq!(idx, (0..10).collect::<Vec<_>>());
+    assert_eq!(log.actions[3], action(3, "2C"));
+
+    // They are in the log, not yet in `actions`.
+    let copy = Dir::new("fold-kill-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        let logged = count(
+            &conn,
+            "SELECT count(*) FROM action_log WHERE table_id = ?1",
+            "t",
+        );
+        let folded = count(
+            &conn,
+            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "t",
+        );
+        assert_eq!((logged, folded), (10, 0));
+    }
+
+    // Opened after a kill: every acknowledged action is read back and folded.
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    assert_eq!(startup.tables.len(), 1);
+    assert_eq!(startup.tables[0].actions, log.actions);
+    reopened.close().await.unwrap();
+    let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "t"
+        ),
+        10
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM action_log WHERE table_id <> ?1",
+            ""
+        ),
+        0
+    );
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
+    let dir = Dir::new("fold-age");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "quiet")).await;
+    all_ok(open_table(&store, "busy")).await;
+    all_ok(append_actions(&store, "quiet", [action(0, "2C")])).await;
+    let busy = KEEP as u32 + 2000;
+    all_ok(append_actions(
+        &store,
+        "busy",
+        (0..busy).map(|i| action(i, "3C")),
+    ))
+    .await;
+    store.flushed().await.unwrap();
+
+    let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+    // The quiet table's action aged out of the log's window: it is folded.
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "quiet"
+        ),
+        1
+    );
+    // Folded rows do not stay in the log.
+    let logged = count(
+        &conn,
+        "SELECT count(*) FROM action_log WHERE table_id <> ?1",
+        "",
+    );
+    assert!(logged < i64::from(busy), "{logged} rows in the log");
+    // The busy table is read whole, in order, folded or not.
+    let log = store.table_log("busy").await.unwrap().unwrap();
+    assert_eq!(log.actions.len(), busy as usize);
+    assert!(
+        log.actions
+            .iter()
+            .enumerate()
+            .all(|(i, a)| a.idx == i as u32)
+    );
+    store.close().await.unwrap();
+    // Closing folds the rest.
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "busy"
+        ),
+        i64::from(busy)
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM action_log WHERE table_id <> ?1",
+            ""
+        ),
+        0
+    );
+}
+
+#[tokio::test]
+async fn a_cut_reaches_the_log_and_a_repeated_action_is_refused() {
+    let dir = Dir::new("fold-cut");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    all_ok(append_actions(
+        &store,
+        "t",
+        (0..10).map(|i| action(i, "2C")),
+    ))
+    .await;
+    // A repeated key is refused, as `actions`' primary key refused it.
+    let repeated = append_actions(&store, "t", [action(4, "9H")]);
+    for ack in repeated {
+        assert!(ack.await.unwrap().is_err());
+    }
+    // Cut from action 6 on; the table goes on from there.
+    store
+        .append(Write::Cut {
+            table: "t".into(),
+            match_no: 1,
+            from: 6,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    all_ok(append_actions(&store, "t", (6..8).map(|i| action(i, "KD")))).await;
+    let mut expected: Vec<ActionRow> = (0..6).map(|i| action(i, "2C")).collect();
+    expected.extend((6..8).map(|i| action(i, "KD")));
+    let log = store.table_log("t").await.unwrap().unwrap();
+    assert_eq!(log.actions, expected);
+
+    // The same after a kill: the cut actions do not come back from the log.
+    let copy = Dir::new("fold-cut-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    assert_eq!(startup.tables[0].actions, expected);
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_schema_opens_with_its_actions() {
+    let dir = Dir::new("fold-old");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    {
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        for sql in &schema::MIGRATIONS[..6] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 6).unwrap();
+        conn.execute(
+            "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
+             VALUES ('old', 'hearts', '{}', '{}', 5, 0, 'playing')",
+            [],
+        )
+        .unwrap();
+        for i in 0..5u32 {
+            let row = action(i, "2C");
+            conn.execute(
+                "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
+                 VALUES ('old', 1, ?1, ?2, ?3, ?4)",
+                rusqlite::params![row.idx, row.seat, row.action, row.seq as i64],
+            )
+            .unwrap();
+        }
+    }
+    let (store, startup) = SqliteStore::open(&dir.0).unwrap();
+    assert_eq!(
+        startup.tables[0].actions,
+        (0..5).map(|i| action(i, "2C")).collect::<Vec<_>>()
+    );
+    // New actions follow the old ones; a repeat of an old one is refused.
+    all_ok(append_actions(&store, "old", [action(5, "3C")])).await;
+    let repeated = append_actions(&store, "old", [action(2, "3C")]);
+    for ack in repeated {
+        assert!(ack.await.unwrap().is_err());
+    }
+    let log = store.table_log("old").await.unwrap().unwrap();
+    assert_eq!(log.actions.len(), 6);
+    store.close().await.unwrap();
+}
