@@ -54,7 +54,8 @@ pub struct Folder {
     pending: HashMap<String, Pending>,
     /// The tables with actions not folded, by the log number of their oldest.
     by_age: BTreeMap<i64, String>,
-    /// Each table's last stored (match, index), for the tables that stored one since start.
+    /// Each table's last stored (match, index), for the open tables that stored one since
+    /// start.
     last: HashMap<String, (u32, u32)>,
     /// The newest log number appended.
     newest: i64,
@@ -89,8 +90,12 @@ impl Folder {
         row: &ActionRow,
     ) -> Result<(), StoreError> {
         let key = (row.match_no, row.idx);
-        let last = match self.last.get(table) {
-            Some(last) => Some(*last),
+        let known = self.last.get(table).copied().or_else(|| {
+            let pending = self.pending.get(table)?;
+            pending.rows.last().map(|row| (row.match_no, row.idx))
+        });
+        let last = match known {
+            Some(last) => Some(last),
             None => stored_last(tx, table)?,
         };
         if last.is_some_and(|last| key <= last) {
@@ -176,6 +181,12 @@ impl Folder {
             .map_or_else(Vec::new, |pending| pending.rows.clone()))
     }
 
+    /// Forgets the last action of a table that closed (its actions not folded yet stay, and
+    /// are folded as they age): the memory holds only tables that may still play.
+    pub fn forget(&mut self, table: &str) {
+        self.last.remove(table);
+    }
+
     /// Deletes the actions of `table` from (`match_no`, `from`) on from both tiers (every
     /// action with `match_no` 0 and `from` 0). Its next action may come after any earlier one.
     pub fn cut(
@@ -195,15 +206,13 @@ impl Folder {
              AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
         )?
         .execute(params![table, match_no, from])?;
-        // Read again from `actions` unless unfolded actions remain.
+        // Read again from what remains.
         self.last.remove(table);
         if let Some(pending) = self.pending.get_mut(table) {
             pending
                 .rows
                 .retain(|row| (row.match_no, row.idx) < (match_no, from));
-            if let Some(row) = pending.rows.last() {
-                self.last.insert(table.to_string(), (row.match_no, row.idx));
-            } else {
+            if pending.rows.is_empty() {
                 let first = pending.first;
                 self.pending.remove(table);
                 self.by_age.remove(&first);

@@ -461,6 +461,7 @@ fn apply(tx: &Transaction<'_>, folder: &mut Folder, write: &Write) -> Result<(),
             ])?;
         }
         Write::Closed { table } => {
+            folder.forget(table);
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
         }
