@@ -237,14 +237,15 @@ impl Trick {
     }
 
     /// Adds `seat`'s card; a trump beats every non-trump, otherwise only a higher card of the
-    /// suit of the winning card takes over. Cards come in turn from the leader.
+    /// suit of the winning card takes over. Cards come in turn from the leader. Returns who is
+    /// winning now, so the end of a trick takes it from a register rather than memory.
     #[inline]
-    pub fn push(&mut self, seat: Seat, card: Card, trump: Option<Suit>) {
+    pub fn push(&mut self, seat: Seat, card: Card, trump: Option<Suit>) -> Seat {
         let len = self.len;
-        if len == 0 {
+        let winner = if len == 0 {
             self.led = card.suit_set();
             self.best = card;
-            self.winner = seat;
+            seat
         } else {
             let best = self.best;
             // Within one suit, card indices are in rank order. Plain `&`/`|` on the booleans
@@ -255,13 +256,15 @@ impl Trick {
             let trumps = Some(card.suit()) == trump;
             let beats = (same & higher) | (!same & trumps);
             let take = 0u8.wrapping_sub(u8::from(beats));
-            self.winner = Seat((self.winner.0 & !take) | (seat.0 & take));
             self.best = Card::from_packed((best.index() & !take) | (card.index() & take));
-        }
+            Seat((self.winner.0 & !take) | (seat.0 & take))
+        };
+        self.winner = winner;
         // The card's byte is still zero.
         self.word |= u64::from(card.index()) << (8 * len);
         self.set.insert(card);
         self.len = len + 1;
+        winner
     }
 }
 

@@ -93,10 +93,10 @@ impl Game {
         }
         self.hands[seat].remove(card);
         self.face_up.remove(card);
-        self.trick.push(seat, card, self.trump);
+        let winner = self.trick.push(seat, card, self.trump);
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
-            self.finish_trick(events);
+            self.finish_trick(winner, events);
             if self.phase == Phase::Playing {
                 self.legal = self.playable(self.turn);
             }
@@ -143,9 +143,9 @@ impl Game {
         }
     }
 
+    /// Hands the finished trick to `winner` (as the last card's push returned).
     #[inline(never)]
-    fn finish_trick(&mut self, events: &mut Vec<Event>) {
-        let winner = self.trick.winner();
+    fn finish_trick(&mut self, winner: Seat, events: &mut Vec<Event>) {
         let cards = self.trick.card_set();
         self.taken[winner] |= cards;
         self.tricks_won[winner] += 1;
