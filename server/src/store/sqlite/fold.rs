@@ -206,6 +206,30 @@ impl Folder {
              AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
         )?
         .execute(params![table, match_no, from])?;
+        self.cut_memory(table, match_no, from);
+        Ok(())
+    }
+
+    /// Deletes every action of the tables `ids` (whose rows are being deleted in `tx`) from
+    /// both tiers, with one pass over the log for them all.
+    pub fn delete_tables(&mut self, tx: &Transaction<'_>, ids: &[String]) -> rusqlite::Result<()> {
+        for id in ids {
+            tx.prepare_cached("DELETE FROM actions WHERE table_id = ?1")?
+                .execute([id])?;
+            self.cut_memory(id, 0, 0);
+        }
+        if !ids.is_empty() {
+            tx.prepare_cached(
+                "DELETE FROM action_log
+                 WHERE NOT EXISTS (SELECT 1 FROM tables WHERE id = action_log.table_id)",
+            )?
+            .execute([])?;
+        }
+        Ok(())
+    }
+
+    /// [`Folder::cut`] in memory.
+    fn cut_memory(&mut self, table: &str, match_no: u32, from: u32) {
         // Read again from what remains.
         self.last.remove(table);
         if let Some(pending) = self.pending.get_mut(table) {
@@ -218,7 +242,6 @@ impl Folder {
                 self.by_age.remove(&first);
             }
         }
-        Ok(())
     }
 }
 

@@ -287,6 +287,19 @@ async fn pruning_removes_exactly_the_closed_tables_older_than_the_cutoff() {
         )
         .unwrap();
     assert_eq!(orphans, 0);
+    // Nor in the log, where their actions were still waiting to be folded.
+    let logged: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM action_log WHERE table_id LIKE 'old-closed%'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(logged, 0);
+    let kept: i64 = conn
+        .query_row("SELECT count(*) FROM action_log", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(kept, 3 * 8, "the other tables' actions stay");
     store.close().await.unwrap();
 }
 

@@ -324,8 +324,9 @@ fn prune_in(
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        delete_table(&tx, folder, id)?;
+        delete_rows(&tx, id)?;
     }
+    folder.delete_tables(&tx, &ids)?;
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
     Ok(ids.len())
@@ -334,6 +335,11 @@ fn prune_in(
 /// Deletes a table and every row of it.
 fn delete_table(tx: &Transaction<'_>, folder: &mut Folder, id: &str) -> rusqlite::Result<()> {
     folder.cut(tx, id, 0, 0)?;
+    delete_rows(tx, id)
+}
+
+/// Deletes every row of a table but its actions.
+fn delete_rows(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
     for sql in [
         "DELETE FROM chat WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",
