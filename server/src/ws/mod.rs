@@ -27,6 +27,9 @@ pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::{Message, WebSocket};
+use std::pin::Pin;
+
+use futures_util::stream::FuturesUnordered;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
@@ -88,8 +91,8 @@ pub fn connection(socket: WebSocket, hub: Hub) -> impl Future<Output = ()> + Sen
 /// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
 pub async fn run<W, R>(mut sink: W, stream: &mut R, hub: &Hub)
 where
-    W: Sink<Message> + Unpin,
-    R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+    W: Sink<Message> + Unpin + Send,
+    R: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
 {
     let conn = ConnId::next();
     let (tx, rx) = bounded(hub.limits.outbound_queue);
@@ -111,13 +114,19 @@ where
     let opened = std::time::Instant::now();
     let sent = writer::Sent::default();
     let ended = {
-        let read = reader.run(stream, &hub.limits);
         let ping_every = hub.limits.idle / 3;
         let write = write_loop(&mut sink, rx, writer_conn, &sent, ping_every);
-        tokio::select! {
-            ended = read => ended,
-            () = write => ReadEnd::Gone,
-        }
+        // Each half is polled only when it was woken (a `select!` would poll both): the
+        // table waking the writer for its frames then costs no read attempt on the socket,
+        // and a frame arriving costs the writer nothing.
+        let mut halves: FuturesUnordered<Pin<Box<dyn Future<Output = ReadEnd> + Send + '_>>> =
+            FuturesUnordered::new();
+        halves.push(Box::pin(reader.run(stream, &hub.limits)));
+        halves.push(Box::pin(async {
+            write.await;
+            ReadEnd::Gone
+        }));
+        halves.next().await.unwrap_or(ReadEnd::Gone)
     };
     match ended {
         ReadEnd::ClientClosed => {
