@@ -38,9 +38,25 @@ pub fn frame(msg: &ServerMsg) -> Frame {
     if let ServerMsg::Error { code, .. } = msg {
         metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
     }
-    serde_json::to_string(msg)
-        .expect("server messages always serialize")
-        .into()
+    /// Serialization buffers kept larger than this are let go (a rare big snapshot).
+    const KEEP_BYTES: usize = 64 * 1024;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    // Written into a buffer this thread keeps, then copied into a frame of exactly its size:
+    // `serde_json::to_string` would grow a fresh buffer by doubling (several reallocations
+    // for a prompt that carries a view) and the frame would keep the spare half while it
+    // waits in queues.
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        buffer.clear();
+        serde_json::to_writer(&mut *buffer, msg).expect("server messages always serialize");
+        let frame = Frame::from(std::str::from_utf8(&buffer).expect("JSON is UTF-8"));
+        if buffer.capacity() > KEEP_BYTES {
+            *buffer = Vec::new();
+        }
+        frame
+    })
 }
 
 /// The sending side of one connection. Sends never wait: a connection whose queue is full is
@@ -183,6 +199,22 @@ impl Conn {
             Closing::Finish
         } else {
             Closing::Stopping
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_is_the_message_s_json_whatever_was_serialized_before_it() {
+        let long = ServerMsg::Goodbye {
+            reason: "x".repeat(100_000),
+        };
+        let short = ServerMsg::Pong {};
+        for msg in [&long, &short, &long, &short] {
+            assert_eq!(frame(msg).as_str(), serde_json::to_string(msg).unwrap());
         }
     }
 }
