@@ -6,6 +6,7 @@
 //! invitations. It may import `table`, `store` and `conn`, never `ws` or `http`.
 
 pub mod bot_directory;
+pub mod invitation_id;
 
 pub use bot_directory::{BotDirectory, BotError, Claim, Inviter};
 
@@ -144,6 +145,19 @@ impl Lobby {
     #[must_use]
     pub fn bots(&self) -> &BotDirectory {
         &self.bots
+    }
+
+    /// Takes the online bot `name` offline if its account was revoked while it was online
+    /// (by `parlor bots revoke`, which the server does not hear of); checked before each
+    /// invitation. True when it was.
+    pub async fn drop_if_revoked(&self, name: &str) -> bool {
+        if let (Some(hash), Some(store)) = (self.bots.token_hash(name), self.store.as_ref())
+            && matches!(store.bot_by_token(&hash).await, Ok(None))
+        {
+            self.bots.revoke(name);
+            return true;
+        }
+        false
     }
 
     /// This lobby logging every table it opens from now on to `store`.

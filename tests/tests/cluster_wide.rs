@@ -1,6 +1,7 @@
 //! What the cluster must show the same on every node, against three real `parlor serve`
 //! nodes on one real, private Postgres: the leaderboard counts a match finished on any node,
-//! and the admin API closes and kicks at a table through a node that does not own it.
+//! the admin API closes and kicks at a table through a node that does not own it, and its
+//! table list through one node holds every live node's tables.
 //!
 //! Every wait is bounded.
 
@@ -36,10 +37,26 @@ fn node(storage: &Storage, name: &str) -> ServerProcess {
 
 /// `POST path` with the admin key `key` (if any) and `body`; the status and JSON answer.
 async fn post(addr: SocketAddr, path: &str, key: Option<&str>, body: &str) -> (u16, Value) {
+    request(addr, "POST", path, key, body).await
+}
+
+/// `GET path` with the admin key `key` (if any); the status and JSON answer.
+async fn get(addr: SocketAddr, path: &str, key: Option<&str>) -> (u16, Value) {
+    request(addr, "GET", path, key, "").await
+}
+
+/// One request with the admin key `key` (if any) and `body`; the status and JSON answer.
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: &str,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     let auth = key.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -253,5 +270,125 @@ async fn the_admin_api_reaches_a_table_through_any_node() {
     }
     for server in [a, b, c] {
         server.stop();
+    }
+}
+
+/// Sends `kill -SIGNAL` to a process.
+fn signal(which: &str, pid: u32) {
+    let status = std::process::Command::new("kill")
+        .args([which, &pid.to_string()])
+        .status()
+        .expect("running kill");
+    assert!(status.success(), "kill {which} failed");
+}
+
+/// The ids of the tables an admin list holds, with the node each is listed under.
+fn listed(list: &Value) -> Vec<(String, String)> {
+    let mut tables: Vec<(String, String)> = list["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            (
+                t["table"]["id"].as_str().expect("an id").to_string(),
+                t["node"].as_str().expect("a node").to_string(),
+            )
+        })
+        .collect();
+    tables.sort();
+    tables
+}
+
+#[tokio::test]
+async fn the_admin_table_list_through_one_node_holds_every_live_nodes_tables() {
+    let storage = Storage::new(Backend::Postgres, "cluster_admin_list").await;
+    // A long lease: a frozen node stays live (so it is asked, and its tables are not adopted)
+    // for the whole test.
+    let nodes: Vec<ServerProcess> = ["a", "b", "c"]
+        .iter()
+        .map(|name| {
+            storage.start_with(&[
+                "--node-id",
+                name,
+                "--lease-ms",
+                "20000",
+                "--cluster-secret",
+                "test-secret",
+                "--admin-key",
+                ADMIN_KEY,
+            ])
+        })
+        .collect();
+    let refs: Vec<&ServerProcess> = nodes.iter().collect();
+    // One table on each node (`?local=1`: on the node asked, not placed elsewhere).
+    let mut ids = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let body = json!({"variant": "hearts", "table_options": {"grace_ms": 600_000}});
+        let (status, reply) = http(node.addr, "POST", "/api/tables?local=1", Some(&body)).await;
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["id"].as_str().expect("an id").to_string();
+        assert_eq!(
+            owner_of(&refs, &id).await,
+            i,
+            "table {id} is on the node asked"
+        );
+        ids.push(id);
+    }
+    // Ann sits at c's table: the list through `a` shows her, as c describes its table.
+    let mut ann = WsClient::connect(nodes[2].addr).await;
+    assert!(ann.join(&ids[2], "Ann").await);
+
+    let path = "/api/admin/tables";
+    assert_eq!(get(nodes[0].addr, path, Some("wrong")).await.0, 401);
+    let (status, list) = get(nodes[0].addr, path, Some(ADMIN_KEY)).await;
+    assert_eq!(status, 200, "{list}");
+    let mut want: Vec<(String, String)> = ids
+        .iter()
+        .zip(["a", "b", "c"])
+        .map(|(id, node)| (id.clone(), node.to_string()))
+        .collect();
+    want.sort();
+    assert_eq!(
+        listed(&list),
+        want,
+        "every node's table, named by its owner: {list}"
+    );
+    assert_eq!(list["nodes"]["answered"], json!(["a", "b", "c"]), "{list}");
+    assert_eq!(list["nodes"]["missing"], json!([]), "{list}");
+    let at_c = list["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .find(|t| t["table"]["id"] == ids[2].as_str())
+        .expect("c's table");
+    assert_eq!(at_c["players"][0], "Ann", "{at_c}");
+    assert_eq!(at_c["sessions"].as_array().map(Vec::len), Some(1), "{at_c}");
+    // `?local=1` is the node's own part, as the nodes ask each other.
+    let (status, own) = get(nodes[1].addr, "/api/admin/tables?local=1", Some(ADMIN_KEY)).await;
+    assert_eq!(status, 200, "{own}");
+    assert_eq!(
+        listed(&own),
+        vec![(ids[1].clone(), "b".to_string())],
+        "{own}"
+    );
+    assert!(own.get("nodes").is_none(), "{own}");
+
+    // c frozen: still live for its lease, but it does not answer. The list through b comes
+    // without c's table and says so.
+    signal("-STOP", nodes[2].pid());
+    let (status, list) = get(nodes[1].addr, path, Some(ADMIN_KEY)).await;
+    signal("-CONT", nodes[2].pid());
+    assert_eq!(status, 200, "{list}");
+    let mut want: Vec<(String, String)> = vec![
+        (ids[0].clone(), "a".to_string()),
+        (ids[1].clone(), "b".to_string()),
+    ];
+    want.sort();
+    assert_eq!(listed(&list), want, "{list}");
+    assert_eq!(list["nodes"]["answered"], json!(["b", "a"]), "{list}");
+    assert_eq!(list["nodes"]["missing"], json!(["c"]), "{list}");
+    drop(ann);
+    for node in nodes {
+        node.stop();
     }
 }

@@ -16,6 +16,8 @@
 //!
 //! It may import `lobby`, `store` and `table`, never `ws` or `http`.
 
+pub mod admin;
+pub mod bots;
 pub mod fence;
 pub mod leases;
 pub mod peers;

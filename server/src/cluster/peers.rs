@@ -14,7 +14,7 @@ use parlor_shared::protocol::{CreatedTable, TableInfo};
 use super::Cluster;
 
 /// How long a node waits for another's answer.
-const PEER_TIMEOUT: Duration = Duration::from_secs(1);
+pub(super) const PEER_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How long a node waits for the answer to a request it passed on to a table's owner (an
 /// admin's close is answered once the table has stopped).
@@ -30,7 +30,9 @@ pub struct Forwarded {
 }
 
 /// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
-async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(url: String) -> Option<T> {
+pub(super) async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(
+    url: String,
+) -> Option<T> {
     tokio::task::spawn_blocking(move || {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(PEER_TIMEOUT))

@@ -41,8 +41,10 @@ pub fn ws_url(address: &str) -> Result<String, RelayError> {
 }
 
 /// Pipes the client's socket (`sink`, `stream`) to the owner at `address`, after sending it
-/// `first` (the client's `join` or `watch`). Returns when either side ends; `Err` when the
+/// `first` (the client's `join` or `watch`, or a registered bot's `accept`, the invitation
+/// it took up then vouched for in `vouch`). Returns when either side ends; `Err` when the
 /// owner could not be reached at all (nothing was piped).
+#[allow(clippy::too_many_arguments)]
 pub async fn pipe<W, R>(
     sink: &mut W,
     stream: &mut R,
@@ -50,6 +52,7 @@ pub async fn pipe<W, R>(
     first: String,
     client: Option<std::net::IpAddr>,
     secret: Option<&str>,
+    vouch: Option<&str>,
     max_message: usize,
 ) -> Result<(), RelayError>
 where
@@ -61,6 +64,11 @@ where
         request.headers_mut().insert(super::SECRET_HEADER, secret);
         if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
             request.headers_mut().insert(super::CLIENT_HEADER, ip);
+        }
+        if let Some(vouch) = vouch.and_then(|v| HeaderValue::from_str(v).ok()) {
+            request
+                .headers_mut()
+                .insert(super::bots::INVITATION_HEADER, vouch);
         }
     }
     let config = WebSocketConfig::default()

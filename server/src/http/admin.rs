@@ -10,13 +10,17 @@
 //!
 //! In a cluster, closing or kicking at a table owned by another node is passed on to that
 //! node (with `?local=1`, as the nodes ask each other) and its answer given back, so the
-//! admin API works through any node.
+//! admin API works through any node. The table list is the whole cluster's: the node asked
+//! puts its own tables with every other live node's (asked with `?local=1` and the admin's
+//! `Authorization`); a node that does not answer within a second is left out, and the
+//! answer's `nodes` says which answered and which did not.
 //!
 //! Without a key every admin path answers 404; a wrong key 401. The key is compared in
 //! constant time and never logged (the request log has no headers; its `Debug` is redacted).
 //! It reads the lobby and the session list; changes go to the table itself
 //! ([`AdminCommand`] in its mailbox), which decides what its players are told.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use axum::Json;
@@ -30,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lobby::Scope;
 use super::{AppError, AppState};
+use crate::cluster::admin::NodeAnswer;
 use crate::table::{AdminCommand, TableError, TableHandle};
 
 /// The longest close reason passed on to players, in characters.
@@ -63,6 +68,9 @@ pub struct AdminTable {
     pub players: Vec<Option<String>>,
     /// The WebSocket sessions at the table, oldest first.
     pub sessions: Vec<AdminSession>,
+    /// In a cluster, the node that owns the table (its sessions are that node's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// One WebSocket session.
@@ -72,6 +80,9 @@ pub struct AdminSession {
     pub conn: u64,
     /// Seconds since it opened.
     pub age_secs: f64,
+    /// In a cluster, the node the connection is on (connection ids are per node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// Everything the admin list shows.
@@ -81,6 +92,20 @@ pub struct AdminTables {
     pub tables: Vec<AdminTable>,
     /// Sessions at no table (in the lobby, or connecting).
     pub idle_sessions: Vec<AdminSession>,
+    /// In a cluster (unless only this node's part was asked for with `?local=1`): the nodes
+    /// whose tables and sessions are listed, and those left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<AdminNodes>,
+}
+
+/// Which nodes of a cluster an admin list covers.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct AdminNodes {
+    /// The nodes whose part is in the list: the node asked first, then the others by id.
+    pub answered: Vec<String>,
+    /// Live nodes that did not answer within a second (or refused the key): their tables
+    /// are missing from the list.
+    pub missing: Vec<String>,
 }
 
 /// Checks the bearer key; `Err` is the answer to give.
@@ -107,7 +132,7 @@ pub(super) fn authorize(state: &AppState, headers: &HeaderMap) -> Result<(), Box
 }
 
 /// Compares without stopping at the first difference.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     let mut diff = u8::from(a.len() != b.len());
     for (i, &x) in a.iter().enumerate() {
         diff |= x ^ b.get(i % b.len().max(1)).copied().unwrap_or(0);
@@ -115,15 +140,50 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     diff == 0
 }
 
-/// `GET /api/admin/tables`.
-pub async fn tables(State(state): State<AppState>, headers: HeaderMap) -> Response {
+/// `GET /api/admin/tables`; in a cluster, every live node's tables (`?local=1`: this
+/// node's only, as the nodes ask each other).
+pub async fn tables(
+    State(state): State<AppState>,
+    Query(scope): Query<Scope>,
+    headers: HeaderMap,
+) -> Response {
     if let Err(answer) = authorize(&state, &headers) {
         return *answer;
     }
+    let mut list = local_tables(&state);
+    if let Some(cluster) = state.cluster.as_ref().filter(|_| scope.local.is_none()) {
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        let mut nodes = AdminNodes {
+            answered: vec![cluster.node().to_string()],
+            missing: Vec::new(),
+        };
+        let answers = cluster
+            .ask_others::<AdminTables>("/api/admin/tables", authorization)
+            .await;
+        for NodeAnswer { node, answer } in answers {
+            match answer {
+                Some(theirs) => {
+                    merge(&mut list, theirs);
+                    nodes.answered.push(node);
+                }
+                None => nodes.missing.push(node),
+            }
+        }
+        list.nodes = Some(nodes);
+    }
+    Json(list).into_response()
+}
+
+/// This node's tables and sessions, each named with this node in a cluster.
+fn local_tables(state: &AppState) -> AdminTables {
+    let node = state.cluster.as_ref().map(|c| c.node().to_string());
     let sessions = state.sessions.list();
     let session = |s: &crate::ws::Session| AdminSession {
         conn: s.conn,
         age_secs: s.age.as_secs_f64(),
+        node: node.clone(),
     };
     let tables = state
         .lobby
@@ -144,6 +204,7 @@ pub async fn tables(State(state): State<AppState>, headers: HeaderMap) -> Respon
                 .filter(|s| s.table.as_deref() == Some(table.id.as_str()))
                 .map(session)
                 .collect(),
+            node: node.clone(),
             table,
         })
         .collect();
@@ -152,11 +213,24 @@ pub async fn tables(State(state): State<AppState>, headers: HeaderMap) -> Respon
         .filter(|s| s.table.is_none())
         .map(session)
         .collect();
-    Json(AdminTables {
+    AdminTables {
         tables,
         idle_sessions,
-    })
-    .into_response()
+        nodes: None,
+    }
+}
+
+/// Adds another node's part to `list`. A table listed already (one moving between nodes
+/// while they were asked) keeps its first entry, so no table shows twice.
+fn merge(list: &mut AdminTables, theirs: AdminTables) {
+    let known: HashSet<String> = list.tables.iter().map(|t| t.table.id.clone()).collect();
+    list.tables.extend(
+        theirs
+            .tables
+            .into_iter()
+            .filter(|t| !known.contains(&t.table.id)),
+    );
+    list.idle_sessions.extend(theirs.idle_sessions);
 }
 
 /// `POST /api/admin/tables/{id}/close`: the table says goodbye to everyone, stops and leaves
@@ -313,6 +387,64 @@ mod tests {
             clean_reason(&long).map(|r| r.chars().count()),
             Some(MAX_REASON_CHARS)
         );
+    }
+
+    /// An admin entry for table `id` on `node`, with one session.
+    fn entry(id: &str, node: &str, conn: u64) -> AdminTable {
+        AdminTable {
+            table: TableInfo {
+                id: id.to_string(),
+                variant: parlor_shared::Variant::Hearts,
+                options: parlor_shared::Options::default(),
+                status: parlor_shared::protocol::TableStatus::Waiting,
+                seats: Vec::new(),
+                host: None,
+                table_options: parlor_shared::protocol::TableOptions::default(),
+                spectators: 0,
+                matches_played: 0,
+                practice: false,
+            },
+            players: Vec::new(),
+            sessions: vec![AdminSession {
+                conn,
+                age_secs: 1.0,
+                node: Some(node.to_string()),
+            }],
+            node: Some(node.to_string()),
+        }
+    }
+
+    #[test]
+    fn another_nodes_part_adds_its_tables_and_sessions_but_no_table_twice() {
+        let idle = |conn, node: &str| AdminSession {
+            conn,
+            age_secs: 0.5,
+            node: Some(node.to_string()),
+        };
+        let mut list = AdminTables {
+            tables: vec![entry("t1", "a", 1)],
+            idle_sessions: vec![idle(2, "a")],
+            nodes: None,
+        };
+        // t1 moved to b while the nodes were asked: a's entry stays, b's is dropped.
+        let theirs = AdminTables {
+            tables: vec![entry("t1", "b", 7), entry("t2", "b", 8)],
+            idle_sessions: vec![idle(2, "b")],
+            nodes: None,
+        };
+        merge(&mut list, theirs);
+        let tables: Vec<(&str, Option<&str>)> = list
+            .tables
+            .iter()
+            .map(|t| (t.table.id.as_str(), t.node.as_deref()))
+            .collect();
+        assert_eq!(tables, [("t1", Some("a")), ("t2", Some("b"))]);
+        let idle: Vec<(u64, Option<&str>)> = list
+            .idle_sessions
+            .iter()
+            .map(|s| (s.conn, s.node.as_deref()))
+            .collect();
+        assert_eq!(idle, [(2, Some("a")), (2, Some("b"))]);
     }
 
     #[test]

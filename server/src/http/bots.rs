@@ -3,6 +3,9 @@
 //! accounts (`POST /api/admin/bots`, `GET /api/admin/bots`, `DELETE /api/admin/bots/{name}`,
 //! with the admin key).
 //!
+//! In a cluster, the listing and the admin list's `online` cover every node, and a bot
+//! revoked through one node goes offline on the node it is online on.
+//!
 //! A new bot's token is in the answer to its registration and nowhere else: the store keeps
 //! only its SHA-256 hash.
 
@@ -26,9 +29,13 @@ use crate::store::{BotAccount, SharedStore, StoreError};
 pub(super) struct BotsQuery {
     /// Only bots that play this variant.
     variant: Option<String>,
+    /// This node's bots only, without ratings (`?local=1`): how the nodes of a cluster ask
+    /// each other.
+    local: Option<u8>,
 }
 
-/// `GET /api/bots`: the online registered bots, by name.
+/// `GET /api/bots`: the online registered bots, by name; in a cluster, those of every node
+/// (a bot online on two nodes is listed once, as this node or the first other node has it).
 pub(super) async fn online(
     State(state): State<AppState>,
     Query(query): Query<BotsQuery>,
@@ -38,6 +45,19 @@ pub(super) async fn online(
         Some(name) => Some(name.parse::<Variant>()?),
     };
     let mut bots = state.lobby.bots().list(variant);
+    if query.local.is_some() {
+        return Ok(Json(bots));
+    }
+    if let Some(cluster) = &state.cluster {
+        bots.extend(
+            cluster
+                .bots_elsewhere(variant)
+                .await
+                .into_iter()
+                .map(|b| b.bot),
+        );
+        bots = merge(bots);
+    }
     // With a variant, each bot's rating there (the mean; the leaderboard has its interval).
     if let Some(variant) = variant {
         super::leaderboard::catch_up(&state).await;
@@ -51,6 +71,17 @@ pub(super) async fn online(
         });
     }
     Ok(Json(bots))
+}
+
+/// The bots by name, each name once (the first listing kept).
+fn merge(bots: Vec<OnlineBot>) -> Vec<OnlineBot> {
+    let mut seen = std::collections::HashSet::new();
+    let mut merged: Vec<OnlineBot> = bots
+        .into_iter()
+        .filter(|b| seen.insert(b.name.to_lowercase()))
+        .collect();
+    merged.sort_by_key(|b| b.name.to_lowercase());
+    merged
 }
 
 /// The body of `POST /api/admin/bots`.
@@ -139,7 +170,16 @@ pub(super) async fn list(State(state): State<AppState>, headers: HeaderMap) -> R
         Ok(store) => store,
         Err(answer) => return *answer,
     };
-    let online = state.lobby.bots().list(None);
+    let mut online = state.lobby.bots().list(None);
+    if let Some(cluster) = &state.cluster {
+        online.extend(
+            cluster
+                .bots_elsewhere(None)
+                .await
+                .into_iter()
+                .map(|b| b.bot),
+        );
+    }
     match store.bot_accounts().await {
         Ok(accounts) => {
             let bots: Vec<AdminBot> = accounts
@@ -173,6 +213,9 @@ pub(super) async fn revoke(
     match store.revoke_bot(&name).await {
         Ok(Some(account)) => {
             state.lobby.bots().revoke(&account.name);
+            if let Some(cluster) = &state.cluster {
+                cluster.revoke_elsewhere(&account.name).await;
+            }
             tracing::info!(bot = %account.name, "bot revoked");
             Json(account).into_response()
         }

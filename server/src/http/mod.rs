@@ -9,6 +9,7 @@
 mod admin;
 mod bots;
 mod client_addr;
+mod cluster;
 mod error;
 mod hands;
 mod health;
@@ -22,7 +23,7 @@ mod stats;
 mod table_quota;
 mod web;
 
-pub use admin::{AdminKey, AdminSession, AdminTable, AdminTables};
+pub use admin::{AdminKey, AdminNodes, AdminSession, AdminTable, AdminTables};
 pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
 pub use stats::{Memory, ServerStats, memory};
@@ -206,6 +207,7 @@ impl AppState {
             sessions: self.sessions.clone(),
             cluster: self.cluster.clone(),
             client: None,
+            vouched: None,
         }
     }
 
@@ -214,6 +216,7 @@ impl AppState {
     #[must_use]
     pub fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> AppState {
         self.lobby = self.lobby.with_stop_hook(cluster.stop_hook());
+        self.lobby.bots().set_node(cluster.node());
         self.cluster = Some(cluster);
         self
     }
@@ -249,6 +252,13 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/tables", get(lobby::list).post(lobby::create))
         .route("/api/bots", get(bots::online))
+        .route(
+            crate::cluster::bots::INVITATIONS_PATH,
+            post(cluster::invite),
+        )
+        .route(crate::cluster::bots::STATUS_PATH, post(cluster::status))
+        .route(crate::cluster::bots::DECLINE_PATH, post(cluster::decline))
+        .route(crate::cluster::bots::REVOKE_PATH, post(cluster::revoke))
         .route("/api/admin/bots", get(bots::list).post(bots::register))
         .route(
             "/api/admin/bots/{name}",
@@ -309,6 +319,7 @@ async fn upgrade(
         _ => None,
     };
     let mut hub = state.hub();
+    hub.vouched = vouched_invitation(&state, &headers);
     if hub.cluster.is_some() {
         hub.client = peer.map(|Extension(peer)| {
             relayed_client(&state, &headers).unwrap_or_else(|| {
@@ -343,6 +354,18 @@ pub(crate) fn relayed_client(state: &AppState, headers: &HeaderMap) -> Option<st
         .ok()?
         .parse()
         .ok()
+}
+
+/// The invitation a cluster peer vouches its relayed connection took up (the bot's node,
+/// relaying the bot's `accept` to the table's node), believed only beside the secret.
+fn vouched_invitation(state: &AppState, headers: &HeaderMap) -> Option<String> {
+    let secret = state.cluster.as_ref()?.secret()?;
+    let shown = headers.get(crate::cluster::SECRET_HEADER)?.to_str().ok()?;
+    if !admin::constant_time_eq(shown.as_bytes(), secret.as_bytes()) {
+        return None;
+    }
+    let invitation = headers.get(crate::cluster::bots::INVITATION_HEADER)?;
+    Some(invitation.to_str().ok()?.to_string())
 }
 
 /// Serves `app` on `listener` (through [`listen::accept_loop`]: connection caps and header

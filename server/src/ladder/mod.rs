@@ -13,6 +13,11 @@
 //! ratings like any other match, a registered bot by its account. Between rounds it waits as
 //! long as the operator asked.
 //!
+//! On a node of a cluster its tables open on that node, and it invites the registered bots
+//! online on every node (through their nodes, as a host would: see
+//! [`crate::cluster::bots`]); each bot's node keeps its capacity, so ladders running on
+//! several nodes share the bots without overfilling them.
+//!
 //! It sits above the lobby: it creates and drives tables, and knows nothing of sockets.
 
 pub mod entrants;
@@ -29,7 +34,18 @@ use tokio_util::sync::CancellationToken;
 
 pub use entrants::{Entrant, entrants_for, rotations};
 
+use crate::cluster::Cluster;
 use crate::lobby::Lobby;
+
+/// Where the ladder plays: this node's lobby, and the cluster it is part of (whose other
+/// nodes' registered bots it invites too).
+#[derive(Clone, Copy)]
+pub struct Venue<'a> {
+    /// The tables and this node's bots.
+    pub lobby: &'a Lobby,
+    /// The cluster, if any.
+    pub cluster: Option<&'a Cluster>,
+}
 
 /// How soon a ladder with nobody to play looks for registered bots online again.
 const IDLE_RECHECK: Duration = Duration::from_secs(1);
@@ -110,6 +126,17 @@ impl LadderStats {
 
 /// Starts the ladder; it stops when `shutdown` is cancelled.
 pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) -> Arc<LadderStats> {
+    spawn_in(lobby, None, config, shutdown)
+}
+
+/// Starts the ladder on a node of `cluster` (or on its own without one); it stops when
+/// `shutdown` is cancelled.
+pub fn spawn_in(
+    lobby: Lobby,
+    cluster: Option<Cluster>,
+    config: LadderConfig,
+    shutdown: CancellationToken,
+) -> Arc<LadderStats> {
     let stats = Arc::new(LadderStats::default());
     let figures = Arc::clone(&stats);
     tokio::spawn(async move {
@@ -119,7 +146,11 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
         loop {
             let mut played = false;
             for &variant in &config.variants {
-                let (entrants, wave) = choose(&lobby, variant, &config.strategies, round);
+                let venue = Venue {
+                    lobby: &lobby,
+                    cluster: cluster.as_ref(),
+                };
+                let (entrants, wave) = choose(venue, variant, &config.strategies, round).await;
                 if entrants.is_empty() {
                     continue;
                 }
@@ -137,7 +168,7 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
                     "random"
                 };
                 let duplicate = play_duplicate(
-                    &lobby, variant, &options, &entrants, wave, substitute, &figures,
+                    venue, variant, &options, &entrants, wave, substitute, &figures,
                 );
                 tokio::select! {
                     () = shutdown.cancelled() => return,
@@ -174,18 +205,24 @@ pub fn spawn(lobby: Lobby, config: LadderConfig, shutdown: CancellationToken) ->
 /// spare, then built-ins), and how many of its duplicate tables may be played at once: no
 /// more than any of those bots has free. (A seat counts until the bot's connection to it
 /// ends, a moment after its match: with no pause between rounds, a bot may sit one out.)
-fn choose(
-    lobby: &Lobby,
+async fn choose(
+    venue: Venue<'_>,
     variant: Variant,
     strategies: &[String],
     round: u64,
 ) -> (Vec<Entrant>, usize) {
-    let online: Vec<_> = lobby
-        .bots()
-        .list(Some(variant))
-        .into_iter()
-        .filter(|bot| bot.free > 0)
-        .collect();
+    let mut online = venue.lobby.bots().list(Some(variant));
+    if let Some(cluster) = venue.cluster {
+        for elsewhere in cluster.bots_elsewhere(Some(variant)).await {
+            if !online
+                .iter()
+                .any(|b| b.name.eq_ignore_ascii_case(&elsewhere.bot.name))
+            {
+                online.push(elsewhere.bot);
+            }
+        }
+    }
+    online.retain(|bot| bot.free > 0);
     let names: Vec<String> = online.iter().map(|bot| bot.name.clone()).collect();
     let entrants = entrants::seating_order(entrants_for(variant, strategies, &names, round), round);
     let wave = entrants::wave(&entrants, |name| {
@@ -197,7 +234,7 @@ fn choose(
 /// Plays one deal seed at as many tables as seats, the entrants rotated one seat further at
 /// each, `wave` tables at a time; counts them in `stats`.
 pub async fn play_duplicate(
-    lobby: &Lobby,
+    venue: Venue<'_>,
     variant: Variant,
     options: &Options,
     entrants: &[Entrant],
@@ -210,7 +247,7 @@ pub async fn play_duplicate(
     for chunk in tables.chunks(wave.max(1)) {
         let matches = chunk
             .iter()
-            .map(|seats| table::play_one(lobby, variant, options, seed, seats, substitute));
+            .map(|seats| table::play_one(venue, variant, options, seed, seats, substitute));
         for played in join_all(matches).await {
             let counter = if played.finished {
                 &stats.matches

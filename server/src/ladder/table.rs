@@ -12,7 +12,7 @@ use parlor_shared::{Options, Seat, Variant};
 use tokio::sync::mpsc;
 
 use super::entrants::Entrant;
-use crate::lobby::{Inviter, Lobby};
+use crate::lobby::Inviter;
 use crate::table::{AdminCommand, Invitable, TableHandle};
 
 /// How a ladder match went.
@@ -29,13 +29,14 @@ pub struct Played {
 /// Plays one ladder match of `variant` with the deal `seed`, `seats[i]` in seat `i`; a
 /// registered bot that does not take its seat is replaced by `substitute`.
 pub async fn play_one(
-    lobby: &Lobby,
+    venue: super::Venue<'_>,
     variant: Variant,
     options: &Options,
     seed: u64,
     seats: &[Entrant],
     substitute: &str,
 ) -> Played {
+    let lobby = venue.lobby;
     let mut played = Played::default();
     let request = CreateTable {
         variant,
@@ -75,7 +76,7 @@ pub async fn play_one(
         .filter_map(|(i, entrant)| match entrant {
             Entrant::Remote(name) => Some(async move {
                 let seat = Seat(i as u8);
-                (seat, invite(lobby, id, seat, invitable, name).await)
+                (seat, invite(venue, id, seat, invitable, name).await)
             }),
             Entrant::Builtin(_) => None,
         });
@@ -119,17 +120,39 @@ async fn add_bot(table: &TableHandle, seat: Seat, strategy: &str) -> bool {
 
 /// Invites the registered bot `name` to `seat` and waits for its answer (the directory's
 /// timeout bounds it); says whether the bot took the seat.
-async fn invite(lobby: &Lobby, table: &str, seat: Seat, invitable: &Invitable, name: &str) -> bool {
+async fn invite(
+    venue: super::Venue<'_>,
+    table: &str,
+    seat: Seat,
+    invitable: &Invitable,
+    name: &str,
+) -> bool {
+    let lobby = venue.lobby;
     let bots = lobby.bots();
     // An account revoked while its bot was online goes offline now, as for a host.
-    if let (Some(hash), Some(store)) = (bots.token_hash(name), lobby.store())
-        && matches!(store.bot_by_token(&hash).await, Ok(None))
-    {
-        bots.revoke(name);
+    if lobby.drop_if_revoked(name).await {
         return false;
     }
     let (tx, mut rx) = mpsc::unbounded_channel();
-    if let Err(err) = bots.invite(name, table, seat, invitable, Inviter::Server(tx)) {
+    let inviter = Inviter::Server(tx);
+    // A bot online on another node of the cluster is invited through its node.
+    let elsewhere = match venue.cluster {
+        Some(cluster) if !bots.is_online(name) => cluster
+            .find_bot(name, invitable.variant)
+            .await
+            .map(|found| (cluster, found)),
+        _ => None,
+    };
+    let sent = match elsewhere {
+        Some((cluster, found)) => cluster
+            .invite_through(bots, &found, table, seat, invitable, inviter)
+            .await
+            .map_err(|refused| refused.message),
+        None => bots
+            .invite(name, table, seat, invitable, inviter)
+            .map_err(|err| err.to_string()),
+    };
+    if let Err(err) = sent {
         tracing::info!(bot = name, %err, "the ladder could not invite a bot");
         return false;
     }

@@ -10,6 +10,13 @@
 //! The server can invite too (the ladder): it hears how its invitation goes on a channel
 //! instead of a connection ([`Inviter`]), and otherwise the invitation is the same.
 //!
+//! In a cluster the bot's node keeps everything about the bot (its connection, capacity,
+//! invitations, lapses, seats). A host on another node invites through the bot's node: the
+//! bot's node holds the invitation for a [`Inviter::Remote`] (told of declines, lapses and
+//! cancellations by a hook that reaches the host's node), and the host's node keeps the host
+//! as a *forwarded* invitation ([`BotDirectory::reserve_forward`]) until it is taken up
+//! there or reported over.
+//!
 //! It owns no table and no socket: it sends through connection queues ([`Conn`]) and hears
 //! of joins from the connection that made them. A bot's free capacity is what it offered
 //! less its seats (counted until their connections end) and the invitations waiting for it.
@@ -90,6 +97,29 @@ pub enum Inviter {
     Host(Conn),
     /// The server itself (the ladder), on a channel of the invitation's states.
     Server(mpsc::UnboundedSender<InviteState>),
+    /// Another node of the cluster, where the table and its host are.
+    Remote(RemoteInviter),
+}
+
+/// How a node reports an invitation's end to the node that sent it: `(address, id, state)`.
+/// It must not block (it is called under the directory's lock): it sends in the background.
+pub type RemoteReport = Arc<dyn Fn(&str, &str, InviteState) + Send + Sync>;
+
+/// The node of the cluster an invitation came from.
+#[derive(Clone)]
+pub struct RemoteInviter {
+    /// Where that node is reached (`http://HOST:PORT`): its table's seat is taken there.
+    pub address: String,
+    /// How it is told a final state.
+    pub report: RemoteReport,
+}
+
+impl std::fmt::Debug for RemoteInviter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteInviter")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
 }
 
 impl From<Conn> for Inviter {
@@ -114,6 +144,15 @@ impl Inviter {
             Inviter::Server(tx) => {
                 let _ = tx.send(status);
             }
+            // The inviting node tells its host `sent` itself (when this node answers its
+            // request) and `accepted` itself (when the seat is taken there): only the other
+            // ends travel back.
+            Inviter::Remote(remote) => match status {
+                InviteState::Sent | InviteState::Accepted => {}
+                InviteState::Declined | InviteState::Expired | InviteState::Cancelled => {
+                    (remote.report)(&remote.address, id, status);
+                }
+            },
         }
     }
 }
@@ -131,7 +170,59 @@ pub struct Claim {
     pub seat: Seat,
     /// Who invited it, told how it went.
     host: Inviter,
+    /// True when the seat counts against the bot's capacity here (this node is the bot's).
+    counted: bool,
 }
+
+impl Claim {
+    /// True when the seat counts against the bot's capacity on this node (until
+    /// [`BotDirectory::left`]).
+    #[must_use]
+    pub fn counted(&self) -> bool {
+        self.counted
+    }
+
+    /// The address of the node that sent the invitation, when it came from another node of
+    /// the cluster: the seat is taken there.
+    #[must_use]
+    pub fn remote(&self) -> Option<&str> {
+        match &self.host {
+            Inviter::Remote(remote) => Some(&remote.address),
+            Inviter::Host(_) | Inviter::Server(_) => None,
+        }
+    }
+}
+
+/// An invitation this node sent through the bot's node, waiting there.
+struct Forwarded {
+    /// The bot's registered name.
+    bot: String,
+    /// The table's id (open on this node).
+    table: String,
+    /// The seat.
+    seat: Seat,
+    /// Who invited it.
+    host: Inviter,
+    /// True once the host was told `sent` (told once, before any other state).
+    sent: bool,
+}
+
+impl Forwarded {
+    /// Tells the host `status`, `sent` first if it was not yet.
+    fn tell(&mut self, id: &str, status: InviteState) {
+        if !self.sent {
+            self.sent = true;
+            self.host.tell(id, self.seat, &self.bot, InviteState::Sent);
+        }
+        if status != InviteState::Sent {
+            self.host.tell(id, self.seat, &self.bot, status);
+        }
+    }
+}
+
+/// How much longer than an invitation's own timeout a forwarded one is kept: its lapse is
+/// the bot's node's to report, and this only ends one whose report was lost.
+const FORWARD_MARGIN: Duration = Duration::from_secs(5);
 
 /// One online bot.
 struct Online {
@@ -174,6 +265,10 @@ struct Inner {
     seated: HashMap<String, u32>,
     /// Invitations waiting, by id.
     pending: HashMap<String, Pending>,
+    /// Invitations this node sent through other nodes, by id.
+    forwarded: HashMap<String, Forwarded>,
+    /// This node's id in a cluster (invitation ids then carry it).
+    node: Option<String>,
 }
 
 impl Inner {
@@ -251,6 +346,23 @@ impl BotDirectory {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Makes this directory a cluster node's: its invitation ids name `node`.
+    pub fn set_node(&self, node: &str) {
+        self.lock().node = Some(node.to_string());
+    }
+
+    /// This node's id in a cluster, if it is part of one.
+    #[must_use]
+    pub fn node(&self) -> Option<String> {
+        self.lock().node.clone()
+    }
+
+    /// True while the bot `name` is online here.
+    #[must_use]
+    pub fn is_online(&self, name: &str) -> bool {
+        self.lock().online.contains_key(&key(name))
     }
 
     /// `account` is online on `conn`, for `variants` (none: all) and up to `max_tables` at
@@ -375,6 +487,20 @@ impl BotDirectory {
         invitable: &Invitable,
         host: impl Into<Inviter>,
     ) -> Result<String, BotError> {
+        self.invite_as(None, name, table, seat, invitable, host)
+    }
+
+    /// [`BotDirectory::invite`] under the id `id` when given (the inviting node of a
+    /// cluster chose it, naming this node), else a new one.
+    pub fn invite_as(
+        &self,
+        id: Option<String>,
+        name: &str,
+        table: &str,
+        seat: Seat,
+        invitable: &Invitable,
+        host: impl Into<Inviter>,
+    ) -> Result<String, BotError> {
         let host = host.into();
         let key = key(name);
         let mut inner = self.lock();
@@ -398,10 +524,16 @@ impl BotDirectory {
             .pending
             .values()
             .any(|p| p.table == table && p.seat == seat)
+            || inner
+                .forwarded
+                .values()
+                .any(|f| f.table == table && f.seat == seat)
         {
             return Err(BotError::Pending(seat));
         }
-        let id = uuid::Uuid::new_v4().simple().to_string();
+        let id = id
+            .filter(|id| !inner.pending.contains_key(id))
+            .unwrap_or_else(|| super::invitation_id::new(inner.node.as_deref()));
         bot.conn.send_msg(&ServerMsg::Invitation {
             invitation: id.clone(),
             table: table.to_string(),
@@ -459,6 +591,7 @@ impl BotDirectory {
             table: pending.table,
             seat: pending.seat,
             host: pending.host,
+            counted: true,
         })
     }
 
@@ -468,7 +601,9 @@ impl BotDirectory {
         let status = if joined {
             InviteState::Accepted
         } else {
-            self.left(&claim.bot);
+            if claim.counted {
+                self.left(&claim.bot);
+            }
             InviteState::Cancelled
         };
         claim
@@ -486,6 +621,108 @@ impl BotDirectory {
                 inner.seated.remove(&key);
             }
         }
+    }
+}
+
+impl BotDirectory {
+    /// Keeps `host`'s invitation `id` of the bot `bot` (online on another node) to `seat`
+    /// of `table` (open here), before the bot's node is asked to send it; refused when the
+    /// seat already has an invitation out. The host is told `sent` by
+    /// [`BotDirectory::forward_sent`] once the bot's node has sent it, or nothing if it
+    /// refused ([`BotDirectory::forward_refused`]). An invitation still kept a little after
+    /// its timeout (its end's report was lost) lapses here.
+    pub fn reserve_forward(
+        &self,
+        id: &str,
+        bot: &str,
+        table: &str,
+        seat: Seat,
+        host: impl Into<Inviter>,
+    ) -> Result<(), BotError> {
+        let mut inner = self.lock();
+        let taken = |t: &str, s: Seat| t == table && s == seat;
+        if inner.pending.values().any(|p| taken(&p.table, p.seat))
+            || inner.forwarded.values().any(|f| taken(&f.table, f.seat))
+        {
+            return Err(BotError::Pending(seat));
+        }
+        inner.forwarded.insert(
+            id.to_string(),
+            Forwarded {
+                bot: bot.to_string(),
+                table: table.to_string(),
+                seat,
+                host: host.into(),
+                sent: false,
+            },
+        );
+        drop(inner);
+        let weak = Arc::downgrade(&self.inner);
+        let lapse = self.timeout + FORWARD_MARGIN;
+        let id = id.to_string();
+        tokio::spawn(async move {
+            tokio::time::sleep(lapse).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let mut inner = inner
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(mut forwarded) = inner.forwarded.remove(&id) {
+                tracing::warn!(bot = %forwarded.bot, table = %forwarded.table, "no word from the bot's node on an invitation: taken as lapsed");
+                forwarded.tell(&id, InviteState::Expired);
+            }
+        });
+        Ok(())
+    }
+
+    /// The bot's node sent the forwarded invitation `id`: the host is told `sent` (unless
+    /// it was told already, by a state that came first).
+    pub fn forward_sent(&self, id: &str) {
+        if let Some(forwarded) = self.lock().forwarded.get_mut(id) {
+            forwarded.tell(id, InviteState::Sent);
+        }
+    }
+
+    /// The bot's node refused the forwarded invitation `id` (its error goes to the host
+    /// instead): forgotten.
+    pub fn forward_refused(&self, id: &str) {
+        self.lock().forwarded.remove(id);
+    }
+
+    /// The bot's node reports how the forwarded invitation `id` ended (declined, lapsed,
+    /// cancelled): the host is told and the invitation forgotten. False when no such
+    /// invitation is kept here.
+    pub fn forward_status(&self, id: &str, status: InviteState) -> bool {
+        if matches!(status, InviteState::Sent | InviteState::Accepted) {
+            return self.lock().forwarded.contains_key(id);
+        }
+        let Some(mut forwarded) = self.lock().forwarded.remove(id) else {
+            return false;
+        };
+        tracing::info!(bot = %forwarded.bot, table = %forwarded.table, ?status, "forwarded invitation ended");
+        forwarded.tell(id, status);
+        true
+    }
+
+    /// The bot's node relayed the bot's `accept` of the forwarded invitation `id` here: it
+    /// sits down at the table as with [`BotDirectory::claim`], but its seat counts on the
+    /// bot's node, not here.
+    pub fn claim_forwarded(&self, id: &str) -> Result<Claim, BotError> {
+        let mut forwarded = self
+            .lock()
+            .forwarded
+            .remove(id)
+            .ok_or_else(|| BotError::NoSuchInvitation(id.to_string()))?;
+        if !forwarded.sent {
+            forwarded.tell(id, InviteState::Sent);
+        }
+        Ok(Claim {
+            invitation: id.to_string(),
+            bot: forwarded.bot,
+            table: forwarded.table,
+            seat: forwarded.seat,
+            host: forwarded.host,
+            counted: false,
+        })
     }
 }
 
@@ -605,5 +842,121 @@ mod tests {
         let claim = directory.claim(&accepted).unwrap();
         directory.joined(&claim, true);
         assert_eq!(rx.recv().await, Some(InviteState::Accepted));
+    }
+
+    /// What a hook reported: (address, invitation, state).
+    type Reports = Arc<Mutex<Vec<(String, String, InviteState)>>>;
+
+    /// A hook recording what it reports, as a cluster node's would send it.
+    fn recorder() -> (RemoteReport, Reports) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        let report: RemoteReport = Arc::new(move |address: &str, id: &str, state| {
+            sink.lock()
+                .unwrap()
+                .push((address.to_string(), id.to_string(), state));
+        });
+        (report, seen)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_remote_inviter_hears_only_the_ends_and_its_claim_names_its_node() {
+        let directory = BotDirectory::new(Duration::from_secs(15));
+        directory.set_node("b");
+        let (bot, _bot_rx) = conn();
+        directory
+            .online(&account("Deep"), "h".into(), &[Variant::Hearts], 3, bot)
+            .unwrap();
+        let (report, seen) = recorder();
+        let remote = || {
+            Inviter::Remote(RemoteInviter {
+                address: "http://a".into(),
+                report: report.clone(),
+            })
+        };
+        // The inviting node chose the id; it is kept.
+        let id = crate::lobby::invitation_id::new(Some("b"));
+        let declined = directory
+            .invite_as(Some(id.clone()), "Deep", "t1", Seat(1), &hearts(), remote())
+            .unwrap();
+        assert_eq!(declined, id);
+        directory.decline(&declined).unwrap();
+        let lapsing = directory
+            .invite("Deep", "t2", Seat(1), &hearts(), remote())
+            .unwrap();
+        assert_eq!(crate::lobby::invitation_id::node_of(&lapsing), Some("b"));
+        tokio::time::sleep(Duration::from_secs(16)).await;
+        let taken = directory
+            .invite("Deep", "t3", Seat(1), &hearts(), remote())
+            .unwrap();
+        let claim = directory.claim(&taken).unwrap();
+        assert_eq!(claim.remote(), Some("http://a"));
+        // The seat counts here, the bot's node, until it is left.
+        assert_eq!(directory.list(None)[0].free, 2);
+        let cancelled = directory
+            .invite("Deep", "t4", Seat(1), &hearts(), remote())
+            .unwrap();
+        directory.revoke("Deep");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec![
+                ("http://a".into(), declined, InviteState::Declined),
+                ("http://a".into(), lapsing, InviteState::Expired),
+                ("http://a".into(), cancelled, InviteState::Cancelled),
+            ]
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_forwarded_invitation_tells_its_host_sent_once_then_its_end() {
+        let directory = BotDirectory::new(Duration::from_secs(15));
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let host = || Inviter::Server(tx.clone());
+        directory
+            .reserve_forward("b.1", "Deep", "t1", Seat(1), host())
+            .unwrap();
+        assert_eq!(
+            directory.reserve_forward("b.2", "Deep", "t1", Seat(1), host()),
+            Err(BotError::Pending(Seat(1)))
+        );
+        directory.forward_sent("b.1");
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        assert!(directory.forward_status("b.1", InviteState::Declined));
+        assert_eq!(rx.recv().await, Some(InviteState::Declined));
+        assert!(!directory.forward_status("b.1", InviteState::Expired));
+        // A state arriving before the bot's node answered: `sent` still comes first, once.
+        directory
+            .reserve_forward("b.3", "Deep", "t1", Seat(1), host())
+            .unwrap();
+        assert!(directory.forward_status("b.3", InviteState::Cancelled));
+        directory.forward_sent("b.3");
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        assert_eq!(rx.recv().await, Some(InviteState::Cancelled));
+        // Refused by the bot's node: forgotten, the seat free again, nothing told.
+        directory
+            .reserve_forward("b.4", "Deep", "t1", Seat(1), host())
+            .unwrap();
+        directory.forward_refused("b.4");
+        // Taken up: the host hears `accepted`, and the seat does not count here.
+        directory
+            .reserve_forward("b.5", "Deep", "t1", Seat(1), host())
+            .unwrap();
+        directory.forward_sent("b.5");
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        let claim = directory.claim_forwarded("b.5").unwrap();
+        assert_eq!((claim.table.as_str(), claim.seat), ("t1", Seat(1)));
+        assert_eq!(claim.remote(), None);
+        directory.joined(&claim, true);
+        assert_eq!(rx.recv().await, Some(InviteState::Accepted));
+        assert!(directory.claim_forwarded("b.5").is_err());
+        // A report that never comes: the invitation lapses here a little after its timeout.
+        directory
+            .reserve_forward("b.6", "Deep", "t1", Seat(2), host())
+            .unwrap();
+        directory.forward_sent("b.6");
+        assert_eq!(rx.recv().await, Some(InviteState::Sent));
+        tokio::time::sleep(Duration::from_secs(21)).await;
+        assert_eq!(rx.recv().await, Some(InviteState::Expired));
+        assert!(rx.try_recv().is_err());
     }
 }

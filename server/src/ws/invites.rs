@@ -4,12 +4,19 @@
 //! An `impl Reader` block: it checks tokens against the store, asks the table whether the
 //! host may invite, and keeps the lobby's bot directory up to date as connections come and
 //! go. The seat itself is taken through an ordinary join.
+//!
+//! In a cluster (see [`crate::cluster::bots`]) a bot online on another node is invited
+//! through that node; an `accept` or `decline` of an invitation another node holds is sent
+//! there (the connection relayed, or the decline passed on); and the bot's node relays an
+//! `accept` of another node's invitation on to the table's node, which seats the account.
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 
 use super::reader::Reader;
 use super::refusal::Refusal;
+use crate::cluster::bots::RemoteError;
+use crate::lobby::invitation_id;
 use crate::store::accounts::hash_token;
 use crate::table::JoinRequest;
 
@@ -23,12 +30,7 @@ impl Reader {
                 max_tables,
             } => Box::pin(self.available(&token, &variants, max_tables)).await,
             ClientMsg::Accept { invitation } => Box::pin(self.accept(&invitation)).await,
-            ClientMsg::Decline { invitation } => self
-                .lobby
-                .bots()
-                .decline(&invitation)
-                .err()
-                .map(|e| e.to_msg()),
+            ClientMsg::Decline { invitation } => Box::pin(self.decline(&invitation)).await,
             ClientMsg::InviteBot { seat, bot } => Box::pin(self.invite(seat, &bot)).await,
             _ => None,
         };
@@ -94,8 +96,30 @@ impl Reader {
         }
         let claim = match self.lobby.bots().claim(invitation) {
             Ok(claim) => claim,
-            Err(err) => return Some(err.to_msg()),
+            // Relayed by the bot's node, which took the invitation up: the table is here.
+            Err(_) if self.vouched.as_deref() == Some(invitation) => {
+                match self.lobby.bots().claim_forwarded(invitation) {
+                    Ok(claim) => claim,
+                    Err(err) => return Some(err.to_msg()),
+                }
+            }
+            Err(err) => {
+                // Another node holds it: the connection goes there.
+                if let Some(address) = self.invitation_node(invitation).await {
+                    self.relay_to = Some((address, accept_frame(invitation)));
+                    return None;
+                }
+                return Some(err.to_msg());
+            }
         };
+        if let Some(address) = claim.remote() {
+            // This is the bot's node and the table is on another: the connection goes on
+            // there, vouched for; the seat counts here until it ends.
+            self.relay_to = Some((address.to_string(), accept_frame(invitation)));
+            self.relay_vouch = Some(invitation.to_string());
+            self.account = Some(claim.bot);
+            return None;
+        }
         let request = JoinRequest {
             seat: Some(claim.seat),
             name: None,
@@ -107,10 +131,37 @@ impl Reader {
         // The table answers the join itself (welcome, or why not).
         let joined = Box::pin(self.join(&claim.table, request)).await;
         self.lobby.bots().joined(&claim, joined);
-        if joined {
+        if joined && claim.counted() {
             self.account = Some(claim.bot);
         }
         None
+    }
+
+    /// `decline`: here, or passed on to the node holding the invitation.
+    async fn decline(&mut self, invitation: &str) -> Option<ServerMsg> {
+        let err = self.lobby.bots().decline(invitation).err()?;
+        let (Some(cluster), Some(address)) =
+            (self.cluster.clone(), self.invitation_node(invitation).await)
+        else {
+            return Some(err.to_msg());
+        };
+        match cluster.decline_remote(&address, invitation).await {
+            Ok(()) => None,
+            Err(RemoteError::Refused(refused)) => {
+                Some(ServerMsg::error(&refused.code, refused.message))
+            }
+            Err(RemoteError::Unreachable) => Some(err.to_msg()),
+        }
+    }
+
+    /// The address of the other node of the cluster an invitation id names, if any.
+    async fn invitation_node(&self, invitation: &str) -> Option<String> {
+        let cluster = self.cluster.as_ref()?;
+        let node = invitation_id::node_of(invitation)?;
+        if node == cluster.node() {
+            return None;
+        }
+        cluster.address_of(node).await
     }
 
     /// `invite_bot`: the table must agree (the host, a free seat), then the bot is invited.
@@ -124,10 +175,19 @@ impl Reader {
             Err(None) => return Some(Refusal::TableClosed.to_msg()),
         };
         // An account revoked while its bot was online goes offline now.
-        if let (Some(hash), Some(store)) = (self.lobby.bots().token_hash(bot), self.lobby.store())
-            && matches!(store.bot_by_token(&hash).await, Ok(None))
+        self.lobby.drop_if_revoked(bot).await;
+        if !self.lobby.bots().is_online(bot)
+            && let Some(cluster) = self.cluster.clone()
+            && let Some(found) = cluster.find_bot(bot, invitable.variant).await
         {
-            self.lobby.bots().revoke(bot);
+            let host = self.conn.clone().into();
+            let bots = self.lobby.bots();
+            return Box::pin(
+                cluster.invite_through(bots, &found, &table.id, seat, &invitable, host),
+            )
+            .await
+            .err()
+            .map(|refused| ServerMsg::error(&refused.code, refused.message));
         }
         self.lobby
             .bots()
@@ -150,4 +210,12 @@ impl Reader {
         }
         self.seat_released();
     }
+}
+
+/// The `accept` frame passed on to the node holding the invitation.
+fn accept_frame(invitation: &str) -> String {
+    serde_json::to_string(&ClientMsg::Accept {
+        invitation: invitation.to_string(),
+    })
+    .unwrap_or_default()
 }

@@ -76,6 +76,9 @@ pub struct Hub {
     pub cluster: Option<crate::cluster::Cluster>,
     /// The client's address (passed on when the connection is relayed).
     pub client: Option<std::net::IpAddr>,
+    /// The invitation another node of the cluster vouches this connection took up (it
+    /// relays a registered bot's `accept` to the table's node).
+    pub vouched: Option<String>,
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
@@ -108,6 +111,7 @@ where
         hub.sessions.clone(),
     );
     reader.cluster = hub.cluster.clone();
+    reader.vouched = hub.vouched.clone();
     hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
@@ -149,7 +153,13 @@ where
         }
         ReadEnd::Relay => {
             if let Some((address, first)) = reader.relay_to.take() {
-                Box::pin(relay(&mut sink, stream, hub, conn, &address, first)).await;
+                let vouch = reader.relay_vouch.take();
+                let to = Upstream {
+                    address: &address,
+                    first,
+                    vouch: vouch.as_deref(),
+                };
+                Box::pin(relay(&mut sink, stream, hub, conn, to)).await;
             }
         }
         ReadEnd::Gone => {}
@@ -184,20 +194,31 @@ fn first_table(frame: &str) -> String {
     }
 }
 
-/// Pipes the rest of the connection to the node that owns its table (the client's `join`
-/// or `watch` first). If that node cannot be reached the client is told to reconnect.
-async fn relay<W, R>(
-    sink: &mut W,
-    stream: &mut R,
-    hub: &Hub,
-    conn: ConnId,
-    address: &str,
+/// Where a connection is piped: the node, the frame that goes first, and the invitation
+/// vouched for (a registered bot's `accept` relayed by its node to the table's).
+struct Upstream<'a> {
+    /// The node's address.
+    address: &'a str,
+    /// The client's `join`, `watch` or `accept`.
     first: String,
-) where
+    /// The invitation this node took up for the connection, if any.
+    vouch: Option<&'a str>,
+}
+
+/// Pipes the rest of the connection to the node that owns its table (the client's `join`
+/// or `watch` first), or to the node of a registered bot's invitation (its `accept`). If
+/// that node cannot be reached the client is told to reconnect.
+async fn relay<W, R>(sink: &mut W, stream: &mut R, hub: &Hub, conn: ConnId, to: Upstream<'_>)
+where
     W: Sink<Message> + Unpin,
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let Some(cluster) = &hub.cluster else { return };
+    let Upstream {
+        address,
+        first,
+        vouch,
+    } = to;
     tracing::debug!(conn = conn.0, owner = %address, "relaying the connection to the table's node");
     // The owner may have just died: its lease runs out and another node (maybe this one,
     // which then relays to itself) adopts the table. Tried for at most three leases.
@@ -213,6 +234,7 @@ async fn relay<W, R>(
             first.clone(),
             hub.client,
             cluster.secret(),
+            vouch,
             HARD_MESSAGE_LIMIT,
         )
         .await;
@@ -220,7 +242,10 @@ async fn relay<W, R>(
             return;
         }
         tokio::time::sleep(step).await;
-        if let Some(now) = cluster.owner_address(&first_table(&first)).await {
+        let table = first_table(&first);
+        if !table.is_empty()
+            && let Some(now) = cluster.owner_address(&table).await
+        {
             address = now;
         }
     }

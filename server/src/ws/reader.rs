@@ -73,6 +73,11 @@ pub(super) struct Reader {
     joining: Option<String>,
     /// The node to pipe the connection to, and the frame that goes first.
     pub(super) relay_to: Option<(String, String)>,
+    /// The invitation this node vouches the piped connection took up (a registered bot's
+    /// `accept`, relayed on to the table's node).
+    pub(super) relay_vouch: Option<String>,
+    /// The invitation another node vouches this connection took up.
+    pub(super) vouched: Option<String>,
     /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
     bytes_received: metrics::Counter,
 }
@@ -101,6 +106,8 @@ impl Reader {
             cluster: None,
             joining: None,
             relay_to: None,
+            relay_vouch: None,
+            vouched: None,
             bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
     }

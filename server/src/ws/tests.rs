@@ -26,6 +26,7 @@ fn hub(idle: u64, join: u64) -> Hub {
         sessions: Sessions::default(),
         cluster: None,
         client: None,
+        vouched: None,
     }
 }
 

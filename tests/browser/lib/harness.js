@@ -54,7 +54,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Starts the real server binary (env PARLOR_BIN, default target/debug/parlor) on a free port and
  * waits for `/healthz`, storing its tables in a fresh temporary directory; `args` are added to
- * `parlor serve`'s (e.g. `['--no-store']`). Returns `{ url, stop, output }`.
+ * `parlor serve`'s (e.g. `['--no-store']`), or made from the server's URL when `args` is a
+ * function (e.g. `(url) => ['--advertise', url]`). Returns `{ url, pid, stop, kill, output }`:
+ * `stop` asks it to shut down (SIGTERM), `kill` kills it at once (SIGKILL), as a crash would.
  */
 export async function startParlor({ args = [] } = {}) {
   const bin = process.env.PARLOR_BIN || path.join(rootDir, 'target', 'debug', 'parlor');
@@ -68,7 +70,8 @@ export async function startParlor({ args = [] } = {}) {
     // Every page of a test file comes from one address: the per-address table quota would
     // refuse a file that opens many tables (it has end-to-end tests of its own).
     const quota = ['--tables-per-ip-per-minute', '0', '--tables-per-ip', '0'];
-    const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', path.join(dataDir, 'data'), ...quota, ...args], {
+    const extra = typeof args === 'function' ? args(url) : args;
+    const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', path.join(dataDir, 'data'), ...quota, ...extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: dataDir,
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
@@ -87,12 +90,18 @@ export async function startParlor({ args = [] } = {}) {
         if (res.ok) {
           return {
             url,
+            pid: child.pid,
             output: () => output,
             stop: () => new Promise((resolve) => {
               if (exited) return resolve();
               child.once('exit', () => resolve());
               child.kill('SIGTERM');
               setTimeout(() => { if (!exited) child.kill('SIGKILL'); }, 3000).unref();
+            }),
+            kill: () => new Promise((resolve) => {
+              if (exited) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGKILL');
             }),
           };
         }

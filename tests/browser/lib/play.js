@@ -143,3 +143,24 @@ export async function createByApi(url, body) {
   if (res.status !== 201) throw new Error(`POST /api/tables: ${res.status} ${await res.text()}`);
   return res.json();
 }
+
+/**
+ * Plays at each of `pages` in turn (passing included) until `done()` is true: for several people
+ * at one table, where each waits for the others' moves.
+ */
+export async function playAll(pages, done, ms = 120000) {
+  const dialogOpen = async (page) => (await page.locator('#score-dialog[open]').count()) > 0;
+  await until(async () => {
+    if (await done()) return true;
+    for (const page of pages) {
+      if (await dialogOpen(page)) continue;
+      try {
+        await actOnce(page);
+      } catch (e) {
+        // As in `playUntil`: a hand that ends between looking and clicking is no failure.
+        if (!(await dialogOpen(page))) throw e;
+      }
+    }
+    return false;
+  }, ms, 'the players to reach the wanted point');
+}

@@ -80,13 +80,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 ));
             }
         }
-        if let Some(ladder) = ladder {
-            state.ladder = Some(crate::ladder::spawn(
-                state.lobby.clone(),
-                ladder,
-                state.shutdown.clone(),
-            ));
-        }
         let listener = TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
@@ -94,6 +87,16 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             state = node
                 .join(args, &url, listener.local_addr()?, state, startup)
                 .await?;
+        }
+        // After joining: a node's ladder opens its tables in the cluster's lobby and invites
+        // the bots online on every node.
+        if let Some(ladder) = ladder {
+            state.ladder = Some(crate::ladder::spawn_in(
+                state.lobby.clone(),
+                state.cluster.clone(),
+                ladder,
+                state.shutdown.clone(),
+            ));
         }
         tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
         let shutdown = state.shutdown.clone();

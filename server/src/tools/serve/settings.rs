@@ -125,7 +125,7 @@ pub struct ServeArgs {
     #[arg(long, env = "PARLOR_LEASE_MS", value_name = "MS")]
     pub lease_ms: Option<u64>,
     /// A secret the nodes of a cluster share, so a node relaying a client may pass on the
-    /// client's address.
+    /// client's address, and registered bots are listed and invited across the nodes.
     #[arg(long, env = "PARLOR_CLUSTER_SECRET", value_name = "SECRET")]
     pub cluster_secret: Option<String>,
     /// The most spectators each table takes [default: 50].
