@@ -251,8 +251,18 @@ impl Card {
         Card(i)
     }
 
+    /// The card of index `i`, for an index the engine itself packed into a record (so below
+    /// 52): no range check on the hot path, as [`Card::from_index`] makes.
+    #[must_use]
+    #[inline]
+    pub(crate) const fn from_packed(i: u8) -> Card {
+        debug_assert!(i < 52);
+        Card(i)
+    }
+
     /// The index 0..52.
     #[must_use]
+    #[inline]
     pub fn index(self) -> u8 {
         self.0
     }

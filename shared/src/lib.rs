@@ -17,5 +17,5 @@ pub use card::{Card, CardParseError, CardSet, Rank, Suit};
 pub use rules::{
     Action, Event, Game, Legal, Options, Phase, RuleError, Rules, Variant, VariantFacts,
 };
-pub use seat::{PerSeat, Seat, SeatSet};
+pub use seat::{PerSeat, Seat, SeatList, SeatSet};
 pub use view::PlayerView;

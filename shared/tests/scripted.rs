@@ -327,7 +327,7 @@ mod hearts {
         assert_eq!(game.phase(), Phase::MatchOver);
         assert_eq!(game.winners(), &seats(&[0]));
         assert!(events.contains(&Event::MatchOver {
-            winners: seats(&[0]),
+            winners: seats(&[0]).into(),
             totals: game.totals()
         }));
         assert_eq!(game.to_act().iter().count(), 0);

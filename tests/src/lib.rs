@@ -311,7 +311,7 @@ pub async fn play_to_end(clients: &mut [WsClient], rng: &mut Rng) -> Vec<Seat> {
         } = msg
             && i == 0
         {
-            winners.clone_from(w);
+            winners = w.to_vec();
             return true;
         }
         false

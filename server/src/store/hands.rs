@@ -258,7 +258,7 @@ fn on_event(
         Event::MatchOver { winners, totals } => {
             if let Some(last) = done.last_mut() {
                 last.match_over = Some(MatchOver {
-                    winners: winners.clone(),
+                    winners: winners.to_vec(),
                     totals: *totals,
                 });
             }

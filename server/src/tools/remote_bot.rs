@@ -241,7 +241,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
                 }
                 if let Event::MatchOver { winners, .. } = event {
                     let _ = sink.send(Message::Close(None)).await;
-                    return Ok(Ended::MatchOver(winners));
+                    return Ok(Ended::MatchOver(winners.to_vec()));
                 }
             }
             ServerMsg::Error { code, message } => {

@@ -79,7 +79,7 @@ impl Table {
     pub fn from_game(game: &Game, seat: Seat) -> Table {
         let t = game.trick();
         let mut trick = [Card::TWO_OF_CLUBS; MAX_SEATS];
-        trick[..t.len()].copy_from_slice(t.cards());
+        trick[..t.len()].copy_from_slice(&t.cards());
         let taken = game.taken();
         let mut out = t.card_set();
         for (_, cards) in taken.iter() {

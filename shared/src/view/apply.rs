@@ -83,7 +83,7 @@ impl PlayerView {
             }
             Event::MatchOver { winners, totals } => {
                 self.phase = Phase::MatchOver;
-                self.winners.clone_from(winners);
+                self.winners = winners.to_vec();
                 self.totals = *totals;
                 self.to_act.clear();
             }

@@ -7,7 +7,7 @@ use crate::card::{Card, CardSet};
 use crate::deck::shuffled_deck;
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
-use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatSet};
+use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatList, SeatSet};
 
 impl Game {
     /// The events a viewer needs to learn the first hand, as if dealt now.
@@ -113,12 +113,12 @@ impl Game {
         self.history.push(result.clone());
         events.push(Event::HandScored(result));
         if let Some(winners) = self.variant_rules.match_winners(&self.totals, self.hand) {
-            self.winners = winners.clone();
             self.phase = Phase::MatchOver;
             events.push(Event::MatchOver {
-                winners,
+                winners: SeatList::from_slice(&winners),
                 totals: self.totals,
             });
+            self.winners = winners;
         } else {
             self.hand += 1;
             self.dealer = self.dealer.next(n);

@@ -14,7 +14,7 @@ mod read;
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
-use super::trick::Trick;
+use super::trick::{Plays, Trick};
 use super::variant::{Options, OptionsError, Rules, Variant};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::DeckRng;
@@ -73,8 +73,8 @@ pub struct Game {
     /// The cards a player void in the led suit must play if they hold any, set by the variant
     /// at the start of each trick.
     discard_preference: CardSet,
-    /// This hand's finished tricks (kept as `Trick`s: no allocation per trick).
-    completed: Vec<Trick>,
+    /// This hand's finished tricks, each as its one-word record (no allocation per trick).
+    completed: Vec<Plays>,
     /// The cards of this hand's finished tricks (kept per trick, not per card).
     played: CardSet,
     /// This hand's trump suit, set by the variant at the deal.

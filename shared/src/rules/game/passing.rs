@@ -11,6 +11,7 @@ use crate::seat::Seat;
 impl Game {
     /// [`Game::apply`] of `Action::Pass` with the cards as a set (so it cannot hold a card
     /// twice), without building the action: the same checks, effects and events.
+    #[inline]
     pub fn pass_cards(
         &mut self,
         seat: Seat,
@@ -48,6 +49,7 @@ impl Game {
     }
 
     /// Records a checked pass; the last one makes every pass arrive.
+    #[inline]
     fn choose_pass(&mut self, seat: Seat, chosen: CardSet, events: &mut Vec<Event>) {
         self.passed[seat] = chosen;
         self.to_pass.remove(seat);
@@ -84,6 +86,7 @@ impl Game {
     }
 
     /// Every pass arrives at once, after everyone has chosen.
+    #[inline(never)]
     fn exchange_passes(&mut self, events: &mut Vec<Event>) {
         let steps = self
             .pass_direction

@@ -7,7 +7,6 @@ use super::{Game, Phase};
 use crate::card::{Card, CardSet};
 use crate::rules::RuleError;
 use crate::rules::event::Event;
-use crate::rules::trick::Trick;
 use crate::rules::variant_rules::Table;
 use crate::seat::Seat;
 
@@ -69,7 +68,7 @@ impl Game {
 
     /// Starts a trick led by `leader`.
     pub(super) fn start_trick(&mut self, leader: Seat) {
-        self.trick = Trick::new(leader);
+        self.trick.restart(leader);
         self.turn = leader;
         self.discard_preference = self.variant_rules.discard_preference(self.table());
     }
@@ -94,10 +93,10 @@ impl Game {
         }
         self.hands[seat].remove(card);
         self.face_up.remove(card);
-        self.trick.push(card, self.trump);
+        let winner = self.trick.push(seat, card, self.trump);
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
-            self.finish_trick(events);
+            self.finish_trick(winner, events);
             if self.phase == Phase::Playing {
                 self.legal = self.playable(self.turn);
             }
@@ -144,14 +143,14 @@ impl Game {
         }
     }
 
+    /// Hands the finished trick to `winner` (as the last card's push returned).
     #[inline(never)]
-    fn finish_trick(&mut self, events: &mut Vec<Event>) {
-        let winner = self.trick.winner(self.players);
+    fn finish_trick(&mut self, winner: Seat, events: &mut Vec<Event>) {
         let cards = self.trick.card_set();
         self.taken[winner] |= cards;
         self.tricks_won[winner] += 1;
         self.played |= cards;
-        self.completed.push(self.trick);
+        self.completed.push(self.trick.record(winner));
         events.push(Event::TrickWon { winner, cards });
         self.start_trick(winner);
         if self.variant_rules.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {

@@ -84,7 +84,7 @@ impl Game {
         self.completed.iter().map(|t| CompletedTrick {
             leader: t.leader(),
             cards: t.cards().to_vec(),
-            winner: t.winner(self.players),
+            winner: t.winner(),
         })
     }
 
