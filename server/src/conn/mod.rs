@@ -8,7 +8,7 @@
 pub mod queue;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
 use parlor_shared::protocol::ServerMsg;
 use tokio_util::sync::CancellationToken;
@@ -38,17 +38,33 @@ pub fn frame(msg: &ServerMsg) -> Frame {
     if let ServerMsg::Error { code, .. } = msg {
         metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
     }
-    serde_json::to_string(msg)
-        .expect("server messages always serialize")
-        .into()
+    /// Serialization buffers kept larger than this are let go (a rare big snapshot).
+    const KEEP_BYTES: usize = 64 * 1024;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    // Written into a buffer this thread keeps, then copied into a frame of exactly its size:
+    // `serde_json::to_string` would grow a fresh buffer by doubling (several reallocations
+    // for a prompt that carries a view) and the frame would keep the spare half while it
+    // waits in queues.
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        buffer.clear();
+        serde_json::to_writer(&mut *buffer, msg).expect("server messages always serialize");
+        let frame = Frame::from(std::str::from_utf8(&buffer).expect("JSON is UTF-8"));
+        if buffer.capacity() > KEEP_BYTES {
+            *buffer = Vec::new();
+        }
+        frame
+    })
 }
 
 /// The sending side of one connection. Sends never wait: a connection whose queue is full is
 /// too slow, and is dropped (it may reconnect with its token) so it never stalls a table.
 ///
 /// Cloning is one reference count: a table holds a clone for every frame waiting for its
-/// step's commit (several per move), so the queue's sender and the two signals live behind
-/// one shared [`Arc`] rather than being cloned (each under a lock) one by one.
+/// step's commit (several per move), so the queue's sender and the signal live behind one
+/// shared [`Arc`] rather than being cloned (each under a lock) one by one.
 #[derive(Debug, Clone)]
 pub struct Conn {
     /// Which connection.
@@ -62,26 +78,46 @@ pub struct Conn {
 struct Parts {
     /// Its outbound queue, drained by the connection's writer task.
     tx: Sender<Frame>,
-    /// Cancelled to make the connection close at once (too slow).
-    kick: CancellationToken,
-    /// Cancelled to make the connection close once what is queued has been written (replaced,
-    /// kicked, its table closed: the client must hear why before the close).
-    finish: CancellationToken,
+    /// Cancelled for every reason the connection must close: kicked, told to finish, or
+    /// (as a child of the server's token) the server stopping. One token, so the writer
+    /// waits on one signal at each wake-up; [`Parts::closing`] says which reason it was.
+    signal: CancellationToken,
+    /// The reasons given so far ([`KICKED`], [`FINISH`]); none while the signal is cancelled
+    /// means the server is stopping.
+    closing: AtomicU8,
     /// Rate-limit tokens the table gives back for moves it accepted (see
     /// [`Conn::refund_token`]).
     refunds: AtomicU32,
 }
 
+/// [`Parts::closing`]: close at once (too slow, or the reader ended).
+const KICKED: u8 = 1;
+/// [`Parts::closing`]: close once what is queued has been written.
+const FINISH: u8 = 2;
+
+/// Why a connection's signal was given (see [`Conn::closing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// Close at once, dropping what is queued.
+    Kicked,
+    /// Write what is queued, then close.
+    Finish,
+    /// The server is stopping (or no reason was given yet).
+    Stopping,
+}
+
 impl Conn {
-    /// A connection handle from its parts.
+    /// A connection handle from its parts. `signal` is cancelled whenever the connection
+    /// must close ([`Conn::kick`], [`Conn::finish`]); a connection makes it a child of the
+    /// server's stop signal, so the server stopping cancels it too.
     #[must_use]
-    pub fn new(id: ConnId, tx: Sender<Frame>, kick: CancellationToken) -> Conn {
+    pub fn new(id: ConnId, tx: Sender<Frame>, signal: CancellationToken) -> Conn {
         Conn {
             id,
             parts: Arc::new(Parts {
                 tx,
-                kick,
-                finish: CancellationToken::new(),
+                signal,
+                closing: AtomicU8::new(0),
                 refunds: AtomicU32::new(0),
             }),
         }
@@ -110,7 +146,7 @@ impl Conn {
                     conn = self.id.0,
                     "outbound queue full: dropping a slow connection"
                 );
-                self.parts.kick.cancel();
+                self.kick();
                 false
             }
             Err(PushError::Closed) => false,
@@ -128,24 +164,57 @@ impl Conn {
     pub async fn send_wait(&self, msg: &ServerMsg) -> bool {
         tokio::select! {
             sent = self.parts.tx.push(frame(msg)) => sent.is_ok(),
-            () = self.parts.kick.cancelled() => false,
+            () = self.parts.signal.cancelled() => false,
         }
     }
 
     /// Makes the connection close.
     pub fn kick(&self) {
-        self.parts.kick.cancel();
+        self.parts.closing.fetch_or(KICKED, Ordering::Release);
+        self.parts.signal.cancel();
     }
 
     /// Makes the connection close after writing every frame queued so far, so the last
     /// message (why it closes) reaches the client.
     pub fn finish(&self) {
-        self.parts.finish.cancel();
+        self.parts.closing.fetch_or(FINISH, Ordering::Release);
+        self.parts.signal.cancel();
     }
 
-    /// The signal [`Conn::finish`] gives, for the connection's writer.
+    /// The signal cancelled when the connection must close, for its writer; then
+    /// [`Conn::closing`] says why.
     #[must_use]
-    pub fn finish_signal(&self) -> CancellationToken {
-        self.parts.finish.clone()
+    pub fn signal(&self) -> CancellationToken {
+        self.parts.signal.clone()
+    }
+
+    /// Why the connection's signal was given: a kick wins over a finish, and neither means
+    /// the server is stopping.
+    #[must_use]
+    pub fn closing(&self) -> Closing {
+        let closing = self.parts.closing.load(Ordering::Acquire);
+        if closing & KICKED != 0 {
+            Closing::Kicked
+        } else if closing & FINISH != 0 {
+            Closing::Finish
+        } else {
+            Closing::Stopping
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_is_the_message_s_json_whatever_was_serialized_before_it() {
+        let long = ServerMsg::Goodbye {
+            reason: "x".repeat(100_000),
+        };
+        let short = ServerMsg::Pong {};
+        for msg in [&long, &short, &long, &short] {
+            assert_eq!(frame(msg).as_str(), serde_json::to_string(msg).unwrap());
+        }
     }
 }

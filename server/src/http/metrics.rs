@@ -35,6 +35,9 @@ const COMMIT_BUCKETS: &[f64] = &[
     0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0,
 ];
 
+/// How often recorded histogram samples are folded into their buckets.
+const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The process's recorder, installed on first use. When another recorder was installed
 /// first (a test harness), `/metrics` renders this one's (empty) registry.
 pub fn handle() -> &'static PrometheusHandle {
@@ -50,6 +53,21 @@ pub fn handle() -> &'static PrometheusHandle {
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("a metrics recorder was already installed: /metrics stays empty");
+        }
+        // A histogram keeps every sample recorded until upkeep folds them into its buckets:
+        // without a scrape of /metrics (which runs it too) the commit histogram alone would
+        // grow by a sample per commit for as long as the server runs.
+        let kept = handle.clone();
+        let upkeep = std::thread::Builder::new()
+            .name("parlor-metrics".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(UPKEEP_EVERY);
+                    kept.run_upkeep();
+                }
+            });
+        if let Err(err) = upkeep {
+            tracing::warn!(%err, "could not start the metrics upkeep thread");
         }
         handle
     })

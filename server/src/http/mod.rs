@@ -332,9 +332,10 @@ async fn upgrade(
         .max_message_size(ws::HARD_MESSAGE_LIMIT)
         .max_frame_size(ws::HARD_MESSAGE_LIMIT)
         .on_upgrade(move |socket| {
+            let connection = ws::connection(socket, hub);
             state.tracker.track_future(async move {
                 let _held = (places, client_place);
-                ws::connection(socket, hub).await;
+                connection.await;
             })
         })
 }

@@ -27,6 +27,9 @@ pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::{Message, WebSocket};
+use std::pin::Pin;
+
+use futures_util::stream::FuturesUnordered;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
@@ -79,22 +82,27 @@ pub struct Hub {
 }
 
 /// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
-pub async fn connection(socket: WebSocket, hub: Hub) {
+///
+/// The socket is split before the future is made: an `async fn` keeps its arguments for its
+/// whole life, and the connection's task (thousands are alive) would carry the unsplit
+/// socket beside its halves.
+pub fn connection(socket: WebSocket, hub: Hub) -> impl Future<Output = ()> + Send {
     let (sink, mut stream) = socket.split();
-    run(sink, &mut stream, &hub).await;
+    async move { run(sink, &mut stream, &hub).await }
 }
 
 /// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
-pub async fn run<W, R>(sink: W, stream: &mut R, hub: &Hub)
+pub async fn run<W, R>(mut sink: W, stream: &mut R, hub: &Hub)
 where
-    W: Sink<Message> + Unpin,
-    R: Stream<Item = Result<Message, axum::Error>> + Unpin,
+    W: Sink<Message> + Unpin + Send,
+    R: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
 {
     let conn = ConnId::next();
     let (tx, rx) = bounded(hub.limits.outbound_queue);
-    let kick = CancellationToken::new();
-    let handle = Conn::new(conn, tx, kick.clone());
-    let finish = handle.finish_signal();
+    // A child of the server's stop signal: the connection's one signal to close, polled by
+    // its writer at every wake-up, is locked only by this connection.
+    let handle = Conn::new(conn, tx, hub.shutdown.child_token());
+    let writer_conn = handle.clone();
     let mut reader = Reader::new(
         handle,
         hub.lobby.clone(),
@@ -109,25 +117,20 @@ where
     metrics::counter!("parlor_connections_opened_total").increment(1);
     let opened = std::time::Instant::now();
     let sent = writer::Sent::default();
-    let mut sink = sink;
     let ended = {
-        let read = reader.run(stream, &hub.limits);
         let ping_every = hub.limits.idle / 3;
-        let write = write_loop(
-            &mut sink,
-            rx,
-            kick,
-            finish,
-            // The writer polls it at every wake: a child token is locked only by this
-            // connection, where the server's own would be one lock for every connection.
-            hub.shutdown.child_token(),
-            &sent,
-            ping_every,
-        );
-        tokio::select! {
-            ended = read => ended,
-            () = write => ReadEnd::Gone,
-        }
+        let write = write_loop(&mut sink, rx, writer_conn, &sent, ping_every);
+        // Each half is polled only when it was woken (a `select!` would poll both): the
+        // table waking the writer for its frames then costs no read attempt on the socket,
+        // and a frame arriving costs the writer nothing.
+        let mut halves: FuturesUnordered<Pin<Box<dyn Future<Output = ReadEnd> + Send + '_>>> =
+            FuturesUnordered::new();
+        halves.push(Box::pin(reader.run(stream, &hub.limits)));
+        halves.push(Box::pin(async {
+            write.await;
+            ReadEnd::Gone
+        }));
+        halves.next().await.unwrap_or(ReadEnd::Gone)
     };
     match ended {
         ReadEnd::ClientClosed => {

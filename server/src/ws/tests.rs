@@ -106,3 +106,86 @@ async fn a_connection_is_closed_an_idle_timeout_after_its_last_frame() {
     .expect("the server never closed the connection");
     assert_eq!(started.elapsed(), Duration::from_secs(100 + 60));
 }
+
+/// Runs a writer over a channel with two frames queued, gives it `signal` once they are
+/// written, and returns everything it wrote.
+async fn writer_closed_by(
+    signal: impl FnOnce(&crate::conn::Conn, &CancellationToken),
+) -> Vec<Message> {
+    let shutdown = CancellationToken::new();
+    let (tx, mut rx) = mpsc::channel(64);
+    let (queue, frames) = crate::conn::bounded(8);
+    let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, shutdown.child_token());
+    let sent = super::writer::Sent::default();
+    let writer = super::writer::write_loop(
+        PollSender::new(tx),
+        frames,
+        conn.clone(),
+        &sent,
+        Duration::from_secs(3600),
+    );
+    tokio::pin!(writer);
+    assert!(conn.send("one".into()) && conn.send("two".into()));
+    let mut written = Vec::new();
+    while written.len() < 2 {
+        tokio::select! {
+            () = &mut writer => panic!("the writer ended before its frames were written"),
+            message = rx.recv() => written.push(message.expect("the writer is running")),
+        }
+    }
+    signal(&conn, &shutdown);
+    tokio::time::timeout(Duration::from_secs(10), writer)
+        .await
+        .expect("the writer ends once told");
+    while let Ok(message) = rx.try_recv() {
+        written.push(message);
+    }
+    written
+}
+
+fn texts(written: &[Message]) -> Vec<String> {
+    written
+        .iter()
+        .filter_map(|message| match message {
+            Message::Text(text) => Some(text.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_writer_told_to_finish_writes_what_is_queued_then_closes_normally() {
+    let written = writer_closed_by(|conn, _| {
+        assert!(conn.send("three".into()));
+        conn.finish();
+    })
+    .await;
+    assert_eq!(texts(&written), ["one", "two", "three"]);
+    assert_eq!(close_of(&written).0, close_code::NORMAL);
+}
+
+#[tokio::test]
+async fn a_kicked_writer_stops_without_a_close_frame() {
+    let written = writer_closed_by(|conn, _| conn.kick()).await;
+    assert_eq!(texts(&written), ["one", "two"]);
+    assert!(!written.iter().any(|m| matches!(m, Message::Close(_))));
+}
+
+#[tokio::test]
+async fn a_writer_says_goodbye_when_the_server_stops() {
+    let written = writer_closed_by(|_, shutdown| shutdown.cancel()).await;
+    let texts = texts(&written);
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    assert!(texts[2].contains("\"goodbye\""), "{}", texts[2]);
+    assert_eq!(close_of(&written).0, close_code::AWAY);
+}
+
+#[tokio::test]
+async fn a_kick_wins_over_a_finish() {
+    let written = writer_closed_by(|conn, _| {
+        conn.finish();
+        conn.kick();
+    })
+    .await;
+    assert!(!written.iter().any(|m| matches!(m, Message::Close(_))));
+}

@@ -5,12 +5,10 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::conn::{Closing, Conn, Frame, Receiver};
 use axum::extract::ws::{CloseFrame, Message, close_code};
 use futures_util::{Sink, SinkExt};
 use parlor_shared::protocol::ServerMsg;
-use tokio_util::sync::CancellationToken;
-
-use crate::conn::{Frame, Receiver};
 
 /// What the writer has sent, for the session's log line.
 #[derive(Debug, Default)]
@@ -23,13 +21,12 @@ pub(super) struct Sent {
 
 /// Drains the connection's queue into the socket, batching what is waiting into one flush.
 /// Stops when the connection is kicked; says `goodbye` when the server stops; writes what is
-/// queued and closes when told to finish.
+/// queued and closes when told to finish. All three arrive as the one signal of `conn`
+/// ([`Conn::signal`]), so each wake-up checks one token rather than three.
 pub(super) async fn write_loop<W>(
     mut sink: W,
     mut rx: Receiver<Frame>,
-    kick: CancellationToken,
-    finish: CancellationToken,
-    shutdown: CancellationToken,
+    conn: Conn,
     sent_so_far: &Sent,
     ping_every: Duration,
 ) where
@@ -43,33 +40,35 @@ pub(super) async fn write_loop<W>(
     );
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
-    let kicked = kick.cancelled();
-    let stopping = shutdown.cancelled();
-    let finishing = finish.cancelled();
-    tokio::pin!(kicked, stopping, finishing);
+    let signal = conn.signal();
+    let closed = signal.cancelled();
+    tokio::pin!(closed);
     let mut batch = VecDeque::new();
     // Looked up once: every batch counts its bytes, and a lookup costs more than the count.
     let bytes_sent = metrics::counter!("parlor_ws_bytes_sent_total");
-    loop {
+    'frames: loop {
         let more = tokio::select! {
             biased;
-            () = &mut stopping => break,
-            () = &mut kicked => return,
+            () = &mut closed => match conn.closing() {
+                Closing::Kicked => return,
+                Closing::Stopping => break 'frames,
+                Closing::Finish => {
+                    finish_with(&mut sink, &mut rx, &mut batch).await;
+                    return;
+                }
+            },
             more = rx.recv_all(&mut batch) => more,
             _ = ping.tick() => {
                 let sent = tokio::select! {
                     biased;
-                    () = &mut kicked => return,
+                    // Any reason to close is handled at the top of the loop.
+                    () = &mut closed => continue 'frames,
                     sent = sink.send(Message::Ping(Default::default())) => sent,
                 };
                 if sent.is_err() {
                     return;
                 }
                 continue;
-            }
-            () = &mut finishing => {
-                finish_with(&mut sink, &mut rx, &mut batch).await;
-                return;
             }
         };
         if !more {
@@ -87,11 +86,20 @@ pub(super) async fn write_loop<W>(
             }
             sink.flush().await
         };
-        let sent = tokio::select! {
-            biased;
-            () = &mut kicked => return,
-            () = &mut stopping => break,
-            sent = send => sent,
+        tokio::pin!(send);
+        // A finish lets the frames being written go out first (the next turn of the loop
+        // writes the rest and closes); a kick or the server stopping cuts them short.
+        let mut watching = true;
+        let sent = loop {
+            tokio::select! {
+                biased;
+                () = &mut closed, if watching => match conn.closing() {
+                    Closing::Kicked => return,
+                    Closing::Stopping => break 'frames,
+                    Closing::Finish => watching = false,
+                },
+                sent = &mut send => break sent,
+            }
         };
         if sent.is_err() {
             return;
