@@ -1,4 +1,4 @@
-//! The action log in two tiers: an accepted action is first appended to `action_log`, one row
+//! The action log in two tiers: an accepted action is first appended to a log table, one row
 //! after another whatever its table, and later folded into `actions`, where each table's
 //! actions sit together in key order.
 //!
@@ -10,11 +10,14 @@
 //! moves or more.
 //!
 //! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
-//! log back, and reading a table adds them to what `actions` holds. A log row is deleted only
-//! after it was folded (by ranges, every [`DELETE_STEP`] appends), so the file alone always
-//! holds every committed action: opening it folds whatever the log still holds
-//! ([`fold_all`]) before anything is read, and so does closing it. Deleting actions (a cut,
-//! a deleted or pruned table) deletes them from both tiers.
+//! log back, and reading a table adds them to what `actions` holds. The log is two tables
+//! taken in turn, [`HALF`] appends each: when the one in use is full, every action still
+//! waiting in the other is folded and the other is emptied with one `DELETE` (SQLite then
+//! frees its pages whole instead of deleting row by row) and taken next. A log row is thus
+//! deleted only after it was folded, so the file alone always holds every committed action:
+//! opening it folds whatever the log still holds ([`fold_all`]) before anything is read, and
+//! so does closing it. Deleting actions (a cut, a deleted or pruned table) deletes them from
+//! both tiers.
 //!
 //! The memory changes inside the writer's transaction; when that transaction is rolled back
 //! the memory is thrown away and the next transaction starts by folding the whole log
@@ -32,14 +35,25 @@ use crate::store::records::ActionRow;
 /// actions (a few hundred KB) wait in memory and in the log.
 pub const KEEP: i64 = 4096;
 
-/// Folded rows are deleted from the log once this many of them have gathered: one range
-/// delete now and then instead of a delete per move.
-pub const DELETE_STEP: i64 = 1024;
+/// Appends to one of the two log tables before the other is emptied and taken. At least
+/// [`KEEP`], so that the other's actions are all folded by then in the usual course.
+pub const HALF: i64 = KEEP;
+
+/// The two log tables.
+const LOGS: [&str; 2] = ["action_log", "action_log_b"];
+
+/// Appending to each log table.
+const APPEND: [&str; 2] = [
+    "INSERT INTO action_log (table_id, match_no, idx, seat, action, seq)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    "INSERT INTO action_log_b (table_id, match_no, idx, seat, action, seq)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+];
 
 /// One table's actions not folded yet.
 #[derive(Debug)]
 struct Pending {
-    /// The log number of the oldest of them.
+    /// The append number of the oldest of them.
     first: i64,
     /// The actions, in order.
     rows: Vec<ActionRow>,
@@ -52,15 +66,17 @@ struct Pending {
 pub struct Folder {
     /// Each table's actions not folded yet.
     pending: HashMap<String, Pending>,
-    /// The tables with actions not folded, by the log number of their oldest.
+    /// The tables with actions not folded, by the append number of their oldest.
     by_age: BTreeMap<i64, String>,
     /// Each table's last stored (match, index), for the open tables that stored one since
     /// start.
     last: HashMap<String, (u32, u32)>,
-    /// The newest log number appended.
+    /// How many actions were appended since start (the newest one's number).
     newest: i64,
-    /// Every log row below this number is deleted.
-    deleted_below: i64,
+    /// The log table in use (an index into [`LOGS`]).
+    half: usize,
+    /// The number of the first action appended to it.
+    half_start: i64,
     /// True when a transaction was rolled back: the memory may not match the file.
     stale: bool,
 }
@@ -107,11 +123,10 @@ impl Folder {
                 )),
             )));
         }
-        tx.prepare_cached(
-            "INSERT INTO action_log (table_id, match_no, idx, seat, action, seq)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![
+        if self.newest - self.half_start + 1 >= HALF {
+            self.switch(tx)?;
+        }
+        tx.prepare_cached(APPEND[self.half])?.execute(params![
             table,
             row.match_no,
             row.idx,
@@ -119,8 +134,8 @@ impl Folder {
             row.action,
             row.seq as i64
         ])?;
-        let n = tx.last_insert_rowid();
-        self.newest = n;
+        self.newest += 1;
+        let n = self.newest;
         match self.last.get_mut(table) {
             Some(last) => *last = key,
             None => {
@@ -144,10 +159,15 @@ impl Folder {
     }
 
     /// Called before each commit: folds the tables whose oldest pending action is [`KEEP`]
-    /// appends old, and deletes the folded rows from the log now and then.
-    pub fn settle(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    /// appends old.
+    pub fn settle(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        self.fold_before(tx, self.newest - KEEP + 1)
+    }
+
+    /// Folds every table whose oldest pending action's number is below `before`.
+    fn fold_before(&mut self, tx: &Transaction<'_>, before: i64) -> rusqlite::Result<()> {
         while let Some((&first, _)) = self.by_age.first_key_value() {
-            if first > self.newest - KEEP {
+            if first >= before {
                 break;
             }
             let table = self.by_age.remove(&first).expect("the oldest table");
@@ -155,17 +175,17 @@ impl Folder {
                 insert_actions(tx, &table, &pending.rows)?;
             }
         }
-        // The newest row stays, so the log's numbers keep growing.
-        let floor = self
-            .by_age
-            .first_key_value()
-            .map_or(self.newest, |(&first, _)| first)
-            .min(self.newest);
-        if floor - self.deleted_below >= DELETE_STEP {
-            tx.prepare_cached("DELETE FROM action_log WHERE n < ?1")?
-                .execute([floor])?;
-            self.deleted_below = floor;
-        }
+        Ok(())
+    }
+
+    /// The log table in use is full: folds what still waits in the other, empties it and
+    /// takes it.
+    fn switch(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        self.fold_before(tx, self.half_start)?;
+        let other = 1 - self.half;
+        tx.execute_batch(&format!("DELETE FROM {}", LOGS[other]))?;
+        self.half = other;
+        self.half_start = self.newest + 1;
         Ok(())
     }
 
@@ -196,11 +216,13 @@ impl Folder {
         match_no: u32,
         from: u32,
     ) -> rusqlite::Result<()> {
-        tx.prepare_cached(
-            "DELETE FROM action_log WHERE table_id = ?1
-             AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
-        )?
-        .execute(params![table, match_no, from])?;
+        for log in LOGS {
+            tx.prepare_cached(&format!(
+                "DELETE FROM {log} WHERE table_id = ?1
+                 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))"
+            ))?
+            .execute(params![table, match_no, from])?;
+        }
         tx.prepare_cached(
             "DELETE FROM actions WHERE table_id = ?1
              AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
@@ -219,11 +241,15 @@ impl Folder {
             self.cut_memory(id, 0, 0);
         }
         if !ids.is_empty() {
-            tx.prepare_cached(
-                "DELETE FROM action_log
-                 WHERE NOT EXISTS (SELECT 1 FROM tables WHERE id = action_log.table_id)",
-            )?
-            .execute([])?;
+            for log in LOGS {
+                tx.execute(
+                    &format!(
+                        "DELETE FROM {log}
+                         WHERE NOT EXISTS (SELECT 1 FROM tables WHERE id = {log}.table_id)"
+                    ),
+                    [],
+                )?;
+            }
         }
         Ok(())
     }
@@ -259,10 +285,12 @@ fn stored_last(tx: &Transaction<'_>, table: &str) -> rusqlite::Result<Option<(u3
 /// The log's rows of `table` that `actions` does not hold, in order.
 fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> {
     conn.prepare_cached(
-        "SELECT match_no, idx, seat, action, seq FROM action_log AS l WHERE table_id = ?1
+        "SELECT match_no, idx, seat, action, seq
+         FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) AS l
+         WHERE table_id = ?1
          AND NOT EXISTS (SELECT 1 FROM actions AS a WHERE a.table_id = l.table_id
                          AND a.match_no = l.match_no AND a.idx = l.idx)
-         ORDER BY n",
+         ORDER BY match_no, idx",
     )?
     .query_map([table], |row| {
         Ok(ActionRow {
@@ -300,8 +328,11 @@ fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusq
 fn fold_log(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     tx.execute_batch(
         "INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
-             SELECT table_id, match_no, idx, seat, action, seq FROM action_log ORDER BY n;
-         DELETE FROM action_log;",
+             SELECT table_id, match_no, idx, seat, action, seq FROM action_log;
+         INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
+             SELECT table_id, match_no, idx, seat, action, seq FROM action_log_b;
+         DELETE FROM action_log;
+         DELETE FROM action_log_b;",
     )
 }
 

@@ -23,8 +23,9 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 pub const LOCK_FILE: &str = "parlor.lock";
 
 /// Every table Parlor's schema makes.
-const PARLOR_TABLES: [&str; 8] = [
+const PARLOR_TABLES: [&str; 9] = [
     "action_log",
+    "action_log_b",
     "actions",
     "bot_accounts",
     "chat",

@@ -98,8 +98,9 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     ALTER TABLE seats ADD COLUMN account TEXT; -- the bot account playing the seat
     ",
-    // 7: accepted actions are appended here in arrival order, whatever their table, and
-    // folded into `actions` later, many of a table's at once (see the writer's `fold`).
+    // 7: accepted actions are appended to one of these in arrival order, whatever their
+    // table, and folded into `actions` later, many of a table's at once; the two are used in
+    // turn, each emptied whole (see the writer's `fold`).
     "
     CREATE TABLE action_log (
         n         INTEGER PRIMARY KEY,  -- the order appended
@@ -108,6 +109,15 @@ pub const MIGRATIONS: &[&str] = &[
         idx       INTEGER NOT NULL,
         seat      INTEGER NOT NULL,
         action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE action_log_b (
+        n         INTEGER PRIMARY KEY,
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,
         seq       INTEGER NOT NULL
     ) STRICT;
     ",
