@@ -32,7 +32,7 @@ use crate::store::records::ActionRow;
 
 /// How many appends old a table's oldest unfolded action may grow before the table's actions
 /// are folded. At 250 busy tables a table has about sixteen moves by then; at most this many
-/// actions (a few hundred KB) wait in memory and in the log.
+/// actions (a few hundred KB) wait in memory, and twice as many rows at most in the log.
 pub const KEEP: i64 = 4096;
 
 /// Appends to one of the two log tables before the other is emptied and taken. At least
