@@ -14,7 +14,7 @@ use parlor_shared::protocol::{ClientMsg, InviteState, Occupant, ServerMsg, Table
 use parlor_shared::{Event, Seat, Variant};
 use parlor_tests::{Rng, WsClient, random_move};
 use serde_json::{Value, json};
-use support::{Backend, ServerProcess, Storage, TempDir, parlor_bin};
+use support::{Backend, ServerProcess, Storage, TempDir, go_online, parlor_bin};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -73,21 +73,6 @@ async fn register(addr: SocketAddr, name: &str) -> String {
     .await;
     assert_eq!(status, 201, "{body}");
     body["token"].as_str().expect("a token").to_string()
-}
-
-/// Connects a bot's `available` connection and waits for the server's answer.
-async fn go_online(addr: SocketAddr, token: &str, variants: Vec<Variant>, max: u32) -> WsClient {
-    let mut bot = WsClient::connect(addr).await;
-    bot.send(&ClientMsg::Available {
-        token: token.into(),
-        variants,
-        max_tables: max,
-    })
-    .await;
-    match bot.recv().await {
-        ServerMsg::Available { .. } => bot,
-        other => panic!("expected available, got {other:?}"),
-    }
 }
 
 /// A hearts table with a short match: the host in seat 0, built-in bots in 1 and 2, seat 3

@@ -18,7 +18,7 @@ use parlor_shared::protocol::{ClientMsg, InviteState, Occupant, ServerMsg, Table
 use parlor_shared::{Event, Seat, Variant};
 use parlor_tests::{Rng, WsClient, random_move};
 use serde_json::{Value, json};
-use support::{Backend, ServerProcess, Storage};
+use support::{Backend, ServerProcess, Storage, go_online};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -86,21 +86,6 @@ async fn register(addr: SocketAddr, name: &str) -> String {
     .await;
     assert_eq!(status, 201, "{body}");
     body["token"].as_str().expect("a token").to_string()
-}
-
-/// Connects a bot's `available` connection and waits for the server's answer.
-async fn go_online(addr: SocketAddr, token: &str, variants: Vec<Variant>, max: u32) -> WsClient {
-    let mut bot = WsClient::connect(addr).await;
-    bot.send(&ClientMsg::Available {
-        token: token.into(),
-        variants,
-        max_tables: max,
-    })
-    .await;
-    match bot.recv().await {
-        ServerMsg::Available { .. } => bot,
-        other => panic!("expected available, got {other:?}"),
-    }
 }
 
 /// A short table of `variant` opened on the node at `addr` itself (`?local=1`: not placed

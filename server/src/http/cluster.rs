@@ -45,10 +45,17 @@ fn internal<'a>(state: &'a AppState, headers: &HeaderMap) -> Result<&'a Cluster,
     }
 }
 
-/// The body as `T`, or the 400 to answer.
-fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Box<Response>> {
-    serde_json::from_slice(bytes)
-        .map_err(|err| Box::new(AppError::BadRequest(err.to_string()).into_response()))
+/// Another node's request: the cluster (the secret shown) and the body as `T`; else the 403
+/// or 400 to answer.
+fn request<'a, T: DeserializeOwned>(
+    state: &'a AppState,
+    headers: &HeaderMap,
+    bytes: &Bytes,
+) -> Result<(&'a Cluster, T), Box<Response>> {
+    let cluster = internal(state, headers)?;
+    let body = serde_json::from_slice(bytes)
+        .map_err(|err| Box::new(AppError::BadRequest(err.to_string()).into_response()))?;
+    Ok((cluster, body))
 }
 
 /// A directory's refusal, as the inviting node passes it on to its host.
@@ -64,12 +71,8 @@ pub(super) async fn invite(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    let cluster = match internal(&state, &headers) {
-        Ok(cluster) => cluster,
-        Err(answer) => return *answer,
-    };
-    let invite: RemoteInvite = match body(&bytes) {
-        Ok(invite) => invite,
+    let (cluster, invite) = match request::<RemoteInvite>(&state, &headers, &bytes) {
+        Ok(request) => request,
         Err(answer) => return *answer,
     };
     state.lobby.drop_if_revoked(&invite.bot).await;
@@ -97,11 +100,8 @@ pub(super) async fn status(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    if let Err(answer) = internal(&state, &headers) {
-        return *answer;
-    }
-    let report: StatusReport = match body(&bytes) {
-        Ok(report) => report,
+    let (_, report) = match request::<StatusReport>(&state, &headers, &bytes) {
+        Ok(request) => request,
         Err(answer) => return *answer,
     };
     if state
@@ -121,11 +121,8 @@ pub(super) async fn decline(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    if let Err(answer) = internal(&state, &headers) {
-        return *answer;
-    }
-    let decline: RemoteDecline = match body(&bytes) {
-        Ok(decline) => decline,
+    let (_, decline) = match request::<RemoteDecline>(&state, &headers, &bytes) {
+        Ok(request) => request,
         Err(answer) => return *answer,
     };
     match state.lobby.bots().decline(&decline.invitation) {
@@ -141,11 +138,8 @@ pub(super) async fn revoke(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    if let Err(answer) = internal(&state, &headers) {
-        return *answer;
-    }
-    let revoke: RemoteRevoke = match body(&bytes) {
-        Ok(revoke) => revoke,
+    let (_, revoke) = match request::<RemoteRevoke>(&state, &headers, &bytes) {
+        Ok(request) => request,
         Err(answer) => return *answer,
     };
     state.lobby.bots().revoke(&revoke.bot);

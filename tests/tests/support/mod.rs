@@ -433,3 +433,23 @@ impl Storage {
         }
     }
 }
+
+/// Connects a bot's `available` connection and waits for the server's answer.
+pub async fn go_online(
+    addr: SocketAddr,
+    token: &str,
+    variants: Vec<parlor_shared::Variant>,
+    max: u32,
+) -> WsClient {
+    let mut bot = WsClient::connect(addr).await;
+    bot.send(&ClientMsg::Available {
+        token: token.into(),
+        variants,
+        max_tables: max,
+    })
+    .await;
+    match bot.recv().await {
+        ServerMsg::Available { .. } => bot,
+        other => panic!("expected available, got {other:?}"),
+    }
+}
