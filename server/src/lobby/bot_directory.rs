@@ -272,6 +272,18 @@ struct Inner {
 }
 
 impl Inner {
+    /// True when `seat` of `table` has an invitation out, held here or sent through
+    /// another node.
+    fn seat_invited(&self, table: &str, seat: Seat) -> bool {
+        self.pending
+            .values()
+            .any(|p| p.table == table && p.seat == seat)
+            || self
+                .forwarded
+                .values()
+                .any(|f| f.table == table && f.seat == seat)
+    }
+
     /// Tables the bot (by key) may still be invited to.
     fn free(&self, key: &str) -> u32 {
         let Some(bot) = self.online.get(key) else {
@@ -520,15 +532,7 @@ impl BotDirectory {
                 max: bot.max_tables,
             });
         }
-        if inner
-            .pending
-            .values()
-            .any(|p| p.table == table && p.seat == seat)
-            || inner
-                .forwarded
-                .values()
-                .any(|f| f.table == table && f.seat == seat)
-        {
+        if inner.seat_invited(table, seat) {
             return Err(BotError::Pending(seat));
         }
         let id = id
@@ -640,10 +644,7 @@ impl BotDirectory {
         host: impl Into<Inviter>,
     ) -> Result<(), BotError> {
         let mut inner = self.lock();
-        let taken = |t: &str, s: Seat| t == table && s == seat;
-        if inner.pending.values().any(|p| taken(&p.table, p.seat))
-            || inner.forwarded.values().any(|f| taken(&f.table, f.seat))
-        {
+        if inner.seat_invited(table, seat) {
             return Err(BotError::Pending(seat));
         }
         inner.forwarded.insert(
