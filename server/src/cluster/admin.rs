@@ -10,7 +10,6 @@
 use serde::de::DeserializeOwned;
 
 use super::Cluster;
-use super::peers::PEER_TIMEOUT;
 
 /// One other live node's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,9 +34,11 @@ impl Cluster {
             .filter(|n| n.live && n.id != self.node())
             .map(|n| {
                 let url = format!("{}{path}?local=1", n.address.trim_end_matches('/'));
-                let authorization = authorization.map(str::to_string);
+                let headers = authorization
+                    .map(|value| vec![("authorization", value.to_string())])
+                    .unwrap_or_default();
                 async move {
-                    let answer = get_with(url, authorization).await;
+                    let answer = super::peers::get_json(url, headers).await;
                     if answer.is_none() {
                         tracing::warn!(node = %n.id, "a node did not answer an admin request in time: its part is left out");
                     }
@@ -49,29 +50,4 @@ impl Cluster {
             });
         futures_util::future::join_all(asks).await
     }
-}
-
-/// One GET with an `Authorization` header, off the runtime (`ureq` blocks); `None` on any
-/// failure, a status other than 2xx included.
-async fn get_with<T>(url: String, authorization: Option<String>) -> Option<T>
-where
-    T: DeserializeOwned + Send + 'static,
-{
-    tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(PEER_TIMEOUT))
-            .http_status_as_error(true)
-            .build()
-            .into();
-        let mut request = agent.get(&url);
-        if let Some(authorization) = &authorization {
-            request = request.header("authorization", authorization);
-        }
-        let mut response = request.call().ok()?;
-        let body = response.body_mut().read_to_string().ok()?;
-        serde_json::from_str(&body).ok()
-    })
-    .await
-    .ok()
-    .flatten()
 }

@@ -126,25 +126,8 @@ pub enum RemoteError {
 
 /// One internal POST with the secret; the status and body, `None` when unreachable.
 async fn post(url: String, secret: String, body: String) -> Option<(u16, String)> {
-    tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(INTERNAL_TIMEOUT))
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let mut response = agent
-            .post(&url)
-            .header("content-type", "application/json")
-            .header(super::SECRET_HEADER, &secret)
-            .send(body)
-            .ok()?;
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().ok()?;
-        Some((status, text))
-    })
-    .await
-    .ok()
-    .flatten()
+    let headers = vec![(super::SECRET_HEADER, secret)];
+    super::peers::call(url, headers, Some(body.into_bytes()), INTERNAL_TIMEOUT).await
 }
 
 impl Cluster {
@@ -171,7 +154,7 @@ impl Cluster {
                     n.address.trim_end_matches('/')
                 );
                 async move {
-                    let bots: Vec<OnlineBot> = super::peers::get_json(url).await?;
+                    let bots: Vec<OnlineBot> = super::peers::get_json(url, Vec::new()).await?;
                     Some(
                         bots.into_iter()
                             .map(|bot| BotElsewhere {

@@ -29,23 +29,66 @@ pub struct Forwarded {
     pub body: String,
 }
 
-/// One GET to a peer, off the runtime (`ureq` blocks); `None` on any failure.
-pub(super) async fn get_json<T: serde::de::DeserializeOwned + Send + 'static>(
+/// A header sent to another node.
+pub(super) type Header = (&'static str, String);
+
+/// One HTTP request to another node, off the runtime (`ureq` blocks): a `POST` of `body`
+/// (JSON) when there is one, else a `GET`. Its status and body; `None` when the node could
+/// not be reached or did not answer within `timeout`. Every call between nodes goes
+/// through here, so they all wait, time out and send headers alike.
+pub(super) async fn call(
     url: String,
-) -> Option<T> {
+    headers: Vec<Header>,
+    body: Option<Vec<u8>>,
+    timeout: Duration,
+) -> Option<(u16, String)> {
     tokio::task::spawn_blocking(move || {
         let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(PEER_TIMEOUT))
-            .http_status_as_error(true)
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
             .build()
             .into();
-        let mut response = agent.get(&url).call().ok()?;
-        let body = response.body_mut().read_to_string().ok()?;
-        serde_json::from_str(&body).ok()
+        let sent = match body {
+            None => headers
+                .iter()
+                .fold(agent.get(&url), |request, (name, value)| {
+                    request.header(*name, value)
+                })
+                .call(),
+            Some(body) => headers
+                .iter()
+                .fold(
+                    agent.post(&url).header("content-type", "application/json"),
+                    |request, (name, value)| request.header(*name, value),
+                )
+                .send(&body[..]),
+        };
+        let mut response = sent.ok()?;
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().ok()?;
+        Some((status, text))
     })
     .await
     .ok()
     .flatten()
+}
+
+/// A 2xx answer's body as `T`; `None` for anything else.
+pub(super) fn success<T: serde::de::DeserializeOwned>(answer: Option<(u16, String)>) -> Option<T> {
+    let (status, body) = answer?;
+    if !(200..300).contains(&status) {
+        return None;
+    }
+    serde_json::from_str(&body).ok()
+}
+
+/// One GET to a peer, within [`PEER_TIMEOUT`]; `None` on any failure, a status other than
+/// 2xx included.
+pub(super) async fn get_json<T: serde::de::DeserializeOwned>(
+    url: String,
+    headers: Vec<Header>,
+) -> Option<T> {
+    success(call(url, headers, None, PEER_TIMEOUT).await)
 }
 
 impl Cluster {
@@ -57,7 +100,7 @@ impl Cluster {
             .filter(|n| n.live && n.id != self.node())
             .map(|n| {
                 let url = format!("{}/api/tables?local=1", n.address.trim_end_matches('/'));
-                get_json::<Vec<TableInfo>>(url)
+                get_json::<Vec<TableInfo>>(url, Vec::new())
             });
         futures_util::future::join_all(asks)
             .await
@@ -94,27 +137,21 @@ impl Cluster {
         client: std::net::IpAddr,
     ) -> Option<CreatedTable> {
         let url = format!("{}/api/tables?local=1", address.trim_end_matches('/'));
-        let body = body.to_string();
-        let secret = self.secret().map(str::to_string);
-        let created = tokio::task::spawn_blocking(move || {
-            let agent: ureq::Agent = ureq::Agent::config_builder()
-                .timeout_global(Some(PEER_TIMEOUT))
-                .http_status_as_error(true)
-                .build()
-                .into();
-            let mut request = agent.post(&url).header("content-type", "application/json");
-            if let Some(secret) = &secret {
-                request = request
-                    .header(super::SECRET_HEADER, secret)
-                    .header(super::CLIENT_HEADER, &client.to_string());
-            }
-            let mut response = request.send(body).ok()?;
-            let text = response.body_mut().read_to_string().ok()?;
-            serde_json::from_str::<CreatedTable>(&text).ok()
-        })
-        .await
-        .ok()
-        .flatten();
+        let headers = match self.secret() {
+            Some(secret) => vec![
+                (super::SECRET_HEADER, secret.to_string()),
+                (super::CLIENT_HEADER, client.to_string()),
+            ],
+            None => Vec::new(),
+        };
+        let answer = call(
+            url,
+            headers,
+            Some(body.to_string().into_bytes()),
+            PEER_TIMEOUT,
+        )
+        .await;
+        let created: Option<CreatedTable> = success(answer);
         match &created {
             Some(table) => {
                 tracing::info!(table = %table.id, node = %address, "table placed on a less loaded node");
@@ -135,7 +172,7 @@ impl Cluster {
             "{}/api/tables/{table}?local=1",
             address.trim_end_matches('/')
         );
-        get_json(url).await
+        get_json(url, Vec::new()).await
     }
 
     /// Passes a `POST` for a table owned by another node (`path`, such as an admin's
@@ -153,23 +190,10 @@ impl Cluster {
             return None;
         };
         let url = format!("{}{path}?local=1", address.trim_end_matches('/'));
-        tokio::task::spawn_blocking(move || {
-            let agent: ureq::Agent = ureq::Agent::config_builder()
-                .timeout_global(Some(FORWARD_TIMEOUT))
-                .http_status_as_error(false)
-                .build()
-                .into();
-            let mut request = agent.post(&url).header("content-type", "application/json");
-            if let Some(authorization) = &authorization {
-                request = request.header("authorization", authorization);
-            }
-            let mut response = request.send(&body[..]).ok()?;
-            let status = response.status().as_u16();
-            let body = response.body_mut().read_to_string().ok()?;
-            Some(Forwarded { status, body })
-        })
-        .await
-        .ok()
-        .flatten()
+        let headers = authorization
+            .map(|value| vec![("authorization", value)])
+            .unwrap_or_default();
+        let (status, body) = call(url, headers, Some(body), FORWARD_TIMEOUT).await?;
+        Some(Forwarded { status, body })
     }
 }
