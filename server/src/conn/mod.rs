@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
 use parlor_shared::protocol::ServerMsg;
+use parlor_shared::view::json;
 use tokio_util::sync::CancellationToken;
 
 pub use queue::{PushError, Receiver, Sender, bounded};
@@ -41,19 +42,25 @@ pub fn frame(msg: &ServerMsg) -> Frame {
     /// Serialization buffers kept larger than this are let go (a rare big snapshot).
     const KEEP_BYTES: usize = 64 * 1024;
     thread_local! {
-        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
     // Written into a buffer this thread keeps, then copied into a frame of exactly its size:
     // `serde_json::to_string` would grow a fresh buffer by doubling (several reallocations
     // for a prompt that carries a view) and the frame would keep the spare half while it
-    // waits in queues.
+    // waits in queues. The messages of every move (`your_turn`, `state`, `event`) are
+    // written by hand, the same bytes several times cheaper (`parlor_shared::view::json`);
+    // the rest go through `serde_json`.
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         buffer.clear();
-        serde_json::to_writer(&mut *buffer, msg).expect("server messages always serialize");
-        let frame = Frame::from(std::str::from_utf8(&buffer).expect("JSON is UTF-8"));
+        if !json::write_message(&mut buffer, msg) {
+            let mut bytes = std::mem::take(&mut *buffer).into_bytes();
+            serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
+            *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");
+        }
+        let frame = Frame::from(buffer.as_str());
         if buffer.capacity() > KEEP_BYTES {
-            *buffer = Vec::new();
+            *buffer = String::new();
         }
         frame
     })
@@ -213,7 +220,14 @@ mod tests {
             reason: "x".repeat(100_000),
         };
         let short = ServerMsg::Pong {};
-        for msg in [&long, &short, &long, &short] {
+        let event = ServerMsg::Event {
+            seq: 7,
+            prev: 5,
+            event: parlor_shared::Event::PassChosen {
+                seat: parlor_shared::Seat(2),
+            },
+        };
+        for msg in [&long, &short, &event, &long, &event, &short] {
             assert_eq!(frame(msg).as_str(), serde_json::to_string(msg).unwrap());
         }
     }

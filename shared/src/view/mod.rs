@@ -6,6 +6,7 @@
 //! from the events a client receives. Nothing here changes a game.
 
 mod apply;
+pub mod json;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,244 @@
+//! The hand-written JSON of `your_turn`, `state` and `event` (`parlor_shared::view::json`) is
+//! byte for byte what `serde_json` writes from the derives: on every view (each seat and a
+//! spectator) and every event of random matches of every variant, at every step, dealt by a
+//! seed or by the fair recipe (commitments and secrets); and on views whose numbers, options
+//! and optional fields are set to arbitrary values no short match reaches.
+
+mod common;
+
+use common::table::Table;
+use parlor_shared::deck::DeckRng;
+use parlor_shared::fair::Hash32;
+use parlor_shared::protocol::ServerMsg;
+use parlor_shared::rules::{BadCard, Event, HandResult, Legal, Moon, PassDirection, Rules};
+use parlor_shared::view::json::{write_event, write_message, write_view};
+use parlor_shared::{Game, Options, PerSeat, PlayerView, Seat, Suit, Variant};
+use proptest::prelude::*;
+
+/// Options that keep a match to a few hands, varied by `knob`.
+fn short(variant: Variant, knob: u8) -> Options {
+    let mut options = Options::default();
+    match variant {
+        Variant::Hearts => {
+            options.target = Some(30 + i32::from(knob % 3) * 10);
+            if knob & 4 != 0 {
+                options.moon = Some(if knob & 8 == 0 {
+                    Moon::Add
+                } else {
+                    Moon::Subtract
+                });
+            }
+            if knob & 16 != 0 {
+                options.passing = Some(knob & 32 == 0);
+            }
+        }
+        Variant::Filippa => options.target = Some(30 + i32::from(knob % 4) * 10),
+        Variant::Hearts5 => options.hands = Some(1 + u32::from(knob % 2)),
+        Variant::Tricks => {
+            options.target = Some(8 + i32::from(knob % 20));
+            if knob & 4 != 0 {
+                options.bad_card = Some(if knob & 8 == 0 {
+                    BadCard::Penalty
+                } else {
+                    BadCard::Reject
+                });
+            }
+        }
+        Variant::Whist => options.target = Some(1 + i32::from(knob % 2)),
+    }
+    options
+}
+
+/// `msg` written by hand, after asserting it is one of the messages written by hand.
+fn by_hand(msg: &ServerMsg) -> String {
+    let mut out = String::new();
+    assert!(write_message(&mut out, msg), "{msg:?} is written by hand");
+    out
+}
+
+/// Checks a view alone and inside both messages that carry one.
+fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>) {
+    let mut out = String::new();
+    write_view(&mut out, view);
+    assert_eq!(out, serde_json::to_string(view).unwrap());
+    let legal = view.legal;
+    let messages = [
+        ServerMsg::YourTurn {
+            seq,
+            legal,
+            view: Box::new(view.clone()),
+            timeout_ms,
+        },
+        ServerMsg::State {
+            seq,
+            view: Box::new(view.clone()),
+        },
+    ];
+    for msg in &messages {
+        assert_eq!(by_hand(msg), serde_json::to_string(msg).unwrap());
+    }
+}
+
+fn check_event(event: &Event, seq: u64, prev: u64) {
+    let mut out = String::new();
+    write_event(&mut out, event);
+    assert_eq!(out, serde_json::to_string(event).unwrap());
+    let msg = ServerMsg::Event {
+        seq,
+        prev,
+        event: event.clone(),
+    };
+    assert_eq!(by_hand(&msg), serde_json::to_string(&msg).unwrap());
+}
+
+/// Plays a whole random match, checking every view and every event on the way. Returns the
+/// views checked.
+fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
+    let options = short(variant, knob);
+    let game = if fair {
+        let mut master = [0u8; 32];
+        master[..8].copy_from_slice(&seed.to_le_bytes());
+        Game::with_master(Rules::new(variant, &options).unwrap(), Hash32(master))
+    } else {
+        Game::new(variant, &options, seed).unwrap()
+    };
+    let viewers: Vec<Option<Seat>> = Seat::all(game.players()).map(Some).chain([None]).collect();
+    for (i, event) in game.opening_events().iter().enumerate() {
+        check_event(event, i as u64 + 1, i as u64);
+    }
+    let mut table = Table::new(game, seed);
+    let mut rng = DeckRng::new(seed);
+    let mut seq = 0u64;
+    let mut checked = 0;
+    loop {
+        for viewer in &viewers {
+            let timeout = (seq % 3 != 0).then_some(seq * 997);
+            check_view(&table.game.view(*viewer), seq, timeout);
+            checked += 1;
+        }
+        let bad = rng.below(80) == 0;
+        let Some((seat, action)) = table.next_move(bad) else {
+            break;
+        };
+        for event in table.apply(seat, &action) {
+            seq += 1;
+            check_event(&event, seq, seq.saturating_sub(2));
+        }
+    }
+    assert!(table.game.is_over());
+    checked
+}
+
+fn per_seat<T: Copy + Default>(values: &[T], n: usize) -> PerSeat<T> {
+    PerSeat::from_slice(&values[..n])
+}
+
+proptest! {
+    // Each case is a whole match with every view at every step.
+    #![proptest_config(ProptestConfig {
+        cases: 8,
+        max_shrink_iters: 16,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_view_and_event_of_random_matches_is_written_as_serde_writes_it(
+        knob in any::<u8>(),
+        seed in any::<u64>(),
+        fair in any::<bool>(),
+    ) {
+        for variant in Variant::ALL {
+            let checked = check_match(variant, knob, seed, fair);
+            prop_assert!(checked > 100, "{variant}: only {checked} views");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn views_with_arbitrary_numbers_and_options_are_written_as_serde_writes_them(
+        variant_index in 0..Variant::ALL.len(),
+        seed in any::<u64>(),
+        viewer in proptest::option::of(0u8..5),
+        ints in proptest::collection::vec(any::<i32>(), 5),
+        small in proptest::collection::vec(any::<u8>(), 5),
+        hand_number in any::<u32>(),
+        seq in any::<u64>(),
+        timeout_ms in proptest::option::of(any::<u64>()),
+        target in proptest::option::of(any::<i32>()),
+        passing in proptest::option::of(any::<bool>()),
+        moon in proptest::option::of(any::<bool>()),
+        hands in proptest::option::of(any::<u32>()),
+        bad_card in proptest::option::of(any::<bool>()),
+        trump in proptest::option::of(0usize..4),
+        commitment in proptest::option::of(any::<[u8; 32]>()),
+        secret in proptest::option::of(any::<[u8; 32]>()),
+        moon_seat in proptest::option::of(0u8..5),
+        direction in 0usize..3,
+        count in any::<u32>(),
+        bits in any::<u64>(),
+        flag in any::<bool>(),
+    ) {
+        let variant = Variant::ALL[variant_index];
+        let game = Game::new(variant, &Options::default(), seed).unwrap();
+        let n = usize::from(game.players());
+        let viewer = viewer.map(|s| Seat(s % game.players()));
+        let mut view = game.view(viewer);
+        view.options = Options {
+            target,
+            passing,
+            moon: moon.map(|m| if m { Moon::Add } else { Moon::Subtract }),
+            hands,
+            bad_card: bad_card.map(|b| if b { BadCard::Penalty } else { BadCard::Reject }),
+        };
+        view.hand_number = hand_number;
+        view.totals = per_seat(&ints, n);
+        view.negatives = per_seat(&ints.iter().map(|i| i.wrapping_neg()).collect::<Vec<_>>(), n);
+        view.pool = ints[0];
+        view.tricks_won = per_seat(&small, n);
+        view.hand_sizes = per_seat(&small, n);
+        view.trump = trump.map(Suit::from_index);
+        view.face_up = parlor_shared::CardSet::from_bits(bits);
+        view.hearts_broken = flag;
+        view.deal_commitment = commitment.map(Hash32);
+        let direction = [PassDirection::Left, PassDirection::Right, PassDirection::Across][direction];
+        view.legal = if flag {
+            Legal::Pass { count, direction, from: parlor_shared::CardSet::from_bits(!bits) }
+        } else {
+            Legal::Play { cards: parlor_shared::CardSet::from_bits(bits) }
+        };
+        let line = HandResult {
+            hand: hand_number,
+            points: per_seat(&ints, n),
+            penalties: per_seat(&ints.iter().rev().copied().collect::<Vec<_>>(), n),
+            tricks: per_seat(&small, n),
+            totals: per_seat(&ints, n),
+            pool_carried: ints[1],
+            moon: moon_seat.map(Seat),
+            secret: secret.map(Hash32),
+        };
+        view.history = vec![line.clone(); usize::from(small[0] % 4)];
+        check_view(&view, seq, timeout_ms);
+        check_event(&Event::HandScored(line), seq, seq / 2);
+        check_event(
+            &Event::BadCard { seat: Seat(0), card: parlor_shared::Card::from_index(small[1] % 52), penalty: ints[2] },
+            seq,
+            0,
+        );
+        check_event(
+            &Event::HandStarted {
+                hand: hand_number,
+                dealer: Seat(small[2] % 5),
+                pass: flag.then_some(direction),
+                commitment: commitment.map(Hash32),
+            },
+            seq,
+            seq,
+        );
+    }
+}
