@@ -459,12 +459,38 @@ fn card_set(out: &mut String, set: CardSet) {
     out.push(']');
 }
 
+/// `00` to `99`: most numbers in a view (hand sizes, tricks, scores) are below 100, and
+/// one copy from here is cheaper than a general conversion.
+const TWO_DIGITS: &str = match std::str::from_utf8(&two_digits()) {
+    Ok(table) => table,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+const fn two_digits() -> [u8; 200] {
+    let mut table = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        table[2 * i] = b'0' + (i / 10) as u8;
+        table[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    table
+}
+
 fn uint(out: &mut String, n: u64) {
-    out.push_str(itoa::Buffer::new().format(n));
+    if n < 100 {
+        let at = 2 * n as usize;
+        out.push_str(&TWO_DIGITS[at + usize::from(n < 10)..at + 2]);
+    } else {
+        out.push_str(itoa::Buffer::new().format(n));
+    }
 }
 
 fn int(out: &mut String, n: i64) {
-    out.push_str(itoa::Buffer::new().format(n));
+    if n < 0 {
+        out.push('-');
+    }
+    uint(out, n.unsigned_abs());
 }
 
 fn seat_number(out: &mut String, seat: Seat) {
@@ -507,12 +533,12 @@ fn per_seat<T: Copy + Into<i64>>(out: &mut String, values: &PerSeat<T>) {
 
 fn hash(out: &mut String, hash: &Hash32) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for byte in hash.0 {
-        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        out.push(char::from(DIGITS[usize::from(byte & 15)]));
+    let mut quoted = [b'"'; 66];
+    for (i, byte) in hash.0.iter().enumerate() {
+        quoted[1 + 2 * i] = DIGITS[usize::from(byte >> 4)];
+        quoted[2 + 2 * i] = DIGITS[usize::from(byte & 15)];
     }
-    out.push('"');
+    out.push_str(std::str::from_utf8(&quoted).expect("hex digits are ASCII"));
 }
 
 fn variant_name(variant: Variant) -> &'static str {
@@ -551,6 +577,37 @@ mod tests {
         for i in 0..52 {
             let card = Card::from_index(i);
             assert_eq!(quoted_card(card), serde_json::to_string(&card).unwrap());
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_as_serde_writes_them() {
+        let edges = [
+            0,
+            1,
+            9,
+            10,
+            11,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            i64::from(i32::MAX),
+        ];
+        for n in edges
+            .into_iter()
+            .flat_map(|n| [n, -n])
+            .chain([i64::MIN, i64::MAX])
+        {
+            let mut out = String::new();
+            int(&mut out, n);
+            assert_eq!(out, serde_json::to_string(&n).unwrap());
+        }
+        for n in [0, 7, 42, 99, 100, u64::MAX] {
+            let mut out = String::new();
+            uint(&mut out, n);
+            assert_eq!(out, serde_json::to_string(&n).unwrap());
         }
     }
 
