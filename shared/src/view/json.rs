@@ -520,15 +520,40 @@ fn seats(out: &mut String, seats: &[Seat]) {
     out.push(']');
 }
 
+/// A list of per-seat numbers, put together on the stack and copied once: a score sheet line
+/// has four, and copying number by number cost more than writing the digits.
 fn per_seat<T: Copy + Into<i64>>(out: &mut String, values: &PerSeat<T>) {
-    out.push('[');
+    // Five seats of at most 20 characters each (`i64::MIN`), four commas, two brackets.
+    let mut list = [0u8; 5 * 20 + 6];
+    list[0] = b'[';
+    let mut len = 1;
     for (i, value) in values.as_slice().iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            list[len] = b',';
+            len += 1;
         }
-        int(out, (*value).into());
+        let n: i64 = (*value).into();
+        if n < 0 {
+            list[len] = b'-';
+            len += 1;
+        }
+        let n = n.unsigned_abs();
+        if n < 10 {
+            list[len] = b'0' + n as u8;
+            len += 1;
+        } else if n < 100 {
+            list[len] = b'0' + (n / 10) as u8;
+            list[len + 1] = b'0' + (n % 10) as u8;
+            len += 2;
+        } else {
+            let mut digits = itoa::Buffer::new();
+            let digits = digits.format(n).as_bytes();
+            list[len..len + digits.len()].copy_from_slice(digits);
+            len += digits.len();
+        }
     }
-    out.push(']');
+    list[len] = b']';
+    out.push_str(std::str::from_utf8(&list[..=len]).expect("digits are ASCII"));
 }
 
 fn hash(out: &mut String, hash: &Hash32) {
