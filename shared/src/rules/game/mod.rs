@@ -68,7 +68,8 @@ pub struct Game {
     trick: Trick,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
-    /// The cards `turn` may play, computed once per turn (while playing).
+    /// The cards `turn` may play, computed once per turn while playing, and empty in every
+    /// other phase: so a card is accepted by one test (`Game::play`).
     legal: CardSet,
     /// The cards a player void in the led suit must play if they hold any, set by the variant
     /// at the start of each trick.
