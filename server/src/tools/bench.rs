@@ -50,7 +50,7 @@ fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
 pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
     let rules = Rules::standard(variant);
     let mut rng = DeckRng::new(seed);
-    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT + 32);
+    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT);
     let mut played = 0;
     let mut match_seed = seed;
     while played < hands {
@@ -64,12 +64,14 @@ pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
     played
 }
 
-/// Events are dropped in batches of about this many, rather than after every move.
-const EVENTS_KEPT: usize = 32;
+/// Room for a hand's events (its moves, tricks, scoring and the next deal): they are dropped
+/// once a hand, not checked after every move.
+const EVENTS_KEPT: usize = 128;
 
 /// Plays the current hand to its end (the next deal or the match's end): every pending pass
-/// (in seat order), then a card from the seat to play until the hand is over. A hand, not a
-/// move, is the loop's unit, so a move checks no more than whether its hand ended.
+/// (in seat order), then a card from the seat to play until the hand is over; then drops the
+/// hand's events. A hand, not a move, is the loop's unit, so a move checks no more than
+/// whether its hand ended.
 #[inline]
 fn play_hand(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) {
     let hand = game.hand_number();
@@ -91,10 +93,8 @@ fn play_hand(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) {
         let card = pick(rng, game.legal_plays(seat));
         game.play_card(seat, card, events)
             .expect("random legal moves are accepted");
-        if events.len() > EVENTS_KEPT {
-            events.clear();
-        }
     }
+    events.clear();
 }
 
 #[cfg(test)]
