@@ -204,7 +204,9 @@ impl Game {
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
-        game.deal(&mut Vec::new());
+        // The first deal's events are not kept (`opening_events` makes them again); room for
+        // them at once saves growing the buffer twice per match.
+        game.deal(&mut Vec::with_capacity(8));
         game
     }
 
