@@ -3,119 +3,32 @@
 //! The shuffle is written out here rather than taken from `rand::seq`, because a game must replay
 //! identically for as long as its log is kept: ChaCha8's output is fixed by its specification, and
 //! this Fisher-Yates and `below` never change with a dependency upgrade.
-//!
-//! [`DeckRng`] keeps ChaCha8's output buffer itself rather than wrapping `ChaCha8Rng`: the words
-//! are the same, in the same order (a test compares the two streams), but a shuffle copies its 51
-//! words out of the buffer in one go instead of going through `fill_bytes`, whose byte-wise
-//! bookkeeping cost as much as the Fisher-Yates it fed (a third of a hand's shuffle, measured
-//! by counted instructions).
 
-use rand::SeedableRng;
-use rand::rand_core::block::BlockRngCore;
-use rand_chacha::ChaCha8Core;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::card::Card;
 
-/// ChaCha8's output block: four 16-word blocks, as the SIMD backend makes them at once.
-type Block = <ChaCha8Core as BlockRngCore>::Results;
-
-/// Words in one [`Block`].
-const BLOCK_WORDS: usize = 64;
-
-/// Words a shuffle draws: one per Fisher-Yates step.
-const SHUFFLE_WORDS: usize = 51;
-
-/// The engine's random source: reproducible from a `u64` seed on every platform. Its words are
-/// `ChaCha8Rng::seed_from_u64(seed)`'s `next_u32` words, in order.
-#[derive(Clone)]
-pub struct DeckRng {
-    core: ChaCha8Core,
-    /// The current block of output; `next` words of it are used.
-    block: Block,
-    next: usize,
-}
-
-impl PartialEq for DeckRng {
-    fn eq(&self, other: &DeckRng) -> bool {
-        (&self.core, self.next) == (&other.core, other.next)
-            && self.block.as_ref() == other.block.as_ref()
-    }
-}
-
-impl Eq for DeckRng {}
-
-impl std::fmt::Debug for DeckRng {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DeckRng").finish_non_exhaustive()
-    }
-}
+/// The engine's random source: reproducible from a `u64` seed on every platform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckRng(ChaCha8Rng);
 
 impl DeckRng {
     /// The stream for `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        DeckRng {
-            core: ChaCha8Core::seed_from_u64(seed),
-            block: Block::default(),
-            next: BLOCK_WORDS,
-        }
-    }
-
-    /// The next block of output, once this one is used up (the caller resets `next`).
-    #[inline(never)]
-    fn refill(&mut self) {
-        self.core.generate(&mut self.block);
-    }
-
-    /// The next 32-bit word.
-    #[inline]
-    fn next_u32(&mut self) -> u32 {
-        let mut next = self.next;
-        if next >= BLOCK_WORDS {
-            self.refill();
-            next = 0;
-        }
-        self.next = next + 1;
-        self.block.as_ref()[next]
+        DeckRng(ChaCha8Rng::seed_from_u64(seed))
     }
 
     /// A uniform number in `0..n` (multiply-shift; the bias is below 2^-50 for n <= 52).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((u64::from(self.next_u32()) * u64::from(n)) >> 32) as u32
+        ((u64::from(self.0.next_u32()) * u64::from(n)) >> 32) as u32
     }
 
-    /// The next raw 64 bits (the low half first, as `RngCore::next_u64` of a block generator).
+    /// The next raw 64 bits.
     pub fn next_u64(&mut self) -> u64 {
-        let low = self.next_u32();
-        u64::from(self.next_u32()) << 32 | u64::from(low)
-    }
-
-    /// A shuffle of the next 51 words: read in place when the block holds them all, else
-    /// copied out across a refill.
-    #[inline]
-    fn shuffle_next(&mut self) -> [Card; 52] {
-        let start = self.next;
-        if let Some(words) = self.block.as_ref().get(start..start + SHUFFLE_WORDS) {
-            let words: &[u32; SHUFFLE_WORDS] = words.try_into().expect("51 words");
-            self.next = start + SHUFFLE_WORDS;
-            return shuffle(words);
-        }
-        shuffle(&self.shuffle_words_across())
-    }
-
-    /// The next 51 words when they run past the block's end.
-    #[cold]
-    #[inline(never)]
-    fn shuffle_words_across(&mut self) -> [u32; SHUFFLE_WORDS] {
-        let mut words = [0u32; SHUFFLE_WORDS];
-        let here = (BLOCK_WORDS - self.next).min(SHUFFLE_WORDS);
-        words[..here].copy_from_slice(&self.block.as_ref()[self.next..self.next + here]);
-        self.refill();
-        let rest = SHUFFLE_WORDS - here;
-        words[here..].copy_from_slice(&self.block.as_ref()[..rest]);
-        self.next = rest;
-        words
+        self.0.next_u64()
     }
 }
 
@@ -130,35 +43,25 @@ pub fn ordered_deck() -> [Card; 52] {
 /// The 51 random words are drawn in one call: the same words, in the same order, as 51 calls of
 /// [`DeckRng::below`] (the golden test below pins the result).
 pub fn shuffled_deck(rng: &mut DeckRng) -> [Card; 52] {
-    rng.shuffle_next()
+    let mut bytes = [0u8; 51 * 4];
+    rng.0.fill_bytes(&mut bytes);
+    fisher_yates(&bytes)
 }
 
 /// Fisher-Yates over the ordered deck, driven by 51 little-endian 32-bit words: step `k`
 /// (from 0) swaps position `i = 51 - k` with `j = (word_k * (i + 1)) >> 32`. Shared by the
 /// seeded shuffle and the fair deal (`crate::fair`), whose recipe documents it.
 #[must_use]
-pub fn fisher_yates(bytes: &[u8; SHUFFLE_WORDS * 4]) -> [Card; 52] {
-    let mut words = [0u32; SHUFFLE_WORDS];
-    for (word, le) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-        *word = u32::from_le_bytes([le[0], le[1], le[2], le[3]]);
-    }
-    shuffle(&words)
-}
-
-/// [`fisher_yates`] from the words themselves.
-///
-/// The swaps run on a 64-entry copy indexed by `j & 63` (always `j`, which is at most `i`): the
-/// compiler cannot see that `j` is below 52 and would check it on every step.
-#[inline]
-fn shuffle(words: &[u32; SHUFFLE_WORDS]) -> [Card; 52] {
-    let mut deck: [u8; 64] = std::array::from_fn(|i| i as u8);
-    for (step, &word) in words.iter().enumerate() {
+pub fn fisher_yates(bytes: &[u8; 51 * 4]) -> [Card; 52] {
+    let mut deck = ordered_deck();
+    for (step, word) in bytes.chunks_exact(4).enumerate() {
         let i = 51 - step;
+        let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
         // `below(i + 1)`: multiply-shift.
         let j = ((u64::from(word) * (i as u64 + 1)) >> 32) as usize;
-        deck.swap(i & 63, j & 63);
+        deck.swap(i, j);
     }
-    std::array::from_fn(|i| Card::from_packed(deck[i]))
+    deck
 }
 
 #[cfg(test)]
@@ -181,36 +84,6 @@ mod tests {
             .map(|c| c.to_string())
             .collect::<Vec<_>>()
             .join(" ")
-    }
-
-    /// The engine's stream is `ChaCha8Rng`'s, word for word, whatever mix of draws reads it:
-    /// shuffles straddling a block's end, single words and 64-bit draws.
-    #[test]
-    fn the_stream_is_chacha8_word_for_word() {
-        use rand::RngCore;
-        use rand_chacha::ChaCha8Rng;
-        for seed in [0, 1, 7, 42, 0xDEAD_BEEF, u64::MAX] {
-            let mut ours = DeckRng::new(seed);
-            let mut reference = ChaCha8Rng::seed_from_u64(seed);
-            for round in 0..40 {
-                // 13 words then a shuffle: the shuffles start at every offset of a block.
-                for _ in 0..13 + round % 5 {
-                    assert_eq!(ours.next_u32(), reference.next_u32(), "seed {seed}");
-                }
-                let expected: [u32; SHUFFLE_WORDS] = std::array::from_fn(|_| reference.next_u32());
-                assert_eq!(
-                    ours.shuffle_next(),
-                    shuffle(&expected),
-                    "seed {seed} round {round}"
-                );
-                assert_eq!(ours.next_u64(), reference.next_u64(), "seed {seed}");
-                let n = 1 + round % 52;
-                assert_eq!(
-                    ours.below(n),
-                    ((u64::from(reference.next_u32()) * u64::from(n)) >> 32) as u32
-                );
-            }
-        }
     }
 
     /// The shuffle must never change: saved games and logs replay from their seeds.
