@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
-use parlor_shared::Seat;
 use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
+use parlor_shared::{Legal, Seat};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
@@ -337,6 +337,12 @@ async fn join_as_bot(
     Ok(ws)
 }
 
+/// The one field of a `your_turn` the load generator reads; the rest (the view) is skipped.
+#[derive(serde::Deserialize)]
+struct PromptLegal {
+    legal: Legal,
+}
+
 /// The next text frame, or `None` once the run is over (`stopped`).
 async fn next_text(
     ws: &mut WebSocketStream<TcpStream>,
@@ -392,6 +398,18 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
         if text.starts_with(r#"{"type":"state""#) {
             continue;
         }
+        // A prompt is read for what a fast bot needs, its legal moves: parsing its view as
+        // well would spend the generator's CPU on the frame that differs most between servers.
+        if text.starts_with(r#"{"type":"your_turn""#) {
+            let prompt: PromptLegal = serde_json::from_str(text)?;
+            let msg = random
+                .choose_legal(&prompt.legal)
+                .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
+            let text = serde_json::to_string(&msg)?;
+            sent = Some((Instant::now(), text.clone()));
+            ws.send(Message::text(text)).await?;
+            continue;
+        }
         let msg: ServerMsg = serde_json::from_str(text)?;
         match msg {
             ServerMsg::Welcome { seat, host, .. } => {
@@ -410,14 +428,6 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
                     started = true;
                     ws.send(Message::text(r#"{"type":"start"}"#)).await?;
                 }
-            }
-            ServerMsg::YourTurn { legal, .. } => {
-                let msg = random
-                    .choose_legal(&legal)
-                    .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
-                let text = serde_json::to_string(&msg)?;
-                sent = Some((Instant::now(), text.clone()));
-                ws.send(Message::text(text)).await?;
             }
             ServerMsg::Error { code, message } => {
                 if code == "rate_limited"
