@@ -48,6 +48,14 @@ impl Game {
         if led.is_empty() {
             return self.variant_rules.lead_options(hand, self.table());
         }
+        self.follow_options(hand, led)
+    }
+
+    /// What a follower holding `hand` may play to a trick whose led suit's cards are `led`.
+    /// The moves that know the trick is led (every card but the last of a trick) ask this
+    /// directly rather than `playable`, which tests for the lead first.
+    #[inline]
+    fn follow_options(&self, hand: CardSet, led: CardSet) -> CardSet {
         let following = hand & led;
         // Whether a player can follow is random in random play: compute both answers and
         // select, rather than branch.
@@ -89,14 +97,12 @@ impl Game {
         let winner = self.trick.push(seat, card, self.trump);
         events.push(Event::Played { seat, card });
         if self.trick.len() == self.players as usize {
+            // Sets the next legal cards: the winner's lead, or the next hand's.
             self.finish_trick(winner, events);
-            if self.phase == Phase::Playing {
-                self.legal = self.playable(self.turn);
-            }
         } else {
-            // Mid-trick the phase cannot have changed.
+            // Mid-trick the phase cannot have changed, and the trick is led.
             self.turn = seat.next(self.players);
-            self.legal = self.playable(self.turn);
+            self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
         }
         Ok(())
     }
@@ -170,6 +176,10 @@ impl Game {
         self.start_trick(winner);
         if self.variant_rules.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {
             self.finish_hand(events);
+        } else {
+            self.legal = self
+                .variant_rules
+                .lead_options(self.hands[winner], self.table());
         }
     }
 }
