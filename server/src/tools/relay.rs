@@ -40,18 +40,23 @@ pub struct Relay {
     pub addr: SocketAddr,
     stop: CancellationToken,
     thread: Option<JoinHandle<()>>,
+    /// Its threads, for the CPU time it uses.
+    threads: ThreadCpu,
 }
 
 impl Relay {
     /// Starts a relay on a free port of 127.0.0.1 with `threads` workers (0: one per core).
     pub fn start(threads: usize) -> anyhow::Result<Relay> {
-        let runtime = super::runtime(threads)?;
+        let cpu = ThreadCpu::default();
+        let noted = cpu.clone();
+        let runtime = super::runtime_on_start(threads, move || noted.note_this_thread())?;
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .context("binding the relay's port")?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();
         let stopped = stop.clone();
+        let noted = cpu.clone();
         let hub = Hub {
             tables: Arc::default(),
             next_table: Arc::default(),
@@ -60,6 +65,8 @@ impl Relay {
         let thread = std::thread::Builder::new()
             .name("relay".into())
             .spawn(move || {
+                // This thread runs the accept loop.
+                noted.note_this_thread();
                 runtime.block_on(async move {
                     let listener = listener.tap_io(|tcp| {
                         let _ = tcp.set_nodelay(true);
@@ -80,7 +87,48 @@ impl Relay {
             addr,
             stop,
             thread: Some(thread),
+            threads: cpu,
         })
+    }
+
+    /// The CPU time its threads have used so far, in milliseconds (`None` off Linux).
+    #[must_use]
+    pub fn cpu_ms(&self) -> Option<u64> {
+        self.threads.ms()
+    }
+}
+
+/// The CPU time of the threads that noted themselves, read from each one's `/proc` entry
+/// (Linux): the relay shares its process with the load generator, so the process's own
+/// figure would count both.
+#[derive(Clone, Default)]
+struct ThreadCpu(Arc<Mutex<Vec<String>>>);
+
+impl ThreadCpu {
+    /// Adds the calling thread.
+    fn note_this_thread(&self) {
+        // `/proc/thread-self` links to `<pid>/task/<tid>`.
+        if let Ok(link) = std::fs::read_link("/proc/thread-self") {
+            let stat = format!("/proc/{}/stat", link.display());
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(stat);
+        }
+    }
+
+    /// Their CPU time so far, in milliseconds; threads that have ended are left out.
+    fn ms(&self) -> Option<u64> {
+        let stats = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if stats.is_empty() {
+            return None;
+        }
+        Some(
+            stats
+                .iter()
+                .filter_map(|stat| crate::http::cpu_ms_in(stat))
+                .sum(),
+        )
     }
 }
 
