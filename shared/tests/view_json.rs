@@ -112,7 +112,7 @@ fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
     let mut checked = 0;
     loop {
         for viewer in &viewers {
-            let timeout = (seq % 3 != 0).then_some(seq * 997);
+            let timeout = (!seq.is_multiple_of(3)).then_some(seq * 997);
             check_view(&table.game.view(*viewer), seq, timeout);
             checked += 1;
         }

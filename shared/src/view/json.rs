@@ -511,7 +511,7 @@ fn optional_seat(out: &mut String, seat: Option<Seat>) {
 
 fn seats(out: &mut String, seats: &[Seat]) {
     out.push('[');
-    for (i, seat) in seats.into_iter().enumerate() {
+    for (i, seat) in seats.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
