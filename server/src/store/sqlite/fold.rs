@@ -22,8 +22,17 @@
 //! The memory changes inside the writer's transaction; when that transaction is rolled back
 //! the memory is thrown away and the next transaction starts by folding the whole log
 //! ([`Folder::begin`]).
+//!
+//! Rows are written many at a time: an append or a fold only queues its rows in memory, and
+//! [`Folder::flush`] writes the queue before the commit (and before anything that reads or
+//! deletes log rows) with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows. One statement
+//! step per chunk instead of one per row: the statement's start, its end and the library
+//! call around it were most of what an append cost. They are `INSERT OR FAIL`: a failure
+//! fails the whole transaction anyway (it is rolled back), so SQLite need not keep a
+//! statement journal to undo a half-done statement.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
@@ -42,13 +51,36 @@ pub const HALF: i64 = KEEP;
 /// The two log tables.
 const LOGS: [&str; 2] = ["action_log", "action_log_b"];
 
-/// Appending to each log table.
-const APPEND: [&str; 2] = [
-    "INSERT INTO action_log (table_id, match_no, idx, seat, action, seq)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    "INSERT INTO action_log_b (table_id, match_no, idx, seat, action, seq)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-];
+/// The rows one multi-row `INSERT` writes, largest first: a queue of `n` rows is written
+/// with as many of the largest as fit, then the next, down to single rows. Few sizes, so
+/// that every statement stays prepared in the connection's cache.
+pub const CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// What [`Folder::flush`] still has to write, in order.
+#[derive(Debug)]
+enum Queued {
+    /// An action appended to log table `half`.
+    Append {
+        /// The log table (an index into [`LOGS`]).
+        half: usize,
+        /// Its table.
+        table: String,
+        /// The action.
+        row: ActionRow,
+    },
+    /// A table's actions folded into `actions`.
+    Fold {
+        /// The table.
+        table: String,
+        /// Its actions, in order.
+        rows: Vec<ActionRow>,
+    },
+    /// Log table `half` emptied (every action in it was folded before).
+    Empty {
+        /// The log table (an index into [`LOGS`]).
+        half: usize,
+    },
+}
 
 /// One table's actions not folded yet.
 #[derive(Debug)]
@@ -79,6 +111,8 @@ pub struct Folder {
     half_start: i64,
     /// True when a transaction was rolled back: the memory may not match the file.
     stale: bool,
+    /// Rows and deletions not written yet, in order (see [`Folder::flush`]).
+    queued: Vec<Queued>,
 }
 
 impl Folder {
@@ -124,16 +158,13 @@ impl Folder {
             )));
         }
         if self.newest - self.half_start + 1 >= HALF {
-            self.switch(tx)?;
+            self.switch();
         }
-        tx.prepare_cached(APPEND[self.half])?.execute(params![
-            table,
-            row.match_no,
-            row.idx,
-            row.seat,
-            row.action,
-            row.seq as i64
-        ])?;
+        self.queued.push(Queued::Append {
+            half: self.half,
+            table: table.to_string(),
+            row: row.clone(),
+        });
         self.newest += 1;
         let n = self.newest;
         match self.last.get_mut(table) {
@@ -159,33 +190,68 @@ impl Folder {
     }
 
     /// Called before each commit: folds the tables whose oldest pending action is [`KEEP`]
-    /// appends old.
+    /// appends old, and writes everything queued.
     pub fn settle(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
-        self.fold_before(tx, self.newest - KEEP + 1)
+        self.fold_before(self.newest - KEEP + 1);
+        self.flush(tx)
     }
 
-    /// Folds every table whose oldest pending action's number is below `before`.
-    fn fold_before(&mut self, tx: &Transaction<'_>, before: i64) -> rusqlite::Result<()> {
+    /// Folds every table whose oldest pending action's number is below `before` (queued for
+    /// [`Folder::flush`]).
+    fn fold_before(&mut self, before: i64) {
         while let Some((&first, _)) = self.by_age.first_key_value() {
             if first >= before {
                 break;
             }
             let table = self.by_age.remove(&first).expect("the oldest table");
             if let Some(pending) = self.pending.remove(&table) {
-                insert_actions(tx, &table, &pending.rows)?;
+                self.queued.push(Queued::Fold {
+                    table,
+                    rows: pending.rows,
+                });
             }
         }
-        Ok(())
     }
 
     /// The log table in use is full: folds what still waits in the other, empties it and
-    /// takes it.
-    fn switch(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
-        self.fold_before(tx, self.half_start)?;
+    /// takes it (queued for [`Folder::flush`]).
+    fn switch(&mut self) {
+        self.fold_before(self.half_start);
         let other = 1 - self.half;
-        tx.execute_batch(&format!("DELETE FROM {}", LOGS[other]))?;
+        self.queued.push(Queued::Empty { half: other });
         self.half = other;
         self.half_start = self.newest + 1;
+    }
+
+    /// Writes every queued row and deletion, in order: each run of appends to one log table
+    /// and each table's fold as multi-row `INSERT`s. Called before the commit and before any
+    /// statement that reads or deletes log rows. A failure leaves the transaction to be
+    /// rolled back (the memory is then stale).
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        let queued = std::mem::take(&mut self.queued);
+        let mut rest = queued.as_slice();
+        while let Some(first) = rest.first() {
+            match first {
+                Queued::Append { half, .. } => {
+                    let run = rest
+                        .iter()
+                        .take_while(|q| matches!(q, Queued::Append { half: h, .. } if h == half))
+                        .count();
+                    let rows = rest[..run].iter().filter_map(|q| match q {
+                        Queued::Append { table, row, .. } => Some((table.as_str(), row)),
+                        _ => None,
+                    });
+                    append_rows(tx, *half, rows, run)?;
+                    rest = &rest[run..];
+                    continue;
+                }
+                Queued::Fold { table, rows } => insert_actions(tx, table, rows)?,
+                Queued::Empty { half } => {
+                    tx.prepare_cached(EMPTY[*half])?.execute([])?;
+                }
+            }
+            rest = &rest[1..];
+        }
         Ok(())
     }
 
@@ -216,6 +282,7 @@ impl Folder {
         match_no: u32,
         from: u32,
     ) -> rusqlite::Result<()> {
+        self.flush(tx)?;
         for log in LOGS {
             tx.prepare_cached(&format!(
                 "DELETE FROM {log} WHERE table_id = ?1
@@ -235,6 +302,7 @@ impl Folder {
     /// Deletes every action of the tables `ids` (whose rows are being deleted in `tx`) from
     /// both tiers, with one pass over the log for them all.
     pub fn delete_tables(&mut self, tx: &Transaction<'_>, ids: &[String]) -> rusqlite::Result<()> {
+        self.flush(tx)?;
         for id in ids {
             tx.prepare_cached("DELETE FROM actions WHERE table_id = ?1")?
                 .execute([id])?;
@@ -304,21 +372,91 @@ fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> 
     .collect()
 }
 
-/// Inserts actions into `actions`.
+/// Emptying each log table.
+const EMPTY: [&str; 2] = ["DELETE FROM action_log", "DELETE FROM action_log_b"];
+
+/// Where a multi-row `INSERT` goes.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// A log table (an index into [`LOGS`]): six parameters a row.
+    Log(usize),
+    /// `actions`, every row of one table: `?1` for the table, then five parameters a row.
+    Actions,
+}
+
+/// The SQL of every multi-row `INSERT`, built once: `[target][i]` inserts `CHUNKS[i]` rows
+/// (targets: the two log tables, then `actions`).
+static INSERTS: LazyLock<[[String; CHUNKS.len()]; 3]> = LazyLock::new(|| {
+    let sql = |target, n| {
+        let (into, row) = match target {
+            Target::Log(half) => (LOGS[half], "(?,?,?,?,?,?)"),
+            Target::Actions => ("actions", "(?1,?,?,?,?,?)"),
+        };
+        let rows = vec![row; n].join(",");
+        format!(
+            "INSERT OR FAIL INTO {into} (table_id, match_no, idx, seat, action, seq) VALUES {rows}"
+        )
+    };
+    [Target::Log(0), Target::Log(1), Target::Actions].map(|target| CHUNKS.map(|n| sql(target, n)))
+});
+
+/// The SQL inserting `CHUNKS[i]` rows into `target`.
+fn insert_sql(target: Target, i: usize) -> &'static str {
+    let t = match target {
+        Target::Log(half) => half,
+        Target::Actions => 2,
+    };
+    &INSERTS[t][i]
+}
+
+/// Binds one action's columns but its table from parameter `at` on.
+fn bind_action(
+    insert: &mut rusqlite::CachedStatement<'_>,
+    at: usize,
+    row: &ActionRow,
+) -> rusqlite::Result<()> {
+    insert.raw_bind_parameter(at, row.match_no)?;
+    insert.raw_bind_parameter(at + 1, row.idx)?;
+    insert.raw_bind_parameter(at + 2, row.seat)?;
+    insert.raw_bind_parameter(at + 3, &row.action)?;
+    insert.raw_bind_parameter(at + 4, row.seq as i64)
+}
+
+/// Appends `count` actions (with their tables) to log table `half`, [`CHUNKS`] at a time.
+fn append_rows<'a>(
+    tx: &Transaction<'_>,
+    half: usize,
+    mut rows: impl Iterator<Item = (&'a str, &'a ActionRow)>,
+    mut count: usize,
+) -> rusqlite::Result<()> {
+    for (i, n) in CHUNKS.into_iter().enumerate() {
+        while count >= n {
+            let mut insert = tx.prepare_cached(insert_sql(Target::Log(half), i))?;
+            for k in 0..n {
+                let (table, row) = rows.next().expect("as many rows as counted");
+                insert.raw_bind_parameter(6 * k + 1, table)?;
+                bind_action(&mut insert, 6 * k + 2, row)?;
+            }
+            insert.raw_execute()?;
+            count -= n;
+        }
+    }
+    Ok(())
+}
+
+/// Inserts one table's actions into `actions`, [`CHUNKS`] at a time.
 fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for row in rows {
-        insert.execute(params![
-            table,
-            row.match_no,
-            row.idx,
-            row.seat,
-            row.action,
-            row.seq as i64
-        ])?;
+    let mut rest = rows;
+    for (i, n) in CHUNKS.into_iter().enumerate() {
+        while rest.len() >= n {
+            let mut insert = tx.prepare_cached(insert_sql(Target::Actions, i))?;
+            insert.raw_bind_parameter(1, table)?;
+            for (k, row) in rest[..n].iter().enumerate() {
+                bind_action(&mut insert, 5 * k + 2, row)?;
+            }
+            insert.raw_execute()?;
+            rest = &rest[n..];
+        }
     }
     Ok(())
 }

@@ -106,6 +106,9 @@ impl SqliteStore {
     /// holds the data directory's `lock` until it stops.
     fn start(conn: Connection, path: Option<PathBuf>, lock: Option<std::fs::File>) -> SqliteStore {
         let (tx, rx) = mpsc::unbounded_channel();
+        // Every statement of the hot path stays prepared: the writes' and the log's multi-row
+        // inserts of each size (see `fold`) are more than the default 16.
+        conn.set_prepared_statement_cache_capacity(64);
         let checkpointer = path.as_deref().and_then(|path| {
             let started =
                 Checkpointer::start(path, checkpoint::LOG_LIMIT).and_then(|checkpointer| {

@@ -400,6 +400,11 @@ fn write_all(
     folder.begin(&tx)?;
     let mut outcomes = Vec::with_capacity(writes.len());
     for write in writes {
+        if matches!(write, Write::Cut { .. } | Write::Deleted { .. }) {
+            // They delete log rows: the queued ones are written first, and a failure to
+            // write them fails the whole transaction, not this change alone.
+            folder.flush(&tx)?;
+        }
         match apply(&tx, folder, write) {
             Err(err) if !refused_for_itself(&err) => return Err(err),
             Err(err) => {
