@@ -34,7 +34,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::StoreError;
 use crate::store::records::ActionRow;
@@ -118,7 +118,7 @@ pub struct Folder {
 impl Folder {
     /// Called at the start of each write transaction: after a rollback, folds the whole log
     /// and starts the memory over.
-    pub fn begin(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub fn begin(&mut self, tx: &Connection) -> Result<(), StoreError> {
         if self.stale {
             fold_log(tx)?;
             *self = Folder::default();
@@ -135,7 +135,7 @@ impl Folder {
     /// stored one is refused with a constraint error, as a repeated key always was.
     pub fn append(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         table: &str,
         row: &ActionRow,
     ) -> Result<(), StoreError> {
@@ -191,7 +191,7 @@ impl Folder {
 
     /// Called before each commit: folds the tables whose oldest pending action is [`KEEP`]
     /// appends old, and writes everything queued.
-    pub fn settle(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    pub fn settle(&mut self, tx: &Connection) -> rusqlite::Result<()> {
         self.fold_before(self.newest - KEEP + 1);
         self.flush(tx)
     }
@@ -227,7 +227,7 @@ impl Folder {
     /// and each table's fold as multi-row `INSERT`s. Called before the commit and before any
     /// statement that reads or deletes log rows. A failure leaves the transaction to be
     /// rolled back (the memory is then stale).
-    pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
         let queued = std::mem::take(&mut self.queued);
         let mut rest = queued.as_slice();
         while let Some(first) = rest.first() {
@@ -277,7 +277,7 @@ impl Folder {
     /// action with `match_no` 0 and `from` 0). Its next action may come after any earlier one.
     pub fn cut(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         table: &str,
         match_no: u32,
         from: u32,
@@ -301,7 +301,7 @@ impl Folder {
 
     /// Deletes every action of the tables `ids` (whose rows are being deleted in `tx`) from
     /// both tiers, with one pass over the log for them all.
-    pub fn delete_tables(&mut self, tx: &Transaction<'_>, ids: &[String]) -> rusqlite::Result<()> {
+    pub fn delete_tables(&mut self, tx: &Connection, ids: &[String]) -> rusqlite::Result<()> {
         self.flush(tx)?;
         for id in ids {
             tx.prepare_cached("DELETE FROM actions WHERE table_id = ?1")?
@@ -341,7 +341,7 @@ impl Folder {
 
 /// The last action stored for `table` in `actions` (the log holds none of it unfolded when
 /// the memory does not know the table).
-fn stored_last(tx: &Transaction<'_>, table: &str) -> rusqlite::Result<Option<(u32, u32)>> {
+fn stored_last(tx: &Connection, table: &str) -> rusqlite::Result<Option<(u32, u32)>> {
     tx.prepare_cached(
         "SELECT match_no, idx FROM actions WHERE table_id = ?1
          ORDER BY match_no DESC, idx DESC LIMIT 1",
@@ -424,7 +424,7 @@ fn bind_action(
 
 /// Appends `count` actions (with their tables) to log table `half`, [`CHUNKS`] at a time.
 fn append_rows<'a>(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     half: usize,
     mut rows: impl Iterator<Item = (&'a str, &'a ActionRow)>,
     mut count: usize,
@@ -445,7 +445,7 @@ fn append_rows<'a>(
 }
 
 /// Inserts one table's actions into `actions`, [`CHUNKS`] at a time.
-fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
+fn insert_actions(tx: &Connection, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
     let mut rest = rows;
     for (i, n) in CHUNKS.into_iter().enumerate() {
         while rest.len() >= n {
@@ -463,7 +463,7 @@ fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusq
 
 /// Folds every row of the log into `actions` (rows already there are kept as they are) and
 /// empties the log, inside `tx`.
-fn fold_log(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+fn fold_log(tx: &Connection) -> rusqlite::Result<()> {
     tx.execute_batch(
         "INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
              SELECT table_id, match_no, idx, seat, action, seq FROM action_log;
