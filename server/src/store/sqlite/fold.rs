@@ -10,14 +10,20 @@
 //! moves or more.
 //!
 //! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
-//! log back, and reading a table adds them to what `actions` holds. The log is two tables
-//! taken in turn, [`HALF`] appends each: when the one in use is full, every action still
-//! waiting in the other is folded and the other is emptied with one `DELETE` (SQLite then
-//! frees its pages whole instead of deleting row by row) and taken next. A log row is thus
-//! deleted only after it was folded, so the file alone always holds every committed action:
-//! opening it folds whatever the log still holds ([`fold_all`]) before anything is read, and
-//! so does closing it. Deleting actions (a cut, a deleted or pruned table) deletes them from
-//! both tiers.
+//! log back, and reading a table adds them to what `actions` holds. The log is a ring of
+//! [`RING`] rows in `action_log`: append number `m` overwrites row `m % RING`, which held
+//! append `m - RING`, folded by then (an action still waiting that long is folded first). A
+//! log row is thus overwritten only after it was folded, so the file alone always holds every
+//! committed action: opening it folds whatever the log holds ([`fold_all`], which skips what
+//! `actions` already has) and empties it before anything is read, and so does closing it.
+//! Deleting actions (a cut, a deleted or pruned table) deletes them from both tiers.
+//!
+//! Why a ring: appended after the log's last row, every few commits needed a new page, and
+//! taking a page from the free list or growing the file changes the database header and the
+//! free list's page as well, two more pages written by most commits; emptying the log freed
+//! its pages to that list again. Overwritten in place, the log's pages stay the log's: a
+//! commit writes the one or two of them its moves land on. (`action_log_b`, its other half in
+//! files of the version before, is only folded and emptied on opening.)
 //!
 //! The memory changes inside the writer's transaction; when that transaction is rolled back
 //! the memory is thrown away and the next transaction starts by folding the whole log
@@ -27,8 +33,8 @@
 //! [`Folder::flush`] writes the queue before the commit (and before anything that reads or
 //! deletes log rows) with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows. One statement
 //! step per chunk instead of one per row: the statement's start, its end and the library
-//! call around it were most of what an append cost. They are `INSERT OR FAIL`: a failure
-//! fails the whole transaction anyway (it is rolled back), so SQLite need not keep a
+//! call around it were most of what an append cost. A failure fails the whole transaction
+//! anyway (it is rolled back), so the folds are `INSERT OR FAIL`: SQLite need not keep a
 //! statement journal to undo a half-done statement.
 
 use std::collections::{BTreeMap, HashMap};
@@ -41,14 +47,15 @@ use crate::store::records::ActionRow;
 
 /// How many appends old a table's oldest unfolded action may grow before the table's actions
 /// are folded. At 250 busy tables a table has about sixteen moves by then; at most this many
-/// actions (a few hundred KB) wait in memory, and twice as many rows at most in the log.
+/// actions (a few hundred KB) wait in memory.
 pub const KEEP: i64 = 4096;
 
-/// Appends to one of the two log tables before the other is emptied and taken. At least
-/// [`KEEP`], so that the other's actions are all folded by then in the usual course.
-pub const HALF: i64 = KEEP;
+/// The rows of the log's ring. More than [`KEEP`], so that in the usual course a row's action
+/// was folded long before the ring comes round to it again.
+pub const RING: i64 = 2 * KEEP;
 
-/// The two log tables.
+/// The log tables: the ring, then the other half of the previous version's log (emptied on
+/// opening, and by every cut and deletion the same way).
 const LOGS: [&str; 2] = ["action_log", "action_log_b"];
 
 /// The rows one multi-row `INSERT` writes, largest first: a queue of `n` rows is written
@@ -59,10 +66,10 @@ pub const CHUNKS: [usize; 4] = [64, 16, 4, 1];
 /// What [`Folder::flush`] still has to write, in order.
 #[derive(Debug)]
 enum Queued {
-    /// An action appended to log table `half`.
+    /// An action written to a row of the ring.
     Append {
-        /// The log table (an index into [`LOGS`]).
-        half: usize,
+        /// The row (`n`).
+        slot: i64,
         /// Its table.
         table: String,
         /// The action.
@@ -74,11 +81,6 @@ enum Queued {
         table: String,
         /// Its actions, in order.
         rows: Vec<ActionRow>,
-    },
-    /// Log table `half` emptied (every action in it was folded before).
-    Empty {
-        /// The log table (an index into [`LOGS`]).
-        half: usize,
     },
 }
 
@@ -105,10 +107,6 @@ pub struct Folder {
     last: HashMap<String, (u32, u32)>,
     /// How many actions were appended since start (the newest one's number).
     newest: i64,
-    /// The log table in use (an index into [`LOGS`]).
-    half: usize,
-    /// The number of the first action appended to it.
-    half_start: i64,
     /// True when a transaction was rolled back: the memory may not match the file.
     stale: bool,
     /// Rows and deletions not written yet, in order (see [`Folder::flush`]).
@@ -157,16 +155,15 @@ impl Folder {
                 )),
             )));
         }
-        if self.newest - self.half_start + 1 >= HALF {
-            self.switch();
-        }
+        self.newest += 1;
+        let n = self.newest;
+        // Row `n % RING` held action `n - RING`: it is folded before it is overwritten.
+        self.fold_before(n - RING + 1);
         self.queued.push(Queued::Append {
-            half: self.half,
+            slot: n % RING,
             table: table.to_string(),
             row: row.clone(),
         });
-        self.newest += 1;
-        let n = self.newest;
         match self.last.get_mut(table) {
             Some(last) => *last = key,
             None => {
@@ -213,18 +210,8 @@ impl Folder {
         }
     }
 
-    /// The log table in use is full: folds what still waits in the other, empties it and
-    /// takes it (queued for [`Folder::flush`]).
-    fn switch(&mut self) {
-        self.fold_before(self.half_start);
-        let other = 1 - self.half;
-        self.queued.push(Queued::Empty { half: other });
-        self.half = other;
-        self.half_start = self.newest + 1;
-    }
-
-    /// Writes every queued row and deletion, in order: each run of appends to one log table
-    /// and each table's fold as multi-row `INSERT`s. Called before the commit and before any
+    /// Writes every queued row, in order: each run of appends to the ring and each table's
+    /// fold as multi-row `INSERT`s. Called before the commit and before any
     /// statement that reads or deletes log rows. A failure leaves the transaction to be
     /// rolled back (the memory is then stale).
     pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
@@ -232,23 +219,20 @@ impl Folder {
         let mut rest = queued.as_slice();
         while let Some(first) = rest.first() {
             match first {
-                Queued::Append { half, .. } => {
+                Queued::Append { .. } => {
                     let run = rest
                         .iter()
-                        .take_while(|q| matches!(q, Queued::Append { half: h, .. } if h == half))
+                        .take_while(|q| matches!(q, Queued::Append { .. }))
                         .count();
                     let rows = rest[..run].iter().filter_map(|q| match q {
-                        Queued::Append { table, row, .. } => Some((table.as_str(), row)),
-                        _ => None,
+                        Queued::Append { slot, table, row } => Some((*slot, table.as_str(), row)),
+                        Queued::Fold { .. } => None,
                     });
-                    append_rows(tx, *half, rows, run)?;
+                    append_rows(tx, rows, run)?;
                     rest = &rest[run..];
                     continue;
                 }
                 Queued::Fold { table, rows } => insert_actions(tx, table, rows)?,
-                Queued::Empty { half } => {
-                    tx.prepare_cached(EMPTY[*half])?.execute([])?;
-                }
             }
             rest = &rest[1..];
         }
@@ -372,39 +356,41 @@ fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> 
     .collect()
 }
 
-/// Emptying each log table.
-const EMPTY: [&str; 2] = ["DELETE FROM action_log", "DELETE FROM action_log_b"];
-
 /// Where a multi-row `INSERT` goes.
 #[derive(Debug, Clone, Copy)]
 enum Target {
-    /// A log table (an index into [`LOGS`]): six parameters a row.
-    Log(usize),
+    /// The ring's rows, overwritten (`INSERT OR REPLACE`, which SQLite does by writing the
+    /// row over the old one): seven parameters a row, its number first.
+    Ring,
     /// `actions`, every row of one table: `?1` for the table, then five parameters a row.
     Actions,
 }
 
 /// The SQL of every multi-row `INSERT`, built once: `[target][i]` inserts `CHUNKS[i]` rows
-/// (targets: the two log tables, then `actions`).
-static INSERTS: LazyLock<[[String; CHUNKS.len()]; 3]> = LazyLock::new(|| {
+/// (targets: the ring, then `actions`).
+static INSERTS: LazyLock<[[String; CHUNKS.len()]; 2]> = LazyLock::new(|| {
     let sql = |target, n| {
-        let (into, row) = match target {
-            Target::Log(half) => (LOGS[half], "(?,?,?,?,?,?)"),
-            Target::Actions => ("actions", "(?1,?,?,?,?,?)"),
+        let (head, row) = match target {
+            Target::Ring => (
+                "INSERT OR REPLACE INTO action_log (n, table_id, match_no, idx, seat, action, seq)",
+                "(?,?,?,?,?,?,?)",
+            ),
+            Target::Actions => (
+                "INSERT OR FAIL INTO actions (table_id, match_no, idx, seat, action, seq)",
+                "(?1,?,?,?,?,?)",
+            ),
         };
         let rows = vec![row; n].join(",");
-        format!(
-            "INSERT OR FAIL INTO {into} (table_id, match_no, idx, seat, action, seq) VALUES {rows}"
-        )
+        format!("{head} VALUES {rows}")
     };
-    [Target::Log(0), Target::Log(1), Target::Actions].map(|target| CHUNKS.map(|n| sql(target, n)))
+    [Target::Ring, Target::Actions].map(|target| CHUNKS.map(|n| sql(target, n)))
 });
 
 /// The SQL inserting `CHUNKS[i]` rows into `target`.
 fn insert_sql(target: Target, i: usize) -> &'static str {
     let t = match target {
-        Target::Log(half) => half,
-        Target::Actions => 2,
+        Target::Ring => 0,
+        Target::Actions => 1,
     };
     &INSERTS[t][i]
 }
@@ -422,20 +408,20 @@ fn bind_action(
     insert.raw_bind_parameter(at + 4, row.seq as i64)
 }
 
-/// Appends `count` actions (with their tables) to log table `half`, [`CHUNKS`] at a time.
+/// Writes `count` actions (with their rows and tables) to the ring, [`CHUNKS`] at a time.
 fn append_rows<'a>(
     tx: &Connection,
-    half: usize,
-    mut rows: impl Iterator<Item = (&'a str, &'a ActionRow)>,
+    mut rows: impl Iterator<Item = (i64, &'a str, &'a ActionRow)>,
     mut count: usize,
 ) -> rusqlite::Result<()> {
     for (i, n) in CHUNKS.into_iter().enumerate() {
         while count >= n {
-            let mut insert = tx.prepare_cached(insert_sql(Target::Log(half), i))?;
+            let mut insert = tx.prepare_cached(insert_sql(Target::Ring, i))?;
             for k in 0..n {
-                let (table, row) = rows.next().expect("as many rows as counted");
-                insert.raw_bind_parameter(6 * k + 1, table)?;
-                bind_action(&mut insert, 6 * k + 2, row)?;
+                let (slot, table, row) = rows.next().expect("as many rows as counted");
+                insert.raw_bind_parameter(7 * k + 1, slot)?;
+                insert.raw_bind_parameter(7 * k + 2, table)?;
+                bind_action(&mut insert, 7 * k + 3, row)?;
             }
             insert.raw_execute()?;
             count -= n;

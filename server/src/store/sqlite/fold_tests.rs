@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::fold::KEEP;
+use super::fold::{KEEP, RING};
 use super::{DB_FILE, SqliteStore, schema};
 use crate::store::records::{ActionRow, MatchRow, TableRow, Write};
 use crate::store::test_support::{Dir, seat_rows};
@@ -414,6 +414,80 @@ async fn many_tables_actions_queued_at_once_with_a_cut_and_a_repeat_are_stored_a
         );
     }
     assert_eq!(startup.tables.len(), 3);
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_nothing() {
+    let dir = Dir::new("fold-ring");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "first")).await;
+    all_ok(open_table(&store, "busy")).await;
+    all_ok(append_actions(&store, "first", [action(0, "2C")])).await;
+    // Round the ring once and a half, in commits of every size.
+    let busy = RING as u32 * 3 / 2;
+    let mut sent = 0;
+    for size in (1..).map(|i| i * 37 % 1500 + 1) {
+        let end = (sent + size).min(busy);
+        all_ok(append_actions(
+            &store,
+            "busy",
+            (sent..end).map(|i| action(i, "3C")),
+        ))
+        .await;
+        sent = end;
+        if sent == busy {
+            break;
+        }
+    }
+    store.flushed().await.unwrap();
+
+    let copy = Dir::new("fold-ring-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        // The ring holds at most its rows, numbered within it.
+        let (rows, top): (i64, i64) = conn
+            .query_row("SELECT count(*), max(n) FROM action_log", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(rows, RING);
+        assert!(top < RING, "row {top} is outside the ring");
+        // The first table's action was overwritten in the log, so it is folded.
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                "first"
+            ),
+            1
+        );
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM action_log WHERE table_id = ?1",
+                "first"
+            ),
+            0
+        );
+    }
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    let by_id = |id: &str| {
+        startup
+            .tables
+            .iter()
+            .find(|log| log.table.id == id)
+            .unwrap()
+            .actions
+            .clone()
+    };
+    assert_eq!(by_id("first"), vec![action(0, "2C")]);
+    assert_eq!(
+        by_id("busy"),
+        (0..busy).map(|i| action(i, "3C")).collect::<Vec<_>>()
+    );
     reopened.close().await.unwrap();
     store.close().await.unwrap();
 }
