@@ -65,11 +65,39 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
             .any(|l| l.starts_with("server memory")),
         "{stdout}"
     );
-    let last = lines.last().expect("output");
-    assert!(last.starts_with("versus relay:"), "{stdout}");
-    let ratio = number_after(last, "ratio: ");
+    let versus = lines
+        .iter()
+        .find(|l| l.starts_with("versus relay: moves/s"))
+        .unwrap_or_else(|| panic!("no versus line in {stdout}"));
+    let ratio = number_after(versus, "ratio: ");
     assert!(
         (ratio - parlor / relay).abs() < 0.01 + 0.01 * ratio,
         "the ratio is parlor over relay: {stdout}"
     );
+    if cfg!(target_os = "linux") {
+        // Each run says what a move cost the server in CPU time, and the last line compares.
+        let cpu = |from: usize, to: usize| {
+            lines[from..to]
+                .iter()
+                .find(|l| l.starts_with("server CPU per move:"))
+                .map(|l| number_after(l, "server CPU per move: "))
+                .unwrap_or_else(|| panic!("no CPU line in {stdout}"))
+        };
+        let (relay_us, parlor_us) = (cpu(relay_at, parlor_at), cpu(parlor_at, lines.len()));
+        assert!(relay_us >= 0.0 && parlor_us > 0.0, "{stdout}");
+        let last = lines.last().expect("output");
+        assert!(
+            last.starts_with("versus relay: server CPU per move:"),
+            "{stdout}"
+        );
+        // Both printed to a tenth.
+        assert!(
+            (number_after(last, "parlor ") - parlor_us).abs() < 0.06,
+            "{stdout}"
+        );
+        assert!(
+            (number_after(last, "relay ") - relay_us).abs() < 0.06,
+            "{stdout}"
+        );
+    }
 }

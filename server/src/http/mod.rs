@@ -26,7 +26,7 @@ mod web;
 pub use admin::{AdminKey, AdminNodes, AdminSession, AdminTable, AdminTables};
 pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
-pub use stats::{Memory, ServerStats, memory};
+pub use stats::{Memory, ServerStats, cpu_ms_in, memory};
 
 use std::io;
 use std::sync::Arc;

@@ -19,6 +19,10 @@ pub struct ServerStats {
     pub connections: usize,
     /// The process's memory, where the system tells (Linux).
     pub memory: Option<Memory>,
+    /// CPU time the process has used so far (user and system), in milliseconds: read twice,
+    /// the difference over the moves made in between says what a move costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
     /// The table log, when the server keeps one.
     pub store: Option<StoreStats>,
     /// This node's part in its cluster, when it is one node of several.
@@ -44,6 +48,7 @@ pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
         tables: state.lobby.len(),
         connections: state.tracker.len(),
         memory: memory(),
+        cpu_ms: cpu_ms(),
         store: state.lobby.store().and_then(|store| store.stats()),
         cluster: match &state.cluster {
             Some(cluster) => Some(cluster.stats().await),
@@ -61,6 +66,34 @@ pub fn memory() -> Option<Memory> {
         rss_bytes: status_kib(&status, "VmRSS:")? * 1024,
         anon_bytes: status_kib(&status, "RssAnon:")? * 1024,
     })
+}
+
+/// The CPU time this process has used, user and system, in milliseconds, from
+/// `/proc/self/stat`; `None` elsewhere.
+#[must_use]
+pub fn cpu_ms() -> Option<u64> {
+    cpu_ms_in("/proc/self/stat")
+}
+
+/// The CPU time, in milliseconds, that a `/proc` `stat` file (a process's or one thread's)
+/// gives.
+#[must_use]
+pub fn cpu_ms_in(stat_file: &str) -> Option<u64> {
+    stat_cpu_ms(&std::fs::read_to_string(stat_file).ok()?)
+}
+
+/// `utime + stime` of a `stat` line, in milliseconds. Both count clock ticks of `USER_HZ`,
+/// which Linux fixes at 100 for user space. The command name (field 2) may hold spaces and
+/// parentheses, so fields are counted after its closing one.
+fn stat_cpu_ms(stat: &str) -> Option<u64> {
+    /// Milliseconds per tick of Linux's `USER_HZ`.
+    const MS_PER_TICK: u64 = 10;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace();
+    // Fields 3 to 13 come first; `utime` is field 14, `stime` field 15.
+    let utime: u64 = fields.nth(11)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) * MS_PER_TICK)
 }
 
 /// One `Name:   123 kB` line of `/proc/self/status`, in KiB.
@@ -84,6 +117,24 @@ mod tests {
         assert_eq!(status_kib(status, "VmRSS:"), Some(21564));
         assert_eq!(status_kib(status, "RssAnon:"), Some(13616));
         assert_eq!(status_kib(status, "RssFile:"), None);
+    }
+
+    #[test]
+    fn cpu_time_is_read_after_the_command_name() {
+        let stat = "4242 (tokio rt (x)) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 56 0 0 20 0 3";
+        assert_eq!(stat_cpu_ms(stat), Some(12_900));
+        assert_eq!(stat_cpu_ms("4242 (cut short) S 1 2"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_process_has_used_cpu_time() {
+        // Busy until a tick of CPU time has been counted (bounded: a stuck count fails).
+        let spin = std::time::Instant::now();
+        while cpu_ms().expect("linux tells") == 0 && spin.elapsed().as_secs() < 30 {
+            std::hint::black_box(spin.elapsed());
+        }
+        assert!(cpu_ms().expect("linux tells") >= 10, "one tick is 10 ms");
     }
 
     #[cfg(target_os = "linux")]

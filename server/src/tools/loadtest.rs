@@ -14,7 +14,9 @@
 //! `--versus-relay` runs the same load first against a bare relay of the same traffic
 //! ([`super::relay`]), then against the server, and ends with the ratio of their moves per
 //! second: this machine drifts, so only a ratio taken in one run says how close the server
-//! is to what the sockets alone allow.
+//! is to what the sockets alone allow. Each run also prints the server's CPU time per move
+//! over the window (the relay's threads; a Parlor server's `cpu_ms` from `GET /api/stats`),
+//! which drifts less than moves per second, and the versus line gives their ratio too.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -24,9 +26,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
-use parlor_shared::Seat;
 use parlor_shared::bots::RandomBot;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
+use parlor_shared::{Legal, Seat};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
@@ -71,6 +73,8 @@ struct Figures {
     moves_per_sec: f64,
     /// The 99th percentile of a move's latency, in milliseconds.
     p99_ms: f64,
+    /// The server's CPU time per move during the window, in microseconds, when it says.
+    cpu_us_per_move: Option<f64>,
 }
 
 /// What all clients share.
@@ -108,15 +112,15 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
     }
     let runtime = super::runtime(args.threads)?;
     if !args.versus_relay {
-        runtime.block_on(load(args, &host, false))?;
+        runtime.block_on(load(args, &host, None))?;
         return Ok(());
     }
     let relay = Relay::start(args.threads)?;
     println!("bare relay ({}):", relay.addr);
-    let bare = runtime.block_on(load(args, &relay.addr.to_string(), true))?;
+    let bare = runtime.block_on(load(args, &relay.addr.to_string(), Some(&relay)))?;
     drop(relay);
     println!("parlor ({host}):");
-    let parlor = runtime.block_on(load(args, &host, false))?;
+    let parlor = runtime.block_on(load(args, &host, None))?;
     println!(
         "versus relay: moves/s ratio: {:.2} (parlor {:.0} / relay {:.0}) p99_ms: parlor {:.2} relay {:.2}",
         parlor.moves_per_sec / bare.moves_per_sec.max(f64::MIN_POSITIVE),
@@ -125,12 +129,28 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
         parlor.p99_ms,
         bare.p99_ms
     );
+    if let (Some(parlor_us), Some(relay_us)) = (parlor.cpu_us_per_move, bare.cpu_us_per_move) {
+        println!(
+            "versus relay: server CPU per move: parlor {parlor_us:.1} us, relay {relay_us:.1} us (ratio {:.2})",
+            relay_us / parlor_us.max(f64::MIN_POSITIVE)
+        );
+    }
     Ok(())
 }
 
-/// Loads `host` and prints the figures; `relay` is the bare relay, which has no memory
-/// report and no built-in bots.
-async fn load(args: &LoadtestArgs, host: &str, relay: bool) -> anyhow::Result<Figures> {
+/// The CPU time the server under load has used so far, in milliseconds: the relay's threads',
+/// or what a Parlor server reports in `GET /api/stats` (on Linux).
+async fn server_cpu_ms(host: &str, relay: Option<&Relay>) -> Option<u64> {
+    match relay {
+        Some(relay) => relay.cpu_ms(),
+        None => server_stats(host).await.ok()?.cpu_ms,
+    }
+}
+
+/// Loads `host` and prints the figures; `bare` is the bare relay when `host` is it, which has
+/// no memory report and no built-in bots.
+async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::Result<Figures> {
+    let relay = bare.is_some();
     let host = host.to_string();
     let strong_tables = if relay { 0 } else { args.strong_tables };
     let shared = Arc::new(Shared {
@@ -182,10 +202,12 @@ async fn load(args: &LoadtestArgs, host: &str, relay: bool) -> anyhow::Result<Fi
         args.tables
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
+    let cpu_before = server_cpu_ms(&host, bare).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
+    let cpu_after = server_cpu_ms(&host, bare).await;
     let during = if relay {
         None
     } else {
@@ -237,9 +259,19 @@ async fn load(args: &LoadtestArgs, host: &str, relay: bool) -> anyhow::Result<Fi
             strong as f64 / elapsed
         );
     }
+    let cpu_us_per_move = match (cpu_before, cpu_after) {
+        (Some(before), Some(after)) if moves > 0 => {
+            Some(after.saturating_sub(before) as f64 * 1000.0 / moves as f64)
+        }
+        _ => None,
+    };
+    if let Some(us) = cpu_us_per_move {
+        println!("server CPU per move: {us:.1} us (user and system, over the window)");
+    }
     let figures = Figures {
         moves_per_sec: moves as f64 / elapsed,
         p99_ms: pct(0.99),
+        cpu_us_per_move,
     };
     println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",
@@ -337,6 +369,12 @@ async fn join_as_bot(
     Ok(ws)
 }
 
+/// The one field of a `your_turn` the load generator reads; the rest (the view) is skipped.
+#[derive(serde::Deserialize)]
+struct PromptLegal {
+    legal: Legal,
+}
+
 /// The next text frame, or `None` once the run is over (`stopped`).
 async fn next_text(
     ws: &mut WebSocketStream<TcpStream>,
@@ -392,6 +430,18 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
         if text.starts_with(r#"{"type":"state""#) {
             continue;
         }
+        // A prompt is read for what a fast bot needs, its legal moves: parsing its view as
+        // well would spend the generator's CPU on the frame that differs most between servers.
+        if text.starts_with(r#"{"type":"your_turn""#) {
+            let prompt: PromptLegal = serde_json::from_str(text)?;
+            let msg = random
+                .choose_legal(&prompt.legal)
+                .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
+            let text = serde_json::to_string(&msg)?;
+            sent = Some((Instant::now(), text.clone()));
+            ws.send(Message::text(text)).await?;
+            continue;
+        }
         let msg: ServerMsg = serde_json::from_str(text)?;
         match msg {
             ServerMsg::Welcome { seat, host, .. } => {
@@ -410,14 +460,6 @@ async fn client(host: &str, table: &str, seed: u64, shared: &Shared) -> anyhow::
                     started = true;
                     ws.send(Message::text(r#"{"type":"start"}"#)).await?;
                 }
-            }
-            ServerMsg::YourTurn { legal, .. } => {
-                let msg = random
-                    .choose_legal(&legal)
-                    .map_or(ClientMsg::Ping {}, |action| move_message(action, None));
-                let text = serde_json::to_string(&msg)?;
-                sent = Some((Instant::now(), text.clone()));
-                ws.send(Message::text(text)).await?;
             }
             ServerMsg::Error { code, message } => {
                 if code == "rate_limited"

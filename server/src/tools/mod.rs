@@ -25,6 +25,14 @@ pub mod verify;
 
 /// A multi-threaded tokio runtime with `threads` workers (0: one per CPU core).
 pub fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    runtime_on_start(threads, || {})
+}
+
+/// [`runtime`], running `on_start` on each of its threads as it starts.
+pub fn runtime_on_start(
+    threads: usize,
+    on_start: impl Fn() + Send + Sync + 'static,
+) -> anyhow::Result<tokio::runtime::Runtime> {
     use anyhow::Context;
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     if threads > 0 {
@@ -32,6 +40,7 @@ pub fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {
     }
     builder
         .enable_all()
+        .on_thread_start(on_start)
         .build()
         .context("starting the async runtime")
 }

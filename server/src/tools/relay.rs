@@ -6,7 +6,7 @@
 //! table id, `join` takes the next free seat (`welcome`), and once four have joined the seat
 //! whose turn it is gets a `your_turn`. Each move is parsed (JSON), checked against the turn,
 //! and answered with what a move makes at a Parlor table: the `played` event to all four seats
-//! and the next prompt, carrying a real Hearts view, to the next seat. There are no rules,
+//! and the next prompt, one of a real Hearts match's in turn, to the next seat. There are no rules,
 //! no views built per move, no storage: that is the point.
 //!
 //! It has its own runtime on its own threads, as a separate server process would, and listens
@@ -27,8 +27,10 @@ use axum::routing::{get, post};
 use axum::serve::ListenerExt;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::bots::RandomBot;
+use parlor_shared::fair::practice_master;
 use parlor_shared::protocol::{PROTOCOL_VERSION, ServerMsg};
-use parlor_shared::{Game, Options, Phase, PlayerView, Seat, Variant};
+use parlor_shared::rules::Rules;
+use parlor_shared::{Game, Options, PlayerView, Seat, Variant};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
@@ -38,18 +40,23 @@ pub struct Relay {
     pub addr: SocketAddr,
     stop: CancellationToken,
     thread: Option<JoinHandle<()>>,
+    /// Its threads, for the CPU time it uses.
+    threads: ThreadCpu,
 }
 
 impl Relay {
     /// Starts a relay on a free port of 127.0.0.1 with `threads` workers (0: one per core).
     pub fn start(threads: usize) -> anyhow::Result<Relay> {
-        let runtime = super::runtime(threads)?;
+        let cpu = ThreadCpu::default();
+        let noted = cpu.clone();
+        let runtime = super::runtime_on_start(threads, move || noted.note_this_thread())?;
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .context("binding the relay's port")?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();
         let stopped = stop.clone();
+        let noted = cpu.clone();
         let hub = Hub {
             tables: Arc::default(),
             next_table: Arc::default(),
@@ -58,6 +65,8 @@ impl Relay {
         let thread = std::thread::Builder::new()
             .name("relay".into())
             .spawn(move || {
+                // This thread runs the accept loop.
+                noted.note_this_thread();
                 runtime.block_on(async move {
                     let listener = listener.tap_io(|tcp| {
                         let _ = tcp.set_nodelay(true);
@@ -78,7 +87,48 @@ impl Relay {
             addr,
             stop,
             thread: Some(thread),
+            threads: cpu,
         })
+    }
+
+    /// The CPU time its threads have used so far, in milliseconds (`None` off Linux).
+    #[must_use]
+    pub fn cpu_ms(&self) -> Option<u64> {
+        self.threads.ms()
+    }
+}
+
+/// The CPU time of the threads that noted themselves, read from each one's `/proc` entry
+/// (Linux): the relay shares its process with the load generator, so the process's own
+/// figure would count both.
+#[derive(Clone, Default)]
+struct ThreadCpu(Arc<Mutex<Vec<String>>>);
+
+impl ThreadCpu {
+    /// Adds the calling thread.
+    fn note_this_thread(&self) {
+        // `/proc/thread-self` links to `<pid>/task/<tid>`.
+        if let Ok(link) = std::fs::read_link("/proc/thread-self") {
+            let stat = format!("/proc/{}/stat", link.display());
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(stat);
+        }
+    }
+
+    /// Their CPU time so far, in milliseconds; threads that have ended are left out.
+    fn ms(&self) -> Option<u64> {
+        let stats = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if stats.is_empty() {
+            return None;
+        }
+        Some(
+            stats
+                .iter()
+                .filter_map(|stat| crate::http::cpu_ms_in(stat))
+                .sum(),
+        )
     }
 }
 
@@ -108,46 +158,49 @@ struct Table {
     seq: u64,
 }
 
-/// A `your_turn` frame made once from a real Hearts game, its `seq` filled in per move.
+/// The `your_turn` frames of a whole Hearts match as a Parlor table sends them (fair deal with
+/// its commitment, the score sheet growing hand by hand), made once; a table's n-th move is
+/// answered with the n-th, its `seq` filled in. A single prompt from the first hand would be
+/// smaller than the average one a real table sends, and the relay's traffic would not be the
+/// server's.
 struct Prompt {
-    before_seq: String,
-    after_seq: String,
+    /// Each prompt's text before and after its `seq`.
+    frames: Vec<(String, String)>,
 }
 
 impl Prompt {
-    /// Plays random moves into the middle of a Hearts hand and keeps the prompt of the seat
-    /// to play there: the size and content of a real one.
+    /// Plays a match with random legal moves and keeps the prompt of every seat asked to act,
+    /// in order.
     fn new() -> Prompt {
         const MARK: u64 = 987_654_321_012_345;
-        let mut game = Game::new(Variant::Hearts, &Options::default(), 1).expect("default options");
+        let rules = Rules::new(Variant::Hearts, &Options::default()).expect("default options");
+        let mut game = Game::with_master(rules, practice_master(1));
         let mut bot = RandomBot::new(1);
         let mut events = Vec::new();
-        let mut moves = 0;
-        while game.phase() != Phase::Playing || moves < 24 {
+        let mut frames = Vec::new();
+        while !game.is_over() {
             let seat = game.to_act().first().expect("someone acts");
+            let msg = ServerMsg::YourTurn {
+                seq: MARK,
+                legal: game.legal_actions(seat),
+                view: Box::new(PlayerView::of(&game, Some(seat))),
+                timeout_ms: Some(600_000),
+            };
+            let text = serde_json::to_string(&msg).expect("server messages serialize");
+            let (before, after) = text
+                .split_once(&MARK.to_string())
+                .expect("the prompt names its seq");
+            frames.push((before.to_string(), after.to_string()));
             bot.act_on(&mut game, seat, &mut events)
                 .expect("random legal moves are accepted");
-            moves += 1;
         }
-        let seat = game.next_to_play();
-        let msg = ServerMsg::YourTurn {
-            seq: MARK,
-            legal: game.legal_actions(seat),
-            view: Box::new(PlayerView::of(&game, Some(seat))),
-            timeout_ms: Some(600_000),
-        };
-        let text = serde_json::to_string(&msg).expect("server messages serialize");
-        let (before, after) = text
-            .split_once(&MARK.to_string())
-            .expect("the prompt names its seq");
-        Prompt {
-            before_seq: before.to_string(),
-            after_seq: after.to_string(),
-        }
+        Prompt { frames }
     }
 
+    /// The prompt of a table's move `seq`.
     fn with_seq(&self, seq: u64) -> Utf8Bytes {
-        format!("{}{seq}{}", self.before_seq, self.after_seq).into()
+        let (before, after) = &self.frames[(seq % self.frames.len() as u64) as usize];
+        format!("{before}{seq}{after}").into()
     }
 }
 
@@ -279,15 +332,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_prompt_is_a_real_your_turn_with_its_seq() {
+    fn the_prompts_are_a_whole_matchs_real_your_turns_with_their_seq() {
         let prompt = Prompt::new();
-        let text = prompt.with_seq(42);
-        match serde_json::from_str::<ServerMsg>(text.as_str()).unwrap() {
-            ServerMsg::YourTurn { seq, legal, .. } => {
-                assert_eq!(seq, 42);
-                assert!(matches!(legal, parlor_shared::Legal::Play { .. }));
+        // At least one hand's 52 plays and four passes; the last hands carry a score sheet.
+        assert!(prompt.frames.len() > 56, "{} prompts", prompt.frames.len());
+        let mut passes = 0;
+        for seq in 0..prompt.frames.len() as u64 {
+            match serde_json::from_str::<ServerMsg>(prompt.with_seq(seq).as_str()).unwrap() {
+                ServerMsg::YourTurn {
+                    seq: got,
+                    legal,
+                    view,
+                    ..
+                } => {
+                    assert_eq!(got, seq);
+                    assert!(view.deal_commitment.is_some(), "a fair deal's prompt");
+                    passes += usize::from(matches!(legal, parlor_shared::Legal::Pass { .. }));
+                }
+                other => panic!("not a prompt: {other:?}"),
             }
-            other => panic!("not a prompt: {other:?}"),
         }
+        assert!(passes >= 4, "the passing prompts are in the cycle too");
+        let last = prompt.with_seq(prompt.frames.len() as u64 - 1);
+        let ServerMsg::YourTurn { view, .. } = serde_json::from_str(last.as_str()).unwrap() else {
+            panic!("not a prompt");
+        };
+        assert!(
+            !view.history.is_empty(),
+            "the last prompts carry the match's score sheet"
+        );
     }
 }

@@ -189,3 +189,13 @@ async fn a_kick_wins_over_a_finish() {
     .await;
     assert!(!written.iter().any(|m| matches!(m, Message::Close(_))));
 }
+
+#[tokio::test]
+async fn a_kick_drops_the_frames_still_queued() {
+    let written = writer_closed_by(|conn, _| {
+        assert!(conn.send("three".into()));
+        conn.kick();
+    })
+    .await;
+    assert_eq!(texts(&written), ["one", "two"]);
+}
