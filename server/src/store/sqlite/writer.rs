@@ -404,10 +404,11 @@ fn write_all(
         conn.prepare_cached("COMMIT")?.execute([])?;
         Ok(outcomes)
     });
-    if result.is_err() && !conn.is_autocommit() {
-        if let Err(err) = conn.execute_batch("ROLLBACK") {
-            tracing::warn!(%err, "could not roll back a failed transaction");
-        }
+    if result.is_err()
+        && !conn.is_autocommit()
+        && let Err(err) = conn.execute_batch("ROLLBACK")
+    {
+        tracing::warn!(%err, "could not roll back a failed transaction");
     }
     result
 }
