@@ -491,3 +491,32 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
     reopened.close().await.unwrap();
     store.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_write_that_reads_first_waits_for_the_lock_instead_of_failing() {
+    let dir = Dir::new("fold-lock");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    store.close().await.unwrap();
+    // Reopened, the writer does not know the table's last action: its first append reads it
+    // from the file before writing.
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let saving = store.saving();
+    // Another connection holds the write lock for a moment, as the checkpointer does when it
+    // restarts the log.
+    let other = Connection::open(dir.0.join(DB_FILE)).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let acks = append_actions(&store, "t", [action(0, "2C")]);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    other.execute_batch("COMMIT").unwrap();
+    all_ok(acks).await;
+    // The writer waited for the lock: no commit failed meanwhile.
+    assert!(
+        !saving.has_changed().unwrap(),
+        "a commit failed while the lock was held"
+    );
+    assert!(*saving.borrow());
+    let log = store.table_log("t").await.unwrap().unwrap();
+    assert_eq!(log.actions, vec![action(0, "2C")]);
+    store.close().await.unwrap();
+}

@@ -315,7 +315,7 @@ fn prune_in(
     before: i64,
     limit: usize,
 ) -> Result<usize, StoreError> {
-    let tx = conn.transaction()?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     folder.begin(&tx)?;
     let ids: Vec<String> = tx
         .prepare_cached(
@@ -392,14 +392,18 @@ fn finish(mut conn: Connection, checkpointer: Option<Checkpointer>) {
 /// any other failure (a full disk, an I/O error, a read-only file) fails the whole
 /// transaction, which is rolled back. Returns each change's outcome, in order.
 ///
-/// `BEGIN` and `COMMIT` are prepared once and kept, like every statement here: run through
-/// `Connection::transaction`, each commit parsed and compiled both again.
+/// `BEGIN IMMEDIATE` and `COMMIT` are prepared once and kept, like every statement here: run
+/// through `Connection::transaction`, each commit parsed and compiled both again. Immediate:
+/// the transaction may read (a table's last stored action) before its first write, and a
+/// transaction that has read gives up at once, without the busy timeout, when it cannot take
+/// the write lock (held for a moment by the checkpointer restarting the log); taken first,
+/// the lock is waited for.
 fn write_all(
     conn: &mut Connection,
     folder: &mut Folder,
     writes: &[&Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    conn.prepare_cached("BEGIN")?.execute([])?;
+    conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
     let result = write_in(conn, folder, writes).and_then(|outcomes| {
         conn.prepare_cached("COMMIT")?.execute([])?;
         Ok(outcomes)
