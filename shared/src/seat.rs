@@ -30,12 +30,14 @@ impl Seat {
 
     /// The next seat clockwise at a table of `n`. One step needs one compare-and-select, not
     /// [`Seat::left`]'s second check for several laps: every card played takes this step.
+    /// One step from a seat at the table reaches `n` at most, so the select is between the
+    /// sum and zero (no subtraction to wait for).
     #[must_use]
     #[inline]
     pub fn next(self, n: u8) -> Seat {
         debug_assert!(self.0 < n, "{self} at a table of {n}");
         let s = self.0 + 1;
-        Seat(if s >= n { s - n } else { s })
+        Seat(if s == n { 0 } else { s })
     }
 
     /// The partner across a four-seat table.

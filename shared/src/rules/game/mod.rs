@@ -68,7 +68,8 @@ pub struct Game {
     trick: Trick,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
-    /// The cards `turn` may play, computed once per turn (while playing).
+    /// The cards `turn` may play, computed once per turn while playing, and empty in every
+    /// other phase: so a card is accepted by one test (`Game::play`).
     legal: CardSet,
     /// The cards a player void in the led suit must play if they hold any, set by the variant
     /// at the start of each trick.
@@ -203,7 +204,9 @@ impl Game {
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
-        game.deal(&mut Vec::new());
+        // The first deal's events are not kept (`opening_events` makes them again); room for
+        // them at once saves growing the buffer twice per match.
+        game.deal(&mut Vec::with_capacity(8));
         game
     }
 

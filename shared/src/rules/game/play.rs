@@ -20,9 +20,7 @@ impl Game {
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        if seat.0 >= self.players {
-            return Err(RuleError::NoSuchSeat(seat));
-        }
+        // `play` tells every refusal apart, `NoSuchSeat` first, once its one test fails.
         self.play(seat, card, events)
     }
 
@@ -50,6 +48,14 @@ impl Game {
         if led.is_empty() {
             return self.variant_rules.lead_options(hand, self.table());
         }
+        self.follow_options(hand, led)
+    }
+
+    /// What a follower holding `hand` may play to a trick whose led suit's cards are `led`.
+    /// The moves that know the trick is led (every card but the last of a trick) ask this
+    /// directly rather than `playable`, which tests for the lead first.
+    #[inline]
+    fn follow_options(&self, hand: CardSet, led: CardSet) -> CardSet {
         let following = hand & led;
         // Whether a player can follow is random in random play: compute both answers and
         // select, rather than branch.
@@ -80,6 +86,40 @@ impl Game {
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        // One test lets an accepted card through: `legal` is empty outside the playing phase
+        // (see `Game::legal`) and `turn` is a seat at the table. Which rule a refused card
+        // breaks is worked out after it failed, in the order the checks have always had.
+        if seat != self.turn || !self.legal.contains(card) {
+            return self.refused_card(seat, card, events);
+        }
+        self.hands[seat].remove(card);
+        self.face_up.remove(card);
+        let winner = self.trick.push(seat, card, self.trump);
+        events.push(Event::Played { seat, card });
+        if self.trick.len() == self.players as usize {
+            // Sets the next legal cards: the winner's lead, or the next hand's.
+            self.finish_trick(winner, events);
+        } else {
+            // Mid-trick the phase cannot have changed, and the trick is led.
+            self.turn = seat.next(self.players);
+            self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
+        }
+        Ok(())
+    }
+
+    /// A card that did not pass `play`'s one test: from no seat at the table, out of phase,
+    /// out of turn, or outside the legal cards.
+    #[cold]
+    #[inline(never)]
+    fn refused_card(
+        &mut self,
+        seat: Seat,
+        card: Card,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if seat.0 >= self.players {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
         match self.phase {
             Phase::Playing => {}
             Phase::Passing => return Err(RuleError::PassingNow),
@@ -88,30 +128,11 @@ impl Game {
         if seat != self.next_to_play() {
             return Err(RuleError::NotYourTurn);
         }
-        if !self.legal.contains(card) {
-            return self.illegal_card(seat, card, events);
-        }
-        self.hands[seat].remove(card);
-        self.face_up.remove(card);
-        let winner = self.trick.push(seat, card, self.trump);
-        events.push(Event::Played { seat, card });
-        if self.trick.len() == self.players as usize {
-            self.finish_trick(winner, events);
-            if self.phase == Phase::Playing {
-                self.legal = self.playable(self.turn);
-            }
-        } else {
-            // Mid-trick the phase cannot have changed.
-            self.turn = seat.next(self.players);
-            self.legal = self.playable(self.turn);
-        }
-        Ok(())
+        self.illegal_card(seat, card, events)
     }
 
     /// A card outside the legal ones: refused, or (when the variant says so) a bad card that
     /// costs points and ends the hand.
-    #[cold]
-    #[inline(never)]
     fn illegal_card(
         &mut self,
         seat: Seat,
@@ -155,6 +176,91 @@ impl Game {
         self.start_trick(winner);
         if self.variant_rules.trick_won(winner, &mut self.totals) || self.hands[winner].is_empty() {
             self.finish_hand(events);
+        } else {
+            self.legal = self
+                .variant_rules
+                .lead_options(self.hands[winner], self.table());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::{Options, Variant};
+
+    /// `play_card` lets a card through on one test (`legal` is empty outside the playing
+    /// phase): each refusal must still name its rule, in the order `apply` names them, and
+    /// leave the game as it was.
+    #[test]
+    fn every_refused_card_names_its_rule_and_changes_nothing() {
+        let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
+        let mut events = Vec::new();
+        assert_eq!(game.phase(), Phase::Passing);
+        let before = game.clone();
+        for seat in Seat::all(4) {
+            let card = game.hand(seat).lowest().unwrap();
+            assert_eq!(
+                game.play_card(seat, card, &mut events),
+                Err(RuleError::PassingNow)
+            );
+        }
+        let held = game.hand(Seat(0)).lowest().unwrap();
+        assert_eq!(
+            game.play_card(Seat(7), held, &mut events),
+            Err(RuleError::NoSuchSeat(Seat(7)))
+        );
+        assert!(game == before && events.is_empty());
+
+        // Pass, then refuse out of turn and outside the legal cards while playing.
+        for seat in Seat::all(4) {
+            let cards: CardSet = game.hand(seat).iter().take(3).collect();
+            game.pass_cards(seat, cards, &mut events).unwrap();
+        }
+        let turn = game.next_to_play();
+        let other = turn.next(4);
+        let before = game.clone();
+        let events_before = events.len();
+        assert_eq!(
+            game.play_card(other, game.hand(other).lowest().unwrap(), &mut events),
+            Err(RuleError::NotYourTurn)
+        );
+        let not_held = (CardSet::FULL - game.hand(turn)).lowest().unwrap();
+        assert_eq!(
+            game.play_card(turn, not_held, &mut events),
+            Err(RuleError::CardNotHeld(not_held))
+        );
+        let held_illegal = (game.hand(turn) - game.legal_plays(turn)).lowest().unwrap();
+        assert_eq!(
+            game.play_card(turn, held_illegal, &mut events),
+            Err(RuleError::MustLeadTwoOfClubs)
+        );
+        assert!(game == before && events.len() == events_before);
+
+        // Played out, the match refuses every card.
+        while !game.is_over() {
+            let seat = game.next_to_play();
+            if game.phase() == Phase::Passing {
+                for seat in game.to_pass().iter() {
+                    let cards: CardSet = game.hand(seat).iter().take(3).collect();
+                    game.pass_cards(seat, cards, &mut events).unwrap();
+                }
+                continue;
+            }
+            let card = game.legal_plays(seat).lowest().unwrap();
+            game.play_card(seat, card, &mut events).unwrap();
+        }
+        let before = game.clone();
+        for seat in Seat::all(4) {
+            assert_eq!(
+                game.play_card(seat, Card::TWO_OF_CLUBS, &mut events),
+                Err(RuleError::MatchOver)
+            );
+        }
+        assert_eq!(
+            game.play_card(Seat(9), Card::TWO_OF_CLUBS, &mut events),
+            Err(RuleError::NoSuchSeat(Seat(9)))
+        );
+        assert!(game == before);
     }
 }
