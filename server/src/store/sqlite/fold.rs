@@ -10,45 +10,79 @@
 //! moves or more.
 //!
 //! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
-//! log back, and reading a table adds them to what `actions` holds. The log is two tables
-//! taken in turn, [`HALF`] appends each: when the one in use is full, every action still
-//! waiting in the other is folded and the other is emptied with one `DELETE` (SQLite then
-//! frees its pages whole instead of deleting row by row) and taken next. A log row is thus
-//! deleted only after it was folded, so the file alone always holds every committed action:
-//! opening it folds whatever the log still holds ([`fold_all`]) before anything is read, and
-//! so does closing it. Deleting actions (a cut, a deleted or pruned table) deletes them from
-//! both tiers.
+//! log back, and reading a table adds them to what `actions` holds. The log is a ring of
+//! [`RING`] rows in `action_log`: append number `m` overwrites row `m % RING`, which held
+//! append `m - RING`, folded by then (an action still waiting that long is folded first). A
+//! log row is thus overwritten only after it was folded, so the file alone always holds every
+//! committed action: opening it folds whatever the log holds ([`fold_all`], which skips what
+//! `actions` already has) and empties it before anything is read, and so does closing it.
+//! Deleting actions (a cut, a deleted or pruned table) deletes them from both tiers.
+//!
+//! Why a ring: appended after the log's last row, every few commits needed a new page, and
+//! taking a page from the free list or growing the file changes the database header and the
+//! free list's page as well, two more pages written by most commits; emptying the log freed
+//! its pages to that list again. Overwritten in place, the log's pages stay the log's: a
+//! commit writes the one or two of them its moves land on. (`action_log_b`, its other half in
+//! files of the version before, is only folded and emptied on opening.)
 //!
 //! The memory changes inside the writer's transaction; when that transaction is rolled back
 //! the memory is thrown away and the next transaction starts by folding the whole log
 //! ([`Folder::begin`]).
+//!
+//! Rows are written many at a time: an append or a fold only queues its rows in memory, and
+//! [`Folder::flush`] writes the queue before the commit (and before anything that reads or
+//! deletes log rows) with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows. One statement
+//! step per chunk instead of one per row: the statement's start, its end and the library
+//! call around it were most of what an append cost. A failure fails the whole transaction
+//! anyway (it is rolled back), so the folds are `INSERT OR FAIL`: SQLite need not keep a
+//! statement journal to undo a half-done statement.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::StoreError;
 use crate::store::records::ActionRow;
 
 /// How many appends old a table's oldest unfolded action may grow before the table's actions
 /// are folded. At 250 busy tables a table has about sixteen moves by then; at most this many
-/// actions (a few hundred KB) wait in memory, and twice as many rows at most in the log.
+/// actions (a few hundred KB) wait in memory.
 pub const KEEP: i64 = 4096;
 
-/// Appends to one of the two log tables before the other is emptied and taken. At least
-/// [`KEEP`], so that the other's actions are all folded by then in the usual course.
-pub const HALF: i64 = KEEP;
+/// The rows of the log's ring. More than [`KEEP`], so that in the usual course a row's action
+/// was folded long before the ring comes round to it again.
+pub const RING: i64 = 2 * KEEP;
 
-/// The two log tables.
+/// The log tables: the ring, then the other half of the previous version's log (emptied on
+/// opening, and by every cut and deletion the same way).
 const LOGS: [&str; 2] = ["action_log", "action_log_b"];
 
-/// Appending to each log table.
-const APPEND: [&str; 2] = [
-    "INSERT INTO action_log (table_id, match_no, idx, seat, action, seq)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    "INSERT INTO action_log_b (table_id, match_no, idx, seat, action, seq)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-];
+/// The rows one multi-row `INSERT` writes, largest first: a queue of `n` rows is written
+/// with as many of the largest as fit, then the next, down to single rows. Few sizes, so
+/// that every statement stays prepared in the connection's cache.
+pub const CHUNKS: [usize; 4] = [64, 16, 4, 1];
+
+/// What [`Folder::flush`] still has to write, in order.
+#[derive(Debug)]
+enum Queued {
+    /// An action written to a row of the ring.
+    Append {
+        /// The row (`n`).
+        slot: i64,
+        /// Its table.
+        table: String,
+        /// The action.
+        row: ActionRow,
+    },
+    /// A table's actions folded into `actions`.
+    Fold {
+        /// The table.
+        table: String,
+        /// Its actions, in order.
+        rows: Vec<ActionRow>,
+    },
+}
 
 /// One table's actions not folded yet.
 #[derive(Debug)]
@@ -73,18 +107,16 @@ pub struct Folder {
     last: HashMap<String, (u32, u32)>,
     /// How many actions were appended since start (the newest one's number).
     newest: i64,
-    /// The log table in use (an index into [`LOGS`]).
-    half: usize,
-    /// The number of the first action appended to it.
-    half_start: i64,
     /// True when a transaction was rolled back: the memory may not match the file.
     stale: bool,
+    /// Rows and deletions not written yet, in order (see [`Folder::flush`]).
+    queued: Vec<Queued>,
 }
 
 impl Folder {
     /// Called at the start of each write transaction: after a rollback, folds the whole log
     /// and starts the memory over.
-    pub fn begin(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub fn begin(&mut self, tx: &Connection) -> Result<(), StoreError> {
         if self.stale {
             fold_log(tx)?;
             *self = Folder::default();
@@ -101,7 +133,7 @@ impl Folder {
     /// stored one is refused with a constraint error, as a repeated key always was.
     pub fn append(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         table: &str,
         row: &ActionRow,
     ) -> Result<(), StoreError> {
@@ -123,19 +155,15 @@ impl Folder {
                 )),
             )));
         }
-        if self.newest - self.half_start + 1 >= HALF {
-            self.switch(tx)?;
-        }
-        tx.prepare_cached(APPEND[self.half])?.execute(params![
-            table,
-            row.match_no,
-            row.idx,
-            row.seat,
-            row.action,
-            row.seq as i64
-        ])?;
         self.newest += 1;
         let n = self.newest;
+        // Row `n % RING` held action `n - RING`: it is folded before it is overwritten.
+        self.fold_before(n - RING + 1);
+        self.queued.push(Queued::Append {
+            slot: n % RING,
+            table: table.to_string(),
+            row: row.clone(),
+        });
         match self.last.get_mut(table) {
             Some(last) => *last = key,
             None => {
@@ -159,33 +187,55 @@ impl Folder {
     }
 
     /// Called before each commit: folds the tables whose oldest pending action is [`KEEP`]
-    /// appends old.
-    pub fn settle(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
-        self.fold_before(tx, self.newest - KEEP + 1)
+    /// appends old, and writes everything queued.
+    pub fn settle(&mut self, tx: &Connection) -> rusqlite::Result<()> {
+        self.fold_before(self.newest - KEEP + 1);
+        self.flush(tx)
     }
 
-    /// Folds every table whose oldest pending action's number is below `before`.
-    fn fold_before(&mut self, tx: &Transaction<'_>, before: i64) -> rusqlite::Result<()> {
+    /// Folds every table whose oldest pending action's number is below `before` (queued for
+    /// [`Folder::flush`]).
+    fn fold_before(&mut self, before: i64) {
         while let Some((&first, _)) = self.by_age.first_key_value() {
             if first >= before {
                 break;
             }
             let table = self.by_age.remove(&first).expect("the oldest table");
             if let Some(pending) = self.pending.remove(&table) {
-                insert_actions(tx, &table, &pending.rows)?;
+                self.queued.push(Queued::Fold {
+                    table,
+                    rows: pending.rows,
+                });
             }
         }
-        Ok(())
     }
 
-    /// The log table in use is full: folds what still waits in the other, empties it and
-    /// takes it.
-    fn switch(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
-        self.fold_before(tx, self.half_start)?;
-        let other = 1 - self.half;
-        tx.execute_batch(&format!("DELETE FROM {}", LOGS[other]))?;
-        self.half = other;
-        self.half_start = self.newest + 1;
+    /// Writes every queued row, in order: each run of appends to the ring and each table's
+    /// fold as multi-row `INSERT`s. Called before the commit and before any
+    /// statement that reads or deletes log rows. A failure leaves the transaction to be
+    /// rolled back (the memory is then stale).
+    pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
+        let queued = std::mem::take(&mut self.queued);
+        let mut rest = queued.as_slice();
+        while let Some(first) = rest.first() {
+            match first {
+                Queued::Append { .. } => {
+                    let run = rest
+                        .iter()
+                        .take_while(|q| matches!(q, Queued::Append { .. }))
+                        .count();
+                    let rows = rest[..run].iter().filter_map(|q| match q {
+                        Queued::Append { slot, table, row } => Some((*slot, table.as_str(), row)),
+                        Queued::Fold { .. } => None,
+                    });
+                    append_rows(tx, rows, run)?;
+                    rest = &rest[run..];
+                    continue;
+                }
+                Queued::Fold { table, rows } => insert_actions(tx, table, rows)?,
+            }
+            rest = &rest[1..];
+        }
         Ok(())
     }
 
@@ -211,11 +261,12 @@ impl Folder {
     /// action with `match_no` 0 and `from` 0). Its next action may come after any earlier one.
     pub fn cut(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         table: &str,
         match_no: u32,
         from: u32,
     ) -> rusqlite::Result<()> {
+        self.flush(tx)?;
         for log in LOGS {
             tx.prepare_cached(&format!(
                 "DELETE FROM {log} WHERE table_id = ?1
@@ -234,7 +285,8 @@ impl Folder {
 
     /// Deletes every action of the tables `ids` (whose rows are being deleted in `tx`) from
     /// both tiers, with one pass over the log for them all.
-    pub fn delete_tables(&mut self, tx: &Transaction<'_>, ids: &[String]) -> rusqlite::Result<()> {
+    pub fn delete_tables(&mut self, tx: &Connection, ids: &[String]) -> rusqlite::Result<()> {
+        self.flush(tx)?;
         for id in ids {
             tx.prepare_cached("DELETE FROM actions WHERE table_id = ?1")?
                 .execute([id])?;
@@ -273,7 +325,7 @@ impl Folder {
 
 /// The last action stored for `table` in `actions` (the log holds none of it unfolded when
 /// the memory does not know the table).
-fn stored_last(tx: &Transaction<'_>, table: &str) -> rusqlite::Result<Option<(u32, u32)>> {
+fn stored_last(tx: &Connection, table: &str) -> rusqlite::Result<Option<(u32, u32)>> {
     tx.prepare_cached(
         "SELECT match_no, idx FROM actions WHERE table_id = ?1
          ORDER BY match_no DESC, idx DESC LIMIT 1",
@@ -304,28 +356,100 @@ fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> 
     .collect()
 }
 
-/// Inserts actions into `actions`.
-fn insert_actions(tx: &Transaction<'_>, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for row in rows {
-        insert.execute(params![
-            table,
-            row.match_no,
-            row.idx,
-            row.seat,
-            row.action,
-            row.seq as i64
-        ])?;
+/// Where a multi-row `INSERT` goes.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// The ring's rows, overwritten (`INSERT OR REPLACE`, which SQLite does by writing the
+    /// row over the old one): seven parameters a row, its number first.
+    Ring,
+    /// `actions`, every row of one table: `?1` for the table, then five parameters a row.
+    Actions,
+}
+
+/// The SQL of every multi-row `INSERT`, built once: `[target][i]` inserts `CHUNKS[i]` rows
+/// (targets: the ring, then `actions`).
+static INSERTS: LazyLock<[[String; CHUNKS.len()]; 2]> = LazyLock::new(|| {
+    let sql = |target, n| {
+        let (head, row) = match target {
+            Target::Ring => (
+                "INSERT OR REPLACE INTO action_log (n, table_id, match_no, idx, seat, action, seq)",
+                "(?,?,?,?,?,?,?)",
+            ),
+            Target::Actions => (
+                "INSERT OR FAIL INTO actions (table_id, match_no, idx, seat, action, seq)",
+                "(?1,?,?,?,?,?)",
+            ),
+        };
+        let rows = vec![row; n].join(",");
+        format!("{head} VALUES {rows}")
+    };
+    [Target::Ring, Target::Actions].map(|target| CHUNKS.map(|n| sql(target, n)))
+});
+
+/// The SQL inserting `CHUNKS[i]` rows into `target`.
+fn insert_sql(target: Target, i: usize) -> &'static str {
+    let t = match target {
+        Target::Ring => 0,
+        Target::Actions => 1,
+    };
+    &INSERTS[t][i]
+}
+
+/// Binds one action's columns but its table from parameter `at` on.
+fn bind_action(
+    insert: &mut rusqlite::CachedStatement<'_>,
+    at: usize,
+    row: &ActionRow,
+) -> rusqlite::Result<()> {
+    insert.raw_bind_parameter(at, row.match_no)?;
+    insert.raw_bind_parameter(at + 1, row.idx)?;
+    insert.raw_bind_parameter(at + 2, row.seat)?;
+    insert.raw_bind_parameter(at + 3, &row.action)?;
+    insert.raw_bind_parameter(at + 4, row.seq as i64)
+}
+
+/// Writes `count` actions (with their rows and tables) to the ring, [`CHUNKS`] at a time.
+fn append_rows<'a>(
+    tx: &Connection,
+    mut rows: impl Iterator<Item = (i64, &'a str, &'a ActionRow)>,
+    mut count: usize,
+) -> rusqlite::Result<()> {
+    for (i, n) in CHUNKS.into_iter().enumerate() {
+        while count >= n {
+            let mut insert = tx.prepare_cached(insert_sql(Target::Ring, i))?;
+            for k in 0..n {
+                let (slot, table, row) = rows.next().expect("as many rows as counted");
+                insert.raw_bind_parameter(7 * k + 1, slot)?;
+                insert.raw_bind_parameter(7 * k + 2, table)?;
+                bind_action(&mut insert, 7 * k + 3, row)?;
+            }
+            insert.raw_execute()?;
+            count -= n;
+        }
+    }
+    Ok(())
+}
+
+/// Inserts one table's actions into `actions`, [`CHUNKS`] at a time.
+fn insert_actions(tx: &Connection, table: &str, rows: &[ActionRow]) -> rusqlite::Result<()> {
+    let mut rest = rows;
+    for (i, n) in CHUNKS.into_iter().enumerate() {
+        while rest.len() >= n {
+            let mut insert = tx.prepare_cached(insert_sql(Target::Actions, i))?;
+            insert.raw_bind_parameter(1, table)?;
+            for (k, row) in rest[..n].iter().enumerate() {
+                bind_action(&mut insert, 5 * k + 2, row)?;
+            }
+            insert.raw_execute()?;
+            rest = &rest[n..];
+        }
     }
     Ok(())
 }
 
 /// Folds every row of the log into `actions` (rows already there are kept as they are) and
 /// empties the log, inside `tx`.
-fn fold_log(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+fn fold_log(tx: &Connection) -> rusqlite::Result<()> {
     tx.execute_batch(
         "INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
              SELECT table_id, match_no, idx, seat, action, seq FROM action_log;

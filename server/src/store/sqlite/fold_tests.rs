@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::fold::KEEP;
+use super::fold::{KEEP, RING};
 use super::{DB_FILE, SqliteStore, schema};
 use crate::store::records::{ActionRow, MatchRow, TableRow, Write};
 use crate::store::test_support::{Dir, seat_rows};
@@ -298,5 +298,225 @@ async fn a_database_of_the_previous_schema_opens_with_its_actions() {
     }
     let log = store.table_log("old").await.unwrap().unwrap();
     assert_eq!(log.actions.len(), 6);
+    store.close().await.unwrap();
+}
+
+/// Every row on disk of `table` in the log, in the order appended: (index, action).
+fn logged(conn: &Connection, table: &str) -> Vec<(u32, String)> {
+    let mut rows = Vec::new();
+    for log in ["action_log", "action_log_b"] {
+        let mut select = conn
+            .prepare(&format!(
+                "SELECT idx, action FROM {log} WHERE table_id = ?1 ORDER BY n"
+            ))
+            .unwrap();
+        let found = select
+            .query_map([table], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap();
+        rows.extend(found.map(Result::unwrap));
+    }
+    rows.sort_by_key(|(idx, _)| *idx);
+    rows
+}
+
+#[tokio::test]
+async fn many_tables_actions_queued_at_once_with_a_cut_and_a_repeat_are_stored_as_sent() {
+    let dir = Dir::new("fold-many");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    for id in ["a", "b", "c"] {
+        all_ok(open_table(&store, id)).await;
+    }
+    // Queued without waiting, so that they share commits: more rows than the largest
+    // multi-row insert, from three tables taken in turn, past the end of the first log table.
+    let turns = KEEP as u32 / 2 + 77;
+    let mut acks = Vec::new();
+    for i in 0..turns {
+        for id in ["a", "b", "c"] {
+            acks.extend(append_actions(&store, id, [action(i, id)]));
+        }
+    }
+    // A cut among them (the queued rows before it are written first, then cut), the table
+    // going on after it, and a repeat that alone is refused.
+    let cut = turns - 50;
+    acks.push(store.append(Write::Cut {
+        table: "b".into(),
+        match_no: 1,
+        from: cut,
+    }));
+    acks.extend(append_actions(
+        &store,
+        "b",
+        (cut..cut + 9).map(|i| action(i, "9H")),
+    ));
+    let repeat = append_actions(&store, "a", [action(5, "KD")]);
+    acks.extend(append_actions(
+        &store,
+        "c",
+        (turns..turns + 3).map(|i| action(i, "c")),
+    ));
+    all_ok(acks).await;
+    for ack in repeat {
+        assert!(ack.await.unwrap().is_err());
+    }
+
+    let expected = |id: &str| -> Vec<ActionRow> {
+        match id {
+            "a" => (0..turns).map(|i| action(i, "a")).collect(),
+            "b" => (0..cut)
+                .map(|i| action(i, "b"))
+                .chain((cut..cut + 9).map(|i| action(i, "9H")))
+                .collect(),
+            _ => (0..turns + 3).map(|i| action(i, "c")).collect(),
+        }
+    };
+    for id in ["a", "b", "c"] {
+        let log = store.table_log(id).await.unwrap().unwrap();
+        assert_eq!(log.actions, expected(id), "table {id}");
+    }
+
+    // On disk after a kill: the log holds no cut action and no refused one, and what it
+    // holds of a table it holds in the order appended.
+    let copy = Dir::new("fold-many-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        let b = logged(&conn, "b");
+        assert!(
+            b.iter()
+                .all(|(idx, text)| *idx < cut || text.contains("9H")),
+            "a cut action is still in the log"
+        );
+        assert!(
+            !logged(&conn, "a")
+                .iter()
+                .any(|(_, text)| text.contains("KD"))
+        );
+        for log in ["action_log", "action_log_b"] {
+            let idx: Vec<u32> = conn
+                .prepare(&format!(
+                    "SELECT idx FROM {log} WHERE table_id = 'c' ORDER BY n"
+                ))
+                .unwrap()
+                .query_map([], |row| row.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert!(idx.windows(2).all(|w| w[0] < w[1]), "{log} out of order");
+        }
+    }
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    for log in &startup.tables {
+        assert_eq!(
+            log.actions,
+            expected(&log.table.id),
+            "table {}",
+            log.table.id
+        );
+    }
+    assert_eq!(startup.tables.len(), 3);
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_nothing() {
+    let dir = Dir::new("fold-ring");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "first")).await;
+    all_ok(open_table(&store, "busy")).await;
+    all_ok(append_actions(&store, "first", [action(0, "2C")])).await;
+    // Round the ring once and a half, in commits of every size.
+    let busy = RING as u32 * 3 / 2;
+    let mut sent = 0;
+    for size in (1..).map(|i| i * 37 % 1500 + 1) {
+        let end = (sent + size).min(busy);
+        all_ok(append_actions(
+            &store,
+            "busy",
+            (sent..end).map(|i| action(i, "3C")),
+        ))
+        .await;
+        sent = end;
+        if sent == busy {
+            break;
+        }
+    }
+    store.flushed().await.unwrap();
+
+    let copy = Dir::new("fold-ring-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        // The ring holds at most its rows, numbered within it.
+        let (rows, top): (i64, i64) = conn
+            .query_row("SELECT count(*), max(n) FROM action_log", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(rows, RING);
+        assert!(top < RING, "row {top} is outside the ring");
+        // The first table's action was overwritten in the log, so it is folded.
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                "first"
+            ),
+            1
+        );
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM action_log WHERE table_id = ?1",
+                "first"
+            ),
+            0
+        );
+    }
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    let by_id = |id: &str| {
+        startup
+            .tables
+            .iter()
+            .find(|log| log.table.id == id)
+            .unwrap()
+            .actions
+            .clone()
+    };
+    assert_eq!(by_id("first"), vec![action(0, "2C")]);
+    assert_eq!(
+        by_id("busy"),
+        (0..busy).map(|i| action(i, "3C")).collect::<Vec<_>>()
+    );
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_write_that_reads_first_waits_for_the_lock_instead_of_failing() {
+    let dir = Dir::new("fold-lock");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    store.close().await.unwrap();
+    // Reopened, the writer does not know the table's last action: its first append reads it
+    // from the file before writing.
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    let saving = store.saving();
+    // Another connection holds the write lock for a moment, as the checkpointer does when it
+    // restarts the log.
+    let other = Connection::open(dir.0.join(DB_FILE)).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let acks = append_actions(&store, "t", [action(0, "2C")]);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    other.execute_batch("COMMIT").unwrap();
+    all_ok(acks).await;
+    // The writer waited for the lock: no commit failed meanwhile.
+    assert!(
+        !saving.has_changed().unwrap(),
+        "a commit failed while the lock was held"
+    );
+    assert!(*saving.borrow());
+    let log = store.table_log("t").await.unwrap().unwrap();
+    assert_eq!(log.actions, vec![action(0, "2C")]);
     store.close().await.unwrap();
 }

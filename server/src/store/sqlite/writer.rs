@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
@@ -315,7 +315,7 @@ fn prune_in(
     before: i64,
     limit: usize,
 ) -> Result<usize, StoreError> {
-    let tx = conn.transaction()?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     folder.begin(&tx)?;
     let ids: Vec<String> = tx
         .prepare_cached(
@@ -333,13 +333,13 @@ fn prune_in(
 }
 
 /// Deletes a table and every row of it.
-fn delete_table(tx: &Transaction<'_>, folder: &mut Folder, id: &str) -> rusqlite::Result<()> {
+fn delete_table(tx: &Connection, folder: &mut Folder, id: &str) -> rusqlite::Result<()> {
     folder.cut(tx, id, 0, 0)?;
     delete_rows(tx, id)
 }
 
 /// Deletes every row of a table but its actions.
-fn delete_rows(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+fn delete_rows(tx: &Connection, id: &str) -> rusqlite::Result<()> {
     for sql in [
         "DELETE FROM chat WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",
@@ -391,16 +391,47 @@ fn finish(mut conn: Connection, checkpointer: Option<Checkpointer>) {
 /// constraint, a type) is logged and answered with its error while the others still go in;
 /// any other failure (a full disk, an I/O error, a read-only file) fails the whole
 /// transaction, which is rolled back. Returns each change's outcome, in order.
+///
+/// `BEGIN IMMEDIATE` and `COMMIT` are prepared once and kept, like every statement here: run
+/// through `Connection::transaction`, each commit parsed and compiled both again. Immediate:
+/// the transaction may read (a table's last stored action) before its first write, and a
+/// transaction that has read gives up at once, without the busy timeout, when it cannot take
+/// the write lock (held for a moment by the checkpointer restarting the log); taken first,
+/// the lock is waited for.
 fn write_all(
     conn: &mut Connection,
     folder: &mut Folder,
     writes: &[&Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    let tx = conn.transaction()?;
-    folder.begin(&tx)?;
+    conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+    let result = write_in(conn, folder, writes).and_then(|outcomes| {
+        conn.prepare_cached("COMMIT")?.execute([])?;
+        Ok(outcomes)
+    });
+    if result.is_err()
+        && !conn.is_autocommit()
+        && let Err(err) = conn.execute_batch("ROLLBACK")
+    {
+        tracing::warn!(%err, "could not roll back a failed transaction");
+    }
+    result
+}
+
+/// [`write_all`]'s work inside the transaction.
+fn write_in(
+    tx: &Connection,
+    folder: &mut Folder,
+    writes: &[&Write],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    folder.begin(tx)?;
     let mut outcomes = Vec::with_capacity(writes.len());
     for write in writes {
-        match apply(&tx, folder, write) {
+        if matches!(write, Write::Cut { .. } | Write::Deleted { .. }) {
+            // They delete log rows: the queued ones are written first, and a failure to
+            // write them fails the whole transaction, not this change alone.
+            folder.flush(tx)?;
+        }
+        match apply(tx, folder, write) {
             Err(err) if !refused_for_itself(&err) => return Err(err),
             Err(err) => {
                 tracing::error!(%err, change = write.what(), "could not store a change");
@@ -409,8 +440,7 @@ fn write_all(
             Ok(()) => outcomes.push(Ok(())),
         }
     }
-    folder.settle(&tx)?;
-    tx.commit()?;
+    folder.settle(tx)?;
     Ok(outcomes)
 }
 
@@ -427,7 +457,7 @@ fn refused_for_itself(err: &StoreError) -> bool {
 }
 
 /// One change.
-fn apply(tx: &Transaction<'_>, folder: &mut Folder, write: &Write) -> Result<(), StoreError> {
+fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Table(row) => {
             insert_table(tx, row)?;
@@ -485,7 +515,7 @@ fn apply(tx: &Transaction<'_>, folder: &mut Folder, write: &Write) -> Result<(),
     Ok(())
 }
 
-fn insert_table(tx: &Transaction<'_>, row: &TableRow) -> rusqlite::Result<usize> {
+fn insert_table(tx: &Connection, row: &TableRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT INTO tables (id, variant, options, table_options, seed, created, status, host,
                              host_key)
@@ -504,7 +534,7 @@ fn insert_table(tx: &Transaction<'_>, row: &TableRow) -> rusqlite::Result<usize>
     ])
 }
 
-fn insert_match(tx: &Transaction<'_>, table: &str, row: &MatchRow) -> rusqlite::Result<usize> {
+fn insert_match(tx: &Connection, table: &str, row: &MatchRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO matches (table_id, match_no, seed, seq, secret)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -518,7 +548,7 @@ fn insert_match(tx: &Transaction<'_>, table: &str, row: &MatchRow) -> rusqlite::
     ])
 }
 
-fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::Result<usize> {
+fn upsert_seat(tx: &Connection, table: &str, seat: &SeatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO seats
          (table_id, seat, occupant, name, token, strategy, bot_playing, account)
@@ -536,7 +566,7 @@ fn upsert_seat(tx: &Transaction<'_>, table: &str, seat: &SeatRow) -> rusqlite::R
     ])
 }
 
-fn insert_action(tx: &Transaction<'_>, table: &str, row: &ActionRow) -> rusqlite::Result<usize> {
+fn insert_action(tx: &Connection, table: &str, row: &ActionRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -551,7 +581,7 @@ fn insert_action(tx: &Transaction<'_>, table: &str, row: &ActionRow) -> rusqlite
     ])
 }
 
-fn insert_chat(tx: &Transaction<'_>, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
+fn insert_chat(tx: &Connection, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO chat (table_id, n, seat, name, text, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -567,7 +597,7 @@ fn insert_chat(tx: &Transaction<'_>, table: &str, row: &ChatRow) -> rusqlite::Re
 }
 
 /// Copies a whole table into a fresh database (when salvaging a damaged file).
-pub fn insert_log(tx: &Transaction<'_>, log: &TableLog) -> Result<(), StoreError> {
+pub fn insert_log(tx: &Connection, log: &TableLog) -> Result<(), StoreError> {
     insert_table(tx, &log.table)?;
     for row in &log.matches {
         insert_match(tx, &log.table.id, row)?;
