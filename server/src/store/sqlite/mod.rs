@@ -349,7 +349,7 @@ fn read_only(path: &Path, err: StoreError) -> StoreError {
 
 /// WAL journal (readers never block the writer, commits are appends) with `synchronous =
 /// NORMAL`: a commit survives the process being killed; an operating-system crash may lose
-/// the last moments. A 2 MiB page cache. A busy timeout covers a second process opening the
+/// the last moments. A 1 MiB page cache. A busy timeout covers a second process opening the
 /// file.
 fn configure(conn: &Connection) -> Result<(), StoreError> {
     // Small pages for a new file (an existing one keeps its own): each move dirties one page of
@@ -361,12 +361,11 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
         tracing::warn!(mode, "the database could not switch to WAL mode");
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // Folding a table's actions walks from the root to its last page, and splitting that page
-    // reads its neighbours: a few pages per live table. Each miss is a read from the file
-    // (memory-mapping does not help: SQLite reads a page it is about to change with `pread`
-    // even when the file is mapped). At 250 busy tables a megabyte missed once every four
-    // moves; two miss once every forty, at 4 KB more per table.
-    conn.pragma_update(None, "cache_size", -2048)?;
+    // The writer only appends, but each insert walks from the root to its table's last page:
+    // two pages per live table once the log is large (an interior page and the leaf). Half a
+    // megabyte held that path for fewer than 250 busy tables, and each miss is a read from
+    // the file; a megabyte holds it for some 400, at 4 KB more per table at 250.
+    conn.pragma_update(None, "cache_size", -1024)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())
 }
