@@ -24,7 +24,7 @@ impl Game {
             hand: self.hand,
             dealer: self.dealer,
             pass: self.pass_direction,
-            commitment: self.deal_secret.as_ref().map(fair::commitment),
+            commitment: self.deal_commitment,
         });
         for seat in Seat::all(self.players) {
             events.push(Event::Dealt {
@@ -45,11 +45,13 @@ impl Game {
     pub(super) fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
         self.deal_secret = None;
+        self.deal_commitment = None;
         let deck = if !self.stacked.is_empty() {
             self.stacked.remove(0)
         } else if let Some(master) = &self.master {
             let secret = fair::hand_secret(master, self.hand);
             self.deal_secret = Some(secret);
+            self.deal_commitment = Some(fair::commitment(&secret));
             fair::deck(&secret)
         } else {
             shuffled_deck(&mut self.rng)
@@ -141,4 +143,44 @@ fn deal_rounds<const N: usize>(cards: &[Card]) -> [u64; MAX_SEATS] {
         }
     }
     by_turn
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bots::RandomBot;
+    use crate::fair::{self, Hash32};
+    use crate::rules::{Event, Game, Options, Rules, Variant};
+
+    /// The commitment is worked out once per deal: the one announced, the one every view
+    /// carries and the one the revealed secret hashes to must stay the same, hand after hand.
+    #[test]
+    fn each_hand_s_commitment_is_its_revealed_secret_s_hash() {
+        let rules = Rules::new(Variant::Hearts, &Options::default()).unwrap();
+        let mut game = Game::with_master(rules, Hash32([7; 32]));
+        let mut announced = game.opening_events().iter().find_map(|e| match e {
+            Event::HandStarted { commitment, .. } => *commitment,
+            _ => None,
+        });
+        let mut bot = RandomBot::new(5);
+        let mut events = Vec::new();
+        let mut hands_checked = 0;
+        while !game.is_over() {
+            assert_eq!(game.deal_commitment(), announced);
+            let seat = game.to_act().first().unwrap();
+            events.clear();
+            bot.act_on(&mut game, seat, &mut events).unwrap();
+            for event in &events {
+                match event {
+                    Event::HandScored(result) => {
+                        let secret = result.secret.expect("a fair deal reveals its secret");
+                        assert_eq!(Some(fair::commitment(&secret)), announced);
+                        hands_checked += 1;
+                    }
+                    Event::HandStarted { commitment, .. } => announced = *commitment,
+                    _ => {}
+                }
+            }
+        }
+        assert!(hands_checked >= 2, "a match of several hands");
+    }
 }

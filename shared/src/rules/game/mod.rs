@@ -53,6 +53,9 @@ pub struct Game {
     master: Option<Hash32>,
     /// The secret the current hand was dealt from (revealed when it is scored).
     deal_secret: Option<Hash32>,
+    /// Its commitment (SHA-256 of the secret), worked out once per deal: every view carries
+    /// it, and hashing it again for each prompt was a twentieth of the server's work per move.
+    deal_commitment: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
     stacked: Vec<[Card; 52]>,
     /// Seats at the table.
@@ -179,6 +182,7 @@ impl Game {
             rng: DeckRng::new(seed),
             master,
             deal_secret: None,
+            deal_commitment: None,
             stacked: stacked.into_iter().collect(),
             players: n,
             phase: Phase::Playing,

@@ -39,7 +39,7 @@ impl Game {
     /// The current hand's commitment (SHA-256 of its deal secret), when it has one.
     #[must_use]
     pub fn deal_commitment(&self) -> Option<Hash32> {
-        self.deal_secret.as_ref().map(crate::fair::commitment)
+        self.deal_commitment
     }
 
     /// Seats at the table.
