@@ -101,3 +101,39 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
         );
     }
 }
+
+/// A client the server refuses before it joins ends the run with its error: the others do not
+/// wait for it forever.
+#[test]
+fn a_client_refused_before_joining_ends_the_run_with_its_error() {
+    let data = TempDir::new("loadtest-refused");
+    // Three connections from one address: the fourth client of the first table is refused.
+    let server = ServerProcess::start_with(data.path(), &["--max-connections-per-ip", "3"]);
+    let child = Command::new(parlor_bin())
+        .args(["loadtest", "--url"])
+        .arg(format!("ws://{}", server.addr))
+        .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running parlor loadtest");
+    let pid = child.id();
+    // Read on a thread, waited for with a bound: a run that waits forever fails the test
+    // instead of hanging it.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    let Ok(output) = finished.recv_timeout(std::time::Duration::from_secs(120)) else {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        panic!("loadtest still waiting for a refused client after two minutes");
+    };
+    server.stop();
+    let output = output.expect("loadtest ran");
+    let (status, stderr) = (output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(!status.success(), "{stderr}");
+    assert!(
+        stderr.contains("before every client had joined"),
+        "the error says why: {stderr}"
+    );
+}

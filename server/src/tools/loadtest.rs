@@ -67,6 +67,9 @@ pub struct LoadtestArgs {
     pub versus_relay: bool,
 }
 
+/// How long every client may take to join its table before the run gives up.
+const JOIN_WAIT: Duration = Duration::from_secs(120);
+
 /// What one run measured.
 struct Figures {
     /// Moves confirmed per second.
@@ -194,7 +197,38 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
             strong_host(&host, &id, t as u64, &shared).await
         }));
     }
+    // Bounded: a client that fails before joining (refused, disconnected) ends the run with
+    // its error instead of leaving the others waiting for it forever.
+    let joining_since = Instant::now();
     while shared.joined.load(Ordering::Relaxed) < clients + strong_tasks.len() {
+        if let Some(ended) = tasks.iter().position(tokio::task::JoinHandle::is_finished) {
+            shared.stop.cancel();
+            let why = match tasks.swap_remove(ended).await? {
+                Err(err) => format!("{err:#}"),
+                Ok(_) => "it ended".to_string(),
+            };
+            bail!("a client stopped before every client had joined: {why}");
+        }
+        if let Some(ended) = strong_tasks
+            .iter()
+            .position(tokio::task::JoinHandle::is_finished)
+        {
+            shared.stop.cancel();
+            let why = match strong_tasks.swap_remove(ended).await? {
+                Err(err) => format!("{err:#}"),
+                Ok(()) => "it ended".to_string(),
+            };
+            bail!("a strong table's host stopped before every client had joined: {why}");
+        }
+        if joining_since.elapsed() > JOIN_WAIT {
+            shared.stop.cancel();
+            bail!(
+                "only {} of {} clients joined within {} s",
+                shared.joined.load(Ordering::Relaxed),
+                clients + strong_tasks.len(),
+                JOIN_WAIT.as_secs()
+            );
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     eprintln!(
