@@ -107,12 +107,13 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
 #[test]
 fn a_client_refused_before_joining_ends_the_run_with_its_error() {
     let data = TempDir::new("loadtest-refused");
-    // Three connections from one address: the fourth client of the first table is refused.
+    // Three connections from one address: one of the table's four clients is refused (the
+    // table is made first, by a request whose connection is then closed).
     let server = ServerProcess::start_with(data.path(), &["--max-connections-per-ip", "3"]);
     let child = Command::new(parlor_bin())
         .args(["loadtest", "--url"])
         .arg(format!("ws://{}", server.addr))
-        .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
+        .args(["--tables", "1", "--seconds", "1", "--threads", "1"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
