@@ -82,10 +82,12 @@ impl TableActor {
                 state.turn_deadline = Some(Instant::now() + Duration::from_millis(ms));
             }
             if let Some(conn) = &state.conn {
+                // The view already holds the seat's legal moves: worked out once.
+                let view = PlayerView::of(game, Some(seat));
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
-                    legal: game.legal_actions(seat),
-                    view: Box::new(PlayerView::of(game, Some(seat))),
+                    legal: view.legal,
+                    view: Box::new(view),
                     timeout_ms: timeout,
                 };
                 if !self.outbox.queue_msg(conn, &msg) {

@@ -119,11 +119,13 @@ impl TableActor {
         let left = state
             .turn_deadline
             .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+        // The view already holds the seat's legal moves: worked out once.
+        let view = PlayerView::of(game, Some(seat));
         Some(ServerMsg::YourTurn {
             // The prompt's own seq: the one a move answering it names.
             seq: state.prompt_seq,
-            legal: game.legal_actions(seat),
-            view: Box::new(PlayerView::of(game, Some(seat))),
+            legal: view.legal,
+            view: Box::new(view),
             timeout_ms: left,
         })
     }
