@@ -256,8 +256,17 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     }
     let state = clients[0].snapshot().await;
     assert_eq!(state["seq"].as_i64(), Some(seq_7), "{state}");
-    let (sent, _) = play_moves(&mut clients, 6, |_, _| false).await;
+    let (sent, last) = play_moves(&mut clients, 6, |_, _| false).await;
     assert_eq!(sent, 6);
+    // The last move is stored once its event is out: wait for it before stopping (a move
+    // still on its way when the server stops is not one it accepted).
+    let last = last.expect("someone moved");
+    let mover = clients[last].seat.expect("a seated client");
+    clients[last]
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Event { event: parlor_shared::Event::Played { seat, .. }, .. } if *seat == mover)
+        })
+        .await;
     server.stop();
     let conn = rusqlite::Connection::open(&db).expect("open");
     let kept: i64 = conn
