@@ -344,15 +344,7 @@ fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> 
                          AND a.match_no = l.match_no AND a.idx = l.idx)
          ORDER BY match_no, idx",
     )?
-    .query_map([table], |row| {
-        Ok(ActionRow {
-            match_no: row.get(0)?,
-            idx: row.get(1)?,
-            seat: row.get(2)?,
-            action: row.get(3)?,
-            seq: row.get::<_, i64>(4)? as u64,
-        })
-    })?
+    .query_map([table], super::load::action_row)?
     .collect()
 }
 

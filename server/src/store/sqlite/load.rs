@@ -116,15 +116,7 @@ pub fn table_log(
             "SELECT match_no, idx, seat, action, seq FROM actions
              WHERE table_id = ?1 AND match_no >= ?2 ORDER BY match_no, idx",
         )?
-        .query_map(params![id, from_match], |row| {
-            Ok(ActionRow {
-                match_no: row.get(0)?,
-                idx: row.get(1)?,
-                seat: row.get(2)?,
-                action: row.get(3)?,
-                seq: row.get::<_, i64>(4)? as u64,
-            })
-        })?
+        .query_map(params![id, from_match], action_row)?
         .collect::<Result<Vec<_>, _>>()?;
     let chat = conn
         .prepare_cached("SELECT n, seat, name, text, at FROM chat WHERE table_id = ?1 ORDER BY n")?
@@ -145,6 +137,17 @@ pub fn table_log(
         actions,
         chat,
     }))
+}
+
+/// One action read from `SELECT match_no, idx, seat, action, seq` (of `actions` or the log).
+pub fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
+    Ok(ActionRow {
+        match_no: row.get(0)?,
+        idx: row.get(1)?,
+        seat: row.get(2)?,
+        action: row.get(3)?,
+        seq: row.get::<_, i64>(4)? as u64,
+    })
 }
 
 /// Every match result, in the order stored.
