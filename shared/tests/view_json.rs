@@ -110,6 +110,7 @@ fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
     let mut rng = DeckRng::new(seed);
     let mut seq = 0u64;
     let mut checked = 0;
+    let mut moves = 0;
     loop {
         for viewer in &viewers {
             let timeout = (!seq.is_multiple_of(3)).then_some(seq * 997);
@@ -120,6 +121,11 @@ fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
         let Some((seat, action)) = table.next_move(bad) else {
             break;
         };
+        moves += 1;
+        assert!(
+            moves < 20_000,
+            "{variant} knob {knob} seed {seed}: no end in sight"
+        );
         for event in table.apply(seat, &action) {
             seq += 1;
             check_event(&event, seq, seq.saturating_sub(2));

@@ -19,6 +19,9 @@ pub struct Table {
     pub game: Game,
     awaiting: Vec<Seat>,
     bot: RandomBot,
+    /// Bad cards still allowed. Each costs a penalty, and a match whose players keep paying
+    /// them may never reach its target: a few keep every match finite.
+    bad_cards_left: u32,
 }
 
 impl Table {
@@ -27,6 +30,7 @@ impl Table {
             game,
             awaiting: Vec::new(),
             bot: RandomBot::new(seed ^ 0x5EED),
+            bad_cards_left: 3,
         }
     }
 
@@ -43,16 +47,19 @@ impl Table {
     }
 
     /// The next move of a random player, or `None` once the match is over. With
-    /// `bad_card`, a seat that holds a card it may not play plays it (tricks' penalty).
+    /// `bad_card`, a seat that holds a card it may not play plays it (tricks' penalty), a few
+    /// times a match at most.
     pub fn next_move(&mut self, bad_card: bool) -> Option<(Seat, Action)> {
         let seat = self.game.to_act().iter().next()?;
         let legal = self.game.legal_actions(seat);
         if bad_card
+            && self.bad_cards_left > 0
             && self.game.variant() == Variant::Tricks
             && self.game.rules().bad_card == BadCard::Penalty
             && let Legal::Play { cards } = legal
             && let Some(card) = (self.game.hand(seat) - cards).lowest()
         {
+            self.bad_cards_left -= 1;
             return Some((seat, Action::Play { card }));
         }
         let action = self
