@@ -248,3 +248,10 @@ proptest! {
         );
     }
 }
+
+/// A match of tricks whose random players paid for bad card after bad card never reached its
+/// target; the random players now play one at most.
+#[test]
+fn a_match_with_a_bad_card_still_ends() {
+    assert!(check_match(Variant::Tricks, 152, 2_841_015_795_467_942_675, false) > 100);
+}

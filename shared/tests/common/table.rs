@@ -19,8 +19,8 @@ pub struct Table {
     pub game: Game,
     awaiting: Vec<Seat>,
     bot: RandomBot,
-    /// Bad cards still allowed. Each costs a penalty, and a match whose players keep paying
-    /// them may never reach its target: a few keep every match finite.
+    /// Bad cards still allowed: one. Each costs 100, and a match whose players keep paying it
+    /// may never reach its target.
     bad_cards_left: u32,
 }
 
@@ -30,7 +30,7 @@ impl Table {
             game,
             awaiting: Vec::new(),
             bot: RandomBot::new(seed ^ 0x5EED),
-            bad_cards_left: 3,
+            bad_cards_left: 1,
         }
     }
 
@@ -47,8 +47,8 @@ impl Table {
     }
 
     /// The next move of a random player, or `None` once the match is over. With
-    /// `bad_card`, a seat that holds a card it may not play plays it (tricks' penalty), a few
-    /// times a match at most.
+    /// `bad_card`, a seat that holds a card it may not play plays it (tricks' penalty), once
+    /// a match at most.
     pub fn next_move(&mut self, bad_card: bool) -> Option<(Seat, Action)> {
         let seat = self.game.to_act().iter().next()?;
         let legal = self.game.legal_actions(seat);
