@@ -11,7 +11,9 @@ use parlor_shared::deck::DeckRng;
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::rules::{BadCard, Event, HandResult, Legal, Moon, PassDirection, Rules};
-use parlor_shared::view::json::{write_event, write_message, write_view};
+use parlor_shared::view::json::{
+    ScoreSheet, write_event, write_message, write_message_with, write_view,
+};
 use parlor_shared::{Game, Options, PerSeat, PlayerView, Seat, Suit, Variant};
 use proptest::prelude::*;
 
@@ -56,8 +58,9 @@ fn by_hand(msg: &ServerMsg) -> String {
     out
 }
 
-/// Checks a view alone and inside both messages that carry one.
-fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>) {
+/// Checks a view alone and inside both messages that carry one, written afresh and with
+/// `sheet`, the score sheet as last written (of this match or any other).
+fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>, sheet: &mut ScoreSheet) {
     let mut out = String::new();
     write_view(&mut out, view);
     assert_eq!(out, serde_json::to_string(view).unwrap());
@@ -75,7 +78,11 @@ fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>) {
         },
     ];
     for msg in &messages {
-        assert_eq!(by_hand(msg), serde_json::to_string(msg).unwrap());
+        let expected = serde_json::to_string(msg).unwrap();
+        assert_eq!(by_hand(msg), expected);
+        let mut out = String::new();
+        assert!(write_message_with(&mut out, msg, Some(sheet)));
+        assert_eq!(out, expected, "with the score sheet kept");
     }
 }
 
@@ -91,9 +98,9 @@ fn check_event(event: &Event, seq: u64, prev: u64) {
     assert_eq!(by_hand(&msg), serde_json::to_string(&msg).unwrap());
 }
 
-/// Plays a whole random match, checking every view and every event on the way. Returns the
-/// views checked.
-fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
+/// Plays a whole random match, checking every view and every event on the way, with `sheet`
+/// kept across them. Returns the views checked.
+fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool, sheet: &mut ScoreSheet) -> usize {
     let options = short(variant, knob);
     let game = if fair {
         let mut master = [0u8; 32];
@@ -114,7 +121,7 @@ fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool) -> usize {
     loop {
         for viewer in &viewers {
             let timeout = (!seq.is_multiple_of(3)).then_some(seq * 997);
-            check_view(&table.game.view(*viewer), seq, timeout);
+            check_view(&table.game.view(*viewer), seq, timeout, sheet);
             checked += 1;
         }
         let bad = rng.below(80) == 0;
@@ -153,8 +160,10 @@ proptest! {
         seed in any::<u64>(),
         fair in any::<bool>(),
     ) {
+        // One sheet for every match: each next match starts a different score sheet.
+        let mut sheet = ScoreSheet::default();
         for variant in Variant::ALL {
-            let checked = check_match(variant, knob, seed, fair);
+            let checked = check_match(variant, knob, seed, fair, &mut sheet);
             prop_assert!(checked > 100, "{variant}: only {checked} views");
         }
     }
@@ -229,7 +238,19 @@ proptest! {
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)];
-        check_view(&view, seq, timeout_ms);
+        // A fresh sheet, then the same sheet for score sheets that differ from the last one
+        // written: a number changed in the first line (as long), a line more (longer, the
+        // same up to it), then two lines fewer (shorter).
+        let mut sheet = ScoreSheet::default();
+        check_view(&view, seq, timeout_ms, &mut sheet);
+        if let Some(first) = view.history.first_mut() {
+            first.pool_carried = first.pool_carried.wrapping_add(1);
+        }
+        check_view(&view, seq, timeout_ms, &mut sheet);
+        view.history.push(line.clone());
+        check_view(&view, seq, timeout_ms, &mut sheet);
+        view.history.truncate(view.history.len().saturating_sub(2));
+        check_view(&view, seq, timeout_ms, &mut sheet);
         check_event(&Event::HandScored(line), seq, seq / 2);
         check_event(
             &Event::BadCard { seat: Seat(0), card: parlor_shared::Card::from_index(small[1] % 52), penalty: ints[2] },
@@ -253,5 +274,7 @@ proptest! {
 /// target; the random players now play one at most.
 #[test]
 fn a_match_with_a_bad_card_still_ends() {
-    assert!(check_match(Variant::Tricks, 152, 2_841_015_795_467_942_675, false) > 100);
+    let mut sheet = ScoreSheet::default();
+    let seed = 2_841_015_795_467_942_675;
+    assert!(check_match(Variant::Tricks, 152, seed, false, &mut sheet) > 100);
 }

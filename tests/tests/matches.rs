@@ -79,7 +79,7 @@ async fn a_full_match_of_every_variant_with_remote_clients() {
 async fn a_person_and_built_in_bots_play_two_matches() {
     let server = TestServer::start().await;
     let id = server
-        .create_table(json!({"variant": "hearts", "options": {"target": 20}, "seed": 7}))
+        .create_table(json!({"variant": "hearts", "options": {"target": 40}, "seed": 7}))
         .await;
     let mut host = server.client().await;
     assert!(host.join(&id, "Ann").await);
@@ -127,6 +127,7 @@ async fn a_person_and_built_in_bots_play_two_matches() {
         assert_eq!(table.status, TableStatus::Finished);
         assert_eq!(table.matches_played, round as u32 + 1);
     }
+    check_score_sheets(&clients[0].frames);
     clients[0]
         .send(&ClientMsg::RemoveBot { seat: Seat(2) })
         .await;
@@ -136,6 +137,42 @@ async fn a_person_and_built_in_bots_play_two_matches() {
                 if table.seats[2].occupant == Occupant::Empty)
         })
         .await;
+}
+
+/// Every view a client was sent (prompts and snapshots) carries as its score sheet exactly the
+/// hands scored so far in its match, as the client's events tell them: the table keeps its
+/// sheet written from hand to hand and match to match, and must never send a stale one.
+fn check_score_sheets(frames: &[String]) {
+    let mut scored = Vec::new();
+    let mut matches = 0;
+    let mut checked_with_lines = 0;
+    for frame in frames {
+        let view = match serde_json::from_str::<ServerMsg>(frame) {
+            Ok(ServerMsg::Event { event, .. }) => {
+                match event {
+                    Event::HandStarted { hand: 0, .. } => {
+                        matches += 1;
+                        scored.clear();
+                    }
+                    Event::HandScored(line) => scored.push(line),
+                    _ => {}
+                }
+                continue;
+            }
+            Ok(ServerMsg::YourTurn { view, .. } | ServerMsg::State { view, .. }) => view,
+            _ => continue,
+        };
+        assert_eq!(
+            view.history, scored,
+            "the score sheet of a view in match {matches}"
+        );
+        checked_with_lines += usize::from(!scored.is_empty());
+    }
+    assert_eq!(matches, 2);
+    assert!(
+        checked_with_lines > 10,
+        "views late in a match were checked"
+    );
 }
 
 /// A remote program that never answers its prompts: a built-in bot plays each of its turns

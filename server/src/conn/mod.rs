@@ -36,6 +36,13 @@ impl ConnId {
 /// (`parlor_errors_total`), whoever refused.
 #[must_use]
 pub fn frame(msg: &ServerMsg) -> Frame {
+    frame_with(msg, None)
+}
+
+/// [`frame`], with the score sheet of a view it carries taken from `sheet`, the match's
+/// sheet as its table last wrote it (see [`json::ScoreSheet`]).
+#[must_use]
+pub fn frame_with(msg: &ServerMsg, sheet: Option<&mut json::ScoreSheet>) -> Frame {
     if let ServerMsg::Error { code, .. } = msg {
         metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
     }
@@ -53,7 +60,7 @@ pub fn frame(msg: &ServerMsg) -> Frame {
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         buffer.clear();
-        if !json::write_message(&mut buffer, msg) {
+        if !json::write_message_with(&mut buffer, msg, sheet) {
             let mut bytes = std::mem::take(&mut *buffer).into_bytes();
             serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
             *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");

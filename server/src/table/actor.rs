@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
+use parlor_shared::view::json::ScoreSheet;
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
@@ -128,6 +129,7 @@ pub(super) fn start(
         last_public_event: 0,
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
+        score_sheet: ScoreSheet::default(),
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
@@ -248,6 +250,8 @@ struct TableActor {
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
     awaiting: SeatSet,
+    /// The match's score sheet as last written into a view: it changes once a hand.
+    score_sheet: ScoreSheet,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// Where the table's bots come from and think.

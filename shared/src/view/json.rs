@@ -13,8 +13,8 @@
 //! Measured under callgrind on the server during `parlor loadtest --tables 40` (release build),
 //! instructions per call: a view 25.5 k → 7.5 k, a whole `your_turn` frame 29.1 k → 8.9 k, an
 //! `event` frame 2.5 k → 0.65 k; the server's instructions per move 116 k → 90 k. Late in a
-//! match about half of a view's cost is its score sheet (`history`), which does not change
-//! within a hand: the next thing to cache if this is ever worth more.
+//! match about two thirds of a view's cost was its score sheet (`history`), which does not
+//! change within a hand: a table keeps it written ([`ScoreSheet`]).
 //!
 //! The derives stay the reference (and serve every other message and use): the property test
 //! `shared/tests/view_json.rs` compares this writer with `serde_json::to_string` on every view
@@ -36,6 +36,16 @@ use super::{PassView, PlayedCard, PlayerView, TrickView};
 /// `state`, `event`), returning `false` (and writing nothing) for any other: those go through
 /// `serde_json`.
 pub fn write_message(out: &mut String, msg: &ServerMsg) -> bool {
+    write_message_with(out, msg, None)
+}
+
+/// [`write_message`], taking a view's score sheet from `sheet` (see [`ScoreSheet`]) when one
+/// is given.
+pub fn write_message_with(
+    out: &mut String,
+    msg: &ServerMsg,
+    sheet: Option<&mut ScoreSheet>,
+) -> bool {
     match msg {
         ServerMsg::YourTurn {
             seq,
@@ -48,7 +58,7 @@ pub fn write_message(out: &mut String, msg: &ServerMsg) -> bool {
             out.push_str(r#","legal":"#);
             write_legal(out, legal);
             out.push_str(r#","view":"#);
-            write_view(out, view);
+            write_view_with(out, view, sheet);
             if let Some(ms) = timeout_ms {
                 out.push_str(r#","timeout_ms":"#);
                 uint(out, *ms);
@@ -59,7 +69,7 @@ pub fn write_message(out: &mut String, msg: &ServerMsg) -> bool {
             out.push_str(r#"{"type":"state","seq":"#);
             uint(out, *seq);
             out.push_str(r#","view":"#);
-            write_view(out, view);
+            write_view_with(out, view, sheet);
             out.push('}');
         }
         ServerMsg::Event { seq, prev, event } => {
@@ -78,6 +88,44 @@ pub fn write_message(out: &mut String, msg: &ServerMsg) -> bool {
 
 /// Writes a view as `serde_json` writes it.
 pub fn write_view(out: &mut String, view: &PlayerView) {
+    write_view_with(out, view, None);
+}
+
+/// A match's score sheet (a view's `history`) as last written, kept by whoever writes that
+/// match's views over and over (a table): the sheet changes once a hand, yet writing it was
+/// about two thirds of a late view's cost (a line's four per-seat lists and its 64-digit
+/// secret). The sheet is written again only from the first line that differs from the lines
+/// it holds, so a sheet given the views of any match still writes each exactly.
+#[derive(Debug, Default, Clone)]
+pub struct ScoreSheet {
+    /// The lines written, as they were.
+    lines: Vec<HandResult>,
+    /// Their JSON, without the list's brackets.
+    json: String,
+}
+
+impl ScoreSheet {
+    /// Writes `history`'s lines (without the brackets), first bringing the sheet up to date.
+    fn write(&mut self, out: &mut String, history: &[HandResult]) {
+        if !history.starts_with(&self.lines) {
+            self.lines.clear();
+            self.json.clear();
+        }
+        for line in &history[self.lines.len()..] {
+            if !self.lines.is_empty() {
+                self.json.push(',');
+            }
+            self.json.push('{');
+            write_hand_result_fields(&mut self.json, line);
+            self.json.push('}');
+            self.lines.push(line.clone());
+        }
+        out.push_str(&self.json);
+    }
+}
+
+/// [`write_view`], taking the score sheet from `sheet` when one is given.
+fn write_view_with(out: &mut String, view: &PlayerView, sheet: Option<&mut ScoreSheet>) {
     let PlayerView {
         variant,
         options,
@@ -160,13 +208,18 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
     out.push_str(r#","pool":"#);
     int(out, i64::from(*pool));
     out.push_str(r#","history":["#);
-    for (i, line) in history.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    match sheet {
+        Some(sheet) => sheet.write(out, history),
+        None => {
+            for (i, line) in history.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('{');
+                write_hand_result_fields(out, line);
+                out.push('}');
+            }
         }
-        out.push('{');
-        write_hand_result_fields(out, line);
-        out.push('}');
     }
     out.push_str(r#"],"to_act":"#);
     seats(out, to_act);

@@ -9,6 +9,7 @@ use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::{Action, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
+use crate::conn::frame_with;
 use crate::table::TableError;
 
 use super::TableActor;
@@ -90,7 +91,8 @@ impl TableActor {
                     view: Box::new(view),
                     timeout_ms: timeout,
                 };
-                if !self.outbox.queue_msg(conn, &msg) {
+                let frame = frame_with(&msg, Some(&mut self.score_sheet));
+                if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);
                 }
             }

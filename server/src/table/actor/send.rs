@@ -6,8 +6,8 @@
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Event, PlayerView, Seat};
 
-use crate::conn::frame;
 use crate::conn::{ConnId, Frame};
+use crate::conn::{frame, frame_with};
 
 use super::TableActor;
 
@@ -62,16 +62,20 @@ impl TableActor {
                     seq: self.seq,
                     view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
                 };
-                if !self.outbox.queue_msg(conn, &msg) {
+                let frame = frame_with(&msg, Some(&mut self.score_sheet));
+                if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);
                 }
             }
         }
         if !self.spectators.is_empty() {
-            let public = frame(&ServerMsg::State {
-                seq: self.seq,
-                view: Box::new(PlayerView::of(game, None)),
-            });
+            let public = frame_with(
+                &ServerMsg::State {
+                    seq: self.seq,
+                    view: Box::new(PlayerView::of(game, None)),
+                },
+                Some(&mut self.score_sheet),
+            );
             for conn in &self.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
                     self.dropped.push(conn.id);
