@@ -125,7 +125,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
         );
         let folded = count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "t",
         );
         assert_eq!((logged, folded), (10, 0));
@@ -140,7 +140,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "t"
         ),
         10
@@ -177,7 +177,7 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "quiet"
         ),
         1
@@ -203,7 +203,7 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "busy"
         ),
         i64::from(busy)
@@ -459,7 +459,7 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
         assert_eq!(
             count(
                 &conn,
-                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
                 "first"
             ),
             1
