@@ -540,9 +540,11 @@ fn new_match(store: &SqliteStore, id: &str, match_no: u32) -> Ack {
     })
 }
 
-/// The runs of `table` on disk, in key order: (match, first index, last index, how many
-/// actions the JSON array holds).
-fn runs_on_disk(conn: &Connection, table: &str) -> Vec<(u32, u32, u32, u32)> {
+/// A run on disk: (match, first index, last index, how many actions its JSON array holds).
+type RunOnDisk = (u32, u32, u32, u32);
+
+/// The runs of `table` on disk, in key order.
+fn runs_on_disk(conn: &Connection, table: &str) -> Vec<RunOnDisk> {
     conn.prepare(
         "SELECT match_no, first_idx, last_idx, json_array_length(actions) FROM action_runs
          WHERE table_id = ?1 ORDER BY match_no, first_idx",
@@ -664,7 +666,7 @@ async fn table_of_three_runs(dir: &Path) -> Vec<ActionRow> {
 #[tokio::test]
 async fn a_cut_in_a_run_at_its_first_action_or_before_it_then_new_actions_read_back_exactly() {
     // (match, from) of each cut, and the runs left by it.
-    let cases: [((u32, u32), Vec<(u32, u32, u32, u32)>); 6] = [
+    let cases: [((u32, u32), Vec<RunOnDisk>); 6] = [
         ((1, 15), vec![(1, 0, 9, 10), (1, 10, 14, 5)]),
         ((1, 11), vec![(1, 0, 9, 10), (1, 10, 10, 1)]),
         ((1, 10), vec![(1, 0, 9, 10)]),

@@ -122,7 +122,7 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     ",
     // 8: actions are folded into runs, a row holding consecutive actions of one table and
-    // match (see the writer's `fold`), instead of a row each. The actions stored so far
+    // match (see `fold.rs`), instead of a row each. The actions stored so far
     // become runs: a table's actions in one match whose indexes follow each other (an index
     // less its rank is the same for all of them) make one.
     "
