@@ -545,3 +545,53 @@ pub fn fold_all(conn: &mut Connection) -> Result<(), StoreError> {
     tx.commit()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(match_no: u32, idx: u32, action: &str) -> ActionRow {
+        ActionRow {
+            match_no,
+            idx,
+            seat: (idx % 4) as u8,
+            action: action.into(),
+            seq: u64::from(idx) * 3 + 1,
+        }
+    }
+
+    #[test]
+    fn a_run_breaks_at_a_new_match_and_where_indexes_skip_and_is_what_sqlite_would_write() {
+        let odd = r#"{"type":"say","text":"caf\u00e9 \"q\"","n":[1.50e3,{}]}"#;
+        let rows = [
+            row(1, 0, r#"{"type":"play","card":"2C"}"#),
+            row(1, 1, odd),
+            row(1, 3, r#"{"type":"pass"}"#),
+            row(2, 4, r#"{"type":"bid","tricks":7}"#),
+            row(2, 5, r#"{"type":"play","card":"QS"}"#),
+        ];
+        let made = runs("t", &rows);
+        let keys: Vec<_> = made
+            .iter()
+            .map(|r| (r.table, r.match_no, r.first, r.last))
+            .collect();
+        assert_eq!(keys, vec![("t", 1, 0, 1), ("t", 1, 3, 3), ("t", 2, 4, 5)]);
+        // The same text as SQLite's own `json_array`, run by run.
+        let conn = Connection::open_in_memory().unwrap();
+        let groups: [&[ActionRow]; 3] = [&rows[..2], &rows[2..3], &rows[3..]];
+        for (run, group) in made.iter().zip(groups) {
+            let mut sqlite = String::from("[]");
+            for row in group {
+                sqlite = conn
+                    .query_row(
+                        "SELECT json_insert(?1, '$[#]', json_array(?2, json(?3), ?4))",
+                        params![sqlite, row.seat, row.action, row.seq as i64],
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+            }
+            assert_eq!(run.actions, sqlite);
+        }
+        assert!(made[0].actions.contains(odd), "the action's text as it is");
+    }
+}
