@@ -379,7 +379,8 @@ struct Run<'a> {
     first: u32,
     /// The last action's index.
     last: u32,
-    /// The actions: `[[seat,action,seq],...]`, each action's JSON text as it is.
+    /// The actions: `[[seat,action,seq],...]`, each action's JSON text as it is (the server
+    /// serialized it, so it is JSON; the runs' JSON is not checked again on this path).
     actions: String,
 }
 
@@ -517,12 +518,16 @@ pub fn insert_actions(tx: &Connection, table: &str, rows: &[ActionRow]) -> rusql
 
 /// Folds into runs every row of the log that no run covers (a repeated key counts once) and
 /// empties the log, inside `tx`. In SQL: the rows of a table and match whose indexes follow
-/// each other (an index less its rank is the same for all of them) make one run.
+/// each other (an index less its rank is the same for all of them) make one run. A damaged
+/// action that is not JSON is kept as a JSON string: the file still opens, and the table is
+/// restored up to the step before it.
 fn fold_log(tx: &Connection) -> rusqlite::Result<()> {
     tx.execute_batch(
         "INSERT OR FAIL INTO action_runs (table_id, match_no, first_idx, last_idx, actions)
              SELECT table_id, match_no, min(idx), max(idx),
-                    json_group_array(json_array(seat, json(action), seq) ORDER BY idx)
+                    json_group_array(json_array(seat,
+                                                iif(json_valid(action), json(action), action),
+                                                seq) ORDER BY idx)
              FROM (SELECT *, idx - row_number() OVER (PARTITION BY table_id, match_no
                                                       ORDER BY idx) AS island
                    FROM (SELECT *, row_number() OVER (PARTITION BY table_id, match_no, idx

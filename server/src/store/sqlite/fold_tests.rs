@@ -862,3 +862,29 @@ async fn a_database_with_actions_a_row_each_opens_as_runs_with_every_action() {
     );
     store.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_damaged_action_in_the_log_does_not_stop_the_file_from_opening() {
+    let dir = Dir::new("runs-damaged");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    all_ok(append_actions(&store, "t", (0..4).map(|i| action(i, "2C")))).await;
+    let copy = Dir::new("runs-damaged-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    store.close().await.unwrap();
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        let damaged = conn
+            .execute(
+                "UPDATE action_log SET action = 'not {json' WHERE table_id = 't' AND idx = 2",
+                [],
+            )
+            .unwrap();
+        assert_eq!(damaged, 1);
+    }
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    let mut expected: Vec<ActionRow> = (0..4).map(|i| action(i, "2C")).collect();
+    expected[2].action = r#""not {json""#.into();
+    assert_eq!(startup.tables[0].actions, expected);
+    reopened.close().await.unwrap();
+}

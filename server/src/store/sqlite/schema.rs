@@ -124,7 +124,9 @@ pub const MIGRATIONS: &[&str] = &[
     // 8: actions are folded into runs, a row holding consecutive actions of one table and
     // match (see `fold.rs`), instead of a row each. The actions stored so far
     // become runs: a table's actions in one match whose indexes follow each other (an index
-    // less its rank is the same for all of them) make one.
+    // less its rank is the same for all of them) make one. A damaged action that is not JSON
+    // is kept as a JSON string, so that the rest still converts (its table is then restored
+    // up to the step before it).
     "
     CREATE TABLE action_runs (
         table_id  TEXT NOT NULL,
@@ -136,7 +138,9 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT, WITHOUT ROWID;
     INSERT INTO action_runs (table_id, match_no, first_idx, last_idx, actions)
         SELECT table_id, match_no, min(idx), max(idx),
-               json_group_array(json_array(seat, json(action), seq) ORDER BY idx)
+               json_group_array(json_array(seat,
+                                           iif(json_valid(action), json(action), action),
+                                           seq) ORDER BY idx)
         FROM (SELECT *, idx - row_number() OVER (PARTITION BY table_id, match_no
                                                  ORDER BY idx) AS island
               FROM actions)
