@@ -602,4 +602,97 @@ mod tests {
         }
         assert!(made[0].actions.contains(odd), "the action's text as it is");
     }
+
+    /// A file of the newest schema, in memory.
+    fn database() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for sql in super::super::schema::MIGRATIONS {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn
+    }
+
+    fn log_row(conn: &Connection, log: &str, n: i64, row: &ActionRow) {
+        conn.execute(
+            &format!(
+                "INSERT INTO {log} (n, table_id, match_no, idx, seat, action, seq)
+                 VALUES (?1, 't', ?2, ?3, ?4, ?5, ?6)"
+            ),
+            params![
+                n,
+                row.match_no,
+                row.idx,
+                row.seat,
+                row.action,
+                row.seq as i64
+            ],
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn what_the_log_holds_beyond_the_runs_is_read_and_folded_once() {
+        let conn = database();
+        let play = |match_no, idx| row(match_no, idx, r#"{"type":"play","card":"2C"}"#);
+        // Runs (1, 0..=3) and (2, 0..=1).
+        let folded: Vec<ActionRow> = (0..4)
+            .map(|i| play(1, i))
+            .chain([play(2, 0), play(2, 1)])
+            .collect();
+        insert_actions(&conn, "t", &folded).unwrap();
+        // The log: actions already folded (still in the ring), then newer ones, one of them in
+        // both halves of the log.
+        let newer = [play(2, 2), play(2, 3), play(2, 4)];
+        for (n, row) in [play(1, 2), play(1, 3), play(2, 1)]
+            .iter()
+            .chain(&newer)
+            .enumerate()
+        {
+            log_row(&conn, "action_log", n as i64, row);
+        }
+        let mut again = newer[1].clone();
+        again.action = r#"{"type":"play","card":"9H"}"#.into();
+        log_row(&conn, "action_log_b", 100, &again);
+        assert_eq!(
+            unfolded(&conn, "t").unwrap().len(),
+            4,
+            "the repeat counts in the log"
+        );
+
+        fold_log(&conn).unwrap();
+        let runs: Vec<(u32, u32, u32)> = conn
+            .prepare("SELECT match_no, first_idx, last_idx FROM action_runs ORDER BY 1, 2")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(runs, vec![(1, 0, 3), (2, 0, 1), (2, 2, 4)]);
+        let logged: i64 = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM action_log) + (SELECT count(*) FROM action_log_b)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(logged, 0);
+        assert!(unfolded(&conn, "t").unwrap().is_empty());
+        // Read back: the folded runs, then the log's rows once each (the ring's, appended
+        // first, kept of a repeat).
+        let read: Vec<ActionRow> = conn
+            .prepare(
+                "SELECT r.match_no, r.first_idx + a.key, a.value ->> 0, a.value -> 1,
+                        a.value ->> 2
+                 FROM action_runs AS r, json_each(r.actions) AS a
+                 ORDER BY r.match_no, r.first_idx, a.key",
+            )
+            .unwrap()
+            .query_map([], super::super::load::action_row)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let expected: Vec<ActionRow> = folded.into_iter().chain(newer).collect();
+        assert_eq!(read, expected);
+        assert_eq!(stored_last(&conn, "t").unwrap(), Some((2, 4)));
+    }
 }
