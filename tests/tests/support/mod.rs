@@ -406,8 +406,9 @@ impl Storage {
                     .expect("open the db");
                 let mut stmt = db
                     .prepare(
-                        "SELECT seat, action FROM actions WHERE table_id = ?1 \
-                         ORDER BY match_no, idx",
+                        "SELECT a.value ->> 0, a.value -> 1 \
+                         FROM action_runs AS r, json_each(r.actions) AS a \
+                         WHERE r.table_id = ?1 ORDER BY r.match_no, r.first_idx, a.key",
                     )
                     .expect("query");
                 stmt.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))

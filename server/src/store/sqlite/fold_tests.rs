@@ -125,7 +125,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
         );
         let folded = count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "t",
         );
         assert_eq!((logged, folded), (10, 0));
@@ -140,7 +140,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "t"
         ),
         10
@@ -177,7 +177,7 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "quiet"
         ),
         1
@@ -203,7 +203,7 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
             "busy"
         ),
         i64::from(busy)
@@ -459,7 +459,7 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
         assert_eq!(
             count(
                 &conn,
-                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id = ?1",
                 "first"
             ),
             1
@@ -519,4 +519,372 @@ async fn a_write_that_reads_first_waits_for_the_lock_instead_of_failing() {
     let log = store.table_log("t").await.unwrap().unwrap();
     assert_eq!(log.actions, vec![action(0, "2C")]);
     store.close().await.unwrap();
+}
+
+fn action_in(match_no: u32, idx: u32, text: &str) -> ActionRow {
+    ActionRow {
+        match_no,
+        ..action(idx, text)
+    }
+}
+
+fn new_match(store: &SqliteStore, id: &str, match_no: u32) -> Ack {
+    store.append(Write::Match {
+        table: id.into(),
+        row: MatchRow {
+            match_no,
+            seed: 5 + u64::from(match_no),
+            secret: None,
+            seq: 0,
+        },
+    })
+}
+
+/// A run on disk: (match, first index, last index, how many actions its JSON array holds).
+type RunOnDisk = (u32, u32, u32, u32);
+
+/// The runs of `table` on disk, in key order.
+fn runs_on_disk(conn: &Connection, table: &str) -> Vec<RunOnDisk> {
+    conn.prepare(
+        "SELECT match_no, first_idx, last_idx, json_array_length(actions) FROM action_runs
+         WHERE table_id = ?1 ORDER BY match_no, first_idx",
+    )
+    .unwrap()
+    .query_map([table], |row| {
+        Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// Appends `count` actions to table `filler`, from index `from`, so that every other table's
+/// pending actions age past [`KEEP`] and are folded.
+async fn age_out(store: &SqliteStore, filler: &str, from: u32) -> u32 {
+    let count = KEEP as u32 + 1;
+    all_ok(append_actions(
+        store,
+        filler,
+        (from..from + count).map(|i| action(i, "4S")),
+    ))
+    .await;
+    store.flushed().await.unwrap();
+    from + count
+}
+
+#[tokio::test]
+async fn a_fold_spanning_a_match_boundary_makes_a_run_per_match_and_reads_back_in_order() {
+    let dir = Dir::new("runs-matches");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    all_ok(open_table(&store, "filler")).await;
+    // Escapes and nesting in an action's text are kept as they are.
+    let odd = r#"{"type":"say","text":"caf\u00e9 \"q\" \\ é","n":[1.50e3,{}]}"#;
+    let mut expected: Vec<ActionRow> = (0..6).map(|i| action_in(1, i, "2C")).collect();
+    expected[3].action = odd.into();
+    all_ok(append_actions(&store, "t", expected.clone())).await;
+    new_match(&store, "t", 2).await.unwrap().unwrap();
+    let second: Vec<ActionRow> = (0..4).map(|i| action_in(2, i, "5D")).collect();
+    all_ok(append_actions(&store, "t", second.clone())).await;
+    expected.extend(second);
+    // One fold takes both matches' actions.
+    let next = age_out(&store, "filler", 0).await;
+
+    let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+    assert_eq!(runs_on_disk(&conn, "t"), vec![(1, 0, 5, 6), (2, 0, 3, 4)]);
+    // The stored form is JSON that SQLite reads: each action is its own JSON value.
+    let card: String = conn
+        .query_row(
+            "SELECT actions ->> '$[2][1].card' FROM action_runs WHERE table_id = 't'
+             AND match_no = 1",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(card, "2C");
+    let log = store.table_log("t").await.unwrap().unwrap();
+    assert_eq!(log.actions, expected);
+
+    // More actions of the second match: a run of their own after the first.
+    let more: Vec<ActionRow> = (4..7).map(|i| action_in(2, i, "6D")).collect();
+    all_ok(append_actions(&store, "t", more.clone())).await;
+    expected.extend(more);
+    age_out(&store, "filler", next).await;
+    assert_eq!(
+        runs_on_disk(&conn, "t"),
+        vec![(1, 0, 5, 6), (2, 0, 3, 4), (2, 4, 6, 3)]
+    );
+    assert_eq!(
+        store.table_log("t").await.unwrap().unwrap().actions,
+        expected
+    );
+
+    // Killed now: nothing folded is lost, and the last match is read back on start.
+    let copy = Dir::new("runs-matches-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    let restored = startup
+        .tables
+        .iter()
+        .find(|log| log.table.id == "t")
+        .unwrap();
+    assert_eq!(restored.actions, expected[6..]);
+    assert_eq!(
+        reopened.table_log("t").await.unwrap().unwrap().actions,
+        expected
+    );
+    reopened.close().await.unwrap();
+    store.close().await.unwrap();
+}
+
+/// A table "t" whose actions are folded into the runs (1, 0..=9), (1, 10..=19) and
+/// (2, 0..=4), each by closing the store; returns its actions.
+async fn table_of_three_runs(dir: &Path) -> Vec<ActionRow> {
+    let mut expected = Vec::new();
+    let parts: [(u32, std::ops::Range<u32>); 3] = [(1, 0..10), (1, 10..20), (2, 0..5)];
+    for (n, (match_no, range)) in parts.into_iter().enumerate() {
+        let (store, _) = SqliteStore::open(dir).unwrap();
+        if n == 0 {
+            all_ok(open_table(&store, "t")).await;
+        }
+        if n == 2 {
+            new_match(&store, "t", 2).await.unwrap().unwrap();
+        }
+        let rows: Vec<ActionRow> = range.map(|i| action_in(match_no, i, "2C")).collect();
+        all_ok(append_actions(&store, "t", rows.clone())).await;
+        expected.extend(rows);
+        store.close().await.unwrap();
+    }
+    let conn = Connection::open(dir.join(DB_FILE)).unwrap();
+    assert_eq!(
+        runs_on_disk(&conn, "t"),
+        vec![(1, 0, 9, 10), (1, 10, 19, 10), (2, 0, 4, 5)]
+    );
+    expected
+}
+
+#[tokio::test]
+async fn a_cut_in_a_run_at_its_first_action_or_before_it_then_new_actions_read_back_exactly() {
+    // (match, from) of each cut, and the runs left by it.
+    let cases: [((u32, u32), Vec<RunOnDisk>); 6] = [
+        ((1, 15), vec![(1, 0, 9, 10), (1, 10, 14, 5)]),
+        ((1, 11), vec![(1, 0, 9, 10), (1, 10, 10, 1)]),
+        ((1, 10), vec![(1, 0, 9, 10)]),
+        ((1, 4), vec![(1, 0, 3, 4)]),
+        ((2, 0), vec![(1, 0, 9, 10), (1, 10, 19, 10)]),
+        ((2, 3), vec![(1, 0, 9, 10), (1, 10, 19, 10), (2, 0, 2, 3)]),
+    ];
+    for (n, ((match_no, from), left)) in cases.into_iter().enumerate() {
+        let dir = Dir::new(&format!("runs-cut-{n}"));
+        let all = table_of_three_runs(&dir.0).await;
+        let (store, _) = SqliteStore::open(&dir.0).unwrap();
+        store
+            .append(Write::Cut {
+                table: "t".into(),
+                match_no,
+                from,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        let mut expected: Vec<ActionRow> = all
+            .into_iter()
+            .filter(|row| (row.match_no, row.idx) < (match_no, from))
+            .collect();
+        {
+            let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+            assert_eq!(runs_on_disk(&conn, "t"), left, "cut at {match_no}/{from}");
+        }
+        // The table goes on from the cut.
+        let after: Vec<ActionRow> = (from..from + 3)
+            .map(|i| action_in(match_no, i, "KD"))
+            .collect();
+        all_ok(append_actions(&store, "t", after.clone())).await;
+        expected.extend(after);
+        // A repeat of a kept action is still refused.
+        if from > 0 {
+            for ack in append_actions(&store, "t", [action_in(match_no, from - 1, "9H")]) {
+                assert!(ack.await.unwrap().is_err());
+            }
+        }
+        let read = store.table_log("t").await.unwrap().unwrap().actions;
+        assert_eq!(read, expected, "cut at {match_no}/{from}");
+
+        // Killed, then closed: the same each time.
+        let copy = Dir::new(&format!("runs-cut-{n}-copy"));
+        copy_as_killed(&dir.0, &copy.0);
+        let (reopened, _) = SqliteStore::open(&copy.0).unwrap();
+        assert_eq!(
+            reopened.table_log("t").await.unwrap().unwrap().actions,
+            expected,
+            "cut at {match_no}/{from}, killed"
+        );
+        reopened.close().await.unwrap();
+        store.close().await.unwrap();
+        let (reopened, _) = SqliteStore::open(&dir.0).unwrap();
+        assert_eq!(
+            reopened.table_log("t").await.unwrap().unwrap().actions,
+            expected,
+            "cut at {match_no}/{from}, closed"
+        );
+        reopened.close().await.unwrap();
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        let inconsistent = count(
+            &conn,
+            "SELECT count(*) FROM action_runs WHERE table_id = ?1
+             AND json_array_length(actions) <> last_idx - first_idx + 1",
+            "t",
+        );
+        assert_eq!(inconsistent, 0);
+    }
+}
+
+#[tokio::test]
+async fn a_database_with_actions_a_row_each_opens_as_runs_with_every_action() {
+    let dir = Dir::new("runs-old");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    // The schema before runs: actions a row each, and the log.
+    let odd = r#"{"type":"say","text":"caf\u00e9 \"q\"","n":[1.50e3,{}]}"#;
+    let mut old: Vec<ActionRow> = (0..5).map(|i| action_in(1, i, "2C")).collect();
+    old[2].action = odd.into();
+    // Indexes that skip, then a second match.
+    old.extend((7..9).map(|i| action_in(1, i, "3C")));
+    old.extend((0..4).map(|i| action_in(2, i, "4C")));
+    // The log holds the second match's last folded action again, and newer ones.
+    let logged: Vec<ActionRow> = (3..7).map(|i| action_in(2, i, "4C")).collect();
+    {
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        for sql in &schema::MIGRATIONS[..7] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 7).unwrap();
+        for id in ["old", "other"] {
+            conn.execute(
+                "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
+                 VALUES (?1, 'hearts', '{}', '{}', 5, 0, 'playing')",
+                [id],
+            )
+            .unwrap();
+            for match_no in [1, 2] {
+                conn.execute(
+                    "INSERT INTO matches (table_id, match_no, seed, seq) VALUES (?1, ?2, 5, 0)",
+                    rusqlite::params![id, match_no],
+                )
+                .unwrap();
+            }
+        }
+        for (id, rows) in [("old", &old[..]), ("other", &old[..5])] {
+            for row in rows {
+                conn.execute(
+                    "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    rusqlite::params![
+                        id,
+                        row.match_no,
+                        row.idx,
+                        row.seat,
+                        row.action,
+                        row.seq as i64
+                    ],
+                )
+                .unwrap();
+            }
+        }
+        for (n, row) in logged.iter().enumerate() {
+            let log = if n == 3 { "action_log_b" } else { "action_log" };
+            conn.execute(
+                &format!(
+                    "INSERT INTO {log} (n, table_id, match_no, idx, seat, action, seq)
+                     VALUES (?1, 'old', ?2, ?3, ?4, ?5, ?6)"
+                ),
+                rusqlite::params![
+                    n as i64 + 1,
+                    row.match_no,
+                    row.idx,
+                    row.seat,
+                    row.action,
+                    row.seq as i64
+                ],
+            )
+            .unwrap();
+        }
+    }
+    let mut expected = old.clone();
+    expected.extend(logged[1..].iter().cloned());
+
+    let (store, startup) = SqliteStore::open(&dir.0).unwrap();
+    let by_id = |id: &str| {
+        startup
+            .tables
+            .iter()
+            .find(|log| log.table.id == id)
+            .unwrap()
+            .actions
+            .clone()
+    };
+    assert_eq!(by_id("old"), expected[7..]);
+    assert!(by_id("other").is_empty(), "its last match has no action");
+    assert_eq!(
+        store.table_log("old").await.unwrap().unwrap().actions,
+        expected
+    );
+    assert_eq!(
+        store.table_log("other").await.unwrap().unwrap().actions,
+        old[..5]
+    );
+    {
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        // Runs where the indexes follow each other; the log's rows folded into runs of their
+        // own after them; `actions` gone.
+        assert_eq!(
+            runs_on_disk(&conn, "old"),
+            vec![(1, 0, 4, 5), (1, 7, 8, 2), (2, 0, 3, 4), (2, 4, 6, 3)]
+        );
+        assert_eq!(runs_on_disk(&conn, "other"), vec![(1, 0, 4, 5)]);
+        let left = count(
+            &conn,
+            "SELECT count(*) FROM sqlite_master WHERE name = ?1",
+            "actions",
+        );
+        assert_eq!(left, 0);
+    }
+    // New actions follow the old ones; a repeat of an old one is refused.
+    all_ok(append_actions(&store, "old", [action_in(2, 7, "5C")])).await;
+    for ack in append_actions(&store, "old", [action_in(2, 6, "5C")]) {
+        assert!(ack.await.unwrap().is_err());
+    }
+    expected.push(action_in(2, 7, "5C"));
+    store.close().await.unwrap();
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    assert_eq!(
+        store.table_log("old").await.unwrap().unwrap().actions,
+        expected
+    );
+    store.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_damaged_action_in_the_log_does_not_stop_the_file_from_opening() {
+    let dir = Dir::new("runs-damaged");
+    let (store, _) = SqliteStore::open(&dir.0).unwrap();
+    all_ok(open_table(&store, "t")).await;
+    all_ok(append_actions(&store, "t", (0..4).map(|i| action(i, "2C")))).await;
+    let copy = Dir::new("runs-damaged-copy");
+    copy_as_killed(&dir.0, &copy.0);
+    store.close().await.unwrap();
+    {
+        let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        let damaged = conn
+            .execute(
+                "UPDATE action_log SET action = 'not {json' WHERE table_id = 't' AND idx = 2",
+                [],
+            )
+            .unwrap();
+        assert_eq!(damaged, 1);
+    }
+    let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
+    let mut expected: Vec<ActionRow> = (0..4).map(|i| action(i, "2C")).collect();
+    expected[2].action = r#""not {json""#.into();
+    assert_eq!(startup.tables[0].actions, expected);
+    reopened.close().await.unwrap();
 }

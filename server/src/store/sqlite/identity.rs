@@ -23,9 +23,10 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 pub const LOCK_FILE: &str = "parlor.lock";
 
 /// Every table Parlor's schema makes.
-const PARLOR_TABLES: [&str; 9] = [
+const PARLOR_TABLES: [&str; 10] = [
     "action_log",
     "action_log_b",
+    "action_runs",
     "actions",
     "bot_accounts",
     "chat",

@@ -111,10 +111,13 @@ pub fn table_log(
         Scope::All => 0,
         Scope::LastMatch => matches.last().map_or(0, |m| m.match_no),
     };
+    // Each run's actions, one by one (`key` is the place in the run).
     let actions = conn
         .prepare_cached(
-            "SELECT match_no, idx, seat, action, seq FROM actions
-             WHERE table_id = ?1 AND match_no >= ?2 ORDER BY match_no, idx",
+            "SELECT r.match_no, r.first_idx + a.key, a.value ->> 0, a.value -> 1, a.value ->> 2
+             FROM action_runs AS r, json_each(r.actions) AS a
+             WHERE r.table_id = ?1 AND r.match_no >= ?2
+             ORDER BY r.match_no, r.first_idx, a.key",
         )?
         .query_map(params![id, from_match], action_row)?
         .collect::<Result<Vec<_>, _>>()?;
@@ -139,7 +142,7 @@ pub fn table_log(
     }))
 }
 
-/// One action read from `SELECT match_no, idx, seat, action, seq` (of `actions` or the log).
+/// One action read from `SELECT match_no, idx, seat, action, seq` (of the runs or the log).
 pub fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
     Ok(ActionRow {
         match_no: row.get(0)?,

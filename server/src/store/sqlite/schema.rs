@@ -121,6 +121,32 @@ pub const MIGRATIONS: &[&str] = &[
         seq       INTEGER NOT NULL
     ) STRICT;
     ",
+    // 8: actions are folded into runs, a row holding consecutive actions of one table and
+    // match (see `fold.rs`), instead of a row each. The actions stored so far
+    // become runs: a table's actions in one match whose indexes follow each other (an index
+    // less its rank is the same for all of them) make one. A damaged action that is not JSON
+    // is kept as a JSON string, so that the rest still converts (its table is then restored
+    // up to the step before it).
+    "
+    CREATE TABLE action_runs (
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        first_idx INTEGER NOT NULL,     -- the first action's index in the match
+        last_idx  INTEGER NOT NULL,     -- the last one's: the run holds every index between
+        actions   TEXT NOT NULL,        -- JSON: [[seat, parlor_shared::Action, seq], ...]
+        PRIMARY KEY (table_id, match_no, first_idx)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO action_runs (table_id, match_no, first_idx, last_idx, actions)
+        SELECT table_id, match_no, min(idx), max(idx),
+               json_group_array(json_array(seat,
+                                           iif(json_valid(action), json(action), action),
+                                           seq) ORDER BY idx)
+        FROM (SELECT *, idx - row_number() OVER (PARTITION BY table_id, match_no
+                                                 ORDER BY idx) AS island
+              FROM actions)
+        GROUP BY table_id, match_no, island;
+    DROP TABLE actions;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this

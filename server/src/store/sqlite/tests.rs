@@ -281,7 +281,7 @@ async fn pruning_removes_exactly_the_closed_tables_older_than_the_cutoff() {
     let conn = rusqlite::Connection::open(dir.0.join(super::DB_FILE)).unwrap();
     let orphans: i64 = conn
         .query_row(
-            "SELECT count(*) FROM actions WHERE table_id LIKE 'old-closed%'",
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs WHERE table_id LIKE 'old-closed%'",
             [],
             |row| row.get(0),
         )

@@ -19,8 +19,7 @@ use super::load;
 use crate::store::StoreError;
 use crate::store::health::Health;
 use crate::store::records::{
-    ActionRow, CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write,
-    occupant_name,
+    CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write, occupant_name,
 };
 
 /// The most requests written in one transaction.
@@ -566,21 +565,6 @@ fn upsert_seat(tx: &Connection, table: &str, seat: &SeatRow) -> rusqlite::Result
     ])
 }
 
-fn insert_action(tx: &Connection, table: &str, row: &ActionRow) -> rusqlite::Result<usize> {
-    tx.prepare_cached(
-        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        table,
-        row.match_no,
-        row.idx,
-        row.seat,
-        row.action,
-        row.seq as i64
-    ])
-}
-
 fn insert_chat(tx: &Connection, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO chat (table_id, n, seat, name, text, at)
@@ -605,9 +589,7 @@ pub fn insert_log(tx: &Connection, log: &TableLog) -> Result<(), StoreError> {
     for seat in &log.seats {
         upsert_seat(tx, &log.table.id, seat)?;
     }
-    for row in &log.actions {
-        insert_action(tx, &log.table.id, row)?;
-    }
+    fold::insert_actions(tx, &log.table.id, &log.actions)?;
     for row in &log.chat {
         insert_chat(tx, &log.table.id, row)?;
     }
