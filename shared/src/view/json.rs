@@ -107,6 +107,17 @@ pub struct ScoreSheet {
 impl ScoreSheet {
     /// Writes `history`'s lines (without the brackets), first bringing the sheet up to date.
     fn write(&mut self, out: &mut String, history: &[HandResult]) {
+        if history != self.lines.as_slice() {
+            self.update(history);
+        }
+        out.push_str(&self.json);
+    }
+
+    /// Writes the lines of `history` the sheet does not hold yet (all of them when the sheet
+    /// holds other lines), then gives back the room grown for them: a table keeps its sheet
+    /// for a whole match, and the doubling growth would have kept up to twice its size.
+    #[cold]
+    fn update(&mut self, history: &[HandResult]) {
         if !history.starts_with(&self.lines) {
             self.lines.clear();
             self.json.clear();
@@ -120,7 +131,8 @@ impl ScoreSheet {
             self.json.push('}');
             self.lines.push(line.clone());
         }
-        out.push_str(&self.json);
+        self.lines.shrink_to_fit();
+        self.json.shrink_to_fit();
     }
 }
 
