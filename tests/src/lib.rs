@@ -18,6 +18,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod postgres;
 pub mod secrecy;
+pub mod watchdog;
 
 /// A server running in this process on a free port.
 pub struct TestServer {
@@ -157,6 +158,7 @@ impl WsClient {
 
     /// The next message, or `None` when the server closed the connection. Cancel-safe.
     pub async fn try_recv(&mut self) -> Option<ServerMsg> {
+        let _bounded = watchdog::waiting();
         loop {
             match self.ws.next().await {
                 Some(Ok(Message::Text(text))) => {
