@@ -557,6 +557,7 @@ pub fn fold_all(conn: &mut Connection) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sqlite::fold_tests::insert_log_row;
 
     fn row(match_no: u32, idx: u32, action: &str) -> ActionRow {
         ActionRow {
@@ -612,24 +613,6 @@ mod tests {
         conn
     }
 
-    fn log_row(conn: &Connection, log: &str, n: i64, row: &ActionRow) {
-        conn.execute(
-            &format!(
-                "INSERT INTO {log} (n, table_id, match_no, idx, seat, action, seq)
-                 VALUES (?1, 't', ?2, ?3, ?4, ?5, ?6)"
-            ),
-            params![
-                n,
-                row.match_no,
-                row.idx,
-                row.seat,
-                row.action,
-                row.seq as i64
-            ],
-        )
-        .unwrap();
-    }
-
     #[test]
     fn what_the_log_holds_beyond_the_runs_is_read_and_folded_once() {
         let conn = database();
@@ -648,11 +631,11 @@ mod tests {
             .chain(&newer)
             .enumerate()
         {
-            log_row(&conn, "action_log", n as i64, row);
+            insert_log_row(&conn, "action_log", n as i64, "t", row);
         }
         let mut again = newer[1].clone();
         again.action = r#"{"type":"play","card":"9H"}"#.into();
-        log_row(&conn, "action_log_b", 100, &again);
+        insert_log_row(&conn, "action_log_b", 100, "t", &again);
         assert_eq!(
             unfolded(&conn, "t").unwrap().len(),
             4,

@@ -10,7 +10,7 @@ use super::fold::{KEEP, RING};
 use super::{DB_FILE, SqliteStore, schema};
 use crate::store::records::{ActionRow, MatchRow, TableRow, Write};
 use crate::store::test_support::{Dir, seat_rows};
-use crate::store::{Ack, Store};
+use crate::store::{Ack, Startup, Store};
 
 fn table_row(id: &str) -> TableRow {
     TableRow {
@@ -34,6 +34,51 @@ fn action(idx: u32, text: &str) -> ActionRow {
         action: format!(r#"{{"type":"play","card":"{text}"}}"#),
         seq: u64::from(idx) + 10,
     }
+}
+
+/// Writes `row` of `table` straight into `log` (`action_log` or `action_log_b`) as row `n`,
+/// as a process killed before folding it left it.
+pub(super) fn insert_log_row(conn: &Connection, log: &str, n: i64, table: &str, row: &ActionRow) {
+    conn.execute(
+        &format!(
+            "INSERT INTO {log} (n, table_id, match_no, idx, seat, action, seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+        ),
+        rusqlite::params![
+            n,
+            table,
+            row.match_no,
+            row.idx,
+            row.seat,
+            row.action,
+            row.seq as i64
+        ],
+    )
+    .unwrap();
+}
+
+/// Writes `row` of `table` into `actions`, the table of a row per action of files before
+/// runs.
+fn insert_old_action(conn: &Connection, table: &str, row: &ActionRow) {
+    conn.execute(
+        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        rusqlite::params![
+            table,
+            row.match_no,
+            row.idx,
+            row.seat,
+            row.action,
+            row.seq as i64
+        ],
+    )
+    .unwrap();
+}
+
+/// The actions read on opening for table `id`.
+fn opened_actions(startup: &Startup, id: &str) -> Vec<ActionRow> {
+    let table = startup.tables.iter().find(|log| log.table.id == id);
+    table.expect("the table was read").actions.clone()
 }
 
 /// Appends a table with its first match and seats.
@@ -276,13 +321,7 @@ async fn a_database_of_the_previous_schema_opens_with_its_actions() {
         )
         .unwrap();
         for i in 0..5u32 {
-            let row = action(i, "2C");
-            conn.execute(
-                "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-                 VALUES ('old', 1, ?1, ?2, ?3, ?4)",
-                rusqlite::params![row.idx, row.seat, row.action, row.seq as i64],
-            )
-            .unwrap();
+            insert_old_action(&conn, "old", &action(i, "2C"));
         }
     }
     let (store, startup) = SqliteStore::open(&dir.0).unwrap();
@@ -474,15 +513,7 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
         );
     }
     let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
-    let by_id = |id: &str| {
-        startup
-            .tables
-            .iter()
-            .find(|log| log.table.id == id)
-            .unwrap()
-            .actions
-            .clone()
-    };
+    let by_id = |id: &str| opened_actions(&startup, id);
     assert_eq!(by_id("first"), vec![action(0, "2C")]);
     assert_eq!(
         by_id("busy"),
@@ -623,12 +654,7 @@ async fn a_fold_spanning_a_match_boundary_makes_a_run_per_match_and_reads_back_i
     let copy = Dir::new("runs-matches-copy");
     copy_as_killed(&dir.0, &copy.0);
     let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
-    let restored = startup
-        .tables
-        .iter()
-        .find(|log| log.table.id == "t")
-        .unwrap();
-    assert_eq!(restored.actions, expected[6..]);
+    assert_eq!(opened_actions(&startup, "t"), expected[6..]);
     assert_eq!(
         reopened.table_log("t").await.unwrap().unwrap().actions,
         expected
@@ -775,53 +801,19 @@ async fn a_database_with_actions_a_row_each_opens_as_runs_with_every_action() {
         }
         for (id, rows) in [("old", &old[..]), ("other", &old[..5])] {
             for row in rows {
-                conn.execute(
-                    "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    rusqlite::params![
-                        id,
-                        row.match_no,
-                        row.idx,
-                        row.seat,
-                        row.action,
-                        row.seq as i64
-                    ],
-                )
-                .unwrap();
+                insert_old_action(&conn, id, row);
             }
         }
         for (n, row) in logged.iter().enumerate() {
             let log = if n == 3 { "action_log_b" } else { "action_log" };
-            conn.execute(
-                &format!(
-                    "INSERT INTO {log} (n, table_id, match_no, idx, seat, action, seq)
-                     VALUES (?1, 'old', ?2, ?3, ?4, ?5, ?6)"
-                ),
-                rusqlite::params![
-                    n as i64 + 1,
-                    row.match_no,
-                    row.idx,
-                    row.seat,
-                    row.action,
-                    row.seq as i64
-                ],
-            )
-            .unwrap();
+            insert_log_row(&conn, log, n as i64 + 1, "old", row);
         }
     }
     let mut expected = old.clone();
     expected.extend(logged[1..].iter().cloned());
 
     let (store, startup) = SqliteStore::open(&dir.0).unwrap();
-    let by_id = |id: &str| {
-        startup
-            .tables
-            .iter()
-            .find(|log| log.table.id == id)
-            .unwrap()
-            .actions
-            .clone()
-    };
+    let by_id = |id: &str| opened_actions(&startup, id);
     assert_eq!(by_id("old"), expected[7..]);
     assert!(by_id("other").is_empty(), "its last match has no action");
     assert_eq!(
