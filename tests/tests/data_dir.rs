@@ -223,15 +223,8 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
         .expect("the log");
     // The last moves sent may still be on their way when the server stops.
     assert!(actions >= 10, "{actions} actions stored");
-    let damaged = conn
-        .execute(
-            "UPDATE action_runs SET actions = json_replace(actions,
-                 '$[' || (8 - first_idx) || '][1]', json('{\"type\":\"play\",\"card\":\"??\"}'))
-             WHERE table_id = ?1 AND first_idx <= 8 AND last_idx >= 8",
-            [&id],
-        )
-        .expect("damage");
-    assert_eq!(damaged, 1);
+    let damaged = r#"json('{"type":"play","card":"??"}')"#;
+    assert_eq!(support::change_stored_action(&conn, &id, 8, 1, damaged), 1);
     drop(conn);
 
     let server = ServerProcess::start(dir.path());

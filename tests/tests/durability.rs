@@ -384,27 +384,17 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
         [&newer_variant],
     )
     .expect("update");
-    // Each action is `[seat, action, seq]` at its place in its run.
-    let changed = db
-        .execute(
-            "UPDATE action_runs SET actions = json_replace(actions,
-                 '$[' || (5 - first_idx) || '][1]', json('{\"type\":\"bid\",\"tricks\":7}'))
-             WHERE table_id = ?1 AND first_idx <= 5 AND last_idx >= 5",
-            [&newer_action],
-        )
-        .expect("update");
-    assert_eq!(changed, 1);
+    let bid = r#"json('{"type":"bid","tricks":7}')"#;
+    assert_eq!(
+        support::change_stored_action(&db, &newer_action, 5, 1, bid),
+        1
+    );
     // The last card played again by the next seat: not that seat's turn.
-    let changed = db
-        .execute(
-            "UPDATE action_runs SET actions = json_replace(actions,
-                 '$[' || (9 - first_idx) || '][0]',
-                 ((actions ->> ('$[' || (9 - first_idx) || '][0]')) + 1) % 4)
-             WHERE table_id = ?1 AND first_idx <= 9 AND last_idx >= 9",
-            [&illegal_action],
-        )
-        .expect("update");
-    assert_eq!(changed, 1);
+    let next_seat = "(OLD + 1) % 4";
+    assert_eq!(
+        support::change_stored_action(&db, &illegal_action, 9, 0, next_seat),
+        1
+    );
     drop(db);
 
     let server = ServerProcess::start(dir.path());

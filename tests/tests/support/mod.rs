@@ -454,3 +454,25 @@ pub async fn go_online(
         other => panic!("expected available, got {other:?}"),
     }
 }
+
+/// Changes one part of the SQLite-stored action `idx` of table `id` (a run holds each action
+/// as `[seat, action, seq]`: `part` 0, 1 or 2) to the SQL expression `value`, in which `OLD`
+/// stands for the part's value now. Returns how many runs changed (one when it is stored).
+pub fn change_stored_action(
+    db: &rusqlite::Connection,
+    id: &str,
+    idx: u32,
+    part: u8,
+    value: &str,
+) -> usize {
+    let path = "('$[' || (?2 - first_idx) || '][' || ?3 || ']')";
+    let value = value.replace("OLD", &format!("(actions ->> {path})"));
+    db.execute(
+        &format!(
+            "UPDATE action_runs SET actions = json_replace(actions, {path}, {value})
+             WHERE table_id = ?1 AND first_idx <= ?2 AND last_idx >= ?2"
+        ),
+        rusqlite::params![id, idx, part],
+    )
+    .expect("change a stored action")
+}
