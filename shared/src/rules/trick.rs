@@ -78,7 +78,9 @@ impl fmt::Debug for Plays {
     }
 }
 
-/// A trick's cards in play order, by value: it derefs to the slice.
+/// A trick's cards in play order, by value: it derefs to the slice. A finished trick in a
+/// view holds its cards this way, not in a `Vec`: a view lists up to 13 tricks, and the server
+/// builds one for every prompt (their lists were most of its allocations per move).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct TrickCards {
     cards: [Card; MAX_SEATS],
@@ -92,6 +94,79 @@ impl TrickCards {
             cards: std::array::from_fn(|i| Card::from_packed((word >> (8 * i)) as u8)),
             len: len.min(MAX_SEATS) as u8,
         }
+    }
+}
+
+impl TrickCards {
+    /// The cards of `cards` (at most [`MAX_SEATS`]: one a seat).
+    ///
+    /// # Panics
+    /// When given more cards than a trick holds.
+    #[must_use]
+    pub fn from_slice(cards: &[Card]) -> TrickCards {
+        assert!(
+            cards.len() <= MAX_SEATS,
+            "a trick holds at most {MAX_SEATS} cards"
+        );
+        let mut held = TrickCards {
+            cards: [Card::from_index(0); MAX_SEATS],
+            len: cards.len() as u8,
+        };
+        held.cards[..cards.len()].copy_from_slice(cards);
+        held
+    }
+}
+
+impl FromIterator<Card> for TrickCards {
+    /// # Panics
+    /// When given more cards than a trick holds.
+    fn from_iter<I: IntoIterator<Item = Card>>(cards: I) -> TrickCards {
+        let mut held = TrickCards::from_slice(&[]);
+        for card in cards {
+            assert!(
+                usize::from(held.len) < MAX_SEATS,
+                "a trick holds at most {MAX_SEATS} cards"
+            );
+            held.cards[usize::from(held.len)] = card;
+            held.len += 1;
+        }
+        held
+    }
+}
+
+/// Written as the list of its cards.
+impl Serialize for TrickCards {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
+}
+
+/// Read from a list of at most [`MAX_SEATS`] cards.
+impl<'de> Deserialize<'de> for TrickCards {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TrickCards, D::Error> {
+        let cards = Vec::<Card>::deserialize(deserializer)?;
+        if cards.len() > MAX_SEATS {
+            return Err(serde::de::Error::invalid_length(
+                cards.len(),
+                &"at most one card a seat",
+            ));
+        }
+        Ok(TrickCards::from_slice(&cards))
+    }
+}
+
+/// The schema of a list of cards.
+impl JsonSchema for TrickCards {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Vec<Card>>::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<Card>>::json_schema(generator)
     }
 }
 
@@ -275,7 +350,7 @@ pub struct CompletedTrick {
     /// Who led.
     pub leader: Seat,
     /// The cards in play order, the leader's first.
-    pub cards: Vec<Card>,
+    pub cards: TrickCards,
     /// Who took it.
     pub winner: Seat,
 }
@@ -283,6 +358,32 @@ pub struct CompletedTrick {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finished trick's cards are written and read as the list of cards they were before
+    /// they were kept inline; a list longer than a trick is refused, not cut.
+    #[test]
+    fn a_trick_s_cards_are_a_list_of_cards_in_json() {
+        let cards: Vec<Card> = ["QS", "2H", "AS", "TC"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let trick = CompletedTrick {
+            leader: Seat(3),
+            cards: cards.iter().copied().collect(),
+            winner: Seat(1),
+        };
+        assert_eq!(
+            serde_json::to_value(&trick).unwrap(),
+            serde_json::json!({"leader": 3, "cards": cards, "winner": 1})
+        );
+        let json = serde_json::to_string(&trick).unwrap();
+        let back: CompletedTrick = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, trick);
+        assert_eq!(&*back.cards, &cards[..]);
+        let six = r#"{"leader":0,"cards":["2C","3C","4C","5C","6C","7C"],"winner":0}"#;
+        let err = serde_json::from_str::<CompletedTrick>(six).unwrap_err();
+        assert!(err.to_string().contains("invalid length 6"), "{err}");
+    }
 
     fn play(cards: &[&str], trump: Option<Suit>) -> Seat {
         let mut trick = Trick::new(Seat(1));

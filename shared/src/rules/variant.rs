@@ -283,18 +283,23 @@ impl Rules {
         Rules::new(variant, &Options::default()).expect("defaults are valid")
     }
 
-    /// Every option of the variant, spelled out with its value.
+    /// Every option of the variant, spelled out with its value: the options
+    /// [`Variant::option_specs`] lists (a test checks they agree), named here rather than read
+    /// from that list, which every view would otherwise build and drop again.
     #[must_use]
     pub fn options(&self) -> Options {
         let mut options = Options::default();
-        for spec in self.variant.option_specs() {
-            match spec.name {
-                "target" => options.target = Some(self.target),
-                "passing" => options.passing = Some(self.passing),
-                "moon" => options.moon = Some(self.moon),
-                "hands" => options.hands = Some(self.hands),
-                "bad_card" => options.bad_card = Some(self.bad_card),
-                other => unreachable!("option {other} has no field"),
+        match self.variant {
+            Variant::Hearts => {
+                options.target = Some(self.target);
+                options.passing = Some(self.passing);
+                options.moon = Some(self.moon);
+            }
+            Variant::Filippa | Variant::Whist => options.target = Some(self.target),
+            Variant::Hearts5 => options.hands = Some(self.hands),
+            Variant::Tricks => {
+                options.target = Some(self.target);
+                options.bad_card = Some(self.bad_card);
             }
         }
         options
@@ -388,6 +393,22 @@ mod tests {
         assert_eq!(err.to_string(), "the option `moon` does not apply to whist");
         let json = r#"{"colour": "red"}"#;
         assert!(serde_json::from_str::<Options>(json).is_err());
+    }
+
+    #[test]
+    fn the_options_spelled_out_are_the_ones_listed() {
+        for variant in Variant::ALL {
+            let options = serde_json::to_value(Rules::standard(variant).options()).unwrap();
+            let spelled: Vec<&str> = options
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut listed: Vec<&str> = variant.option_specs().iter().map(|s| s.name).collect();
+            listed.sort_unstable();
+            assert_eq!(spelled, listed, "{variant}");
+        }
     }
 
     #[test]

@@ -63,8 +63,8 @@ fn played_this_hand(game: &Game, seat: Seat, card: Card) -> bool {
     let players = game.players();
     let in_open = game.trick().plays(players).any(|play| play == (seat, card));
     in_open
-        || game.completed_tricks().any(|trick| {
-            (trick.cards.iter().enumerate())
-                .any(|(i, &c)| c == card && trick.leader.left(i as u8, players) == seat)
+        || game.completed_plays().iter().any(|trick| {
+            (trick.cards().iter().enumerate())
+                .any(|(i, &c)| c == card && trick.leader().left(i as u8, players) == seat)
         })
 }

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use parlor_shared::bots::heuristic::cost;
-use parlor_shared::rules::{CompletedTrick, FirstLead, PassDirection, Phase};
+use parlor_shared::rules::{CompletedTrick, FirstLead, PassDirection, Phase, TrickCards};
 use parlor_shared::view::{PassView, PlayedCard, TrickView};
 use parlor_shared::{
     Card, CardSet, Legal, Options, PerSeat, PlayerView, Rank, Seat, Suit, Variant,
@@ -73,7 +73,7 @@ pub fn suit_to_follow(view: &PlayerView) -> Option<Suit> {
 fn shown_voids(view: &PlayerView) -> PerSeat<CardSet> {
     let n = view.players;
     let mut voids = PerSeat::<CardSet>::new(n);
-    let finished = view.tricks.iter().map(|t| (t.leader, t.cards.clone()));
+    let finished = view.tricks.iter().map(|t| (t.leader, t.cards.to_vec()));
     let current = std::iter::once((
         view.trick.leader,
         view.trick.plays.iter().map(|p| p.card).collect::<Vec<_>>(),
@@ -514,7 +514,7 @@ fn synthetic_tricks(discarded: CardSet, scores: &PerSeat<i32>) -> Vec<CompletedT
             }
             tricks.push(CompletedTrick {
                 leader: seat,
-                cards: trick,
+                cards: TrickCards::from_slice(&trick),
                 winner: seat,
             });
         }
@@ -522,7 +522,7 @@ fn synthetic_tricks(discarded: CardSet, scores: &PerSeat<i32>) -> Vec<CompletedT
     for chunk in filler.chunks(4) {
         tricks.push(CompletedTrick {
             leader: Seat(0),
-            cards: chunk.to_vec(),
+            cards: TrickCards::from_slice(chunk),
             winner: Seat(0),
         });
     }

@@ -6,7 +6,7 @@ use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
 use crate::fair::Hash32;
 use crate::rules::event::{HandResult, Legal, PassDirection};
-use crate::rules::trick::{CompletedTrick, Trick};
+use crate::rules::trick::{CompletedTrick, Plays, Trick};
 use crate::rules::variant::{Rules, Variant};
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -83,9 +83,15 @@ impl Game {
     pub fn completed_tricks(&self) -> impl ExactSizeIterator<Item = CompletedTrick> + '_ {
         self.completed.iter().map(|t| CompletedTrick {
             leader: t.leader(),
-            cards: t.cards().to_vec(),
+            cards: t.cards(),
             winner: t.winner(),
         })
+    }
+
+    /// The tricks completed this hand as the game keeps them, a word each.
+    #[must_use]
+    pub fn completed_plays(&self) -> &[Plays] {
+        &self.completed
     }
 
     /// How many tricks are finished this hand.
