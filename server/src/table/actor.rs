@@ -130,6 +130,7 @@ pub(super) fn start(
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         score_sheet: ScoreSheet::default(),
+        moves_total: metrics::counter!("parlor_moves_total"),
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
@@ -252,6 +253,8 @@ struct TableActor {
     awaiting: SeatSet,
     /// The match's score sheet as last written into a view: it changes once a hand.
     score_sheet: ScoreSheet,
+    /// `parlor_moves_total`, looked up once: a lookup allocated a handle every move.
+    moves_total: metrics::Counter,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// Where the table's bots come from and think.
