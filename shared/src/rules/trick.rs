@@ -80,8 +80,9 @@ impl fmt::Debug for Plays {
 
 /// A trick's cards in play order, by value: it derefs to the slice. A finished trick in a
 /// view holds its cards this way, not in a `Vec`: a view lists up to 13 tricks, and the server
-/// builds one for every prompt (their lists were most of its allocations per move).
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// builds one for every prompt (their lists were most of its allocations per move). Two are
+/// equal when their cards are: what lies past the last card is not compared.
+#[derive(Clone, Copy)]
 pub struct TrickCards {
     cards: [Card; MAX_SEATS],
     len: u8,
@@ -133,6 +134,14 @@ impl FromIterator<Card> for TrickCards {
         held
     }
 }
+
+impl PartialEq for TrickCards {
+    fn eq(&self, other: &TrickCards) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for TrickCards {}
 
 /// Written as the list of its cards.
 impl Serialize for TrickCards {
@@ -360,7 +369,8 @@ mod tests {
     use super::*;
 
     /// A finished trick's cards are written and read as the list of cards they were before
-    /// they were kept inline; a list longer than a trick is refused, not cut.
+    /// they were kept inline; a list longer than a trick is refused, not cut; and two lists of
+    /// the same cards are equal whatever lies past their last card.
     #[test]
     fn a_trick_s_cards_are_a_list_of_cards_in_json() {
         let cards: Vec<Card> = ["QS", "2H", "AS", "TC"]
@@ -379,6 +389,13 @@ mod tests {
         let json = serde_json::to_string(&trick).unwrap();
         let back: CompletedTrick = serde_json::from_str(&json).unwrap();
         assert_eq!(back, trick);
+        // Unpacked from a word whose unused byte holds another card: still the same trick.
+        let unused = u64::from(Card::from_index(51).index()) << 32;
+        let word = cards
+            .iter()
+            .enumerate()
+            .fold(unused, |w, (i, c)| w | (u64::from(c.index()) << (8 * i)));
+        assert_eq!(TrickCards::unpack(word, cards.len()), trick.cards);
         assert_eq!(&*back.cards, &cards[..]);
         let six = r#"{"leader":0,"cards":["2C","3C","4C","5C","6C","7C"],"winner":0}"#;
         let err = serde_json::from_str::<CompletedTrick>(six).unwrap_err();
