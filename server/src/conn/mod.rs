@@ -153,7 +153,19 @@ impl Conn {
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
     /// been told to close.
     pub fn send(&self, frame: Frame) -> bool {
-        match self.parts.tx.try_push(frame) {
+        self.pushed(self.parts.tx.try_push(frame))
+    }
+
+    /// [`Conn::send`] for a frame nobody answers (an event): the writer may hold it a little
+    /// for the next frame, so that a seat waiting for its turn gets the moves before it in
+    /// fewer writes.
+    pub fn send_lazy(&self, frame: Frame) -> bool {
+        self.pushed(self.parts.tx.try_push_lazy(frame))
+    }
+
+    /// What a push came to: `false` (and the connection kicked) when its queue was full.
+    fn pushed(&self, result: Result<(), PushError>) -> bool {
+        match result {
             Ok(()) => true,
             Err(PushError::Full) => {
                 tracing::debug!(

@@ -97,6 +97,9 @@ pub struct Config {
     pub ws_idle: Duration,
     /// A WebSocket that has not joined or watched a table for this long is closed.
     pub ws_join: Duration,
+    /// How long an event for a seat that did not make it may wait for the frames after it
+    /// (see [`crate::conn::Conn::send_lazy`]); zero writes each frame at once.
+    pub ws_linger: Duration,
     /// How long a table at which nobody ever sat lives with nobody connected.
     pub unsat_table_ttl: Duration,
     /// The most spectators each table takes.
@@ -125,6 +128,7 @@ impl Default for Config {
             tables_per_ip: 20,
             ws_idle: Duration::from_secs(60),
             ws_join: Duration::from_secs(30),
+            ws_linger: ws::DEFAULT_LINGER,
             unsat_table_ttl: Duration::from_secs(300),
             max_spectators: crate::table::DEFAULT_MAX_SPECTATORS,
             invite_timeout: crate::lobby::bot_directory::DEFAULT_INVITE_TIMEOUT,
@@ -202,6 +206,7 @@ impl AppState {
                 outbound_queue: self.config.outbound_queue,
                 idle: self.config.ws_idle,
                 join: self.config.ws_join,
+                linger: self.config.ws_linger,
             },
             shutdown: self.shutdown.clone(),
             sessions: self.sessions.clone(),

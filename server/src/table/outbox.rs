@@ -29,6 +29,8 @@ pub const MAX_IN_FLIGHT: usize = 16;
 enum Held {
     /// A frame for one connection.
     Frame(Conn, Frame),
+    /// A frame for one connection that may wait a little for company ([`Conn::send_lazy`]).
+    Lazy(Conn, Frame),
     /// The answer to a join request.
     Reply(oneshot::Sender<bool>, bool),
     /// Something to do once the frames before it are out (close a connection after its
@@ -114,6 +116,17 @@ impl Outbox {
             true
         } else {
             conn.send(frame)
+        }
+    }
+
+    /// [`Self::queue`] for a frame that may wait a little for company ([`Conn::send_lazy`]):
+    /// an event, which nobody answers.
+    pub fn queue_lazy(&mut self, conn: &Conn, frame: Frame) -> bool {
+        if self.store.is_some() {
+            self.held.push(Held::Lazy(conn.clone(), frame));
+            true
+        } else {
+            conn.send_lazy(frame)
         }
     }
 
@@ -248,6 +261,11 @@ fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
         match held {
             Held::Frame(conn, frame) => {
                 if !conn.send(frame) {
+                    dropped.push(conn.id);
+                }
+            }
+            Held::Lazy(conn, frame) => {
+                if !conn.send_lazy(frame) {
                     dropped.push(conn.id);
                 }
             }

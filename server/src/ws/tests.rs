@@ -21,6 +21,7 @@ fn hub(idle: u64, join: u64) -> Hub {
             outbound_queue: 16,
             idle: Duration::from_secs(idle),
             join: Duration::from_secs(join),
+            linger: super::DEFAULT_LINGER,
         },
         shutdown,
         sessions: Sessions::default(),
@@ -123,6 +124,7 @@ async fn writer_closed_by(
         conn.clone(),
         &sent,
         Duration::from_secs(3600),
+        super::DEFAULT_LINGER,
     );
     tokio::pin!(writer);
     assert!(conn.send("one".into()) && conn.send("two".into()));
@@ -141,6 +143,62 @@ async fn writer_closed_by(
         written.push(message);
     }
     written
+}
+
+/// A writer lingering 20 ms: a seat's own answers and turns go out at once, others' moves
+/// wait for them or for the linger, in order.
+#[tokio::test(start_paused = true)]
+async fn a_writer_holds_others_moves_for_the_next_turn_or_the_linger() {
+    let linger = Duration::from_millis(20);
+    let (tx, mut rx) = mpsc::channel(64);
+    let (queue, frames) = crate::conn::bounded(8);
+    let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, CancellationToken::new());
+    let sent = super::writer::Sent::default();
+    let writer = super::writer::write_loop(
+        PollSender::new(tx),
+        frames,
+        conn.clone(),
+        &sent,
+        Duration::from_secs(3600),
+        linger,
+    );
+    tokio::pin!(writer);
+    let mut next_within = async |wait: Duration| {
+        tokio::time::timeout(wait, async {
+            tokio::select! {
+                () = &mut writer => panic!("the writer ended"),
+                message = rx.recv() => message.expect("the writer is running"),
+            }
+        })
+        .await
+        .ok()
+    };
+    let start = tokio::time::Instant::now();
+    assert!(conn.send_lazy("west played".into()) && conn.send_lazy("north played".into()));
+    assert!(
+        next_within(linger / 2).await.is_none(),
+        "others' moves wait"
+    );
+    assert!(conn.send("your turn".into()));
+    let mut written = Vec::new();
+    while written.len() < 3 {
+        written.push(
+            next_within(linger)
+                .await
+                .expect("the turn and the moves before it"),
+        );
+    }
+    assert_eq!(
+        texts(&written),
+        ["west played", "north played", "your turn"]
+    );
+    assert_eq!(start.elapsed(), linger / 2, "the turn was not held");
+    assert!(conn.send_lazy("east played".into()));
+    let east = next_within(linger * 10)
+        .await
+        .expect("written after the linger");
+    assert_eq!(texts(&[east]), ["east played"]);
+    assert_eq!(start.elapsed(), linger / 2 + linger);
 }
 
 fn texts(written: &[Message]) -> Vec<String> {

@@ -29,6 +29,7 @@ pub(super) async fn write_loop<W>(
     conn: Conn,
     sent_so_far: &Sent,
     ping_every: Duration,
+    linger: Duration,
 ) where
     W: Sink<Message> + Unpin,
 {
@@ -57,7 +58,7 @@ pub(super) async fn write_loop<W>(
                     return;
                 }
             },
-            more = rx.recv_all(&mut batch) => more,
+            more = rx.recv_due(&mut batch, linger) => more,
             _ = ping.tick() => {
                 let sent = tokio::select! {
                     biased;

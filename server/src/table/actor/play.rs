@@ -51,7 +51,7 @@ impl TableActor {
         self.awaiting.remove(seat);
         self.overdue.remove(seat);
         for event in events.drain(..) {
-            self.broadcast_event(event);
+            self.broadcast_event(event, Some(seat));
         }
         give_back_events(events);
         if over {

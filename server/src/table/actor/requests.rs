@@ -212,7 +212,7 @@ impl TableActor {
         tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");
         self.flush_table();
         for event in opening {
-            self.broadcast_event(event);
+            self.broadcast_event(event, None);
         }
         self.send_states();
         self.prompt();

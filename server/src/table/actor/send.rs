@@ -14,7 +14,12 @@ use super::TableActor;
 impl TableActor {
     /// Numbers an event and sends it to everyone allowed to see it, each with the `seq` of
     /// the previous event that recipient was sent (`prev`), so a missed one shows exactly.
-    pub(super) fn broadcast_event(&mut self, event: Event) {
+    ///
+    /// The seat whose move made it (`answering`) gets it at once: it answers that seat's
+    /// move. Everyone else's copy may wait a little for the frames after it
+    /// ([`crate::conn::Conn::send_lazy`]): a seat waiting for its turn then gets the moves
+    /// before it in one or two writes instead of one each.
+    pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) {
         self.seq += 1;
         let seq = self.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
@@ -37,16 +42,21 @@ impl TableActor {
                 continue;
             }
             let prev = std::mem::replace(&mut state.last_event, seq);
-            if let Some(conn) = &state.conn
-                && !self.outbox.queue(conn, encode(prev, &event))
-            {
+            let Some(conn) = &state.conn else { continue };
+            let frame = encode(prev, &event);
+            let queued = if answering == Some(Seat(i as u8)) {
+                self.outbox.queue(conn, frame)
+            } else {
+                self.outbox.queue_lazy(conn, frame)
+            };
+            if !queued {
                 self.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
             let prev = std::mem::replace(&mut self.last_public_event, seq);
             for conn in &self.spectators {
-                if !self.outbox.queue(conn, encode(prev, &event)) {
+                if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     self.dropped.push(conn.id);
                 }
             }

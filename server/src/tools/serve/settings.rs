@@ -167,6 +167,10 @@ pub struct ServeArgs {
     /// Seconds a WebSocket may stay without joining or watching a table [default: 30].
     #[arg(long, env = "PARLOR_WS_JOIN_SECS", value_name = "SECS")]
     pub ws_join_secs: Option<u64>,
+    /// Milliseconds another player's move may wait for the frames after it before it is
+    /// written (0: each at once) [default: 20].
+    #[arg(long, env = "PARLOR_WS_LINGER_MS", value_name = "MS")]
+    pub ws_linger_ms: Option<u64>,
     /// Seconds a table nobody ever sat at lives with nobody connected; it is then deleted
     /// [default: 300].
     #[arg(long, env = "PARLOR_UNSAT_TABLE_SECS", value_name = "SECS")]
@@ -251,6 +255,8 @@ pub struct Settings {
     pub ws_idle_secs: u64,
     /// Seconds a WebSocket may stay away from every table.
     pub ws_join_secs: u64,
+    /// Milliseconds others' moves may wait for company.
+    pub ws_linger_ms: u64,
     /// Seconds a table nobody ever sat at lives with nobody connected.
     pub unsat_table_secs: u64,
     /// Milliseconds an invited bot has to take its seat.
@@ -295,6 +301,7 @@ impl Default for Settings {
             trust_proxy: config.trust_proxy,
             ws_idle_secs: config.ws_idle.as_secs(),
             ws_join_secs: config.ws_join.as_secs(),
+            ws_linger_ms: config.ws_linger.as_millis() as u64,
             unsat_table_secs: config.unsat_table_ttl.as_secs(),
             invite_timeout_ms: config.invite_timeout.as_millis() as u64,
         }
@@ -339,6 +346,7 @@ struct FileSettings {
     trust_proxy: Option<bool>,
     ws_idle_secs: Option<u64>,
     ws_join_secs: Option<u64>,
+    ws_linger_ms: Option<u64>,
     unsat_table_secs: Option<u64>,
     invite_timeout_ms: Option<u64>,
 }
@@ -374,6 +382,7 @@ impl Settings {
             trust_proxy: self.trust_proxy,
             ws_idle: secs(self.ws_idle_secs),
             ws_join: secs(self.ws_join_secs),
+            ws_linger: std::time::Duration::from_millis(self.ws_linger_ms),
             unsat_table_ttl: std::time::Duration::from_secs(self.unsat_table_secs),
             max_spectators: self.max_spectators,
             invite_timeout: std::time::Duration::from_millis(self.invite_timeout_ms.max(1)),
@@ -558,6 +567,10 @@ fn merge(args: &ServeArgs, file: FileSettings) -> Settings {
             .ws_join_secs
             .or(file.ws_join_secs)
             .unwrap_or(d.ws_join_secs),
+        ws_linger_ms: args
+            .ws_linger_ms
+            .or(file.ws_linger_ms)
+            .unwrap_or(d.ws_linger_ms),
         unsat_table_secs: args
             .unsat_table_secs
             .or(file.unsat_table_secs)
