@@ -303,6 +303,48 @@ pub async fn drive(
     }
 }
 
+/// The `played` events among the frames `client` has read.
+fn plays_seen(client: &WsClient) -> usize {
+    client
+        .frames
+        .iter()
+        .filter(|frame| {
+            matches!(
+                serde_json::from_str(frame),
+                Ok(ServerMsg::Event {
+                    event: Event::Played { .. },
+                    ..
+                })
+            )
+        })
+        .count()
+}
+
+/// Plays random legal moves until exactly `cards` more cards are played (no prompt is
+/// answered after the last), then reads on until every client has seen all of them. What a
+/// client has seen says nothing of where the table is until then: the server may hold the
+/// events of others' moves a little (`--ws-linger-ms`).
+pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
+    let before: Vec<usize> = clients.iter().map(plays_seen).collect();
+    let mut plays = 0;
+    drive(clients, rng, |_, m| {
+        if let ServerMsg::YourTurn {
+            legal: Legal::Play { .. },
+            ..
+        } = m
+        {
+            plays += 1;
+        }
+        plays == cards
+    })
+    .await;
+    for (client, before) in clients.iter_mut().zip(before) {
+        while plays_seen(client) < before + cards {
+            client.recv().await;
+        }
+    }
+}
+
 /// Plays until client 0 sees the match end; returns the winners.
 pub async fn play_to_end(clients: &mut [WsClient], rng: &mut Rng) -> Vec<Seat> {
     let mut winners = Vec::new();

@@ -10,7 +10,9 @@ use parlor_server::store::{PgStore, SqliteStore};
 use parlor_server::{AppState, Config};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{CardSet, Event, Legal, Seat};
-use parlor_tests::{Rng, TestServer, WsClient, drive, play_to_end, seat_players, start};
+use parlor_tests::{
+    Rng, TestServer, WsClient, drive, play_cards, play_to_end, seat_players, start,
+};
 use serde_json::json;
 
 /// The cards `client` should hold now, from its own event stream.
@@ -49,26 +51,6 @@ async fn rejoin(server: &TestServer, table: &str, token: &str) -> WsClient {
         ServerMsg::Welcome { .. } => client,
         other => panic!("expected welcome, got {other:?}"),
     }
-}
-
-/// Plays random legal moves until seat 0 has seen `cards` cards played.
-async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
-    let mut played = 0;
-    drive(clients, rng, |i, m| {
-        if i == 0
-            && matches!(
-                m,
-                ServerMsg::Event {
-                    event: Event::Played { .. },
-                    ..
-                }
-            )
-        {
-            played += 1;
-        }
-        played == cards
-    })
-    .await;
 }
 
 #[tokio::test]

@@ -6,7 +6,9 @@
 use parlor_shared::Event;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::secrecy::violations;
-use parlor_tests::{Rng, TestServer, VARIANTS, drive, players, seat_players, short_options, start};
+use parlor_tests::{
+    Rng, TestServer, VARIANTS, drive, play_cards, players, seat_players, short_options, start,
+};
 use serde_json::json;
 
 #[tokio::test]
@@ -84,22 +86,7 @@ async fn a_late_spectator_sees_only_public_information() {
         .await;
     let mut clients = seat_players(&server, &id, 5).await;
     start(&mut clients).await;
-    let mut played = 0;
-    drive(&mut clients, &mut Rng::new(1), |i, m| {
-        if i == 0
-            && matches!(
-                m,
-                ServerMsg::Event {
-                    event: Event::Played { .. },
-                    ..
-                }
-            )
-        {
-            played += 1;
-        }
-        played == 12
-    })
-    .await;
+    play_cards(&mut clients, &mut Rng::new(1), 12).await;
     let mut late = server.client().await;
     late.send(&ClientMsg::Watch { table: id }).await;
     let ServerMsg::State { view, .. } = late
