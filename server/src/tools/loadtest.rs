@@ -65,6 +65,11 @@ pub struct LoadtestArgs {
     /// process, on its own threads), then against the server, and print the ratio.
     #[arg(long)]
     pub versus_relay: bool,
+    /// With `--versus-relay`: the relay holds the events of others' moves up to this long for
+    /// the next frame to the same seat, as a Parlor server does (`--ws-linger-ms`); 0, the
+    /// default, is the bare relay.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub relay_linger_ms: u64,
 }
 
 /// How long every client may take to join its table before the run gives up.
@@ -118,8 +123,16 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
         runtime.block_on(load(args, &host, None))?;
         return Ok(());
     }
-    let relay = Relay::start(args.threads)?;
-    println!("bare relay ({}):", relay.addr);
+    let linger = Duration::from_millis(args.relay_linger_ms);
+    let relay = Relay::start(args.threads, linger)?;
+    if linger.is_zero() {
+        println!("bare relay ({}):", relay.addr);
+    } else {
+        println!(
+            "bare relay ({}, others' moves held up to {} ms):",
+            relay.addr, args.relay_linger_ms
+        );
+    }
     let bare = runtime.block_on(load(args, &relay.addr.to_string(), Some(&relay)))?;
     drop(relay);
     println!("parlor ({host}):");
@@ -317,7 +330,7 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
 }
 
 /// `POST /api/tables`; returns the new table's id.
-async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
+pub(super) async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
     let json = request(host, "POST", "/api/tables", body).await?;
     let created: serde_json::Value =
         serde_json::from_str(&json).with_context(|| format!("creating a table: {json}"))?;
@@ -377,7 +390,7 @@ fn memory_report(
 /// One remote bot client: joins, (host) starts matches, plays random legal moves.
 /// One WebSocket connection to the server (small buffers, no Nagle delay) that has asked to
 /// sit at `table` as a bot program.
-async fn join_as_bot(
+pub(super) async fn join_as_bot(
     host: &str,
     table: &str,
     seat: Option<Seat>,

@@ -11,12 +11,18 @@
 //!
 //! It has its own runtime on its own threads, as a separate server process would, and listens
 //! on 127.0.0.1 only.
+//!
+//! With a linger (`parlor loadtest --relay-linger-ms`), it holds the events of others' moves
+//! in Parlor's own frame queue, as a Parlor server does (`--ws-linger-ms`): the ratio then
+//! compares two servers that write alike. Without one (the default), each connection's frames
+//! go through a plain channel and out as soon as its writer runs: the bare relay.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
@@ -45,8 +51,9 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// Starts a relay on a free port of 127.0.0.1 with `threads` workers (0: one per core).
-    pub fn start(threads: usize) -> anyhow::Result<Relay> {
+    /// Starts a relay on a free port of 127.0.0.1 with `threads` workers (0: one per core),
+    /// holding others' moves up to `linger` (zero: the bare relay).
+    pub fn start(threads: usize, linger: Duration) -> anyhow::Result<Relay> {
         let cpu = ThreadCpu::default();
         let noted = cpu.clone();
         let runtime = super::runtime_on_start(threads, move || noted.note_this_thread())?;
@@ -61,6 +68,7 @@ impl Relay {
             tables: Arc::default(),
             next_table: Arc::default(),
             prompt: Arc::new(Prompt::new()),
+            linger,
         };
         let thread = std::thread::Builder::new()
             .name("relay".into())
@@ -147,12 +155,42 @@ struct Hub {
     tables: Arc<Mutex<HashMap<String, Arc<Mutex<Table>>>>>,
     next_table: Arc<AtomicU64>,
     prompt: Arc<Prompt>,
+    linger: Duration,
 }
+
+/// A connection's outbound frames: a plain channel (the bare relay), or Parlor's own queue,
+/// where others' moves may wait for company.
+#[derive(Clone)]
+enum Outbound {
+    Plain(UnboundedSender<Utf8Bytes>),
+    Lingering(crate::conn::Sender<Utf8Bytes>),
+}
+
+impl Outbound {
+    /// Queues a frame to go out at once.
+    fn send(&self, frame: Utf8Bytes) {
+        match self {
+            Outbound::Plain(tx) => drop(tx.send(frame)),
+            Outbound::Lingering(tx) => drop(tx.try_push(frame)),
+        }
+    }
+
+    /// Queues a frame that may wait for company (when lingering).
+    fn send_lazy(&self, frame: Utf8Bytes) {
+        match self {
+            Outbound::Plain(tx) => drop(tx.send(frame)),
+            Outbound::Lingering(tx) => drop(tx.try_push_lazy(frame)),
+        }
+    }
+}
+
+/// The most frames a lingering relay connection queues (never reached by the load test).
+const LINGERING_QUEUE: usize = 1 << 16;
 
 /// Four seats passing the turn around.
 #[derive(Default)]
 struct Table {
-    seats: [Option<UnboundedSender<Utf8Bytes>>; 4],
+    seats: [Option<Outbound>; 4],
     joined: u8,
     turn: u8,
     seq: u64,
@@ -235,21 +273,41 @@ struct Incoming<'a> {
 /// One connection: a writer task draining its queue, and this task reading moves.
 async fn connection(socket: WebSocket, hub: Hub) {
     let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = unbounded_channel::<Utf8Bytes>();
-    let writer = tokio::spawn(async move {
-        while let Some(first) = rx.recv().await {
-            let mut next = Some(first);
-            while let Some(frame) = next {
-                if sink.feed(Message::Text(frame)).await.is_err() {
+    let (tx, writer) = if hub.linger.is_zero() {
+        let (tx, mut rx) = unbounded_channel::<Utf8Bytes>();
+        let writer = tokio::spawn(async move {
+            while let Some(first) = rx.recv().await {
+                let mut next = Some(first);
+                while let Some(frame) = next {
+                    if sink.feed(Message::Text(frame)).await.is_err() {
+                        return;
+                    }
+                    next = rx.try_recv().ok();
+                }
+                if sink.flush().await.is_err() {
                     return;
                 }
-                next = rx.try_recv().ok();
             }
-            if sink.flush().await.is_err() {
-                return;
+        });
+        (Outbound::Plain(tx), writer)
+    } else {
+        let (tx, mut rx) = crate::conn::bounded::<Utf8Bytes>(LINGERING_QUEUE);
+        let linger = hub.linger;
+        let writer = tokio::spawn(async move {
+            let mut batch = VecDeque::new();
+            while rx.recv_due(&mut batch, linger).await {
+                for frame in batch.drain(..) {
+                    if sink.feed(Message::Text(frame)).await.is_err() {
+                        return;
+                    }
+                }
+                if sink.flush().await.is_err() {
+                    return;
+                }
             }
-        }
-    });
+        });
+        (Outbound::Lingering(tx), writer)
+    };
     let mut seated: Option<(Arc<Mutex<Table>>, u8)> = None;
     while let Some(Ok(frame)) = stream.next().await {
         let Message::Text(text) = frame else { continue };
@@ -272,7 +330,7 @@ async fn connection(socket: WebSocket, hub: Hub) {
 }
 
 /// Seats a connection at the next free seat of `id`; the fourth starts the play.
-fn join(hub: &Hub, id: &str, tx: &UnboundedSender<Utf8Bytes>) -> Option<(Arc<Mutex<Table>>, u8)> {
+fn join(hub: &Hub, id: &str, tx: &Outbound) -> Option<(Arc<Mutex<Table>>, u8)> {
     let table = hub
         .tables
         .lock()
@@ -295,17 +353,18 @@ fn join(hub: &Hub, id: &str, tx: &UnboundedSender<Utf8Bytes>) -> Option<(Arc<Mut
         practice: false,
         name: None,
     };
-    let _ = tx.send(serde_json::to_string(&welcome).ok()?.into());
+    tx.send(serde_json::to_string(&welcome).ok()?.into());
     if state.joined == 4
         && let Some(first) = &state.seats[0]
     {
-        let _ = first.send(hub.prompt.with_seq(0));
+        first.send(hub.prompt.with_seq(0));
     }
     drop(state);
     Some((table, seat))
 }
 
-/// A move from the seat whose turn it is: the event to everyone, the prompt to the next.
+/// A move from the seat whose turn it is: the event to everyone (at once to the mover, whose
+/// move it answers), the prompt to the next.
 fn relay_move(table: &Mutex<Table>, seat: u8, card: &str, prompt: &Prompt) {
     let mut state = table.lock().unwrap_or_else(PoisonError::into_inner);
     if state.turn != seat || state.joined < 4 {
@@ -319,17 +378,86 @@ fn relay_move(table: &Mutex<Table>, seat: u8, card: &str, prompt: &Prompt) {
         seq - 1
     )
     .into();
-    for tx in state.seats.iter().flatten() {
-        let _ = tx.send(event.clone());
+    for (i, tx) in state.seats.iter().enumerate() {
+        let Some(tx) = tx else { continue };
+        if i == usize::from(seat) {
+            tx.send(event.clone());
+        } else {
+            tx.send_lazy(event.clone());
+        }
     }
     if let Some(next) = &state.seats[usize::from(state.turn)] {
-        let _ = next.send(prompt.with_seq(seq));
+        next.send(prompt.with_seq(seq));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::loadtest::{create_table, join_as_bot};
     use super::*;
+    use tokio_tungstenite::WebSocketStream;
+    use tokio_tungstenite::tungstenite::Message as ClientMessage;
+
+    /// The next text frame a client gets.
+    async fn text(ws: &mut WebSocketStream<tokio::net::TcpStream>) -> String {
+        loop {
+            match ws.next().await {
+                Some(Ok(ClientMessage::Text(text))) => return text.to_string(),
+                Some(Ok(_)) => {}
+                other => panic!("the relay closed the connection: {other:?}"),
+            }
+        }
+    }
+
+    /// Plays `card` for a client.
+    async fn play(ws: &mut WebSocketStream<tokio::net::TcpStream>, card: &str) {
+        let play = format!(r#"{{"type":"play","card":"{card}"}}"#);
+        ws.send(ClientMessage::text(play)).await.unwrap();
+    }
+
+    /// Held an hour here, others' copies of a move can only come with their seat's turn.
+    #[test]
+    fn a_lingering_relay_answers_the_mover_at_once_and_holds_the_others_copies() {
+        let relay = Relay::start(1, Duration::from_secs(3600)).unwrap();
+        let host = relay.addr.to_string();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let table = create_table(&host, "{}").await.unwrap();
+            let mut seats = Vec::new();
+            for i in 0..4 {
+                let mut ws = join_as_bot(&host, &table, None, format!("seat{i}"))
+                    .await
+                    .unwrap();
+                assert!(text(&mut ws).await.contains(r#""type":"welcome""#));
+                seats.push(ws);
+            }
+            assert!(text(&mut seats[0]).await.contains("your_turn"));
+            play(&mut seats[0], "2C").await;
+            assert!(
+                text(&mut seats[0])
+                    .await
+                    .contains(r#""seat":0,"card":"2C""#),
+                "the mover's own move at once"
+            );
+            let next = [text(&mut seats[1]).await, text(&mut seats[1]).await];
+            assert!(next[0].contains(r#""card":"2C""#), "{next:?}");
+            assert!(next[1].contains("your_turn"), "{next:?}");
+            let early = tokio::time::timeout(Duration::from_millis(200), text(&mut seats[2]));
+            assert!(early.await.is_err(), "seat 2's copy waits for its turn");
+            play(&mut seats[1], "3C").await;
+            let got = [
+                text(&mut seats[2]).await,
+                text(&mut seats[2]).await,
+                text(&mut seats[2]).await,
+            ];
+            assert!(got[0].contains(r#""seat":0,"card":"2C""#), "{got:?}");
+            assert!(got[1].contains(r#""seat":1,"card":"3C""#), "{got:?}");
+            assert!(got[2].contains("your_turn"), "{got:?}");
+        });
+    }
 
     #[test]
     fn the_prompts_are_a_whole_matchs_real_your_turns_with_their_seq() {
