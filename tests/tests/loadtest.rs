@@ -102,6 +102,35 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
     }
 }
 
+/// `--relay-linger-ms` runs the relay holding others' moves, as the server does; the load
+/// still flows (every move waits on its own event, which is never held).
+#[test]
+fn a_lingering_relay_carries_the_load_and_says_so() {
+    let data = TempDir::new("loadtest-linger");
+    let server = ServerProcess::start(data.path());
+    let out = Command::new(parlor_bin())
+        .args(["loadtest", "--url"])
+        .arg(format!("ws://{}", server.addr))
+        .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
+        .args(["--versus-relay", "--relay-linger-ms", "20"])
+        .output()
+        .expect("running parlor loadtest");
+    server.stop();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "loadtest failed: {stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let relay_at = lines
+        .iter()
+        .position(|l| l.starts_with("bare relay") && l.contains("held up to 20 ms"))
+        .unwrap_or_else(|| panic!("no lingering relay run in {stdout}"));
+    let relay_moves = lines[relay_at..]
+        .iter()
+        .find(|l| l.starts_with("moves/s:"))
+        .map(|l| number_after(l, "moves/s: "))
+        .unwrap_or_else(|| panic!("no moves/s line in {stdout}"));
+    assert!(relay_moves > 0.0, "the relay made no moves: {stdout}");
+}
+
 /// A client the server refuses before it joins ends the run with its error: the others do not
 /// wait for it forever.
 #[test]
