@@ -1,6 +1,8 @@
 //! A small bounded queue between tasks: a connection's outbound frames, a table's mailbox.
 //! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
-//! the receiver takes one item or everything queued in one go.
+//! the receiver takes one item or everything queued in one go. An item may also be pushed as
+//! one that can wait ([`Sender::try_push_lazy`]): [`Receiver::recv_due`] holds such items a
+//! little, until an urgent one joins them, so that they leave together.
 //!
 //! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost one to three kilobytes per
 //! channel even when idle, and a server holds five channels per table. This queue keeps only
