@@ -36,6 +36,34 @@ fn line<'a>(toml: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no `{key}` in:\n{toml}"))
 }
 
+/// The linger of others' moves: 20 ms unless set, and set as every other setting is.
+#[test]
+fn the_ws_linger_is_20_ms_by_default_and_set_like_the_rest() {
+    let dir = TempDir::new("config-linger");
+    let file = dir.path().join("parlor.toml");
+    std::fs::write(&file, "ws_linger_ms = 7\n").unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = print_config(&[], &[]);
+    assert!(ok, "{err}");
+    assert_eq!(line(&out, "ws_linger_ms"), "ws_linger_ms = 20");
+    let (ok, out, err) = print_config(&["--config", file], &[]);
+    assert!(ok, "{err}");
+    assert_eq!(line(&out, "ws_linger_ms"), "ws_linger_ms = 7");
+    let (ok, out, err) = print_config(&["--config", file], &[("PARLOR_WS_LINGER_MS", "0")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        line(&out, "ws_linger_ms"),
+        "ws_linger_ms = 0",
+        "0: each frame at once"
+    );
+    let (ok, out, err) = print_config(
+        &["--config", file, "--ws-linger-ms", "50"],
+        &[("PARLOR_WS_LINGER_MS", "0")],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(line(&out, "ws_linger_ms"), "ws_linger_ms = 50");
+}
+
 #[test]
 fn flag_over_env_over_file_over_default() {
     let dir = TempDir::new("config");
