@@ -27,10 +27,13 @@ pub const MAX_IN_FLIGHT: usize = 16;
 
 /// Something the table produced that waits for the step's writes.
 enum Held {
-    /// A frame for one connection.
-    Frame(Conn, Frame),
-    /// A frame for one connection that may wait a little for company ([`Conn::send_lazy`]).
-    Lazy(Conn, Frame),
+    /// A frame for one connection; `lazy` if it may wait a little for company
+    /// ([`Conn::send_lazy`]).
+    Frame {
+        conn: Conn,
+        frame: Frame,
+        lazy: bool,
+    },
     /// The answer to a join request.
     Reply(oneshot::Sender<bool>, bool),
     /// Something to do once the frames before it are out (close a connection after its
@@ -111,22 +114,23 @@ impl Outbox {
     /// connection is gone or too slow (only without a store; with one, delivery reports
     /// those connections).
     pub fn queue(&mut self, conn: &Conn, frame: Frame) -> bool {
-        if self.store.is_some() {
-            self.held.push(Held::Frame(conn.clone(), frame));
-            true
-        } else {
-            conn.send(frame)
-        }
+        self.hold(conn, frame, false)
     }
 
     /// [`Self::queue`] for a frame that may wait a little for company ([`Conn::send_lazy`]):
     /// an event, which nobody answers.
     pub fn queue_lazy(&mut self, conn: &Conn, frame: Frame) -> bool {
+        self.hold(conn, frame, true)
+    }
+
+    /// Holds a frame for the step's writes, or (without a store) sends it now.
+    fn hold(&mut self, conn: &Conn, frame: Frame, lazy: bool) -> bool {
         if self.store.is_some() {
-            self.held.push(Held::Lazy(conn.clone(), frame));
+            let conn = conn.clone();
+            self.held.push(Held::Frame { conn, frame, lazy });
             true
         } else {
-            conn.send_lazy(frame)
+            send(conn, frame, lazy)
         }
     }
 
@@ -254,18 +258,22 @@ impl Outbox {
     }
 }
 
+/// Sends a frame at once, or as one that may wait ([`Conn::send_lazy`]).
+fn send(conn: &Conn, frame: Frame, lazy: bool) -> bool {
+    if lazy {
+        conn.send_lazy(frame)
+    } else {
+        conn.send(frame)
+    }
+}
+
 /// Delivers held output in order; returns the connections found gone or too slow.
 fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
     let mut dropped = Vec::new();
     for held in held {
         match held {
-            Held::Frame(conn, frame) => {
-                if !conn.send(frame) {
-                    dropped.push(conn.id);
-                }
-            }
-            Held::Lazy(conn, frame) => {
-                if !conn.send_lazy(frame) {
+            Held::Frame { conn, frame, lazy } => {
+                if !send(&conn, frame, lazy) {
                     dropped.push(conn.id);
                 }
             }
