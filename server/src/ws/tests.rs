@@ -108,24 +108,40 @@ async fn a_connection_is_closed_an_idle_timeout_after_its_last_frame() {
     assert_eq!(started.elapsed(), Duration::from_secs(100 + 60));
 }
 
+/// A writer lingering `linger` over a channel: the connection that feeds it, the channel's
+/// end where what it writes comes out, and the writer itself (not started).
+fn writer_over_channel(
+    signal: CancellationToken,
+    sent: &super::writer::Sent,
+    linger: Duration,
+) -> (
+    crate::conn::Conn,
+    mpsc::Receiver<Message>,
+    impl Future<Output = ()> + '_,
+) {
+    let (tx, rx) = mpsc::channel(64);
+    let (queue, frames) = crate::conn::bounded(8);
+    let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, signal);
+    let writer = super::writer::write_loop(
+        PollSender::new(tx),
+        frames,
+        conn.clone(),
+        sent,
+        Duration::from_secs(3600),
+        linger,
+    );
+    (conn, rx, writer)
+}
+
 /// Runs a writer over a channel with two frames queued, gives it `signal` once they are
 /// written, and returns everything it wrote.
 async fn writer_closed_by(
     signal: impl FnOnce(&crate::conn::Conn, &CancellationToken),
 ) -> Vec<Message> {
     let shutdown = CancellationToken::new();
-    let (tx, mut rx) = mpsc::channel(64);
-    let (queue, frames) = crate::conn::bounded(8);
-    let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, shutdown.child_token());
     let sent = super::writer::Sent::default();
-    let writer = super::writer::write_loop(
-        PollSender::new(tx),
-        frames,
-        conn.clone(),
-        &sent,
-        Duration::from_secs(3600),
-        super::DEFAULT_LINGER,
-    );
+    let (conn, mut rx, writer) =
+        writer_over_channel(shutdown.child_token(), &sent, super::DEFAULT_LINGER);
     tokio::pin!(writer);
     assert!(conn.send("one".into()) && conn.send("two".into()));
     let mut written = Vec::new();
@@ -150,18 +166,8 @@ async fn writer_closed_by(
 #[tokio::test(start_paused = true)]
 async fn a_writer_holds_others_moves_for_the_next_turn_or_the_linger() {
     let linger = Duration::from_millis(20);
-    let (tx, mut rx) = mpsc::channel(64);
-    let (queue, frames) = crate::conn::bounded(8);
-    let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, CancellationToken::new());
     let sent = super::writer::Sent::default();
-    let writer = super::writer::write_loop(
-        PollSender::new(tx),
-        frames,
-        conn.clone(),
-        &sent,
-        Duration::from_secs(3600),
-        linger,
-    );
+    let (conn, mut rx, writer) = writer_over_channel(CancellationToken::new(), &sent, linger);
     tokio::pin!(writer);
     let mut next_within = async |wait: Duration| {
         tokio::time::timeout(wait, async {
