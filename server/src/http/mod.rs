@@ -22,6 +22,7 @@ mod security;
 mod stats;
 mod table_quota;
 mod web;
+mod ws_upgrade;
 
 pub use admin::{AdminKey, AdminNodes, AdminSession, AdminTable, AdminTables};
 pub use bots::{AdminBot, RegisterBot, RegisteredBot};
@@ -33,12 +34,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::extract::ws::WebSocketUpgrade;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
@@ -67,11 +68,9 @@ pub struct Config {
     /// Each connection's WebSocket read buffer. Client messages are small, and thousands of
     /// connections each keep theirs: tungstenite's default of 128 KiB would dwarf a table.
     pub read_buffer_bytes: usize,
-    /// Bytes a connection's writer gathers before writing to the socket: small frames queued
-    /// together (an event and the prompt that follows it) go out in one write, while the
-    /// buffer, which keeps its largest size per connection, stays small. Measured with
-    /// `parlor loadtest`: 512 gives a third more moves per second than 0 for 1 KB more per
-    /// table; 4 KiB costs 8 KB per table more.
+    /// The most write buffer a connection keeps between writes: a write that needed more
+    /// (a late prompt carries the whole score sheet) gives its buffer back once written, so
+    /// thousands of connections do not each keep their largest write.
     pub write_buffer_bytes: usize,
     /// How long an HTTP request may take before it is answered 408 (WebSocket sessions, once
     /// upgraded, are not bound by it).
@@ -301,7 +300,7 @@ fn request_log()
 /// its `goodbye`. The socket keeps its connection's places (the caps count it while it is
 /// open); behind a trusted proxy it also takes a place of its client's address.
 async fn upgrade(
-    ws: WebSocketUpgrade,
+    ws: ws_upgrade::WsUpgrade,
     State(state): State<AppState>,
     places: Option<Extension<listen::ConnPlaces>>,
     peer: Option<Extension<client_addr::Peer>>,
@@ -332,17 +331,17 @@ async fn upgrade(
             })
         });
     }
-    ws.read_buffer_size(config.read_buffer_bytes)
-        .write_buffer_size(config.write_buffer_bytes)
-        .max_message_size(ws::HARD_MESSAGE_LIMIT)
-        .max_frame_size(ws::HARD_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| {
-            let connection = ws::connection(socket, hub);
-            state.tracker.track_future(async move {
-                let _held = (places, client_place);
-                connection.await;
-            })
+    let limits = WebSocketConfig::default()
+        .read_buffer_size(config.read_buffer_bytes)
+        .max_message_size(Some(ws::HARD_MESSAGE_LIMIT))
+        .max_frame_size(Some(ws::HARD_MESSAGE_LIMIT));
+    ws.on_upgrade(limits, config.write_buffer_bytes, move |sink, stream| {
+        let connection = ws::connection(sink, stream, hub);
+        state.tracker.track_future(async move {
+            let _held = (places, client_place);
+            connection.await;
         })
+    })
 }
 
 /// The address a cluster peer relaying a connection says its client has, believed only

@@ -18,6 +18,7 @@ mod ratelimit;
 mod reader;
 mod refusal;
 mod sessions;
+pub mod socket;
 #[cfg(test)]
 mod tests;
 mod writer;
@@ -26,7 +27,7 @@ pub use ratelimit::TokenBucket;
 pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::Message;
 use std::pin::Pin;
 
 use futures_util::stream::FuturesUnordered;
@@ -90,13 +91,16 @@ pub struct Hub {
     pub vouched: Option<String>,
 }
 
-/// Serves one upgraded socket until the client leaves, is dropped, or the server stops.
-///
-/// The socket is split before the future is made: an `async fn` keeps its arguments for its
-/// whole life, and the connection's task (thousands are alive) would carry the unsplit
-/// socket beside its halves.
-pub fn connection(socket: WebSocket, hub: Hub) -> impl Future<Output = ()> + Send {
-    let (sink, mut stream) = socket.split();
+/// Serves one upgraded socket, split by [`socket::split`], until the client leaves, is
+/// dropped, or the server stops.
+pub fn connection<S>(
+    sink: socket::FrameSink<S>,
+    mut stream: socket::MessageStream<S>,
+    hub: Hub,
+) -> impl Future<Output = ()> + Send
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     async move { run(sink, &mut stream, &hub).await }
 }
 

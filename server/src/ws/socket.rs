@@ -1,0 +1,450 @@
+//! An upgraded socket split in two: tungstenite reads the client's frames, and the server
+//! writes its own.
+//!
+//! Written by hand because of memory, measured: tungstenite keeps a connection's write
+//! buffer at the size of the largest write it ever made, and every `your_turn` carries the
+//! match's score sheet, 3–6 KB late in a match. Under `parlor loadtest` at 250 tables those
+//! kept buffers were 30 KB a table of the server's 99 KB (the same build with the buffer
+//! given back after each write used 69 KB). Server frames are the simple half of RFC 6455
+//! (§5.2: never masked, never fragmented here), so [`FrameSink`] writes them into one buffer
+//! per connection and gives the buffer back, once written, if it grew past what the server
+//! keeps (`--ws-write-buffer`).
+//! Reading (masks, fragments, UTF-8, size limits) stays with tungstenite.
+//!
+//! Tungstenite still writes its own control frames: the pong that answers a ping, the close
+//! that answers a close. They go into the same buffer, always between whole frames, and out
+//! at once when nothing of the server's is being written, or with it when something is.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, ready};
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, Stream};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf, ReadHalf, WriteHalf};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{self as ts};
+
+/// Splits `io`, a socket just upgraded to WebSocket, into the server's writing half and a
+/// stream of the client's messages. A write buffer that grew past `keep` bytes is given back
+/// once written. `config` sets the reading limits (its write settings are replaced:
+/// tungstenite's own frames are handed on at once).
+pub async fn split<S>(
+    io: S,
+    config: WebSocketConfig,
+    keep: usize,
+) -> (FrameSink<S>, MessageStream<S>)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let (read, write) = tokio::io::split(io);
+    let out = Arc::new(Mutex::new(Outgoing {
+        io: write,
+        buf: Vec::new(),
+        written: 0,
+        sink_waiting: false,
+        keep,
+    }));
+    let config = config.write_buffer_size(0);
+    let side = ReadSide {
+        read,
+        out: out.clone(),
+    };
+    let inner = WebSocketStream::from_raw_socket(side, Role::Server, Some(config)).await;
+    (FrameSink { out }, MessageStream { inner })
+}
+
+/// The socket's writing side and the bytes waiting for it.
+struct Outgoing<S> {
+    io: WriteHalf<S>,
+    /// Whole frames; those before `written` are already in the socket.
+    buf: Vec<u8>,
+    written: usize,
+    /// The sink is waiting for the socket to take more: it will write whatever is appended.
+    sink_waiting: bool,
+    /// The most buffer kept between writes.
+    keep: usize,
+}
+
+impl<S: AsyncRead + AsyncWrite> Outgoing<S> {
+    /// Appends one unmasked, final frame.
+    fn push_frame(&mut self, opcode: u8, payload: &[u8]) {
+        const FIN: u8 = 0x80;
+        self.buf.push(FIN | opcode);
+        match payload.len() {
+            len @ 0..=125 => self.buf.push(len as u8),
+            len @ 126..=0xFFFF => {
+                self.buf.push(126);
+                self.buf.extend_from_slice(&(len as u16).to_be_bytes());
+            }
+            len => {
+                self.buf.push(127);
+                self.buf.extend_from_slice(&(len as u64).to_be_bytes());
+            }
+        }
+        self.buf.extend_from_slice(payload);
+    }
+
+    /// Appends `msg` as a frame.
+    fn push_message(&mut self, msg: &Message) {
+        match msg {
+            Message::Text(text) => self.push_frame(0x1, text.as_bytes()),
+            Message::Binary(bytes) => self.push_frame(0x2, bytes),
+            Message::Close(None) => self.push_frame(0x8, &[]),
+            Message::Close(Some(CloseFrame { code, reason })) => {
+                let mut payload = Vec::with_capacity(2 + reason.len());
+                payload.extend_from_slice(&code.to_be_bytes());
+                // A control frame holds at most 125 bytes: the reason is cut at a character.
+                let mut end = reason.len().min(123);
+                while !reason.as_str().is_char_boundary(end) {
+                    end -= 1;
+                }
+                payload.extend_from_slice(&reason.as_bytes()[..end]);
+                self.push_frame(0x8, &payload);
+            }
+            Message::Ping(bytes) => self.push_frame(0x9, &bytes[..bytes.len().min(125)]),
+            Message::Pong(bytes) => self.push_frame(0xA, &bytes[..bytes.len().min(125)]),
+        }
+    }
+
+    /// Writes the buffer into the socket; once all of it is in, lets it go if it grew large.
+    fn poll_write_out(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.written < self.buf.len() {
+            match Pin::new(&mut self.io).poll_write(cx, &self.buf[self.written..]) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => self.written += n,
+                Poll::Ready(Err(err)) => return Poll::Ready(Err(err)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        self.written = 0;
+        if self.buf.capacity() > self.keep {
+            self.buf = Vec::new();
+        } else {
+            self.buf.clear();
+        }
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The server's half: a [`Sink`] of messages, each written as one frame. `feed` only appends
+/// to the buffer; `flush` writes it, so a batch fed together leaves in one write.
+pub struct FrameSink<S> {
+    out: Arc<Mutex<Outgoing<S>>>,
+}
+
+impl<S: AsyncRead + AsyncWrite> Sink<Message> for FrameSink<S> {
+    type Error = io::Error;
+
+    fn poll_ready(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn start_send(self: Pin<&mut Self>, msg: Message) -> io::Result<()> {
+        lock(&self.out).push_message(&msg);
+        Ok(())
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut out = lock(&self.out);
+        let polled = out.poll_write_out(cx);
+        out.sink_waiting = polled.is_pending();
+        polled
+    }
+
+    fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut out = lock(&self.out);
+        let flushed = out.poll_write_out(cx);
+        out.sink_waiting = flushed.is_pending();
+        ready!(flushed)?;
+        Pin::new(&mut out.io).poll_shutdown(cx)
+    }
+}
+
+/// What tungstenite reads from and writes its control frames to.
+struct ReadSide<S> {
+    read: ReadHalf<S>,
+    out: Arc<Mutex<Outgoing<S>>>,
+}
+
+impl<S: AsyncRead + AsyncWrite> AsyncRead for ReadSide<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.read).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite> AsyncWrite for ReadSide<S> {
+    /// Takes all of `bytes` (tungstenite hands over whole frames) and writes them now unless
+    /// the sink is mid-write, in which case they leave with its frames. A socket that will
+    /// not take them now keeps them for the sink's next write.
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bytes: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let mut out = lock(&self.out);
+        out.buf.extend_from_slice(bytes);
+        if !out.sink_waiting {
+            // An error shows again on the sink's next write; the reader goes on reading.
+            let _ = out.poll_write_out(cx);
+        }
+        Poll::Ready(Ok(bytes.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// The client's half: its messages, as axum names them, in order.
+pub struct MessageStream<S> {
+    inner: WebSocketStream<ReadSide<S>>,
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Stream for MessageStream<S> {
+    type Item = Result<Message, axum::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            let next = ready!(Pin::new(&mut self.inner).poll_next(cx));
+            let msg = match next {
+                None => return Poll::Ready(None),
+                Some(Err(err)) => return Poll::Ready(Some(Err(axum::Error::new(err)))),
+                Some(Ok(msg)) => msg,
+            };
+            if msg.is_close() {
+                // Tungstenite has queued the closing handshake's reply: hand it on now, as
+                // the client waits for it (an error here is the socket's, seen again later).
+                let _ = Pin::new(&mut self.inner).poll_flush(cx);
+            }
+            // A raw frame is never read back: tungstenite gives whole messages.
+            if let Some(msg) = from_tungstenite(msg) {
+                return Poll::Ready(Some(msg));
+            }
+        }
+    }
+}
+
+/// Tungstenite's message as axum's (text is checked UTF-8 already; checking again is cheap
+/// next to parsing it).
+fn from_tungstenite(msg: ts::Message) -> Option<Result<Message, axum::Error>> {
+    let text = |t: ts::Utf8Bytes| Utf8Bytes::try_from(Bytes::from(t)).map_err(axum::Error::new);
+    Some(match msg {
+        ts::Message::Text(t) => text(t).map(Message::Text),
+        ts::Message::Binary(b) => Ok(Message::Binary(b)),
+        ts::Message::Ping(b) => Ok(Message::Ping(b)),
+        ts::Message::Pong(b) => Ok(Message::Pong(b)),
+        ts::Message::Close(None) => Ok(Message::Close(None)),
+        ts::Message::Close(Some(frame)) => text(frame.reason).map(|reason| {
+            Message::Close(Some(CloseFrame {
+                code: frame.code.into(),
+                reason,
+            }))
+        }),
+        ts::Message::Frame(_) => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::{SinkExt, StreamExt};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, duplex};
+
+    /// A server half over an in-memory pipe of `capacity` bytes, and the client's end.
+    /// The most buffer the tests' sinks keep.
+    const KEEP: usize = 2048;
+
+    async fn pair(
+        capacity: usize,
+    ) -> (
+        FrameSink<DuplexStream>,
+        MessageStream<DuplexStream>,
+        DuplexStream,
+    ) {
+        let (server, client) = duplex(capacity);
+        let (sink, stream) = split(server, WebSocketConfig::default(), KEEP).await;
+        (sink, stream, client)
+    }
+
+    /// Reads one unmasked frame from the client's end: (first byte, payload).
+    async fn read_frame(client: &mut DuplexStream) -> (u8, Vec<u8>) {
+        let mut head = [0u8; 2];
+        client.read_exact(&mut head).await.unwrap();
+        assert_eq!(head[1] & 0x80, 0, "server frames are never masked");
+        let len = match head[1] & 0x7F {
+            126 => u64::from(client.read_u16().await.unwrap()),
+            127 => client.read_u64().await.unwrap(),
+            n => u64::from(n),
+        };
+        let mut payload = vec![0u8; len as usize];
+        client.read_exact(&mut payload).await.unwrap();
+        (head[0], payload)
+    }
+
+    /// A masked frame from the client, as RFC 6455 requires of clients.
+    fn client_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+        assert!(payload.len() < 126);
+        let mask = [0x12, 0x34, 0x56, 0x78];
+        let mut frame = vec![0x80 | opcode, 0x80 | payload.len() as u8];
+        frame.extend_from_slice(&mask);
+        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        frame
+    }
+
+    #[tokio::test]
+    async fn each_length_gets_its_header_and_the_payload_whole() {
+        let (mut sink, _stream, mut client) = pair(1 << 20).await;
+        for len in [0, 125, 126, 0xFFFF, 0x1_0000] {
+            let text = "x".repeat(len);
+            sink.send(Message::Text(text.clone().into())).await.unwrap();
+            let (first, payload) = read_frame(&mut client).await;
+            assert_eq!(first, 0x81, "final text frame, length {len}");
+            assert_eq!(payload, text.as_bytes(), "length {len}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_batch_fed_together_arrives_in_order_and_a_large_buffer_is_let_go() {
+        let (mut sink, _stream, mut client) = pair(1 << 20).await;
+        let big = "y".repeat(4 * KEEP);
+        sink.feed(Message::Text("first".into())).await.unwrap();
+        sink.feed(Message::Text(big.clone().into())).await.unwrap();
+        sink.feed(Message::Ping(Bytes::from_static(b"p")))
+            .await
+            .unwrap();
+        sink.flush().await.unwrap();
+        assert_eq!(read_frame(&mut client).await, (0x81, b"first".to_vec()));
+        assert_eq!(read_frame(&mut client).await, (0x81, big.into_bytes()));
+        assert_eq!(read_frame(&mut client).await, (0x89, b"p".to_vec()));
+        let out = lock(&sink.out);
+        assert_eq!(
+            out.buf.capacity(),
+            0,
+            "a buffer grown past the kept size is given back"
+        );
+        assert_eq!(out.written, 0);
+    }
+
+    #[tokio::test]
+    async fn a_small_buffer_is_kept_for_the_next_write() {
+        let (mut sink, _stream, mut client) = pair(1 << 16).await;
+        sink.send(Message::Text("small".into())).await.unwrap();
+        read_frame(&mut client).await;
+        let out = lock(&sink.out);
+        assert!(out.buf.is_empty());
+        assert!(out.buf.capacity() > 0 && out.buf.capacity() <= KEEP);
+    }
+
+    /// A pipe smaller than the batch: the write waits for the client to read, then finishes.
+    #[tokio::test]
+    async fn a_write_larger_than_the_socket_takes_goes_out_as_the_client_reads() {
+        let (mut sink, _stream, mut client) = pair(64).await;
+        let text = "z".repeat(1000);
+        let reader = tokio::spawn(async move { read_frame(&mut client).await });
+        sink.send(Message::Text(text.clone().into())).await.unwrap();
+        assert_eq!(reader.await.unwrap(), (0x81, text.into_bytes()));
+    }
+
+    #[tokio::test]
+    async fn close_frames_carry_the_code_and_a_reason_cut_to_fit() {
+        let (mut sink, _stream, mut client) = pair(1 << 16).await;
+        let reason = "é".repeat(100); // 200 bytes: cut at a character within 123
+        sink.send(Message::Close(Some(CloseFrame {
+            code: 1001,
+            reason: reason.into(),
+        })))
+        .await
+        .unwrap();
+        let (first, payload) = read_frame(&mut client).await;
+        assert_eq!(first, 0x88);
+        assert_eq!(u16::from_be_bytes([payload[0], payload[1]]), 1001);
+        assert_eq!(payload.len(), 2 + 122);
+        assert!(std::str::from_utf8(&payload[2..]).is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_client_s_messages_are_read_and_its_ping_answered() {
+        let (_sink, mut stream, mut client) = pair(1 << 16).await;
+        client
+            .write_all(&client_frame(0x1, b"{\"type\":\"ping\"}"))
+            .await
+            .unwrap();
+        client.write_all(&client_frame(0x9, b"hi")).await.unwrap();
+        let first = stream.next().await.unwrap().unwrap();
+        assert_eq!(first, Message::Text("{\"type\":\"ping\"}".into()));
+        let second = stream.next().await.unwrap().unwrap();
+        assert_eq!(second, Message::Ping(Bytes::from_static(b"hi")));
+        // Tungstenite answers the ping by itself, through the shared buffer, with no write
+        // of the server's to carry it.
+        client
+            .write_all(&client_frame(0x1, b"after"))
+            .await
+            .unwrap();
+        stream.next().await.unwrap().unwrap();
+        assert_eq!(read_frame(&mut client).await, (0x8A, b"hi".to_vec()));
+    }
+
+    #[tokio::test]
+    async fn a_pong_queued_while_the_sink_waits_leaves_after_its_frames() {
+        let (mut sink, mut stream, mut client) = pair(64).await;
+        let text = "w".repeat(500);
+        sink.feed(Message::Text(text.clone().into())).await.unwrap();
+        // The socket takes only part of the frame: the sink is left waiting.
+        let waker = futures_util::task::noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        assert!(Pin::new(&mut sink).poll_flush(&mut cx).is_pending());
+        client.write_all(&client_frame(0x9, b"hi")).await.unwrap();
+        client.write_all(&client_frame(0x1, b"go")).await.unwrap();
+        stream.next().await.unwrap().unwrap();
+        stream.next().await.unwrap().unwrap();
+        let reader = tokio::spawn(async move {
+            let first = read_frame(&mut client).await;
+            let second = read_frame(&mut client).await;
+            (first, second)
+        });
+        sink.flush().await.unwrap();
+        let (first, second) = reader.await.unwrap();
+        assert_eq!(
+            first,
+            (0x81, text.into_bytes()),
+            "the server's frame is whole"
+        );
+        assert_eq!(second, (0x8A, b"hi".to_vec()), "the pong follows it");
+    }
+
+    #[tokio::test]
+    async fn a_client_s_close_is_answered_once_the_sink_closes() {
+        let (mut sink, mut stream, mut client) = pair(1 << 16).await;
+        let mut close = vec![0x03, 0xE8]; // 1000
+        close.extend_from_slice(b"bye");
+        client.write_all(&client_frame(0x8, &close)).await.unwrap();
+        let msg = stream.next().await.unwrap().unwrap();
+        assert_eq!(
+            msg,
+            Message::Close(Some(CloseFrame {
+                code: 1000,
+                reason: "bye".into()
+            }))
+        );
+        sink.close().await.unwrap();
+        let (first, payload) = read_frame(&mut client).await;
+        assert_eq!(first, 0x88, "the closing handshake's reply");
+        assert_eq!(&payload[..2], &[0x03, 0xE8]);
+    }
+}
