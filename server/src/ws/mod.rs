@@ -93,15 +93,14 @@ pub struct Hub {
 
 /// Serves one upgraded socket, split by [`socket::split`], until the client leaves, is
 /// dropped, or the server stops.
-pub fn connection<S>(
+pub async fn connection<S>(
     sink: socket::FrameSink<S>,
     mut stream: socket::MessageStream<S>,
     hub: Hub,
-) -> impl Future<Output = ()> + Send
-where
+) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    async move { run(sink, &mut stream, &hub).await }
+    run(sink, &mut stream, &hub).await;
 }
 
 /// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
