@@ -335,9 +335,12 @@ async fn upgrade(
         .read_buffer_size(config.read_buffer_bytes)
         .max_message_size(Some(ws::HARD_MESSAGE_LIMIT))
         .max_frame_size(Some(ws::HARD_MESSAGE_LIMIT));
+    // The connection's task keeps what it captures for its whole life: the tracker, not the
+    // whole state.
+    let tracker = state.tracker.clone();
     ws.on_upgrade(limits, config.write_buffer_bytes, move |sink, stream| {
         let connection = ws::connection(sink, stream, hub);
-        state.tracker.track_future(async move {
+        tracker.track_future(async move {
             let _held = (places, client_place);
             connection.await;
         })
