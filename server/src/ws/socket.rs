@@ -186,8 +186,9 @@ impl<S: AsyncRead + AsyncWrite> AsyncRead for ReadSide<S> {
 
 impl<S: AsyncRead + AsyncWrite> AsyncWrite for ReadSide<S> {
     /// Takes all of `bytes` (tungstenite hands over whole frames) and writes them now unless
-    /// the sink is mid-write, in which case they leave with its frames. A socket that will
-    /// not take them now keeps them for the sink's next write.
+    /// the sink is mid-write, in which case they leave with its frames. What the socket will
+    /// not take now leaves when it can, at the reader's next turn ([`MessageStream`]) or
+    /// with the sink's next write, whichever comes first.
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -220,6 +221,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Stream for MessageStream<S> {
     type Item = Result<Message, axum::Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        {
+            // Tungstenite's frames the socket could not take when they came (the sink was
+            // idle, so nobody else will write them): the reader is woken when it can.
+            let mut out = lock(&self.inner.get_ref().out);
+            if !out.sink_waiting && !out.buf.is_empty() {
+                let _ = out.poll_write_out(cx);
+            }
+        }
         loop {
             let next = ready!(Pin::new(&mut self.inner).poll_next(cx));
             let msg = match next {
@@ -426,6 +435,37 @@ mod tests {
             "the server's frame is whole"
         );
         assert_eq!(second, (0x8A, b"hi".to_vec()), "the pong follows it");
+    }
+
+    /// The socket is full when the pong comes and the sink has nothing to write: the pong
+    /// leaves once the client reads, with no write of the server's to carry it.
+    #[tokio::test]
+    async fn a_pong_the_socket_could_not_take_leaves_when_it_can() {
+        let (mut sink, mut stream, mut client) = pair(64).await;
+        let filler = "f".repeat(62); // a 64-byte frame: the pipe is full, the sink done
+        sink.send(Message::Text(filler.clone().into()))
+            .await
+            .unwrap();
+        client.write_all(&client_frame(0x9, b"hi")).await.unwrap();
+        assert_eq!(
+            stream.next().await.unwrap().unwrap(),
+            Message::Ping(Bytes::from_static(b"hi"))
+        );
+        // The reader waits for more; tungstenite hands its pong over on the way.
+        let reading = tokio::spawn(async move {
+            let next = stream.next().await;
+            (stream, next)
+        });
+        // Let the reader run while the pipe is still full.
+        for _ in 0..3 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!lock(&sink.out).buf.is_empty(), "the pong waits for room");
+        assert_eq!(read_frame(&mut client).await, (0x81, filler.into_bytes()));
+        let pong =
+            tokio::time::timeout(std::time::Duration::from_secs(10), read_frame(&mut client));
+        assert_eq!(pong.await.expect("the pong"), (0x8A, b"hi".to_vec()));
+        reading.abort();
     }
 
     #[tokio::test]
