@@ -336,13 +336,13 @@ async fn upgrade(
         .max_message_size(Some(ws::HARD_MESSAGE_LIMIT))
         .max_frame_size(Some(ws::HARD_MESSAGE_LIMIT));
     // The connection's task keeps what it captures for its whole life: the tracker, not the
-    // whole state.
+    // whole state; and the connection's future is made inside it, not moved in (see
+    // `WsUpgrade::on_upgrade`).
     let tracker = state.tracker.clone();
     ws.on_upgrade(limits, config.write_buffer_bytes, move |sink, stream| {
-        let connection = ws::connection(sink, stream, hub);
         tracker.track_future(async move {
             let _held = (places, client_place);
-            connection.await;
+            ws::connection(sink, stream, hub).await;
         })
     })
 }

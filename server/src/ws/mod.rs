@@ -131,22 +131,19 @@ where
     let sent = writer::Sent::default();
     let ended = {
         let ping_every = hub.limits.idle / 3;
-        let write = write_loop(
-            &mut sink,
-            rx,
-            writer_conn,
-            &sent,
-            ping_every,
-            hub.limits.linger,
-        );
         // Each half is polled only when it was woken (a `select!` would poll both): the
         // table waking the writer for its frames then costs no read attempt on the socket,
         // and a frame arriving costs the writer nothing.
         let mut halves: FuturesUnordered<Pin<Box<dyn Future<Output = ReadEnd> + Send + '_>>> =
             FuturesUnordered::new();
         halves.push(Box::pin(reader.run(stream, &hub.limits)));
-        halves.push(Box::pin(async {
-            write.await;
+        // The writer's future is made inside its box: made outside and moved in, it would be
+        // laid out twice.
+        let linger = hub.limits.linger;
+        let sink = &mut sink;
+        let sent = &sent;
+        halves.push(Box::pin(async move {
+            write_loop(sink, rx, writer_conn, sent, ping_every, linger).await;
             ReadEnd::Gone
         }));
         halves.next().await.unwrap_or(ReadEnd::Gone)
