@@ -15,7 +15,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use super::AppError;
 use crate::ws::socket::{self, FrameSink, MessageStream};
 
-/// The socket once upgraded: the server's half and the client's messages.
+/// The connection once upgraded, as tokio reads and writes it.
 pub type Upgraded = TokioIo<hyper::upgrade::Upgraded>;
 
 /// A valid WebSocket handshake request, ready to be answered.

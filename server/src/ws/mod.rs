@@ -150,8 +150,9 @@ where
     };
     match ended {
         ReadEnd::ClientClosed => {
-            // The client's close frame is answered with one (the closing handshake): closing
-            // the sink sends the reply the WebSocket layer queued when the client's arrived.
+            // The client's close frame is answered with one (the closing handshake): the reply
+            // was handed to the socket when the client's was read (`socket`); closing the sink
+            // writes whatever is still waiting and ends the socket's writing side.
             let close = tokio::time::timeout(std::time::Duration::from_secs(1), sink.close());
             let _ = Box::pin(close).await;
         }
