@@ -19,18 +19,25 @@ fn number_after(line: &str, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no number after {key:?} in {line:?}"))
 }
 
-#[test]
-fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
-    let data = TempDir::new("loadtest");
+/// Runs `parlor loadtest` with `flags` at two tables for a second against a fresh server (its
+/// store in a temporary directory named after `name`), and returns what it printed.
+fn small_loadtest(name: &str, flags: &[&str]) -> std::process::Output {
+    let data = TempDir::new(name);
     let server = ServerProcess::start(data.path());
     let out = Command::new(parlor_bin())
         .args(["loadtest", "--url"])
         .arg(format!("ws://{}", server.addr))
         .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
-        .arg("--versus-relay")
+        .args(flags)
         .output()
         .expect("running parlor loadtest");
     server.stop();
+    out
+}
+
+#[test]
+fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
+    let out = small_loadtest("loadtest", &["--versus-relay"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -106,16 +113,10 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
 /// still flows (every move waits on its own event, which is never held).
 #[test]
 fn a_lingering_relay_carries_the_load_and_says_so() {
-    let data = TempDir::new("loadtest-linger");
-    let server = ServerProcess::start(data.path());
-    let out = Command::new(parlor_bin())
-        .args(["loadtest", "--url"])
-        .arg(format!("ws://{}", server.addr))
-        .args(["--tables", "2", "--seconds", "1", "--threads", "1"])
-        .args(["--versus-relay", "--relay-linger-ms", "20"])
-        .output()
-        .expect("running parlor loadtest");
-    server.stop();
+    let out = small_loadtest(
+        "loadtest-linger",
+        &["--versus-relay", "--relay-linger-ms", "20"],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "loadtest failed: {stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
