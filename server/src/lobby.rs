@@ -37,9 +37,19 @@ pub enum LobbyError {
     BadOptions(#[from] OptionsError),
 }
 
-/// Every open table. Cheap to clone: all clones share one directory.
+/// Every open table. Cheap to clone: all clones share one directory, behind one pointer.
+///
+/// One pointer, not the directory's dozen fields, because every connection holds a lobby
+/// for its whole life (twice: its reader's and its hub's), and each byte of it is paid a
+/// thousand times at 250 tables.
 #[derive(Clone)]
 pub struct Lobby {
+    inner: Arc<Directory>,
+}
+
+/// What a lobby is: its tables and the settings it opens them with.
+#[derive(Clone)]
+struct Directory {
     /// The tables by id. Each entry is only a handle: the games live in their actors.
     tables: Arc<DashMap<String, TableHandle>>,
     /// How long a table lives with nobody connected.
@@ -69,7 +79,7 @@ impl Lobby {
     /// An empty lobby.
     #[must_use]
     pub fn new(idle_ttl: Duration, max_tables: usize, shutdown: CancellationToken) -> Lobby {
-        Lobby {
+        let directory = Directory {
             tables: Arc::new(DashMap::new()),
             idle_ttl,
             unsat_ttl: idle_ttl,
@@ -80,6 +90,9 @@ impl Lobby {
             max_spectators: table::DEFAULT_MAX_SPECTATORS,
             bots: BotDirectory::new(bot_directory::DEFAULT_INVITE_TIMEOUT),
             on_stopped: None,
+        };
+        Lobby {
+            inner: Arc::new(directory),
         }
     }
 
@@ -87,7 +100,7 @@ impl Lobby {
     /// shutdown, or handed off), after the table's last write was acknowledged.
     #[must_use]
     pub fn with_stop_hook(mut self, hook: StopHook) -> Lobby {
-        self.on_stopped = Some(hook);
+        Arc::make_mut(&mut self.inner).on_stopped = Some(hook);
         self
     }
 
@@ -109,52 +122,53 @@ impl Lobby {
     /// store on start) instead of a board of their own.
     #[must_use]
     pub fn with_ratings(mut self, ratings: Ratings) -> Lobby {
-        self.ratings = ratings;
+        Arc::make_mut(&mut self.inner).ratings = ratings;
         self
     }
 
     /// The ratings the tables report to.
     #[must_use]
     pub fn ratings(&self) -> &Ratings {
-        &self.ratings
+        &self.inner.ratings
     }
 
     /// This lobby closing (and deleting) tables nobody ever sat at after `ttl` with nobody
     /// connected.
     #[must_use]
     pub fn with_unsat_ttl(mut self, ttl: Duration) -> Lobby {
-        self.unsat_ttl = ttl;
+        Arc::make_mut(&mut self.inner).unsat_ttl = ttl;
         self
     }
 
     /// This lobby's tables taking at most `max` spectators each.
     #[must_use]
     pub fn with_max_spectators(mut self, max: usize) -> Lobby {
-        self.max_spectators = max;
+        Arc::make_mut(&mut self.inner).max_spectators = max;
         self
     }
 
     /// This lobby with invitations to bots lapsing after `timeout`.
     #[must_use]
     pub fn with_invite_timeout(mut self, timeout: Duration) -> Lobby {
-        self.bots = BotDirectory::new(timeout);
+        Arc::make_mut(&mut self.inner).bots = BotDirectory::new(timeout);
         self
     }
 
     /// The online registered bots.
     #[must_use]
     pub fn bots(&self) -> &BotDirectory {
-        &self.bots
+        &self.inner.bots
     }
 
     /// Takes the online bot `name` offline if its account was revoked while it was online
     /// (by `parlor bots revoke`, which the server does not hear of); checked before each
     /// invitation. True when it was.
     pub async fn drop_if_revoked(&self, name: &str) -> bool {
-        if let (Some(hash), Some(store)) = (self.bots.token_hash(name), self.store.as_ref())
+        if let (Some(hash), Some(store)) =
+            (self.inner.bots.token_hash(name), self.inner.store.as_ref())
             && matches!(store.bot_by_token(&hash).await, Ok(None))
         {
-            self.bots.revoke(name);
+            self.inner.bots.revoke(name);
             return true;
         }
         false
@@ -163,14 +177,14 @@ impl Lobby {
     /// This lobby logging every table it opens from now on to `store`.
     #[must_use]
     pub fn with_store(mut self, store: SharedStore) -> Lobby {
-        self.store = Some(store);
+        Arc::make_mut(&mut self.inner).store = Some(store);
         self
     }
 
     /// The store tables are logged to, if any.
     #[must_use]
     pub fn store(&self) -> Option<&SharedStore> {
-        self.store.as_ref()
+        self.inner.store.as_ref()
     }
 
     /// Opens a table rebuilt from the store after a restart, under its old id.
@@ -185,13 +199,13 @@ impl Lobby {
                 .clone()
                 .resolved(restored.table_options.listed),
             seed: restored.seed,
-            idle_ttl: self.idle_ttl,
-            unsat_ttl: self.unsat_ttl,
-            store: self.store.clone(),
+            idle_ttl: self.inner.idle_ttl,
+            unsat_ttl: self.inner.unsat_ttl,
+            store: self.inner.store.clone(),
             host_key: restored.host_key.clone(),
-            max_spectators: self.max_spectators,
+            max_spectators: self.inner.max_spectators,
             restored: Some(Box::new(restored)),
-            ratings: self.ratings.clone(),
+            ratings: self.inner.ratings.clone(),
         };
         self.open(setup)
     }
@@ -235,7 +249,7 @@ impl Lobby {
         let id = log.table.id.clone();
         if never_seated(log) {
             // Nothing of it is worth bringing back: it is deleted instead.
-            if let Some(store) = &self.store {
+            if let Some(store) = &self.inner.store {
                 drop(store.append(crate::store::Write::Deleted { table: id }));
             }
             return RestoreOutcome::Forgotten;
@@ -279,7 +293,7 @@ impl Lobby {
             left_out = cut.dropped,
             "a stored table's log does not replay to its end: it is restored up to its last good step and the rest is deleted"
         );
-        if let Some(store) = &self.store {
+        if let Some(store) = &self.inner.store {
             drop(store.append(crate::store::Write::Cut {
                 table: table.id.clone(),
                 match_no: cut.match_no,
@@ -291,8 +305,8 @@ impl Lobby {
     /// Creates a table and starts its actor.
     /// Returns it with its host key (shown only here).
     pub fn create(&self, mut request: CreateTable) -> Result<(TableInfo, String), LobbyError> {
-        if self.tables.len() >= self.max_tables {
-            return Err(LobbyError::TooManyTables(self.max_tables));
+        if self.inner.tables.len() >= self.inner.max_tables {
+            return Err(LobbyError::TooManyTables(self.inner.max_tables));
         }
         request.table_options.tidy();
         request
@@ -309,13 +323,13 @@ impl Lobby {
             options: request.options,
             table_options: request.table_options.resolved(listed),
             seed: request.seed,
-            idle_ttl: self.idle_ttl,
-            unsat_ttl: self.unsat_ttl,
-            store: self.store.clone(),
+            idle_ttl: self.inner.idle_ttl,
+            unsat_ttl: self.inner.unsat_ttl,
+            store: self.inner.store.clone(),
             restored: None,
-            ratings: self.ratings.clone(),
+            ratings: self.inner.ratings.clone(),
             host_key: Some(hash),
-            max_spectators: self.max_spectators,
+            max_spectators: self.inner.max_spectators,
         };
         Ok((self.open(setup)?, host_key))
     }
@@ -323,10 +337,10 @@ impl Lobby {
     /// Starts a table's actor and lists it.
     fn open(&self, setup: TableSetup) -> Result<TableInfo, LobbyError> {
         let id = setup.id.clone();
-        let tables = Arc::downgrade(&self.tables);
+        let tables = Arc::downgrade(&self.inner.tables);
         let closing_id = id.clone();
-        let hook = self.on_stopped.clone();
-        let handle = table::spawn(setup, self.shutdown.clone(), move || {
+        let hook = self.inner.on_stopped.clone();
+        let handle = table::spawn(setup, self.inner.shutdown.clone(), move || {
             if let Some(tables) = tables.upgrade() {
                 tables.remove(&closing_id);
             }
@@ -335,20 +349,21 @@ impl Lobby {
             }
         })?;
         let info = handle.info();
-        self.tables.insert(id, handle);
+        self.inner.tables.insert(id, handle);
         Ok(info)
     }
 
     /// The table with this id, if it is open.
     #[must_use]
     pub fn get(&self, id: &str) -> Option<TableHandle> {
-        self.tables.get(id).map(|entry| entry.value().clone())
+        self.inner.tables.get(id).map(|entry| entry.value().clone())
     }
 
     /// Every open table, oldest id order not guaranteed: sorted by id for a stable listing.
     #[must_use]
     pub fn list(&self) -> Vec<TableInfo> {
-        let mut tables: Vec<TableInfo> = self.tables.iter().map(|t| t.value().info()).collect();
+        let mut tables: Vec<TableInfo> =
+            self.inner.tables.iter().map(|t| t.value().info()).collect();
         tables.sort_by(|a, b| a.id.cmp(&b.id));
         tables
     }
@@ -358,6 +373,7 @@ impl Lobby {
     #[must_use]
     pub fn listed(&self) -> Vec<TableInfo> {
         let mut tables: Vec<TableInfo> = self
+            .inner
             .tables
             .iter()
             .map(|t| t.value().info())
@@ -370,13 +386,13 @@ impl Lobby {
     /// How many tables are open.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.tables.len()
+        self.inner.tables.len()
     }
 
     /// True when no table is open.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
+        self.inner.tables.is_empty()
     }
 }
 
@@ -410,4 +426,26 @@ fn new_table_id() -> String {
     (0..10)
         .map(|i| ALPHABET[((bits >> (i * 5)) & 31) as usize] as char)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every connection holds lobbies for its whole life: a lobby must stay one pointer.
+    #[test]
+    fn a_lobby_is_one_pointer() {
+        assert_eq!(std::mem::size_of::<Lobby>(), std::mem::size_of::<usize>());
+    }
+
+    /// Settings given after a clone reach the lobby they were given to, and the clones
+    /// still share one directory of tables.
+    #[test]
+    fn clones_share_the_tables_and_keep_their_own_settings() {
+        let lobby = Lobby::new(Duration::from_secs(60), 10, CancellationToken::new());
+        let other = lobby.clone().with_max_spectators(3);
+        assert_eq!(other.inner.max_spectators, 3);
+        assert_eq!(lobby.inner.max_spectators, table::DEFAULT_MAX_SPECTATORS);
+        assert!(Arc::ptr_eq(&lobby.inner.tables, &other.inner.tables));
+    }
 }

@@ -91,19 +91,9 @@ pub struct Hub {
     pub vouched: Option<String>,
 }
 
-/// Serves one upgraded socket, split by [`socket::split`], until the client leaves, is
-/// dropped, or the server stops.
-pub async fn connection<S>(
-    sink: socket::FrameSink<S>,
-    mut stream: socket::MessageStream<S>,
-    hub: Hub,
-) where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
-{
-    run(sink, &mut stream, &hub).await;
-}
-
-/// Runs a connection over any sink and stream of WebSocket messages (tests can use channels).
+/// Serves one connection over any sink and stream of WebSocket messages (an upgraded socket
+/// split by [`socket::split`]; channels in tests) until the client leaves, is dropped, or the
+/// server stops.
 pub async fn run<W, R>(mut sink: W, stream: &mut R, hub: &Hub)
 where
     W: Sink<Message> + Unpin + Send,
