@@ -67,8 +67,8 @@ pub struct ServeArgs {
     /// Bytes of each connection's WebSocket read buffer [default: 512].
     #[arg(long, env = "PARLOR_WS_READ_BUFFER", value_name = "BYTES")]
     pub ws_read_buffer: Option<usize>,
-    /// Bytes of write buffer a connection keeps between writes; a larger write gives its
-    /// buffer back once written (0: keep none) [default: 512].
+    /// Bytes a connection keeps between writes for the frames waiting to go out; a batch
+    /// that needed more gives its room back once written (0: keep none) [default: 0].
     #[arg(long, env = "PARLOR_WS_WRITE_BUFFER", value_name = "BYTES")]
     pub ws_write_buffer: Option<usize>,
     /// Seconds an HTTP request may take before it is answered 408 (not WebSocket sessions)
