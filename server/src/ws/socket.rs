@@ -512,6 +512,102 @@ mod tests {
         );
     }
 
+    /// A socket that takes at most `step` bytes a write, gathered across the slices of a
+    /// vectored write as a real socket does (an in-memory pipe takes one slice at a time).
+    struct Trickle {
+        written: Arc<Mutex<Vec<u8>>>,
+        step: usize,
+        /// More than this written is an error (a sink that wrote bytes twice would never
+        /// end).
+        limit: usize,
+    }
+
+    impl AsyncRead for Trickle {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            _buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Pending
+        }
+    }
+
+    impl AsyncWrite for Trickle {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            bytes: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            self.poll_write_vectored(cx, &[IoSlice::new(bytes)])
+        }
+
+        fn poll_write_vectored(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            slices: &[IoSlice<'_>],
+        ) -> Poll<io::Result<usize>> {
+            let mut written = lock(&self.written);
+            if written.len() > self.limit {
+                return Poll::Ready(Err(io::Error::other("more written than was sent")));
+            }
+            let mut room = self.step;
+            for slice in slices {
+                let take = room.min(slice.len());
+                written.extend_from_slice(&slice[..take]);
+                room -= take;
+            }
+            Poll::Ready(Ok(self.step - room))
+        }
+
+        fn is_write_vectored(&self) -> bool {
+            true
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Writes that end anywhere, mid-header, mid-payload or across several frames at once,
+    /// and batches longer than one write's slices: the bytes on the wire are every frame,
+    /// whole and in order.
+    #[tokio::test]
+    async fn vectored_writes_cut_anywhere_leave_every_frame_whole() {
+        let texts: Vec<String> = (0..3 * MAX_SLICES)
+            .map(|i| "v".repeat(i % 9 * 31))
+            .collect();
+        let mut expected = Vec::new();
+        for text in &texts {
+            let frame = OutFrame::of(Message::Text(text.as_str().into()));
+            expected.extend_from_slice(frame.head());
+            expected.extend_from_slice(text.as_bytes());
+        }
+        for step in [1, 3, 7, 64, 1000] {
+            let written = Arc::new(Mutex::new(Vec::new()));
+            let socket = Trickle {
+                written: written.clone(),
+                step,
+                limit: expected.len(),
+            };
+            let (mut sink, _stream) = split(socket, WebSocketConfig::default(), KEEP).await;
+            for text in &texts {
+                sink.feed(Message::Text(text.as_str().into()))
+                    .await
+                    .unwrap();
+            }
+            sink.flush().await.unwrap();
+            assert!(
+                lock(&written).as_slice() == expected.as_slice(),
+                "{step} bytes a write"
+            );
+            assert!(lock(&sink.out).frames.is_empty());
+        }
+    }
+
     /// A socket that takes a few bytes at a time: every frame still arrives whole, in order.
     #[tokio::test]
     async fn frames_cut_anywhere_by_the_socket_arrive_whole() {
