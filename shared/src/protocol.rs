@@ -196,6 +196,9 @@ impl ClientMsg {
                 limit: MAX_MESSAGE_BYTES,
             });
         }
+        if let Some(play) = compact_play(text) {
+            return Ok(play);
+        }
         // The common case, a well-formed message, in one pass; the slower diagnosis below
         // only runs for frames that are refused anyway.
         if let Ok(msg) = serde_json::from_str(text) {
@@ -212,6 +215,37 @@ impl ClientMsg {
         }
         serde_json::from_value(value).map_err(|e| ProtocolError::Invalid(e.to_string()))
     }
+}
+
+/// The message of nearly every move, `{"type":"play","card":"QS"}` with an optional `"seq":N`
+/// after the card, read without the JSON parser: through `serde_json` (a tagged enum is read
+/// twice, once for its tag) it cost the server 1.8k instructions a move, 3.5% of all it does
+/// (callgrind, 250 tables). Anything else, spaces or other fields included, returns `None`
+/// and goes through `serde_json`, which reads what this reads the same way (a test holds it
+/// to that).
+fn compact_play(text: &str) -> Option<ClientMsg> {
+    let rest = text.strip_prefix(r#"{"type":"play","card":""#)?;
+    let (card, rest) = rest.split_once('"')?;
+    if !card.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let card = card.parse().ok()?;
+    let seq = match rest {
+        "}" => None,
+        _ => {
+            let digits = rest.strip_prefix(r#","seq":"#)?.strip_suffix('}')?;
+            let leading_zero = digits.len() > 1 && digits.starts_with('0');
+            if digits.is_empty() || leading_zero || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(digits.parse().ok()?)
+        }
+    };
+    Some(ClientMsg::Play {
+        card,
+        seat: None,
+        seq,
+    })
 }
 
 /// Every `type` a client may send.
@@ -904,6 +938,58 @@ pub fn json_schema() -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compact reading of `play` agrees with `serde_json` wherever it answers, and
+    /// answers the messages clients send on every move.
+    #[test]
+    fn a_compact_play_reads_as_serde_json_reads_it() {
+        let agrees = |text: &str| {
+            let fast = compact_play(text);
+            if let Some(fast) = &fast {
+                let slow: ClientMsg = serde_json::from_str(text).expect("serde reads it too");
+                assert_eq!(fast, &slow, "{text}");
+            }
+            fast.is_some()
+        };
+        for card in crate::card::CardSet::FULL.iter() {
+            assert!(agrees(&format!(r#"{{"type":"play","card":"{card}"}}"#)));
+            assert!(agrees(&format!(
+                r#"{{"type":"play","card":"{card}","seq":17}}"#
+            )));
+        }
+        assert!(agrees(r#"{"type":"play","card":"10h","seq":0}"#));
+        assert!(agrees(
+            r#"{"type":"play","card":"qs","seq":18446744073709551615}"#
+        ));
+        for other in [
+            r#"{"type": "play", "card": "QS"}"#,
+            r#"{"type":"play","card":"QS","seat":1}"#,
+            r#"{"type":"play","card":"QS","seq":01}"#,
+            r#"{"type":"play","card":"QS","seq":-1}"#,
+            r#"{"type":"play","card":"QS","seq":18446744073709551616}"#,
+            r#"{"type":"play","card":"QS","seq":}"#,
+            r#"{"type":"play","card":"QS","seq":1.5}"#,
+            r#"{"type":"play","card":"Q\u0053"}"#,
+            r#"{"type":"play","card":"ZZ"}"#,
+            r#"{"type":"play","card":"QS"} "#,
+            r#"{"type":"play","card":"QS"}}"#,
+            r#"{"type":"play","card":"QS","seq":1,"seq":2}"#,
+        ] {
+            assert!(!agrees(other), "{other:?} goes through serde_json");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever follows the compact start, the compact reading never disagrees.
+        #[test]
+        fn a_compact_play_never_disagrees(card in "[0-9A-Za-z\\\"]{0,4}", tail in "[0-9,:\"a-z}-]{0,12}") {
+            let text = format!(r#"{{"type":"play","card":"{card}"{tail}"#);
+            if let Some(fast) = compact_play(&text) {
+                let slow: ClientMsg = serde_json::from_str(&text).unwrap();
+                proptest::prop_assert_eq!(fast, slow);
+            }
+        }
+    }
 
     #[test]
     fn client_messages_use_the_documented_shape() {
