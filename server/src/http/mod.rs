@@ -152,6 +152,8 @@ pub struct AppState {
     pub sessions: ws::Sessions,
     /// Connections open, server-wide and per address.
     pub conn_limits: listen::ConnLimits,
+    /// Each WebSocket's rate, queue and timeout limits, shared by every connection's hub.
+    pub ws_limits: Arc<ws::Limits>,
     /// WebSockets open per client address, counted at the upgrade behind a trusted proxy.
     pub ws_per_ip: Arc<per_ip::PerIp>,
     /// Tables created per address.
@@ -187,6 +189,14 @@ impl AppState {
                 config.tables_per_ip_per_minute,
                 config.tables_per_ip,
             )),
+            ws_limits: Arc::new(ws::Limits {
+                rate_per_sec: config.rate_per_sec,
+                burst: config.burst,
+                outbound_queue: config.outbound_queue,
+                idle: config.ws_idle,
+                join: config.ws_join,
+                linger: config.ws_linger,
+            }),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
@@ -201,14 +211,7 @@ impl AppState {
     pub fn hub(&self) -> ws::Hub {
         ws::Hub {
             lobby: self.lobby.clone(),
-            limits: ws::Limits {
-                rate_per_sec: self.config.rate_per_sec,
-                burst: self.config.burst,
-                outbound_queue: self.config.outbound_queue,
-                idle: self.config.ws_idle,
-                join: self.config.ws_join,
-                linger: self.config.ws_linger,
-            },
+            limits: self.ws_limits.clone(),
             shutdown: self.shutdown.clone(),
             sessions: self.sessions.clone(),
             cluster: self.cluster.clone(),

@@ -13,6 +13,7 @@
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 
+use super::Upstream;
 use super::reader::Reader;
 use super::refusal::Refusal;
 use crate::cluster::bots::RemoteError;
@@ -106,7 +107,8 @@ impl Reader {
             Err(err) => {
                 // Another node holds it: the connection goes there.
                 if let Some(address) = self.invitation_node(invitation).await {
-                    self.relay_to = Some((address, accept_frame(invitation)));
+                    self.relay_to =
+                        Some(Box::new(Upstream::new(address, accept_frame(invitation))));
                     return None;
                 }
                 return Some(err.to_msg());
@@ -115,9 +117,10 @@ impl Reader {
         if let Some(address) = claim.remote() {
             // This is the bot's node and the table is on another: the connection goes on
             // there, vouched for; the seat counts here until it ends.
-            self.relay_to = Some((address.to_string(), accept_frame(invitation)));
-            self.relay_vouch = Some(invitation.to_string());
-            self.account = Some(claim.bot);
+            let mut to = Upstream::new(address.to_string(), accept_frame(invitation));
+            to.vouch = Some(invitation.to_string());
+            self.relay_to = Some(Box::new(to));
+            self.account = Some(claim.bot.into());
             return None;
         }
         let request = JoinRequest {
@@ -132,7 +135,7 @@ impl Reader {
         let joined = Box::pin(self.join(&claim.table, request)).await;
         self.lobby.bots().joined(&claim, joined);
         if joined && claim.counted() {
-            self.account = Some(claim.bot);
+            self.account = Some(claim.bot.into());
         }
         None
     }

@@ -29,6 +29,7 @@ pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::Message;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use futures_util::stream::FuturesUnordered;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
@@ -76,8 +77,9 @@ pub const DEFAULT_LINGER: std::time::Duration = std::time::Duration::from_millis
 pub struct Hub {
     /// The tables.
     pub lobby: Lobby,
-    /// Rate and queue limits.
-    pub limits: Limits,
+    /// Rate and queue limits, the same for every connection: shared rather than copied into
+    /// each connection's task, which holds its hub for its whole life.
+    pub limits: Arc<Limits>,
     /// Cancelled when the server stops: each connection says `goodbye` and closes.
     pub shutdown: CancellationToken,
     /// The live sessions (for the admin API).
@@ -113,7 +115,7 @@ where
         hub.sessions.clone(),
     );
     reader.cluster = hub.cluster.clone();
-    reader.vouched = hub.vouched.clone();
+    reader.vouched = hub.vouched.as_deref().map(Box::from);
     hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
@@ -159,14 +161,8 @@ where
             Box::pin(writer::close_with(&mut sink, close_code::POLICY, reason)).await;
         }
         ReadEnd::Relay => {
-            if let Some((address, first)) = reader.relay_to.take() {
-                let vouch = reader.relay_vouch.take();
-                let to = Upstream {
-                    address: &address,
-                    first,
-                    vouch: vouch.as_deref(),
-                };
-                Box::pin(relay(&mut sink, stream, hub, conn, to)).await;
+            if let Some(to) = reader.relay_to.take() {
+                Box::pin(relay(&mut sink, stream, hub, conn, *to)).await;
             }
         }
         ReadEnd::Gone => {}
@@ -203,26 +199,37 @@ fn first_table(frame: &str) -> String {
 
 /// Where a connection is piped: the node, the frame that goes first, and the invitation
 /// vouched for (a registered bot's `accept` relayed by its node to the table's).
-struct Upstream<'a> {
+pub(super) struct Upstream {
     /// The node's address.
-    address: &'a str,
+    address: String,
     /// The client's `join`, `watch` or `accept`.
     first: String,
     /// The invitation this node took up for the connection, if any.
-    vouch: Option<&'a str>,
+    vouch: Option<String>,
+}
+
+impl Upstream {
+    /// The node at `address`, to be sent `first` (no invitation vouched for).
+    pub(super) fn new(address: String, first: String) -> Upstream {
+        Upstream {
+            address,
+            first,
+            vouch: None,
+        }
+    }
 }
 
 /// Pipes the rest of the connection to the node that owns its table (the client's `join`
 /// or `watch` first), or to the node of a registered bot's invitation (its `accept`). If
 /// that node cannot be reached the client is told to reconnect.
-async fn relay<W, R>(sink: &mut W, stream: &mut R, hub: &Hub, conn: ConnId, to: Upstream<'_>)
+async fn relay<W, R>(sink: &mut W, stream: &mut R, hub: &Hub, conn: ConnId, to: Upstream)
 where
     W: Sink<Message> + Unpin,
     R: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let Some(cluster) = &hub.cluster else { return };
     let Upstream {
-        address,
+        mut address,
         first,
         vouch,
     } = to;
@@ -231,7 +238,6 @@ where
     // which then relays to itself) adopts the table. Tried for at most three leases.
     let step = std::time::Duration::from_millis(100);
     let tries = (cluster.lease() * 3).as_millis() / step.as_millis() + 1;
-    let mut address = address.to_string();
     let mut piped = Ok(());
     for _ in 0..tries {
         piped = crate::cluster::relay::pipe(
@@ -241,7 +247,7 @@ where
             first.clone(),
             hub.client,
             cluster.secret(),
-            vouch,
+            vouch.as_deref(),
             HARD_MESSAGE_LIMIT,
         )
         .await;

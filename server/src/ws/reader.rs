@@ -60,24 +60,25 @@ pub(super) struct Reader {
     /// Their bytes.
     pub(super) bytes_in: u64,
     /// The last table joined or watched, for the session's log line.
-    pub(super) table_id: Option<String>,
+    pub(super) table_id: Option<Box<str>>,
     /// Where the session's table is recorded for the admin API.
     sessions: super::Sessions,
     /// True once this connection announced a registered bot (`available`).
     pub(super) available: bool,
     /// The registered bot whose invited seat this connection took (`accept`).
-    pub(super) account: Option<String>,
+    pub(super) account: Option<Box<str>>,
     /// The cluster, if this node is part of one.
     pub(super) cluster: Option<crate::cluster::Cluster>,
     /// The text of the `join` or `watch` being handled (sent on if it is relayed).
-    joining: Option<String>,
-    /// The node to pipe the connection to, and the frame that goes first.
-    pub(super) relay_to: Option<(String, String)>,
-    /// The invitation this node vouches the piped connection took up (a registered bot's
-    /// `accept`, relayed on to the table's node).
-    pub(super) relay_vouch: Option<String>,
+    joining: Option<Box<str>>,
+    /// The node to pipe the connection to, the frame that goes first, and the invitation
+    /// this node vouches it took up (a registered bot's `accept`, relayed on to the table's
+    /// node). Boxed, as the strings above, because a connection's task holds its reader
+    /// for the connection's whole life and most connections never fill these: 144 bytes
+    /// less put the task in a smaller step of the runtime's 128-byte sizes.
+    pub(super) relay_to: Option<Box<super::Upstream>>,
     /// The invitation another node vouches this connection took up.
-    pub(super) vouched: Option<String>,
+    pub(super) vouched: Option<Box<str>>,
     /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
     bytes_received: metrics::Counter,
 }
@@ -106,7 +107,6 @@ impl Reader {
             cluster: None,
             joining: None,
             relay_to: None,
-            relay_vouch: None,
             vouched: None,
             bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
@@ -226,7 +226,7 @@ impl Reader {
                 if self.cluster.is_some()
                     && matches!(msg, ClientMsg::Join { .. } | ClientMsg::Watch { .. })
                 {
-                    self.joining = Some(text.to_string());
+                    self.joining = Some(text.into());
                 }
                 self.dispatch(msg).await;
                 self.joining = None;
@@ -330,7 +330,7 @@ impl Reader {
                 Elsewhere::Here(table) => table,
                 Elsewhere::There(address) => {
                     if let Some(first) = self.joining.take() {
-                        self.relay_to = Some((address, first));
+                        self.relay_to = Some(Box::new(super::Upstream::new(address, first.into())));
                     }
                     return false;
                 }
@@ -351,7 +351,7 @@ impl Reader {
             return false;
         }
         if joined.await.unwrap_or(false) {
-            self.table_id = Some(id.to_string());
+            self.table_id = Some(id.into());
             self.sessions.at_table(self.conn.id, id);
             self.table = Some(table);
             return true;

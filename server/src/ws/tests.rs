@@ -15,14 +15,14 @@ fn hub(idle: u64, join: u64) -> Hub {
     let shutdown = CancellationToken::new();
     Hub {
         lobby: Lobby::new(Duration::from_secs(600), 10, shutdown.clone()),
-        limits: Limits {
+        limits: std::sync::Arc::new(Limits {
             rate_per_sec: 100,
             burst: 200,
             outbound_queue: 16,
             idle: Duration::from_secs(idle),
             join: Duration::from_secs(join),
             linger: super::DEFAULT_LINGER,
-        },
+        }),
         shutdown,
         sessions: Sessions::default(),
         cluster: None,
