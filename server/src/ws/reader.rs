@@ -174,31 +174,33 @@ impl Reader {
                 Ok(Message::Binary(bytes)) => {
                     self.received(bytes.len());
                     if self.allowed().await {
-                        Box::pin(self.reply(&Refusal::BinaryFrame.to_msg())).await;
+                        Box::pin(self.refuse(Refusal::BinaryFrame)).await;
                     }
                 }
                 Ok(Message::Close(_)) => return ReadEnd::ClientClosed,
                 Ok(Message::Ping(_) | Message::Pong(_)) => {}
                 Err(err) => {
                     // tungstenite refuses frames over the hard limit and ends the stream.
+                    tracing::debug!(conn = self.conn.id.0, %err, "read error");
                     let text = err.to_string();
                     if text.contains("too long") || text.contains("too big") {
-                        let err = ProtocolError::TooLarge {
-                            limit: MAX_MESSAGE_BYTES,
-                        };
-                        let msg = ServerMsg::error(err.code(), err.to_string());
-                        Box::pin(async {
-                            self.reply(&msg).await;
-                            // Give the writer a moment to send it before the socket closes.
-                            tokio::time::sleep(Duration::from_millis(50)).await;
-                        })
-                        .await;
+                        Box::pin(self.refuse_too_large()).await;
                     }
-                    tracing::debug!(conn = self.conn.id.0, %err, "read error");
                     return ReadEnd::Gone;
                 }
             }
         }
+    }
+
+    /// Refuses a frame over the hard size limit, and gives the writer a moment to send the
+    /// answer before the socket closes.
+    async fn refuse_too_large(&self) {
+        let err = ProtocolError::TooLarge {
+            limit: MAX_MESSAGE_BYTES,
+        };
+        self.reply(&ServerMsg::error(err.code(), err.to_string()))
+            .await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
     /// Counts a frame received.
@@ -214,9 +216,16 @@ impl Reader {
         let allowed = self.bucket.take();
         if !allowed {
             metrics::counter!("parlor_rate_limited_total").increment(1);
-            Box::pin(self.reply(&Refusal::RateLimited(self.rate).to_msg())).await;
+            Box::pin(self.refuse(Refusal::RateLimited(self.rate))).await;
         }
         allowed
+    }
+
+    /// Answers with `refusal`. The answer is made here, inside the caller's boxed future,
+    /// not in the reader's loop: a message held across an await there stays in the loop's
+    /// future (168 bytes) for the connection's whole life.
+    async fn refuse(&self, refusal: Refusal) {
+        self.reply(&refusal.to_msg()).await;
     }
 
     /// One text frame.
