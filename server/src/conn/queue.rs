@@ -235,11 +235,16 @@ impl<T> Receiver<T> {
                 }
             };
             match due_at {
+                // Boxed: a timer is some 100 bytes, and the writer awaiting this future
+                // keeps its room for the connection's whole life.
                 Some(at) => {
-                    tokio::select! {
-                        () = self.shared.readable.notified() => {}
-                        () = tokio::time::sleep_until(at) => {}
-                    }
+                    Box::pin(async {
+                        tokio::select! {
+                            () = self.shared.readable.notified() => {}
+                            () = tokio::time::sleep_until(at) => {}
+                        }
+                    })
+                    .await
                 }
                 None => self.shared.readable.notified().await,
             }

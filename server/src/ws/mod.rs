@@ -32,7 +32,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use futures_util::stream::FuturesUnordered;
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use futures_util::{FutureExt, Sink, SinkExt, Stream, StreamExt};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
@@ -129,15 +129,13 @@ where
         let mut halves: FuturesUnordered<Pin<Box<dyn Future<Output = ReadEnd> + Send + '_>>> =
             FuturesUnordered::new();
         halves.push(Box::pin(reader.run(stream, &hub.limits)));
-        // The writer's future is made inside its box: made outside and moved in, it would be
-        // laid out twice.
+        // The writer's future goes into its box as it is: wrapped in an async block it would
+        // be held beside the block's own copies of its arguments.
         let linger = hub.limits.linger;
-        let sink = &mut sink;
-        let sent = &sent;
-        halves.push(Box::pin(async move {
-            write_loop(sink, rx, writer_conn, sent, ping_every, linger).await;
-            ReadEnd::Gone
-        }));
+        halves.push(Box::pin(
+            write_loop(&mut sink, rx, writer_conn, &sent, ping_every, linger)
+                .map(|()| ReadEnd::Gone),
+        ));
         halves.next().await.unwrap_or(ReadEnd::Gone)
     };
     match ended {
