@@ -163,7 +163,7 @@ fn check_score_sheets(frames: &[String]) {
             _ => continue,
         };
         assert_eq!(
-            view.history, scored,
+            *view.history, scored,
             "the score sheet of a view in match {matches}"
         );
         checked_with_lines += usize::from(!scored.is_empty());

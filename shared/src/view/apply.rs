@@ -78,7 +78,7 @@ impl PlayerView {
                 if prize != 0 {
                     self.pool = result.pool_carried + prize;
                 }
-                self.history.push(result.clone());
+                std::sync::Arc::make_mut(&mut self.history).push(result.clone());
                 self.to_act.clear();
             }
             Event::MatchOver { winners, totals } => {
@@ -107,7 +107,7 @@ impl PlayerView {
         let n = self.players;
         let facts = self.variant.facts();
         if hand == 0 {
-            self.history.clear();
+            self.history = std::sync::Arc::default();
             self.totals = PerSeat::new(n);
             self.negatives = PerSeat::new(n);
             self.winners.clear();

@@ -22,6 +22,8 @@
 //! below destructures its type without `..`, so a field added to a message fails to compile
 //! here until it is written.
 
+use std::sync::Arc;
+
 use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::protocol::ServerMsg;
@@ -96,19 +98,26 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
 /// about two thirds of a late view's cost (a line's four per-seat lists and its 64-digit
 /// secret). The sheet is written again only from the first line that differs from the lines
 /// it holds, so a sheet given the views of any match still writes each exactly.
+///
+/// The lines it holds are the view's own, shared with the game (not a copy of them): the
+/// game adds a line to a copy while the sheet holds the last one, so lines the sheet shares
+/// are never changed under it, and a view sharing them needs no comparing at all.
 #[derive(Debug, Default, Clone)]
 pub struct ScoreSheet {
     /// The lines written, as they were.
-    lines: Vec<HandResult>,
+    lines: Arc<Vec<HandResult>>,
     /// Their JSON, without the list's brackets.
     json: String,
 }
 
 impl ScoreSheet {
     /// Writes `history`'s lines (without the brackets), first bringing the sheet up to date.
-    fn write(&mut self, out: &mut String, history: &[HandResult]) {
-        if history != self.lines.as_slice() {
-            self.update(history);
+    fn write(&mut self, out: &mut String, history: &Arc<Vec<HandResult>>) {
+        if !Arc::ptr_eq(history, &self.lines) {
+            if history != &self.lines {
+                self.update(history);
+            }
+            self.lines = Arc::clone(history);
         }
         out.push_str(&self.json);
     }
@@ -118,20 +127,20 @@ impl ScoreSheet {
     /// for a whole match, and the doubling growth would have kept up to twice its size.
     #[cold]
     fn update(&mut self, history: &[HandResult]) {
-        if !history.starts_with(&self.lines) {
-            self.lines.clear();
+        let held = if history.starts_with(&self.lines) {
+            self.lines.len()
+        } else {
             self.json.clear();
-        }
-        for line in &history[self.lines.len()..] {
-            if !self.lines.is_empty() {
+            0
+        };
+        for line in &history[held..] {
+            if !self.json.is_empty() {
                 self.json.push(',');
             }
             self.json.push('{');
             write_hand_result_fields(&mut self.json, line);
             self.json.push('}');
-            self.lines.push(line.clone());
         }
-        self.lines.shrink_to_fit();
         self.json.shrink_to_fit();
     }
 }

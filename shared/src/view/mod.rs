@@ -59,7 +59,9 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    pub history: Vec<HandResult>,
+    // Shared with the game the view came from: a view is made at every prompt, and cloning
+    // the lines was a copy of them each time.
+    pub history: std::sync::Arc<Vec<HandResult>>,
     /// Who has to act now.
     pub to_act: Vec<Seat>,
     /// What the viewer may do now.
@@ -145,7 +147,7 @@ impl PlayerView {
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
-            history: game.history().to_vec(),
+            history: game.shared_history(),
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().to_vec(),

@@ -11,6 +11,8 @@ mod passing;
 mod play;
 mod read;
 
+use std::sync::Arc;
+
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
@@ -95,7 +97,10 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    history: Vec<HandResult>,
+    /// The match's score sheet. Shared: every view of the game carries it (a clone is a
+    /// count, not a copy of the lines), and a finished hand's line is added to a copy only
+    /// while a view still holds the last one.
+    history: Arc<Vec<HandResult>>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -204,7 +209,7 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             totals: PerSeat::new(n),
-            history: Vec::new(),
+            history: Arc::default(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
