@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
+use parlor_shared::view::SharedHistory;
 use parlor_shared::view::json::ScoreSheet;
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
@@ -130,6 +131,7 @@ pub(super) fn start(
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         score_sheet: ScoreSheet::default(),
+        history: SharedHistory::default(),
         moves_total: metrics::counter!("parlor_moves_total"),
         overdue: SeatSet::EMPTY,
         bots,
@@ -253,6 +255,8 @@ struct TableActor {
     awaiting: SeatSet,
     /// The match's score sheet as last written into a view: it changes once a hand.
     score_sheet: ScoreSheet,
+    /// The match's score sheet as the views sent at every move share it.
+    history: SharedHistory,
     /// `parlor_moves_total`, looked up once: a lookup allocated a handle every move.
     moves_total: metrics::Counter,
     /// Remote bots whose time ran out: the server moves for them this turn.

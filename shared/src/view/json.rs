@@ -99,9 +99,9 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
 /// secret). The sheet is written again only from the first line that differs from the lines
 /// it holds, so a sheet given the views of any match still writes each exactly.
 ///
-/// The lines it holds are the view's own, shared with the game (not a copy of them): the
-/// game adds a line to a copy while the sheet holds the last one, so lines the sheet shares
-/// are never changed under it, and a view sharing them needs no comparing at all.
+/// The lines it holds are the view's own, shared (not a copy of them): shared lines cannot
+/// change while the sheet holds them, so a view carrying the very lines it holds (views made
+/// with one [`super::SharedHistory`]) needs no comparing at all.
 #[derive(Debug, Default, Clone)]
 pub struct ScoreSheet {
     /// The lines written, as they were.

@@ -8,6 +8,8 @@
 mod apply;
 pub mod json;
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -59,9 +61,9 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    // Shared with the game the view came from: a view is made at every prompt, and cloning
-    // the lines was a copy of them each time.
-    pub history: std::sync::Arc<Vec<HandResult>>,
+    // Shared (see `SharedHistory`): a table makes a view at every prompt, and each one copied
+    // the lines.
+    pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
     pub to_act: Vec<Seat>,
     /// What the viewer may do now.
@@ -109,6 +111,17 @@ impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
     pub fn of(game: &Game, viewer: Option<Seat>) -> PlayerView {
+        PlayerView::sharing(game, viewer, Arc::new(game.history().to_vec()))
+    }
+
+    /// [`PlayerView::of`], its score sheet the game's lines as `history` shares them.
+    #[must_use]
+    pub fn of_shared(game: &Game, viewer: Option<Seat>, history: &mut SharedHistory) -> PlayerView {
+        PlayerView::sharing(game, viewer, history.of(game))
+    }
+
+    /// The view of `viewer`, with `history` as its score sheet.
+    fn sharing(game: &Game, viewer: Option<Seat>, history: Arc<Vec<HandResult>>) -> PlayerView {
         let n = game.players();
         let own = |f: &dyn Fn(Seat) -> CardSet| viewer.map_or(CardSet::EMPTY, f);
         let mut hand_sizes = PerSeat::new(n);
@@ -147,7 +160,7 @@ impl PlayerView {
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
-            history: game.shared_history(),
+            history,
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().to_vec(),
@@ -170,10 +183,64 @@ impl PlayerView {
     }
 }
 
+/// A game's score sheet as its views share it, kept by whoever makes view after view of one
+/// game (a table): a view made with it ([`PlayerView::of_shared`]) holds a reference to these
+/// lines instead of a copy of its own, and the kept [`json::ScoreSheet`] finds the lines it
+/// wrote last without comparing them. The lines are copied from the game again only when they
+/// differ from the game's (once a hand). The game itself keeps a plain list: sharing it there
+/// cost `parlor bench` 3% (the count checked at every hand's end).
+#[derive(Debug, Default, Clone)]
+pub struct SharedHistory(Arc<Vec<HandResult>>);
+
+impl SharedHistory {
+    /// The game's lines, shared.
+    pub fn of(&mut self, game: &Game) -> Arc<Vec<HandResult>> {
+        if self.0.as_slice() != game.history() {
+            self.0 = Arc::new(game.history().to_vec());
+        }
+        Arc::clone(&self.0)
+    }
+}
+
 impl Game {
     /// What `viewer` (a seat, or `None` for a spectator) may see: [`PlayerView::of`].
     #[must_use]
     pub fn view(&self, viewer: Option<Seat>) -> PlayerView {
         PlayerView::of(self, viewer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::rules::{Options, Variant};
+
+    /// Views made with one `SharedHistory` are the views `PlayerView::of` makes, carry the
+    /// game's own lines, and share them until a hand ends.
+    #[test]
+    fn views_share_the_score_sheet_until_a_hand_ends() {
+        let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
+        let mut shared = SharedHistory::default();
+        let mut bot = RandomBot::new(4);
+        let mut events = Vec::new();
+        let mut last = PlayerView::of_shared(&game, None, &mut shared);
+        let mut hands_ended = 0;
+        while !game.is_over() && hands_ended < 3 {
+            let seat = game.to_act().first().unwrap();
+            bot.act_on(&mut game, seat, &mut events).unwrap();
+            let view = PlayerView::of_shared(&game, Some(seat), &mut shared);
+            assert_eq!(view, PlayerView::of(&game, Some(seat)));
+            assert_eq!(view.history.as_slice(), game.history());
+            if view.history.len() == last.history.len() {
+                assert!(Arc::ptr_eq(&view.history, &last.history));
+            } else {
+                hands_ended += 1;
+            }
+            last = view;
+        }
+        assert_eq!(hands_ended, 3);
     }
 }

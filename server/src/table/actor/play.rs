@@ -107,7 +107,7 @@ impl TableActor {
             }
             if let Some(conn) = &state.conn {
                 // The view already holds the seat's legal moves: worked out once.
-                let view = PlayerView::of(game, Some(seat));
+                let view = PlayerView::of_shared(game, Some(seat), &mut self.history);
                 let msg = ServerMsg::YourTurn {
                     seq: self.seq,
                     legal: view.legal,

@@ -70,7 +70,11 @@ impl TableActor {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
+                    view: Box::new(PlayerView::of_shared(
+                        game,
+                        Some(Seat(i as u8)),
+                        &mut self.history,
+                    )),
                 };
                 let frame = frame_with(&msg, Some(&mut self.score_sheet));
                 if !self.outbox.queue(conn, frame) {
@@ -82,7 +86,7 @@ impl TableActor {
             let public = frame_with(
                 &ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of(game, None)),
+                    view: Box::new(PlayerView::of_shared(game, None, &mut self.history)),
                 },
                 Some(&mut self.score_sheet),
             );

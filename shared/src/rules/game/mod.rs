@@ -11,8 +11,6 @@ mod passing;
 mod play;
 mod read;
 
-use std::sync::Arc;
-
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
@@ -97,10 +95,7 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    /// The match's score sheet. Shared: every view of the game carries it (a clone is a
-    /// count, not a copy of the lines), and a finished hand's line is added to a copy only
-    /// while a view still holds the last one.
-    history: Arc<Vec<HandResult>>,
+    history: Vec<HandResult>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -209,7 +204,7 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             totals: PerSeat::new(n),
-            history: Arc::default(),
+            history: Vec::new(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };

@@ -180,12 +180,6 @@ impl Game {
         &self.history
     }
 
-    /// The same lines, shared: what a view carries.
-    #[must_use]
-    pub fn shared_history(&self) -> std::sync::Arc<Vec<HandResult>> {
-        self.history.clone()
-    }
-
     /// The winners, once the match is over.
     #[must_use]
     pub fn winners(&self) -> &[Seat] {
