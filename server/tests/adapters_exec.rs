@@ -17,19 +17,20 @@ fn client() -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// A fresh log file path for one test.
-fn log_path(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parlor-adapters-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.log"));
-    let _ = std::fs::remove_file(&path);
-    path
+/// A log file in a directory of its own, removed with the returned guard.
+fn log_path(test: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("parlor-adapters-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(format!("{test}.log"));
+    (dir, path)
 }
 
 /// Plays one match with the Python client (in `mode`) in seat 0 and heuristics elsewhere;
 /// returns what the client received and seat 0's total.
 fn play(variant: Variant, options: &Options, mode: &str, budget_ms: u64) -> (Vec<String>, i32) {
-    let log = log_path(&format!("{variant}-{}", mode.replace(' ', "")));
+    let (_dir, log) = log_path(&format!("{variant}-{}", mode.replace(' ', "")));
     let spec = format!(
         "exec:python3 {} --mode {mode} --log {}",
         client(),
@@ -175,7 +176,7 @@ fn two_stacked_hands(mode: &str, test: &str) -> Vec<String> {
     let variant = Variant::Tricks;
     let mut game = Game::with_deck(variant, &Options::default(), 1, stacked(7, 3)).unwrap();
     game.stack_deck(stacked(11, 5));
-    let log = log_path(test);
+    let (_dir, log) = log_path(test);
     let mut bots: Vec<Box<dyn Player>> = (0..4u8)
         .map(|s| {
             let mode = if s == 0 { mode } else { "good" };
@@ -272,9 +273,11 @@ fn a_bad_card_is_sent_exactly_as_the_reference_server_sends_it() {
 /// A command is split like a shell splits it, so a path with spaces works when quoted.
 #[test]
 fn a_quoted_command_with_spaces_starts() {
-    let dir = std::env::temp_dir().join(format!("parlor adapters {}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let copy = dir.join("line client.py");
+    let dir = tempfile::Builder::new()
+        .prefix("parlor adapters ")
+        .tempdir()
+        .unwrap();
+    let copy = dir.path().join("line client.py");
     std::fs::copy(client(), &copy).unwrap();
     let spec = format!("exec:python3 '{}' --mode good", copy.display());
     adapters::check_spec(&spec, Variant::Tricks).unwrap();
