@@ -34,8 +34,27 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let played = play_random_hands(args.variant, args.hands, args.seed);
     let seconds = start.elapsed().as_secs_f64();
     println!("played {played} hands in {seconds:.3} s");
+    println!("built for: {}", instruction_sets().join(" "));
     println!("{}: {:.0} hands/s", args.variant, played as f64 / seconds);
     Ok(())
+}
+
+/// The instruction-set extensions this binary was compiled to use: a figure is only comparable
+/// with another built for the same ones (the release build targets x86-64-v2; `RUSTFLAGS="-C
+/// target-cpu=native"` adds what the building machine has, such as BMI2).
+fn instruction_sets() -> Vec<&'static str> {
+    let mut sets = vec![std::env::consts::ARCH];
+    for (name, enabled) in [
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("bmi1", cfg!(target_feature = "bmi1")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("avx2", cfg!(target_feature = "avx2")),
+    ] {
+        if enabled {
+            sets.push(name);
+        }
+    }
+    sets
 }
 
 /// A uniformly random card of `cards` (not empty), as `RandomBot::pick` draws it.
@@ -102,6 +121,13 @@ mod tests {
     use super::*;
     use parlor_shared::Options;
     use parlor_shared::bots::RandomBot;
+
+    /// The workspace builds for x86-64-v2 (`.cargo/config.toml`): the card sets count with POPCNT.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_build_counts_cards_with_popcnt() {
+        assert_eq!(instruction_sets()[..2], ["x86_64", "popcnt"]);
+    }
 
     #[test]
     fn plays_the_hands_asked_for_in_every_variant() {
