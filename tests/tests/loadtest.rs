@@ -168,3 +168,33 @@ fn a_client_refused_before_joining_ends_the_run_with_its_error() {
         "the error says why: {stderr}"
     );
 }
+
+/// `--marginal-memory` opens half the tables, lets them play, then opens the rest, and reports
+/// the growth between the two per table added, beside the usual figure per table.
+#[test]
+fn marginal_memory_opens_half_the_tables_first_and_reports_the_growth_per_table_added() {
+    let out = small_loadtest("loadtest-marginal", &["--marginal-memory"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "loadtest failed: {stdout}\n{stderr}");
+    assert!(
+        stderr.contains("1 tables playing; the rest open in 1 s"),
+        "the first half plays on its own first: {stderr}"
+    );
+    assert!(
+        stdout.contains("tables: 2 clients: 8 failed: 0"),
+        "every table of both halves plays: {stdout}"
+    );
+    assert!(number_after(&stdout, "moves/s: ") > 0.0, "{stdout}");
+    if cfg!(target_os = "linux") {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("server memory per table added:"))
+            .unwrap_or_else(|| panic!("no marginal memory line in {stdout}"));
+        assert!(line.contains("over the 1 added"), "{line}");
+        assert!(number_after(line, "added: ") >= 0.0, "{line}");
+        assert!(number_after(line, "resident, ") >= 0.0, "{line}");
+    }
+}

@@ -31,6 +31,7 @@ use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use parlor_shared::{Legal, Seat};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
@@ -70,6 +71,11 @@ pub struct LoadtestArgs {
     /// default, is the bare relay.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub relay_linger_ms: u64,
+    /// Open half the tables first and let them play for the window's length, then the rest:
+    /// the server's growth between the two, per table added, is what one more table costs,
+    /// without the fixed amounts (caches, the program's code) the figure per table includes.
+    #[arg(long)]
+    pub marginal_memory: bool,
 }
 
 /// How long every client may take to join its table before the run gives up.
@@ -185,17 +191,24 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
         server_stats(&host).await.ok()
     };
     let mut tasks = Vec::new();
-    for t in 0..args.tables {
-        let id = create_table(&host, &body).await?;
-        for seat in 0..4u64 {
-            let shared = shared.clone();
-            let (host, id) = (host.clone(), id.clone());
-            let seed = (t as u64) * 4 + seat;
-            tasks.push(tokio::spawn(async move {
-                client(&host, &id, seed, &shared).await
-            }));
-        }
+    // With `--marginal-memory`, the first half plays on its own before the rest open.
+    let first_step = if args.marginal_memory && !relay {
+        args.tables / 2
+    } else {
+        0
+    };
+    let mut half = None;
+    if first_step > 0 {
+        open_tables(&host, &body, 0..first_step, &shared, &mut tasks).await?;
+        wait_until_joined(&shared, &mut tasks, &mut Vec::new()).await?;
+        eprintln!(
+            "{first_step} tables playing; the rest open in {} s",
+            args.seconds
+        );
+        tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+        half = server_stats(&host).await.ok();
     }
+    open_tables(&host, &body, first_step..args.tables, &shared, &mut tasks).await?;
     let clients = tasks.len();
     let strong_body = format!(
         r#"{{"variant":"{}","table_options":{{"bot_timeout_ms":600000,"bot_delay_ms":0}}}}"#,
@@ -210,40 +223,7 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
             strong_host(&host, &id, t as u64, &shared).await
         }));
     }
-    // Bounded: a client that fails before joining (refused, disconnected) ends the run with
-    // its error instead of leaving the others waiting for it forever.
-    let joining_since = Instant::now();
-    while shared.joined.load(Ordering::Relaxed) < clients + strong_tasks.len() {
-        if let Some(ended) = tasks.iter().position(tokio::task::JoinHandle::is_finished) {
-            shared.stop.cancel();
-            let why = match tasks.swap_remove(ended).await? {
-                Err(err) => format!("{err:#}"),
-                Ok(_) => "it ended".to_string(),
-            };
-            bail!("a client stopped before every client had joined: {why}");
-        }
-        if let Some(ended) = strong_tasks
-            .iter()
-            .position(tokio::task::JoinHandle::is_finished)
-        {
-            shared.stop.cancel();
-            let why = match strong_tasks.swap_remove(ended).await? {
-                Err(err) => format!("{err:#}"),
-                Ok(()) => "it ended".to_string(),
-            };
-            bail!("a strong table's host stopped before every client had joined: {why}");
-        }
-        if joining_since.elapsed() > JOIN_WAIT {
-            shared.stop.cancel();
-            bail!(
-                "only {} of {} clients joined within {} s",
-                shared.joined.load(Ordering::Relaxed),
-                clients + strong_tasks.len(),
-                JOIN_WAIT.as_secs()
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_until_joined(&shared, &mut tasks, &mut strong_tasks).await?;
     eprintln!(
         "{} tables, {clients} clients joined, {strong_tables} strong tables beside them; warming up",
         args.tables
@@ -299,6 +279,12 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
             memory_report(before.as_ref(), during.as_ref(), args.tables)
         );
     }
+    if first_step > 0 {
+        println!(
+            "{}",
+            marginal_memory_report(half.as_ref(), during.as_ref(), args.tables - first_step)
+        );
+    }
     if strong_tables > 0 {
         let strong = shared.strong_moves.load(Ordering::Relaxed);
         println!(
@@ -327,6 +313,68 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
         figures.p99_ms
     );
     Ok(figures)
+}
+
+/// Opens the tables numbered `numbers`, with a client task for each of their four seats.
+async fn open_tables(
+    host: &str,
+    body: &str,
+    numbers: std::ops::Range<usize>,
+    shared: &Arc<Shared>,
+    tasks: &mut Vec<JoinHandle<anyhow::Result<Tally>>>,
+) -> anyhow::Result<()> {
+    for t in numbers {
+        let id = create_table(host, body).await?;
+        for seat in 0..4u64 {
+            let shared = shared.clone();
+            let (host, id) = (host.to_string(), id.clone());
+            let seed = (t as u64) * 4 + seat;
+            tasks.push(tokio::spawn(async move {
+                client(&host, &id, seed, &shared).await
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Waits until every client and strong table's host has joined. Bounded: a client that fails
+/// before joining (refused, disconnected) ends the run with its error instead of leaving the
+/// others waiting for it forever.
+async fn wait_until_joined(
+    shared: &Shared,
+    tasks: &mut Vec<JoinHandle<anyhow::Result<Tally>>>,
+    strong_tasks: &mut Vec<JoinHandle<anyhow::Result<()>>>,
+) -> anyhow::Result<()> {
+    let joining_since = Instant::now();
+    while shared.joined.load(Ordering::Relaxed) < tasks.len() + strong_tasks.len() {
+        if let Some(ended) = tasks.iter().position(JoinHandle::is_finished) {
+            shared.stop.cancel();
+            let why = match tasks.swap_remove(ended).await? {
+                Err(err) => format!("{err:#}"),
+                Ok(_) => "it ended".to_string(),
+            };
+            bail!("a client stopped before every client had joined: {why}");
+        }
+        if let Some(ended) = strong_tasks.iter().position(JoinHandle::is_finished) {
+            shared.stop.cancel();
+            let why = match strong_tasks.swap_remove(ended).await? {
+                Err(err) => format!("{err:#}"),
+                Ok(()) => "it ended".to_string(),
+            };
+            bail!("a strong table's host stopped before every client had joined: {why}");
+        }
+        if joining_since.elapsed() > JOIN_WAIT {
+            shared.stop.cancel();
+            bail!(
+                "only {} of {} clients joined within {} s",
+                shared.joined.load(Ordering::Relaxed),
+                tasks.len() + strong_tasks.len(),
+                JOIN_WAIT.as_secs()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
 }
 
 /// `POST /api/tables`; returns the new table's id.
@@ -384,6 +432,25 @@ fn memory_report(
         during.anon_bytes as f64 / 1e6,
         per_table(during.rss_bytes, before.rss_bytes) as f64 / 1e3,
         per_table(during.anon_bytes, before.anon_bytes) as f64 / 1e3,
+    )
+}
+
+/// What each table opened after the first half added to the server's memory.
+fn marginal_memory_report(
+    half: Option<&ServerStats>,
+    during: Option<&ServerStats>,
+    added: usize,
+) -> String {
+    let (Some(half), Some(during)) = (half.and_then(|s| s.memory), during.and_then(|s| s.memory))
+    else {
+        return "server memory per table added: not reported".to_string();
+    };
+    let per_table = |after: u64, before: u64| after.saturating_sub(before) / added.max(1) as u64;
+    format!(
+        "server memory per table added: {:.1} KB resident, {:.1} KB anonymous (growth from \
+         half the tables to all of them, over the {added} added)",
+        per_table(during.rss_bytes, half.rss_bytes) as f64 / 1e3,
+        per_table(during.anon_bytes, half.anon_bytes) as f64 / 1e3,
     )
 }
 
