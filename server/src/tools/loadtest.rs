@@ -74,6 +74,7 @@ pub struct LoadtestArgs {
     /// Open half the tables first and let them play for the window's length, then the rest:
     /// the server's growth between the two, per table added, is what one more table costs,
     /// without the fixed amounts (caches, the program's code) the figure per table includes.
+    /// Its moves/s are not those of a plain run: half the matches are further on.
     #[arg(long)]
     pub marginal_memory: bool,
 }
