@@ -6,6 +6,7 @@
 //! It may import nothing else of the server.
 
 pub mod queue;
+pub mod watch;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -15,6 +16,7 @@ use parlor_shared::view::json;
 use tokio_util::sync::CancellationToken;
 
 pub use queue::{PushError, Receiver, Sender, bounded};
+pub use watch::CancelWatch;
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
 pub type Frame = axum::extract::ws::Utf8Bytes;

@@ -313,11 +313,13 @@ impl TableActor {
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %self.id, variant = %self.variant, "table opened");
-        // A child of the server's token: polled at every turn of the loop, it locks only this
-        // table's node, where the server's own token would be one lock for every table.
+        // A child of the server's token, so that a check locks only this table's node, where
+        // the server's own token would be one lock for every table; and watched, so that a
+        // turn of the loop woken by anything else does not lock it at all.
         let shutdown = self.shutdown.child_token();
-        let stopping = shutdown.cancelled();
-        tokio::pin!(stopping);
+        let wait = shutdown.cancelled();
+        tokio::pin!(wait);
+        let mut stopping = crate::conn::CancelWatch::new(wait);
         self.storage_changed();
         loop {
             self.settle();

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::conn::{Closing, Conn, Frame, Receiver};
+use crate::conn::{CancelWatch, Closing, Conn, Frame, Receiver};
 use axum::extract::ws::{CloseFrame, Message, close_code};
 use futures_util::{Sink, SinkExt};
 use parlor_shared::protocol::ServerMsg;
@@ -40,10 +40,12 @@ pub(super) async fn write_loop<W>(
         ping_every.max(Duration::from_millis(10)),
     );
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // Made once: a fresh `cancelled()` per frame would lock the token's tree every time.
+    // Made once: a fresh `cancelled()` per frame would lock the token's tree every time, and
+    // watched, so that a wake-up of the queue or the socket does not lock it either.
     let signal = conn.signal();
-    let closed = signal.cancelled();
-    tokio::pin!(closed);
+    let wait = signal.cancelled();
+    tokio::pin!(wait);
+    let mut closed = CancelWatch::new(wait);
     let mut batch = VecDeque::new();
     // Looked up once: every batch counts its bytes, and a lookup costs more than the count.
     let bytes_sent = metrics::counter!("parlor_ws_bytes_sent_total");
