@@ -1,6 +1,7 @@
 //! A connection as the rest of the server sees it: its id, and the handle ([`Conn`]) on its
 //! bounded outbound frame queue ([`queue`]), which a table fills without ever waiting and the
-//! connection's writer drains.
+//! connection's writer drains; and [`watch`], how a writer (or a table) waits for its close
+//! signal without locking it at every wake-up.
 //!
 //! It owns no socket and knows no table: `ws` owns the socket, `table` decides what to send.
 //! It may import nothing else of the server.
