@@ -420,19 +420,17 @@ fn memory_report(
     during: Option<&ServerStats>,
     tables: usize,
 ) -> String {
-    let (Some(before), Some(during)) =
-        (before.and_then(|s| s.memory), during.and_then(|s| s.memory))
-    else {
+    let (Some(now), Some((rss_kb, anon_kb))) = (
+        during.and_then(|s| s.memory),
+        growth_per_table(before, during, tables),
+    ) else {
         return "server memory: not reported (GET /api/stats gives it on Linux)".to_string();
     };
-    let per_table = |after: u64, before: u64| after.saturating_sub(before) / tables.max(1) as u64;
     format!(
-        "server memory: {:.1} MB resident, {:.1} MB anonymous; per table: {:.1} KB resident, \
-         {:.1} KB anonymous (growth over the server before the tables opened)",
-        during.rss_bytes as f64 / 1e6,
-        during.anon_bytes as f64 / 1e6,
-        per_table(during.rss_bytes, before.rss_bytes) as f64 / 1e3,
-        per_table(during.anon_bytes, before.anon_bytes) as f64 / 1e3,
+        "server memory: {:.1} MB resident, {:.1} MB anonymous; per table: {rss_kb:.1} KB \
+         resident, {anon_kb:.1} KB anonymous (growth over the server before the tables opened)",
+        now.rss_bytes as f64 / 1e6,
+        now.anon_bytes as f64 / 1e6,
     )
 }
 
@@ -442,17 +440,30 @@ fn marginal_memory_report(
     during: Option<&ServerStats>,
     added: usize,
 ) -> String {
-    let (Some(half), Some(during)) = (half.and_then(|s| s.memory), during.and_then(|s| s.memory))
-    else {
+    let Some((rss_kb, anon_kb)) = growth_per_table(half, during, added) else {
         return "server memory per table added: not reported".to_string();
     };
-    let per_table = |after: u64, before: u64| after.saturating_sub(before) / added.max(1) as u64;
     format!(
-        "server memory per table added: {:.1} KB resident, {:.1} KB anonymous (growth from \
-         half the tables to all of them, over the {added} added)",
-        per_table(during.rss_bytes, half.rss_bytes) as f64 / 1e3,
-        per_table(during.anon_bytes, half.anon_bytes) as f64 / 1e3,
+        "server memory per table added: {rss_kb:.1} KB resident, {anon_kb:.1} KB anonymous \
+         (growth from half the tables to all of them, over the {added} added)"
     )
+}
+
+/// The server's growth from `from` to `to` per table of `tables`, in KB: (resident,
+/// anonymous). `None` when either does not report its memory.
+fn growth_per_table(
+    from: Option<&ServerStats>,
+    to: Option<&ServerStats>,
+    tables: usize,
+) -> Option<(f64, f64)> {
+    let (from, to) = (from?.memory?, to?.memory?);
+    let per_table = |after: u64, before: u64| {
+        (after.saturating_sub(before) / tables.max(1) as u64) as f64 / 1e3
+    };
+    Some((
+        per_table(to.rss_bytes, from.rss_bytes),
+        per_table(to.anon_bytes, from.anon_bytes),
+    ))
 }
 
 /// One remote bot client: joins, (host) starts matches, plays random legal moves.
