@@ -5,7 +5,7 @@
 //! never reach the rules, where `tricks` could count it as a bad card). It may not change the
 //! game or the seats.
 
-use parlor_shared::{Action, Card, Game, Seat};
+use parlor_shared::{Action, Card, Game, Phase, Seat};
 
 use crate::table::TableError;
 
@@ -15,7 +15,8 @@ impl TableActor {
     /// Checks that a move from `seat` answers its current prompt. With `seq`, the move names
     /// the prompt it answers; without, it answers the current prompt, unless it is a repeated
     /// answer: a card the seat already played this hand, its last move again while it has
-    /// no prompt, or its last card again when it no longer holds it.
+    /// no prompt, or its last card again when it no longer holds it or is asked to pass (the
+    /// card that ended a hand, sent twice, may be dealt to it again in the next).
     pub(super) fn check_answer(
         &self,
         seat: Seat,
@@ -43,7 +44,9 @@ impl TableActor {
                     || match action {
                         Action::Play { card } => {
                             played_this_hand(game, seat, *card)
-                                || (repeated && !game.hand(seat).contains(*card))
+                                || (repeated
+                                    && (!game.hand(seat).contains(*card)
+                                        || game.phase() != Phase::Playing))
                         }
                         Action::Pass { .. } => repeated && !game.to_pass().contains(seat),
                     };
