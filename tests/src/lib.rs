@@ -1,6 +1,7 @@
 //! End-to-end test helpers: the real server on port 0, a tiny HTTP client, and WebSocket
 //! clients that record every frame they receive and can play random legal moves.
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use futures_util::future::select_all;
@@ -121,6 +122,8 @@ pub struct WsClient {
     pub seat: Option<Seat>,
     /// The seat token, once welcomed.
     pub token: Option<String>,
+    /// Messages read and handed back to be read again first ([`WsClient::put_back`]).
+    unread: VecDeque<ServerMsg>,
 }
 
 impl WsClient {
@@ -134,7 +137,19 @@ impl WsClient {
             frames: Vec::new(),
             seat: None,
             token: None,
+            unread: VecDeque::new(),
         }
+    }
+
+    /// Hands `msg` back: the next read returns it (after any handed back before it).
+    pub fn put_back(&mut self, msg: ServerMsg) {
+        self.unread.push_back(msg);
+    }
+
+    /// True while a message handed back waits to be read.
+    #[must_use]
+    pub fn has_unread(&self) -> bool {
+        !self.unread.is_empty()
     }
 
     /// Sends a message.
@@ -158,6 +173,9 @@ impl WsClient {
 
     /// The next message, or `None` when the server closed the connection. Cancel-safe.
     pub async fn try_recv(&mut self) -> Option<ServerMsg> {
+        if let Some(msg) = self.unread.pop_front() {
+            return Some(msg);
+        }
         let _bounded = watchdog::waiting();
         loop {
             match self.ws.next().await {
@@ -192,6 +210,28 @@ impl WsClient {
                 return msg;
             }
         }
+    }
+
+    /// Reads until a message matches, returning it; the prompts read on the way are handed
+    /// back ([`WsClient::put_back`]), so that whoever plays on still answers them.
+    pub async fn recv_until_keeping_prompts(
+        &mut self,
+        mut pred: impl FnMut(&ServerMsg) -> bool,
+    ) -> ServerMsg {
+        let mut prompts = Vec::new();
+        let found = loop {
+            let msg = self.recv().await;
+            if pred(&msg) {
+                break msg;
+            }
+            if matches!(msg, ServerMsg::YourTurn { .. }) {
+                prompts.push(msg);
+            }
+        };
+        for prompt in prompts {
+            self.put_back(prompt);
+        }
+        found
     }
 
     /// Reads until an `error`, returning its code and message.
@@ -323,7 +363,8 @@ fn plays_seen(client: &WsClient) -> usize {
 /// Plays random legal moves until exactly `cards` more cards are played (no prompt is
 /// answered after the last), then reads on until every client has seen all of them. What a
 /// client has seen says nothing of where the table is until then: the server may hold the
-/// events of others' moves a little (`--ws-linger-ms`).
+/// events of others' moves a little (`--ws-linger-ms`). A prompt read while reading on is
+/// handed back to its client, so whoever plays on still answers it.
 pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
     let before: Vec<usize> = clients.iter().map(plays_seen).collect();
     let mut plays = 0;
@@ -339,8 +380,15 @@ pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
     })
     .await;
     for (client, before) in clients.iter_mut().zip(before) {
+        let mut prompts = Vec::new();
         while plays_seen(client) < before + cards {
-            client.recv().await;
+            let msg = client.recv().await;
+            if matches!(msg, ServerMsg::YourTurn { .. }) {
+                prompts.push(msg);
+            }
+        }
+        for prompt in prompts {
+            client.put_back(prompt);
         }
     }
 }
