@@ -11,8 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use parlor_server::tools::adapters::heartless;
-use parlor_shared::bots::{Strategy, StrongBot, strong_hearts};
-use parlor_shared::deck::DeckRng;
+use parlor_shared::bots::{BotRng, Strategy, StrongBot, strong_hearts};
 use parlor_shared::{Action, CardSet, Legal, Seat, Suit, Variant};
 
 fn positions() -> Vec<(Vec<String>, HashMap<String, String>)> {
@@ -49,7 +48,7 @@ fn strong_takes_voids_from_the_arguments_not_from_stand_in_tricks() {
             .unwrap()
             .with_known_voids(known);
         let constraints = bot.constraints(&view).unwrap();
-        let mut rng = DeckRng::new(round(map).into());
+        let mut rng = BotRng::new(round(map).into());
         for seat in Seat::all(4).filter(|s| *s != me) {
             for suit in Suit::ALL {
                 let searched = constraints.voids[seat] & (1 << suit as u8) != 0;

@@ -9,7 +9,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::Card;
 
-/// The engine's random source: reproducible from a `u64` seed on every platform.
+/// The deals' random source: reproducible from a `u64` seed on every platform (bots draw from
+/// [`crate::bots::BotRng`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeckRng(ChaCha8Rng);
 
@@ -24,11 +25,6 @@ impl DeckRng {
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         ((u64::from(self.0.next_u32()) * u64::from(n)) >> 32) as u32
-    }
-
-    /// The next raw 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
     }
 }
 

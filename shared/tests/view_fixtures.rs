@@ -68,14 +68,14 @@ fn plans() -> Vec<Plan> {
 // Seeds and targets chosen so that each match lasts two hands, filippa's first hand carries its
 // pool and in hearts seat 0 passes the two of clubs (so it knows who leads without holding it);
 // `the_recorded_matches_show_what_they_should` checks it.
-const HEARTS_SEED: u64 = 18;
+const HEARTS_SEED: u64 = 3;
 const HEARTS_TARGET: i32 = 20;
-const FILIPPA_SEED: u64 = 4;
+const FILIPPA_SEED: u64 = 2;
 const FILIPPA_TARGET: i32 = 18;
 const HEARTS5_SEED: u64 = 0;
-const TRICKS_SEED: u64 = 6;
+const TRICKS_SEED: u64 = 0;
 const TRICKS_TARGET: i32 = 6;
-const WHIST_SEED: u64 = 6;
+const WHIST_SEED: u64 = 1;
 const WHIST_TARGET: i32 = 2;
 
 /// One viewer's recording.

@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use parlor_shared::deck::DeckRng;
+use parlor_shared::bots::BotRng;
 use parlor_shared::rules::{PASS_COUNT, Phase, Rules};
 use parlor_shared::{Card, CardSet, Event, Game, Variant};
 
@@ -59,7 +59,7 @@ fn instruction_sets() -> Vec<&'static str> {
 
 /// A uniformly random card of `cards` (not empty), as `RandomBot::pick` draws it.
 #[inline]
-fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
+fn pick(rng: &mut BotRng, cards: CardSet) -> Card {
     cards
         .nth(rng.below(cards.len()))
         .expect("below(len) is a position in the set")
@@ -68,7 +68,7 @@ fn pick(rng: &mut DeckRng, cards: CardSet) -> Card {
 /// Plays at least `hands` hands through whole matches; returns how many were played.
 pub fn play_random_hands(variant: Variant, hands: u64, seed: u64) -> u64 {
     let rules = Rules::standard(variant);
-    let mut rng = DeckRng::new(seed);
+    let mut rng = BotRng::new(seed);
     let mut events: Vec<Event> = Vec::with_capacity(EVENTS_KEPT);
     let mut played = 0;
     let mut match_seed = seed;
@@ -93,7 +93,7 @@ const EVENTS_KEPT: usize = 128;
 /// move, is the loop's unit, so a move checks no more than whether its hand ended (3.7% of a
 /// hand's instructions before), and the caller drops the hand's events once per hand.
 #[inline]
-fn play_hand(game: &mut Game, rng: &mut DeckRng, events: &mut Vec<Event>) {
+fn play_hand(game: &mut Game, rng: &mut BotRng, events: &mut Vec<Event>) {
     let hand = game.hand_number();
     if game.phase() == Phase::Passing {
         for seat in game.to_pass().iter() {
@@ -148,7 +148,7 @@ mod tests {
             while let Some(seat) = by_bot.to_act().first() {
                 bot.act_on(&mut by_bot, seat, &mut bot_events).unwrap();
             }
-            let mut rng = DeckRng::new(5);
+            let mut rng = BotRng::new(5);
             while !by_loop.is_over() {
                 play_hand(&mut by_loop, &mut rng, &mut loop_events);
             }

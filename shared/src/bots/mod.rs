@@ -7,6 +7,7 @@
 pub mod heuristic;
 mod infer;
 mod random;
+mod rng;
 pub mod sample;
 pub mod sim;
 pub mod strong;
@@ -19,6 +20,7 @@ mod uva181;
 
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
+pub use rng::BotRng;
 pub use strong::{Rollout, StrongBot};
 pub use uva181::Uva181Bot;
 

@@ -1,8 +1,8 @@
 //! Uniformly random legal moves: the baseline every other bot must beat.
 
+use super::BotRng;
 use super::Strategy;
 use crate::card::CardSet;
-use crate::deck::DeckRng;
 use crate::rules::{Action, Event, Game, Legal, PASS_COUNT, Phase, RuleError};
 use crate::seat::Seat;
 use crate::view::PlayerView;
@@ -10,7 +10,7 @@ use crate::view::PlayerView;
 /// Picks uniformly among the legal moves.
 #[derive(Clone, Debug)]
 pub struct RandomBot {
-    rng: DeckRng,
+    rng: BotRng,
 }
 
 impl RandomBot {
@@ -18,7 +18,7 @@ impl RandomBot {
     #[must_use]
     pub fn new(seed: u64) -> Self {
         RandomBot {
-            rng: DeckRng::new(seed),
+            rng: BotRng::new(seed),
         }
     }
 

@@ -1,8 +1,8 @@
 //! Determinization: deals of the cards a seat cannot see that agree with everything its view
 //! shows (hand sizes, voids revealed by play, cards it passed, cards face up).
 
+use super::BotRng;
 use crate::card::{Card, CardSet, Suit};
-use crate::deck::DeckRng;
 use crate::rules::Variant;
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
@@ -106,7 +106,7 @@ impl Constraints {
     /// A random deal of the pool consistent with the constraints: every seat's hand. Tries a
     /// few times; if the voids cannot all be met (they can always be in a real game, but the
     /// sampler is greedy), the last tries ignore them.
-    pub fn sample(&self, rng: &mut DeckRng) -> PerSeat<CardSet> {
+    pub fn sample(&self, rng: &mut BotRng) -> PerSeat<CardSet> {
         for attempt in 0..40 {
             if let Some(hands) = self.try_sample(rng, attempt < 30) {
                 return hands;
@@ -116,7 +116,7 @@ impl Constraints {
             .expect("hand sizes always add up to the unseen cards")
     }
 
-    fn try_sample(&self, rng: &mut DeckRng, respect_voids: bool) -> Option<PerSeat<CardSet>> {
+    fn try_sample(&self, rng: &mut BotRng, respect_voids: bool) -> Option<PerSeat<CardSet>> {
         let n = self.players;
         let mut hands = PerSeat::<CardSet>::new(n);
         let mut room = PerSeat::<i32>::new(n);

@@ -6,8 +6,8 @@
 
 use thiserror::Error;
 
+use super::BotRng;
 use crate::card::{Card, CardSet};
-use crate::deck::DeckRng;
 use crate::rules::{Action, Game, RuleError, Rules, Variant};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
@@ -55,7 +55,7 @@ impl Position {
     pub fn build(
         view: &PlayerView,
         hands: &PerSeat<CardSet>,
-        rng: &mut DeckRng,
+        rng: &mut BotRng,
     ) -> Result<Position, SimError> {
         let n = view.players;
         let variant = view.variant;
@@ -119,7 +119,7 @@ fn rotate(real: Seat, dealer: Seat, n: u8) -> Seat {
 fn filippa_passes(
     view: &PlayerView,
     start: &mut PerSeat<CardSet>,
-    rng: &mut DeckRng,
+    rng: &mut BotRng,
 ) -> Result<PerSeat<CardSet>, SimError> {
     let n = view.players;
     let me = view.seat.ok_or(SimError::Shape("a spectator"))?;

@@ -12,6 +12,7 @@
 //! deal, and the bot decides from the deals it has played out (each one tries every legal
 //! card), or plays the heuristic when it has none.
 
+use super::BotRng;
 use super::Strategy;
 use super::heuristic::{self, HeuristicBot};
 use super::infer;
@@ -22,7 +23,6 @@ use super::strong_hearts::{self, HeartsDeal};
 use super::strong_pass;
 use super::table::Table;
 use crate::card::{Card, CardSet};
-use crate::deck::DeckRng;
 use crate::rules::{Action, Game, HandResult, Legal, Variant};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
@@ -43,7 +43,7 @@ pub enum Rollout {
 /// The Monte Carlo player.
 #[derive(Clone, Debug)]
 pub struct StrongBot {
-    rng: DeckRng,
+    rng: BotRng,
     /// Simulated hands per decision (split evenly among the legal cards).
     pub budget: u32,
     /// The rollout policy.
@@ -78,7 +78,7 @@ impl StrongBot {
     #[must_use]
     pub fn new(seed: u64, budget: u32, rollout: Rollout) -> Self {
         StrongBot {
-            rng: DeckRng::new(seed),
+            rng: BotRng::new(seed),
             budget,
             rollout,
             known_voids: None,

@@ -3,10 +3,10 @@
 //! cards, where the other seats pass as the heuristic does and the whole hand is played out
 //! with the heuristic. The pass with the best mean outcome wins. Deterministic given the rng.
 
+use super::BotRng;
 use super::heuristic;
 use super::strong_hearts::{self, HeartsDeal};
 use crate::card::{Card, CardSet};
-use crate::deck::{DeckRng, shuffled_deck};
 use crate::rules::{PassDirection, Variant};
 use crate::seat::{PerSeat, Seat};
 
@@ -21,7 +21,7 @@ pub fn choose(
     hand: CardSet,
     direction: PassDirection,
     worlds: usize,
-    rng: &mut DeckRng,
+    rng: &mut BotRng,
     stop: &dyn Fn() -> bool,
 ) -> Option<Vec<Card>> {
     if hand.len() != 13 {
@@ -74,8 +74,8 @@ pub fn choose(
 }
 
 /// A uniform deal of the 39 cards `me` cannot see, 13 to each other seat.
-fn deal_around(me: Seat, hand: CardSet, rng: &mut DeckRng) -> PerSeat<CardSet> {
-    let deck = shuffled_deck(rng);
+fn deal_around(me: Seat, hand: CardSet, rng: &mut BotRng) -> PerSeat<CardSet> {
+    let deck = rng.shuffled_deck();
     let mut hands = PerSeat::<CardSet>::new(4);
     hands[me] = hand;
     let others: Vec<Seat> = Seat::all(4).filter(|s| *s != me).collect();
@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn passing_by_simulation_moves_a_bare_queen() {
         let hand = CardSet::parse_compact("QS 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D").unwrap();
-        let mut rng = DeckRng::new(1);
+        let mut rng = BotRng::new(1);
         let cards = choose(Seat(0), hand, PassDirection::Left, 60, &mut rng, &|| false).unwrap();
         assert!(cards.contains(&Card::QUEEN_OF_SPADES), "{cards:?}");
     }
