@@ -17,7 +17,7 @@ use parlor_shared::view::json;
 use tokio_util::sync::CancellationToken;
 
 pub use queue::{PushError, Receiver, Sender, bounded};
-pub use watch::{CancelWatch, IntervalWatch};
+pub use watch::CancelWatch;
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.
 pub type Frame = axum::extract::ws::Utf8Bytes;

@@ -1,12 +1,11 @@
-//! Waiting for a cancellation, or for an interval's tick, without polling it at every wake-up.
+//! Waiting for a cancellation without locking the token at every poll.
 //!
 //! Why: tokio-util's `WaitForCancellationFuture` locks the token's node (`is_cancelled`) and
 //! then its notifier's list of waiters at every poll, and a connection's writer and a table's
 //! loop poll theirs at every wake-up, whatever woke them: `is_cancelled` and that poll were
 //! 2.2% of the server's CPU samples at 250 busy tables (`perf record`). Wrapped in a
 //! [`CancelWatch`], the wait is polled only when its own wake-up has fired (or the task's
-//! waker changed); any other poll is one atomic swap. The writer's ping interval, polled at
-//! each of its wake-ups as well, is watched the same way ([`IntervalWatch`]).
+//! waker changed); any other poll is one atomic swap.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,49 +18,10 @@ use std::task::{Context, Poll, Wake, Waker};
 pub struct CancelWatch<'a, F> {
     /// The wait itself.
     inner: Pin<&'a mut F>,
-    /// Whether the wait has fired since its last poll.
-    gate: WakeGate,
+    /// The waker the wait was last polled with: the task's, marking when it fires.
+    flag: Option<Arc<Flag>>,
     /// The wait has ended.
     done: bool,
-}
-
-/// Whether a watched source must be polled: not while it has been polled with the task's
-/// waker and has not fired since.
-#[derive(Default)]
-struct WakeGate {
-    /// The waker the source was last polled with: the task's, marking when it fires.
-    flag: Option<Arc<Flag>>,
-}
-
-impl WakeGate {
-    /// The waker to poll the source with now, or `None` while it has not fired.
-    fn open(&mut self, cx: &Context<'_>) -> Option<Waker> {
-        let flag = match &self.flag {
-            // Polled before with this task's waker: only a wake-up of its own can have
-            // changed it.
-            Some(flag) if flag.task.will_wake(cx.waker()) => {
-                if !flag.fired.swap(false, Ordering::Acquire) {
-                    return None;
-                }
-                Arc::clone(flag)
-            }
-            _ => {
-                let flag = Arc::new(Flag {
-                    fired: AtomicBool::new(false),
-                    task: cx.waker().clone(),
-                });
-                self.flag = Some(Arc::clone(&flag));
-                flag
-            }
-        };
-        Some(Waker::from(flag))
-    }
-
-    /// Opens the gate at the next poll, fired or not: a timer that just ticked holds no
-    /// waker until it is polled again.
-    fn reopen(&mut self) {
-        self.flag = None;
-    }
 }
 
 /// Wakes the task and remembers that it did.
@@ -86,7 +46,7 @@ impl<'a, F: Future<Output = ()>> CancelWatch<'a, F> {
     pub fn new(inner: Pin<&'a mut F>) -> Self {
         CancelWatch {
             inner,
-            gate: WakeGate::default(),
+            flag: None,
             done: false,
         }
     }
@@ -100,45 +60,28 @@ impl<F: Future<Output = ()>> Future for CancelWatch<'_, F> {
         if this.done {
             return Poll::Ready(());
         }
-        let Some(waker) = this.gate.open(cx) else {
-            return Poll::Pending;
+        let flag = match &this.flag {
+            // Polled before with this task's waker: only a wake-up of its own can have
+            // ended the wait.
+            Some(flag) if flag.task.will_wake(cx.waker()) => {
+                if !flag.fired.swap(false, Ordering::Acquire) {
+                    return Poll::Pending;
+                }
+                Arc::clone(flag)
+            }
+            _ => {
+                let flag = Arc::new(Flag {
+                    fired: AtomicBool::new(false),
+                    task: cx.waker().clone(),
+                });
+                this.flag = Some(Arc::clone(&flag));
+                flag
+            }
         };
+        let waker = Waker::from(flag);
         let polled = this.inner.as_mut().poll(&mut Context::from_waker(&waker));
         this.done = polled.is_ready();
         polled
-    }
-}
-
-/// An interval polled only when its own wake-up has fired (or just after a tick, to set the
-/// next): the writer's pings.
-pub struct IntervalWatch {
-    /// The interval itself.
-    interval: tokio::time::Interval,
-    /// Whether it has fired since its last poll.
-    gate: WakeGate,
-}
-
-impl IntervalWatch {
-    /// Watches `interval`.
-    #[must_use]
-    pub fn new(interval: tokio::time::Interval) -> Self {
-        IntervalWatch {
-            interval,
-            gate: WakeGate::default(),
-        }
-    }
-
-    /// Ready at each tick, as [`tokio::time::Interval::poll_tick`].
-    pub fn poll_tick(&mut self, cx: &Context<'_>) -> Poll<()> {
-        let Some(waker) = self.gate.open(cx) else {
-            return Poll::Pending;
-        };
-        let ticked = self.interval.poll_tick(&mut Context::from_waker(&waker));
-        if ticked.is_ready() {
-            // The next deadline is waited for from the next poll on.
-            self.gate.reopen();
-        }
-        ticked.map(|_| ())
     }
 }
 
@@ -224,47 +167,5 @@ mod tests {
             .await
             .expect("the task's own waker is registered and woken")
             .unwrap();
-    }
-
-    /// Tick after tick with nothing else to wake the task: each tick sets up the next (the
-    /// timer holds no waker once it has fired, so the poll after a tick must reach it).
-    #[tokio::test(start_paused = true)]
-    async fn an_interval_ticks_again_and_again_on_its_own() {
-        let mut ping = IntervalWatch::new(tokio::time::interval(Duration::from_secs(1)));
-        let start = tokio::time::Instant::now();
-        let ticked = tokio::time::timeout(Duration::from_secs(10), async {
-            for _ in 0..4 {
-                std::future::poll_fn(|cx| ping.poll_tick(cx)).await;
-            }
-        })
-        .await;
-        assert!(ticked.is_ok(), "every tick was followed by the next");
-        assert_eq!(
-            start.elapsed(),
-            Duration::from_secs(3),
-            "the first tick is at once"
-        );
-    }
-
-    /// Beside a branch that keeps waking the task, the interval still ticks on time.
-    #[tokio::test(start_paused = true)]
-    async fn an_interval_ticks_on_time_beside_a_busy_branch() {
-        let every = Duration::from_millis(100);
-        let start = tokio::time::Instant::now();
-        let mut ping = IntervalWatch::new(tokio::time::interval_at(start + every, every));
-        let (mut ticks, mut others) = (0, 0);
-        while ticks < 3 {
-            tokio::select! {
-                biased;
-                () = std::future::poll_fn(|cx| ping.poll_tick(cx)) => ticks += 1,
-                () = tokio::time::sleep(Duration::from_millis(7)) => others += 1,
-            }
-            assert!(others < 1_000, "the interval stopped ticking");
-        }
-        assert_eq!(start.elapsed(), 3 * every);
-        assert!(
-            others >= 40,
-            "the other branch woke the task meanwhile: {others}"
-        );
     }
 }

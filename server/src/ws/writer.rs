@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::conn::{CancelWatch, Closing, Conn, Frame, IntervalWatch, Receiver};
+use crate::conn::{CancelWatch, Closing, Conn, Frame, Receiver};
 use axum::extract::ws::{CloseFrame, Message, close_code};
 use futures_util::{Sink, SinkExt};
 use parlor_shared::protocol::ServerMsg;
@@ -34,14 +34,12 @@ pub(super) async fn write_loop<W>(
     W: Sink<Message> + Unpin,
 {
     // Pings keep a quiet but live client heard from (its pong is a frame), and find a dead
-    // one: the reader closes a connection nothing arrives from. Watched, so that a wake-up
-    // of the queue or the socket does not poll the timer.
-    let mut interval = tokio::time::interval_at(
+    // one: the reader closes a connection nothing arrives from.
+    let mut ping = tokio::time::interval_at(
         tokio::time::Instant::now() + ping_every,
         ping_every.max(Duration::from_millis(10)),
     );
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut ping = IntervalWatch::new(interval);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // Made once: a fresh `cancelled()` per frame would lock the token's tree every time, and
     // watched, so that a wake-up of the queue or the socket does not lock it either.
     let signal = conn.signal();
@@ -63,7 +61,7 @@ pub(super) async fn write_loop<W>(
                 }
             },
             more = rx.recv_due(&mut batch, linger) => more,
-            () = std::future::poll_fn(|cx| ping.poll_tick(cx)) => {
+            _ = ping.tick() => {
                 let sent = tokio::select! {
                     biased;
                     // Any reason to close is handled at the top of the loop.
