@@ -146,12 +146,6 @@ impl WsClient {
         self.unread.push_back(msg);
     }
 
-    /// True while a message handed back waits to be read.
-    #[must_use]
-    pub fn has_unread(&self) -> bool {
-        !self.unread.is_empty()
-    }
-
     /// Sends a message.
     pub async fn send(&mut self, msg: &ClientMsg) {
         let text = serde_json::to_string(msg).expect("serialize");
@@ -380,15 +374,22 @@ pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
     })
     .await;
     for (client, before) in clients.iter_mut().zip(before) {
-        let mut prompts = Vec::new();
-        while plays_seen(client) < before + cards {
-            let msg = client.recv().await;
-            if matches!(msg, ServerMsg::YourTurn { .. }) {
-                prompts.push(msg);
-            }
-        }
-        for prompt in prompts {
-            client.put_back(prompt);
+        let mut missing = (before + cards).saturating_sub(plays_seen(client));
+        if missing > 0 {
+            client
+                .recv_until_keeping_prompts(|msg| {
+                    if matches!(
+                        msg,
+                        ServerMsg::Event {
+                            event: Event::Played { .. },
+                            ..
+                        }
+                    ) {
+                        missing -= 1;
+                    }
+                    missing == 0
+                })
+                .await;
         }
     }
 }
