@@ -11,6 +11,31 @@ use crate::conn::{frame, frame_with};
 
 use super::TableActor;
 
+/// An event's frames by the `prev` they carry, kept on the stack: nearly every recipient has
+/// the same `prev` (a spectator or a seat that missed a private event may differ), and a list
+/// on the heap cost an allocation per event. Past [`EncodedByPrev::SLOTS`] distinct values a
+/// frame is encoded without being kept.
+#[derive(Default)]
+struct EncodedByPrev {
+    slots: [Option<(u64, Frame)>; EncodedByPrev::SLOTS],
+}
+
+impl EncodedByPrev {
+    const SLOTS: usize = 3;
+
+    /// The frame for `prev`, encoded by `encode` the first time.
+    fn get_or_encode(&mut self, prev: u64, encode: impl FnOnce() -> Frame) -> Frame {
+        if let Some((_, frame)) = self.slots.iter().flatten().find(|(p, _)| *p == prev) {
+            return frame.clone();
+        }
+        let frame = encode();
+        if let Some(slot) = self.slots.iter_mut().find(|slot| slot.is_none()) {
+            *slot = Some((prev, frame.clone()));
+        }
+        frame
+    }
+}
+
 impl TableActor {
     /// Numbers an event and sends it to everyone allowed to see it, each with the `seq` of
     /// the previous event that recipient was sent (`prev`), so a missed one shows exactly.
@@ -23,19 +48,15 @@ impl TableActor {
         self.seq += 1;
         let seq = self.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
-        let mut encoded: Vec<(u64, Frame)> = Vec::new();
+        let mut encoded = EncodedByPrev::default();
         let mut encode = |prev: u64, event: &Event| -> Frame {
-            if let Some((_, frame)) = encoded.iter().find(|(p, _)| *p == prev) {
-                return frame.clone();
-            }
-            let msg = ServerMsg::Event {
-                seq,
-                prev,
-                event: event.clone(),
-            };
-            let encoded_now = frame(&msg);
-            encoded.push((prev, encoded_now.clone()));
-            encoded_now
+            encoded.get_or_encode(prev, || {
+                frame(&ServerMsg::Event {
+                    seq,
+                    prev,
+                    event: event.clone(),
+                })
+            })
         };
         for (i, state) in self.seats.iter_mut().enumerate() {
             if !event.visible_to(Some(Seat(i as u8))) {
@@ -129,5 +150,33 @@ impl TableActor {
         {
             self.dropped.push(id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One encoding per `prev`, and every `prev` its own frame, past the slots kept as well.
+    #[test]
+    fn each_prev_is_encoded_once_while_slots_last() {
+        let mut encoded = EncodedByPrev::default();
+        let mut encodings = 0;
+        let mut get = |encoded: &mut EncodedByPrev, prev: u64| {
+            encoded.get_or_encode(prev, || {
+                encodings += 1;
+                Frame::from(format!("prev {prev}"))
+            })
+        };
+        for prev in [7, 7, 3, 7, 3] {
+            assert_eq!(get(&mut encoded, prev).as_str(), format!("prev {prev}"));
+        }
+        let distinct = EncodedByPrev::SLOTS as u64 + 2;
+        for prev in 10..10 + distinct {
+            assert_eq!(get(&mut encoded, prev).as_str(), format!("prev {prev}"));
+        }
+        assert_eq!(get(&mut encoded, 7).as_str(), "prev 7");
+        // 7 and 3 once each, then every new value.
+        assert_eq!(encodings, 2 + distinct as usize);
     }
 }
