@@ -28,19 +28,28 @@
 //!
 //! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
 //! log back, and reading a table adds them to what the runs hold. The log is a ring of
-//! [`RING`] rows in `action_log`: append number `m` overwrites row `m % RING`, which held
-//! append `m - RING`, folded by then (an action still waiting that long is folded first). A
-//! log row is thus overwritten only after it was folded, so the file alone always holds every
+//! [`RING`] rows in `action_batches`, each a batch of consecutive appends (whatever their
+//! tables): batch number `b` overwrites row `b % RING`, which held batch `b - RING`, folded by
+//! then (a table with an action still waiting that long is folded first). A log row is thus
+//! overwritten only after its actions were folded, so the file alone always holds every
 //! committed action: opening it folds whatever the log holds ([`fold_all`], which skips what
 //! a run already covers) and empties it before anything is read, and so does closing it.
 //! Deleting actions (a cut, a deleted or pruned table) deletes them from both tiers.
+//!
+//! Why batches: with a row per action, writing the ring was most of the writer's work, some
+//! 5k instructions a move under load (40 tables, callgrind): SQLite binds, encodes and inserts
+//! each row column by column. A batch is one JSON array, `[[table_id, match_no, idx, seat,
+//! seq, action], ...]`, written by hand as the runs are, of at most [`BATCH_BYTES`] so that it
+//! fits in its page (no overflow pages to free and take again); SQLite sees one row for a
+//! dozen actions. The view `action_log_all` reads it back as rows of one action each.
 //!
 //! Why a ring: appended after the log's last row, every few commits needed a new page, and
 //! taking a page from the free list or growing the file changes the database header and the
 //! free list's page as well, two more pages written by most commits; emptying the log freed
 //! its pages to that list again. Overwritten in place, the log's pages stay the log's: a
-//! commit writes the one or two of them its moves land on. (`action_log_b`, its other half in
-//! files of an earlier version, is only folded and emptied on opening.)
+//! commit writes the one or two of them its moves land on. (`action_log` and `action_log_b`,
+//! the logs of a row per action in files of earlier versions, are only folded and emptied on
+//! opening.)
 //!
 //! The memory changes inside the writer's transaction; when that transaction is rolled back
 //! the memory is thrown away and the next transaction starts by folding the whole log
@@ -48,14 +57,14 @@
 //!
 //! Rows are written many at a time: an append or a fold only queues its rows in memory, and
 //! [`Folder::flush`] writes the queue before the commit (and before anything that reads or
-//! deletes log rows) with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows: the appends in
-//! order, then the runs of every table folded. One statement step per chunk instead of one
-//! per row: the statement's start, its end and the library call around it were most of what
-//! an append cost. A failure fails the whole transaction anyway (it is rolled back), so the
-//! folds are `INSERT OR FAIL`: SQLite need not keep a statement journal to undo a half-done
-//! statement.
+//! deletes log rows): the appends in batches, in order, then the runs of every table folded
+//! with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows. One statement step per chunk
+//! instead of one per row: the statement's start, its end and the library call around it were
+//! most of what a row cost. A failure fails the whole transaction anyway (it is rolled back),
+//! so the folds are `INSERT OR FAIL`: SQLite need not keep a statement journal to undo a
+//! half-done statement.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -68,24 +77,29 @@ use crate::store::records::ActionRow;
 /// actions (a few hundred KB) wait in memory.
 pub const KEEP: i64 = 4096;
 
-/// The rows of the log's ring. More than [`KEEP`], so that in the usual course a row's action
-/// was folded long before the ring comes round to it again.
-pub const RING: i64 = 2 * KEEP;
+/// The rows of the log's ring. Under load a batch holds a dozen actions or more, so in the
+/// usual course its actions were folded (at [`KEEP`] appends old) long before the ring comes
+/// round to it again; at a trickle of single actions tables are folded sooner, as it comes.
+pub const RING: i64 = 1024;
 
-/// The log tables: the ring, then the other half of the previous version's log (emptied on
-/// opening, and by every cut and deletion the same way).
-const LOGS: [&str; 2] = ["action_log", "action_log_b"];
+/// The most bytes of a batch's JSON (but for a single action larger than that): a row stays
+/// inside one of the store's 1 KiB pages.
+pub const BATCH_BYTES: usize = 900;
 
-/// The rows one multi-row `INSERT` writes, largest first: a queue of `n` rows is written
+/// The logs of a row per action of earlier versions (emptied on opening, and by every cut and
+/// deletion the same way).
+const OLD_LOGS: [&str; 2] = ["action_log", "action_log_b"];
+
+/// The runs one multi-row `INSERT` writes, largest first: a queue of `n` runs is written
 /// with as many of the largest as fit, then the next, down to single rows. Few sizes, so
 /// that every statement stays prepared in the connection's cache.
 pub const CHUNKS: [usize; 4] = [64, 16, 4, 1];
 
-/// An action queued for a row of the ring.
+/// An action queued for a batch of the ring.
 #[derive(Debug)]
 struct Append {
-    /// The row (`n`).
-    slot: i64,
+    /// Its append number.
+    n: i64,
     /// Its table.
     table: String,
     /// The action.
@@ -128,6 +142,11 @@ pub struct Folder {
     stale: bool,
     /// Appends not written yet, in order (see [`Folder::flush`]).
     appends: Vec<Append>,
+    /// How many batches were written since start (the next one's number).
+    batches: i64,
+    /// The newest append number in each of the last [`RING`] batches written, oldest first:
+    /// the actions a batch's row holds until the ring comes round to it.
+    batch_ends: VecDeque<i64>,
     /// Folds not written yet (see [`Folder::flush`]).
     folds: Vec<Fold>,
 }
@@ -176,10 +195,8 @@ impl Folder {
         }
         self.newest += 1;
         let n = self.newest;
-        // Row `n % RING` held action `n - RING`: it is folded before it is overwritten.
-        self.fold_before(n - RING + 1);
         self.appends.push(Append {
-            slot: n % RING,
+            n,
             table: table.to_string(),
             row: row.clone(),
         });
@@ -236,11 +253,24 @@ impl Folder {
     /// then stale).
     pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
         let appends = std::mem::take(&mut self.appends);
-        append_rows(
-            tx,
-            appends.iter().map(|a| (a.slot, a.table.as_str(), &a.row)),
-            appends.len(),
-        )?;
+        let mut rest = appends.as_slice();
+        let mut entries = String::new();
+        while !rest.is_empty() {
+            let taken = write_batch(&mut entries, rest);
+            let newest = rest[taken - 1].n;
+            rest = &rest[taken..];
+            // The row about to be overwritten held batch `batches - RING`: fold its tables.
+            if self.batch_ends.len() as i64 >= RING {
+                let end = self.batch_ends.pop_front().expect("a full ring");
+                self.fold_before(end + 1);
+            }
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO action_batches (n, entries) VALUES (?1, ?2)",
+            )?
+            .execute(params![self.batches % RING, entries])?;
+            self.batches += 1;
+            self.batch_ends.push_back(newest);
+        }
         let folds = std::mem::take(&mut self.folds);
         let runs: Vec<Run<'_>> = folds
             .iter()
@@ -277,13 +307,19 @@ impl Folder {
         from: u32,
     ) -> rusqlite::Result<()> {
         self.flush(tx)?;
-        for log in LOGS {
+        for log in OLD_LOGS {
             tx.prepare_cached(&format!(
                 "DELETE FROM {log} WHERE table_id = ?1
                  AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))"
             ))?
             .execute(params![table, match_no, from])?;
         }
+        remove_from_batches(
+            tx,
+            "e.value ->> 0 = ?1
+             AND (e.value ->> 1 > ?2 OR (e.value ->> 1 = ?2 AND e.value ->> 2 >= ?3))",
+            params![table, match_no, from],
+        )?;
         tx.prepare_cached(
             "DELETE FROM action_runs WHERE table_id = ?1
              AND (match_no > ?2 OR (match_no = ?2 AND first_idx >= ?3))",
@@ -312,7 +348,7 @@ impl Folder {
             self.cut_memory(id, 0, 0);
         }
         if !ids.is_empty() {
-            for log in LOGS {
+            for log in OLD_LOGS {
                 tx.execute(
                     &format!(
                         "DELETE FROM {log}
@@ -321,6 +357,11 @@ impl Folder {
                     [],
                 )?;
             }
+            remove_from_batches(
+                tx,
+                "NOT EXISTS (SELECT 1 FROM tables WHERE id = e.value ->> 0)",
+                [],
+            )?;
         }
         Ok(())
     }
@@ -357,7 +398,7 @@ fn stored_last(tx: &Connection, table: &str) -> rusqlite::Result<Option<(u32, u3
 fn unfolded(conn: &Connection, table: &str) -> rusqlite::Result<Vec<ActionRow>> {
     conn.prepare_cached(
         "SELECT match_no, idx, seat, action, seq
-         FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) AS l
+         FROM action_log_all AS l
          WHERE table_id = ?1
          AND NOT EXISTS (SELECT 1 FROM action_runs AS r WHERE r.table_id = l.table_id
                          AND r.match_no = l.match_no
@@ -423,69 +464,79 @@ fn runs<'a>(table: &'a str, rows: &[ActionRow]) -> Vec<Run<'a>> {
     runs
 }
 
-/// Where a multi-row `INSERT` goes.
-#[derive(Debug, Clone, Copy)]
-enum Target {
-    /// The ring's rows, overwritten (`INSERT OR REPLACE`, which SQLite does by writing the
-    /// row over the old one): seven parameters a row, its number first.
-    Ring,
-    /// `action_runs`: five parameters a run.
-    Runs,
-}
-
-/// The SQL of every multi-row `INSERT`, built once: `[target][i]` inserts `CHUNKS[i]` rows
-/// (targets: the ring, then the runs).
-static INSERTS: LazyLock<[[String; CHUNKS.len()]; 2]> = LazyLock::new(|| {
-    let sql = |target, n| {
-        let (head, row) = match target {
-            Target::Ring => (
-                "INSERT OR REPLACE INTO action_log (n, table_id, match_no, idx, seat, action, seq)",
-                "(?,?,?,?,?,?,?)",
-            ),
-            Target::Runs => (
-                "INSERT OR FAIL INTO action_runs (table_id, match_no, first_idx, last_idx, actions)",
-                "(?,?,?,?,?)",
-            ),
-        };
-        let rows = vec![row; n].join(",");
-        format!("{head} VALUES {rows}")
-    };
-    [Target::Ring, Target::Runs].map(|target| CHUNKS.map(|n| sql(target, n)))
+/// The SQL of every multi-row `INSERT` of runs, built once: `[i]` inserts `CHUNKS[i]` runs
+/// of five parameters each.
+static INSERTS: LazyLock<[String; CHUNKS.len()]> = LazyLock::new(|| {
+    CHUNKS.map(|n| {
+        let rows = vec!["(?,?,?,?,?)"; n].join(",");
+        format!(
+            "INSERT OR FAIL INTO action_runs (table_id, match_no, first_idx, last_idx, actions) \
+             VALUES {rows}"
+        )
+    })
 });
 
-/// The SQL inserting `CHUNKS[i]` rows into `target`.
-fn insert_sql(target: Target, i: usize) -> &'static str {
-    let t = match target {
-        Target::Ring => 0,
-        Target::Runs => 1,
-    };
-    &INSERTS[t][i]
+/// Writes into `entries` (emptied first) a batch of the first of `appends` (not empty): as
+/// many as fit in [`BATCH_BYTES`], at least one. Returns how many it took.
+fn write_batch(entries: &mut String, appends: &[Append]) -> usize {
+    use std::fmt::Write as _;
+    entries.clear();
+    entries.push('[');
+    let mut taken = 0;
+    for append in appends {
+        let before = entries.len();
+        if taken > 0 {
+            entries.push(',');
+        }
+        entries.push('[');
+        push_json_string(entries, &append.table);
+        let row = &append.row;
+        // seq as the log always held it (a signed 64-bit integer).
+        let _ = write!(
+            entries,
+            ",{},{},{},{},{}]",
+            row.match_no, row.idx, row.seat, row.seq as i64, row.action
+        );
+        if taken > 0 && entries.len() + 1 > BATCH_BYTES {
+            entries.truncate(before);
+            break;
+        }
+        taken += 1;
+    }
+    entries.push(']');
+    taken
 }
 
-/// Writes `count` actions (with their rows and tables) to the ring, [`CHUNKS`] at a time.
-fn append_rows<'a>(
-    tx: &Connection,
-    mut rows: impl Iterator<Item = (i64, &'a str, &'a ActionRow)>,
-    mut count: usize,
-) -> rusqlite::Result<()> {
-    for (i, n) in CHUNKS.into_iter().enumerate() {
-        while count >= n {
-            let mut insert = tx.prepare_cached(insert_sql(Target::Ring, i))?;
-            for k in 0..n {
-                let (slot, table, row) = rows.next().expect("as many rows as counted");
-                let at = 7 * k + 1;
-                insert.raw_bind_parameter(at, slot)?;
-                insert.raw_bind_parameter(at + 1, table)?;
-                insert.raw_bind_parameter(at + 2, row.match_no)?;
-                insert.raw_bind_parameter(at + 3, row.idx)?;
-                insert.raw_bind_parameter(at + 4, row.seat)?;
-                insert.raw_bind_parameter(at + 5, &row.action)?;
-                insert.raw_bind_parameter(at + 6, row.seq as i64)?;
-            }
-            insert.raw_execute()?;
-            count -= n;
-        }
+/// Appends `text` as a JSON string. Table ids are plain (letters, digits, `-`, `_`) and are
+/// copied as they are; anything else is escaped by `serde_json`.
+fn push_json_string(out: &mut String, text: &str) {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(text).expect("a string serializes"));
     }
+}
+
+/// Removes from every batch of the ring the actions matching `which` (SQL over `e.value`, an
+/// action's entry, with `params`), rewriting only the batches that hold any.
+fn remove_from_batches(
+    tx: &Connection,
+    which: &str,
+    params: impl rusqlite::Params + Clone,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(&format!(
+        "UPDATE action_batches
+         SET entries = (SELECT json_group_array(json(e.value) ORDER BY e.key)
+                        FROM json_each(action_batches.entries) AS e WHERE NOT ({which}))
+         WHERE json_valid(entries)
+         AND EXISTS (SELECT 1 FROM json_each(action_batches.entries) AS e WHERE {which})"
+    ))?
+    .execute(params)?;
     Ok(())
 }
 
@@ -494,7 +545,7 @@ fn insert_runs(tx: &Connection, runs: &[Run<'_>]) -> rusqlite::Result<()> {
     let mut rest = runs;
     for (i, n) in CHUNKS.into_iter().enumerate() {
         while rest.len() >= n {
-            let mut insert = tx.prepare_cached(insert_sql(Target::Runs, i))?;
+            let mut insert = tx.prepare_cached(&INSERTS[i])?;
             for (k, run) in rest[..n].iter().enumerate() {
                 let at = 5 * k + 1;
                 insert.raw_bind_parameter(at, run.table)?;
@@ -532,8 +583,7 @@ fn fold_log(tx: &Connection) -> rusqlite::Result<()> {
                                                       ORDER BY idx) AS island
                    FROM (SELECT *, row_number() OVER (PARTITION BY table_id, match_no, idx
                                                       ORDER BY n) AS copy
-                         FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b)
-                               AS l
+                         FROM action_log_all AS l
                          WHERE NOT EXISTS (SELECT 1 FROM action_runs AS r
                                            WHERE r.table_id = l.table_id
                                            AND r.match_no = l.match_no
@@ -541,7 +591,8 @@ fn fold_log(tx: &Connection) -> rusqlite::Result<()> {
                    WHERE copy = 1)
              GROUP BY table_id, match_no, island;
          DELETE FROM action_log;
-         DELETE FROM action_log_b;",
+         DELETE FROM action_log_b;
+         DELETE FROM action_batches;",
     )
 }
 
@@ -677,5 +728,45 @@ mod tests {
         let expected: Vec<ActionRow> = folded.into_iter().chain(newer).collect();
         assert_eq!(read, expected);
         assert_eq!(stored_last(&conn, "t").unwrap(), Some((2, 4)));
+    }
+
+    /// Appends of two tables, one whose id needs escaping, come back through the log's view
+    /// exactly as appended, from batches that each fit in a page.
+    #[test]
+    fn batches_hold_the_appends_as_sent_each_within_a_page() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::schema::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut folder = Folder::default();
+        let tables = ["plain-1_a", "odd \"id\" caf\u{e9}"];
+        let odd = r#"{"type":"say","text":"caf\u00e9 \"q\"","n":[1.50e3,{}]}"#;
+        let mut appended: [Vec<ActionRow>; 2] = Default::default();
+        for i in 0..200u32 {
+            let t = (i % 2) as usize;
+            let text = if i % 7 == 0 {
+                odd
+            } else {
+                r#"{"type":"play","card":"2C"}"#
+            };
+            let row = row(1, i / 2, text);
+            folder.append(&tx, tables[t], &row).unwrap();
+            appended[t].push(row);
+        }
+        folder.flush(&tx).unwrap();
+        let (batches, longest): (i64, i64) = tx
+            .query_row(
+                "SELECT count(*), max(length(entries)) FROM action_batches",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert!(batches > 1, "{batches} batches");
+        assert!(
+            longest as usize <= BATCH_BYTES,
+            "a batch of {longest} bytes"
+        );
+        for (table, rows) in tables.iter().zip(&appended) {
+            assert_eq!(&unfolded(&tx, table).unwrap(), rows, "{table}");
+        }
     }
 }

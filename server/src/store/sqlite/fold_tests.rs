@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::fold::{KEEP, RING};
+use super::fold::{BATCH_BYTES, KEEP, RING};
 use super::{DB_FILE, SqliteStore, schema};
 use crate::store::records::{ActionRow, MatchRow, TableRow, Write};
 use crate::store::test_support::{Dir, seat_rows};
@@ -165,7 +165,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
         let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
         let logged = count(
             &conn,
-            "SELECT count(*) FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) WHERE table_id = ?1",
+            "SELECT count(*) FROM action_log_all WHERE table_id = ?1",
             "t",
         );
         let folded = count(
@@ -193,7 +193,7 @@ async fn actions_waiting_in_the_log_are_read_with_their_table_and_survive_a_kill
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) WHERE table_id <> ?1",
+            "SELECT count(*) FROM action_log_all WHERE table_id <> ?1",
             ""
         ),
         0
@@ -227,13 +227,16 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
         ),
         1
     );
-    // Folded rows do not stay in the log.
-    let logged = count(
+    // The log is its batches: many actions to a row.
+    let batches = count(
         &conn,
-        "SELECT count(*) FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) WHERE table_id <> ?1",
+        "SELECT count(*) FROM action_batches WHERE ?1 = ?1",
         "",
     );
-    assert!(logged < i64::from(busy), "{logged} rows in the log");
+    assert!(
+        batches > 0 && batches * 10 < i64::from(busy),
+        "{batches} batches in the log"
+    );
     // The busy table is read whole, in order, folded or not.
     let log = store.table_log("busy").await.unwrap().unwrap();
     assert_eq!(log.actions.len(), busy as usize);
@@ -256,7 +259,7 @@ async fn actions_are_folded_as_they_age_and_the_log_is_emptied_behind_them() {
     assert_eq!(
         count(
             &conn,
-            "SELECT count(*) FROM (SELECT * FROM action_log UNION ALL SELECT * FROM action_log_b) WHERE table_id <> ?1",
+            "SELECT count(*) FROM action_log_all WHERE table_id <> ?1",
             ""
         ),
         0
@@ -342,18 +345,13 @@ async fn a_database_of_the_previous_schema_opens_with_its_actions() {
 
 /// Every row on disk of `table` in the log, in the order appended: (index, action).
 fn logged(conn: &Connection, table: &str) -> Vec<(u32, String)> {
-    let mut rows = Vec::new();
-    for log in ["action_log", "action_log_b"] {
-        let mut select = conn
-            .prepare(&format!(
-                "SELECT idx, action FROM {log} WHERE table_id = ?1 ORDER BY n"
-            ))
-            .unwrap();
-        let found = select
-            .query_map([table], |row| Ok((row.get(0)?, row.get(1)?)))
-            .unwrap();
-        rows.extend(found.map(Result::unwrap));
-    }
+    let mut select = conn
+        .prepare("SELECT idx, action FROM action_log_all WHERE table_id = ?1 ORDER BY n")
+        .unwrap();
+    let found = select
+        .query_map([table], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap();
+    let mut rows: Vec<(u32, String)> = found.map(Result::unwrap).collect();
     rows.sort_by_key(|(idx, _)| *idx);
     rows
 }
@@ -430,18 +428,14 @@ async fn many_tables_actions_queued_at_once_with_a_cut_and_a_repeat_are_stored_a
                 .iter()
                 .any(|(_, text)| text.contains("KD"))
         );
-        for log in ["action_log", "action_log_b"] {
-            let idx: Vec<u32> = conn
-                .prepare(&format!(
-                    "SELECT idx FROM {log} WHERE table_id = 'c' ORDER BY n"
-                ))
-                .unwrap()
-                .query_map([], |row| row.get(0))
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
-            assert!(idx.windows(2).all(|w| w[0] < w[1]), "{log} out of order");
-        }
+        let idx: Vec<u32> = conn
+            .prepare("SELECT idx FROM action_log_all WHERE table_id = 'c' ORDER BY n")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(idx.windows(2).all(|w| w[0] < w[1]), "the log out of order");
     }
     let (reopened, startup) = SqliteStore::open(&copy.0).unwrap();
     for log in &startup.tables {
@@ -464,22 +458,23 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
     all_ok(open_table(&store, "first")).await;
     all_ok(open_table(&store, "busy")).await;
     all_ok(append_actions(&store, "first", [action(0, "2C")])).await;
-    // Round the ring once and a half, in commits of every size.
-    let busy = RING as u32 * 3 / 2;
+    // Round the ring once and a half: a commit of a few actions writes one batch, and a
+    // commit of many writes several. Fewer than KEEP actions in all, so the first table's
+    // action is folded because the ring came round to it, not for its age.
+    let commits = RING as u32 * 3 / 2;
     let mut sent = 0;
-    for size in (1..).map(|i| i * 37 % 1500 + 1) {
-        let end = (sent + size).min(busy);
+    for i in 0..commits {
+        let size = if i % 300 == 299 { 200 } else { i % 2 + 1 };
         all_ok(append_actions(
             &store,
             "busy",
-            (sent..end).map(|i| action(i, "3C")),
+            (sent..sent + size).map(|i| action(i, "3C")),
         ))
         .await;
-        sent = end;
-        if sent == busy {
-            break;
-        }
+        sent += size;
     }
+    let busy = sent;
+    assert!(i64::from(busy) < KEEP);
     store.flushed().await.unwrap();
 
     let copy = Dir::new("fold-ring-copy");
@@ -488,12 +483,24 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
         let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
         // The ring holds at most its rows, numbered within it.
         let (rows, top): (i64, i64) = conn
-            .query_row("SELECT count(*), max(n) FROM action_log", [], |row| {
+            .query_row("SELECT count(*), max(n) FROM action_batches", [], |row| {
                 Ok((row.get(0)?, row.get(1)?))
             })
             .unwrap();
         assert_eq!(rows, RING);
         assert!(top < RING, "row {top} is outside the ring");
+        // Each batch fits in its page.
+        let longest: i64 = conn
+            .query_row(
+                "SELECT max(length(entries)) FROM action_batches",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(
+            longest as usize <= BATCH_BYTES,
+            "a batch of {longest} bytes"
+        );
         // The first table's action was overwritten in the log, so it is folded.
         assert_eq!(
             count(
@@ -506,7 +513,7 @@ async fn the_log_is_a_ring_overwritten_only_behind_the_fold_and_a_kill_loses_not
         assert_eq!(
             count(
                 &conn,
-                "SELECT count(*) FROM action_log WHERE table_id = ?1",
+                "SELECT count(*) FROM action_log_all WHERE table_id = ?1",
                 "first"
             ),
             0
@@ -866,10 +873,20 @@ async fn a_damaged_action_in_the_log_does_not_stop_the_file_from_opening() {
     store.close().await.unwrap();
     {
         let conn = Connection::open(copy.0.join(DB_FILE)).unwrap();
+        // The action of index 2 becomes a string that is not JSON, in its batch.
+        let (batch, key): (i64, i64) = conn
+            .query_row(
+                "SELECT b.n, e.key FROM action_batches AS b, json_each(b.entries) AS e
+                 WHERE e.value ->> 0 = 't' AND e.value ->> 2 = 2",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
         let damaged = conn
             .execute(
-                "UPDATE action_log SET action = 'not {json' WHERE table_id = 't' AND idx = 2",
-                [],
+                "UPDATE action_batches SET entries = json_replace(entries, ?2, 'not {json')
+                 WHERE n = ?1",
+                rusqlite::params![batch, format!("$[{key}][5]")],
             )
             .unwrap();
         assert_eq!(damaged, 1);

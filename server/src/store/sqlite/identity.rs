@@ -23,7 +23,8 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 pub const LOCK_FILE: &str = "parlor.lock";
 
 /// Every table Parlor's schema makes.
-const PARLOR_TABLES: [&str; 10] = [
+const PARLOR_TABLES: [&str; 11] = [
+    "action_batches",
     "action_log",
     "action_log_b",
     "action_runs",

@@ -147,6 +147,23 @@ pub const MIGRATIONS: &[&str] = &[
         GROUP BY table_id, match_no, island;
     DROP TABLE actions;
     ",
+    // 9: the log's ring holds batches of actions, a row each (see `fold.rs`), instead of a
+    // row per action. `action_log_all` reads every log as rows of one action each: the two
+    // tables of earlier versions (folded and emptied on opening) and the batches.
+    "
+    CREATE TABLE action_batches (
+        n        INTEGER PRIMARY KEY,  -- the batch's row in the ring
+        entries  TEXT NOT NULL         -- JSON: [[table_id, match_no, idx, seat, seq, action], ...]
+    ) STRICT;
+    CREATE VIEW action_log_all (n, table_id, match_no, idx, seat, action, seq) AS
+        SELECT n, table_id, match_no, idx, seat, action, seq FROM action_log
+        UNION ALL
+        SELECT n, table_id, match_no, idx, seat, action, seq FROM action_log_b
+        UNION ALL
+        SELECT (b.n + 1) * 65536 + e.key, e.value ->> 0, e.value ->> 1, e.value ->> 2,
+               e.value ->> 3, e.value ->> 5, e.value ->> 4
+        FROM action_batches AS b, json_each(iif(json_valid(b.entries), b.entries, '[]')) AS e;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this
