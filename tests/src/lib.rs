@@ -124,6 +124,9 @@ pub struct WsClient {
     pub token: Option<String>,
     /// Messages read and handed back to be read again first ([`WsClient::put_back`]).
     unread: VecDeque<ServerMsg>,
+    /// The `seq` of the last prompt [`drive`] answered: a prompt may come again (after `sync`,
+    /// say) with the same `seq`, and is answered once.
+    answered: Option<u64>,
 }
 
 impl WsClient {
@@ -138,6 +141,7 @@ impl WsClient {
             seat: None,
             token: None,
             unread: VecDeque::new(),
+            answered: None,
         }
     }
 
@@ -313,7 +317,8 @@ pub async fn next_any(clients: &mut [WsClient]) -> (usize, ServerMsg) {
 }
 
 /// Plays random legal moves for every client until `stop` says so (it sees each message
-/// with the index of the client that got it). Returns the number of moves sent.
+/// with the index of the client that got it). Returns the number of moves sent. A prompt
+/// sent again after it was answered is passed over: each is answered once.
 pub async fn drive(
     clients: &mut [WsClient],
     rng: &mut Rng,
@@ -325,11 +330,15 @@ pub async fn drive(
         if let ServerMsg::Error { code, message } = &msg {
             panic!("client {i} got an error while playing legal moves: {code}: {message}");
         }
-        if let ServerMsg::YourTurn { legal, .. } = &msg
-            && let Some(reply) = random_move(legal, rng)
-        {
-            clients[i].send(&reply).await;
-            moves += 1;
+        if let ServerMsg::YourTurn { seq, legal, .. } = &msg {
+            if clients[i].answered == Some(*seq) {
+                continue;
+            }
+            if let Some(reply) = random_move(legal, rng) {
+                clients[i].send(&reply).await;
+                clients[i].answered = Some(*seq);
+                moves += 1;
+            }
         }
         if stop(i, &msg) {
             return moves;
