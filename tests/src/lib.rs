@@ -122,7 +122,7 @@ pub struct WsClient {
     pub seat: Option<Seat>,
     /// The seat token, once welcomed.
     pub token: Option<String>,
-    /// Messages read and handed back to be read again first ([`WsClient::put_back`]).
+    /// Messages read and handed back, read again before the socket ([`WsClient::recv_until`]).
     unread: VecDeque<ServerMsg>,
     /// The `seq` of the last prompt [`drive`] answered: a prompt may come again (after `sync`,
     /// say) with the same `seq`, and is answered once.
@@ -143,11 +143,6 @@ impl WsClient {
             unread: VecDeque::new(),
             answered: None,
         }
-    }
-
-    /// Hands `msg` back: the next read returns it (after any handed back before it).
-    pub fn put_back(&mut self, msg: ServerMsg) {
-        self.unread.push_back(msg);
     }
 
     /// Sends a message.
@@ -200,36 +195,37 @@ impl WsClient {
             .expect("the server closed the connection")
     }
 
-    /// Reads until a message matches, returning it.
+    /// Reads until a message matches, returning it. The last prompt read on the way is handed
+    /// back (the next read returns it), so that whoever plays on still answers it: dropped, it
+    /// would stall the match. An earlier one is stale, as a seat has one prompt at a time.
     pub async fn recv_until(&mut self, mut pred: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        let mut prompt = None;
+        loop {
+            let msg = self.recv().await;
+            if pred(&msg) {
+                if let Some(prompt) = prompt {
+                    self.unread.push_front(prompt);
+                }
+                return msg;
+            }
+            if matches!(msg, ServerMsg::YourTurn { .. }) {
+                prompt = Some(msg);
+            }
+        }
+    }
+
+    /// Reads until a message matches, returning it, and drops the prompts read on the way: for
+    /// a wait after which the server asks again anyway (`sync`), or a test of what comes next.
+    pub async fn recv_until_dropping_prompts(
+        &mut self,
+        mut pred: impl FnMut(&ServerMsg) -> bool,
+    ) -> ServerMsg {
         loop {
             let msg = self.recv().await;
             if pred(&msg) {
                 return msg;
             }
         }
-    }
-
-    /// Reads until a message matches, returning it; the prompts read on the way are handed
-    /// back ([`WsClient::put_back`]), so that whoever plays on still answers them.
-    pub async fn recv_until_keeping_prompts(
-        &mut self,
-        mut pred: impl FnMut(&ServerMsg) -> bool,
-    ) -> ServerMsg {
-        let mut prompts = Vec::new();
-        let found = loop {
-            let msg = self.recv().await;
-            if pred(&msg) {
-                break msg;
-            }
-            if matches!(msg, ServerMsg::YourTurn { .. }) {
-                prompts.push(msg);
-            }
-        };
-        for prompt in prompts {
-            self.put_back(prompt);
-        }
-        found
     }
 
     /// Reads until an `error`, returning its code and message.
@@ -264,10 +260,11 @@ impl WsClient {
         }
     }
 
-    /// Asks for a snapshot and returns the `state` frame's JSON as sent.
+    /// Asks for a snapshot and returns the `state` frame's JSON as sent. A prompt read before
+    /// it is dropped: the server sends the seat's prompt again after the snapshot.
     pub async fn snapshot(&mut self) -> Value {
         self.send(&ClientMsg::Sync {}).await;
-        self.recv_until(|m| matches!(m, ServerMsg::State { .. }))
+        self.recv_until_dropping_prompts(|m| matches!(m, ServerMsg::State { .. }))
             .await;
         serde_json::from_str(self.frames.last().expect("a frame")).expect("json")
     }
@@ -366,8 +363,7 @@ fn plays_seen(client: &WsClient) -> usize {
 /// Plays random legal moves until exactly `cards` more cards are played (no prompt is
 /// answered after the last), then reads on until every client has seen all of them. What a
 /// client has seen says nothing of where the table is until then: the server may hold the
-/// events of others' moves a little (`--ws-linger-ms`). A prompt read while reading on is
-/// handed back to its client, so whoever plays on still answers it.
+/// events of others' moves a little (`--ws-linger-ms`).
 pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
     let before: Vec<usize> = clients.iter().map(plays_seen).collect();
     let mut plays = 0;
@@ -386,7 +382,7 @@ pub async fn play_cards(clients: &mut [WsClient], rng: &mut Rng, cards: usize) {
         let mut missing = (before + cards).saturating_sub(plays_seen(client));
         if missing > 0 {
             client
-                .recv_until_keeping_prompts(|msg| {
+                .recv_until(|msg| {
                     if matches!(
                         msg,
                         ServerMsg::Event {

@@ -6,10 +6,16 @@ use parlor_shared::{Card, CardSet, Legal, Seat};
 use parlor_tests::{TestServer, WsClient, seat_players, start};
 use serde_json::{Value, json};
 
-/// Sends a raw frame and returns the error code the server answers with.
+/// Sends a raw frame and returns the error code the server answers with. Prompts read on the
+/// way are dropped: the test checks that a refused move brings one right after its error.
 async fn code_for(client: &mut WsClient, text: &str) -> String {
     client.send_text(text).await;
-    let (code, message) = client.recv_error().await;
+    let ServerMsg::Error { code, message } = client
+        .recv_until_dropping_prompts(|m| matches!(m, ServerMsg::Error { .. }))
+        .await
+    else {
+        unreachable!()
+    };
     assert!(!message.is_empty(), "every error has a sentence");
     code
 }

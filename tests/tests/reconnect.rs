@@ -70,9 +70,7 @@ async fn a_player_who_drops_mid_hand_gets_the_seat_back_with_a_snapshot() {
     let expected_hand = tracked_hand(&old);
     old.close().await;
     let others_see_it = clients[0]
-        .recv_until_keeping_prompts(
-            |m| matches!(m, ServerMsg::Table { table, .. } if !table.seats[2].connected),
-        )
+        .recv_until(|m| matches!(m, ServerMsg::Table { table, .. } if !table.seats[2].connected))
         .await;
     assert!(matches!(others_see_it, ServerMsg::Table { .. }));
 
