@@ -123,14 +123,14 @@ async fn until_closed(client: &mut WsClient) -> Vec<ServerMsg> {
     got
 }
 
-/// Reads `table` frames until one satisfies `pred`.
+/// Reads until a `table` frame satisfies `pred`.
 async fn table_where(client: &mut WsClient, pred: impl Fn(&TableInfo) -> bool) -> TableInfo {
-    loop {
-        if let ServerMsg::Table { table, .. } = client.recv().await
-            && pred(&table)
-        {
-            return table;
-        }
+    match client
+        .recv_until(|m| matches!(m, ServerMsg::Table { table, .. } if pred(table)))
+        .await
+    {
+        ServerMsg::Table { table, .. } => table,
+        _ => unreachable!(),
     }
 }
 
@@ -296,9 +296,6 @@ async fn a_seat_kicked_during_a_match_is_played_by_the_stand_in_to_the_end() {
     })
     .await;
     assert!(table.seats[3].bot_playing, "the stand-in keeps the seat");
-    // Reading up to that `table` may have passed client 0's prompt (when it leads the first
-    // trick): `sync` sends it again.
-    clients[0].send(&ClientMsg::Sync {}).await;
     let winners = play_to_end(&mut clients, &mut Rng::new(7)).await;
     assert!(
         !winners.is_empty(),
