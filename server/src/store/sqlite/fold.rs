@@ -479,7 +479,6 @@ static INSERTS: LazyLock<[String; CHUNKS.len()]> = LazyLock::new(|| {
 /// Writes into `entries` (emptied first) a batch of the first of `appends` (not empty): as
 /// many as fit in [`BATCH_BYTES`], at least one. Returns how many it took.
 fn write_batch(entries: &mut String, appends: &[Append]) -> usize {
-    use std::fmt::Write as _;
     entries.clear();
     entries.push('[');
     let mut taken = 0;
@@ -491,12 +490,21 @@ fn write_batch(entries: &mut String, appends: &[Append]) -> usize {
         entries.push('[');
         push_json_string(entries, &append.table);
         let row = &append.row;
-        // seq as the log always held it (a signed 64-bit integer).
-        let _ = write!(
-            entries,
-            ",{},{},{},{},{}]",
-            row.match_no, row.idx, row.seat, row.seq as i64, row.action
-        );
+        // `itoa` rather than `write!`: formatting was a fifth of a batch's cost. seq as the
+        // log always held it (a signed 64-bit integer).
+        let mut digits = itoa::Buffer::new();
+        for number in [
+            i64::from(row.match_no),
+            i64::from(row.idx),
+            i64::from(row.seat),
+            row.seq as i64,
+        ] {
+            entries.push(',');
+            entries.push_str(digits.format(number));
+        }
+        entries.push(',');
+        entries.push_str(&row.action);
+        entries.push(']');
         if taken > 0 && entries.len() + 1 > BATCH_BYTES {
             entries.truncate(before);
             break;
