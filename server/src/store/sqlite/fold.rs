@@ -95,15 +95,14 @@ const OLD_LOGS: [&str; 2] = ["action_log", "action_log_b"];
 /// that every statement stays prepared in the connection's cache.
 pub const CHUNKS: [usize; 4] = [64, 16, 4, 1];
 
-/// An action queued for a batch of the ring.
+/// A batch of the ring not written yet: appends written as JSON as they come, so nothing of
+/// them is kept but their text.
 #[derive(Debug)]
-struct Append {
-    /// Its append number.
-    n: i64,
-    /// Its table.
-    table: String,
-    /// The action.
-    row: ActionRow,
+struct Batch {
+    /// `[entry,entry,...` (the closing bracket is added when it is written).
+    json: String,
+    /// The newest append number in it.
+    newest: i64,
 }
 
 /// A table's actions queued to be folded into runs.
@@ -140,8 +139,11 @@ pub struct Folder {
     newest: i64,
     /// True when a transaction was rolled back: the memory may not match the file.
     stale: bool,
-    /// Appends not written yet, in order (see [`Folder::flush`]).
-    appends: Vec<Append>,
+    /// Batches of appends not written yet, in order, the last one still filling (see
+    /// [`Folder::flush`]).
+    due: Vec<Batch>,
+    /// Room to write one append's entry before it joins a batch.
+    entry: String,
     /// How many batches were written since start (the next one's number).
     batches: i64,
     /// The newest append number in each of the last [`RING`] batches written, oldest first:
@@ -195,11 +197,7 @@ impl Folder {
         }
         self.newest += 1;
         let n = self.newest;
-        self.appends.push(Append {
-            n,
-            table: table.to_string(),
-            row: row.clone(),
-        });
+        self.queue_entry(n, table, row);
         match self.last.get_mut(table) {
             Some(last) => *last = key,
             None => {
@@ -246,19 +244,35 @@ impl Folder {
         }
     }
 
-    /// Writes every queued row: the appends to the ring in order, then every table's folded
+    /// Adds append `n` to the last batch due, or starts a new one where it would not fit in
+    /// [`BATCH_BYTES`].
+    fn queue_entry(&mut self, n: i64, table: &str, row: &ActionRow) {
+        self.entry.clear();
+        write_entry(&mut self.entry, table, row);
+        match self.due.last_mut() {
+            // Its comma, and the closing bracket to come.
+            Some(batch) if batch.json.len() + self.entry.len() + 2 <= BATCH_BYTES => {
+                batch.json.push(',');
+                batch.json.push_str(&self.entry);
+                batch.newest = n;
+            }
+            _ => {
+                let mut json = String::with_capacity(BATCH_BYTES.max(self.entry.len() + 2));
+                json.push('[');
+                json.push_str(&self.entry);
+                self.due.push(Batch { json, newest: n });
+            }
+        }
+    }
+
+    /// Writes every queued row: the batches of appends to the ring in order, then every table's folded
     /// actions as runs (the two touch different tables, and no fold reads the log), each as
     /// multi-row `INSERT`s. Called before the commit and before any statement that reads or
     /// deletes log rows. A failure leaves the transaction to be rolled back (the memory is
     /// then stale).
     pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
-        let appends = std::mem::take(&mut self.appends);
-        let mut rest = appends.as_slice();
-        let mut entries = String::new();
-        while !rest.is_empty() {
-            let taken = write_batch(&mut entries, rest);
-            let newest = rest[taken - 1].n;
-            rest = &rest[taken..];
+        for mut batch in std::mem::take(&mut self.due) {
+            batch.json.push(']');
             // The row about to be overwritten held batch `batches - RING`: fold its tables.
             if self.batch_ends.len() as i64 >= RING {
                 let end = self.batch_ends.pop_front().expect("a full ring");
@@ -267,9 +281,9 @@ impl Folder {
             tx.prepare_cached(
                 "INSERT OR REPLACE INTO action_batches (n, entries) VALUES (?1, ?2)",
             )?
-            .execute(params![self.batches % RING, entries])?;
+            .execute(params![self.batches % RING, batch.json])?;
             self.batches += 1;
-            self.batch_ends.push_back(newest);
+            self.batch_ends.push_back(batch.newest);
         }
         let folds = std::mem::take(&mut self.folds);
         let runs: Vec<Run<'_>> = folds
@@ -478,43 +492,25 @@ static INSERTS: LazyLock<[String; CHUNKS.len()]> = LazyLock::new(|| {
     })
 });
 
-/// Writes into `entries` (emptied first) a batch of the first of `appends` (not empty): as
-/// many as fit in [`BATCH_BYTES`], at least one. Returns how many it took.
-fn write_batch(entries: &mut String, appends: &[Append]) -> usize {
-    entries.clear();
-    entries.push('[');
-    let mut taken = 0;
-    for append in appends {
-        let before = entries.len();
-        if taken > 0 {
-            entries.push(',');
-        }
-        entries.push('[');
-        push_json_string(entries, &append.table);
-        let row = &append.row;
-        // `itoa` rather than `write!`: formatting was a fifth of a batch's cost. seq as the
-        // log always held it (a signed 64-bit integer).
-        let mut digits = itoa::Buffer::new();
-        for number in [
-            i64::from(row.match_no),
-            i64::from(row.idx),
-            i64::from(row.seat),
-            row.seq as i64,
-        ] {
-            entries.push(',');
-            entries.push_str(digits.format(number));
-        }
-        entries.push(',');
-        entries.push_str(&row.action);
-        entries.push(']');
-        if taken > 0 && entries.len() + 1 > BATCH_BYTES {
-            entries.truncate(before);
-            break;
-        }
-        taken += 1;
+/// Writes an append's entry of a batch: `[table_id,match_no,idx,seat,seq,action]`.
+fn write_entry(out: &mut String, table: &str, row: &ActionRow) {
+    out.push('[');
+    push_json_string(out, table);
+    // `itoa` rather than `write!`: formatting was a fifth of a batch's cost. seq as the log
+    // always held it (a signed 64-bit integer).
+    let mut digits = itoa::Buffer::new();
+    for number in [
+        i64::from(row.match_no),
+        i64::from(row.idx),
+        i64::from(row.seat),
+        row.seq as i64,
+    ] {
+        out.push(',');
+        out.push_str(digits.format(number));
     }
-    entries.push(']');
-    taken
+    out.push(',');
+    out.push_str(&row.action);
+    out.push(']');
 }
 
 /// Appends `text` as a JSON string. Table ids are plain (letters, digits, `-`, `_`) and are
