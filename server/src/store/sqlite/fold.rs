@@ -178,7 +178,9 @@ impl Folder {
         row: &ActionRow,
     ) -> Result<(), StoreError> {
         let key = (row.match_no, row.idx);
-        let known = self.last.get(table).copied().or_else(|| {
+        // One look-up of the table's last action, kept to be updated.
+        let last_known = self.last.get_mut(table);
+        let known = last_known.as_deref().copied().or_else(|| {
             let pending = self.pending.get(table)?;
             pending.rows.last().map(|row| (row.match_no, row.idx))
         });
@@ -195,15 +197,15 @@ impl Folder {
                 )),
             )));
         }
-        self.newest += 1;
-        let n = self.newest;
-        self.queue_entry(n, table, row);
-        match self.last.get_mut(table) {
+        match last_known {
             Some(last) => *last = key,
             None => {
                 self.last.insert(table.to_string(), key);
             }
         }
+        self.newest += 1;
+        let n = self.newest;
+        self.queue_entry(n, table, row);
         match self.pending.get_mut(table) {
             Some(pending) => pending.rows.push(row.clone()),
             None => {
