@@ -55,6 +55,9 @@ struct State<T> {
     closed: bool,
     /// Live [`Sender`]s.
     senders: usize,
+    /// [`Sender::push`]es waiting for room: the receiver wakes them only when there are any
+    /// (each wake of a `Notify` takes its lock, waiters or not).
+    pushers_waiting: usize,
     /// An item that must go out at once is waiting ([`Sender::try_push`], [`Sender::push`]).
     urgent: bool,
     /// When the oldest item that may wait ([`Sender::try_push_lazy`]) was queued, if any.
@@ -78,6 +81,7 @@ pub fn bounded<T>(limit: usize) -> (Sender<T>, Receiver<T>) {
             items: VecDeque::new(),
             closed: false,
             senders: 1,
+            pushers_waiting: 0,
             urgent: false,
             lazy_since: None,
         }),
@@ -124,13 +128,13 @@ impl<T> Drop for Sender<T> {
 impl<T> Sender<T> {
     /// Queues an item now, or says why not.
     pub fn try_push(&self, item: T) -> Result<(), PushError> {
-        self.offer(item, true).map_err(|(err, _)| err)
+        self.offer(item, true, false).map_err(|(err, _)| err)
     }
 
     /// Queues an item that may wait a little for company ([`Receiver::recv_due`]), or says
     /// why not. The receiver is woken only when it is the first item waiting.
     pub fn try_push_lazy(&self, item: T) -> Result<(), PushError> {
-        self.offer(item, false).map_err(|(err, _)| err)
+        self.offer(item, false, false).map_err(|(err, _)| err)
     }
 
     /// Queues an item, waiting for room. Fails only when the receiver is gone.
@@ -144,24 +148,30 @@ impl<T> Sender<T> {
             let room = self.shared.writable.notified();
             tokio::pin!(room);
             room.as_mut().enable();
-            match self.offer(item, true) {
+            match self.offer(item, true, true) {
                 Ok(()) => return Ok(()),
                 Err((PushError::Closed, _)) => return Err(PushError::Closed),
                 Err((PushError::Full, back)) => item = back,
             }
+            // Counted by `offer` as it found the queue full, under the same lock.
+            let _waiting = WaitingForRoom(&self.shared);
             room.await;
         }
     }
 
     /// Queues an item, or gives it back with the reason. An `urgent` item wakes the receiver;
     /// one that may wait wakes it only when nothing else is waiting, so it can set its timer.
-    fn offer(&self, item: T, urgent: bool) -> Result<(), (PushError, T)> {
+    /// A push that will wait for room (`waits`) is counted as waiting when the queue is full.
+    fn offer(&self, item: T, urgent: bool, waits: bool) -> Result<(), (PushError, T)> {
         let wake = {
             let mut state = self.shared.lock();
             if state.closed {
                 return Err((PushError::Closed, item));
             }
             if state.items.len() >= self.shared.limit {
+                if waits {
+                    state.pushers_waiting += 1;
+                }
                 return Err((PushError::Full, item));
             }
             let first = state.items.is_empty();
@@ -177,6 +187,16 @@ impl<T> Sender<T> {
             self.shared.readable.wake();
         }
         Ok(())
+    }
+}
+
+/// A push waiting for room, counted when [`Sender::offer`] found the queue full; no longer
+/// counted once this is dropped (the push got room, or was itself dropped).
+struct WaitingForRoom<'a, T>(&'a Shared<T>);
+
+impl<T> Drop for WaitingForRoom<'_, T> {
+    fn drop(&mut self) {
+        self.0.lock().pushers_waiting -= 1;
     }
 }
 
@@ -205,8 +225,7 @@ impl<T> Receiver<T> {
             self.shared.readable.register(cx.waker());
             let state = self.shared.lock();
             if !state.items.is_empty() {
-                Self::take_all(state, batch);
-                self.shared.writable.notify_waiters();
+                self.took(Self::take_all(state, batch));
                 return Poll::Ready(true);
             }
             if state.senders == 0 {
@@ -238,8 +257,7 @@ impl<T> Receiver<T> {
                     || state.senders == 0
                     || due_at.is_none_or(|at| at <= tokio::time::Instant::now());
                 if due {
-                    Self::take_all(state, batch);
-                    self.shared.writable.notify_waiters();
+                    self.took(Self::take_all(state, batch));
                     return Poll::Ready(Err(true));
                 }
                 Poll::Ready(Ok(due_at.expect("not due, so lingering")))
@@ -278,13 +296,28 @@ impl<T> Receiver<T> {
     }
 
     /// Moves every item into `batch` (empty; its memory is reused) and clears the marks.
-    fn take_all(mut state: MutexGuard<'_, State<T>>, batch: &mut VecDeque<T>) {
+    /// Returns the lock, for [`Receiver::took`].
+    fn take_all<'a>(
+        mut state: MutexGuard<'a, State<T>>,
+        batch: &mut VecDeque<T>,
+    ) -> MutexGuard<'a, State<T>> {
         std::mem::swap(&mut state.items, batch);
         if state.items.capacity() > KEEP_CAPACITY {
             state.items = VecDeque::new();
         }
         state.urgent = false;
         state.lazy_since = None;
+        state
+    }
+
+    /// After items were taken (the lock still held): lets go of the lock and wakes the
+    /// pushes waiting for room, if any.
+    fn took(&self, state: MutexGuard<'_, State<T>>) {
+        let waiting = state.pushers_waiting > 0;
+        drop(state);
+        if waiting {
+            self.shared.writable.notify_waiters();
+        }
     }
 
     /// Items waiting.
@@ -301,17 +334,14 @@ impl<T> Receiver<T> {
 
     /// Takes the oldest item queued, if any.
     pub fn try_recv(&mut self) -> Option<T> {
-        let item = {
-            let mut state = self.shared.lock();
-            let item = state.items.pop_front();
-            if state.items.is_empty() {
-                state.urgent = false;
-                state.lazy_since = None;
-            }
-            item
-        };
+        let mut state = self.shared.lock();
+        let item = state.items.pop_front();
+        if state.items.is_empty() {
+            state.urgent = false;
+            state.lazy_since = None;
+        }
         if item.is_some() {
-            self.shared.writable.notify_waiters();
+            self.took(state);
         }
         item
     }
@@ -327,8 +357,7 @@ impl<T> Receiver<T> {
                     state.urgent = false;
                     state.lazy_since = None;
                 }
-                drop(state);
-                self.shared.writable.notify_waiters();
+                self.took(state);
                 return Poll::Ready(Some(item));
             }
             if state.senders == 0 {
