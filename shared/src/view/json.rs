@@ -28,7 +28,8 @@ use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::protocol::ServerMsg;
 use crate::rules::{
-    BadCard, CompletedTrick, Event, HandResult, Legal, Moon, Options, PassDirection, Phase, Variant,
+    Action, BadCard, CompletedTrick, Event, HandResult, Legal, Moon, Options, PassDirection, Phase,
+    Variant,
 };
 use crate::seat::{PerSeat, Seat};
 
@@ -278,6 +279,28 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
         }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
     }
+}
+
+/// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one
+/// (`serde_json` took some 500 instructions for `{"type":"play","card":"QS"}`).
+pub fn write_action(out: &mut String, action: &Action) {
+    match action {
+        Action::Play { card } => {
+            out.push_str(r#"{"type":"play","card":"#);
+            out.push_str(quoted_card(*card));
+        }
+        Action::Pass { cards } => {
+            out.push_str(r#"{"type":"pass","cards":["#);
+            for (i, card) in cards.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(quoted_card(*card));
+            }
+            out.push(']');
+        }
+    }
+    out.push('}');
 }
 
 /// Writes an event as `serde_json` writes [`Event`].
@@ -681,6 +704,24 @@ mod tests {
         for i in 0..52 {
             let card = Card::from_index(i);
             assert_eq!(quoted_card(card), serde_json::to_string(&card).unwrap());
+        }
+    }
+
+    #[test]
+    fn every_action_is_written_as_serde_writes_it() {
+        let mut actions: Vec<Action> = (0..52)
+            .map(|i| Action::Play {
+                card: Card::from_index(i),
+            })
+            .collect();
+        for n in 0..=4u8 {
+            let cards = (0..n).map(|i| Card::from_index(51 - 13 * i)).collect();
+            actions.push(Action::Pass { cards });
+        }
+        for action in actions {
+            let mut out = String::new();
+            write_action(&mut out, &action);
+            assert_eq!(out, serde_json::to_string(&action).unwrap());
         }
     }
 

@@ -6,12 +6,16 @@
 
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::{TableOptions, TableStatus};
+use parlor_shared::view::json;
 use parlor_shared::{Action, Options, Seat, Variant};
 
 use super::Outbox;
 use crate::store::{
     ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis, status_name,
 };
+
+/// Room for an action's JSON: a pass of three cards is 40 bytes.
+const ACTION_ROOM: usize = 48;
 
 impl Outbox {
     /// Queues a write; its acknowledgement gates this step's output.
@@ -71,7 +75,11 @@ impl Outbox {
             match_no: self.match_no,
             idx: index as u32,
             seat: seat.0,
-            action: serde_json::to_string(action).expect("actions serialize"),
+            action: {
+                let mut text = String::with_capacity(ACTION_ROOM);
+                json::write_action(&mut text, action);
+                text
+            },
             seq,
         };
         let table = self.table.clone();
