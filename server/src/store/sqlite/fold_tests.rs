@@ -343,6 +343,59 @@ async fn a_database_of_the_previous_schema_opens_with_its_actions() {
     store.close().await.unwrap();
 }
 
+/// A file of schema version 8, killed with actions in its ring of a row per action (and some
+/// already folded): opened by this version, every action is read back in order, the old ring
+/// is emptied, and new actions go to the batches.
+#[tokio::test]
+async fn a_file_killed_with_actions_in_its_per_action_ring_opens_with_all_of_them() {
+    let dir = Dir::new("fold-v8");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let folded: Vec<ActionRow> = (0..3).map(|i| action(i, "2C")).collect();
+    let logged: Vec<ActionRow> = (3..7).map(|i| action(i, "4D")).collect();
+    {
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        for sql in &schema::MIGRATIONS[..8] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 8).unwrap();
+        conn.execute(
+            "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
+             VALUES ('v8', 'hearts', '{}', '{}', 5, 0, 'playing')",
+            [],
+        )
+        .unwrap();
+        super::fold::insert_actions(&conn, "v8", &folded).unwrap();
+        for (n, row) in (100..).zip(&logged) {
+            insert_log_row(&conn, "action_log", n, "v8", row);
+        }
+    }
+    let (store, startup) = SqliteStore::open(&dir.0).unwrap();
+    let expected: Vec<ActionRow> = folded.iter().chain(&logged).cloned().collect();
+    assert_eq!(opened_actions(&startup, "v8"), expected);
+    all_ok(append_actions(&store, "v8", [action(7, "5H")])).await;
+    store.flushed().await.unwrap();
+    {
+        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
+        assert_eq!(
+            count(&conn, "SELECT count(*) FROM action_log WHERE ?1 = ?1", ""),
+            0
+        );
+        assert_eq!(
+            count(
+                &conn,
+                "SELECT count(*) FROM action_log_all WHERE table_id = ?1",
+                "v8"
+            ),
+            1,
+            "the new action waits in a batch"
+        );
+    }
+    let log = store.table_log("v8").await.unwrap().unwrap();
+    assert_eq!(log.actions.len(), 8);
+    assert_eq!(log.actions[7], action(7, "5H"));
+    store.close().await.unwrap();
+}
+
 /// Every row on disk of `table` in the log, in the order appended: (index, action).
 fn logged(conn: &Connection, table: &str) -> Vec<(u32, String)> {
     let mut select = conn
