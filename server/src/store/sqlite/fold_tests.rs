@@ -76,6 +76,26 @@ fn insert_old_action(conn: &Connection, table: &str, row: &ActionRow) {
 }
 
 /// The actions read on opening for table `id`.
+/// A file of schema `version` in `dir` (made by the migrations up to it), holding a playing
+/// Hearts table of each of `tables`.
+fn file_of_version(dir: &Path, version: usize, tables: &[&str]) -> Connection {
+    std::fs::create_dir_all(dir).unwrap();
+    let conn = Connection::open(dir.join(DB_FILE)).unwrap();
+    for sql in &schema::MIGRATIONS[..version] {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", version).unwrap();
+    for id in tables {
+        conn.execute(
+            "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
+             VALUES (?1, 'hearts', '{}', '{}', 5, 0, 'playing')",
+            [id],
+        )
+        .unwrap();
+    }
+    conn
+}
+
 fn opened_actions(startup: &Startup, id: &str) -> Vec<ActionRow> {
     let table = startup.tables.iter().find(|log| log.table.id == id);
     table.expect("the table was read").actions.clone()
@@ -310,19 +330,8 @@ async fn a_cut_reaches_the_log_and_a_repeated_action_is_refused() {
 #[tokio::test]
 async fn a_database_of_the_previous_schema_opens_with_its_actions() {
     let dir = Dir::new("fold-old");
-    std::fs::create_dir_all(&dir.0).unwrap();
     {
-        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
-        for sql in &schema::MIGRATIONS[..6] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 6).unwrap();
-        conn.execute(
-            "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
-             VALUES ('old', 'hearts', '{}', '{}', 5, 0, 'playing')",
-            [],
-        )
-        .unwrap();
+        let conn = file_of_version(&dir.0, 6, &["old"]);
         for i in 0..5u32 {
             insert_old_action(&conn, "old", &action(i, "2C"));
         }
@@ -349,21 +358,10 @@ async fn a_database_of_the_previous_schema_opens_with_its_actions() {
 #[tokio::test]
 async fn a_file_killed_with_actions_in_its_per_action_ring_opens_with_all_of_them() {
     let dir = Dir::new("fold-v8");
-    std::fs::create_dir_all(&dir.0).unwrap();
     let folded: Vec<ActionRow> = (0..3).map(|i| action(i, "2C")).collect();
     let logged: Vec<ActionRow> = (3..7).map(|i| action(i, "4D")).collect();
     {
-        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
-        for sql in &schema::MIGRATIONS[..8] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 8).unwrap();
-        conn.execute(
-            "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
-             VALUES ('v8', 'hearts', '{}', '{}', 5, 0, 'playing')",
-            [],
-        )
-        .unwrap();
+        let conn = file_of_version(&dir.0, 8, &["v8"]);
         super::fold::insert_actions(&conn, "v8", &folded).unwrap();
         for (n, row) in (100..).zip(&logged) {
             insert_log_row(&conn, "action_log", n, "v8", row);
@@ -839,18 +837,8 @@ async fn a_database_with_actions_a_row_each_opens_as_runs_with_every_action() {
     // The log holds the second match's last folded action again, and newer ones.
     let logged: Vec<ActionRow> = (3..7).map(|i| action_in(2, i, "4C")).collect();
     {
-        let conn = Connection::open(dir.0.join(DB_FILE)).unwrap();
-        for sql in &schema::MIGRATIONS[..7] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 7).unwrap();
+        let conn = file_of_version(&dir.0, 7, &["old", "other"]);
         for id in ["old", "other"] {
-            conn.execute(
-                "INSERT INTO tables (id, variant, options, table_options, seed, created, status)
-                 VALUES (?1, 'hearts', '{}', '{}', 5, 0, 'playing')",
-                [id],
-            )
-            .unwrap();
             for match_no in [1, 2] {
                 conn.execute(
                     "INSERT INTO matches (table_id, match_no, seed, seq) VALUES (?1, ?2, 5, 0)",
