@@ -267,11 +267,11 @@ impl Folder {
         }
     }
 
-    /// Writes every queued row: the batches of appends to the ring in order, then every table's folded
-    /// actions as runs (the two touch different tables, and no fold reads the log), each as
-    /// multi-row `INSERT`s. Called before the commit and before any statement that reads or
-    /// deletes log rows. A failure leaves the transaction to be rolled back (the memory is
-    /// then stale).
+    /// Writes every queued row: the batches of appends to the ring in order, a row each, then
+    /// every table's folded actions as runs in multi-row `INSERT`s (the two touch different
+    /// tables, and no fold reads the log). Called before the commit and before any statement
+    /// that reads or deletes log rows. A failure leaves the transaction to be rolled back (the
+    /// memory is then stale).
     pub fn flush(&mut self, tx: &Connection) -> rusqlite::Result<()> {
         for mut batch in std::mem::take(&mut self.due) {
             batch.json.push(']');
@@ -535,7 +535,7 @@ fn push_json_string(out: &mut String, text: &str) {
 fn remove_from_batches(
     tx: &Connection,
     which: &str,
-    params: impl rusqlite::Params + Clone,
+    params: impl rusqlite::Params,
 ) -> rusqlite::Result<()> {
     tx.prepare_cached(&format!(
         "UPDATE action_batches

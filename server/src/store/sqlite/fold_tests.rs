@@ -826,7 +826,6 @@ async fn a_cut_in_a_run_at_its_first_action_or_before_it_then_new_actions_read_b
 #[tokio::test]
 async fn a_database_with_actions_a_row_each_opens_as_runs_with_every_action() {
     let dir = Dir::new("runs-old");
-    std::fs::create_dir_all(&dir.0).unwrap();
     // The schema before runs: actions a row each, and the log.
     let odd = r#"{"type":"say","text":"caf\u00e9 \"q\"","n":[1.50e3,{}]}"#;
     let mut old: Vec<ActionRow> = (0..5).map(|i| action_in(1, i, "2C")).collect();
