@@ -126,13 +126,28 @@ async fn match_under_way(addr: SocketAddr, moves: usize) -> (String, Vec<WsClien
 
 /// Checks what the server says while it cannot write: unhealthy, no new tables, requests
 /// refused with `storage_unavailable`.
-async fn check_paused(addr: SocketAddr, client: &mut WsClient) {
+async fn check_paused(addr: SocketAddr, table: &str, client: &mut WsClient) {
     let (status, body) = http(addr, "GET", "/healthz", None).await;
     assert_eq!(status, 503, "{body}");
     let body = json!({"variant": "hearts"});
     let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
     assert_eq!(status, 503, "{reply}");
     assert_eq!(reply["code"], "storage_unavailable", "{reply}");
+    // A new connection has sent nothing else, so its first reply is its join's.
+    let mut watcher = WsClient::connect(addr).await;
+    watcher
+        .send(&ClientMsg::Watch {
+            table: table.to_string(),
+        })
+        .await;
+    match watcher.recv().await {
+        ServerMsg::Error { code, message } => {
+            assert_eq!(code, "storage_unavailable", "{message}")
+        }
+        other => panic!("a watcher joined a paused table: {other:?}"),
+    }
+    // A seat's refusal may follow refusals of moves it sent as the pause began: they all
+    // carry the same code, so this one is checked only to be a refusal.
     client.send(&ClientMsg::Sync {}).await;
     let (code, message) = client.recv_error().await;
     assert_eq!(code, "storage_unavailable", "{message}");
@@ -174,7 +189,7 @@ async fn a_table_pauses_while_the_disk_fails_and_resumes_with_nothing_lost() {
 
     set_file_size_limit(server.pid(), "0");
     play_until_told(&mut clients, &mut seen, false).await;
-    check_paused(server.addr, &mut clients[0]).await;
+    check_paused(server.addr, &id, &mut clients[0]).await;
 
     set_file_size_limit(server.pid(), "unlimited");
     play_until_told(&mut clients, &mut seen, true).await;
@@ -219,7 +234,7 @@ async fn a_server_killed_while_paused_comes_back_with_everything_anyone_saw() {
 
     set_file_size_limit(server.pid(), "0");
     play_until_told(&mut clients, &mut seen, false).await;
-    check_paused(server.addr, &mut clients[1]).await;
+    check_paused(server.addr, &id, &mut clients[1]).await;
     let tokens: Vec<String> = clients
         .iter()
         .map(|c| c.token.clone().expect("token"))
@@ -259,7 +274,7 @@ async fn postgres_restarted_under_a_live_server_pauses_the_tables_then_play_goes
 
     pg.stop();
     play_until_told(&mut clients, &mut seen, false).await;
-    check_paused(server.addr, &mut clients[0]).await;
+    check_paused(server.addr, &id, &mut clients[0]).await;
     assert!(
         server.log().contains("tables pause"),
         "the server says why:\n{}",
