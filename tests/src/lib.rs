@@ -124,6 +124,10 @@ pub struct WsClient {
     pub token: Option<String>,
     /// Messages read and handed back, read again before the socket ([`WsClient::recv_until`]).
     unread: VecDeque<ServerMsg>,
+    /// The prompt a [`WsClient::recv_until`] in progress read past. Kept here rather than in
+    /// the wait, so that a wait cancelled (by a timeout, say) does not lose it: the next read
+    /// returns it first.
+    held_prompt: Option<ServerMsg>,
     /// The `seq` of the last prompt [`drive`] answered: a prompt may come again (after `sync`,
     /// say) with the same `seq`, and is answered once.
     answered: Option<u64>,
@@ -141,6 +145,7 @@ impl WsClient {
             seat: None,
             token: None,
             unread: VecDeque::new(),
+            held_prompt: None,
             answered: None,
         }
     }
@@ -166,6 +171,19 @@ impl WsClient {
 
     /// The next message, or `None` when the server closed the connection. Cancel-safe.
     pub async fn try_recv(&mut self) -> Option<ServerMsg> {
+        self.hand_back_held_prompt();
+        self.read_next().await
+    }
+
+    /// Puts the prompt a cancelled [`WsClient::recv_until`] was holding back in front.
+    fn hand_back_held_prompt(&mut self) {
+        if let Some(prompt) = self.held_prompt.take() {
+            self.unread.push_front(prompt);
+        }
+    }
+
+    /// The next message handed back, else the next from the socket.
+    async fn read_next(&mut self) -> Option<ServerMsg> {
         if let Some(msg) = self.unread.pop_front() {
             return Some(msg);
         }
@@ -198,18 +216,20 @@ impl WsClient {
     /// Reads until a message matches, returning it. The last prompt read on the way is handed
     /// back (the next read returns it), so that whoever plays on still answers it: dropped, it
     /// would stall the match. An earlier one is stale, as a seat has one prompt at a time.
+    /// Cancel-safe: a wait cancelled after reading past a prompt leaves it for the next read.
     pub async fn recv_until(&mut self, mut pred: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
-        let mut prompt = None;
+        self.hand_back_held_prompt();
         loop {
-            let msg = self.recv().await;
+            let msg = self
+                .read_next()
+                .await
+                .expect("the server closed the connection");
             if pred(&msg) {
-                if let Some(prompt) = prompt {
-                    self.unread.push_front(prompt);
-                }
+                self.hand_back_held_prompt();
                 return msg;
             }
             if matches!(msg, ServerMsg::YourTurn { .. }) {
-                prompt = Some(msg);
+                self.held_prompt = Some(msg);
             }
         }
     }
@@ -455,4 +475,42 @@ pub async fn seat_players(server: &TestServer, table: &str, n: usize) -> Vec<WsC
 /// Sends `start` from the host (client 0).
 pub async fn start(clients: &mut [WsClient]) {
     clients[0].send(&ClientMsg::Start {}).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A wait cancelled after reading past a prompt (by a timeout) does not lose it: whoever
+    /// reads next gets it, and can still answer it.
+    #[tokio::test]
+    async fn a_cancelled_wait_keeps_the_prompt_it_read_past() {
+        let server = TestServer::start().await;
+        let id = server
+            .create_table(serde_json::json!({"variant": "hearts", "seed": 3}))
+            .await;
+        let mut clients = seat_players(&server, &id, 4).await;
+        start(&mut clients).await;
+        let client = &mut clients[0];
+        // Nobody plays, so after the passing prompt the server has nothing more to send: the
+        // waits end only by timing out, each after reading what had come.
+        let mut read_a_prompt = false;
+        for _ in 0..600 {
+            let never = client.recv_until(|m| {
+                read_a_prompt |= matches!(m, ServerMsg::YourTurn { .. });
+                false
+            });
+            let _ = tokio::time::timeout(Duration::from_millis(100), never).await;
+            if read_a_prompt {
+                break;
+            }
+        }
+        assert!(read_a_prompt, "no prompt came");
+        let next = tokio::time::timeout(Duration::from_secs(60), client.recv())
+            .await
+            .expect("the prompt the cancelled wait read past was lost");
+        assert!(matches!(next, ServerMsg::YourTurn { .. }), "{next:?}");
+    }
 }
