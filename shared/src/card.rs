@@ -483,9 +483,16 @@ impl CardSet {
     #[must_use]
     #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
-        if n >= self.len() {
-            return None;
-        }
+        (n < self.len()).then(|| self.select(n))
+    }
+
+    /// The `n`th card in index order (0-based), for an `n` known to be below [`CardSet::len`]
+    /// (a random pick's `below(len)`): [`CardSet::nth`] without testing it again. Past the
+    /// last card (a mistake, caught in debug builds) it returns a card not in the set.
+    #[must_use]
+    #[inline]
+    pub fn select(self, n: u32) -> Card {
+        debug_assert!(n < self.len(), "card {n} of {}", self.len());
         if n < 4 {
             // The usual case (following suit leaves few cards): clear the lowest bits and
             // select, a short dependency chain.
@@ -496,7 +503,7 @@ impl CardSet {
             let low = if n & 1 == 0 { x0 } else { x1 };
             let high = if n & 1 == 0 { x2 } else { x3 };
             let bits = if n & 2 == 0 { low } else { high };
-            return Some(Card(bits.trailing_zeros() as u8));
+            return Card(bits.trailing_zeros() as u8);
         }
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -513,7 +520,7 @@ impl CardSet {
         let bits = (x >> (8 * byte)) & 0xFF;
         let within = u64::from(n) - before;
         let bit = SELECT_IN_BYTE[(((bits << 3) | within) & 0x7FF) as usize];
-        Some(Card(8 * byte as u8 + bit))
+        Card(8 * byte as u8 + bit)
     }
 
     /// The cards in index order.
@@ -854,6 +861,14 @@ mod tests {
         fn nth_is_the_nth_card_in_index_order(bits in any::<u64>(), n in 0u32..60) {
             let set = CardSet::from_bits(bits);
             prop_assert_eq!(set.nth(n), set.iter().nth(n as usize));
+        }
+
+        #[test]
+        fn select_is_the_nth_card_at_every_position_of_the_set(bits in any::<u64>()) {
+            let set = CardSet::from_bits(bits);
+            for (n, card) in set.iter().enumerate() {
+                prop_assert_eq!(set.select(n as u32), card);
+            }
         }
 
         #[test]

@@ -57,12 +57,11 @@ fn instruction_sets() -> Vec<&'static str> {
     sets
 }
 
-/// A uniformly random card of `cards` (not empty), as `RandomBot::pick` draws it.
+/// A uniformly random card of `cards` (not empty), as `RandomBot::pick` draws it. `below(len)`
+/// is a position in the set, so `select` need not test it again as `nth` does.
 #[inline]
 fn pick(rng: &mut BotRng, cards: CardSet) -> Card {
-    cards
-        .nth(rng.below(cards.len()))
-        .expect("below(len) is a position in the set")
+    cards.select(rng.below(cards.len()))
 }
 
 /// Plays at least `hands` hands through whole matches; returns how many were played.
@@ -108,9 +107,11 @@ fn play_hand(game: &mut Game, rng: &mut BotRng, events: &mut Vec<Event>) {
                 .expect("random legal passes are accepted");
         }
     }
-    while game.phase() == Phase::Playing && game.hand_number() == hand {
-        let seat = game.next_to_play();
-        let card = pick(rng, game.legal_plays(seat));
+    while let Some((seat, legal)) = game.card_awaited() {
+        if game.hand_number() != hand {
+            break;
+        }
+        let card = pick(rng, legal);
         game.play_card(seat, card, events)
             .expect("random legal moves are accepted");
     }

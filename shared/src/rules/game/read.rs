@@ -215,6 +215,16 @@ impl Game {
         self.turn
     }
 
+    /// The seat a card is awaited from and the cards it may play; `None` while passing and
+    /// once the match is over. One test, for loops that play a card after a card (the legal
+    /// cards are empty exactly when no card is awaited, see `Game::legal`).
+    #[must_use]
+    #[inline]
+    pub fn card_awaited(&self) -> Option<(Seat, CardSet)> {
+        debug_assert_eq!(self.legal.is_empty(), self.phase != Phase::Playing);
+        (!self.legal.is_empty()).then_some((self.turn, self.legal))
+    }
+
     /// What `seat` may do now.
     #[must_use]
     pub fn legal_actions(&self, seat: Seat) -> Legal {
@@ -242,5 +252,32 @@ impl Game {
         }
         debug_assert_eq!(self.legal, self.playable(seat));
         self.legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::rules::{Options, Variant};
+
+    /// A card is awaited exactly while playing, from the seat to play and among its legal
+    /// cards: checked before every action of a random match in every variant.
+    #[test]
+    fn a_card_is_awaited_exactly_while_playing() {
+        for variant in Variant::ALL {
+            let mut game = Game::new(variant, &Options::default(), 4).unwrap();
+            let mut bot = RandomBot::new(2);
+            let mut events = Vec::new();
+            while let Some(seat) = game.to_act().first() {
+                let seat_to_play = game.next_to_play();
+                let expected = (game.phase() == Phase::Playing)
+                    .then(|| (seat_to_play, game.legal_plays(seat_to_play)));
+                assert_eq!(game.card_awaited(), expected, "{variant}");
+                bot.act_on(&mut game, seat, &mut events).unwrap();
+            }
+            assert!(game.is_over(), "{variant}");
+            assert_eq!(game.card_awaited(), None, "{variant}");
+        }
     }
 }
