@@ -15,7 +15,7 @@ fn number_after(line: &str, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {key:?} in {line:?}"));
     rest.split_whitespace()
         .next()
-        .and_then(|word| word.parse().ok())
+        .and_then(|word| word.trim_end_matches([',', ')']).parse().ok())
         .unwrap_or_else(|| panic!("no number after {key:?} in {line:?}"))
 }
 
@@ -83,12 +83,17 @@ fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
     );
     if cfg!(target_os = "linux") {
         // Each run says what a move cost the server in CPU time, and the last line compares.
+        // Each run's figure is split into user and system time, which add up to it.
         let cpu = |from: usize, to: usize| {
-            lines[from..to]
+            let line = lines[from..to]
                 .iter()
                 .find(|l| l.starts_with("server CPU per move:"))
-                .map(|l| number_after(l, "server CPU per move: "))
-                .unwrap_or_else(|| panic!("no CPU line in {stdout}"))
+                .unwrap_or_else(|| panic!("no CPU line in {stdout}"));
+            let total = number_after(line, "server CPU per move: ");
+            let (user, system) = (number_after(line, "user "), number_after(line, "system "));
+            assert!(user >= 0.0 && system >= 0.0, "{stdout}");
+            assert!((user + system - total).abs() < 0.15, "{stdout}");
+            total
         };
         let (relay_us, parlor_us) = (cpu(relay_at, parlor_at), cpu(parlor_at, lines.len()));
         assert!(relay_us >= 0.0 && parlor_us > 0.0, "{stdout}");

@@ -194,6 +194,10 @@ async fn stats_count_tables_and_connections() {
     assert_eq!(empty["store"], json!(null), "this server keeps no log");
     if cfg!(target_os = "linux") {
         assert!(empty["memory"]["anon_bytes"].as_u64().unwrap() > 0);
+        // The CPU time so far, and its user-space part.
+        let total = empty["cpu_ms"].as_u64().expect("linux tells");
+        let user = empty["cpu_user_ms"].as_u64().expect("linux tells");
+        assert!(user <= total, "{empty}");
     }
     let id = server.create_table(json!({"variant": "hearts"})).await;
     let mut client = server.client().await;

@@ -27,7 +27,7 @@ mod ws_upgrade;
 pub use admin::{AdminKey, AdminNodes, AdminSession, AdminTable, AdminTables};
 pub use bots::{AdminBot, RegisterBot, RegisteredBot};
 pub use error::{AppError, json_error};
-pub use stats::{Memory, ServerStats, cpu_ms_in, memory};
+pub use stats::{CpuTime, Memory, ServerStats, cpu_time_in, memory};
 
 use std::io;
 use std::sync::Arc;

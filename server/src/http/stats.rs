@@ -23,6 +23,10 @@ pub struct ServerStats {
     /// the difference over the moves made in between says what a move costs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<u64>,
+    /// The user-space part of `cpu_ms`; the rest is the kernel's work for the process (its
+    /// sockets, above all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_user_ms: Option<u64>,
     /// The table log, when the server keeps one.
     pub store: Option<StoreStats>,
     /// This node's part in its cluster, when it is one node of several.
@@ -44,11 +48,13 @@ pub struct Memory {
 
 /// `GET /api/stats`.
 pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
+    let cpu = cpu_time();
     Json(ServerStats {
         tables: state.lobby.len(),
         connections: state.tracker.len(),
         memory: memory(),
-        cpu_ms: cpu_ms(),
+        cpu_ms: cpu.map(CpuTime::total_ms),
+        cpu_user_ms: cpu.map(|time| time.user_ms),
         store: state.lobby.store().and_then(|store| store.stats()),
         cluster: match &state.cluster {
             Some(cluster) => Some(cluster.stats().await),
@@ -68,24 +74,50 @@ pub fn memory() -> Option<Memory> {
     })
 }
 
-/// The CPU time this process has used, user and system, in milliseconds, from
-/// `/proc/self/stat`; `None` elsewhere.
-#[must_use]
-pub fn cpu_ms() -> Option<u64> {
-    cpu_ms_in("/proc/self/stat")
+/// CPU time used so far, split as Linux counts it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuTime {
+    /// In user space, in milliseconds.
+    pub user_ms: u64,
+    /// In the kernel on the process's behalf, in milliseconds.
+    pub system_ms: u64,
 }
 
-/// The CPU time, in milliseconds, that a `/proc` `stat` file (a process's or one thread's)
-/// gives.
-#[must_use]
-pub fn cpu_ms_in(stat_file: &str) -> Option<u64> {
-    stat_cpu_ms(&std::fs::read_to_string(stat_file).ok()?)
+impl CpuTime {
+    /// User and system together.
+    #[must_use]
+    pub fn total_ms(self) -> u64 {
+        self.user_ms + self.system_ms
+    }
 }
 
-/// `utime + stime` of a `stat` line, in milliseconds. Both count clock ticks of `USER_HZ`,
-/// which Linux fixes at 100 for user space. The command name (field 2) may hold spaces and
-/// parentheses, so fields are counted after its closing one.
-fn stat_cpu_ms(stat: &str) -> Option<u64> {
+impl std::ops::Add for CpuTime {
+    type Output = CpuTime;
+
+    fn add(self, other: CpuTime) -> CpuTime {
+        CpuTime {
+            user_ms: self.user_ms + other.user_ms,
+            system_ms: self.system_ms + other.system_ms,
+        }
+    }
+}
+
+/// The CPU time this process has used, from `/proc/self/stat`; `None` elsewhere.
+#[must_use]
+pub fn cpu_time() -> Option<CpuTime> {
+    cpu_time_in("/proc/self/stat")
+}
+
+/// The CPU time that a `/proc` `stat` file (a process's or one thread's) gives.
+#[must_use]
+pub fn cpu_time_in(stat_file: &str) -> Option<CpuTime> {
+    stat_cpu_time(&std::fs::read_to_string(stat_file).ok()?)
+}
+
+/// `utime` and `stime` of a `stat` line, in milliseconds. Both count clock ticks of
+/// `USER_HZ`, which Linux fixes at 100 for user space. The command name (field 2) may hold
+/// spaces and parentheses, so fields are counted after its closing one.
+fn stat_cpu_time(stat: &str) -> Option<CpuTime> {
     /// Milliseconds per tick of Linux's `USER_HZ`.
     const MS_PER_TICK: u64 = 10;
     let after_name = &stat[stat.rfind(')')? + 1..];
@@ -93,7 +125,10 @@ fn stat_cpu_ms(stat: &str) -> Option<u64> {
     // Fields 3 to 13 come first; `utime` is field 14, `stime` field 15.
     let utime: u64 = fields.nth(11)?.parse().ok()?;
     let stime: u64 = fields.next()?.parse().ok()?;
-    Some((utime + stime) * MS_PER_TICK)
+    Some(CpuTime {
+        user_ms: utime * MS_PER_TICK,
+        system_ms: stime * MS_PER_TICK,
+    })
 }
 
 /// One `Name:   123 kB` line of `/proc/self/status`, in KiB.
@@ -122,8 +157,10 @@ mod tests {
     #[test]
     fn cpu_time_is_read_after_the_command_name() {
         let stat = "4242 (tokio rt (x)) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 56 0 0 20 0 3";
-        assert_eq!(stat_cpu_ms(stat), Some(12_900));
-        assert_eq!(stat_cpu_ms("4242 (cut short) S 1 2"), None);
+        let time = stat_cpu_time(stat).expect("a whole line");
+        assert_eq!((time.user_ms, time.system_ms), (12_340, 560));
+        assert_eq!(time.total_ms(), 12_900);
+        assert_eq!(stat_cpu_time("4242 (cut short) S 1 2"), None);
     }
 
     #[cfg(target_os = "linux")]
@@ -131,10 +168,13 @@ mod tests {
     fn this_process_has_used_cpu_time() {
         // Busy until a tick of CPU time has been counted (bounded: a stuck count fails).
         let spin = std::time::Instant::now();
-        while cpu_ms().expect("linux tells") == 0 && spin.elapsed().as_secs() < 30 {
+        while cpu_time().expect("linux tells").total_ms() == 0 && spin.elapsed().as_secs() < 30 {
             std::hint::black_box(spin.elapsed());
         }
-        assert!(cpu_ms().expect("linux tells") >= 10, "one tick is 10 ms");
+        assert!(
+            cpu_time().expect("linux tells").total_ms() >= 10,
+            "one tick is 10 ms"
+        );
     }
 
     #[cfg(target_os = "linux")]

@@ -15,8 +15,9 @@
 //! ([`super::relay`]), then against the server, and ends with the ratio of their moves per
 //! second: this machine drifts, so only a ratio taken in one run says how close the server
 //! is to what the sockets alone allow. Each run also prints the server's CPU time per move
-//! over the window (the relay's threads; a Parlor server's `cpu_ms` from `GET /api/stats`),
-//! which drifts less than moves per second, and the versus line gives their ratio too.
+//! over the window, split into user and system time (the relay's threads; a Parlor server's
+//! `cpu_ms` and `cpu_user_ms` from `GET /api/stats`), which drifts less than moves per
+//! second, and the versus line gives their ratio too.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use super::relay::Relay;
 use super::remote_bot::move_message;
-use crate::http::ServerStats;
+use crate::http::{CpuTime, ServerStats};
 
 /// Options of `parlor loadtest`.
 #[derive(Debug, Args)]
@@ -88,8 +89,46 @@ struct Figures {
     moves_per_sec: f64,
     /// The 99th percentile of a move's latency, in milliseconds.
     p99_ms: f64,
-    /// The server's CPU time per move during the window, in microseconds, when it says.
-    cpu_us_per_move: Option<f64>,
+    /// The server's CPU time per move during the window, when it says.
+    cpu_per_move: Option<CpuPerMove>,
+}
+
+/// A server's CPU time per move, in microseconds.
+#[derive(Clone, Copy)]
+struct CpuPerMove {
+    /// In user space.
+    user_us: f64,
+    /// In the kernel (the sockets' work, mostly).
+    system_us: f64,
+}
+
+impl CpuPerMove {
+    /// The time used between two readings, spread over `moves`.
+    fn between(before: CpuTime, after: CpuTime, moves: u64) -> CpuPerMove {
+        let per_move =
+            |before: u64, after: u64| after.saturating_sub(before) as f64 * 1000.0 / moves as f64;
+        CpuPerMove {
+            user_us: per_move(before.user_ms, after.user_ms),
+            system_us: per_move(before.system_ms, after.system_ms),
+        }
+    }
+
+    /// User and system together.
+    fn total_us(self) -> f64 {
+        self.user_us + self.system_us
+    }
+}
+
+impl std::fmt::Display for CpuPerMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.1} us (user {:.1}, system {:.1})",
+            self.total_us(),
+            self.user_us,
+            self.system_us
+        )
+    }
 }
 
 /// What all clients share.
@@ -152,21 +191,28 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
         parlor.p99_ms,
         bare.p99_ms
     );
-    if let (Some(parlor_us), Some(relay_us)) = (parlor.cpu_us_per_move, bare.cpu_us_per_move) {
+    if let (Some(parlor_cpu), Some(relay_cpu)) = (parlor.cpu_per_move, bare.cpu_per_move) {
         println!(
-            "versus relay: server CPU per move: parlor {parlor_us:.1} us, relay {relay_us:.1} us (ratio {:.2})",
-            relay_us / parlor_us.max(f64::MIN_POSITIVE)
+            "versus relay: server CPU per move: parlor {parlor_cpu}, relay {relay_cpu} (ratio {:.2})",
+            relay_cpu.total_us() / parlor_cpu.total_us().max(f64::MIN_POSITIVE)
         );
     }
     Ok(())
 }
 
-/// The CPU time the server under load has used so far, in milliseconds: the relay's threads',
-/// or what a Parlor server reports in `GET /api/stats` (on Linux).
-async fn server_cpu_ms(host: &str, relay: Option<&Relay>) -> Option<u64> {
+/// The CPU time the server under load has used so far: the relay's threads', or what a
+/// Parlor server reports in `GET /api/stats` (on Linux).
+async fn server_cpu_time(host: &str, relay: Option<&Relay>) -> Option<CpuTime> {
     match relay {
-        Some(relay) => relay.cpu_ms(),
-        None => server_stats(host).await.ok()?.cpu_ms,
+        Some(relay) => relay.cpu_time(),
+        None => {
+            let stats = server_stats(host).await.ok()?;
+            let (total_ms, user_ms) = (stats.cpu_ms?, stats.cpu_user_ms?);
+            Some(CpuTime {
+                user_ms,
+                system_ms: total_ms.saturating_sub(user_ms),
+            })
+        }
     }
 }
 
@@ -230,12 +276,12 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
         args.tables
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let cpu_before = server_cpu_ms(&host, bare).await;
+    let cpu_before = server_cpu_time(&host, bare).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
-    let cpu_after = server_cpu_ms(&host, bare).await;
+    let cpu_after = server_cpu_time(&host, bare).await;
     let during = if relay {
         None
     } else {
@@ -293,19 +339,17 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
             strong as f64 / elapsed
         );
     }
-    let cpu_us_per_move = match (cpu_before, cpu_after) {
-        (Some(before), Some(after)) if moves > 0 => {
-            Some(after.saturating_sub(before) as f64 * 1000.0 / moves as f64)
-        }
+    let cpu_per_move = match (cpu_before, cpu_after) {
+        (Some(before), Some(after)) if moves > 0 => Some(CpuPerMove::between(before, after, moves)),
         _ => None,
     };
-    if let Some(us) = cpu_us_per_move {
-        println!("server CPU per move: {us:.1} us (user and system, over the window)");
+    if let Some(cpu) = cpu_per_move {
+        println!("server CPU per move: {cpu} over the window");
     }
     let figures = Figures {
         moves_per_sec: moves as f64 / elapsed,
         p99_ms: pct(0.99),
-        cpu_us_per_move,
+        cpu_per_move,
     };
     println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",

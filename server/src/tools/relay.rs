@@ -40,6 +40,8 @@ use parlor_shared::{Game, Options, PlayerView, Seat, Variant};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
+use crate::http::CpuTime;
+
 /// A running relay; stops when dropped.
 pub struct Relay {
     /// Where it listens.
@@ -99,10 +101,10 @@ impl Relay {
         })
     }
 
-    /// The CPU time its threads have used so far, in milliseconds (`None` off Linux).
+    /// The CPU time its threads have used so far (`None` off Linux).
     #[must_use]
-    pub fn cpu_ms(&self) -> Option<u64> {
-        self.threads.ms()
+    pub fn cpu_time(&self) -> Option<CpuTime> {
+        self.threads.time()
     }
 }
 
@@ -125,8 +127,8 @@ impl ThreadCpu {
         }
     }
 
-    /// Their CPU time so far, in milliseconds; threads that have ended are left out.
-    fn ms(&self) -> Option<u64> {
+    /// Their CPU time so far; threads that have ended are left out.
+    fn time(&self) -> Option<CpuTime> {
         let stats = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if stats.is_empty() {
             return None;
@@ -134,8 +136,8 @@ impl ThreadCpu {
         Some(
             stats
                 .iter()
-                .filter_map(|stat| crate::http::cpu_ms_in(stat))
-                .sum(),
+                .filter_map(|stat| crate::http::cpu_time_in(stat))
+                .fold(CpuTime::default(), |sum, time| sum + time),
         )
     }
 }
