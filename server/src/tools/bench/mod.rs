@@ -7,6 +7,8 @@
 //! written out here so the choice inlines into the loop: the figure is the engine's, not a
 //! function call's per move.
 
+mod versus;
+
 use std::time::Instant;
 
 use clap::Args;
@@ -26,10 +28,25 @@ pub struct BenchArgs {
     /// Seed of the first match (each next match adds one).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Another program to compare with, in alternating rounds (`--rounds`); it must print
+    /// its rate as `KEY=NUMBER` or `KEY: NUMBER` (`--versus-key`). Run without a shell.
+    #[arg(long, value_name = "COMMAND")]
+    pub versus: Option<String>,
+    /// The name of the rate the `--versus` program prints.
+    #[arg(long, default_value = "hands_per_sec", value_name = "KEY")]
+    pub versus_key: String,
+    /// Rounds of `--versus`: each runs the program once and plays `--hands` hands.
+    #[arg(long, default_value_t = 5)]
+    pub rounds: usize,
 }
 
-/// Plays `hands` hands of random legal moves (passing included) and prints the rate.
+/// Plays `hands` hands of random legal moves (passing included) and prints the rate, or
+/// compares it with another program's (`--versus`).
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(command) = &args.versus {
+        println!("built for: {}", instruction_sets().join(" "));
+        return versus::run(args, command);
+    }
     let start = Instant::now();
     let played = play_random_hands(args.variant, args.hands, args.seed);
     let seconds = start.elapsed().as_secs_f64();
