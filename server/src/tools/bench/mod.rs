@@ -45,15 +45,41 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if let Some(command) = &args.versus {
         println!("built for: {}", instruction_sets().join(" "));
-        return versus::run(args, command);
+        let versus = versus::Versus {
+            command,
+            key: &args.versus_key,
+            rounds: args.rounds,
+        };
+        return versus::run(versus, || timed_hands(args).rate());
     }
-    let start = Instant::now();
-    let played = play_random_hands(args.variant, args.hands, args.seed);
-    let seconds = start.elapsed().as_secs_f64();
-    println!("played {played} hands in {seconds:.3} s");
+    let timed = timed_hands(args);
+    println!("played {} hands in {:.3} s", timed.hands, timed.seconds);
     println!("built for: {}", instruction_sets().join(" "));
-    println!("{}: {:.0} hands/s", args.variant, played as f64 / seconds);
+    println!("{}: {:.0} hands/s", args.variant, timed.rate());
     Ok(())
+}
+
+/// Hands played, and how long they took.
+struct Timed {
+    hands: u64,
+    seconds: f64,
+}
+
+impl Timed {
+    /// Hands per second.
+    fn rate(&self) -> f64 {
+        self.hands as f64 / self.seconds
+    }
+}
+
+/// Plays `args.hands` random hands and times them.
+fn timed_hands(args: &BenchArgs) -> Timed {
+    let start = Instant::now();
+    let hands = play_random_hands(args.variant, args.hands, args.seed);
+    Timed {
+        hands,
+        seconds: start.elapsed().as_secs_f64(),
+    }
 }
 
 /// The instruction-set extensions this binary was compiled to use: a figure is only comparable

@@ -13,12 +13,21 @@
 //! the command inherits the pinning.
 
 use std::process::Command;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-use super::{BenchArgs, play_random_hands};
 use crate::tools::adapters::exec::split_command;
+
+/// What to compare with, and how many times.
+#[derive(Debug, Clone, Copy)]
+pub struct Versus<'a> {
+    /// The other program's command line.
+    pub command: &'a str,
+    /// The name of the rate it prints.
+    pub key: &'a str,
+    /// How many rounds (at least one is run).
+    pub rounds: usize,
+}
 
 /// One round's two rates, in hands per second.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,9 +46,10 @@ impl Round {
     }
 }
 
-/// Runs the rounds, printing each, then the median ratio.
-pub fn run(args: &BenchArgs, command: &str) -> anyhow::Result<()> {
-    let rounds = compare(args, command, |n, round| {
+/// Runs the rounds, `parlor_rate` measuring Parlor's side of each, printing each round, then
+/// the median ratio.
+pub fn run(versus: Versus<'_>, parlor_rate: impl FnMut() -> f64) -> anyhow::Result<()> {
+    let rounds = compare(versus, parlor_rate, |n, round| {
         println!(
             "round {n}: parlor {:.0} hands/s, versus {:.0}, ratio {:.3}",
             round.parlor,
@@ -59,40 +69,38 @@ pub fn run(args: &BenchArgs, command: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Measures `args.rounds` rounds (at least one), handing each to `each` as it ends.
+/// Measures the rounds, handing each to `each` as it ends.
 pub fn compare(
-    args: &BenchArgs,
-    command: &str,
+    versus: Versus<'_>,
+    mut parlor_rate: impl FnMut() -> f64,
     mut each: impl FnMut(usize, Round),
 ) -> anyhow::Result<Vec<Round>> {
+    let Versus {
+        command,
+        key,
+        rounds: count,
+    } = versus;
     let argv = split_command(command)
         .with_context(|| format!("--versus: no command in {command:?} (unbalanced quotes?)"))?;
     let mut rounds = Vec::new();
-    for n in 1..=args.rounds.max(1) {
+    for n in 1..=count.max(1) {
         let round = if n % 2 == 1 {
-            let versus = versus_rate(&argv, &args.versus_key)?;
+            let versus = versus_rate(&argv, key)?;
             Round {
-                parlor: parlor_rate(args),
+                parlor: parlor_rate(),
                 versus,
             }
         } else {
-            let parlor = parlor_rate(args);
+            let parlor = parlor_rate();
             Round {
                 parlor,
-                versus: versus_rate(&argv, &args.versus_key)?,
+                versus: versus_rate(&argv, key)?,
             }
         };
         each(n, round);
         rounds.push(round);
     }
     Ok(rounds)
-}
-
-/// Parlor's hands per second over `args.hands` random hands.
-fn parlor_rate(args: &BenchArgs) -> f64 {
-    let start = Instant::now();
-    let played = play_random_hands(args.variant, args.hands, args.seed);
-    played as f64 / start.elapsed().as_secs_f64()
 }
 
 /// Runs the other program once and reads its rate.
@@ -161,15 +169,11 @@ fn median(values: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::Variant;
 
-    fn args(rounds: usize, key: &str) -> BenchArgs {
-        BenchArgs {
-            variant: Variant::Hearts,
-            hands: 200,
-            seed: 1,
-            versus: None,
-            versus_key: key.into(),
+    fn versus<'a>(command: &'a str, key: &'a str, rounds: usize) -> Versus<'a> {
+        Versus {
+            command,
+            key,
             rounds,
         }
     }
@@ -195,38 +199,29 @@ mod tests {
     #[test]
     fn each_round_compares_with_what_the_command_printed() {
         let mut seen = Vec::new();
+        let mut parlor = [400.0, 500.0, 700.0].into_iter();
         let rounds = compare(
-            &args(3, "hands_per_sec"),
-            "echo hands_per_sec=1000",
-            |n, r| {
-                seen.push((n, r));
-            },
+            versus("echo hands_per_sec=1000", "hands_per_sec", 3),
+            || parlor.next().expect("one measure a round"),
+            |n, round| seen.push((n, round.ratio())),
         )
         .unwrap();
-        assert_eq!(rounds.len(), 3);
-        assert_eq!(seen.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2, 3]);
-        for round in &rounds {
-            assert_eq!(round.versus, 1000.0);
-            assert!(round.parlor > 0.0);
-            assert!((round.ratio() - round.parlor / 1000.0).abs() < 1e-9);
-        }
+        assert_eq!(seen, [(1, 0.4), (2, 0.5), (3, 0.7)]);
+        assert!(rounds.iter().all(|round| round.versus == 1000.0));
     }
 
     #[test]
     fn a_command_that_fails_or_prints_no_rate_is_an_error() {
-        let failed = compare(&args(1, "hands_per_sec"), "false", |_, _| {}).unwrap_err();
-        assert!(failed.to_string().contains("failed"), "{failed}");
-        let silent = compare(&args(1, "hands_per_sec"), "echo rate=5", |_, _| {}).unwrap_err();
-        assert!(silent.to_string().contains("hands_per_sec"), "{silent}");
-        let zero = compare(&args(1, "rate"), "echo rate=0", |_, _| {}).unwrap_err();
-        assert!(zero.to_string().contains("not a rate"), "{zero}");
-        let missing = compare(&args(1, "rate"), "/no/such/program", |_, _| {}).unwrap_err();
-        assert!(missing.to_string().contains("running"), "{missing}");
-        let unbalanced = compare(&args(1, "rate"), "echo 'open", |_, _| {}).unwrap_err();
-        assert!(
-            unbalanced.to_string().contains("no command"),
-            "{unbalanced}"
-        );
+        let error = |command, key| {
+            compare(versus(command, key, 1), || 1.0, |_, _| {})
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(error("false", "rate").contains("failed"));
+        assert!(error("echo rate=5", "hands_per_sec").contains("hands_per_sec"));
+        assert!(error("echo rate=0", "rate").contains("not a rate"));
+        assert!(error("/no/such/program", "rate").contains("running"));
+        assert!(error("echo 'open", "rate").contains("no command"));
     }
 
     #[test]
