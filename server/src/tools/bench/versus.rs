@@ -31,17 +31,17 @@ pub struct Versus<'a> {
 
 /// One round's two rates, in hands per second.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Round {
+struct Round {
     /// Parlor's engine.
-    pub parlor: f64,
+    parlor: f64,
     /// The other program, as it printed it.
-    pub versus: f64,
+    versus: f64,
 }
 
 impl Round {
     /// Parlor's rate over the other's.
     #[must_use]
-    pub fn ratio(self) -> f64 {
+    fn ratio(self) -> f64 {
         self.parlor / self.versus
     }
 }
@@ -70,7 +70,7 @@ pub fn run(versus: Versus<'_>, parlor_rate: impl FnMut() -> f64) -> anyhow::Resu
 }
 
 /// Measures the rounds, handing each to `each` as it ends.
-pub fn compare(
+fn compare(
     versus: Versus<'_>,
     mut parlor_rate: impl FnMut() -> f64,
     mut each: impl FnMut(usize, Round),
@@ -132,7 +132,7 @@ fn versus_rate(argv: &[String], key: &str) -> anyhow::Result<f64> {
 /// The number printed after `key` as `key=NUMBER` or `key: NUMBER`, the first time it is; the
 /// key must stand as a word of its own (`hands` is not read out of `hands_per_sec=`).
 #[must_use]
-pub fn figure_in(output: &str, key: &str) -> Option<f64> {
+fn figure_in(output: &str, key: &str) -> Option<f64> {
     if key.is_empty() {
         return None;
     }
