@@ -15,6 +15,7 @@
 //! [`records`] and the engine of `parlor-shared`.
 
 pub mod accounts;
+pub mod courier;
 pub mod fence;
 pub mod hands;
 pub mod health;
@@ -46,10 +47,25 @@ pub use sqlite::{DB_FILE, SqliteStore};
 /// Where tables are logged: append writes, read logs back. Object-safe, so the server holds
 /// any backend as a [`SharedStore`].
 pub trait Store: Send + Sync + std::fmt::Debug {
-    /// Queues one write; the acknowledgement resolves once it is durable (or refused). Writes
-    /// are committed and acknowledged in the order appended, so the acknowledgement of a
-    /// step's last write covers the whole step.
-    fn append(&self, write: Write) -> Ack;
+    /// Queues one write; `ack` is answered once it is durable (or refused), on the store's
+    /// own thread. Writes are committed and acknowledged in the order appended, so the
+    /// acknowledgement of a step's last write covers the whole step.
+    fn append_then(&self, write: Write, ack: Acker);
+
+    /// [`Store::append_then`], answered through a channel.
+    fn append(&self, write: Write) -> Ack {
+        let (tx, rx) = oneshot::channel();
+        self.append_then(
+            write,
+            Acker::new(move |outcome| {
+                // A writer gone drops `tx`: the receiver reports it.
+                if let Some(result) = outcome.result() {
+                    let _ = tx.send(result);
+                }
+            }),
+        );
+        rx
+    }
 
     /// Waits until everything appended before this call is durable.
     fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>>;
@@ -275,6 +291,66 @@ pub struct Startup {
 /// The acknowledgement of one write: `Err` holds why the database refused it; a closed
 /// channel means the writer has stopped.
 pub type Ack = oneshot::Receiver<Result<(), String>>;
+
+/// What became of one write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteOutcome {
+    /// It is durable.
+    Stored,
+    /// The database refused it, for this reason.
+    Refused(String),
+    /// The writer stopped before answering (the server is stopping).
+    WriterGone,
+}
+
+impl WriteOutcome {
+    /// As the store reports it: `None` when the writer is gone.
+    #[must_use]
+    pub fn result(self) -> Option<Result<(), String>> {
+        match self {
+            WriteOutcome::Stored => Some(Ok(())),
+            WriteOutcome::Refused(err) => Some(Err(err)),
+            WriteOutcome::WriterGone => None,
+        }
+    }
+}
+
+/// Answers one write, once: called by the store's writer after the commit (or refusal), on
+/// its own thread. Why a call rather than a channel: a table's output can then go out from
+/// the writer as its commit lands, without waking the table once more for every move.
+/// Dropped unanswered (a writer that stopped), it is told [`WriteOutcome::WriterGone`].
+pub struct Acker(Option<Box<dyn FnOnce(WriteOutcome) + Send>>);
+
+impl Acker {
+    /// An acknowledgement that calls `then` with the outcome.
+    pub fn new(then: impl FnOnce(WriteOutcome) + Send + 'static) -> Acker {
+        Acker(Some(Box::new(then)))
+    }
+
+    /// Answers with the store's result.
+    pub fn answer(mut self, result: Result<(), String>) {
+        if let Some(then) = self.0.take() {
+            then(match result {
+                Ok(()) => WriteOutcome::Stored,
+                Err(err) => WriteOutcome::Refused(err),
+            });
+        }
+    }
+}
+
+impl Drop for Acker {
+    fn drop(&mut self) {
+        if let Some(then) = self.0.take() {
+            then(WriteOutcome::WriterGone);
+        }
+    }
+}
+
+impl std::fmt::Debug for Acker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Acker")
+    }
+}
 
 /// The status's name in the database.
 #[must_use]

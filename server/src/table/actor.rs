@@ -358,12 +358,15 @@ impl TableActor {
             // paused one reads its mailbox only to refuse, and nothing runs on its own.
             let paused = self.pause.is_paused();
             let room = paused || self.outbox.in_flight() < MAX_IN_FLIGHT;
-            let in_flight = self.outbox.in_flight() > 0;
+            // Woken by the store's writer only for what the table must act on, and for room
+            // when it has none.
+            let wake_below = if room { 0 } else { MAX_IN_FLIGHT };
+            let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
             let thinking = !paused && room && self.thought.is_some();
             let timer_armed = !paused && self.timer_at.is_some();
             tokio::select! {
-                dropped = self.outbox.deliver_next(), if in_flight => {
+                dropped = self.outbox.news(wake_below), if durable => {
                     self.dropped.extend(dropped);
                     if self.outbox.is_fenced() {
                         self.say_goodbye_now(FENCED_GOODBYE);

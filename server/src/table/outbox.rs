@@ -5,21 +5,23 @@
 //! waits in the [`Outbox`]. At the end of the step the actor seals it ([`Outbox::seal`]):
 //! the step's output then waits for the acknowledgement of the step's last write, and the
 //! actor goes on with its next message meanwhile (its writes join the same or the next group
-//! commit). [`Outbox::deliver_next`] waits for the oldest sealed step's acknowledgement
-//! and delivers its output; steps go out strictly in order, so a step that wrote nothing
-//! still waits behind the steps before it. Without a store frames go straight out.
+//! commit). The acknowledgement itself delivers the step's output (`delivery`), on the
+//! store's side, without waking the table; steps go out strictly in order, so a step that
+//! wrote nothing still waits behind the steps before it. The table hears from that side
+//! only what it must act on ([`Outbox::news`]). Without a store frames go straight out.
 //!
 //! It owns the held frames and the rows it builds; it talks to the store only through
-//! [`crate::store::Store::append`] and never touches the game, the seats or a socket.
+//! [`crate::store::Store::append_then`] and never touches the game, the seats or a socket.
 
-use std::collections::VecDeque;
+use std::sync::Arc;
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ServerMsg, TableStatus};
 use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
-use crate::store::{Ack, SeatRow, SharedStore};
+use crate::store::{SeatRow, SharedStore};
+use delivery::Shared;
 
 /// Sealed steps a table may have waiting for the database before it stops taking messages:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -46,13 +48,6 @@ enum Held {
     Then(Box<dyn FnOnce() + Send>),
 }
 
-/// One sealed step: its output, and the write it waits for (`None`: it wrote nothing and
-/// waits only for the steps before it).
-struct Step {
-    ack: Option<Ack>,
-    held: Vec<Held>,
-}
-
 /// Records a table's changes and holds its output until they are durable.
 pub struct Outbox {
     /// The store, if the server keeps one.
@@ -61,18 +56,18 @@ pub struct Outbox {
     table: String,
     /// Output of the step being made.
     held: Vec<Held>,
-    /// The acknowledgement of the current step's last write (the writer acknowledges in
-    /// order, so the last one covers the step).
-    pending: Option<Ack>,
-    /// Sealed steps waiting for the database, oldest first.
-    sealed: VecDeque<Step>,
+    /// Writes appended so far; the last one's number.
+    writes: u64,
+    /// The number of the current step's last write (the writer acknowledges in order, so
+    /// the last one covers the step).
+    pending: Option<u64>,
+    /// Sealed steps waiting for the database, shared with the store's writer, which
+    /// delivers them.
+    sealed: Arc<Shared>,
     /// The current match's number (0 before the first).
     match_no: u32,
     /// The seats, host and status last written, so unchanged ones are not written again.
     last_state: Option<(TableStatus, Option<Seat>, Vec<SeatRow>)>,
-    /// True once a write was refused because another node owns the table now: nothing more
-    /// is sent or written, and the table stops.
-    fenced: bool,
 }
 
 impl Outbox {
@@ -83,11 +78,11 @@ impl Outbox {
             store: None,
             table: table.to_string(),
             held: Vec::new(),
+            writes: 0,
             pending: None,
-            sealed: VecDeque::new(),
+            sealed: Arc::new(Shared::new(table)),
             match_no: 0,
             last_state: None,
-            fenced: false,
         }
     }
 
@@ -177,97 +172,72 @@ impl Outbox {
         }
     }
 
-    /// Ends the current step. Its output goes out at once when it wrote nothing and nothing
-    /// is waiting before it (the returned connections were found gone or too slow);
-    /// otherwise it waits for [`Self::deliver_next`].
+    /// Ends the current step. Its output goes out at once when its writes are already
+    /// stored (or it wrote nothing) and nothing is waiting before it; otherwise the store's
+    /// writer delivers it once they are. Returns the connections found gone or too slow
+    /// (by this delivery or the writer's since the last call).
     pub fn seal(&mut self) -> Vec<ConnId> {
-        let ack = self.pending.take();
-        if ack.is_none() && self.sealed.is_empty() {
-            return deliver(self.held.drain(..));
-        }
-        if ack.is_none() && self.held.is_empty() {
+        let last_write = self.pending.take();
+        if last_write.is_none() && self.held.is_empty() {
             return Vec::new();
         }
-        let held = std::mem::take(&mut self.held);
-        self.sealed.push_back(Step { ack, held });
-        Vec::new()
+        self.sealed.seal(last_write, std::mem::take(&mut self.held))
     }
 
     /// True once a write was refused because another node of the cluster owns the table
-    /// (see [`crate::store::fence`]): the table must stop here.
+    /// now (see [`crate::store::fence`]): nothing more is sent or written, and the table
+    /// must stop here.
     #[must_use]
     pub fn is_fenced(&self) -> bool {
-        self.fenced
+        self.store.is_some() && self.sealed.is_fenced()
     }
 
     /// Sealed steps still waiting for the database.
     #[must_use]
     pub fn in_flight(&self) -> usize {
-        self.sealed.len()
+        if self.store.is_some() {
+            self.sealed.waiting()
+        } else {
+            0
+        }
     }
 
-    /// Waits for the oldest sealed step's writes, then delivers its output and that of every
-    /// later step already acknowledged. Returns the connections found gone or too slow.
-    /// Cancel-safe: a step leaves the queue only once delivered. Never resolves while nothing
-    /// is sealed.
+    /// Waits until the store's writer has news for the table: connections found gone or too
+    /// slow (returned), the table fenced, or (when `wake_below` is not 0) fewer than
+    /// `wake_below` steps in flight. Never resolves without a store. Cancel-safe.
     ///
     /// A store that cannot write keeps retrying and answers only once the write is stored,
     /// so the output waits for that. A write the database refused for what it is (never for
     /// a full or failing disk) is logged and the output still goes out (the game in memory
     /// has moved on); when the writer has stopped (the server is stopping) the output is
     /// dropped.
-    pub async fn deliver_next(&mut self) -> Vec<ConnId> {
-        let Some(front) = self.sealed.front_mut() else {
-            return std::future::pending().await;
-        };
-        let mut outcome = match front.ack.as_mut() {
-            Some(ack) => Outcome::of(ack.await),
-            None => Outcome::Stored,
-        };
-        let mut dropped = Vec::new();
-        while let Some(step) = self.sealed.pop_front() {
-            match outcome {
-                Outcome::Refused(err) if crate::store::fence::is_fenced(&err) => {
-                    tracing::warn!(table = %self.table, "a change was refused: another node owns this table now");
-                    // Not stored, so never sent, nor anything after it: the table's new
-                    // owner goes on from its log.
-                    self.fenced = true;
-                    self.sealed.clear();
-                    self.held.clear();
-                    break;
-                }
-                Outcome::Stored => dropped.extend(deliver(step.held)),
-                Outcome::Refused(err) => {
-                    tracing::error!(table = %self.table, %err, "a change was not stored; play goes on");
-                    dropped.extend(deliver(step.held));
-                }
-                Outcome::WriterGone => {
-                    // Only when the server is stopping: what was not stored is not sent.
-                    tracing::warn!(table = %self.table, "the database writer has stopped");
-                }
+    pub fn news(&self, wake_below: usize) -> impl Future<Output = Vec<ConnId>> + Send + '_ {
+        // Borrows only the shared part: the step being made is not `Sync`.
+        let sealed = self.store.is_some().then_some(&*self.sealed);
+        async move {
+            match sealed {
+                Some(sealed) => sealed.news(wake_below).await,
+                None => std::future::pending().await,
             }
-            // Go on with the next step if it is already acknowledged (or wrote nothing).
-            let Some(next) = self.sealed.front_mut() else {
-                break;
-            };
-            outcome = match next.ack.as_mut().map(oneshot::Receiver::try_recv) {
-                None => Outcome::Stored,
-                Some(Err(oneshot::error::TryRecvError::Empty)) => break,
-                Some(Ok(result)) => Outcome::of(Ok(result)),
-                Some(Err(oneshot::error::TryRecvError::Closed)) => Outcome::WriterGone,
-            };
+        }
+    }
+
+    /// Seals the current step and waits until everything is delivered: for a table that is
+    /// closing, and for tests.
+    pub async fn flush(&mut self) -> Vec<ConnId> {
+        let mut dropped = self.seal();
+        while self.in_flight() > 0 && !self.is_fenced() {
+            dropped.extend(self.news(1).await);
         }
         dropped
     }
 
-    /// Seals the current step and delivers everything, waiting for every write: for a table
-    /// that is closing, and for tests.
-    pub async fn flush(&mut self) -> Vec<ConnId> {
-        let mut dropped = self.seal();
-        while !self.sealed.is_empty() {
-            dropped.extend(self.deliver_next().await);
-        }
-        dropped
+    /// Numbers the next write; its acknowledgement (on the store's thread) delivers what it
+    /// releases.
+    fn next_write(&mut self) -> (u64, Arc<Shared>) {
+        self.writes += 1;
+        self.pending = Some(self.writes);
+        (self.writes, Arc::clone(&self.sealed))
     }
 }
 
@@ -299,26 +269,7 @@ fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
     dropped
 }
 
-/// What became of a step's writes.
-enum Outcome {
-    /// Committed (or there was nothing to write).
-    Stored,
-    /// The database refused them.
-    Refused(String),
-    /// The writer stopped before answering.
-    WriterGone,
-}
-
-impl Outcome {
-    fn of(ack: Result<Result<(), String>, oneshot::error::RecvError>) -> Outcome {
-        match ack {
-            Ok(Ok(())) => Outcome::Stored,
-            Ok(Err(err)) => Outcome::Refused(err),
-            Err(_) => Outcome::WriterGone,
-        }
-    }
-}
-
+mod delivery;
 mod records;
 #[cfg(test)]
 mod tests;

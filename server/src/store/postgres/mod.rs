@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::health::Health;
 use super::{
-    Ack, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+    Acker, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
 };
 use writer::{AccountOp, Request};
 
@@ -185,11 +185,9 @@ impl Store for PgStore {
         self.health.saving()
     }
 
-    fn append(&self, write: Write) -> Ack {
-        let (ack, rx) = oneshot::channel();
-        // A writer gone drops `ack`: the receiver reports it.
+    fn append_then(&self, write: Write, ack: Acker) {
+        // A writer gone drops the request, and with it `ack`, which reports it.
         let _ = self.tx.send(Request::Write { write, ack });
-        rx
     }
 
     fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {

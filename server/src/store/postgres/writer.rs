@@ -33,7 +33,7 @@ use super::{accounts, load};
 use crate::store::fence::{FENCED, Fence};
 use crate::store::health::Health;
 use crate::store::records::{CLOSED, ResultRow, TableLog, Write, occupant_name};
-use crate::store::{BotAccount, NewBot, PgStats, StoreError, now_millis};
+use crate::store::{Acker, BotAccount, NewBot, PgStats, StoreError, now_millis};
 
 /// The most writes in one transaction.
 const MAX_BATCH: usize = 4096;
@@ -56,7 +56,7 @@ pub enum Request {
         /// The change.
         write: Write,
         /// The acknowledgement.
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: Acker,
     },
     /// Answer once everything before is committed.
     Barrier {
@@ -930,7 +930,7 @@ async fn serve(
             .fetch_add(count as u64, Ordering::Relaxed);
         for (request, outcome) in queue.drain(..count).zip(outcomes) {
             if let Request::Write { ack, .. } = request {
-                let _ = ack.send(outcome);
+                ack.answer(outcome);
             }
         }
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.

@@ -30,8 +30,9 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::{
-    Ack, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+    Acker, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
 };
+use crate::store::courier::Courier;
 use crate::store::health::Health;
 use checkpoint::{CheckpointStats, Checkpointer};
 use identity::Identity;
@@ -122,9 +123,10 @@ impl SqliteStore {
         let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
         let health = Arc::new(Health::new());
         let writer_health = Arc::clone(&health);
+        let courier = Courier::start();
         thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock))
+            .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock, &courier))
             .expect("spawning the database writer thread");
         SqliteStore {
             tx,
@@ -217,15 +219,12 @@ impl Store for SqliteStore {
         self.health.saving()
     }
 
-    /// Queues a write; the receiver says when it is committed. Writes are committed and
+    /// Queues a write; `ack` is answered when it is committed. Writes are committed and
     /// acknowledged in the order they were appended, so the acknowledgement of a step's last
     /// write covers the whole step.
-    fn append(&self, write: Write) -> Ack {
-        let (ack, rx) = oneshot::channel();
-        if self.tx.send(Request::Write { write, ack }).is_err() {
-            // The writer is gone: the receiver reports it, since `ack` was dropped.
-        }
-        rx
+    fn append_then(&self, write: Write, ack: Acker) {
+        // A writer gone drops the request, and with it `ack`, which reports it.
+        let _ = self.tx.send(Request::Write { write, ack });
     }
 
     /// Waits until everything queued before this call is committed.

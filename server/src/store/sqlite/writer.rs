@@ -16,11 +16,12 @@ use tokio::sync::{mpsc, oneshot};
 use super::checkpoint::Checkpointer;
 use super::fold::{self, Folder};
 use super::load;
-use crate::store::StoreError;
+use crate::store::courier::Courier;
 use crate::store::health::Health;
 use crate::store::records::{
     CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write, occupant_name,
 };
+use crate::store::{Acker, StoreError};
 
 /// The most requests written in one transaction.
 const MAX_BATCH: usize = 4096;
@@ -41,7 +42,7 @@ pub enum Request {
         /// The change.
         write: Write,
         /// The acknowledgement.
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: Acker,
     },
     /// Answer once everything before is committed.
     Barrier {
@@ -114,6 +115,7 @@ pub fn run(
     checkpointer: Option<Checkpointer>,
     health: &Health,
     lock: Option<std::fs::File>,
+    courier: &Courier,
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
     let mut folder = Folder::default();
@@ -144,6 +146,7 @@ pub fn run(
             &mut rx,
             checkpointer.as_ref(),
             health,
+            courier,
         ) {
             finish(conn, checkpointer);
             drop(lock);
@@ -166,6 +169,7 @@ fn serve(
     rx: &mut mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<&Checkpointer>,
     health: &Health,
+    courier: &Courier,
 ) -> Option<Option<oneshot::Sender<()>>> {
     let mut wait = RETRY_FIRST;
     while let Some(front) = queue.front() {
@@ -249,11 +253,15 @@ fn serve(
         wait = RETRY_FIRST;
         metrics::counter!("parlor_store_writes_total").increment(count as u64);
         tracing::trace!(writes = count, "committed");
-        for (request, outcome) in queue.drain(..count).zip(outcomes) {
-            if let Request::Write { ack, .. } = request {
-                let _ = ack.send(outcome.map_err(|err| err.to_string()));
-            }
-        }
+        let answers = queue
+            .drain(..count)
+            .zip(outcomes)
+            .filter_map(|(request, outcome)| match request {
+                Request::Write { ack, .. } => Some((ack, outcome.map_err(|err| err.to_string()))),
+                _ => None,
+            })
+            .collect();
+        courier.answer(answers);
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         health.set(None);
         if let Some(checkpointer) = checkpointer {

@@ -11,7 +11,8 @@ use parlor_shared::{Action, Options, Seat, Variant};
 
 use super::Outbox;
 use crate::store::{
-    ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis, status_name,
+    Acker, ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis,
+    status_name,
 };
 
 /// Room for an action's JSON: a pass of three cards is 40 bytes.
@@ -20,8 +21,15 @@ const ACTION_ROOM: usize = 48;
 impl Outbox {
     /// Queues a write; its acknowledgement gates this step's output.
     fn write(&mut self, write: Write) {
+        if self.store.is_none() {
+            return;
+        }
+        let (number, sealed) = self.next_write();
         if let Some(store) = &self.store {
-            self.pending = Some(store.append(write));
+            store.append_then(
+                write,
+                Acker::new(move |outcome| sealed.answered(number, outcome)),
+            );
         }
     }
 

@@ -145,9 +145,7 @@ async fn sealed_steps_go_out_in_order_once_stored() {
     outbox.record_action(1, Seat(1), &play("3C"), 2);
     assert!(outbox.queue(&conn, "three".into()));
     assert!(outbox.seal().is_empty());
-    while outbox.in_flight() > 0 {
-        assert!(outbox.deliver_next().await.is_empty());
-    }
+    assert!(outbox.flush().await.is_empty());
     let got: Vec<String> = std::iter::from_fn(|| rx.try_recv())
         .map(|f| f.as_str().to_string())
         .collect();
@@ -164,14 +162,12 @@ async fn sealed_steps_go_out_in_order_once_stored() {
 /// any [`Store`], and holds a step's output until that step's own acknowledgement.
 #[derive(Debug, Default)]
 struct ManualStore {
-    acks: std::sync::Mutex<Vec<tokio::sync::oneshot::Sender<Result<(), String>>>>,
+    acks: std::sync::Mutex<Vec<crate::store::Acker>>,
 }
 
 impl Store for ManualStore {
-    fn append(&self, _write: crate::store::Write) -> crate::store::Ack {
-        let (ack, rx) = tokio::sync::oneshot::channel();
+    fn append_then(&self, _write: crate::store::Write, ack: crate::store::Acker) {
         self.acks.lock().unwrap().push(ack);
-        rx
     }
 
     fn flushed(&self) -> futures_util::future::BoxFuture<'_, Result<(), crate::store::StoreError>> {
@@ -220,14 +216,174 @@ async fn another_backend_gates_the_output_the_same_way() {
     let acks: Vec<_> = store.acks.lock().unwrap().drain(..).collect();
     assert_eq!(acks.len(), 2, "one write per step");
     let mut acks = acks.into_iter();
-    acks.next().unwrap().send(Ok(())).unwrap();
-    assert!(outbox.deliver_next().await.is_empty());
+    // The acknowledgement itself delivers: the table is not asked.
+    acks.next().unwrap().answer(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "one");
     assert!(
         rx.try_recv().is_none(),
         "the second step waits for its own write"
     );
-    acks.next().unwrap().send(Ok(())).unwrap();
-    assert!(outbox.deliver_next().await.is_empty());
+    assert_eq!(outbox.in_flight(), 1);
+    acks.next().unwrap().answer(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "two");
+    assert_eq!(outbox.in_flight(), 0);
+}
+
+/// An outbox on a [`ManualStore`], with a connection whose frames the test reads.
+fn manual_outbox() -> (
+    std::sync::Arc<ManualStore>,
+    Outbox,
+    crate::conn::Conn,
+    crate::conn::Receiver<crate::conn::Frame>,
+) {
+    let store = std::sync::Arc::new(ManualStore::default());
+    let outbox = Outbox::new(Some(store.clone()), "t", 0);
+    let (conn, rx) = probe_conn();
+    (store, outbox, conn, rx)
+}
+
+/// A write of one played card, as a move records it.
+fn record_play(outbox: &mut Outbox, index: usize) {
+    let card = ["2C", "3C", "4C", "5C"][index % 4].parse().unwrap();
+    outbox.record_action(index, Seat(0), &Action::Play { card }, index as u64);
+}
+
+/// The store's acknowledgements so far, oldest first.
+fn take_acks(store: &ManualStore) -> Vec<crate::store::Acker> {
+    store.acks.lock().unwrap().drain(..).collect()
+}
+
+/// Polls `future` once: its value if it is ready.
+fn ready_now<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(value) => Some(value),
+        std::task::Poll::Pending => None,
+    }
+}
+
+/// A commit can land before the table seals its step (the writer runs beside it): the step
+/// then goes out as it is sealed, and not before.
+#[tokio::test]
+async fn a_step_acknowledged_before_it_is_sealed_goes_out_at_the_seal() {
+    let (store, mut outbox, conn, mut rx) = manual_outbox();
+    record_play(&mut outbox, 0);
+    for ack in take_acks(&store) {
+        ack.answer(Ok(()));
+    }
+    assert!(outbox.queue(&conn, "one".into()));
+    assert!(rx.try_recv().is_none(), "held until the step is sealed");
+    assert!(outbox.seal().is_empty());
+    assert_eq!(rx.try_recv().unwrap().as_str(), "one");
+    assert_eq!(outbox.in_flight(), 0);
+}
+
+/// Only a step's last write decides when it goes out, and a step that wrote nothing waits
+/// behind the steps before it, whoever delivers them.
+#[tokio::test]
+async fn a_step_waits_for_its_last_write_and_for_the_steps_before_it() {
+    let (store, mut outbox, conn, mut rx) = manual_outbox();
+    record_play(&mut outbox, 0);
+    record_play(&mut outbox, 1);
+    assert!(outbox.queue(&conn, "one".into()));
+    assert!(outbox.seal().is_empty());
+    assert!(outbox.queue(&conn, "two".into()));
+    assert!(outbox.seal().is_empty(), "wrote nothing, waits behind");
+    let mut acks = take_acks(&store).into_iter();
+    acks.next().unwrap().answer(Ok(()));
+    assert!(
+        rx.try_recv().is_none(),
+        "the step's last write is not stored"
+    );
+    acks.next().unwrap().answer(Ok(()));
+    assert_eq!(rx.try_recv().unwrap().as_str(), "one");
+    assert_eq!(rx.try_recv().unwrap().as_str(), "two");
+    assert_eq!(outbox.in_flight(), 0);
+}
+
+/// A connection found gone while the store's side delivers reaches the table through
+/// `news`, which otherwise stays quiet while steps are in flight.
+#[tokio::test]
+async fn a_connection_found_gone_on_delivery_is_news_for_the_table() {
+    let (store, mut outbox, conn, rx) = manual_outbox();
+    record_play(&mut outbox, 0);
+    assert!(outbox.queue(&conn, "one".into()));
+    assert!(outbox.seal().is_empty());
+    assert_eq!(ready_now(outbox.news(0)), None, "nothing to act on yet");
+    drop(rx);
+    for ack in take_acks(&store) {
+        ack.answer(Ok(()));
+    }
+    assert_eq!(ready_now(outbox.news(0)), Some(vec![conn.id]));
+    assert_eq!(ready_now(outbox.news(0)), None, "told once");
+}
+
+/// A table far ahead of the database is woken when room frees up, and a flush ends once
+/// everything is out.
+#[tokio::test]
+async fn news_tells_a_waiting_table_of_room() {
+    let (store, mut outbox, conn, mut rx) = manual_outbox();
+    for i in 0..3 {
+        record_play(&mut outbox, i);
+        assert!(outbox.queue(&conn, format!("{i}").into()));
+        assert!(outbox.seal().is_empty());
+    }
+    assert_eq!(outbox.in_flight(), 3);
+    assert_eq!(ready_now(outbox.news(3)), None, "no room below 3");
+    let mut acks = take_acks(&store).into_iter();
+    acks.next().unwrap().answer(Ok(()));
+    assert_eq!(ready_now(outbox.news(3)), Some(vec![]), "room for one");
+    let rest: Vec<_> = acks.collect();
+    let flushing = tokio::spawn(async move {
+        let dropped = outbox.flush().await;
+        (outbox, dropped)
+    });
+    tokio::task::yield_now().await;
+    for ack in rest {
+        ack.answer(Ok(()));
+    }
+    let (outbox, dropped) = flushing.await.unwrap();
+    assert!(dropped.is_empty());
+    assert_eq!(outbox.in_flight(), 0);
+    let got: Vec<String> = std::iter::from_fn(|| rx.try_recv())
+        .map(|f| f.as_str().to_string())
+        .collect();
+    assert_eq!(got, ["0", "1", "2"]);
+}
+
+/// A refusal that fences the table drops its output and everything after it, and is news;
+/// a write the writer never answered (it stopped) drops its step's output too.
+#[tokio::test]
+async fn a_fenced_or_unanswered_step_sends_nothing() {
+    let (store, mut outbox, conn, mut rx) = manual_outbox();
+    record_play(&mut outbox, 0);
+    assert!(outbox.queue(&conn, "lost".into()));
+    assert!(outbox.seal().is_empty());
+    record_play(&mut outbox, 1);
+    assert!(outbox.queue(&conn, "kept".into()));
+    assert!(outbox.seal().is_empty());
+    let mut acks = take_acks(&store).into_iter();
+    drop(acks.next());
+    assert!(rx.try_recv().is_none(), "not stored, not sent");
+    assert_eq!(outbox.in_flight(), 1);
+    acks.next().unwrap().answer(Ok(()));
+    assert_eq!(rx.try_recv().unwrap().as_str(), "kept");
+
+    record_play(&mut outbox, 2);
+    assert!(outbox.queue(&conn, "fenced".into()));
+    assert!(outbox.seal().is_empty());
+    assert!(outbox.queue(&conn, "after".into()));
+    assert!(outbox.seal().is_empty());
+    assert!(!outbox.is_fenced());
+    for ack in take_acks(&store) {
+        ack.answer(Err(crate::store::fence::FENCED.to_string()));
+    }
+    assert!(outbox.is_fenced());
+    assert_eq!(ready_now(outbox.news(0)), Some(vec![]));
+    assert!(
+        rx.try_recv().is_none(),
+        "nothing after the refusal goes out"
+    );
+    assert_eq!(outbox.in_flight(), 0);
 }
