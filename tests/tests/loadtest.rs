@@ -137,6 +137,63 @@ fn a_lingering_relay_carries_the_load_and_says_so() {
     assert!(relay_moves > 0.0, "the relay made no moves: {stdout}");
 }
 
+/// `--rounds` repeats the comparison, the server first in even rounds, and ends with the
+/// medians and ranges of the rounds' ratios; it needs `--versus-relay` and at least one round.
+#[test]
+fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
+    let out = small_loadtest("loadtest-rounds", &["--versus-relay", "--rounds", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "loadtest failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = |prefix: &str, from: usize| {
+        from + lines[from..]
+            .iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} after line {from} in {stdout}"))
+    };
+    let (first, second) = (at("round 1 of 2:", 0), at("round 2 of 2:", 0));
+    assert!(at("bare relay", first) < at("parlor (", first), "{stdout}");
+    assert!(
+        at("parlor (", second) < at("bare relay", second),
+        "{stdout}"
+    );
+    let ratios: Vec<f64> = lines
+        .iter()
+        .filter(|l| l.starts_with("versus relay: moves/s ratio: "))
+        .map(|l| number_after(l, "ratio: "))
+        .collect();
+    assert_eq!(ratios.len(), 2, "one comparison a round: {stdout}");
+    let summary = lines[at("versus relay over 2 rounds: moves/s ratio:", second)];
+    let (low, high) = (ratios[0].min(ratios[1]), ratios[0].max(ratios[1]));
+    assert!(
+        (number_after(summary, "median ") - (low + high) / 2.0).abs() < 0.011,
+        "the median of two is their mean: {stdout}"
+    );
+    assert!(
+        summary.contains(&format!("(range {low:.2}-{high:.2})")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("versus relay over 2 rounds: p99_ms: parlor median "),
+        "{stdout}"
+    );
+
+    for flags in [&["--rounds", "2"][..], &["--versus-relay", "--rounds", "0"]] {
+        let out = Command::new(parlor_bin())
+            .args(["loadtest", "--url", "ws://127.0.0.1:9"])
+            .args(flags)
+            .output()
+            .expect("running parlor loadtest");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flags:?} accepted");
+        assert!(stderr.contains("--rounds"), "{flags:?}: {stderr}");
+    }
+}
+
 /// A client the server refuses before it joins ends the run with its error: the others do not
 /// wait for it forever.
 #[test]

@@ -40,6 +40,7 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use super::relay::Relay;
 use super::remote_bot::move_message;
+use super::spread::Spread;
 use crate::http::{CpuTime, ServerStats};
 
 /// Options of `parlor loadtest`.
@@ -72,6 +73,12 @@ pub struct LoadtestArgs {
     /// default, is the bare relay.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub relay_linger_ms: u64,
+    /// With `--versus-relay`: compare this many times, the relay first in odd rounds and the
+    /// server first in even ones, then print the ratios' medians and ranges (a machine whose
+    /// speed drifts shows in the range, not as a wrong ratio).
+    #[arg(long, default_value_t = 1, value_name = "N", requires = "versus_relay",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
     /// Open half the tables first and let them play for the window's length, then the rest:
     /// the server's growth between the two, per table added, is what one more table costs,
     /// without the fixed amounts (caches, the program's code) the figure per table includes.
@@ -171,18 +178,44 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
     }
     let linger = Duration::from_millis(args.relay_linger_ms);
     let relay = Relay::start(args.threads, linger)?;
-    if linger.is_zero() {
-        println!("bare relay ({}):", relay.addr);
-    } else {
-        println!(
-            "bare relay ({}, others' moves held up to {} ms):",
-            relay.addr, args.relay_linger_ms
-        );
+    let load_relay = || {
+        if linger.is_zero() {
+            println!("bare relay ({}):", relay.addr);
+        } else {
+            println!(
+                "bare relay ({}, others' moves held up to {} ms):",
+                relay.addr, args.relay_linger_ms
+            );
+        }
+        runtime.block_on(load(args, &relay.addr.to_string(), Some(&relay)))
+    };
+    let load_parlor = || {
+        println!("parlor ({host}):");
+        runtime.block_on(load(args, &host, None))
+    };
+    let mut rounds = Vec::new();
+    for round in 1..=args.rounds {
+        if args.rounds > 1 {
+            println!("round {round} of {}:", args.rounds);
+        }
+        let (parlor, bare) = if round % 2 == 1 {
+            let bare = load_relay()?;
+            (load_parlor()?, bare)
+        } else {
+            let parlor = load_parlor()?;
+            (parlor, load_relay()?)
+        };
+        print_versus(&parlor, &bare);
+        rounds.push((parlor, bare));
     }
-    let bare = runtime.block_on(load(args, &relay.addr.to_string(), Some(&relay)))?;
-    drop(relay);
-    println!("parlor ({host}):");
-    let parlor = runtime.block_on(load(args, &host, None))?;
+    if args.rounds > 1 {
+        print_spreads(&rounds);
+    }
+    Ok(())
+}
+
+/// Prints how the server compares with the relay in one round.
+fn print_versus(parlor: &Figures, bare: &Figures) {
     println!(
         "versus relay: moves/s ratio: {:.2} (parlor {:.0} / relay {:.0}) p99_ms: parlor {:.2} relay {:.2}",
         parlor.moves_per_sec / bare.moves_per_sec.max(f64::MIN_POSITIVE),
@@ -194,10 +227,47 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
     if let (Some(parlor_cpu), Some(relay_cpu)) = (parlor.cpu_per_move, bare.cpu_per_move) {
         println!(
             "versus relay: server CPU per move: parlor {parlor_cpu}, relay {relay_cpu} (ratio {:.2})",
-            relay_cpu.total_us() / parlor_cpu.total_us().max(f64::MIN_POSITIVE)
+            cpu_ratio(parlor_cpu, relay_cpu)
         );
     }
-    Ok(())
+}
+
+/// The relay's CPU time per move over the server's: how close the server comes to it.
+fn cpu_ratio(parlor: CpuPerMove, relay: CpuPerMove) -> f64 {
+    relay.total_us() / parlor.total_us().max(f64::MIN_POSITIVE)
+}
+
+/// Prints the medians and ranges of every round's comparison: `(parlor, relay)` figures.
+fn print_spreads(rounds: &[(Figures, Figures)]) {
+    let spread = |figure: &dyn Fn(&Figures, &Figures) -> Option<f64>| {
+        let figures: Vec<f64> = rounds.iter().filter_map(|(p, r)| figure(p, r)).collect();
+        Spread::of(&figures)
+    };
+    let n = rounds.len();
+    if let Some(ratio) =
+        spread(&|p, r| Some(p.moves_per_sec / r.moves_per_sec.max(f64::MIN_POSITIVE)))
+    {
+        println!(
+            "versus relay over {n} rounds: moves/s ratio: median {:.2} (range {:.2}-{:.2})",
+            ratio.median, ratio.low, ratio.high
+        );
+    }
+    if let (Some(parlor), Some(relay)) = (
+        spread(&|p, _| Some(p.p99_ms)),
+        spread(&|_, r| Some(r.p99_ms)),
+    ) {
+        println!(
+            "versus relay over {n} rounds: p99_ms: parlor median {:.2} (range {:.2}-{:.2}), relay median {:.2} (range {:.2}-{:.2})",
+            parlor.median, parlor.low, parlor.high, relay.median, relay.low, relay.high
+        );
+    }
+    let cpu = |p: &Figures, r: &Figures| Some(cpu_ratio(p.cpu_per_move?, r.cpu_per_move?));
+    if let Some(ratio) = spread(&cpu) {
+        println!(
+            "versus relay over {n} rounds: server CPU per move ratio: median {:.2} (range {:.2}-{:.2})",
+            ratio.median, ratio.low, ratio.high
+        );
+    }
 }
 
 /// The CPU time the server under load has used so far: the relay's threads', or what a

@@ -20,6 +20,7 @@ pub mod relay;
 pub mod remote_bot;
 pub mod replay;
 pub mod serve;
+pub mod spread;
 pub mod uva181;
 pub mod verify;
 

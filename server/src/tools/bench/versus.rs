@@ -17,6 +17,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::tools::adapters::exec::split_command;
+use crate::tools::spread::Spread;
 
 /// What to compare with, and how many times.
 #[derive(Debug, Clone, Copy)]
@@ -57,13 +58,13 @@ pub fn run(versus: Versus<'_>, parlor_rate: impl FnMut() -> f64) -> anyhow::Resu
             round.ratio()
         );
     })?;
-    let mut ratios: Vec<f64> = rounds.iter().map(|round| round.ratio()).collect();
-    ratios.sort_by(f64::total_cmp);
+    let ratios: Vec<f64> = rounds.iter().map(|round| round.ratio()).collect();
+    let spread = Spread::of(&ratios).context("no rounds to compare")?;
     println!(
         "versus: hands/s ratio: median {:.3} (range {:.3}-{:.3}) over {} rounds",
-        median(&ratios),
-        ratios[0],
-        ratios[ratios.len() - 1],
+        spread.median,
+        spread.low,
+        spread.high,
         ratios.len()
     );
     Ok(())
@@ -156,16 +157,6 @@ fn figure_in(output: &str, key: &str) -> Option<f64> {
     None
 }
 
-/// The median of sorted, non-empty `values`.
-fn median(values: &[f64]) -> f64 {
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,11 +213,5 @@ mod tests {
         assert!(error("echo rate=0", "rate").contains("not a rate"));
         assert!(error("/no/such/program", "rate").contains("running"));
         assert!(error("echo 'open", "rate").contains("no command"));
-    }
-
-    #[test]
-    fn the_median_of_odd_and_even_counts() {
-        assert_eq!(median(&[1.0, 2.0, 9.0]), 2.0);
-        assert_eq!(median(&[1.0, 2.0, 4.0, 9.0]), 3.0);
     }
 }
