@@ -35,15 +35,21 @@ fn small_loadtest(name: &str, flags: &[&str]) -> std::process::Output {
     out
 }
 
-#[test]
-fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
-    let out = small_loadtest("loadtest", &["--versus-relay"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+/// What a run that must have succeeded printed (its errors shown if it failed).
+fn succeeded(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "loadtest failed: {stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    stdout
+}
+
+#[test]
+fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
+    let out = small_loadtest("loadtest", &["--versus-relay"]);
+    let stdout = succeeded(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     let relay_at = lines
         .iter()
@@ -142,12 +148,7 @@ fn a_lingering_relay_carries_the_load_and_says_so() {
 #[test]
 fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
     let out = small_loadtest("loadtest-rounds", &["--versus-relay", "--rounds", "2"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "loadtest failed: {stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     let at = |prefix: &str, from: usize| {
         from + lines[from..]
