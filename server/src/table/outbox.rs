@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::{SeatRow, SharedStore};
-use delivery::Shared;
+use delivery::{Held, Shared, send};
 
 /// Sealed steps a table may have waiting for the database before it stops taking messages:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -31,22 +31,6 @@ pub const MAX_IN_FLIGHT: usize = 16;
 /// prompt. Reserved at once, a step's list is allocated once instead of growing from four
 /// to eight (two allocations and a copy for most moves).
 const STEP_ROOM: usize = 8;
-
-/// Something the table produced that waits for the step's writes.
-enum Held {
-    /// A frame for one connection; `lazy` if it may wait a little for company
-    /// ([`Conn::send_lazy`]).
-    Frame {
-        conn: Conn,
-        frame: Frame,
-        lazy: bool,
-    },
-    /// The answer to a join request.
-    Reply(oneshot::Sender<bool>, bool),
-    /// Something to do once the frames before it are out (close a connection after its
-    /// last message).
-    Then(Box<dyn FnOnce() + Send>),
-}
 
 /// Records a table's changes and holds its output until they are durable.
 pub struct Outbox {
@@ -239,34 +223,6 @@ impl Outbox {
         self.pending = Some(self.writes);
         (self.writes, Arc::clone(&self.sealed))
     }
-}
-
-/// Sends a frame at once, or as one that may wait ([`Conn::send_lazy`]).
-fn send(conn: &Conn, frame: Frame, lazy: bool) -> bool {
-    if lazy {
-        conn.send_lazy(frame)
-    } else {
-        conn.send(frame)
-    }
-}
-
-/// Delivers held output in order; returns the connections found gone or too slow.
-fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
-    let mut dropped = Vec::new();
-    for held in held {
-        match held {
-            Held::Frame { conn, frame, lazy } => {
-                if !send(&conn, frame, lazy) {
-                    dropped.push(conn.id);
-                }
-            }
-            Held::Reply(reply, joined) => {
-                let _ = reply.send(joined);
-            }
-            Held::Then(then) => then(),
-        }
-    }
-    dropped
 }
 
 mod delivery;

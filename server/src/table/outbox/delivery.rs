@@ -1,7 +1,8 @@
 //! The sealed steps of one table, shared between the table and its store's writer: whoever
 //! learns that a step may go out (the writer, as the step's last write is acknowledged, or the
 //! table, as it seals a step already acknowledged or one that wrote nothing) delivers it, and
-//! every step before it, in order, under one lock.
+//! every step before it, in order, under one lock. It also names what a step holds
+//! ([`Held`]) and how each piece goes out.
 //!
 //! Why the writer delivers: when the table itself waited for each acknowledgement, every move
 //! woke the table a second time only to hand its frames on (at 250 busy tables, a table's
@@ -20,8 +21,9 @@ use std::task::{Context, Poll};
 
 use futures_util::task::AtomicWaker;
 
-use super::{Held, deliver};
-use crate::conn::ConnId;
+use tokio::sync::oneshot;
+
+use crate::conn::{Conn, ConnId, Frame};
 use crate::store::WriteOutcome;
 
 /// What the table and its writer share.
@@ -197,4 +199,48 @@ impl State {
         });
         outcome
     }
+}
+
+/// Something the table produced that waits for the step's writes.
+pub(super) enum Held {
+    /// A frame for one connection; `lazy` if it may wait a little for company
+    /// ([`Conn::send_lazy`]).
+    Frame {
+        conn: Conn,
+        frame: Frame,
+        lazy: bool,
+    },
+    /// The answer to a join request.
+    Reply(oneshot::Sender<bool>, bool),
+    /// Something to do once the frames before it are out (close a connection after its
+    /// last message).
+    Then(Box<dyn FnOnce() + Send>),
+}
+
+/// Sends a frame at once, or as one that may wait ([`Conn::send_lazy`]).
+pub(super) fn send(conn: &Conn, frame: Frame, lazy: bool) -> bool {
+    if lazy {
+        conn.send_lazy(frame)
+    } else {
+        conn.send(frame)
+    }
+}
+
+/// Delivers held output in order; returns the connections found gone or too slow.
+fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
+    let mut dropped = Vec::new();
+    for held in held {
+        match held {
+            Held::Frame { conn, frame, lazy } => {
+                if !send(&conn, frame, lazy) {
+                    dropped.push(conn.id);
+                }
+            }
+            Held::Reply(reply, joined) => {
+                let _ = reply.send(joined);
+            }
+            Held::Then(then) => then(),
+        }
+    }
+    dropped
 }
