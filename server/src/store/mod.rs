@@ -47,9 +47,10 @@ pub use sqlite::{DB_FILE, SqliteStore};
 /// Where tables are logged: append writes, read logs back. Object-safe, so the server holds
 /// any backend as a [`SharedStore`].
 pub trait Store: Send + Sync + std::fmt::Debug {
-    /// Queues one write; `ack` is answered once it is durable (or refused), on the store's
-    /// own thread. Writes are committed and acknowledged in the order appended, so the
-    /// acknowledgement of a step's last write covers the whole step.
+    /// Queues one write; `ack` is answered once it is durable (or refused), off the caller's
+    /// task (SQLite: on its courier task, see [`courier`]; Postgres: on its writer's task).
+    /// Writes are committed and acknowledged in the order appended, so the acknowledgement of
+    /// a step's last write covers the whole step.
     fn append_then(&self, write: Write, ack: Acker);
 
     /// [`Store::append_then`], answered through a channel.
@@ -315,9 +316,9 @@ impl WriteOutcome {
     }
 }
 
-/// Answers one write, once: called by the store's writer after the commit (or refusal), on
-/// its own thread. Why a call rather than a channel: a table's output can then go out from
-/// the writer as its commit lands, without waking the table once more for every move.
+/// Answers one write, once: called by the store after the commit (or refusal). Why a call
+/// rather than a channel: a table's output can then go out as its commit lands, without
+/// waking the table once more for every move.
 /// Dropped unanswered (a writer that stopped), it is told [`WriteOutcome::WriterGone`].
 pub struct Acker(Option<Box<dyn FnOnce(WriteOutcome) + Send>>);
 

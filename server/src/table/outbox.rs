@@ -36,8 +36,6 @@ const STEP_ROOM: usize = 8;
 pub struct Outbox {
     /// The store, if the server keeps one.
     store: Option<SharedStore>,
-    /// The table's id.
-    table: String,
     /// Output of the step being made.
     held: Vec<Held>,
     /// Writes appended so far; the last one's number.
@@ -60,7 +58,6 @@ impl Outbox {
     pub fn disabled(table: &str) -> Outbox {
         Outbox {
             store: None,
-            table: table.to_string(),
             held: Vec::new(),
             writes: 0,
             pending: None,
@@ -84,6 +81,11 @@ impl Outbox {
     #[must_use]
     pub fn store(&self) -> Option<SharedStore> {
         self.store.clone()
+    }
+
+    /// The table's id (kept once, by the part shared with the store, which logs with it).
+    fn table(&self) -> &str {
+        self.sealed.table()
     }
 
     /// True when a store is attached.

@@ -79,6 +79,11 @@ impl Shared {
         }
     }
 
+    /// The table's id.
+    pub(super) fn table(&self) -> &str {
+        &self.table
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // Delivering only moves frames and flags: a panic elsewhere leaves nothing half-done.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)

@@ -46,7 +46,7 @@ impl Outbox {
             return;
         }
         let row = TableRow {
-            id: self.table.clone(),
+            id: self.table().to_string(),
             variant: variant.to_string(),
             options: serde_json::to_string(options).expect("options serialize"),
             table_options: serde_json::to_string(table_options).expect("table options serialize"),
@@ -69,7 +69,7 @@ impl Outbox {
             seq,
             secret: Some(master),
         };
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::Match { table, row });
     }
 
@@ -90,7 +90,7 @@ impl Outbox {
             },
             seq,
         };
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::Action { table, row });
     }
 
@@ -107,7 +107,7 @@ impl Outbox {
             return;
         }
         self.last_state = Some((status, host, seats.clone()));
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::State {
             table,
             status: status_name(status),
@@ -121,7 +121,7 @@ impl Outbox {
         if self.store.is_none() {
             return;
         }
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::Chat {
             table,
             row,
@@ -139,13 +139,13 @@ impl Outbox {
 
     /// The table closed for good (nobody came back): it is not brought back on start.
     pub fn record_closed(&mut self) {
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::Closed { table });
     }
 
     /// The table is forgotten: nobody ever sat at it, so nothing of it is kept.
     pub fn record_deleted(&mut self) {
-        let table = self.table.clone();
+        let table = self.table().to_string();
         self.write(Write::Deleted { table });
     }
 
