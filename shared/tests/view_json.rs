@@ -10,9 +10,11 @@ use common::table::Table;
 use parlor_shared::deck::DeckRng;
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::ServerMsg;
-use parlor_shared::rules::{BadCard, Event, HandResult, Legal, Moon, PassDirection, Rules};
+use parlor_shared::rules::{
+    BadCard, CompletedTrick, Event, HandResult, Legal, Moon, PassDirection, Rules,
+};
 use parlor_shared::view::json::{
-    ScoreSheet, write_event, write_message, write_message_with, write_view,
+    ViewCache, write_event, write_message, write_message_with, write_view,
 };
 use parlor_shared::{Game, Options, PerSeat, PlayerView, Seat, Suit, Variant};
 use proptest::prelude::*;
@@ -59,8 +61,8 @@ fn by_hand(msg: &ServerMsg) -> String {
 }
 
 /// Checks a view alone and inside both messages that carry one, written afresh and with
-/// `sheet`, the score sheet as last written (of this match or any other).
-fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>, sheet: &mut ScoreSheet) {
+/// `cache`, what views repeat as last written (of this match or any other).
+fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>, cache: &mut ViewCache) {
     let mut out = String::new();
     write_view(&mut out, view);
     assert_eq!(out, serde_json::to_string(view).unwrap());
@@ -81,8 +83,8 @@ fn check_view(view: &PlayerView, seq: u64, timeout_ms: Option<u64>, sheet: &mut 
         let expected = serde_json::to_string(msg).unwrap();
         assert_eq!(by_hand(msg), expected);
         let mut out = String::new();
-        assert!(write_message_with(&mut out, msg, Some(sheet)));
-        assert_eq!(out, expected, "with the score sheet kept");
+        assert!(write_message_with(&mut out, msg, Some(cache)));
+        assert_eq!(out, expected, "with what views repeat kept written");
     }
 }
 
@@ -98,9 +100,9 @@ fn check_event(event: &Event, seq: u64, prev: u64) {
     assert_eq!(by_hand(&msg), serde_json::to_string(&msg).unwrap());
 }
 
-/// Plays a whole random match, checking every view and every event on the way, with `sheet`
+/// Plays a whole random match, checking every view and every event on the way, with `cache`
 /// kept across them. Returns the views checked.
-fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool, sheet: &mut ScoreSheet) -> usize {
+fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool, cache: &mut ViewCache) -> usize {
     let options = short(variant, knob);
     let game = if fair {
         let mut master = [0u8; 32];
@@ -121,7 +123,7 @@ fn check_match(variant: Variant, knob: u8, seed: u64, fair: bool, sheet: &mut Sc
     loop {
         for viewer in &viewers {
             let timeout = (!seq.is_multiple_of(3)).then_some(seq * 997);
-            check_view(&table.game.view(*viewer), seq, timeout, sheet);
+            check_view(&table.game.view(*viewer), seq, timeout, cache);
             checked += 1;
         }
         let bad = rng.below(80) == 0;
@@ -146,6 +148,23 @@ fn per_seat<T: Copy + Default>(values: &[T], n: usize) -> PerSeat<T> {
     PerSeat::from_slice(&values[..n])
 }
 
+/// `count` finished tricks of `n` cards each, their cards and seats drawn from `bits`.
+fn tricks(bits: u64, count: usize, n: usize) -> Vec<CompletedTrick> {
+    (0..count)
+        .map(|i| {
+            let word = bits.rotate_left(7 * i as u32);
+            let seat = |shift: u32| Seat(((word >> shift) % n as u64) as u8);
+            CompletedTrick {
+                leader: seat(0),
+                cards: (0..n)
+                    .map(|k| parlor_shared::Card::from_index(((word >> (6 * k)) % 52) as u8))
+                    .collect(),
+                winner: seat(3),
+            }
+        })
+        .collect()
+}
+
 proptest! {
     // Each case is a whole match with every view at every step.
     #![proptest_config(ProptestConfig {
@@ -160,10 +179,11 @@ proptest! {
         seed in any::<u64>(),
         fair in any::<bool>(),
     ) {
-        // One sheet for every match: each next match starts a different score sheet.
-        let mut sheet = ScoreSheet::default();
+        // One cache for every match: each next match starts a different score sheet, each
+        // hand other tricks and (dealt fairly) another commitment.
+        let mut cache = ViewCache::default();
         for variant in Variant::ALL {
-            let checked = check_match(variant, knob, seed, fair, &mut sheet);
+            let checked = check_match(variant, knob, seed, fair, &mut cache);
             prop_assert!(checked > 100, "{variant}: only {checked} views");
         }
     }
@@ -238,21 +258,30 @@ proptest! {
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();
-        // A fresh sheet, then the same sheet for score sheets that differ from the last one
-        // written: a number changed in the first line (as long), a line more (longer, the
-        // same up to it), then two lines fewer (shorter).
-        let mut sheet = ScoreSheet::default();
-        check_view(&view, seq, timeout_ms, &mut sheet);
-        // Changed as the game changes its lines: a copy while the sheet shares them.
+        view.tricks = tricks(bits, usize::from(small[1] % 14), n);
+        // A fresh cache, then the same cache for score sheets, tricks and commitments that
+        // differ from the last ones written: a number changed in the first line and a card in
+        // the first trick (as long), a line and a trick more (longer, the same up to it), then
+        // two fewer (shorter), and another commitment.
+        let mut cache = ViewCache::default();
+        check_view(&view, seq, timeout_ms, &mut cache);
+        // Changed as the game changes its lines: a copy while the cache shares them.
         if let Some(first) = std::sync::Arc::make_mut(&mut view.history).first_mut() {
             first.pool_carried = first.pool_carried.wrapping_add(1);
         }
-        check_view(&view, seq, timeout_ms, &mut sheet);
+        if let Some(first) = view.tricks.first_mut() {
+            first.cards = first.cards.iter().map(|c| parlor_shared::Card::from_index((c.index() + 1) % 52)).collect();
+        }
+        check_view(&view, seq, timeout_ms, &mut cache);
         std::sync::Arc::make_mut(&mut view.history).push(line.clone());
-        check_view(&view, seq, timeout_ms, &mut sheet);
+        view.tricks.extend(tricks(!bits, 1, n));
+        check_view(&view, seq, timeout_ms, &mut cache);
         let fewer = view.history.len().saturating_sub(2);
         std::sync::Arc::make_mut(&mut view.history).truncate(fewer);
-        check_view(&view, seq, timeout_ms, &mut sheet);
+        view.tricks.truncate(view.tricks.len().saturating_sub(2));
+        check_view(&view, seq, timeout_ms, &mut cache);
+        view.deal_commitment = view.deal_commitment.map(|Hash32(mut c)| { c[31] ^= 1; Hash32(c) });
+        check_view(&view, seq, timeout_ms, &mut cache);
         check_event(&Event::HandScored(line), seq, seq / 2);
         check_event(
             &Event::BadCard { seat: Seat(0), card: parlor_shared::Card::from_index(small[1] % 52), penalty: ints[2] },
@@ -276,7 +305,7 @@ proptest! {
 /// target; the random players now play one at most.
 #[test]
 fn a_match_with_a_bad_card_still_ends() {
-    let mut sheet = ScoreSheet::default();
+    let mut cache = ViewCache::default();
     let seed = 2_841_015_795_467_942_675;
-    assert!(check_match(Variant::Tricks, 152, seed, false, &mut sheet) > 100);
+    assert!(check_match(Variant::Tricks, 152, seed, false, &mut cache) > 100);
 }

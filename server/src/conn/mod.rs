@@ -42,10 +42,10 @@ pub fn frame(msg: &ServerMsg) -> Frame {
     frame_with(msg, None)
 }
 
-/// [`frame`], with the score sheet of a view it carries taken from `sheet`, the match's
-/// sheet as its table last wrote it (see [`json::ScoreSheet`]).
+/// [`frame`], with what a view it carries repeats taken from `cache`, as its table last wrote
+/// it (see [`json::ViewCache`]).
 #[must_use]
-pub fn frame_with(msg: &ServerMsg, sheet: Option<&mut json::ScoreSheet>) -> Frame {
+pub fn frame_with(msg: &ServerMsg, cache: Option<&mut json::ViewCache>) -> Frame {
     if let ServerMsg::Error { code, .. } = msg {
         metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
     }
@@ -63,7 +63,7 @@ pub fn frame_with(msg: &ServerMsg, sheet: Option<&mut json::ScoreSheet>) -> Fram
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         buffer.clear();
-        if !json::write_message_with(&mut buffer, msg, sheet) {
+        if !json::write_message_with(&mut buffer, msg, cache) {
             let mut bytes = std::mem::take(&mut *buffer).into_bytes();
             serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
             *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");

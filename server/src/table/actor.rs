@@ -23,7 +23,7 @@ use std::time::Duration;
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
 use parlor_shared::view::SharedHistory;
-use parlor_shared::view::json::ScoreSheet;
+use parlor_shared::view::json::ViewCache;
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
@@ -130,7 +130,7 @@ pub(super) fn start(
         last_public_event: 0,
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
-        score_sheet: ScoreSheet::default(),
+        view_cache: ViewCache::default(),
         history: SharedHistory::default(),
         moves_total: metrics::counter!("parlor_moves_total"),
         overdue: SeatSet::EMPTY,
@@ -253,8 +253,9 @@ struct TableActor {
     matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
     awaiting: SeatSet,
-    /// The match's score sheet as last written into a view: it changes once a hand.
-    score_sheet: ScoreSheet,
+    /// What the views sent at every move repeat (the score sheet, the finished tricks, the
+    /// deal's commitment), as last written.
+    view_cache: ViewCache,
     /// The match's score sheet as the views sent at every move share it.
     history: SharedHistory,
     /// `parlor_moves_total`, looked up once: a lookup allocated a handle every move.

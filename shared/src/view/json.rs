@@ -14,7 +14,8 @@
 //! instructions per call: a view 25.5 k → 7.5 k, a whole `your_turn` frame 29.1 k → 8.9 k, an
 //! `event` frame 2.5 k → 0.65 k; the server's instructions per move 116 k → 90 k. Late in a
 //! match about two thirds of a view's cost was its score sheet (`history`), which does not
-//! change within a hand: a table keeps it written ([`ScoreSheet`]).
+//! change within a hand: a table keeps it written, with the other parts of a view that change
+//! seldom ([`ViewCache`]).
 //!
 //! The derives stay the reference (and serve every other message and use): the property test
 //! `shared/tests/view_json.rs` compares this writer with `serde_json::to_string` on every view
@@ -42,12 +43,12 @@ pub fn write_message(out: &mut String, msg: &ServerMsg) -> bool {
     write_message_with(out, msg, None)
 }
 
-/// [`write_message`], taking a view's score sheet from `sheet` (see [`ScoreSheet`]) when one
-/// is given.
+/// [`write_message`], taking what a view repeats from `cache` (see [`ViewCache`]) when one is
+/// given.
 pub fn write_message_with(
     out: &mut String,
     msg: &ServerMsg,
-    sheet: Option<&mut ScoreSheet>,
+    cache: Option<&mut ViewCache>,
 ) -> bool {
     match msg {
         ServerMsg::YourTurn {
@@ -61,7 +62,7 @@ pub fn write_message_with(
             out.push_str(r#","legal":"#);
             write_legal(out, legal);
             out.push_str(r#","view":"#);
-            write_view_with(out, view, sheet);
+            write_view_with(out, view, cache);
             if let Some(ms) = timeout_ms {
                 out.push_str(r#","timeout_ms":"#);
                 uint(out, *ms);
@@ -72,7 +73,7 @@ pub fn write_message_with(
             out.push_str(r#"{"type":"state","seq":"#);
             uint(out, *seq);
             out.push_str(r#","view":"#);
-            write_view_with(out, view, sheet);
+            write_view_with(out, view, cache);
             out.push('}');
         }
         ServerMsg::Event { seq, prev, event } => {
@@ -94,17 +95,28 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
     write_view_with(out, view, None);
 }
 
-/// A match's score sheet (a view's `history`) as last written, kept by whoever writes that
-/// match's views over and over (a table): the sheet changes once a hand, yet writing it was
-/// about two thirds of a late view's cost (a line's four per-seat lists and its 64-digit
-/// secret). The sheet is written again only from the first line that differs from the lines
-/// it holds, so a sheet given the views of any match still writes each exactly.
+/// What a table writes into view after view, kept written: the parts of a view that change far
+/// less often than views are made. The score sheet changes once a hand, yet writing it was about
+/// two thirds of a late view's cost; the hand's finished tricks change once a trick (a prompt
+/// carries six on average, about 0.9 k instructions to write); the deal's commitment once a hand
+/// (64 hex digits, about 0.4 k).
+///
+/// Each part is written again only from where the view differs from what it holds, so a cache
+/// given the views of any match, in any order, still writes each view exactly.
+#[derive(Debug, Default, Clone)]
+pub struct ViewCache {
+    sheet: ScoreSheet,
+    tricks: TrickList,
+    commitment: Commitment,
+}
+
+/// A match's score sheet (a view's `history`) as last written.
 ///
 /// The lines it holds are the view's own, shared (not a copy of them): shared lines cannot
 /// change while the sheet holds them, so a view carrying the very lines it holds (views made
 /// with one [`super::SharedHistory`]) needs no comparing at all.
 #[derive(Debug, Default, Clone)]
-pub struct ScoreSheet {
+struct ScoreSheet {
     /// The lines written, as they were.
     lines: Arc<Vec<HandResult>>,
     /// Their JSON, without the list's brackets.
@@ -146,8 +158,54 @@ impl ScoreSheet {
     }
 }
 
-/// [`write_view`], taking the score sheet from `sheet` when one is given.
-fn write_view_with(out: &mut String, view: &PlayerView, sheet: Option<&mut ScoreSheet>) {
+/// A hand's finished tricks as last written. Tricks are only ever added within a hand, so a
+/// prompt usually writes none of them anew, and the first prompt after a trick writes one.
+#[derive(Debug, Default, Clone)]
+struct TrickList {
+    /// The tricks written.
+    tricks: Vec<CompletedTrick>,
+    /// Their JSON, without the list's brackets.
+    json: String,
+}
+
+impl TrickList {
+    /// Writes `tricks` (without the brackets), first bringing the list up to date.
+    fn write(&mut self, out: &mut String, tricks: &[CompletedTrick]) {
+        if !tricks.starts_with(&self.tricks) {
+            self.tricks.clear();
+            self.json.clear();
+        }
+        for trick in &tricks[self.tricks.len()..] {
+            if !self.json.is_empty() {
+                self.json.push(',');
+            }
+            write_completed_trick(&mut self.json, trick);
+            self.tricks.push(trick.clone());
+        }
+        out.push_str(&self.json);
+    }
+}
+
+/// A deal's commitment as last written, quotes included.
+#[derive(Debug, Default, Clone)]
+struct Commitment {
+    hash: Option<Hash32>,
+    json: String,
+}
+
+impl Commitment {
+    fn write(&mut self, out: &mut String, commitment: &Hash32) {
+        if self.hash.as_ref() != Some(commitment) {
+            self.json.clear();
+            hash(&mut self.json, commitment);
+            self.hash = Some(*commitment);
+        }
+        out.push_str(&self.json);
+    }
+}
+
+/// [`write_view`], taking what `cache` holds written when one is given.
+fn write_view_with(out: &mut String, view: &PlayerView, cache: Option<&mut ViewCache>) {
     let PlayerView {
         variant,
         options,
@@ -206,11 +264,17 @@ fn write_view_with(out: &mut String, view: &PlayerView, sheet: Option<&mut Score
     out.push_str(r#","trick":"#);
     write_trick(out, trick);
     out.push_str(r#","tricks":["#);
-    for (i, done) in tricks.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    let mut cache = cache;
+    match cache.as_deref_mut() {
+        Some(cache) => cache.tricks.write(out, tricks),
+        None => {
+            for (i, done) in tricks.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_completed_trick(out, done);
+            }
         }
-        write_completed_trick(out, done);
     }
     out.push_str(r#"],"tricks_won":"#);
     per_seat(out, tricks_won);
@@ -230,8 +294,8 @@ fn write_view_with(out: &mut String, view: &PlayerView, sheet: Option<&mut Score
     out.push_str(r#","pool":"#);
     int(out, i64::from(*pool));
     out.push_str(r#","history":["#);
-    match sheet {
-        Some(sheet) => sheet.write(out, history),
+    match cache.as_deref_mut() {
+        Some(cache) => cache.sheet.write(out, history),
         None => {
             for (i, line) in history.iter().enumerate() {
                 if i > 0 {
@@ -251,7 +315,10 @@ fn write_view_with(out: &mut String, view: &PlayerView, sheet: Option<&mut Score
     seats(out, winners);
     if let Some(commitment) = deal_commitment {
         out.push_str(r#","deal_commitment":"#);
-        hash(out, commitment);
+        match cache {
+            Some(cache) => cache.commitment.write(out, commitment),
+            None => hash(out, commitment),
+        }
     }
     out.push('}');
 }

@@ -185,7 +185,7 @@ impl PlayerView {
 
 /// A game's score sheet as its views share it, kept by whoever makes view after view of one
 /// game (a table): a view made with it ([`PlayerView::of_shared`]) holds a reference to these
-/// lines instead of a copy of its own, and the kept [`json::ScoreSheet`] finds the lines it
+/// lines instead of a copy of its own, and the kept [`json::ViewCache`] finds the lines it
 /// wrote last without comparing them. The lines are copied from the game again only when they
 /// differ from the game's (once a hand). The game itself keeps a plain list: sharing it there
 /// made `parlor bench` about 5% slower (the count checked at every hand's end).

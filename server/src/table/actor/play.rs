@@ -114,7 +114,7 @@ impl TableActor {
                     view: Box::new(view),
                     timeout_ms: timeout,
                 };
-                let frame = frame_with(&msg, Some(&mut self.score_sheet));
+                let frame = frame_with(&msg, Some(&mut self.view_cache));
                 if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);
                 }

@@ -97,7 +97,7 @@ impl TableActor {
                         &mut self.history,
                     )),
                 };
-                let frame = frame_with(&msg, Some(&mut self.score_sheet));
+                let frame = frame_with(&msg, Some(&mut self.view_cache));
                 if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);
                 }
@@ -109,7 +109,7 @@ impl TableActor {
                     seq: self.seq,
                     view: Box::new(PlayerView::of_shared(game, None, &mut self.history)),
                 },
-                Some(&mut self.score_sheet),
+                Some(&mut self.view_cache),
             );
             for conn in &self.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
