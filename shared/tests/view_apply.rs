@@ -154,7 +154,7 @@ fn only_who_can_know_it_knows_who_leads_the_first_hearts_trick() {
     for viewer in Seat::all(4).map(Some).chain([None]) {
         let view = followed_from_the_deal(&game, viewer);
         if viewer == Some(holder) {
-            assert_eq!(view.to_act, [holder]);
+            assert_eq!(view.to_act[..], [holder]);
             assert_eq!(view.trick.leader, holder);
         } else {
             assert!(view.to_act.is_empty(), "{viewer:?} cannot know");
@@ -189,7 +189,7 @@ fn the_seat_that_passed_the_two_of_clubs_knows_who_leads() {
     for (viewer, view) in &views {
         assert_eq!(view.phase, Phase::Playing);
         if *viewer == Some(giver) || *viewer == Some(receiver) {
-            assert_eq!(view.to_act, [receiver], "{viewer:?} knows");
+            assert_eq!(view.to_act[..], [receiver], "{viewer:?} knows");
             assert_eq!(view.trick.leader, receiver);
         } else {
             assert!(view.to_act.is_empty(), "{viewer:?} cannot know");

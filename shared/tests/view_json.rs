@@ -258,7 +258,8 @@ proptest! {
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();
-        view.tricks = tricks(bits, usize::from(small[1] % 14), n);
+        // Room for one more: a hand has at most 13 tricks.
+        view.tricks = tricks(bits, usize::from(small[1] % 13), n).into_iter().collect();
         // A fresh cache, then the same cache for score sheets, tricks and commitments that
         // differ from the last ones written: a number changed in the first line and a card in
         // the first trick (as long), a line and a trick more (longer, the same up to it), then

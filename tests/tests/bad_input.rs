@@ -306,7 +306,7 @@ async fn legal_moves_in_the_prompt_are_exactly_the_ones_accepted() {
         else {
             unreachable!()
         };
-        if view.to_act == [Seat(i as u8)] {
+        if view.to_act[..] == [Seat(i as u8)] {
             leader = Some((i, view.hand));
         }
     }

@@ -79,6 +79,9 @@ impl Variant {
         if self == Variant::Hearts5 { 10 } else { 13 }
     }
 
+    /// The most cards a hand holds in any variant, and so the most tricks of a hand.
+    pub const MAX_HAND_SIZE: usize = 13;
+
     /// True when the lowest total wins (the Hearts family scores penalties).
     #[must_use]
     pub fn low_score_wins(self) -> bool {
@@ -369,6 +372,17 @@ pub enum OptionsError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A view holds a hand's finished tricks inline, room for `MAX_HAND_SIZE` of them.
+    #[test]
+    fn no_hand_is_larger_than_the_largest_hand_size() {
+        for variant in Variant::ALL {
+            assert!(
+                variant.hand_size() as usize <= Variant::MAX_HAND_SIZE,
+                "{variant}"
+            );
+        }
+    }
 
     #[test]
     fn defaults_follow_the_rules_reference() {

@@ -25,7 +25,9 @@
 //! - **`pool`** only moves in variants with a prize (filippa); elsewhere it keeps the value of
 //!   the snapshot the client started from.
 
-use super::{PassView, PlayedCard, PlayerView, TrickView};
+use arrayvec::ArrayVec;
+
+use super::{PassView, PlayedCard, PlayerView, Seats, TrickView};
 use crate::card::{Card, CardSet, Suit};
 use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase};
 use crate::seat::{PerSeat, Seat};
@@ -83,7 +85,7 @@ impl PlayerView {
             }
             Event::MatchOver { winners, totals } => {
                 self.phase = Phase::MatchOver;
-                self.winners = winners.to_vec();
+                self.winners = winners.iter().copied().collect();
                 self.totals = *totals;
                 self.to_act.clear();
             }
@@ -95,7 +97,7 @@ impl PlayerView {
         self.legal = legal;
         if let (Legal::Play { .. }, Some(me)) = (legal, self.seat) {
             // Asked to play: it is this seat's turn, and if the trick is empty it leads.
-            self.to_act = vec![me];
+            self.to_act = Seats::from_iter([me]);
             if self.trick.plays.is_empty() {
                 self.trick.leader = me;
             }
@@ -126,7 +128,7 @@ impl PlayerView {
         self.face_up = CardSet::EMPTY;
         self.trick = TrickView {
             leader: dealer.next(n),
-            plays: Vec::new(),
+            plays: ArrayVec::new(),
         };
         self.tricks.clear();
         self.tricks_won = PerSeat::new(n);
@@ -180,7 +182,8 @@ impl PlayerView {
         if self.trick.plays.is_empty() {
             self.trick.leader = seat;
         }
-        self.trick.plays.push(PlayedCard { seat, card });
+        // A stream with more plays than seats (no server sends one) leaves the extra out.
+        let _ = self.trick.plays.try_push(PlayedCard { seat, card });
         self.hand_sizes[seat] = self.hand_sizes[seat].saturating_sub(1);
         if self.seat == Some(seat) {
             self.hand.remove(card);
@@ -190,15 +193,16 @@ impl PlayerView {
         self.hearts_broken |= card.suit() == Suit::Hearts;
         self.phase = Phase::Playing;
         self.to_act = if self.trick.plays.len() < usize::from(n) {
-            vec![seat.next(n)]
+            Seats::from_iter([seat.next(n)])
         } else {
-            Vec::new()
+            Seats::new()
         };
     }
 
     fn trick_won(&mut self, winner: Seat) {
         let plays = std::mem::take(&mut self.trick.plays);
-        self.tricks.push(CompletedTrick {
+        // As with plays: a hand holds no more tricks than that.
+        let _ = self.tricks.try_push(CompletedTrick {
             leader: self.trick.leader,
             cards: plays.iter().map(|p| p.card).collect(),
             winner,
@@ -210,9 +214,9 @@ impl PlayerView {
             self.totals[winner] += 1;
         }
         self.to_act = if self.hand_sizes[winner] > 0 {
-            vec![winner]
+            Seats::from_iter([winner])
         } else {
-            Vec::new()
+            Seats::new()
         };
     }
 

@@ -10,6 +10,7 @@ pub mod json;
 
 use std::sync::Arc;
 
+use arrayvec::ArrayVec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +18,10 @@ use crate::card::{Card, CardSet, Suit};
 use crate::rules::{
     CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Variant,
 };
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{MAX_SEATS, PerSeat, Seat};
+
+/// A few seats in order, as a view lists them (at most one a seat), inline.
+pub type Seats = ArrayVec<Seat, MAX_SEATS>;
 
 /// The table as one player (or a spectator, with `seat: None`) sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -47,7 +51,10 @@ pub struct PlayerView {
     /// The trick on the table.
     pub trick: TrickView,
     /// The tricks completed this hand, in order.
-    pub tricks: Vec<CompletedTrick>,
+    // Inline, as are the views' other lists: a table makes a view at every prompt, and each
+    // list on the heap cost an allocation and its freeing.
+    #[schemars(with = "Vec<CompletedTrick>")]
+    pub tricks: ArrayVec<CompletedTrick, { Variant::MAX_HAND_SIZE }>,
     /// Tricks taken this hand per seat.
     pub tricks_won: PerSeat<u8>,
     /// Whether a heart has been played this hand.
@@ -65,11 +72,13 @@ pub struct PlayerView {
     // the lines.
     pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
-    pub to_act: Vec<Seat>,
+    #[schemars(with = "Vec<Seat>")]
+    pub to_act: Seats,
     /// What the viewer may do now.
     pub legal: Legal,
     /// The winners, once the match is over.
-    pub winners: Vec<Seat>,
+    #[schemars(with = "Vec<Seat>")]
+    pub winners: Seats,
     /// SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
     /// published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,7 +91,8 @@ pub struct TrickView {
     /// Who leads it.
     pub leader: Seat,
     /// The cards so far, in play order.
-    pub plays: Vec<PlayedCard>,
+    #[schemars(with = "Vec<PlayedCard>")]
+    pub plays: ArrayVec<PlayedCard, MAX_SEATS>,
 }
 
 /// One card on the table and who played it.
@@ -104,7 +114,8 @@ pub struct PassView {
     /// The cards the viewer received (empty until everyone has passed).
     pub received: CardSet,
     /// Seats that have not chosen yet.
-    pub waiting: Vec<Seat>,
+    #[schemars(with = "Vec<Seat>")]
+    pub waiting: Seats,
 }
 
 impl PlayerView {
@@ -163,7 +174,7 @@ impl PlayerView {
             history,
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
-            winners: game.winners().to_vec(),
+            winners: game.winners().iter().copied().collect(),
             deal_commitment: game.deal_commitment(),
         }
     }
@@ -242,5 +253,38 @@ mod tests {
             last = view;
         }
         assert_eq!(hands_ended, 3);
+    }
+
+    /// A view's lists are kept inline: a view read from JSON with more tricks than a hand
+    /// holds, or more plays or seats to act than a table has seats, is refused with an error,
+    /// never a panic, and one at the limits reads back as it was written.
+    #[test]
+    fn views_with_overlong_lists_are_refused() {
+        let game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
+        let view = PlayerView::of(&game, Some(Seat(0)));
+        let mut json = serde_json::to_value(&view).unwrap();
+        let trick =
+            serde_json::json!({"leader": 0, "cards": ["2C", "3C", "4C", "5C"], "winner": 1});
+        let play = serde_json::json!({"seat": 0, "card": "2C"});
+        let cases = [
+            ("/tricks", vec![trick; Variant::MAX_HAND_SIZE]),
+            ("/trick/plays", vec![play; MAX_SEATS]),
+            ("/to_act", vec![serde_json::json!(0); MAX_SEATS]),
+            ("/winners", vec![serde_json::json!(1); MAX_SEATS]),
+        ];
+        for (path, mut items) in cases {
+            *json.pointer_mut(path).unwrap() = serde_json::Value::from(items.clone());
+            let read: PlayerView = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(
+                serde_json::to_value(&read).unwrap(),
+                json,
+                "{path} at its limit"
+            );
+            items.push(items[0].clone());
+            *json.pointer_mut(path).unwrap() = serde_json::Value::from(items);
+            let refused = serde_json::from_value::<PlayerView>(json.clone());
+            assert!(refused.is_err(), "{path} past its limit");
+            json = serde_json::to_value(&view).unwrap();
+        }
     }
 }
