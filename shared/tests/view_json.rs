@@ -263,7 +263,7 @@ proptest! {
         // A fresh cache, then the same cache for score sheets, tricks and commitments that
         // differ from the last ones written: a number changed in the first line and a card in
         // the first trick (as long), a line and a trick more (longer, the same up to it), then
-        // two fewer (shorter), and another commitment.
+        // two fewer (shorter), another commitment, and other totals.
         let mut cache = ViewCache::default();
         check_view(&view, seq, timeout_ms, &mut cache);
         // Changed as the game changes its lines: a copy while the cache shares them.
@@ -282,6 +282,10 @@ proptest! {
         view.tricks.truncate(view.tricks.len().saturating_sub(2));
         check_view(&view, seq, timeout_ms, &mut cache);
         view.deal_commitment = view.deal_commitment.map(|Hash32(mut c)| { c[31] ^= 1; Hash32(c) });
+        check_view(&view, seq, timeout_ms, &mut cache);
+        view.negatives[Seat(0)] = view.negatives[Seat(0)].wrapping_add(1);
+        check_view(&view, seq, timeout_ms, &mut cache);
+        view.totals[Seat(n as u8 - 1)] = view.totals[Seat(n as u8 - 1)].wrapping_sub(1);
         check_view(&view, seq, timeout_ms, &mut cache);
         check_event(&Event::HandScored(line), seq, seq / 2);
         check_event(

@@ -99,7 +99,7 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
 /// less often than views are made. The score sheet changes once a hand, yet writing it was about
 /// two thirds of a late view's cost; the hand's finished tricks change once a trick (a prompt
 /// carries six on average, about 0.9 k instructions to write); the deal's commitment once a hand
-/// (64 hex digits, about 0.4 k).
+/// (64 hex digits, about 0.4 k); the match's totals once a hand (0.5 k).
 ///
 /// Each part is written again only from where the view differs from what it holds, so a cache
 /// given the views of any match, in any order, still writes each view exactly.
@@ -108,6 +108,7 @@ pub struct ViewCache {
     sheet: ScoreSheet,
     tricks: TrickList,
     commitment: Commitment,
+    totals: Totals,
 }
 
 /// A match's score sheet (a view's `history`) as last written.
@@ -184,6 +185,32 @@ impl TrickList {
         }
         out.push_str(&self.json);
     }
+}
+
+/// A match's totals and negative totals as last written, with their keys.
+#[derive(Debug, Default, Clone)]
+struct Totals {
+    values: Option<(PerSeat<i32>, PerSeat<i32>)>,
+    json: String,
+}
+
+impl Totals {
+    fn write(&mut self, out: &mut String, totals: &PerSeat<i32>, negatives: &PerSeat<i32>) {
+        let values = Some((*totals, *negatives));
+        if self.values != values {
+            self.json.clear();
+            write_totals(&mut self.json, totals, negatives);
+            self.values = values;
+        }
+        out.push_str(&self.json);
+    }
+}
+
+fn write_totals(out: &mut String, totals: &PerSeat<i32>, negatives: &PerSeat<i32>) {
+    out.push_str(r#","totals":"#);
+    per_seat(out, totals);
+    out.push_str(r#","negatives":"#);
+    per_seat(out, negatives);
 }
 
 /// A deal's commitment as last written, quotes included.
@@ -287,10 +314,10 @@ fn write_view_with(out: &mut String, view: &PlayerView, cache: Option<&mut ViewC
         Some(pass) => write_pass(out, pass),
         None => out.push_str("null"),
     }
-    out.push_str(r#","totals":"#);
-    per_seat(out, totals);
-    out.push_str(r#","negatives":"#);
-    per_seat(out, negatives);
+    match cache.as_deref_mut() {
+        Some(cache) => cache.totals.write(out, totals, negatives),
+        None => write_totals(out, totals, negatives),
+    }
     out.push_str(r#","pool":"#);
     int(out, i64::from(*pool));
     out.push_str(r#","history":["#);
