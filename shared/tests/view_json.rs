@@ -180,7 +180,7 @@ proptest! {
         fair in any::<bool>(),
     ) {
         // One cache for every match: each next match starts a different score sheet, each
-        // hand other tricks and (dealt fairly) another commitment.
+        // hand (dealt fairly) another commitment.
         let mut cache = ViewCache::default();
         for variant in Variant::ALL {
             let checked = check_match(variant, knob, seed, fair, &mut cache);
