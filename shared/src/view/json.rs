@@ -104,8 +104,9 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
 /// instructions off a prompt, yet the server was no faster in alternated runs at 250 tables,
 /// and each table held 1.5 KB more.
 ///
-/// Each part is written again only from where the view differs from what it holds, so a cache
-/// given the views of any match, in any order, still writes each view exactly.
+/// Each part is written again only when the view differs from what it holds (the score sheet
+/// from its first differing line), so a cache given the views of any match, in any order,
+/// still writes each view exactly.
 #[derive(Debug, Default, Clone)]
 pub struct ViewCache {
     sheet: ScoreSheet,
