@@ -145,9 +145,13 @@ fn a_lingering_relay_carries_the_load_and_says_so() {
 
 /// `--rounds` repeats the comparison, the server first in even rounds, and ends with the
 /// medians and ranges of the rounds' ratios; it needs `--versus-relay` and at least one round.
+/// With `--busy`, threads spin beside the whole run, and every window says the machine's load.
 #[test]
 fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
-    let out = small_loadtest("loadtest-rounds", &["--versus-relay", "--rounds", "2"]);
+    let out = small_loadtest(
+        "loadtest-rounds",
+        &["--versus-relay", "--rounds", "2", "--busy", "1"],
+    );
     let stdout = succeeded(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     let at = |prefix: &str, from: usize| {
@@ -182,6 +186,28 @@ fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
         stdout.contains("versus relay over 2 rounds: p99_ms: parlor median "),
         "{stdout}"
     );
+    assert!(
+        at("busy: threads spinning beside the load: 1", 0) < first,
+        "{stdout}"
+    );
+    if cfg!(target_os = "linux") {
+        let after: Vec<f64> = lines
+            .iter()
+            .filter(|l| l.starts_with("machine load average: "))
+            .map(|l| number_after(l, "before the window, "))
+            .collect();
+        assert_eq!(after.len(), 4, "one a window: {stdout}");
+        let summary = lines[at(
+            "versus relay over 2 rounds: machine load average after each window:",
+            second,
+        )];
+        let low = after.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = after.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            summary.contains(&format!("(range {low:.2}-{high:.2})")),
+            "{stdout}"
+        );
+    }
 
     for flags in [&["--rounds", "2"][..], &["--versus-relay", "--rounds", "0"]] {
         let out = Command::new(parlor_bin())

@@ -18,6 +18,10 @@
 //! over the window, split into user and system time (the relay's threads; a Parlor server's
 //! `cpu_ms` and `cpu_user_ms` from `GET /api/stats`), which drifts less than moves per
 //! second, and the versus line gives their ratio too.
+//!
+//! Each window is printed with the machine's load average before and after it, to say how
+//! quiet the machine was; `--busy N` spins N threads beside the whole run, for figures on a
+//! busy machine ([`super::machine`]).
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -38,6 +42,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
+use super::machine::{Busy, load_average};
 use super::relay::Relay;
 use super::remote_bot::move_message;
 use super::spread::Spread;
@@ -85,6 +90,10 @@ pub struct LoadtestArgs {
     /// Its moves/s are not those of a plain run: half the matches are further on.
     #[arg(long)]
     pub marginal_memory: bool,
+    /// Spin this many threads beside the load for the whole run (the relay's windows too):
+    /// the figures of a busy machine, taken again by one command.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub busy: usize,
 }
 
 /// How long every client may take to join its table before the run gives up.
@@ -98,6 +107,8 @@ struct Figures {
     p99_ms: f64,
     /// The server's CPU time per move during the window, when it says.
     cpu_per_move: Option<CpuPerMove>,
+    /// The machine's load average at the end of the window, where the system says.
+    load_after: Option<f64>,
 }
 
 /// A server's CPU time per move, in microseconds.
@@ -172,6 +183,11 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
         bail!("only ws:// URLs are supported: {}", args.url);
     }
     let runtime = super::runtime(args.threads)?;
+    // Spins until the run ends, relay windows included.
+    let busy = Busy::start(args.busy).context("starting the busy threads")?;
+    if busy.threads() > 0 {
+        println!("busy: threads spinning beside the load: {}", busy.threads());
+    }
     if !args.versus_relay {
         runtime.block_on(load(args, &host, None))?;
         return Ok(());
@@ -268,6 +284,17 @@ fn print_spreads(rounds: &[(Figures, Figures)]) {
             ratio.median, ratio.low, ratio.high
         );
     }
+    let loads: Vec<f64> = rounds
+        .iter()
+        .flat_map(|(p, r)| [p.load_after, r.load_after])
+        .flatten()
+        .collect();
+    if let Some(load) = Spread::of(&loads) {
+        println!(
+            "versus relay over {n} rounds: machine load average after each window: median {:.2} (range {:.2}-{:.2})",
+            load.median, load.low, load.high
+        );
+    }
 }
 
 /// The CPU time the server under load has used so far: the relay's threads', or what a
@@ -347,11 +374,13 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
     let cpu_before = server_cpu_time(&host, bare).await;
+    let load_before = load_average();
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let cpu_after = server_cpu_time(&host, bare).await;
+    let load_after = load_average();
     let during = if relay {
         None
     } else {
@@ -416,10 +445,14 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
     if let Some(cpu) = cpu_per_move {
         println!("server CPU per move: {cpu} over the window");
     }
+    if let (Some(before), Some(after)) = (load_before, load_after) {
+        println!("machine load average: {before:.2} before the window, {after:.2} after");
+    }
     let figures = Figures {
         moves_per_sec: moves as f64 / elapsed,
         p99_ms: pct(0.99),
         cpu_per_move,
+        load_after,
     };
     println!(
         "moves/s: {:.0} p50_ms: {:.2} p99_ms: {:.2}",

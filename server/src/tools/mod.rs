@@ -16,6 +16,7 @@ pub mod bot;
 pub mod bots;
 pub mod heartless_move;
 pub mod loadtest;
+pub mod machine;
 pub mod relay;
 pub mod remote_bot;
 pub mod replay;
