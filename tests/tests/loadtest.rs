@@ -19,6 +19,15 @@ fn number_after(line: &str, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no number after {key:?} in {line:?}"))
 }
 
+/// The number after `key` on each line that starts with `prefix`.
+fn numbers_on(lines: &[&str], prefix: &str, key: &str) -> Vec<f64> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(prefix))
+        .map(|l| number_after(l, key))
+        .collect()
+}
+
 /// Runs `parlor loadtest` with `flags` at two tables for a second against a fresh server (its
 /// store in a temporary directory named after `name`), and returns what it printed.
 fn small_loadtest(name: &str, flags: &[&str]) -> std::process::Output {
@@ -166,11 +175,7 @@ fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
         at("parlor (", second) < at("bare relay", second),
         "{stdout}"
     );
-    let ratios: Vec<f64> = lines
-        .iter()
-        .filter(|l| l.starts_with("versus relay: moves/s ratio: "))
-        .map(|l| number_after(l, "ratio: "))
-        .collect();
+    let ratios = numbers_on(&lines, "versus relay: moves/s ratio: ", "ratio: ");
     assert_eq!(ratios.len(), 2, "one comparison a round: {stdout}");
     let summary = lines[at("versus relay over 2 rounds: moves/s ratio:", second)];
     let (low, high) = (ratios[0].min(ratios[1]), ratios[0].max(ratios[1]));
@@ -191,11 +196,7 @@ fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
         "{stdout}"
     );
     if cfg!(target_os = "linux") {
-        let after: Vec<f64> = lines
-            .iter()
-            .filter(|l| l.starts_with("machine load average: "))
-            .map(|l| number_after(l, "before the window, "))
-            .collect();
+        let after = numbers_on(&lines, "machine load average: ", "before the window, ");
         assert_eq!(after.len(), 4, "one a window: {stdout}");
         let summary = lines[at(
             "versus relay over 2 rounds: machine load average after each window:",
