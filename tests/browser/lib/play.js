@@ -78,9 +78,10 @@ export async function trickCards(page) {
 
 /**
  * Does what the page asks of us, once: picks three cards and passes, or plays the first
- * highlighted card. Returns 'passed', 'played' or null when nothing was asked.
+ * highlighted card. Returns 'passed', 'played' or null when nothing was asked; or 'done' when
+ * `stopBefore` (an async predicate, asked once something is asked of us) is already true.
  */
-export async function actOnce(page) {
+export async function actOnce(page, stopBefore = null) {
   const pass = page.locator('#pass-button');
   if (await pass.count()) {
     const cards = page.locator('.hand .card:not(.selected)');
@@ -91,6 +92,10 @@ export async function actOnce(page) {
   }
   const legal = page.locator('.hand-area.active .hand .card.legal');
   if (await legal.count()) {
+    // Asked once our turn is shown, not only before looking: a turn that arrives between a
+    // look at `done` and this one is seen, not played through (a phone test once played a
+    // whole hand this way and waited on the score sheet until it timed out).
+    if (stopBefore && await stopBefore()) return 'done';
     const card = await legal.first().getAttribute('data-card');
     const handNumber = () => page.evaluate(() => window.__parlor?.view?.hand_number);
     const before = await handNumber();
@@ -117,7 +122,7 @@ export async function playUntil(page, done, ms = 120000) {
     if (await done()) return true;
     if (await dialogOpen()) return false;
     try {
-      await actOnce(page);
+      if (await actOnce(page, done) === 'done') return true;
     } catch (e) {
       // The hand can end between looking and clicking: the score sheet then covers the table,
       // which is not a failure; `done` decides what comes next.
@@ -155,7 +160,7 @@ export async function playAll(pages, done, ms = 120000) {
     for (const page of pages) {
       if (await dialogOpen(page)) continue;
       try {
-        await actOnce(page);
+        if (await actOnce(page, done) === 'done') return true;
       } catch (e) {
         // As in `playUntil`: a hand that ends between looking and clicking is no failure.
         if (!(await dialogOpen(page))) throw e;
