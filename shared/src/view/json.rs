@@ -110,8 +110,10 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
 #[derive(Debug, Default, Clone)]
 pub struct ViewCache {
     sheet: ScoreSheet,
-    commitment: Commitment,
-    totals: Totals,
+    /// The deal's commitment, quotes included.
+    commitment: Kept<Hash32>,
+    /// The match's totals and negative totals, with their keys.
+    totals: Kept<(PerSeat<i32>, PerSeat<i32>)>,
 }
 
 /// A match's score sheet (a view's `history`) as last written.
@@ -162,48 +164,41 @@ impl ScoreSheet {
     }
 }
 
-/// A match's totals and negative totals as last written, with their keys.
-#[derive(Debug, Default, Clone)]
-struct Totals {
-    values: Option<(PerSeat<i32>, PerSeat<i32>)>,
+/// A part of a view as last written, and the value it was written from: written again only
+/// for another value.
+#[derive(Debug, Clone)]
+struct Kept<V> {
+    value: Option<V>,
     json: String,
 }
 
-impl Totals {
-    fn write(&mut self, out: &mut String, totals: &PerSeat<i32>, negatives: &PerSeat<i32>) {
-        let values = Some((*totals, *negatives));
-        if self.values != values {
+impl<V> Default for Kept<V> {
+    fn default() -> Self {
+        Kept {
+            value: None,
+            json: String::new(),
+        }
+    }
+}
+
+impl<V: PartialEq> Kept<V> {
+    /// Writes the JSON of `value` (made by `write` when it is not the value kept).
+    fn write(&mut self, out: &mut String, value: V, write: impl FnOnce(&mut String, &V)) {
+        if self.value.as_ref() != Some(&value) {
             self.json.clear();
-            write_totals(&mut self.json, totals, negatives);
-            self.values = values;
+            write(&mut self.json, &value);
+            self.value = Some(value);
         }
         out.push_str(&self.json);
     }
 }
 
+/// The match's totals and negative totals, with their keys.
 fn write_totals(out: &mut String, totals: &PerSeat<i32>, negatives: &PerSeat<i32>) {
     out.push_str(r#","totals":"#);
     per_seat(out, totals);
     out.push_str(r#","negatives":"#);
     per_seat(out, negatives);
-}
-
-/// A deal's commitment as last written, quotes included.
-#[derive(Debug, Default, Clone)]
-struct Commitment {
-    hash: Option<Hash32>,
-    json: String,
-}
-
-impl Commitment {
-    fn write(&mut self, out: &mut String, commitment: &Hash32) {
-        if self.hash.as_ref() != Some(commitment) {
-            self.json.clear();
-            hash(&mut self.json, commitment);
-            self.hash = Some(*commitment);
-        }
-        out.push_str(&self.json);
-    }
 }
 
 /// [`write_view`], taking what `cache` holds written when one is given.
@@ -284,7 +279,11 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         None => out.push_str("null"),
     }
     match cache.as_deref_mut() {
-        Some(cache) => cache.totals.write(out, totals, negatives),
+        Some(cache) => cache
+            .totals
+            .write(out, (*totals, *negatives), |json, (t, n)| {
+                write_totals(json, t, n);
+            }),
         None => write_totals(out, totals, negatives),
     }
     out.push_str(r#","pool":"#);
@@ -312,7 +311,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     if let Some(commitment) = deal_commitment {
         out.push_str(r#","deal_commitment":"#);
         match cache {
-            Some(cache) => cache.commitment.write(out, commitment),
+            Some(cache) => cache.commitment.write(out, *commitment, hash),
             None => hash(out, commitment),
         }
     }
