@@ -1,6 +1,6 @@
-//! The WebSocket endpoint: one connection = one reader and one writer, run side by side in
-//! one task; when either ends, both do. A client's close frame is answered with a close frame
-//! (the closing handshake) before the socket is dropped.
+//! The WebSocket endpoint: one connection = one reader, in the connection's task, and one
+//! writer, in a task of its own; when either ends, both do. A client's close frame is answered
+//! with a close frame (the closing handshake) before the socket is dropped.
 //!
 //! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
 //! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
@@ -28,11 +28,9 @@ pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
 use axum::extract::ws::Message;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use futures_util::stream::FuturesUnordered;
-use futures_util::{FutureExt, Sink, SinkExt, Stream, StreamExt};
+use futures_util::{Sink, SinkExt, Stream};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
@@ -98,7 +96,7 @@ pub struct Hub {
 /// server stops.
 pub async fn run<W, R>(mut sink: W, stream: &mut R, hub: &Hub)
 where
-    W: Sink<Message> + Unpin + Send,
+    W: Sink<Message> + Unpin + Send + 'static,
     R: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
 {
     let conn = ConnId::next();
@@ -120,23 +118,35 @@ where
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
     let opened = std::time::Instant::now();
-    let sent = writer::Sent::default();
-    let ended = {
-        let ping_every = hub.limits.idle / 3;
-        // Each half is polled only when it was woken (a `select!` would poll both): the
-        // table waking the writer for its frames then costs no read attempt on the socket,
-        // and a frame arriving costs the writer nothing.
-        let mut halves: FuturesUnordered<Pin<Box<dyn Future<Output = ReadEnd> + Send + '_>>> =
-            FuturesUnordered::new();
-        halves.push(Box::pin(reader.run(stream, &hub.limits)));
-        // The writer's future goes into its box as it is: wrapped in an async block it would
-        // be held beside the block's own copies of its arguments.
-        let linger = hub.limits.linger;
-        halves.push(Box::pin(
-            write_loop(&mut sink, rx, writer_conn, &sent, ping_every, linger)
-                .map(|()| ReadEnd::Gone),
-        ));
-        halves.next().await.unwrap_or(ReadEnd::Gone)
+    // The writer is a task of its own: a frame for this connection wakes the writer alone,
+    // straight from the runtime. Run as the other half of this task, each wake went through
+    // the tracked task, the session's future and a `FuturesUnordered` first; at 250 busy
+    // tables the server's user time was 34.7–41.1 µs a move that way and 30.0–34.2 µs this
+    // way (four alternated pairs). The sink comes back when the writer ends, for the closing
+    // handshake or a relay.
+    let ping_every = hub.limits.idle / 3;
+    let linger = hub.limits.linger;
+    let mut writing = tokio::spawn(async move {
+        let sent = writer::Sent::default();
+        write_loop(&mut sink, rx, writer_conn, &sent, ping_every, linger).await;
+        (sink, sent)
+    });
+    let (ended, written) = tokio::select! {
+        ended = reader.run(stream, &hub.limits) => (ended, None),
+        written = &mut writing => (ReadEnd::Gone, Some(written)),
+    };
+    let written = match written {
+        Some(written) => written,
+        None => {
+            // The reader ended first: the writer stops at once, dropping what is queued
+            // (the connection is going away), and hands the sink back.
+            reader.conn.kick();
+            writing.await
+        }
+    };
+    let Ok((mut sink, sent)) = written else {
+        // The writer panicked: the sink went with it.
+        return finished(&mut reader, hub, conn, opened, &writer::Sent::default()).await;
     };
     match ended {
         ReadEnd::ClientClosed => {
@@ -165,6 +175,17 @@ where
         }
         ReadEnd::Gone => {}
     }
+    finished(&mut reader, hub, conn, opened, &sent).await;
+}
+
+/// Tells the table the connection left, and logs the session's line.
+async fn finished(
+    reader: &mut Reader,
+    hub: &Hub,
+    conn: ConnId,
+    opened: std::time::Instant,
+    sent: &writer::Sent,
+) {
     if let Some(table) = reader.table.take() {
         let _ = Box::pin(table.send(TableMsg::Disconnected { conn })).await;
     }
