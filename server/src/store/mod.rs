@@ -320,18 +320,48 @@ impl WriteOutcome {
 /// rather than a channel: a table's output can then go out as its commit lands, without
 /// waking the table once more for every move.
 /// Dropped unanswered (a writer that stopped), it is told [`WriteOutcome::WriterGone`].
-pub struct Acker(Option<Box<dyn FnOnce(WriteOutcome) + Send>>);
+pub struct Acker(Option<Then>);
+
+/// What an [`Acker`] does with the outcome.
+enum Then {
+    /// Tells a numbered write's outcome to its receiver: a table's moves, one every write,
+    /// so no allocation (freed on the writer's thread, each closure's box was an allocation
+    /// crossing threads).
+    Tell(Arc<dyn Answered>, u64),
+    /// Calls this once.
+    Call(Box<dyn FnOnce(WriteOutcome) + Send>),
+}
+
+impl Then {
+    fn run(self, outcome: WriteOutcome) {
+        match self {
+            Then::Tell(to, write) => to.answered(write, outcome),
+            Then::Call(then) => then(outcome),
+        }
+    }
+}
+
+/// Receives the outcomes of numbered writes ([`Acker::numbered`]).
+pub trait Answered: Send + Sync {
+    /// Write number `write` came to `outcome`.
+    fn answered(&self, write: u64, outcome: WriteOutcome);
+}
 
 impl Acker {
     /// An acknowledgement that calls `then` with the outcome.
     pub fn new(then: impl FnOnce(WriteOutcome) + Send + 'static) -> Acker {
-        Acker(Some(Box::new(then)))
+        Acker(Some(Then::Call(Box::new(then))))
+    }
+
+    /// An acknowledgement that tells `to` the outcome of write number `write`.
+    pub fn numbered(to: Arc<dyn Answered>, write: u64) -> Acker {
+        Acker(Some(Then::Tell(to, write)))
     }
 
     /// Answers with the store's result.
     pub fn answer(mut self, result: Result<(), String>) {
         if let Some(then) = self.0.take() {
-            then(match result {
+            then.run(match result {
                 Ok(()) => WriteOutcome::Stored,
                 Err(err) => WriteOutcome::Refused(err),
             });
@@ -342,7 +372,7 @@ impl Acker {
 impl Drop for Acker {
     fn drop(&mut self) {
         if let Some(then) = self.0.take() {
-            then(WriteOutcome::WriterGone);
+            then.run(WriteOutcome::WriterGone);
         }
     }
 }

@@ -5,6 +5,8 @@
 //!
 //! Plain data: no I/O, and nothing of the server above the store.
 
+use std::sync::Arc;
+
 use parlor_shared::Seat;
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::Occupant;
@@ -185,8 +187,10 @@ pub enum Write {
     },
     /// An accepted action.
     Action {
-        /// The table.
-        table: String,
+        /// The table: shared with the table's actor, so a move's write allocates no copy of
+        /// its id (freed on the writer's thread, every copy was an allocation crossing
+        /// threads).
+        table: Arc<str>,
         /// The action.
         row: ActionRow,
     },
@@ -232,9 +236,9 @@ impl Write {
         match self {
             Write::Table(row) => &row.id,
             Write::Result(row) => &row.table,
+            Write::Action { table, .. } => table,
             Write::Match { table, .. }
             | Write::State { table, .. }
-            | Write::Action { table, .. }
             | Write::Chat { table, .. }
             | Write::Closed { table }
             | Write::Cut { table, .. }

@@ -695,7 +695,7 @@ fn statements<'a>(client: &'a Client, s: &'a Statements, write: &'a Write) -> Ve
                 .execute(
                     &s.insert_action,
                     &[
-                        table,
+                        &&**table,
                         &i64::from(row.match_no),
                         &i64::from(row.idx),
                         &i16::from(row.seat),

@@ -17,20 +17,20 @@
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 
 use futures_util::task::AtomicWaker;
 use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame};
-use crate::store::WriteOutcome;
+use crate::store::{Answered, WriteOutcome};
 
 /// What the table and its store's side share.
 #[derive(Debug)]
 pub(super) struct Shared {
-    /// The table's id, for the log.
-    table: String,
+    /// The table's id, for the log and the table's writes.
+    table: Arc<str>,
     state: Mutex<State>,
     /// Woken when the table has something to act on (see [`State::wake_below`]). One
     /// waiter, so a waker rather than a `Notify` and its list of waiters under a lock.
@@ -73,14 +73,14 @@ impl std::fmt::Debug for State {
 impl Shared {
     pub(super) fn new(table: &str) -> Shared {
         Shared {
-            table: table.to_string(),
+            table: Arc::from(table),
             state: Mutex::new(State::default()),
             news: AtomicWaker::new(),
         }
     }
 
     /// The table's id.
-    pub(super) fn table(&self) -> &str {
+    pub(super) fn table(&self) -> &Arc<str> {
         &self.table
     }
 
@@ -105,9 +105,12 @@ impl Shared {
         std::mem::take(&mut state.dropped)
     }
 
+}
+
+impl Answered for Shared {
     /// Takes the answer to write `write` (from the store's side) and delivers what it
     /// releases; wakes the table if that gives it something to act on.
-    pub(super) fn answered(&self, write: u64, outcome: WriteOutcome) {
+    fn answered(&self, write: u64, outcome: WriteOutcome) {
         let mut state = self.lock();
         state.answered = state.answered.max(write);
         if outcome != WriteOutcome::Stored {
@@ -120,7 +123,9 @@ impl Shared {
             self.news.wake();
         }
     }
+}
 
+impl Shared {
     /// Delivers the steps at the front whose write is answered (or that wrote nothing).
     fn deliver_ready(&self, state: &mut State) {
         while let Some(front) = state.steps.front() {

@@ -4,6 +4,8 @@
 //!
 //! It builds rows only; it sends nothing and holds nothing.
 
+use std::sync::Arc;
+
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::{TableOptions, TableStatus};
 use parlor_shared::view::json;
@@ -26,10 +28,7 @@ impl Outbox {
         }
         let (number, sealed) = self.next_write();
         if let Some(store) = &self.store {
-            store.append_then(
-                write,
-                Acker::new(move |outcome| sealed.answered(number, outcome)),
-            );
+            store.append_then(write, Acker::numbered(sealed, number));
         }
     }
 
@@ -90,7 +89,7 @@ impl Outbox {
             },
             seq,
         };
-        let table = self.table().to_string();
+        let table = Arc::clone(self.sealed.table());
         self.write(Write::Action { table, row });
     }
 
