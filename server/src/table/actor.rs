@@ -321,7 +321,7 @@ impl TableActor {
         let wait = shutdown.cancelled();
         tokio::pin!(wait);
         let mut stopping = crate::conn::CancelWatch::new(wait);
-        self.storage_changed();
+        self.storage_changed(self.pause.saving.at_start);
         loop {
             self.settle();
             // What a step changed is on disk before anyone hears of it; the next message
@@ -380,7 +380,7 @@ impl TableActor {
                     },
                     None => break,
                 },
-                () = storage::changed(&mut self.pause.saving) => self.storage_changed(),
+                saving = self.pause.saving.changed() => self.storage_changed(saving),
                 () = &mut self.timer, if timer_armed => {
                     self.timer_at = None;
                     self.handle_timer(Instant::now());

@@ -11,11 +11,13 @@
 //!
 //! An `impl TableActor` block plus the pause's state; it never writes to the store itself.
 
+use std::task::{Poll, ready};
 use std::time::Duration;
 
 use parlor_shared::protocol::ServerMsg;
 use tokio::sync::watch;
 use tokio::time::Instant;
+use tokio_util::sync::ReusableBoxFuture;
 
 use super::TableActor;
 use crate::conn::frame;
@@ -24,8 +26,8 @@ use crate::table::{TableError, TableMsg};
 
 /// Whether the table is paused, and what it watches to know.
 pub(super) struct Pause {
-    /// The store's "writes go through" flag (`None`: no store, never paused).
-    pub(super) saving: Option<watch::Receiver<bool>>,
+    /// The store's "writes go through" flag (never changes without a store).
+    pub(super) saving: SavingFlag,
     /// When the pause began.
     since: Option<Instant>,
 }
@@ -34,7 +36,7 @@ impl Pause {
     /// Watches `store`, if there is one.
     pub(super) fn new(store: Option<&SharedStore>) -> Pause {
         Pause {
-            saving: store.map(|store| store.saving()),
+            saving: SavingFlag::new(store.map(|store| store.saving())),
             since: None,
         }
     }
@@ -45,25 +47,70 @@ impl Pause {
     }
 }
 
-/// Resolves when the store's flag changes; never without a store (or once it is gone).
-pub(super) async fn changed(saving: &mut Option<watch::Receiver<bool>>) {
-    let gone = match saving {
-        Some(rx) => rx.changed().await.is_err(),
-        None => true,
-    };
-    if gone {
-        std::future::pending::<()>().await;
+/// The store's flag, watched by one wait kept from one turn of the table's loop to the next.
+///
+/// Why kept: every table watches the same flag, and a wait made afresh at each turn joined
+/// the flag's list of waiters and left it again, each under the list's lock, shared by every
+/// table on both of the runtime's threads. Kept, a turn only looks at the wait it has.
+pub(super) struct SavingFlag {
+    /// The flag when the table opened (`true` without a store).
+    pub(super) at_start: bool,
+    /// The wait for its next change (`None`: no store, or it is gone).
+    waiting: Option<ReusableBoxFuture<'static, Changed>>,
+}
+
+/// The flag's new value (`None`: the store is gone), and the receiver to wait on next.
+type Changed = (Option<bool>, watch::Receiver<bool>);
+
+impl SavingFlag {
+    fn new(saving: Option<watch::Receiver<bool>>) -> SavingFlag {
+        let Some(mut rx) = saving else {
+            return SavingFlag {
+                at_start: true,
+                waiting: None,
+            };
+        };
+        let at_start = *rx.borrow_and_update();
+        SavingFlag {
+            at_start,
+            waiting: Some(ReusableBoxFuture::new(next_change(rx))),
+        }
     }
+
+    /// Resolves with the flag when it changes; never without a store (or once it is gone).
+    /// Cancel-safe: the wait goes on at the next call.
+    pub(super) fn changed(&mut self) -> impl Future<Output = bool> + '_ {
+        std::future::poll_fn(|cx| {
+            let Some(waiting) = &mut self.waiting else {
+                return Poll::Pending;
+            };
+            let (now, rx) = ready!(waiting.poll(cx));
+            match now {
+                Some(saving) => {
+                    waiting.set(next_change(rx));
+                    Poll::Ready(saving)
+                }
+                None => {
+                    self.waiting = None;
+                    Poll::Pending
+                }
+            }
+        })
+    }
+}
+
+/// Waits for the flag's next change.
+async fn next_change(mut rx: watch::Receiver<bool>) -> Changed {
+    let now = match rx.changed().await {
+        Ok(()) => Some(*rx.borrow_and_update()),
+        Err(_) => None,
+    };
+    (now, rx)
 }
 
 impl TableActor {
     /// Follows the store's flag: pauses or resumes, telling everyone at the table.
-    pub(super) fn storage_changed(&mut self) {
-        let saving = self
-            .pause
-            .saving
-            .as_mut()
-            .is_none_or(|rx| *rx.borrow_and_update());
+    pub(super) fn storage_changed(&mut self, saving: bool) {
         let now = Instant::now();
         match (saving, self.pause.since) {
             (false, None) => {

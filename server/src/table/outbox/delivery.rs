@@ -104,7 +104,6 @@ impl Shared {
         }
         std::mem::take(&mut state.dropped)
     }
-
 }
 
 impl Answered for Shared {
