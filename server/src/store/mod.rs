@@ -324,9 +324,9 @@ pub struct Acker(Option<Then>);
 
 /// What an [`Acker`] does with the outcome.
 enum Then {
-    /// Tells a numbered write's outcome to its receiver: a table's moves, one every write,
-    /// so no allocation (freed on the writer's thread, each closure's box was an allocation
-    /// crossing threads).
+    /// Tells the outcome, by the write's number, to a receiver all of a table's writes
+    /// share: nothing is allocated per write (a boxed closure was an allocation a move,
+    /// freed on the writer's thread).
     Tell(Arc<dyn Answered>, u64),
     /// Calls this once.
     Call(Box<dyn FnOnce(WriteOutcome) + Send>),

@@ -104,27 +104,7 @@ impl Shared {
         }
         std::mem::take(&mut state.dropped)
     }
-}
 
-impl Answered for Shared {
-    /// Takes the answer to write `write` (from the store's side) and delivers what it
-    /// releases; wakes the table if that gives it something to act on.
-    fn answered(&self, write: u64, outcome: WriteOutcome) {
-        let mut state = self.lock();
-        state.answered = state.answered.max(write);
-        if outcome != WriteOutcome::Stored {
-            state.troubles.push((write, outcome));
-        }
-        self.deliver_ready(&mut state);
-        let room = state.wake_below > 0 && state.steps.len() < state.wake_below;
-        if room || state.fenced || !state.dropped.is_empty() {
-            drop(state);
-            self.news.wake();
-        }
-    }
-}
-
-impl Shared {
     /// Delivers the steps at the front whose write is answered (or that wrote nothing).
     fn deliver_ready(&self, state: &mut State) {
         while let Some(front) = state.steps.front() {
@@ -193,6 +173,24 @@ impl Shared {
         }
         state.wake_below = wake_below;
         Poll::Pending
+    }
+}
+
+impl Answered for Shared {
+    /// Takes the answer to write `write` (from the store's side) and delivers what it
+    /// releases; wakes the table if that gives it something to act on.
+    fn answered(&self, write: u64, outcome: WriteOutcome) {
+        let mut state = self.lock();
+        state.answered = state.answered.max(write);
+        if outcome != WriteOutcome::Stored {
+            state.troubles.push((write, outcome));
+        }
+        self.deliver_ready(&mut state);
+        let room = state.wake_below > 0 && state.steps.len() < state.wake_below;
+        if room || state.fenced || !state.dropped.is_empty() {
+            drop(state);
+            self.news.wake();
+        }
     }
 }
 
