@@ -145,7 +145,7 @@ where
         }
     };
     let Ok((mut sink, sent)) = written else {
-        // The writer panicked: the sink went with it.
+        // The writer panicked (or the runtime is stopping): the sink went with it.
         return finished(&mut reader, hub, conn, opened, &writer::Sent::default()).await;
     };
     match ended {
