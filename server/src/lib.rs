@@ -11,6 +11,7 @@ pub mod lobby;
 pub mod ratings;
 pub mod store;
 pub mod table;
+pub mod tally;
 pub mod tools;
 pub mod ws;
 

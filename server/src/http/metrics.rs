@@ -2,8 +2,9 @@
 //! facade and `metrics-exporter-prometheus`.
 //!
 //! Modules below count what they see with `metrics::counter!` and friends (no import of this
-//! module needed); this module installs the one process-wide recorder and, at each scrape,
-//! sets the gauges read from the lobby. The names:
+//! module needed), or, for the counters bumped at every move, in [`crate::tally`]; this
+//! module installs the one process-wide recorder and, at each scrape, sets the gauges read
+//! from the lobby and the tallies' totals. The names:
 //!
 //! | metric | type | what |
 //! |---|---|---|
@@ -89,6 +90,7 @@ pub async fn get(State(state): State<AppState>) -> impl IntoResponse {
         metrics::gauge!("parlor_tables", "status" => status).set(f64::from(count));
     }
     metrics::gauge!("parlor_connections").set(state.tracker.len() as f64);
+    crate::tally::publish();
     handle.run_upkeep();
     (
         [(

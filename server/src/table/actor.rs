@@ -132,7 +132,6 @@ pub(super) fn start(
         awaiting: SeatSet::EMPTY,
         view_cache: ViewCache::default(),
         history: SharedHistory::default(),
-        moves_total: metrics::counter!("parlor_moves_total"),
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
@@ -258,8 +257,6 @@ struct TableActor {
     view_cache: ViewCache,
     /// The match's score sheet as the views sent at every move share it.
     history: SharedHistory,
-    /// `parlor_moves_total`, looked up once: a lookup allocated a handle every move.
-    moves_total: metrics::Counter,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// Where the table's bots come from and think.

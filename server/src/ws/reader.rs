@@ -80,8 +80,6 @@ pub(super) struct Reader {
     pub(super) relay_to: Option<Box<super::Upstream>>,
     /// The invitation another node vouches this connection took up.
     pub(super) vouched: Option<Box<str>>,
-    /// `parlor_ws_bytes_received_total`, looked up once rather than at every frame.
-    bytes_received: metrics::Counter,
 }
 
 impl Reader {
@@ -109,7 +107,6 @@ impl Reader {
             joining: None,
             relay_to: None,
             vouched: None,
-            bytes_received: metrics::counter!("parlor_ws_bytes_received_total"),
         }
     }
 
@@ -208,7 +205,7 @@ impl Reader {
     fn received(&mut self, bytes: usize) {
         self.frames_in += 1;
         self.bytes_in += bytes as u64;
-        self.bytes_received.increment(bytes as u64);
+        crate::tally::WS_BYTES_RECEIVED.add(bytes as u64);
     }
 
     /// Takes a token from the bucket, or refuses the frame with `rate_limited`.

@@ -47,8 +47,6 @@ pub(super) async fn write_loop<W>(
     tokio::pin!(wait);
     let mut closed = CancelWatch::new(wait);
     let mut batch = VecDeque::new();
-    // Looked up once: every batch counts its bytes, and a lookup costs more than the count.
-    let bytes_sent = metrics::counter!("parlor_ws_bytes_sent_total");
     'frames: loop {
         let more = tokio::select! {
             biased;
@@ -78,7 +76,7 @@ pub(super) async fn write_loop<W>(
             return;
         }
         let bytes: usize = batch.iter().map(|frame| frame.len()).sum();
-        bytes_sent.increment(bytes as u64);
+        crate::tally::WS_BYTES_SENT.add(bytes as u64);
         sent_so_far
             .frames
             .fetch_add(batch.len() as u64, Ordering::Relaxed);

@@ -46,7 +46,7 @@ impl TableActor {
         self.outbox.record_action(self.moves, seat, &action, seq);
         self.seats[seat.index()].last_action = Some(action.clone());
         self.moves += 1;
-        self.moves_total.increment(1);
+        crate::tally::MOVES.add(1);
         self.seats[seat.index()].turn_deadline = None;
         self.awaiting.remove(seat);
         self.overdue.remove(seat);
