@@ -54,10 +54,10 @@ pub fn frame_with(msg: &ServerMsg, cache: Option<&mut json::ViewCache>) -> Frame
     thread_local! {
         static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    // Written into a buffer this thread keeps, then copied into a frame of exactly its size
-    // ([`carve`]): `serde_json::to_string` would grow a fresh buffer by doubling (several
-    // reallocations for a prompt that carries a view) and the frame would keep the spare half
-    // while it waits in queues. The messages of every move (`your_turn`, `state`, `event`) are
+    // Written into a buffer this thread keeps, then copied into a frame of exactly its size:
+    // `serde_json::to_string` would grow a fresh buffer by doubling (several reallocations
+    // for a prompt that carries a view) and the frame would keep the spare half while it
+    // waits in queues. The messages of every move (`your_turn`, `state`, `event`) are
     // written by hand, the same bytes several times cheaper (`parlor_shared::view::json`);
     // the rest go through `serde_json`.
     BUFFER.with(|buffer| {
@@ -68,38 +68,11 @@ pub fn frame_with(msg: &ServerMsg, cache: Option<&mut json::ViewCache>) -> Frame
             serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
             *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");
         }
-        let frame = carve(&buffer);
+        let frame = Frame::from(buffer.as_str());
         if buffer.capacity() > KEEP_BYTES {
             *buffer = String::new();
         }
         frame
-    })
-}
-
-/// Frames up to this size are carved from a block of this size that the serializing thread
-/// keeps; larger ones get a block of their own.
-const BLOCK_BYTES: usize = 4096;
-
-/// Copies `text` into a frame carved from this thread's block. A frame of its own size
-/// meant a `malloc` per frame, freed later by the connection's writer, often on the other
-/// thread: a move's prompt (1.5–2.5 KB) took the allocator's slow path every time. A block
-/// goes back whole once its last frame is written (or is reused in place if that happened
-/// before it filled).
-fn carve(text: &str) -> Frame {
-    thread_local! {
-        static BLOCK: std::cell::RefCell<bytes::BytesMut> =
-            std::cell::RefCell::new(bytes::BytesMut::new());
-    }
-    if text.len() > BLOCK_BYTES {
-        return Frame::from(text);
-    }
-    BLOCK.with(|block| {
-        let mut block = block.borrow_mut();
-        if block.capacity() < text.len() {
-            block.reserve(BLOCK_BYTES);
-        }
-        block.extend_from_slice(text.as_bytes());
-        Frame::try_from(block.split().freeze()).expect("copied from a str")
     })
 }
 
@@ -278,28 +251,6 @@ mod tests {
         };
         for msg in [&long, &short, &event, &long, &event, &short] {
             assert_eq!(frame(msg).as_str(), serde_json::to_string(msg).unwrap());
-        }
-    }
-
-    /// Frames carved from one block keep their own bytes, whichever of them are dropped
-    /// first and however many blocks fill; one larger than a block is whole too.
-    #[test]
-    fn carved_frames_keep_their_own_text_across_blocks() {
-        let texts: Vec<String> = (0..200)
-            .map(|i| format!("{{\"n\":{i},\"pad\":\"{}\"}}", "é".repeat(i * 7 % 900)))
-            .chain(std::iter::once("x".repeat(BLOCK_BYTES + 1)))
-            .collect();
-        let mut kept = Vec::new();
-        for (i, text) in texts.iter().enumerate() {
-            let frame = carve(text);
-            assert_eq!(frame.as_str(), text);
-            // Drop every third frame at once, so blocks are both shared and let go.
-            if i % 3 != 0 {
-                kept.push((i, frame));
-            }
-        }
-        for (i, frame) in &kept {
-            assert_eq!(frame.as_str(), texts[*i]);
         }
     }
 }
