@@ -187,7 +187,7 @@ async fn next_answer(thought: &mut Option<Thought>) -> Option<Answer> {
 }
 
 /// A stand-in description, replaced before anyone can read it.
-fn placeholder_info(id: &str, variant: Variant) -> TableInfo {
+pub(super) fn placeholder_info(id: &str, variant: Variant) -> TableInfo {
     TableInfo {
         id: id.to_string(),
         variant,

@@ -262,6 +262,31 @@ impl TableHandle {
     pub async fn send(&self, msg: TableMsg) -> Result<(), TableClosed> {
         self.tx.push(msg).await.map_err(|_| TableClosed)
     }
+
+    /// A handle on a mailbox of `room` messages that no actor reads: the test holds the
+    /// receiving end and plays the table.
+    #[cfg(test)]
+    pub(crate) fn detached(
+        id: &str,
+        room: usize,
+    ) -> (TableHandle, crate::conn::Receiver<TableMsg>) {
+        let (tx, rx) = crate::conn::bounded(room);
+        let info = actor::placeholder_info(id, parlor_shared::Variant::Hearts);
+        let (_, info) = watch::channel(info);
+        let handle = TableHandle {
+            id: id.to_string(),
+            tx,
+            info,
+        };
+        (handle, rx)
+    }
+
+    /// Puts a message in the table's mailbox if it has room now. False when it is full or
+    /// the table has closed.
+    #[must_use]
+    pub fn try_send(&self, msg: TableMsg) -> bool {
+        self.tx.try_push(msg).is_ok()
+    }
 }
 
 /// The table's actor has stopped (it was idle and got cleaned up, or the server is stopping).
