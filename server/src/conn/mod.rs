@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
 use parlor_shared::protocol::ServerMsg;
-use parlor_shared::view::json;
+use parlor_shared::view::{PlayerView, json};
 use tokio_util::sync::CancellationToken;
 
 pub use queue::{PushError, Receiver, Sender, bounded};
@@ -49,25 +49,45 @@ pub fn frame_with(msg: &ServerMsg, cache: Option<&mut json::ViewCache>) -> Frame
     if let ServerMsg::Error { code, .. } = msg {
         metrics::counter!("parlor_errors_total", "code" => code.to_string()).increment(1);
     }
+    // The messages of every move (`your_turn`, `state`, `event`) are written by hand, the
+    // same bytes several times cheaper (`parlor_shared::view::json`); the rest go through
+    // `serde_json`.
+    written(|buffer| {
+        if !json::write_message_with(buffer, msg, cache) {
+            let mut bytes = std::mem::take(buffer).into_bytes();
+            serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
+            *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");
+        }
+    })
+}
+
+/// A `your_turn` frame written from its parts (what [`frame_with`] makes of
+/// [`ServerMsg::YourTurn`]): the table's fresh view is written where it is, not first moved
+/// into a boxed message.
+#[must_use]
+pub fn prompt_frame(
+    seq: u64,
+    view: &PlayerView,
+    timeout_ms: Option<u64>,
+    cache: &mut json::ViewCache,
+) -> Frame {
+    written(|buffer| json::write_your_turn(buffer, seq, &view.legal, view, timeout_ms, Some(cache)))
+}
+
+/// The frame `write` writes, into a buffer this thread keeps, then copied into a frame of
+/// exactly its size: `serde_json::to_string` would grow a fresh buffer by doubling (several
+/// reallocations for a prompt that carries a view) and the frame would keep the spare half
+/// while it waits in queues.
+fn written(write: impl FnOnce(&mut String)) -> Frame {
     /// Serialization buffers kept larger than this are let go (a rare big snapshot).
     const KEEP_BYTES: usize = 64 * 1024;
     thread_local! {
         static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    // Written into a buffer this thread keeps, then copied into a frame of exactly its size:
-    // `serde_json::to_string` would grow a fresh buffer by doubling (several reallocations
-    // for a prompt that carries a view) and the frame would keep the spare half while it
-    // waits in queues. The messages of every move (`your_turn`, `state`, `event`) are
-    // written by hand, the same bytes several times cheaper (`parlor_shared::view::json`);
-    // the rest go through `serde_json`.
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         buffer.clear();
-        if !json::write_message_with(&mut buffer, msg, cache) {
-            let mut bytes = std::mem::take(&mut *buffer).into_bytes();
-            serde_json::to_writer(&mut bytes, msg).expect("server messages always serialize");
-            *buffer = String::from_utf8(bytes).expect("JSON is UTF-8");
-        }
+        write(&mut buffer);
         let frame = Frame::from(buffer.as_str());
         if buffer.capacity() > KEEP_BYTES {
             *buffer = String::new();
@@ -251,6 +271,32 @@ mod tests {
         };
         for msg in [&long, &short, &event, &long, &event, &short] {
             assert_eq!(frame(msg).as_str(), serde_json::to_string(msg).unwrap());
+        }
+    }
+
+    /// A prompt written from its parts is the `your_turn` message's JSON, move after move
+    /// of a match, with and without a turn's time limit, one cache kept throughout.
+    #[test]
+    fn a_prompt_frame_is_the_your_turn_message_s_json() {
+        use parlor_shared::bots::RandomBot;
+        use parlor_shared::rules::{Options, Variant};
+        let mut game = parlor_shared::Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        let mut bot = RandomBot::new(6);
+        let mut events = Vec::new();
+        let mut cache = json::ViewCache::default();
+        for n in 0..120u64 {
+            let seat = game.to_act().first().unwrap();
+            let view = PlayerView::of(&game, Some(seat));
+            let timeout_ms = (n % 2 == 0).then_some(30_000);
+            let msg = ServerMsg::YourTurn {
+                seq: n,
+                legal: view.legal.clone(),
+                view: Box::new(view.clone()),
+                timeout_ms,
+            };
+            let written = prompt_frame(n, &view, timeout_ms, &mut cache);
+            assert_eq!(written.as_str(), serde_json::to_string(&msg).unwrap());
+            bot.act_on(&mut game, seat, &mut events).unwrap();
         }
     }
 }

@@ -56,19 +56,7 @@ pub fn write_message_with(
             legal,
             view,
             timeout_ms,
-        } => {
-            out.push_str(r#"{"type":"your_turn","seq":"#);
-            uint(out, *seq);
-            out.push_str(r#","legal":"#);
-            write_legal(out, legal);
-            out.push_str(r#","view":"#);
-            write_view_with(out, view, cache);
-            if let Some(ms) = timeout_ms {
-                out.push_str(r#","timeout_ms":"#);
-                uint(out, *ms);
-            }
-            out.push('}');
-        }
+        } => write_your_turn(out, *seq, legal, view, *timeout_ms, cache),
         ServerMsg::State { seq, view } => {
             out.push_str(r#"{"type":"state","seq":"#);
             uint(out, *seq);
@@ -88,6 +76,30 @@ pub fn write_message_with(
         _ => return false,
     }
     true
+}
+
+/// Writes a `your_turn` message from its parts, as `serde_json` writes
+/// [`ServerMsg::YourTurn`]: a table writes a prompt from the view it has just made, without
+/// moving the view into a message of its own first (a 360-byte box a move).
+pub fn write_your_turn(
+    out: &mut String,
+    seq: u64,
+    legal: &Legal,
+    view: &PlayerView,
+    timeout_ms: Option<u64>,
+    cache: Option<&mut ViewCache>,
+) {
+    out.push_str(r#"{"type":"your_turn","seq":"#);
+    uint(out, seq);
+    out.push_str(r#","legal":"#);
+    write_legal(out, legal);
+    out.push_str(r#","view":"#);
+    write_view_with(out, view, cache);
+    if let Some(ms) = timeout_ms {
+        out.push_str(r#","timeout_ms":"#);
+        uint(out, ms);
+    }
+    out.push('}');
 }
 
 /// Writes a view as `serde_json` writes it.

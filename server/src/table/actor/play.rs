@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
+use parlor_shared::protocol::{Occupant, TableStatus};
 use parlor_shared::{Action, Event, PlayerView, Seat, SeatSet};
 use tokio::time::Instant;
 
-use crate::conn::frame_with;
+use crate::conn::prompt_frame;
 use crate::table::TableError;
 
 use super::TableActor;
@@ -108,13 +108,7 @@ impl TableActor {
             if let Some(conn) = &state.conn {
                 // The view already holds the seat's legal moves: worked out once.
                 let view = PlayerView::of_shared(game, Some(seat), &mut self.history);
-                let msg = ServerMsg::YourTurn {
-                    seq: self.seq,
-                    legal: view.legal,
-                    view: Box::new(view),
-                    timeout_ms: timeout,
-                };
-                let frame = frame_with(&msg, Some(&mut self.view_cache));
+                let frame = prompt_frame(self.seq, &view, timeout, &mut self.view_cache);
                 if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);
                 }
