@@ -290,7 +290,7 @@ mod tests {
             let timeout_ms = (n % 2 == 0).then_some(30_000);
             let msg = ServerMsg::YourTurn {
                 seq: n,
-                legal: view.legal.clone(),
+                legal: view.legal,
                 view: Box::new(view.clone()),
                 timeout_ms,
             };
