@@ -263,6 +263,13 @@ impl TableHandle {
         self.tx.push(msg).await.map_err(|_| TableClosed)
     }
 
+    /// Puts a message in the table's mailbox if it has room now. False when it is full or
+    /// the table has closed.
+    #[must_use]
+    pub fn try_send(&self, msg: TableMsg) -> bool {
+        self.tx.try_push(msg).is_ok()
+    }
+
     /// A handle on a mailbox of `room` messages that no actor reads: the test holds the
     /// receiving end and plays the table.
     #[cfg(test)]
@@ -279,13 +286,6 @@ impl TableHandle {
             info,
         };
         (handle, rx)
-    }
-
-    /// Puts a message in the table's mailbox if it has room now. False when it is full or
-    /// the table has closed.
-    #[must_use]
-    pub fn try_send(&self, msg: TableMsg) -> bool {
-        self.tx.try_push(msg).is_ok()
     }
 }
 
