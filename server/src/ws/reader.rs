@@ -163,10 +163,13 @@ impl Reader {
                 // A move, when its table has room, needs no future at all.
                 Ok(Message::Text(text)) => {
                     self.received(text.len());
-                    if self.allowed().await && !self.moved_at_once(text.as_str()) {
-                        Box::pin(self.on_text(text.as_str())).await;
-                        if self.relay_to.is_some() {
-                            return ReadEnd::Relay;
+                    if self.allowed().await {
+                        let parsed = ClientMsg::parse(text.as_str());
+                        if !matches!(&parsed, Ok(msg) if self.moved_at_once(msg)) {
+                            Box::pin(self.on_parsed(text.as_str(), parsed)).await;
+                            if self.relay_to.is_some() {
+                                return ReadEnd::Relay;
+                            }
                         }
                     }
                 }
@@ -227,9 +230,15 @@ impl Reader {
         self.reply(&refusal.to_msg()).await;
     }
 
-    /// One text frame.
+    /// One text frame, read here (the reader's loop reads it first, for [`Self::moved_at_once`]).
+    #[cfg(test)]
     pub(super) async fn on_text(&mut self, text: &str) {
-        match ClientMsg::parse(text) {
+        self.on_parsed(text, ClientMsg::parse(text)).await;
+    }
+
+    /// One text frame, read as `parsed`.
+    async fn on_parsed(&mut self, text: &str, parsed: Result<ClientMsg, ProtocolError>) {
+        match parsed {
             Ok(msg) => {
                 if self.cluster.is_some()
                     && matches!(msg, ClientMsg::Join { .. } | ClientMsg::Watch { .. })
@@ -249,14 +258,14 @@ impl Reader {
     /// Hands a move to this connection's table at once, if the table's mailbox has room:
     /// nearly every frame of a busy connection is a move, and each is then spared the boxed
     /// future the other messages are handled in (832 bytes, allocated and freed per frame,
-    /// past the allocator's per-thread cache). False when the text is not a move, the
-    /// connection is at no table, or the mailbox is full or closed: [`Self::on_text`] then
-    /// reads the text again and handles it as any other (waiting for room, or answering).
-    fn moved_at_once(&mut self, text: &str) -> bool {
+    /// past the allocator's per-thread cache). False when `msg` is not a move, the
+    /// connection is at no table, or the mailbox is full or closed: the message is then
+    /// handled as any other (waiting for room, or answering).
+    fn moved_at_once(&self, msg: &ClientMsg) -> bool {
         let Some(table) = &self.table else {
             return false;
         };
-        let Ok(Ok(request)) = ClientMsg::parse(text).map(into_move) else {
+        let Some(request) = move_request(msg) else {
             return false;
         };
         table.try_send(TableMsg::Request {
@@ -267,10 +276,9 @@ impl Reader {
 
     /// Acts on one well-formed message.
     async fn dispatch(&mut self, msg: ClientMsg) {
-        let msg = match into_move(msg) {
-            Ok(request) => return self.ask_table(request).await,
-            Err(msg) => msg,
-        };
+        if let Some(request) = move_request(&msg) {
+            return self.ask_table(request).await;
+        }
         let request = match msg {
             ClientMsg::Ping {} => return self.reply(&ServerMsg::Pong {}).await,
             ClientMsg::Join {
@@ -421,20 +429,22 @@ impl Reader {
     }
 }
 
-/// The table request a move (`play`, `pass`) makes, or the message back when it is not one.
-fn into_move(msg: ClientMsg) -> Result<TableRequest, ClientMsg> {
+/// The table request a move (`play`, `pass`) makes; `None` for any other message.
+fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
     match msg {
-        ClientMsg::Play { card, seat, seq } => Ok(TableRequest::Move {
-            action: Action::Play { card },
-            seat,
-            seq,
+        ClientMsg::Play { card, seat, seq } => Some(TableRequest::Move {
+            action: Action::Play { card: *card },
+            seat: *seat,
+            seq: *seq,
         }),
-        ClientMsg::Pass { cards, seat, seq } => Ok(TableRequest::Move {
-            action: Action::Pass { cards },
-            seat,
-            seq,
+        ClientMsg::Pass { cards, seat, seq } => Some(TableRequest::Move {
+            action: Action::Pass {
+                cards: cards.clone(),
+            },
+            seat: *seat,
+            seq: *seq,
         }),
-        other => Err(other),
+        _ => None,
     }
 }
 
@@ -465,6 +475,11 @@ mod tests {
         reader
     }
 
+    /// Whether the reader's loop would hand `text` to the table at once.
+    fn moved(reader: &Reader, text: &str) -> bool {
+        ClientMsg::parse(text).is_ok_and(|msg| reader.moved_at_once(&msg))
+    }
+
     /// The card a mailbox message plays.
     fn played(msg: TableMsg) -> Card {
         match msg {
@@ -488,8 +503,8 @@ mod tests {
         let mut reader = reader_at(table);
         let two: Card = "2C".parse().unwrap();
         let three: Card = "3C".parse().unwrap();
-        assert!(reader.moved_at_once(r#"{"type":"play","card":"2C"}"#));
-        assert!(!reader.moved_at_once(r#"{"type":"play","card":"3C"}"#));
+        assert!(moved(&reader, r#"{"type":"play","card":"2C"}"#));
+        assert!(!moved(&reader, r#"{"type":"play","card":"3C"}"#));
         let waiting = tokio::spawn(async move {
             reader.on_text(r#"{"type":"play","card":"3C"}"#).await;
             reader
@@ -501,9 +516,9 @@ mod tests {
         };
         assert_eq!(next().await, two);
         assert_eq!(next().await, three);
-        let mut reader = waiting.await.unwrap();
-        assert!(!reader.moved_at_once(r#"{"type":"chat","text":"hi"}"#));
-        assert!(!reader.moved_at_once("not json"));
+        let reader = waiting.await.unwrap();
+        assert!(!moved(&reader, r#"{"type":"chat","text":"hi"}"#));
+        assert!(!moved(&reader, "not json"));
         assert!(mailbox.try_recv().is_none());
     }
 }
