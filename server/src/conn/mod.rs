@@ -1,11 +1,13 @@
 //! A connection as the rest of the server sees it: its id, and the handle ([`Conn`]) on its
 //! bounded outbound frame queue ([`queue`]), which a table fills without ever waiting and the
-//! connection's writer drains; and [`watch`], how a writer (or a table) waits for its close
-//! signal without locking it at every wake-up.
+//! connection's writer drains; [`linger`], the one clock that releases the frames every queue
+//! holds back; and [`watch`], how a writer (or a table) waits for its close signal without
+//! locking it at every wake-up.
 //!
 //! It owns no socket and knows no table: `ws` owns the socket, `table` decides what to send.
 //! It may import nothing else of the server.
 
+pub mod linger;
 pub mod queue;
 pub mod watch;
 
@@ -16,6 +18,7 @@ use parlor_shared::protocol::ServerMsg;
 use parlor_shared::view::{PlayerView, json};
 use tokio_util::sync::CancellationToken;
 
+pub use linger::Linger;
 pub use queue::{PushError, Receiver, Sender, bounded};
 pub use watch::CancelWatch;
 

@@ -1,8 +1,9 @@
 //! A small bounded queue between tasks: a connection's outbound frames, a table's mailbox.
 //! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
 //! the receiver takes one item or everything queued in one go. An item may also be pushed as
-//! one that can wait ([`Sender::try_push_lazy`]): [`Receiver::recv_due`] holds such items a
-//! little, until an urgent one joins them, so that they leave together.
+//! one that can wait ([`Sender::try_push_lazy`]): in a queue made by a [`Linger`] clock,
+//! [`Receiver::recv_due`] holds such items a little, until an urgent one joins them or the
+//! clock releases them, so that they leave together.
 //!
 //! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost one to three kilobytes per
 //! channel even when idle, and a server holds five channels per table. This queue keeps only
@@ -22,6 +23,9 @@ use std::task::Poll;
 
 use futures_util::task::AtomicWaker;
 use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use super::linger::{Held, Linger};
 
 /// More spare room than this is given back after a burst.
 const KEEP_CAPACITY: usize = 16;
@@ -46,6 +50,8 @@ struct Shared<T> {
     writable: Notify,
     /// The most items waiting at once.
     limit: usize,
+    /// Holds lazy items back; without one they go as urgent ones do.
+    linger: Option<Linger>,
 }
 
 #[derive(Debug)]
@@ -58,10 +64,12 @@ struct State<T> {
     /// [`Sender::push`]es waiting for room: the receiver wakes them only when there are any
     /// (each wake of a `Notify` takes its lock, waiters or not).
     pushers_waiting: usize,
-    /// An item that must go out at once is waiting ([`Sender::try_push`], [`Sender::push`]).
-    urgent: bool,
-    /// When the oldest item that may wait ([`Sender::try_push_lazy`]) was queued, if any.
-    lazy_since: Option<tokio::time::Instant>,
+    /// What is waiting must go out now: an urgent item is among it ([`Sender::try_push`],
+    /// [`Sender::push`]), or the held ones have waited long enough.
+    due: bool,
+    /// When the oldest item that may wait ([`Sender::try_push_lazy`]) was queued, if any: the
+    /// round the clock will release.
+    lazy_since: Option<Instant>,
 }
 
 impl<T> Shared<T> {
@@ -73,21 +81,32 @@ impl<T> Shared<T> {
     }
 }
 
-/// A new queue holding at most `limit` items.
+/// A new queue holding at most `limit` items; those that may wait go as urgent ones do (a
+/// [`Linger`] makes queues that hold them).
 #[must_use]
 pub fn bounded<T>(limit: usize) -> (Sender<T>, Receiver<T>) {
+    with_linger(limit, None)
+}
+
+/// A new queue holding at most `limit` items, whose items that may wait `linger` holds.
+pub(super) fn lingering<T>(limit: usize, linger: Linger) -> (Sender<T>, Receiver<T>) {
+    with_linger(limit, Some(linger))
+}
+
+fn with_linger<T>(limit: usize, linger: Option<Linger>) -> (Sender<T>, Receiver<T>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
             items: VecDeque::new(),
             closed: false,
             senders: 1,
             pushers_waiting: 0,
-            urgent: false,
+            due: false,
             lazy_since: None,
         }),
         readable: AtomicWaker::new(),
         writable: Notify::new(),
         limit: limit.max(1),
+        linger,
     });
     (
         Sender {
@@ -125,16 +144,18 @@ impl<T> Drop for Sender<T> {
     }
 }
 
-impl<T> Sender<T> {
+impl<T: Send + 'static> Sender<T> {
     /// Queues an item now, or says why not.
     pub fn try_push(&self, item: T) -> Result<(), PushError> {
         self.offer(item, true, false).map_err(|(err, _)| err)
     }
 
     /// Queues an item that may wait a little for company ([`Receiver::recv_due`]), or says
-    /// why not. The receiver is woken only when it is the first item waiting.
+    /// why not. The receiver is not woken: the item goes with the next urgent one, or when
+    /// the queue's clock releases it. In a queue without a clock it is an urgent item.
     pub fn try_push_lazy(&self, item: T) -> Result<(), PushError> {
-        self.offer(item, false, false).map_err(|(err, _)| err)
+        let urgent = self.shared.linger.is_none();
+        self.offer(item, urgent, false).map_err(|(err, _)| err)
     }
 
     /// Queues an item, waiting for room. Fails only when the receiver is gone.
@@ -160,10 +181,10 @@ impl<T> Sender<T> {
     }
 
     /// Queues an item, or gives it back with the reason. An `urgent` item wakes the receiver;
-    /// one that may wait wakes it only when nothing else is waiting, so it can set its timer.
-    /// A push that will wait for room (`waits`) is counted as waiting when the queue is full.
+    /// the first of a round that may wait is handed to the clock. A push that will wait for
+    /// room (`waits`) is counted as waiting when the queue is full.
     fn offer(&self, item: T, urgent: bool, waits: bool) -> Result<(), (PushError, T)> {
-        let wake = {
+        let held_since = {
             let mut state = self.shared.lock();
             if state.closed {
                 return Err((PushError::Closed, item));
@@ -174,17 +195,23 @@ impl<T> Sender<T> {
                 }
                 return Err((PushError::Full, item));
             }
-            let first = state.items.is_empty();
             state.items.push_back(item);
             if urgent {
-                state.urgent = true;
+                state.due = true;
+                None
             } else if state.lazy_since.is_none() {
-                state.lazy_since = Some(tokio::time::Instant::now());
+                let now = Instant::now();
+                state.lazy_since = Some(now);
+                Some(now)
+            } else {
+                None
             }
-            urgent || first
         };
-        if wake {
+        if urgent {
             self.shared.readable.wake();
+        } else if let (Some(since), Some(linger)) = (held_since, &self.shared.linger) {
+            let queue: std::sync::Weak<dyn Held> = Arc::downgrade(&self.shared) as _;
+            linger.hold(since, queue);
         }
         Ok(())
     }
@@ -204,6 +231,18 @@ impl<T> Drop for WaitingForRoom<'_, T> {
 #[derive(Debug)]
 pub struct Receiver<T> {
     shared: Arc<Shared<T>>,
+}
+
+impl<T: Send> Held for Shared<T> {
+    fn release(&self, since: Instant) {
+        let mut state = self.lock();
+        if state.lazy_since != Some(since) || state.closed {
+            return;
+        }
+        state.due = true;
+        drop(state);
+        self.readable.wake();
+    }
 }
 
 impl<T> Drop for Receiver<T> {
@@ -237,62 +276,22 @@ impl<T> Receiver<T> {
     }
 
     /// [`Receiver::recv_all`], except that items pushed with [`Sender::try_push_lazy`] are
-    /// held until an urgent item joins them or the oldest has waited `linger`: what may wait
+    /// held until an urgent item joins them or the queue's clock releases them: what may wait
     /// leaves in fewer, larger writes. Cancel-safe: nothing is taken until it is returned.
-    pub async fn recv_due(&mut self, batch: &mut VecDeque<T>, linger: std::time::Duration) -> bool {
-        loop {
-            // Taken or ended: the answer. Items that may still wait: until when.
-            let waiting_until = poll_fn(|cx| {
-                self.shared.readable.register(cx.waker());
-                let state = self.shared.lock();
-                if state.items.is_empty() {
-                    return if state.senders == 0 {
-                        Poll::Ready(Err(false))
-                    } else {
-                        Poll::Pending
-                    };
-                }
-                let due_at = state.lazy_since.map(|since| since + linger);
-                let due = state.urgent
-                    || state.senders == 0
-                    || due_at.is_none_or(|at| at <= tokio::time::Instant::now());
-                if due {
-                    self.took(Self::take_all(state, batch));
-                    return Poll::Ready(Err(true));
-                }
-                Poll::Ready(Ok(due_at.expect("not due, so lingering")))
-            })
-            .await;
-            let at = match waiting_until {
-                Ok(at) => at,
-                Err(received) => return received,
-            };
-            // Boxed: a timer is some 100 bytes, and the writer awaiting this future keeps its
-            // room for the connection's whole life. Woken by a push or the timer, it looks
-            // again.
-            Box::pin(async {
-                tokio::select! {
-                    () = self.woken() => {}
-                    () = tokio::time::sleep_until(at) => {}
-                }
-            })
-            .await;
-        }
-    }
-
-    /// Resolves once the receiver's waker was woken after this call (or the task was polled
-    /// again for any other reason: every caller looks at the queue again).
-    async fn woken(&self) {
-        let mut registered = false;
+    pub async fn recv_due(&mut self, batch: &mut VecDeque<T>) -> bool {
         poll_fn(|cx| {
-            if registered {
-                return Poll::Ready(());
-            }
-            registered = true;
             self.shared.readable.register(cx.waker());
+            let state = self.shared.lock();
+            if !state.items.is_empty() && (state.due || state.senders == 0) {
+                self.took(Self::take_all(state, batch));
+                return Poll::Ready(true);
+            }
+            if state.senders == 0 {
+                return Poll::Ready(false);
+            }
             Poll::Pending
         })
-        .await;
+        .await
     }
 
     /// Moves every item into `batch` (empty; its memory is reused) and clears the marks.
@@ -305,7 +304,7 @@ impl<T> Receiver<T> {
         if state.items.capacity() > KEEP_CAPACITY {
             state.items = VecDeque::new();
         }
-        state.urgent = false;
+        state.due = false;
         state.lazy_since = None;
         state
     }
@@ -337,7 +336,7 @@ impl<T> Receiver<T> {
         let mut state = self.shared.lock();
         let item = state.items.pop_front();
         if state.items.is_empty() {
-            state.urgent = false;
+            state.due = false;
             state.lazy_since = None;
         }
         if item.is_some() {
@@ -354,7 +353,7 @@ impl<T> Receiver<T> {
             let mut state = self.shared.lock();
             if let Some(item) = state.items.pop_front() {
                 if state.items.is_empty() {
-                    state.urgent = false;
+                    state.due = false;
                     state.lazy_since = None;
                 }
                 self.took(state);
@@ -428,10 +427,15 @@ mod tests {
 
     const LINGER: Duration = Duration::from_millis(20);
 
+    /// A queue of eight frames whose clock holds lazy ones `LINGER`.
+    fn lingering() -> (Sender<Frame>, Receiver<Frame>) {
+        Linger::new(LINGER).queue(8)
+    }
+
     /// Takes what `recv_due` gives within `wait` (of paused time), if anything.
     async fn due_within(rx: &mut Receiver<Frame>, wait: Duration) -> Option<Vec<String>> {
         let mut batch = VecDeque::new();
-        let got = tokio::time::timeout(wait, rx.recv_due(&mut batch, LINGER)).await;
+        let got = tokio::time::timeout(wait, rx.recv_due(&mut batch)).await;
         got.ok().map(|more| {
             assert!(more);
             batch.iter().map(|frame| frame.to_string()).collect()
@@ -440,7 +444,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_waits_for_an_urgent_item_and_leaves_with_it_in_order() {
-        let (tx, mut rx) = bounded::<Frame>(8);
+        let (tx, mut rx) = lingering();
         let start = tokio::time::Instant::now();
         tx.try_push_lazy("move 1".into()).unwrap();
         tx.try_push_lazy("move 2".into()).unwrap();
@@ -459,7 +463,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_leaves_once_the_oldest_has_waited_the_linger() {
-        let (tx, mut rx) = bounded::<Frame>(8);
+        let (tx, mut rx) = lingering();
         let start = tokio::time::Instant::now();
         tx.try_push_lazy("move 1".into()).unwrap();
         tokio::time::advance(LINGER / 2).await;
@@ -480,30 +484,74 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn urgent_items_and_a_zero_linger_never_wait() {
-        let (tx, mut rx) = bounded::<Frame>(8);
+        let (tx, mut rx) = lingering();
         let start = tokio::time::Instant::now();
         tx.try_push("reply".into()).unwrap();
         assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["reply"]);
-        tx.try_push_lazy("move".into()).unwrap();
-        let mut batch = VecDeque::new();
-        assert!(rx.recv_due(&mut batch, Duration::ZERO).await);
-        assert_eq!(frames(&batch), ["move"]);
+        for queue in [Linger::new(Duration::ZERO).queue(8), bounded(8)] {
+            let (tx, mut rx) = queue;
+            tx.try_push_lazy("move".into()).unwrap();
+            assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["move"]);
+        }
         assert_eq!(start.elapsed(), Duration::ZERO);
+    }
+
+    /// A round sent early with an urgent item is not released again by the clock: the round
+    /// after it waits its own full linger.
+    #[tokio::test(start_paused = true)]
+    async fn the_clock_releases_only_the_round_it_was_given() {
+        let (tx, mut rx) = lingering();
+        let start = tokio::time::Instant::now();
+        tx.try_push_lazy("move 1".into()).unwrap();
+        tx.try_push("your turn".into()).unwrap();
+        assert_eq!(
+            due_within(&mut rx, LINGER).await.unwrap(),
+            ["move 1", "your turn"]
+        );
+        tokio::time::advance(LINGER / 2).await;
+        tx.try_push_lazy("move 2".into()).unwrap();
+        assert_eq!(
+            due_within(&mut rx, LINGER - Duration::from_millis(1)).await,
+            None,
+            "the first round's release does not send the second"
+        );
+        assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["move 2"]);
+        assert_eq!(start.elapsed(), LINGER / 2 + LINGER);
+    }
+
+    /// Queues of one clock, held at different times, are each released at their own due time,
+    /// in the order they began.
+    #[tokio::test(start_paused = true)]
+    async fn one_clock_releases_many_queues_each_at_its_time() {
+        let linger = Linger::new(LINGER);
+        let start = tokio::time::Instant::now();
+        let mut queues = Vec::new();
+        for i in 0..3u32 {
+            let (tx, rx) = linger.queue::<Frame>(8);
+            tx.try_push_lazy(format!("move {i}").into()).unwrap();
+            queues.push((tx, rx));
+            tokio::time::advance(Duration::from_millis(5)).await;
+        }
+        for (i, (_tx, rx)) in queues.iter_mut().enumerate() {
+            assert_eq!(
+                due_within(rx, LINGER * 10).await.unwrap(),
+                [format!("move {i}")]
+            );
+            let waited = Duration::from_millis(5) * i as u32 + LINGER;
+            assert_eq!(start.elapsed(), waited, "queue {i}");
+        }
     }
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_leaves_at_once_when_the_last_sender_goes() {
-        let (tx, mut rx) = bounded::<Frame>(8);
+        let (tx, mut rx) = lingering();
         tx.try_push_lazy("last move".into()).unwrap();
         drop(tx);
         let start = tokio::time::Instant::now();
         assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["last move"]);
         assert_eq!(start.elapsed(), Duration::ZERO);
         let mut batch = VecDeque::new();
-        assert!(
-            !rx.recv_due(&mut batch, LINGER).await,
-            "then the queue ends"
-        );
+        assert!(!rx.recv_due(&mut batch).await, "then the queue ends");
     }
 
     #[tokio::test]
@@ -532,8 +580,9 @@ mod tests {
     async fn items_pushed_from_other_threads_while_the_receiver_waits_all_arrive() {
         const SENDERS: usize = 3;
         const EACH: usize = 2000;
+        let linger = Linger::new(Duration::from_millis(1));
         for way in 0..3 {
-            let (tx, mut rx) = bounded::<(usize, usize)>(64);
+            let (tx, mut rx) = linger.queue::<(usize, usize)>(64);
             let mut senders = Vec::new();
             for s in 0..SENDERS {
                 let tx = tx.clone();
@@ -557,7 +606,7 @@ mod tests {
                     let more = match way {
                         0 => rx.recv().await.map(|item| batch.push_back(item)).is_some(),
                         1 => rx.recv_all(&mut batch).await,
-                        _ => rx.recv_due(&mut batch, Duration::from_millis(1)).await,
+                        _ => rx.recv_due(&mut batch).await,
                     };
                     for (s, i) in batch.drain(..) {
                         assert_eq!(i, next[s], "sender {s} out of order");

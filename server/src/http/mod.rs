@@ -48,6 +48,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
+use crate::conn::Linger;
 use crate::lobby::Lobby;
 use crate::store::SharedStore;
 use crate::ws;
@@ -154,6 +155,8 @@ pub struct AppState {
     pub conn_limits: listen::ConnLimits,
     /// Each WebSocket's rate, queue and timeout limits, shared by every connection's hub.
     pub ws_limits: Arc<ws::Limits>,
+    /// The one clock holding back every WebSocket's frames that may wait.
+    pub ws_linger: Linger,
     /// WebSockets open per client address, counted at the upgrade behind a trusted proxy.
     pub ws_per_ip: Arc<per_ip::PerIp>,
     /// Tables created per address.
@@ -195,8 +198,8 @@ impl AppState {
                 outbound_queue: config.outbound_queue,
                 idle: config.ws_idle,
                 join: config.ws_join,
-                linger: config.ws_linger,
             }),
+            ws_linger: Linger::new(config.ws_linger),
             config: Arc::new(config),
             shutdown,
             tracker: TaskTracker::new(),
@@ -213,6 +216,7 @@ impl AppState {
             lobby: self.lobby.clone(),
             limits: self.ws_limits.clone(),
             shutdown: self.shutdown.clone(),
+            linger: self.ws_linger.clone(),
             sessions: self.sessions.clone(),
             cluster: self.cluster.clone(),
             client: None,

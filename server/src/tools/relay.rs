@@ -40,6 +40,7 @@ use parlor_shared::{Game, Options, PlayerView, Seat, Variant};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
+use crate::conn::Linger;
 use crate::http::CpuTime;
 
 /// A running relay; stops when dropped.
@@ -70,7 +71,7 @@ impl Relay {
             tables: Arc::default(),
             next_table: Arc::default(),
             prompt: Arc::new(Prompt::new()),
-            linger,
+            linger: Linger::new(linger),
         };
         let thread = std::thread::Builder::new()
             .name("relay".into())
@@ -157,7 +158,7 @@ struct Hub {
     tables: Arc<Mutex<HashMap<String, Arc<Mutex<Table>>>>>,
     next_table: Arc<AtomicU64>,
     prompt: Arc<Prompt>,
-    linger: Duration,
+    linger: Linger,
 }
 
 /// A connection's outbound frames: a plain channel (the bare relay), or Parlor's own queue,
@@ -275,7 +276,7 @@ struct Incoming<'a> {
 /// One connection: a writer task draining its queue, and this task reading moves.
 async fn connection(socket: WebSocket, hub: Hub) {
     let (mut sink, mut stream) = socket.split();
-    let (tx, writer) = if hub.linger.is_zero() {
+    let (tx, writer) = if hub.linger.wait().is_zero() {
         let (tx, mut rx) = unbounded_channel::<Utf8Bytes>();
         let writer = tokio::spawn(async move {
             while let Some(first) = rx.recv().await {
@@ -293,11 +294,10 @@ async fn connection(socket: WebSocket, hub: Hub) {
         });
         (Outbound::Plain(tx), writer)
     } else {
-        let (tx, mut rx) = crate::conn::bounded::<Utf8Bytes>(LINGERING_QUEUE);
-        let linger = hub.linger;
+        let (tx, mut rx) = hub.linger.queue::<Utf8Bytes>(LINGERING_QUEUE);
         let writer = tokio::spawn(async move {
             let mut batch = VecDeque::new();
-            while rx.recv_due(&mut batch, linger).await {
+            while rx.recv_due(&mut batch).await {
                 for frame in batch.drain(..) {
                     if sink.feed(Message::Text(frame)).await.is_err() {
                         return;

@@ -34,7 +34,7 @@ use futures_util::{Sink, SinkExt, Stream};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
-use crate::conn::{Conn, ConnId, bounded};
+use crate::conn::{Conn, ConnId, Linger};
 use crate::lobby::Lobby;
 use crate::table::TableMsg;
 use axum::extract::ws::close_code;
@@ -59,12 +59,9 @@ pub struct Limits {
     pub idle: std::time::Duration,
     /// Not at a table for this long closes the connection.
     pub join: std::time::Duration,
-    /// How long a frame that may wait ([`crate::conn::Conn::send_lazy`]) is held for the
-    /// frames after it.
-    pub linger: std::time::Duration,
 }
 
-/// [`Limits::linger`] by default. Others' moves reach a seat waiting for its turn in one or
+/// [`Hub::linger`]'s wait by default. Others' moves reach a seat waiting for its turn in one or
 /// two writes instead of one each (about 3.6 socket writes a move before, at 250 busy
 /// tables); 20 ms is well under what a person notices, and a seat's own move and its turn
 /// are never held.
@@ -80,6 +77,9 @@ pub struct Hub {
     pub limits: Arc<Limits>,
     /// Cancelled when the server stops: each connection says `goodbye` and closes.
     pub shutdown: CancellationToken,
+    /// Holds a frame that may wait ([`crate::conn::Conn::send_lazy`]) for the frames after
+    /// it, one clock for every connection.
+    pub linger: Linger,
     /// The live sessions (for the admin API).
     pub sessions: Sessions,
     /// The cluster this node is part of, if any: a table owned by another node is relayed.
@@ -100,7 +100,7 @@ where
     R: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
 {
     let conn = ConnId::next();
-    let (tx, rx) = bounded(hub.limits.outbound_queue);
+    let (tx, rx) = hub.linger.queue(hub.limits.outbound_queue);
     // A child of the server's stop signal: the connection's one signal to close, polled by
     // its writer at every wake-up, is locked only by this connection.
     let handle = Conn::new(conn, tx, hub.shutdown.child_token());
@@ -125,10 +125,9 @@ where
     // way (four alternated pairs). The sink comes back when the writer ends, for the closing
     // handshake or a relay.
     let ping_every = hub.limits.idle / 3;
-    let linger = hub.limits.linger;
     let mut writing = tokio::spawn(async move {
         let sent = writer::Sent::default();
-        write_loop(&mut sink, rx, writer_conn, &sent, ping_every, linger).await;
+        write_loop(&mut sink, rx, writer_conn, &sent, ping_every).await;
         (sink, sent)
     });
     let (ended, written) = tokio::select! {

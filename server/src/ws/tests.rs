@@ -21,9 +21,9 @@ fn hub(idle: u64, join: u64) -> Hub {
             outbound_queue: 16,
             idle: Duration::from_secs(idle),
             join: Duration::from_secs(join),
-            linger: super::DEFAULT_LINGER,
         }),
         shutdown,
+        linger: crate::conn::Linger::new(super::DEFAULT_LINGER),
         sessions: Sessions::default(),
         cluster: None,
         client: None,
@@ -120,7 +120,7 @@ fn writer_over_channel(
     impl Future<Output = ()> + '_,
 ) {
     let (tx, rx) = mpsc::channel(64);
-    let (queue, frames) = crate::conn::bounded(8);
+    let (queue, frames) = crate::conn::Linger::new(linger).queue(8);
     let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, signal);
     let writer = super::writer::write_loop(
         PollSender::new(tx),
@@ -128,7 +128,6 @@ fn writer_over_channel(
         conn.clone(),
         sent,
         Duration::from_secs(3600),
-        linger,
     );
     (conn, rx, writer)
 }

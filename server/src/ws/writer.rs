@@ -29,7 +29,6 @@ pub(super) async fn write_loop<W>(
     conn: Conn,
     sent_so_far: &Sent,
     ping_every: Duration,
-    linger: Duration,
 ) where
     W: Sink<Message> + Unpin,
 {
@@ -58,7 +57,7 @@ pub(super) async fn write_loop<W>(
                     return;
                 }
             },
-            more = rx.recv_due(&mut batch, linger) => more,
+            more = rx.recv_due(&mut batch) => more,
             _ = ping.tick() => {
                 let sent = tokio::select! {
                     biased;
