@@ -89,7 +89,11 @@ impl Linger {
     }
 
     /// A queue of at most `limit` items whose lazy items this clock holds (none are held at a
-    /// zero wait). Starts the clock's task on the current runtime, the first time.
+    /// zero wait). The first time, starts the clock's task on the current runtime, where it
+    /// stays: a server's queues are all made on its one runtime.
+    ///
+    /// # Panics
+    /// The first time, outside a Tokio runtime.
     #[must_use]
     pub fn queue<T>(&self, limit: usize) -> (super::Sender<T>, super::Receiver<T>) {
         if self.clock.wait.is_zero() {
