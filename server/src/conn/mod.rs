@@ -19,7 +19,7 @@ use parlor_shared::view::{PlayerView, json};
 use tokio_util::sync::CancellationToken;
 
 pub use linger::Linger;
-pub use queue::{PushError, Receiver, Sender, bounded};
+pub use queue::{PushError, Receiver, Sender, bounded, lingering};
 pub use watch::CancelWatch;
 
 /// One serialized JSON text frame, cheap to clone so a broadcast serializes once.

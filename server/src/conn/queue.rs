@@ -1,7 +1,7 @@
 //! A small bounded queue between tasks: a connection's outbound frames, a table's mailbox.
 //! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
 //! the receiver takes one item or everything queued in one go. An item may also be pushed as
-//! one that can wait ([`Sender::try_push_lazy`]): in a queue made by a [`Linger`] clock,
+//! one that can wait ([`Sender::try_push_lazy`]): in a queue made with a [`Linger`] clock,
 //! [`Receiver::recv_due`] holds such items a little, until an urgent one joins them or the
 //! clock releases them, so that they leave together.
 //!
@@ -81,16 +81,25 @@ impl<T> Shared<T> {
     }
 }
 
-/// A new queue holding at most `limit` items; those that may wait go as urgent ones do (a
-/// [`Linger`] makes queues that hold them).
+/// A new queue holding at most `limit` items; those that may wait go as urgent ones do (see
+/// [`lingering`]).
 #[must_use]
 pub fn bounded<T>(limit: usize) -> (Sender<T>, Receiver<T>) {
     with_linger(limit, None)
 }
 
-/// A new queue holding at most `limit` items, whose items that may wait `linger` holds.
-pub(super) fn lingering<T>(limit: usize, linger: Linger) -> (Sender<T>, Receiver<T>) {
-    with_linger(limit, Some(linger))
+/// A new queue holding at most `limit` items, whose items that may wait `linger` holds (none
+/// are held at a zero wait).
+///
+/// # Panics
+/// Outside a Tokio runtime, for the first queue of `linger` (which starts its task).
+#[must_use]
+pub fn lingering<T>(limit: usize, linger: &Linger) -> (Sender<T>, Receiver<T>) {
+    if linger.wait().is_zero() {
+        return bounded(limit);
+    }
+    linger.start();
+    with_linger(limit, Some(linger.clone()))
 }
 
 fn with_linger<T>(limit: usize, linger: Option<Linger>) -> (Sender<T>, Receiver<T>) {
@@ -428,8 +437,8 @@ mod tests {
     const LINGER: Duration = Duration::from_millis(20);
 
     /// A queue of eight frames whose clock holds lazy ones `LINGER`.
-    fn lingering() -> (Sender<Frame>, Receiver<Frame>) {
-        Linger::new(LINGER).queue(8)
+    fn held_queue() -> (Sender<Frame>, Receiver<Frame>) {
+        lingering(8, &Linger::new(LINGER))
     }
 
     /// Takes what `recv_due` gives within `wait` (of paused time), if anything.
@@ -444,7 +453,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_waits_for_an_urgent_item_and_leaves_with_it_in_order() {
-        let (tx, mut rx) = lingering();
+        let (tx, mut rx) = held_queue();
         let start = tokio::time::Instant::now();
         tx.try_push_lazy("move 1".into()).unwrap();
         tx.try_push_lazy("move 2".into()).unwrap();
@@ -463,7 +472,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_leaves_once_the_oldest_has_waited_the_linger() {
-        let (tx, mut rx) = lingering();
+        let (tx, mut rx) = held_queue();
         let start = tokio::time::Instant::now();
         tx.try_push_lazy("move 1".into()).unwrap();
         tokio::time::advance(LINGER / 2).await;
@@ -484,11 +493,11 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn urgent_items_and_a_zero_linger_never_wait() {
-        let (tx, mut rx) = lingering();
+        let (tx, mut rx) = held_queue();
         let start = tokio::time::Instant::now();
         tx.try_push("reply".into()).unwrap();
         assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["reply"]);
-        for queue in [Linger::new(Duration::ZERO).queue(8), bounded(8)] {
+        for queue in [lingering(8, &Linger::new(Duration::ZERO)), bounded(8)] {
             let (tx, mut rx) = queue;
             tx.try_push_lazy("move".into()).unwrap();
             assert_eq!(due_within(&mut rx, LINGER).await.unwrap(), ["move"]);
@@ -500,7 +509,7 @@ mod tests {
     /// after it waits its own full linger.
     #[tokio::test(start_paused = true)]
     async fn the_clock_releases_only_the_round_it_was_given() {
-        let (tx, mut rx) = lingering();
+        let (tx, mut rx) = held_queue();
         let start = tokio::time::Instant::now();
         tx.try_push_lazy("move 1".into()).unwrap();
         tx.try_push("your turn".into()).unwrap();
@@ -527,7 +536,7 @@ mod tests {
         let start = tokio::time::Instant::now();
         let mut queues = Vec::new();
         for i in 0..3u32 {
-            let (tx, rx) = linger.queue::<Frame>(8);
+            let (tx, rx) = lingering::<Frame>(8, &linger);
             tx.try_push_lazy(format!("move {i}").into()).unwrap();
             queues.push((tx, rx));
             tokio::time::advance(Duration::from_millis(5)).await;
@@ -544,7 +553,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn what_may_wait_leaves_at_once_when_the_last_sender_goes() {
-        let (tx, mut rx) = lingering();
+        let (tx, mut rx) = held_queue();
         tx.try_push_lazy("last move".into()).unwrap();
         drop(tx);
         let start = tokio::time::Instant::now();
@@ -582,7 +591,7 @@ mod tests {
         const EACH: usize = 2000;
         let linger = Linger::new(Duration::from_millis(1));
         for way in 0..3 {
-            let (tx, mut rx) = linger.queue::<(usize, usize)>(64);
+            let (tx, mut rx) = lingering::<(usize, usize)>(64, &linger);
             let mut senders = Vec::new();
             for s in 0..SENDERS {
                 let tx = tx.clone();

@@ -40,7 +40,7 @@ use parlor_shared::{Game, Options, PlayerView, Seat, Variant};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
-use crate::conn::Linger;
+use crate::conn::{Linger, lingering};
 use crate::http::CpuTime;
 
 /// A running relay; stops when dropped.
@@ -294,7 +294,7 @@ async fn connection(socket: WebSocket, hub: Hub) {
         });
         (Outbound::Plain(tx), writer)
     } else {
-        let (tx, mut rx) = hub.linger.queue::<Utf8Bytes>(LINGERING_QUEUE);
+        let (tx, mut rx) = lingering::<Utf8Bytes>(LINGERING_QUEUE, &hub.linger);
         let writer = tokio::spawn(async move {
             let mut batch = VecDeque::new();
             while rx.recv_due(&mut batch).await {

@@ -34,7 +34,7 @@ use futures_util::{Sink, SinkExt, Stream};
 use parlor_shared::protocol::MAX_MESSAGE_BYTES;
 use tokio_util::sync::CancellationToken;
 
-use crate::conn::{Conn, ConnId, Linger};
+use crate::conn::{Conn, ConnId, Linger, lingering};
 use crate::lobby::Lobby;
 use crate::table::TableMsg;
 use axum::extract::ws::close_code;
@@ -100,7 +100,7 @@ where
     R: Stream<Item = Result<Message, axum::Error>> + Unpin + Send,
 {
     let conn = ConnId::next();
-    let (tx, rx) = hub.linger.queue(hub.limits.outbound_queue);
+    let (tx, rx) = lingering(hub.limits.outbound_queue, &hub.linger);
     // A child of the server's stop signal: the connection's one signal to close, polled by
     // its writer at every wake-up, is locked only by this connection.
     let handle = Conn::new(conn, tx, hub.shutdown.child_token());

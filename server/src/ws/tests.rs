@@ -120,7 +120,7 @@ fn writer_over_channel(
     impl Future<Output = ()> + '_,
 ) {
     let (tx, rx) = mpsc::channel(64);
-    let (queue, frames) = crate::conn::Linger::new(linger).queue(8);
+    let (queue, frames) = crate::conn::lingering(8, &crate::conn::Linger::new(linger));
     let conn = crate::conn::Conn::new(crate::conn::ConnId::next(), queue, signal);
     let writer = super::writer::write_loop(
         PollSender::new(tx),
