@@ -33,9 +33,10 @@ impl TokenBucket {
         self.tokens = (self.tokens + f64::from(tokens)).min(self.burst);
     }
 
-    /// Takes one token; `false` when the bucket is empty (the message must be refused).
-    pub fn take(&mut self) -> bool {
-        let now = Instant::now();
+    /// Takes one token for a message that arrived at `now` (read once per message by the
+    /// caller, which times the connection's silence with it too); `false` when the bucket is
+    /// empty (the message must be refused).
+    pub fn take(&mut self, now: Instant) -> bool {
         let elapsed = now.duration_since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
@@ -56,20 +57,20 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_burst_is_allowed_then_the_rate() {
         let mut bucket = TokenBucket::new(10, 5);
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 5);
         tokio::time::advance(Duration::from_millis(300)).await;
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 3);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 3);
         tokio::time::advance(Duration::from_secs(60)).await;
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 5);
     }
 
     #[tokio::test(start_paused = true)]
     async fn tokens_given_back_are_spent_again_up_to_the_burst() {
         let mut bucket = TokenBucket::new(10, 5);
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 5);
         bucket.give_back(2);
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 2);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 2);
         bucket.give_back(100);
-        assert_eq!((0..8).filter(|_| bucket.take()).count(), 5);
+        assert_eq!((0..8).filter(|_| bucket.take(Instant::now())).count(), 5);
     }
 }

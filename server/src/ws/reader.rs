@@ -163,7 +163,7 @@ impl Reader {
                 // A move, when its table has room, needs no future at all.
                 Ok(Message::Text(text)) => {
                     self.received(text.len());
-                    if self.allowed().await {
+                    if self.allowed(heard).await {
                         let parsed = ClientMsg::parse(text.as_str());
                         if !matches!(&parsed, Ok(msg) if self.moved_at_once(msg)) {
                             Box::pin(self.on_parsed(text.as_str(), parsed)).await;
@@ -175,7 +175,7 @@ impl Reader {
                 }
                 Ok(Message::Binary(bytes)) => {
                     self.received(bytes.len());
-                    if self.allowed().await {
+                    if self.allowed(heard).await {
                         Box::pin(self.refuse(Refusal::BinaryFrame)).await;
                     }
                 }
@@ -212,10 +212,11 @@ impl Reader {
         crate::tally::WS_BYTES_RECEIVED.add(bytes as u64);
     }
 
-    /// Takes a token from the bucket, or refuses the frame with `rate_limited`.
-    async fn allowed(&mut self) -> bool {
+    /// Takes a token from the bucket for a frame read at `now`, or refuses the frame with
+    /// `rate_limited`.
+    async fn allowed(&mut self, now: Instant) -> bool {
         self.bucket.give_back(self.conn.take_refunds());
-        let allowed = self.bucket.take();
+        let allowed = self.bucket.take(now);
         if !allowed {
             metrics::counter!("parlor_rate_limited_total").increment(1);
             Box::pin(self.refuse(Refusal::RateLimited(self.rate))).await;
