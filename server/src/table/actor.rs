@@ -22,7 +22,6 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
-use parlor_shared::view::SharedHistory;
 use parlor_shared::view::json::ViewCache;
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
@@ -131,7 +130,6 @@ pub(super) fn start(
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         view_cache: ViewCache::default(),
-        history: SharedHistory::default(),
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
@@ -255,8 +253,6 @@ struct TableActor {
     /// What the views sent at every move repeat (the score sheet, the finished tricks, the
     /// deal's commitment), as last written.
     view_cache: ViewCache,
-    /// The match's score sheet as the views sent at every move share it.
-    history: SharedHistory,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// Where the table's bots come from and think.

@@ -131,8 +131,8 @@ pub struct ViewCache {
 /// A match's score sheet (a view's `history`) as last written.
 ///
 /// The lines it holds are the view's own, shared (not a copy of them): shared lines cannot
-/// change while the sheet holds them, so a view carrying the very lines it holds (views made
-/// with one [`super::SharedHistory`]) needs no comparing at all.
+/// change while the sheet holds them, so a view carrying the very lines it holds (views of
+/// one game, until its next hand ends: [`crate::Game::shared_history`]) needs no comparing.
 #[derive(Debug, Default, Clone)]
 struct ScoreSheet {
     /// The lines written, as they were.

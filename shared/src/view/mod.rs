@@ -68,8 +68,7 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    // Shared (see `SharedHistory`): a table makes a view at every prompt, and each one copied
-    // the lines.
+    // The game's own lines, shared (see `Game::shared_history`).
     pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
     #[schemars(with = "Vec<Seat>")]
@@ -122,17 +121,6 @@ impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
     pub fn of(game: &Game, viewer: Option<Seat>) -> PlayerView {
-        PlayerView::sharing(game, viewer, Arc::new(game.history().to_vec()))
-    }
-
-    /// [`PlayerView::of`], its score sheet the game's lines as `history` shares them.
-    #[must_use]
-    pub fn of_shared(game: &Game, viewer: Option<Seat>, history: &mut SharedHistory) -> PlayerView {
-        PlayerView::sharing(game, viewer, history.of(game))
-    }
-
-    /// The view of `viewer`, with `history` as its score sheet.
-    fn sharing(game: &Game, viewer: Option<Seat>, history: Arc<Vec<HandResult>>) -> PlayerView {
         let n = game.players();
         let own = |f: &dyn Fn(Seat) -> CardSet| viewer.map_or(CardSet::EMPTY, f);
         let mut hand_sizes = PerSeat::new(n);
@@ -171,7 +159,7 @@ impl PlayerView {
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
-            history,
+            history: game.shared_history(),
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().iter().copied().collect(),
@@ -194,25 +182,6 @@ impl PlayerView {
     }
 }
 
-/// A game's score sheet as its views share it, kept by whoever makes view after view of one
-/// game (a table): a view made with it ([`PlayerView::of_shared`]) holds a reference to these
-/// lines instead of a copy of its own, and the kept [`json::ViewCache`] finds the lines it
-/// wrote last without comparing them. The lines are copied from the game again only when they
-/// differ from the game's (once a hand). The game itself keeps a plain list: sharing it there
-/// made `parlor bench` about 5% slower (the count checked at every hand's end).
-#[derive(Debug, Default, Clone)]
-pub struct SharedHistory(Arc<Vec<HandResult>>);
-
-impl SharedHistory {
-    /// The game's lines, shared.
-    pub fn of(&mut self, game: &Game) -> Arc<Vec<HandResult>> {
-        if self.0.as_slice() != game.history() {
-            self.0 = Arc::new(game.history().to_vec());
-        }
-        Arc::clone(&self.0)
-    }
-}
-
 impl Game {
     /// What `viewer` (a seat, or `None` for a spectator) may see: [`PlayerView::of`].
     #[must_use]
@@ -229,30 +198,59 @@ mod tests {
     use crate::bots::RandomBot;
     use crate::rules::{Options, Variant};
 
-    /// Views made with one `SharedHistory` are the views `PlayerView::of` makes, carry the
-    /// game's own lines, and share them until a hand ends.
+    /// Views carry the game's own lines and share them until a hand ends; the lines a view
+    /// holds stay as they were when a hand ends after it was made.
     #[test]
     fn views_share_the_score_sheet_until_a_hand_ends() {
         let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
-        let mut shared = SharedHistory::default();
         let mut bot = RandomBot::new(4);
         let mut events = Vec::new();
-        let mut last = PlayerView::of_shared(&game, None, &mut shared);
+        let mut last = PlayerView::of(&game, None);
         let mut hands_ended = 0;
         while !game.is_over() && hands_ended < 3 {
             let seat = game.to_act().first().unwrap();
+            let held = last.history.as_ref().clone();
             bot.act_on(&mut game, seat, &mut events).unwrap();
-            let view = PlayerView::of_shared(&game, Some(seat), &mut shared);
-            assert_eq!(view, PlayerView::of(&game, Some(seat)));
+            assert_eq!(*last.history, held, "a view's lines never change");
+            let view = PlayerView::of(&game, Some(seat));
             assert_eq!(view.history.as_slice(), game.history());
             if view.history.len() == last.history.len() {
                 assert!(Arc::ptr_eq(&view.history, &last.history));
             } else {
+                assert_eq!(view.history.len(), last.history.len() + 1);
+                assert_eq!(view.history[..held.len()], held[..]);
                 hands_ended += 1;
             }
             last = view;
         }
         assert_eq!(hands_ended, 3);
+    }
+
+    /// A game alone with its lines adds each hand's line in place; a copy of the game shares
+    /// them until one of the two finishes a hand.
+    #[test]
+    fn a_game_copies_its_lines_only_while_they_are_shared() {
+        let mut game = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        let mut bot = RandomBot::new(6);
+        let mut events = Vec::new();
+        let finish_hand = |game: &mut Game, bot: &mut RandomBot, events: &mut Vec<_>| {
+            let lines = game.history().len();
+            while game.history().len() == lines {
+                let seat = game.to_act().first().unwrap();
+                bot.act_on(game, seat, events).unwrap();
+            }
+        };
+        let alone = Arc::as_ptr(&game.shared_history());
+        finish_hand(&mut game, &mut bot, &mut events);
+        assert_eq!(Arc::as_ptr(&game.shared_history()), alone, "added in place");
+        let before = game.shared_history();
+        let copy = game.clone();
+        assert!(Arc::ptr_eq(&copy.shared_history(), &before));
+        drop(before);
+        finish_hand(&mut game, &mut bot, &mut events);
+        assert_eq!(copy.history().len(), 1, "the copy's lines did not change");
+        assert_eq!(game.history().len(), 2);
+        assert_eq!(game.history()[0], copy.history()[0]);
     }
 
     /// A view's lists are kept inline: a view read from JSON with more tricks than a hand

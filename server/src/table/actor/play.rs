@@ -107,7 +107,7 @@ impl TableActor {
             }
             if let Some(conn) = &state.conn {
                 // The view already holds the seat's legal moves: worked out once.
-                let view = PlayerView::of_shared(game, Some(seat), &mut self.history);
+                let view = PlayerView::of(game, Some(seat));
                 let frame = prompt_frame(self.seq, &view, timeout, &mut self.view_cache);
                 if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);

@@ -91,11 +91,7 @@ impl TableActor {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of_shared(
-                        game,
-                        Some(Seat(i as u8)),
-                        &mut self.history,
-                    )),
+                    view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
                 };
                 let frame = frame_with(&msg, Some(&mut self.view_cache));
                 if !self.outbox.queue(conn, frame) {
@@ -107,7 +103,7 @@ impl TableActor {
             let public = frame_with(
                 &ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of_shared(game, None, &mut self.history)),
+                    view: Box::new(PlayerView::of(game, None)),
                 },
                 Some(&mut self.view_cache),
             );

@@ -11,6 +11,8 @@ mod passing;
 mod play;
 mod read;
 
+use std::sync::Arc;
+
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
@@ -95,7 +97,12 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    history: Vec<HandResult>,
+    /// The score sheet, one line per finished hand. Shared with the views made of the game
+    /// ([`crate::view::PlayerView::of`]): a table makes a view at every prompt, and each used to
+    /// copy the lines, or compare a kept copy with them. A finished hand adds its line in place
+    /// while nobody else holds the lines, and to a copy of them otherwise (`Arc::make_mut`),
+    /// so lines a view holds never change under it.
+    history: Arc<Vec<HandResult>>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -204,7 +211,7 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             totals: PerSeat::new(n),
-            history: Vec::new(),
+            history: Arc::default(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };

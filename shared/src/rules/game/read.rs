@@ -2,6 +2,8 @@
 //! now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
 //! asked of the variant's state.
 
+use std::sync::Arc;
+
 use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
 use crate::fair::Hash32;
@@ -178,6 +180,13 @@ impl Game {
     #[must_use]
     pub fn history(&self) -> &[HandResult] {
         &self.history
+    }
+
+    /// The score sheet as the game shares it: these lines never change; a hand finished
+    /// later goes into a copy while they are held.
+    #[must_use]
+    pub fn shared_history(&self) -> Arc<Vec<HandResult>> {
+        Arc::clone(&self.history)
     }
 
     /// The winners, once the match is over.
