@@ -15,8 +15,8 @@
 //! wait their turn, and their budget runs while they wait, so a crowded server makes bots
 //! slower (never weaker: see the budget below).
 //! Measured with `parlor loadtest --strong-tables 20` beside 200 remote-bot tables on two
-//! cores (README, speed): thinking on the tables' own tasks cut the other tables to a fifth
-//! of their moves and quadrupled their p99; here they keep their pace and p99.
+//! cores (docs/PERFORMANCE.md): thinking on the tables' own tasks cut the other tables to a
+//! fifth of their moves and quadrupled their p99; here they keep their pace and p99.
 //!
 //! The budget: a built-in bot does a fixed amount of work per move (the `strong` bot: its
 //! number of simulated hands), never cut short by the clock, so its choice depends only on

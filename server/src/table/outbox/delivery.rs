@@ -9,7 +9,8 @@
 //! 19.5k instructions a move under callgrind at 40 busy tables, 15.5k after). Now the table is
 //! woken only for what it must act on: connections found gone or too slow, a refusal that
 //! fences it, and room (or an empty queue) it is waiting for. Measured at 250 tables, the p99
-//! fell in 26 of 31 alternated pairs; CPU time and moves/s showed no difference (README).
+//! fell in 26 of 31 alternated pairs; CPU time and moves/s showed no difference
+//! (docs/PERFORMANCE.md).
 //!
 //! Writes are numbered per table from 1; a step goes out once the write it ended with is
 //! answered. Only that write's answer decides its fate, as before: the writer answers in
