@@ -596,6 +596,9 @@ impl TableActor {
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) {
         self.game = restored.game;
+        if let Some(game) = &mut self.game {
+            game.keep_history_shared();
+        }
         self.moves = restored.log.len();
         self.seq = restored.seq;
         self.matches_played = restored.matches_played;

@@ -198,11 +198,13 @@ mod tests {
     use crate::bots::RandomBot;
     use crate::rules::{Options, Variant};
 
-    /// Views carry the game's own lines and share them until a hand ends; the lines a view
-    /// holds stay as they were when a hand ends after it was made.
+    /// Views of a game that keeps its lines shared carry the game's own lines and share them
+    /// until a hand ends; the lines a view holds stay as they were when a hand ends after it
+    /// was made.
     #[test]
     fn views_share_the_score_sheet_until_a_hand_ends() {
         let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
+        game.keep_history_shared();
         let mut bot = RandomBot::new(4);
         let mut events = Vec::new();
         let mut last = PlayerView::of(&game, None);
@@ -226,11 +228,15 @@ mod tests {
         assert_eq!(hands_ended, 3);
     }
 
-    /// A game alone with its lines adds each hand's line in place; a copy of the game shares
-    /// them until one of the two finishes a hand.
+    /// A game alone with its shared lines adds each hand's line in place; a copy of the game
+    /// shares them until one of the two finishes a hand. A game that does not share its
+    /// lines gives each view a copy, and equals its sharing twin.
     #[test]
     fn a_game_copies_its_lines_only_while_they_are_shared() {
         let mut game = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        let mut owned = game.clone();
+        game.keep_history_shared();
+        assert_eq!(game, owned);
         let mut bot = RandomBot::new(6);
         let mut events = Vec::new();
         let finish_hand = |game: &mut Game, bot: &mut RandomBot, events: &mut Vec<_>| {
@@ -251,6 +257,17 @@ mod tests {
         assert_eq!(copy.history().len(), 1, "the copy's lines did not change");
         assert_eq!(game.history().len(), 2);
         assert_eq!(game.history()[0], copy.history()[0]);
+
+        let mut bot = RandomBot::new(6);
+        for _ in 0..2 {
+            finish_hand(&mut owned, &mut bot, &mut events);
+        }
+        assert_eq!(
+            owned, game,
+            "the same play, the same game, however the lines are kept"
+        );
+        let (a, b) = (owned.shared_history(), owned.shared_history());
+        assert!(!Arc::ptr_eq(&a, &b) && a == b, "copies of the owned lines");
     }
 
     /// A view's lists are kept inline: a view read from JSON with more tricks than a hand

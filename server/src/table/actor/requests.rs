@@ -199,7 +199,9 @@ impl TableActor {
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
         let dealer = first_dealer(self.variant.players(), self.matches_played + 1);
-        let game = Game::with_master_dealt_by(rules, master, dealer);
+        let mut game = Game::with_master_dealt_by(rules, master, dealer);
+        // A view goes out at every prompt: let them share the score sheet.
+        game.keep_history_shared();
         let opening = game.opening_events();
         self.outbox
             .record_match_started(seed, master, self.seq + opening.len() as u64);

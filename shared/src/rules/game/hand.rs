@@ -2,8 +2,6 @@
 //! and passing, the first lead, and scoring at the end before the match ends or the next hand is
 //! dealt. How a hand scores and when the match ends belong to the variant.
 
-use std::sync::Arc;
-
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
 use crate::deck::shuffled_deck;
@@ -115,7 +113,7 @@ impl Game {
             moon: score.moon,
             secret: self.deal_secret,
         };
-        Arc::make_mut(&mut self.history).push(result.clone());
+        self.history.push(result.clone());
         events.push(Event::HandScored(result));
         if let Some(winners) = self.variant_rules.match_winners(&self.totals, self.hand) {
             self.phase = Phase::MatchOver;

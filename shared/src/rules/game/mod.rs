@@ -7,14 +7,14 @@
 //! holds the state and the ways in; `read`, `passing`, `play` and `hand` hold the rest.
 
 mod hand;
+mod lines;
 mod passing;
 mod play;
 mod read;
 
-use std::sync::Arc;
-
+use self::lines::Lines;
 use super::RuleError;
-use super::event::{Action, Event, HandResult, PassDirection};
+use super::event::{Action, Event, PassDirection};
 use super::per_variant::VariantState;
 use super::trick::{Plays, Trick};
 use super::variant::{Options, OptionsError, Rules, Variant};
@@ -97,12 +97,9 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    /// The score sheet, one line per finished hand. Shared with the views made of the game
-    /// ([`crate::view::PlayerView::of`]): a table makes a view at every prompt, and each used to
-    /// copy the lines, or compare a kept copy with them. A finished hand adds its line in place
-    /// while nobody else holds the lines, and to a copy of them otherwise (`Arc::make_mut`),
-    /// so lines a view holds never change under it.
-    history: Arc<Vec<HandResult>>,
+    /// The score sheet, one line per finished hand (shared with views on request, see
+    /// `lines`).
+    history: Lines,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -211,7 +208,7 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             totals: PerSeat::new(n),
-            history: Arc::default(),
+            history: Lines::default(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
@@ -226,6 +223,13 @@ impl Game {
     /// is not consumed by a stacked hand.
     pub fn stack_deck(&mut self, deck: [Card; 52]) {
         self.stacked.push(deck);
+    }
+
+    /// Keeps the score sheet shared from now on, so that views made of the game take its
+    /// lines without a copy: for a game views are made of again and again (a table's). A
+    /// game that is cloned often (a bot's simulation) is faster without.
+    pub fn keep_history_shared(&mut self) {
+        self.history.share();
     }
 
     /// Applies `seat`'s action and returns what happened. On error nothing changed.

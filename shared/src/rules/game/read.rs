@@ -179,14 +179,15 @@ impl Game {
     /// One score line per finished hand.
     #[must_use]
     pub fn history(&self) -> &[HandResult] {
-        &self.history
+        self.history.as_slice()
     }
 
-    /// The score sheet as the game shares it: these lines never change; a hand finished
-    /// later goes into a copy while they are held.
+    /// The score sheet as a view holds it: lines that never change (a hand finished later
+    /// goes into a copy while they are held). The game's own lines once it keeps them shared
+    /// ([`Game::keep_history_shared`]), a copy of them before.
     #[must_use]
     pub fn shared_history(&self) -> Arc<Vec<HandResult>> {
-        Arc::clone(&self.history)
+        self.history.shared()
     }
 
     /// The winners, once the match is over.
