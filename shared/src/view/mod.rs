@@ -68,7 +68,7 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    // The game's own lines, shared (see `Game::shared_history`).
+    // The game's lines: its own, shared, at a table; a copy elsewhere (`Game::shared_history`).
     pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
     #[schemars(with = "Vec<Seat>")]
