@@ -29,24 +29,25 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Another program to compare with, in alternating rounds (`--rounds`); it must print
-    /// its rate as `KEY=NUMBER` or `KEY: NUMBER` (`--versus-key`). Run without a shell.
+    /// its rate as `KEY=NUMBER` or `KEY: NUMBER` (`--versus-key`). Run without a shell. Give
+    /// it again to compare with several programs in the same rounds.
     #[arg(long, value_name = "COMMAND")]
-    pub versus: Option<String>,
-    /// The name of the rate the `--versus` program prints.
+    pub versus: Vec<String>,
+    /// The name of the rate the `--versus` programs print.
     #[arg(long, default_value = "hands_per_sec", value_name = "KEY")]
     pub versus_key: String,
-    /// Rounds of `--versus`: each runs the program once and plays `--hands` hands.
+    /// Rounds of `--versus`: each runs every program once and plays `--hands` hands.
     #[arg(long, default_value_t = 5)]
     pub rounds: usize,
 }
 
 /// Plays `hands` hands of random legal moves (passing included) and prints the rate, or
-/// compares it with another program's (`--versus`).
+/// compares it with other programs' (`--versus`).
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    if let Some(command) = &args.versus {
+    if !args.versus.is_empty() {
         println!("built for: {}", instruction_sets().join(" "));
         let versus = versus::Versus {
-            command,
+            commands: &args.versus,
             key: &args.versus_key,
             rounds: args.rounds,
         };

@@ -2,15 +2,19 @@
 //! measured in the same run.
 //!
 //! On a shared machine the speed of one binary drifts by a third within minutes, so a ratio
-//! means something only when both figures come from the same minute. The two are run in turns,
-//! round after round: the other program first in odd rounds, Parlor first in even ones, so a
-//! drift within a round weighs on both sides alike. Each round prints its ratio, and the last
-//! line gives their median and range.
+//! means something only when both figures come from the same minute. The programs are run in
+//! turns, round after round: the others first in odd rounds, Parlor first in even ones (the
+//! others then in reverse order), so every program's mean place in a round is the same and a
+//! drift weighs on all of them alike. Each round prints its ratios, and the last lines give
+//! their medians and ranges.
 //!
-//! The other program is any command that prints its rate as `KEY=NUMBER` or `KEY: NUMBER`
+//! `--versus` may be given more than once: the same engine built for two instruction sets, say,
+//! each compared with Parlor in the same rounds.
+//!
+//! Another program is any command that prints its rate as `KEY=NUMBER` or `KEY: NUMBER`
 //! (`--versus-key`, `hands_per_sec` by default). It is run without a shell, its words split as
-//! a shell would split them. Pin both to one core by running `parlor bench` under `taskset`:
-//! the command inherits the pinning.
+//! a shell would split them. Pin all of them to one core by running `parlor bench` under
+//! `taskset`: the commands inherit the pinning.
 
 use std::process::Command;
 
@@ -22,51 +26,73 @@ use crate::tools::spread::Spread;
 /// What to compare with, and how many times.
 #[derive(Debug, Clone, Copy)]
 pub struct Versus<'a> {
-    /// The other program's command line.
-    pub command: &'a str,
-    /// The name of the rate it prints.
+    /// The other programs' command lines (at least one).
+    pub commands: &'a [String],
+    /// The name of the rate they print.
     pub key: &'a str,
     /// How many rounds (at least one is run).
     pub rounds: usize,
 }
 
-/// One round's two rates, in hands per second.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One round's rates, in hands per second.
+#[derive(Debug, Clone, PartialEq)]
 struct Round {
     /// Parlor's engine.
     parlor: f64,
-    /// The other program, as it printed it.
-    versus: f64,
+    /// Each other program, as it printed it, in the order given.
+    versus: Vec<f64>,
 }
 
 impl Round {
-    /// Parlor's rate over the other's.
+    /// Parlor's rate over each other program's.
     #[must_use]
-    fn ratio(self) -> f64 {
-        self.parlor / self.versus
+    fn ratios(&self) -> Vec<f64> {
+        self.versus.iter().map(|rate| self.parlor / rate).collect()
     }
 }
 
 /// Runs the rounds, `parlor_rate` measuring Parlor's side of each, printing each round, then
-/// the median ratio.
+/// the median ratio to each program.
 pub fn run(versus: Versus<'_>, parlor_rate: impl FnMut() -> f64) -> anyhow::Result<()> {
+    let several = versus.commands.len() > 1;
+    if several {
+        for (i, command) in versus.commands.iter().enumerate() {
+            println!("versus {}: {command}", i + 1);
+        }
+    }
+    let label = |i: usize| {
+        if several {
+            format!("versus {}", i + 1)
+        } else {
+            "versus".to_owned()
+        }
+    };
     let rounds = compare(versus, parlor_rate, |n, round| {
+        let others: Vec<String> = round
+            .versus
+            .iter()
+            .zip(round.ratios())
+            .enumerate()
+            .map(|(i, (rate, ratio))| format!("{} {rate:.0}, ratio {ratio:.3}", label(i)))
+            .collect();
         println!(
-            "round {n}: parlor {:.0} hands/s, versus {:.0}, ratio {:.3}",
+            "round {n}: parlor {:.0} hands/s, {}",
             round.parlor,
-            round.versus,
-            round.ratio()
+            others.join("; ")
         );
     })?;
-    let ratios: Vec<f64> = rounds.iter().map(|round| round.ratio()).collect();
-    let spread = Spread::of(&ratios).context("no rounds to compare")?;
-    println!(
-        "versus: hands/s ratio: median {:.3} (range {:.3}-{:.3}) over {} rounds",
-        spread.median,
-        spread.low,
-        spread.high,
-        ratios.len()
-    );
+    for i in 0..versus.commands.len() {
+        let ratios: Vec<f64> = rounds.iter().map(|round| round.ratios()[i]).collect();
+        let spread = Spread::of(&ratios).context("no rounds to compare")?;
+        println!(
+            "{}: hands/s ratio: median {:.3} (range {:.3}-{:.3}) over {} rounds",
+            label(i),
+            spread.median,
+            spread.low,
+            spread.high,
+            ratios.len()
+        );
+    }
     Ok(())
 }
 
@@ -74,34 +100,47 @@ pub fn run(versus: Versus<'_>, parlor_rate: impl FnMut() -> f64) -> anyhow::Resu
 fn compare(
     versus: Versus<'_>,
     mut parlor_rate: impl FnMut() -> f64,
-    mut each: impl FnMut(usize, Round),
+    mut each: impl FnMut(usize, &Round),
 ) -> anyhow::Result<Vec<Round>> {
     let Versus {
-        command,
+        commands,
         key,
         rounds: count,
     } = versus;
-    let argv = split_command(command)
-        .with_context(|| format!("--versus: no command in {command:?} (unbalanced quotes?)"))?;
+    if commands.is_empty() {
+        bail!("--versus: no command to compare with");
+    }
+    let argvs = commands
+        .iter()
+        .map(|command| {
+            split_command(command).with_context(|| {
+                format!("--versus: no command in {command:?} (unbalanced quotes?)")
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut rounds = Vec::new();
     for n in 1..=count.max(1) {
         let round = if n % 2 == 1 {
-            let versus = versus_rate(&argv, key)?;
+            let versus = rates(argvs.iter(), key)?;
             Round {
                 parlor: parlor_rate(),
                 versus,
             }
         } else {
             let parlor = parlor_rate();
-            Round {
-                parlor,
-                versus: versus_rate(&argv, key)?,
-            }
+            let mut versus = rates(argvs.iter().rev(), key)?;
+            versus.reverse();
+            Round { parlor, versus }
         };
-        each(n, round);
+        each(n, &round);
         rounds.push(round);
     }
     Ok(rounds)
+}
+
+/// Runs each program once, in the order given, and reads their rates.
+fn rates<'a>(argvs: impl Iterator<Item = &'a Vec<String>>, key: &str) -> anyhow::Result<Vec<f64>> {
+    argvs.map(|argv| versus_rate(argv, key)).collect()
 }
 
 /// Runs the other program once and reads its rate.
@@ -161,12 +200,16 @@ fn figure_in(output: &str, key: &str) -> Option<f64> {
 mod tests {
     use super::*;
 
-    fn versus<'a>(command: &'a str, key: &'a str, rounds: usize) -> Versus<'a> {
+    fn versus<'a>(commands: &'a [String], key: &'a str, rounds: usize) -> Versus<'a> {
         Versus {
-            command,
+            commands,
             key,
             rounds,
         }
+    }
+
+    fn one(command: &str) -> Vec<String> {
+        vec![command.to_owned()]
     }
 
     #[test]
@@ -192,19 +235,19 @@ mod tests {
         let mut seen = Vec::new();
         let mut parlor = [400.0, 500.0, 700.0].into_iter();
         let rounds = compare(
-            versus("echo hands_per_sec=1000", "hands_per_sec", 3),
+            versus(&one("echo hands_per_sec=1000"), "hands_per_sec", 3),
             || parlor.next().expect("one measure a round"),
-            |n, round| seen.push((n, round.ratio())),
+            |n, round| seen.push((n, round.ratios())),
         )
         .unwrap();
-        assert_eq!(seen, [(1, 0.4), (2, 0.5), (3, 0.7)]);
-        assert!(rounds.iter().all(|round| round.versus == 1000.0));
+        assert_eq!(seen, [(1, vec![0.4]), (2, vec![0.5]), (3, vec![0.7])]);
+        assert!(rounds.iter().all(|round| round.versus == [1000.0]));
     }
 
     #[test]
     fn a_command_that_fails_or_prints_no_rate_is_an_error() {
         let error = |command, key| {
-            compare(versus(command, key, 1), || 1.0, |_, _| {})
+            compare(versus(&one(command), key, 1), || 1.0, |_, _| {})
                 .unwrap_err()
                 .to_string()
         };
@@ -213,5 +256,53 @@ mod tests {
         assert!(error("echo rate=0", "rate").contains("not a rate"));
         assert!(error("/no/such/program", "rate").contains("running"));
         assert!(error("echo 'open", "rate").contains("no command"));
+    }
+
+    /// Several programs are each measured once a round, their rates kept in the order given
+    /// whatever order they ran in: the even rounds run Parlor first and the others backwards.
+    #[test]
+    fn several_programs_are_each_compared_in_every_round() {
+        let log = std::env::temp_dir().join(format!("parlor-versus-{}", std::process::id()));
+        let _ = std::fs::remove_file(&log);
+        let command = |name: &str, rate: u32| {
+            format!(
+                "sh -c 'echo {name} >> {}; echo hands_per_sec={rate}'",
+                log.display()
+            )
+        };
+        let commands = [command("a", 1000), command("b", 500)];
+        let mut calls = 0;
+        let rounds = compare(
+            versus(&commands, "hands_per_sec", 2),
+            || {
+                calls += 1;
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .create(true)
+                    .open(&log)
+                    .and_then(|mut file| std::io::Write::write_all(&mut file, b"parlor\n"))
+                    .unwrap();
+                250.0
+            },
+            |_, _| {},
+        )
+        .unwrap();
+        let order = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        assert_eq!(calls, 2);
+        assert_eq!(
+            order.split_whitespace().collect::<Vec<_>>(),
+            ["a", "b", "parlor", "parlor", "b", "a"]
+        );
+        for round in &rounds {
+            assert_eq!(round.versus, [1000.0, 500.0]);
+            assert_eq!(round.ratios(), [0.25, 0.5]);
+        }
+    }
+
+    #[test]
+    fn no_command_is_an_error() {
+        let error = compare(versus(&[], "rate", 1), || 1.0, |_, _| {}).unwrap_err();
+        assert!(error.to_string().contains("no command"));
     }
 }
