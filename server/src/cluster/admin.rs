@@ -4,7 +4,7 @@
 //!
 //! The operator's `Authorization` header goes with each request, so every node checks the
 //! admin key itself (the nodes share it, as they share the cluster secret). Nodes are asked
-//! at once; one that does not answer within [`PEER_TIMEOUT`] (frozen, overloaded, or with
+//! at once; one that does not answer within `peers::PEER_TIMEOUT` (frozen, overloaded, or with
 //! another key) is named among those that did not answer rather than holding the answer up.
 
 use serde::de::DeserializeOwned;

@@ -19,7 +19,7 @@
 //!
 //! Every internal request carries the cluster's secret ([`super::SECRET_HEADER`]) and is
 //! refused without it; a node without a secret neither lists nor invites other nodes' bots.
-//! No request waits long ([`INTERNAL_TIMEOUT`]); a lost report is logged, and the host's node
+//! No request waits long (`INTERNAL_TIMEOUT`); a lost report is logged, and the host's node
 //! ends an invitation it hears nothing more of a little after its timeout.
 
 use std::time::Duration;

@@ -389,7 +389,7 @@ fn vouched_invitation(state: &AppState, headers: &HeaderMap) -> Option<String> {
     Some(invitation.to_str().ok()?.to_string())
 }
 
-/// Serves `app` on `listener` (through [`listen::accept_loop`]: connection caps and header
+/// Serves `app` on `listener` (through `listen::accept_loop`: connection caps and header
 /// timeouts) until `state.shutdown` is cancelled, then waits (briefly) for the WebSocket
 /// connections to say goodbye.
 pub async fn serve(listener: TcpListener, state: AppState) -> io::Result<()> {

@@ -2,7 +2,7 @@
 //! hand, negative penalty cards, the prize pool shared by the clean players (and carried over
 //! when nobody is clean), the negative totals, and the match ending when a positive total
 //! reaches the target. Owns the pool and the negative totals; it may not touch the game's
-//! state beyond what the [`VariantRules`] hooks hand it.
+//! state beyond what the `VariantRules` hooks hand it.
 
 use super::event::PassDirection;
 use super::facts::{FirstLead, TrumpRule, VariantFacts};

@@ -3,7 +3,7 @@
 //! SQLite backend's guarantees.
 //!
 //! One writer task owns the writing connection. Tables queue writes on an unbounded channel
-//! and get an acknowledgement back once their batch commits (group commit, see [`writer`]);
+//! and get an acknowledgement back once their batch commits (group commit, see `writer`);
 //! reads go through the same queue, so they see every write appended before them. While the
 //! database cannot be reached the writer retries with a growing wait and the store is not
 //! `saving` (tables pause, `/healthz` says why); it never panics on a database error.

@@ -1,5 +1,5 @@
 //! `parlor serve`: the game server and web client, with embedded defaults. Its settings
-//! (flags, `PARLOR_*` variables, a TOML file) are read in [`settings`].
+//! (flags, `PARLOR_*` variables, a TOML file) are read in `settings`.
 
 mod cluster;
 mod fd_limit;
