@@ -95,14 +95,18 @@ impl Game {
         self.hands[seat].remove(card);
         self.face_up.remove(card);
         let winner = self.trick.push(seat, card, self.trump);
-        events.push(Event::Played { seat, card });
+        // The event is written last on each path: for all the compiler knows, a write into the
+        // event list may change the game, which it then read again field by field from memory
+        // (2.3% of a random hand's instructions, callgrind).
         if self.trick.len() == self.players as usize {
+            events.push(Event::Played { seat, card });
             // Sets the next legal cards: the winner's lead, or the next hand's.
             self.finish_trick(winner, events);
         } else {
             // Mid-trick the phase cannot have changed, and the trick is led.
             self.turn = seat.next(self.players);
             self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
+            events.push(Event::Played { seat, card });
         }
         Ok(())
     }
