@@ -4,6 +4,7 @@
 mod cluster;
 mod fd_limit;
 mod settings;
+mod signals;
 
 pub use settings::{LogFormat, ServeArgs, Settings};
 
@@ -41,7 +42,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     crate::table::thinking::set_budget(std::time::Duration::from_millis(args.bot_think_ms));
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
-        let _file_size_signal = ignore_file_size_signal();
+        let _file_size_signal = signals::ignore_file_size();
+        // Before anything opens: a stop from here on closes the table log cleanly.
+        let stop_signal = signals::shutdown();
         let mut state = AppState::new(config);
         // With a Postgres store the server is one node of a cluster: tables found open are
         // handed to the cluster once this node listens, not restored here.
@@ -101,7 +104,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {
-            wait_for_signal().await;
+            stop_signal.await;
             tracing::info!("shutting down: telling clients goodbye");
             shutdown.cancel();
         });
@@ -186,20 +189,6 @@ async fn prune_forever(store: SharedStore, days: u64, shutdown: CancellationToke
     }
 }
 
-/// Takes over SIGXFSZ, so a write past the file size limit fails with an error the store
-/// handles (it pauses the tables and retries) instead of killing the process.
-#[cfg(unix)]
-fn ignore_file_size_signal() -> Option<tokio::signal::unix::Signal> {
-    use tokio::signal::unix::{SignalKind, signal};
-    signal(SignalKind::from_raw(libc::SIGXFSZ))
-        .inspect_err(|err| tracing::warn!(%err, "could not take over SIGXFSZ"))
-        .ok()
-}
-
-/// Nothing to take over where there is no SIGXFSZ.
-#[cfg(not(unix))]
-fn ignore_file_size_signal() {}
-
 /// Logs to stderr, as text or one JSON object a line, keeping what the `log` filter keeps.
 fn init_tracing(settings: &Settings) -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&settings.log)
@@ -212,28 +201,4 @@ fn init_tracing(settings: &Settings) -> anyhow::Result<()> {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     Ok(())
-}
-
-/// Waits for Ctrl-C or (on Unix) SIGTERM.
-async fn wait_for_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
 }
