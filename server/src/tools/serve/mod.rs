@@ -43,8 +43,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let runtime = super::runtime(args.threads)?;
     runtime.block_on(async {
         let _file_size_signal = signals::ignore_file_size();
-        // Before anything opens: a stop from here on closes the table log cleanly.
-        let stop_signal = signals::shutdown();
         let mut state = AppState::new(config);
         // With a Postgres store the server is one node of a cluster: tables found open are
         // handed to the cluster once this node listens, not restored here.
@@ -101,6 +99,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 state.shutdown.clone(),
             ));
         }
+        // Taken over before the server says it serves, so that a stop from then on closes the
+        // table log cleanly. A stop while it starts still ends it at once, as it always has
+        // (both stores survive that); a wait until start-up had finished would leave Ctrl-C
+        // unanswered while, say, a database cannot be reached.
+        let stop_signal = signals::shutdown();
         tracing::info!(addr = %listener.local_addr()?, "parlor is serving: open http://{}/", listener.local_addr()?);
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

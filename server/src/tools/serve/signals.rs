@@ -7,7 +7,8 @@ use std::future::Future;
 ///
 /// Taken over when called, not when the wait is first polled: a stop sent as soon as the
 /// server says it is serving must already find its handler, or the signal's default action
-/// kills the process before the table log is closed.
+/// kills the process before the table log is closed (the wait runs in a task of its own,
+/// polled some time later).
 #[cfg(unix)]
 pub fn shutdown() -> impl Future<Output = ()> {
     use tokio::signal::unix::SignalKind;
