@@ -153,3 +153,46 @@ fn a_ladder_variant_or_strategy_list_that_makes_no_sense_stops_the_server() {
         assert!(err.contains(said), "{flag} {value}: {err}");
     }
 }
+
+/// `--print-config` shows where the store is but never a password or a key: the store URL's
+/// password, the admin key and the cluster secret, whether from flags, variables or the file.
+#[test]
+fn print_config_shows_no_password_or_key() {
+    let dir = TempDir::new("config-secrets");
+    let file = dir.path().join("parlor.toml");
+    std::fs::write(&file, "cluster_secret = \"file-secret-3\"\n").unwrap();
+    let file = file.to_str().unwrap();
+    let (ok, out, err) = print_config(
+        &["--config", file, "--admin-key", "flag-key-1"],
+        &[(
+            "PARLOR_STORE",
+            "postgres://parlor:env-password-2@db.internal:5432/parlor",
+        )],
+    );
+    assert!(ok, "{err}");
+    for secret in ["flag-key-1", "env-password-2", "file-secret-3"] {
+        assert!(!out.contains(secret), "{secret} printed:\n{out}");
+        assert!(!err.contains(secret), "{secret} logged:\n{err}");
+    }
+    assert_eq!(
+        line(&out, "store"),
+        "store = \"postgres://parlor:***@db.internal:5432/parlor\""
+    );
+    assert!(out.contains("# admin_key is set (not shown)"), "{out}");
+    assert!(out.contains("# cluster_secret is set (not shown)"), "{out}");
+
+    // A password in the URL's query is a password too.
+    let (ok, out, err) = print_config(
+        &[
+            "--store",
+            "postgres://parlor@db/parlor?password=query-password-4",
+        ],
+        &[],
+    );
+    assert!(ok, "{err}");
+    assert!(!out.contains("query-password-4"), "{out}");
+    assert_eq!(
+        line(&out, "store"),
+        "store = \"postgres://parlor@db/parlor?password=***\""
+    );
+}

@@ -74,19 +74,58 @@ impl fmt::Debug for StoreLocation {
     }
 }
 
-/// `scheme://user:secret@host` with the secret replaced by `***`.
-fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) if user.contains(':') => {
-            let name = user.split(':').next().unwrap_or_default();
-            format!("{scheme}://{name}:***@{host}{tail}")
+/// `store` as it may be shown: the password of `scheme://user:secret@host` and the value of
+/// every `password=` (a URL's query, libpq's `key=value` form) replaced by `***`.
+#[must_use]
+pub fn redact(store: &str) -> String {
+    let shown = match store.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+            match authority.rsplit_once('@') {
+                Some((user, host)) if user.contains(':') => {
+                    let name = user.split(':').next().unwrap_or_default();
+                    format!("{scheme}://{name}:***@{host}{tail}")
+                }
+                _ => store.to_string(),
+            }
         }
-        _ => url.to_string(),
+        None => store.to_string(),
+    };
+    redact_password_values(&shown)
+}
+
+/// `text` with the value after each `password=` (any case) replaced by `***`: up to the next
+/// `&` or white space, or the closing quote of a quoted value.
+fn redact_password_values(text: &str) -> String {
+    const KEY: &str = "password=";
+    let lower = text.to_ascii_lowercase();
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = 0;
+    let mut from = 0;
+    while let Some(at) = lower[from..].find(KEY) {
+        let value = from + at + KEY.len();
+        // Only a whole key: `password=`, not `old_password=`.
+        let whole = lower[..from + at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        let end = match text[value..].chars().next() {
+            Some(quote @ ('\'' | '"')) => text[value + 1..]
+                .find(quote)
+                .map_or(text.len(), |close| value + 1 + close + 1),
+            _ => text[value..]
+                .find(|c: char| c == '&' || c.is_whitespace())
+                .map_or(text.len(), |end| value + end),
+        };
+        if whole && end > value {
+            shown.push_str(&text[rest..value]);
+            shown.push_str("***");
+            rest = end;
+        }
+        from = end.max(value);
     }
+    shown.push_str(&text[rest..]);
+    shown
 }
 
 #[cfg(test)]
@@ -123,5 +162,34 @@ mod tests {
         let shown = format!("{loc:?}");
         assert!(!shown.contains("hunter2"), "{shown}");
         assert_eq!(shown, "postgres://ann:***@db:5432/parlor");
+    }
+
+    #[test]
+    fn every_password_is_redacted_and_nothing_else() {
+        for (store, shown) in [
+            ("postgres://ann@db/parlor", "postgres://ann@db/parlor"),
+            (
+                "postgres://ann:p%40ss@db:5432/parlor?sslmode=disable",
+                "postgres://ann:***@db:5432/parlor?sslmode=disable",
+            ),
+            (
+                "postgresql://ann@db/parlor?password=hunter2&application_name=x",
+                "postgresql://ann@db/parlor?password=***&application_name=x",
+            ),
+            (
+                "postgres://ann:a@db/parlor?PASSWORD=b",
+                "postgres://ann:***@db/parlor?PASSWORD=***",
+            ),
+            (
+                "host=db user=ann password='two words' dbname=parlor",
+                "host=db user=ann password=*** dbname=parlor",
+            ),
+            ("host=db password=hunter2", "host=db password=***"),
+            ("host=db old_password=x", "host=db old_password=x"),
+            ("host=db password=", "host=db password="),
+            ("sqlite:/srv/parlor", "sqlite:/srv/parlor"),
+        ] {
+            assert_eq!(redact(store), shown, "{store}");
+        }
     }
 }

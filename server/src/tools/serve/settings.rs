@@ -443,11 +443,21 @@ impl Settings {
         )?)
     }
 
-    /// These settings as a TOML config file; the admin key is left out (a comment says
-    /// whether one is set).
+    /// These settings as a TOML config file, without a secret: the admin key and the cluster
+    /// secret are left out (a comment says whether one is set) and the store's password is
+    /// shown as `***`.
     #[must_use]
     pub fn to_toml(&self) -> String {
-        let mut text = toml::to_string(self).expect("settings always serialize");
+        let store = self.store.as_deref().map(crate::store::location::redact);
+        let redacted = store.is_some() && store != self.store;
+        let shown = Settings {
+            store,
+            ..self.clone()
+        };
+        let mut text = toml::to_string(&shown).expect("settings always serialize");
+        if redacted {
+            text.push_str("# the store's password is not shown\n");
+        }
         if self.admin_key.is_some() {
             text.push_str("# admin_key is set (not shown)\n");
         }
@@ -637,6 +647,36 @@ mod tests {
             StoreLocation::Sqlite(PathBuf::from("./data")),
             "the default is unchanged"
         );
+    }
+
+    #[test]
+    fn printed_settings_hold_no_secret() {
+        let settings = Settings {
+            store: Some("postgres://ann:hunter2@db:5432/parlor?password=hunter3".into()),
+            admin_key: Some(AdminKey("hunter4".into())),
+            cluster_secret: Some("hunter5".into()),
+            ..Settings::default()
+        };
+        let text = settings.to_toml();
+        assert!(!text.contains("hunter"), "{text}");
+        assert!(
+            text.contains("store = \"postgres://ann:***@db:5432/parlor?password=***\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("# the store's password is not shown"),
+            "{text}"
+        );
+        assert!(text.contains("# admin_key is set (not shown)"), "{text}");
+        assert!(
+            text.contains("# cluster_secret is set (not shown)"),
+            "{text}"
+        );
+        let without = Settings {
+            store: Some("postgres://ann@db/parlor".into()),
+            ..Settings::default()
+        };
+        assert!(!without.to_toml().contains("not shown"), "nothing to hide");
     }
 
     #[test]
