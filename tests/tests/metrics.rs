@@ -1,5 +1,6 @@
 //! `GET /metrics`: Prometheus text a scraper reads, whose counters move when a match is
-//! played. The only test in this binary, so the process-wide counters are its own.
+//! played. The only server in this binary, so the process-wide counters are its own; beside
+//! it, a check of the server's sources that every metric they count is described.
 
 use std::sync::Arc;
 
@@ -115,14 +116,22 @@ async fn counters_move_when_a_match_is_played() {
         value(&after, "parlor_tables", &[("status", "finished")]),
         1.0
     );
-    assert!(delta("parlor_ws_bytes_received_total", &[]) > 0.0);
+    assert!(delta("parlor_ws_received_bytes_total", &[]) > 0.0);
     assert!(
-        delta("parlor_ws_bytes_sent_total", &[]) > delta("parlor_ws_bytes_received_total", &[])
+        delta("parlor_ws_sent_bytes_total", &[]) > delta("parlor_ws_received_bytes_total", &[])
     );
     assert!(delta("parlor_store_commits_total", &[]) > 0.0);
     assert!(
         histogram_count(&after, "parlor_store_commit_seconds")
             > histogram_count(&before, "parlor_store_commit_seconds")
+    );
+    // Every move the four players sent was answered with its event: a sample each.
+    let answered = histogram_count(&after, "parlor_move_latency_seconds")
+        - histogram_count(&before, "parlor_move_latency_seconds");
+    assert_eq!(
+        answered,
+        delta("parlor_moves_total", &[]),
+        "a sample a move"
     );
 
     for client in clients {
@@ -130,4 +139,52 @@ async fn counters_move_when_a_match_is_played() {
     }
     stray.close().await;
     test.stop().await;
+}
+
+/// Every metric the server counts has its `# HELP` and the right `# TYPE`: each name in a
+/// `counter!`, `gauge!` or `histogram!` of the server's sources, or published from a tally,
+/// is in `DESCRIPTIONS` with that kind (a metric only a cluster or a full server counts would
+/// otherwise go undescribed unnoticed).
+#[test]
+fn every_metric_the_server_counts_is_described() {
+    use parlor_server::http::metrics::{DESCRIPTIONS, Kind};
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    let mut files = vec![src];
+    let mut counted = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if path.extension().is_none_or(|ext| ext != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let tally = path.ends_with("tally.rs");
+        for line in text.lines() {
+            let kind = if line.contains("counter!(") || (tally && line.contains("(\"parlor_")) {
+                Kind::Counter
+            } else if line.contains("gauge!(") {
+                Kind::Gauge
+            } else if line.contains("histogram!(") {
+                Kind::Histogram
+            } else {
+                continue;
+            };
+            for piece in line.split('"').skip(1).step_by(2) {
+                if piece.starts_with("parlor_") {
+                    counted.push((piece.to_string(), kind, path.clone()));
+                }
+            }
+        }
+    }
+    assert!(counted.len() > 20, "the sources were read: {counted:?}");
+    for (name, kind, path) in counted {
+        let described = DESCRIPTIONS.iter().find(|(n, _, _)| *n == name);
+        assert!(
+            described.is_some_and(|(_, k, _)| *k == kind),
+            "{name} ({kind:?}, {}) is not described as such in http/metrics.rs",
+            path.display()
+        );
+    }
 }

@@ -5,14 +5,16 @@
 //! locking it at every wake-up.
 //!
 //! It owns no socket and knows no table: `ws` owns the socket, `table` decides what to send.
-//! It may import nothing else of the server.
+//! It may import nothing else of the server but the tallies ([`crate::tally`]), where it
+//! records how long its moves took to answer.
 
 pub mod linger;
 pub mod queue;
 pub mod watch;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::view::{PlayerView, json};
@@ -125,9 +127,20 @@ struct Parts {
     /// The reasons given so far ([`KICKED`], [`FINISH`]); none while the signal is cancelled
     /// means the server is stopping.
     closing: AtomicU8,
+    /// When the move read last was read ([`now_ns`]; 0: none since the table took it).
+    move_read: AtomicU64,
+    /// When the move the table accepted last was read (0: its event has gone out).
+    move_accepted: AtomicU64,
     /// Rate-limit tokens the table gives back for moves it accepted (see
     /// [`Conn::refund_token`]).
     refunds: AtomicU32,
+}
+
+/// Nanoseconds since this process first asked, plus one (so that 0 means "none").
+fn now_ns() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let since = EPOCH.get_or_init(Instant::now).elapsed();
+    u64::try_from(since.as_nanos()).unwrap_or(u64::MAX - 1) + 1
 }
 
 /// [`Parts::closing`]: close at once (too slow, or the reader ended).
@@ -158,6 +171,8 @@ impl Conn {
                 tx,
                 signal,
                 closing: AtomicU8::new(0),
+                move_read: AtomicU64::new(0),
+                move_accepted: AtomicU64::new(0),
                 refunds: AtomicU32::new(0),
             }),
         }
@@ -166,8 +181,21 @@ impl Conn {
     /// Gives back the rate-limit token an accepted move cost: a program answering every
     /// prompt at once is never refused, however fast the table goes, while a flood of
     /// refused moves still runs the connection's bucket dry.
+    ///
+    /// It also says the move read last was accepted: the next frame sent at once
+    /// ([`Conn::send`]) is its event, and the time from reading the move to sending that is
+    /// counted in `parlor_move_latency_seconds`.
     pub fn refund_token(&self) {
         self.parts.refunds.fetch_add(1, Ordering::Relaxed);
+        let read = self.parts.move_read.swap(0, Ordering::Relaxed);
+        if read != 0 {
+            self.parts.move_accepted.store(read, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes that a move was read from this connection just now (see [`Conn::refund_token`]).
+    pub fn move_read(&self) {
+        self.parts.move_read.store(now_ns(), Ordering::Relaxed);
     }
 
     /// Takes the tokens given back since the last call.
@@ -179,6 +207,13 @@ impl Conn {
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has
     /// been told to close.
     pub fn send(&self, frame: Frame) -> bool {
+        if self.parts.move_accepted.load(Ordering::Relaxed) != 0 {
+            let read = self.parts.move_accepted.swap(0, Ordering::Relaxed);
+            if read != 0 {
+                let took = now_ns().saturating_sub(read);
+                crate::tally::MOVE_LATENCY.record(std::time::Duration::from_nanos(took));
+            }
+        }
         self.pushed(self.parts.tx.try_push(frame))
     }
 

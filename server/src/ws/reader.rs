@@ -269,6 +269,7 @@ impl Reader {
         let Some(request) = move_request(msg) else {
             return false;
         };
+        self.conn.move_read();
         table.try_send(TableMsg::Request {
             conn: self.conn.id,
             request: Box::new(request),
