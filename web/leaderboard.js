@@ -88,8 +88,10 @@ function playerView(variant, e) {
     h('h3', {}, 'Recent matches'),
     h('ul', { class: 'recent-matches', id: 'recent-matches' }, [...e.recent].reverse().map((/** @type {any} */ r) => h('li', {},
       `${new Date(r.at).toLocaleString()}: ${ordinal(r.place)} of ${r.of} · `,
-      h('a', { href: `t/${encodeURIComponent(r.table)}` }, 'table'), ' · ',
-      h('a', { href: r.replays, class: 'replays' }, 'replays of its hands')))),
+      ...(r.table
+        ? [h('a', { href: `t/${encodeURIComponent(r.table)}` }, 'table'), ' · ',
+          h('a', { href: r.replays, class: 'replays' }, 'replays of its hands')]
+        : [h('span', { class: 'private-match' }, 'at a private table')])))),
     h('p', {}, h('a', { href: `leaderboard?variant=${encodeURIComponent(variant)}` }, '← The whole leaderboard')),
   ];
 }

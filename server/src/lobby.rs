@@ -113,7 +113,7 @@ impl Lobby {
                 reason: reason.to_string(),
             };
             if table.admin(command).await.is_err() {
-                tracing::debug!(table = %id, "the table had already stopped");
+                tracing::debug!(table = %crate::store::log_tag(&id), "the table had already stopped");
             }
         }
     }
@@ -222,7 +222,7 @@ impl Lobby {
             );
         }
         for (id, err) in &startup.unreadable {
-            tracing::error!(table = %id, error = %err, "a stored table is skipped: its rows cannot be read");
+            tracing::error!(table = %crate::store::log_tag(&id), error = %err, "a stored table is skipped: its rows cannot be read");
         }
         let mut restored = 0;
         let mut forgotten = 0;
@@ -260,14 +260,14 @@ impl Lobby {
                 table
             }
             Err(err) => {
-                tracing::error!(table = %id, error = %err, "a stored table is skipped: its log does not replay");
+                tracing::error!(table = %crate::store::log_tag(&id), error = %err, "a stored table is skipped: its log does not replay");
                 return RestoreOutcome::Skipped;
             }
         };
         match self.restore(table) {
             Ok(info) => {
                 tracing::info!(
-                    table = %id,
+                    table = %crate::store::log_tag(&id),
                     variant = %info.variant,
                     status = ?info.status,
                     "table restored from the log"
@@ -275,7 +275,7 @@ impl Lobby {
                 RestoreOutcome::Open
             }
             Err(err) => {
-                tracing::error!(table = %id, error = %err, "a stored table is skipped: it cannot be opened");
+                tracing::error!(table = %crate::store::log_tag(&id), error = %err, "a stored table is skipped: it cannot be opened");
                 RestoreOutcome::Skipped
             }
         }
@@ -286,7 +286,7 @@ impl Lobby {
     fn cut_log(&self, table: &Restored) {
         let Some(cut) = &table.cut else { return };
         tracing::warn!(
-            table = %table.id,
+            table = %crate::store::log_tag(&table.id),
             why = %cut.why,
             kept_match = cut.match_no,
             kept_actions = cut.from,

@@ -19,7 +19,10 @@ test('after a match the leaderboard ranks the computer players, and each has its
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const { id } = await createByApi(server.url, { variant: 'tricks', options: { target: 2 } });
+  // A listed table: its matches link to it from the leaderboard (a private one's do not).
+  const { id } = await createByApi(server.url, {
+    variant: 'tricks', options: { target: 2 }, table_options: { listed: true },
+  });
   await sitByInvite(page, `${server.url}/t/${id}`, 'Grandma', 0);
   await fillWithBots(page, 'heuristic');
   await startMatch(page);

@@ -85,6 +85,20 @@ pub async fn http(
     (status, value)
 }
 
+/// [`http`] with extra request headers (an admin key, the cluster secret).
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let (status, _, text) =
+        http_raw_with(addr, method, path, headers, body.map(Value::to_string)).await;
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
 /// One HTTP/1.1 request; returns status, headers (lowercased) and body text.
 pub async fn http_raw(
     addr: SocketAddr,
@@ -92,11 +106,26 @@ pub async fn http_raw(
     path: &str,
     body: Option<String>,
 ) -> (u16, String, String) {
+    http_raw_with(addr, method, path, &[], body).await
+}
+
+/// [`http_raw`] with extra request headers.
+pub async fn http_raw_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<String>,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     let body = body.unwrap_or_default();
+    let extra: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         {extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.expect("write");

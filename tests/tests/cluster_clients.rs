@@ -304,7 +304,14 @@ async fn a_match_plays_through_one_balancer_over_three_nodes() {
     // lobby lists it.
     let mut owners = 0;
     for node in &nodes {
-        let (status, stats) = http(node.addr, "GET", "/api/stats", None).await;
+        let (status, stats) = parlor_tests::http_with(
+            node.addr,
+            "GET",
+            "/api/stats",
+            &[("x-parlor-cluster-secret", "test-secret")],
+            None,
+        )
+        .await;
         assert_eq!(status, 200);
         owners += usize::from(
             stats["cluster"]["owned"]

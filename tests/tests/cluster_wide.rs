@@ -84,7 +84,14 @@ async fn request(
 /// Which of `nodes` owns table `id` (by index), as their `GET /api/stats` say.
 async fn owner_of(nodes: &[&ServerProcess], id: &str) -> usize {
     for (i, server) in nodes.iter().enumerate() {
-        let (status, stats) = http(server.addr, "GET", "/api/stats", None).await;
+        let (status, stats) = parlor_tests::http_with(
+            server.addr,
+            "GET",
+            "/api/stats",
+            &[("x-parlor-cluster-secret", "test-secret")],
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{stats}");
         let owned = &stats["cluster"]["owned"];
         if owned.as_array().is_some_and(|t| t.iter().any(|t| t == id)) {

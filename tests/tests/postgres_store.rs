@@ -95,6 +95,7 @@ async fn rows_round_trip_a_refused_write_fails_alone_and_open_tables_come_back()
             variant: "hearts".into(),
             at: 11,
             places: "[]".into(),
+            listed: false,
         }),
         Write::Table(table("t2", 2)),
         Write::Closed { table: "t2".into() },

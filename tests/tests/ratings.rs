@@ -11,9 +11,15 @@ use parlor_tests::{Rng, WsClient, http, play_to_end, start};
 use serde_json::{Value, json};
 use support::{ServerProcess, TempDir};
 
-/// A person and three built-in strategies play one short `tricks` match at a new table.
-async fn play_a_match(addr: std::net::SocketAddr, seed: u64) -> String {
-    let body = json!({"variant": "tricks", "options": {"target": 3}, "seed": seed});
+/// A person and three built-in strategies play one short `tricks` match at a new table,
+/// listed in the lobby or private.
+async fn play_a_match(addr: std::net::SocketAddr, seed: u64, listed: bool) -> String {
+    let body = json!({
+        "variant": "tricks",
+        "options": {"target": 3},
+        "seed": seed,
+        "table_options": {"listed": listed},
+    });
     let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
     assert_eq!(status, 201, "{reply}");
     let id = reply["id"].as_str().unwrap().to_string();
@@ -54,8 +60,8 @@ async fn board(addr: std::net::SocketAddr, variant: &str) -> Value {
 async fn finished_matches_rate_the_built_in_strategies_and_survive_a_restart() {
     let dir = TempDir::new("ratings");
     let server = ServerProcess::start(dir.path());
-    let first = play_a_match(server.addr, 1).await;
-    play_a_match(server.addr, 2).await;
+    let first = play_a_match(server.addr, 1, true).await;
+    let private = play_a_match(server.addr, 2, false).await;
 
     let tricks = board(server.addr, "tricks").await;
     let entries = tricks["entries"].as_array().unwrap();
@@ -82,6 +88,11 @@ async fn finished_matches_rate_the_built_in_strategies_and_survive_a_restart() {
         assert_eq!(entry["history"].as_array().unwrap().len(), 2);
         assert_eq!(entry["recent"][0]["table"], first.as_str());
         assert_eq!(entry["recent"][0]["of"], 4);
+        // The private table's match counts, but names no table and links no replay.
+        assert_eq!(entry["recent"][1]["of"], 4);
+        assert!(entry["recent"][1].get("table").is_none(), "{entry}");
+        assert!(entry["recent"][1].get("replays").is_none(), "{entry}");
+        assert!(!entry.to_string().contains(&private), "{entry}");
     }
     let ratings: Vec<f64> = entries
         .iter()

@@ -212,9 +212,11 @@ impl Cluster {
                     Err(err) => Err(err),
                 };
                 match released {
-                    Ok(()) => tracing::info!(table = %table, epoch, "lease let go"),
+                    Ok(()) => {
+                        tracing::info!(table = %crate::store::log_tag(&table), epoch, "lease let go")
+                    }
                     Err(err) => {
-                        tracing::warn!(table = %table, %err, "could not let the lease go: it runs out by itself");
+                        tracing::warn!(table = %crate::store::log_tag(&table), %err, "could not let the lease go: it runs out by itself");
                     }
                 }
             });
@@ -236,7 +238,7 @@ impl Cluster {
                 None => Location::Moving,
             },
             Err(err) => {
-                tracing::warn!(table = %table, %err, "could not look up the table's owner");
+                tracing::warn!(table = %crate::store::log_tag(&table), %err, "could not look up the table's owner");
                 Location::Moving
             }
         }
@@ -368,7 +370,7 @@ impl Cluster {
         let lost = self.inner.fence.lost(&leases::rows(&db, &missing).await?);
         for table in &lost {
             self.inner.lost.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(table = %table, node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
+            tracing::warn!(table = %crate::store::log_tag(&table), node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
         }
         self.inner.to_hand_off.lock().expect("lock").extend(lost);
         if draining {
@@ -384,7 +386,7 @@ impl Cluster {
                 Ok(Some(epoch)) => epoch,
                 Ok(None) => continue,
                 Err(err) => {
-                    tracing::debug!(table = %table, %err, "could not adopt a table this round");
+                    tracing::debug!(table = %crate::store::log_tag(&table), %err, "could not adopt a table this round");
                     continue;
                 }
             };
@@ -406,7 +408,7 @@ impl Cluster {
         let log = match store.table_log(table).await {
             Ok(log) => log,
             Err(err) => {
-                tracing::warn!(table = %table, %err, "could not read an adopted table's log; letting it go");
+                tracing::warn!(table = %crate::store::log_tag(&table), %err, "could not read an adopted table's log; letting it go");
                 self.inner.fence.drop_lease(table);
                 let _ = leases::release(db, table, self.node(), epoch).await;
                 return;
@@ -419,14 +421,14 @@ impl Cluster {
             // Closed for good or deleted: nothing to serve, so its lease goes too.
             self.inner.fence.drop_lease(table);
             let _ = leases::forget(db, table, self.node(), epoch).await;
-            tracing::debug!(table = %table, "an expired lease of a closed table forgotten");
+            tracing::debug!(table = %crate::store::log_tag(&table), "an expired lease of a closed table forgotten");
             return;
         };
         match lobby.restore_log(log) {
             crate::lobby::RestoreOutcome::Open => {
                 self.inner.adoptions.fetch_add(1, Ordering::Relaxed);
                 metrics::counter!("parlor_cluster_adoptions_total").increment(1);
-                tracing::info!(table = %table, node = %self.node(), epoch, "table adopted");
+                tracing::info!(table = %crate::store::log_tag(&table), node = %self.node(), epoch, "table adopted");
             }
             crate::lobby::RestoreOutcome::Forgotten | crate::lobby::RestoreOutcome::Skipped => {
                 self.inner.fence.drop_lease(table);
@@ -437,17 +439,19 @@ impl Cluster {
 
     /// The node's figures for `GET /api/stats`.
     pub async fn stats(&self) -> ClusterStats {
+        let owned: Vec<String> = self
+            .inner
+            .fence
+            .held()
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
         ClusterStats {
             node: self.node().to_string(),
             address: self.address().to_string(),
             lease_ms: u64::try_from(self.lease().as_millis()).unwrap_or(u64::MAX),
-            owned: self
-                .inner
-                .fence
-                .held()
-                .into_iter()
-                .map(|(t, _)| t)
-                .collect(),
+            tables_owned: owned.len(),
+            owned,
             lease_renewals: self.inner.renewals.load(Ordering::Relaxed),
             adoptions: self.inner.adoptions.load(Ordering::Relaxed),
             refused_writes: self.inner.fence.refused(),
@@ -478,7 +482,12 @@ pub struct ClusterStats {
     pub address: String,
     /// How long a lease runs, in milliseconds.
     pub lease_ms: u64,
-    /// The tables it owns, by id.
+    /// How many tables it owns.
+    #[serde(default)]
+    pub tables_owned: usize,
+    /// The tables it owns, by id: shown only to the operator (the admin key) and the other
+    /// nodes (the cluster secret), since a private table's id is its key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owned: Vec<String>,
     /// Renewal rounds that went through.
     pub lease_renewals: u64,

@@ -154,7 +154,7 @@ impl Cluster {
         let created: Option<CreatedTable> = success(answer);
         match &created {
             Some(table) => {
-                tracing::info!(table = %table.id, node = %address, "table placed on a less loaded node");
+                tracing::info!(table = %crate::store::log_tag(&table.id), node = %address, "table placed on a less loaded node");
             }
             None => {
                 tracing::warn!(node = %address, "a less loaded node did not open the table: opened here")

@@ -71,6 +71,9 @@ pub struct AdminTable {
     /// In a cluster, the node that owns the table (its sessions are that node's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// What the server's log lines call the table (they never print its id).
+    #[serde(default)]
+    pub log_tag: String,
 }
 
 /// One WebSocket session.
@@ -205,6 +208,7 @@ fn local_tables(state: &AppState) -> AdminTables {
                 .map(session)
                 .collect(),
             node: node.clone(),
+            log_tag: crate::store::log_tag(&table.id).to_string(),
             table,
         })
         .collect();
@@ -411,6 +415,7 @@ mod tests {
                 node: Some(node.to_string()),
             }],
             node: Some(node.to_string()),
+            log_tag: String::new(),
         }
     }
 

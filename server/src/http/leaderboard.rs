@@ -52,11 +52,13 @@ pub struct Standing {
     pub history: Vec<[f64; 3]>,
 }
 
-/// A recent match of an entrant.
+/// A recent match of an entrant. A match at a private table shows no table and no replay
+/// link: the id is the table's key.
 #[derive(Debug, Serialize)]
 pub struct RecentMatch {
-    /// The table.
-    pub table: String,
+    /// The table, when it is listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
     /// The match's number at it.
     pub match_no: u32,
     /// When it ended, Unix milliseconds.
@@ -65,8 +67,9 @@ pub struct RecentMatch {
     pub place: u32,
     /// Out of how many (seats, or partnerships in Whist).
     pub of: u32,
-    /// The table's finished hands, each replayable (`GET` it).
-    pub replays: String,
+    /// The listed table's finished hands, each replayable (`GET` it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replays: Option<String>,
 }
 
 fn standing(rank: usize, entry: &Entry) -> Standing {
@@ -91,7 +94,7 @@ fn standing(rank: usize, entry: &Entry) -> Standing {
                 at: r.at,
                 place: r.place,
                 of: r.of,
-                replays: format!("api/tables/{}/hands", r.table),
+                replays: r.table.as_ref().map(|t| format!("api/tables/{t}/hands")),
             })
             .collect(),
         history: entry

@@ -101,7 +101,7 @@ pub(super) async fn create(
         let stopped = saving.wait_for(|saving| !saving);
         tokio::select! {
             flushed = store.flushed() => if let Err(err) = flushed {
-                tracing::warn!(table = %table.id, %err, "the new table may not be stored");
+                tracing::warn!(table = %crate::store::log_tag(&table.id), %err, "the new table may not be stored");
                 return Err(AppError::StorageUnavailable(err.to_string()));
             },
             Ok(_) = stopped => {
@@ -109,7 +109,7 @@ pub(super) async fn create(
             }
         }
     }
-    tracing::info!(table = %table.id, variant = %table.variant, "table created");
+    tracing::info!(table = %crate::store::log_tag(&table.id), variant = %table.variant, "table created");
     Ok((
         StatusCode::CREATED,
         Json(CreatedTable {

@@ -1,10 +1,13 @@
 //! `GET /api/stats`: what the server holds right now (tables, connections, memory, the
 //! store's log), for operators and for `parlor loadtest`'s memory figures.
 //!
-//! It reads figures; it changes nothing.
+//! It reads figures; it changes nothing. The ids of the tables a cluster node owns are shown
+//! only to the operator (the admin key) and the other nodes (the cluster secret): a private
+//! table's id is its key.
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
@@ -47,8 +50,17 @@ pub struct Memory {
 }
 
 /// `GET /api/stats`.
-pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
+pub async fn get(State(state): State<AppState>, headers: HeaderMap) -> Json<ServerStats> {
     let cpu = cpu_time();
+    let mut cluster = match &state.cluster {
+        Some(cluster) => Some(cluster.stats().await),
+        None => None,
+    };
+    if !operator_or_node(&state, &headers)
+        && let Some(cluster) = &mut cluster
+    {
+        cluster.owned.clear();
+    }
     Json(ServerStats {
         tables: state.lobby.len(),
         connections: state.tracker.len(),
@@ -56,12 +68,26 @@ pub async fn get(State(state): State<AppState>) -> Json<ServerStats> {
         cpu_ms: cpu.map(CpuTime::total_ms),
         cpu_user_ms: cpu.map(|time| time.user_ms),
         store: state.lobby.store().and_then(|store| store.stats()),
-        cluster: match &state.cluster {
-            Some(cluster) => Some(cluster.stats().await),
-            None => None,
-        },
+        cluster,
         ladder: state.ladder.as_ref().map(|ladder| ladder.figures()),
     })
+}
+
+/// Whether the request shows the admin key or the cluster's secret.
+fn operator_or_node(state: &AppState, headers: &HeaderMap) -> bool {
+    if super::admin::authorize(state, headers).is_ok() {
+        return true;
+    }
+    let secret = state.cluster.as_ref().and_then(|c| c.secret());
+    let shown = headers
+        .get(crate::cluster::SECRET_HEADER)
+        .and_then(|v| v.to_str().ok());
+    match (secret, shown) {
+        (Some(secret), Some(shown)) => {
+            super::admin::constant_time_eq(shown.as_bytes(), secret.as_bytes())
+        }
+        _ => false,
+    }
 }
 
 /// Reads this process's memory from `/proc/self/status`; `None` elsewhere.

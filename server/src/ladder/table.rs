@@ -91,7 +91,7 @@ pub async fn play_one(
         }
     }
     if table.admin(AdminCommand::Start).await.is_err() {
-        tracing::warn!(table = %info.id, "the ladder could not start its match");
+        tracing::warn!(table = %crate::store::log_tag(&info.id), "the ladder could not start its match");
         return played;
     }
     played.finished = table.finished(1).await.is_some();
@@ -112,7 +112,7 @@ async fn add_bot(table: &TableHandle, seat: Seat, strategy: &str) -> bool {
     match table.admin(command).await {
         Ok(()) => true,
         Err(err) => {
-            tracing::warn!(table = %table.id, %seat, ?err, "the ladder could not seat a bot");
+            tracing::warn!(table = %crate::store::log_tag(&table.id), %seat, ?err, "the ladder could not seat a bot");
             false
         }
     }
@@ -174,7 +174,7 @@ async fn invite(
     .await;
     let taken = answer.unwrap_or(false);
     if !taken {
-        tracing::info!(bot = name, %table, %seat, "a ladder invitation was not taken up");
+        tracing::info!(bot = name, table = %crate::store::log_tag(&table), %seat, "a ladder invitation was not taken up");
     }
     taken
 }

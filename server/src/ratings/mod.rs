@@ -63,7 +63,7 @@ impl Ratings {
                     ratings.apply(&result);
                 }
                 Err(err) => tracing::warn!(
-                    table = %row.table,
+                    table = %crate::store::log_tag(&row.table),
                     match_no = row.match_no,
                     %err,
                     "a stored match result is skipped: it does not parse"
@@ -109,7 +109,7 @@ impl Ratings {
                     }
                 }
                 Err(err) => tracing::warn!(
-                    table = %row.table,
+                    table = %crate::store::log_tag(&row.table),
                     match_no = row.match_no,
                     %err,
                     "a stored match result is skipped: it does not parse"
@@ -154,6 +154,7 @@ pub fn row_of(result: &MatchResult) -> ResultRow {
         variant: result.variant.clone(),
         at: result.at,
         places: serde_json::to_string(&result.places).expect("places serialize"),
+        listed: result.listed,
     }
 }
 
@@ -165,6 +166,7 @@ pub fn result_of(row: &ResultRow) -> Result<MatchResult, serde_json::Error> {
         match_no: row.match_no,
         at: row.at,
         places: serde_json::from_str(&row.places)?,
+        listed: row.listed,
     })
 }
 
@@ -183,6 +185,7 @@ mod tests {
             match_no,
             at: 5,
             places: places_of(&[40, 101, 12, 40], &[2], false, true, entrants),
+            listed: false,
         }
     }
 

@@ -91,6 +91,9 @@ pub struct MatchResult {
     pub at: i64,
     /// Every seat.
     pub places: Vec<Place>,
+    /// The table was listed in the lobby. A private table's match moves ratings all the
+    /// same, but its id never reaches the board.
+    pub listed: bool,
 }
 
 /// The places of a finished match from its final totals: winners first, then by total.
@@ -163,8 +166,8 @@ pub struct Entry {
 /// A place in a recent match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecentPlace {
-    /// The table.
-    pub table: String,
+    /// The table, when it was listed (a private table's id is its key, never shown).
+    pub table: Option<String>,
     /// The match at it.
     pub match_no: u32,
     /// When it ended.
@@ -271,7 +274,7 @@ impl Board {
                 entry.recent.remove(0);
             }
             entry.recent.push(RecentPlace {
-                table: result.table.clone(),
+                table: result.listed.then(|| result.table.clone()),
                 match_no: result.match_no,
                 at: result.at,
                 place,
@@ -325,6 +328,7 @@ mod tests {
             match_no: 1,
             at: 5,
             places,
+            listed: true,
         }
     }
 

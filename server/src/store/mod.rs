@@ -20,6 +20,7 @@ pub mod fence;
 pub mod hands;
 pub mod health;
 pub mod location;
+pub mod log_tag;
 pub mod postgres;
 pub mod records;
 pub mod restore;
@@ -39,6 +40,7 @@ use tokio::sync::{oneshot, watch};
 
 pub use accounts::{BotAccount, NewBot};
 pub use location::StoreLocation;
+pub use log_tag::log_tag;
 pub use postgres::PgStore;
 pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write};
 pub use restore::{Restored, RestoredSeat};

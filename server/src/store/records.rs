@@ -122,6 +122,8 @@ pub struct ResultRow {
     pub at: i64,
     /// Every seat's entrant, team and place, as JSON (the ratings' own format).
     pub places: String,
+    /// The table was listed in the lobby: only then may the public leaderboard name it.
+    pub listed: bool,
 }
 
 /// Everything stored about one table.

@@ -306,7 +306,7 @@ struct TableActor {
 impl TableActor {
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
-        tracing::info!(table = %self.id, variant = %self.variant, "table opened");
+        tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
         // A child of the server's token, so that a check locks only this table's node, where
         // the server's own token would be one lock for every table; and watched, so that a
         // turn of the loop woken by anything else does not lock it at all.
@@ -386,7 +386,7 @@ impl TableActor {
                 }
             }
         }
-        tracing::info!(table = %self.id, matches = self.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.matches_played, "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
@@ -459,7 +459,7 @@ impl TableActor {
     /// Handles every deadline that has passed.
     fn handle_timer(&mut self, now: Instant) {
         if self.idle_deadline.is_some_and(|at| at <= now) {
-            tracing::info!(table = %self.id, "nobody connected for a while: closing");
+            tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
             self.closing = true;
             return;
         }
@@ -468,7 +468,7 @@ impl TableActor {
             if self.seats[i].grace_deadline.is_some_and(|at| at <= now) {
                 self.seats[i].grace_deadline = None;
                 if self.seats[i].is_taken() && self.seats[i].conn.is_none() {
-                    tracing::info!(table = %self.id, %seat, "grace period over: a bot plays");
+                    tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
                     self.seats[i].bot_playing = true;
                     self.seats[i].turn_deadline = None;
                     self.awaiting.remove(seat);
@@ -484,10 +484,10 @@ impl TableActor {
                 if to_act && !self.seats[i].server_plays() {
                     if self.seats[i].occupant == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
-                        tracing::info!(table = %self.id, %seat, "turn clock ran out: a computer stands in");
+                        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
                         self.start_standing_in(seat);
                     } else {
-                        tracing::debug!(table = %self.id, %seat, "remote bot out of time");
+                        tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
                         self.overdue.insert(seat);
                     }
                 }

@@ -164,7 +164,7 @@ fn seat_row(table: &str, row: &Row) -> Result<SeatRow, StoreError> {
 pub async fn results(client: &Client, after: i64) -> Result<Vec<(i64, ResultRow)>, StoreError> {
     let rows = client
         .query(
-            "SELECT n, table_id, match_no, variant, at, places FROM results
+            "SELECT n, table_id, match_no, variant, at, places, listed FROM results
              WHERE n > $1 ORDER BY n",
             &[&after],
         )
@@ -180,6 +180,7 @@ pub async fn results(client: &Client, after: i64) -> Result<Vec<(i64, ResultRow)
                     variant: row.try_get(3)?,
                     at: row.try_get(4)?,
                     places: row.try_get(5)?,
+                    listed: row.try_get(6)?,
                 },
             ))
         })

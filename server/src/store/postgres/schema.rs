@@ -95,10 +95,30 @@ pub const MIGRATIONS: &[&str] = &[
         at       BIGINT NOT NULL
     );
     ",
+    // 2: whether a result's table was listed, so the public leaderboard names listed tables
+    // only. Results stored before are taken as private.
+    "
+    ALTER TABLE results ADD COLUMN listed BOOLEAN NOT NULL DEFAULT FALSE;
+    ",
+    // 3: each bot account's name skeleton (`crate::skeleton`: what the name looks like),
+    // unique, so no bot can register a name that passes for another's. Computed in Rust at
+    // every opening (`accounts::refresh_skeletons`); NULL for an account whose name looks like
+    // an older account's.
+    "
+    ALTER TABLE bot_accounts ADD COLUMN skeleton TEXT;
+    CREATE UNIQUE INDEX bot_accounts_by_skeleton ON bot_accounts (skeleton);
+    ",
 ];
 
-/// Brings the database up to the newest schema, each migration in its own transaction.
+/// Brings the database up to the newest schema, each migration in its own transaction, then
+/// brings the bot accounts' name skeletons up to date.
 pub async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    migrate_schema(client).await?;
+    super::accounts::refresh_skeletons(client, MIGRATION_LOCK).await
+}
+
+/// Runs the migrations the database has not had.
+async fn migrate_schema(client: &mut Client) -> Result<(), StoreError> {
     client
         .batch_execute(
             "CREATE TABLE IF NOT EXISTS parlor_schema (

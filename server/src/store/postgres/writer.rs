@@ -216,8 +216,8 @@ impl Statements {
             ),
             client.prepare("DELETE FROM chat WHERE table_id = $1 AND n <= $2"),
             client.prepare(
-                "INSERT INTO results (table_id, match_no, variant, at, places)
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
+                "INSERT INTO results (table_id, match_no, variant, at, places, listed)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
             ),
         )?;
         let (close_table, cut_actions, cut_matches, mark, d0, d1, d2, d3, d4) = futures_util::try_join!(
@@ -740,6 +740,7 @@ fn statements<'a>(client: &'a Client, s: &'a Statements, write: &'a Write) -> Ve
                         &row.variant,
                         &row.at,
                         &row.places,
+                        &row.listed,
                     ],
                 )
                 .await

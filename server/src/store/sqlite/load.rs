@@ -156,7 +156,9 @@ pub fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
 /// Every match result, in the order stored.
 pub fn results(conn: &Connection) -> Result<Vec<ResultRow>, StoreError> {
     let rows = conn
-        .prepare_cached("SELECT table_id, match_no, variant, at, places FROM results ORDER BY n")?
+        .prepare_cached(
+            "SELECT table_id, match_no, variant, at, places, listed FROM results ORDER BY n",
+        )?
         .query_map([], |row| {
             Ok(ResultRow {
                 table: row.get(0)?,
@@ -164,6 +166,7 @@ pub fn results(conn: &Connection) -> Result<Vec<ResultRow>, StoreError> {
                 variant: row.get(2)?,
                 at: row.get(3)?,
                 places: row.get(4)?,
+                listed: row.get(5)?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -164,6 +164,19 @@ pub const MIGRATIONS: &[&str] = &[
                e.value ->> 3, e.value ->> 5, e.value ->> 4
         FROM action_batches AS b, json_each(iif(json_valid(b.entries), b.entries, '[]')) AS e;
     ",
+    // 10: whether a result's table was listed, so the public leaderboard names listed tables
+    // only. Results stored before are taken as private.
+    "
+    ALTER TABLE results ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
+    ",
+    // 11: each bot account's name skeleton (`crate::skeleton`: what the name looks like),
+    // unique, so no bot can register a name that passes for another's. Computed in Rust at
+    // every opening (`accounts::refresh_skeletons`); NULL for an account whose name looks like
+    // an older account's.
+    "
+    ALTER TABLE bot_accounts ADD COLUMN skeleton TEXT;
+    CREATE UNIQUE INDEX bot_accounts_by_skeleton ON bot_accounts (skeleton);
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this
@@ -198,7 +211,8 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.commit()?;
         tracing::info!(version = i + 1, "database schema migrated");
     }
-    hash_clear_tokens(conn)
+    hash_clear_tokens(conn)?;
+    super::accounts::refresh_skeletons(conn)
 }
 
 /// Replaces every seat token an older version stored in clear by its digest, in one

@@ -496,15 +496,16 @@ fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), Stor
         }
         Write::Result(row) => {
             tx.prepare_cached(
-                "INSERT OR IGNORE INTO results (table_id, match_no, variant, at, places)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR IGNORE INTO results (table_id, match_no, variant, at, places, listed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 row.table,
                 row.match_no,
                 row.variant,
                 row.at,
-                row.places
+                row.places,
+                row.listed
             ])?;
         }
         Write::Closed { table } => {

@@ -23,7 +23,7 @@ impl TableActor {
             AdminCommand::Kick { seat } => self.kick(seat),
             AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
             AdminCommand::HandOff { reason } => {
-                tracing::info!(table = %self.id, %reason, "the table is handed off");
+                tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
                 self.handing_off = Some(reason);
                 Ok(())
             }
@@ -42,7 +42,7 @@ impl TableActor {
             Some(why) => format!("the server's operator closed this table: {why}"),
             None => "the server's operator closed this table".to_string(),
         };
-        tracing::info!(table = %self.id, "closed by the operator");
+        tracing::info!(table = %crate::store::log_tag(&self.id), "closed by the operator");
         let goodbye = ServerMsg::Goodbye { reason };
         let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
         let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
@@ -79,7 +79,7 @@ impl TableActor {
             return Err(TableError::SeatEmpty(seat));
         }
         let was_bot = state.occupant == Occupant::Bot;
-        tracing::info!(table = %self.id, %seat, "seat emptied by the operator");
+        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "seat emptied by the operator");
         if let Some(conn) = self.vacate(seat) {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);

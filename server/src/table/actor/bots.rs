@@ -119,12 +119,12 @@ impl TableActor {
                 action
             }
             None => {
-                tracing::warn!(table = %self.id, seat = %asked.seat, "a bot's thought was lost");
+                tracing::warn!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's thought was lost");
                 None
             }
         };
         if !self.still_applies(&asked) {
-            tracing::debug!(table = %self.id, seat = %asked.seat, "a bot's answer came too late: discarded");
+            tracing::debug!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's answer came too late: discarded");
             return;
         }
         self.play_for(asked.seat, action);
@@ -138,7 +138,7 @@ impl TableActor {
         };
         if self.still_applies(&thought.asked) {
             let seat = thought.asked.seat;
-            tracing::warn!(table = %self.id, %seat, "a bot ran out of time: the fallback plays");
+            tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "a bot ran out of time: the fallback plays");
             self.play_for(seat, None);
         }
     }
@@ -151,7 +151,7 @@ impl TableActor {
             Some(action) if game.legal_actions(seat).allows(&action) => action,
             other => {
                 if other.is_some() {
-                    tracing::warn!(table = %self.id, %seat, "bot chose an illegal move");
+                    tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "bot chose an illegal move");
                 }
                 match HeuristicBot::fallback(&PlayerView::of(game, Some(seat))) {
                     Some(fallback) => fallback,
@@ -160,7 +160,7 @@ impl TableActor {
             }
         };
         if let Err(err) = self.apply(seat, action) {
-            tracing::error!(table = %self.id, %seat, %err, "a legal bot move was refused");
+            tracing::error!(table = %crate::store::log_tag(&self.id), %seat, %err, "a legal bot move was refused");
         }
     }
 

@@ -78,7 +78,7 @@ impl TableActor {
             .filter_map(|i| rank(&self.seats[i], true).map(|r| (r, i)))
             .min();
         if let Some((_, i)) = best {
-            tracing::info!(table = %self.id, from = %host, to = i, "host away at the match's end: role handed on");
+            tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
             self.host = Some(Seat(i as u8));
             self.dirty = true;
         }
@@ -105,7 +105,7 @@ impl TableActor {
             .as_deref()
             .is_some_and(|hash| key_matches(key, hash));
         if !good {
-            tracing::info!(table = %self.id, conn = conn.0, "a wrong host key was refused");
+            tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "a wrong host key was refused");
             return Err(TableError::BadHostKey);
         }
         if !self.key_hosts.contains(&conn) {
@@ -122,7 +122,7 @@ impl TableActor {
             }
         }
         self.dirty = true;
-        tracing::info!(table = %self.id, conn = conn.0, "host key used");
+        tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "host key used");
         self.send_to(conn, &ServerMsg::Hosting {});
         Ok(())
     }
@@ -139,7 +139,7 @@ impl TableActor {
         if self.status != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
-        tracing::info!(table = %self.id, %seat, "the host let a computer play a seat for now");
+        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
         self.start_standing_in(seat);
         Ok(())
     }
@@ -163,7 +163,7 @@ impl TableActor {
         if state.bot_playing {
             state.bot_playing = false;
             self.dirty = true;
-            tracing::info!(table = %self.id, %seat, "player back from a stand-in");
+            tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "player back from a stand-in");
             self.flush_table();
             self.prompt();
         }

@@ -70,7 +70,7 @@ impl TableActor {
             self.dirty = true;
             self.report_result();
             self.host_after_match();
-            tracing::info!(table = %self.id, moves = self.moves, "match over");
+            tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.moves, "match over");
         } else {
             self.prompt();
         }

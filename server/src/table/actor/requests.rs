@@ -211,7 +211,7 @@ impl TableActor {
         self.overdue = SeatSet::EMPTY;
         self.status = TableStatus::Playing;
         self.dirty = true;
-        tracing::info!(table = %self.id, match_number = self.matches_played + 1, "match started");
+        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.matches_played + 1, "match started");
         self.flush_table();
         for event in opening {
             self.broadcast_event(event, None);

@@ -43,6 +43,7 @@ impl TableActor {
                 facts.low_score_wins,
                 entrants,
             ),
+            listed: self.table_options.listed,
         };
         self.outbox.record_result(row_of(&result));
         self.ratings.apply(&result);

@@ -41,7 +41,7 @@ impl TableActor {
         self.overdue.remove(seat);
         self.first_host(seat);
         self.dirty = true;
-        tracing::info!(table = %self.id, %seat, conn = conn.id.0, "seat taken");
+        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
@@ -73,7 +73,7 @@ impl TableActor {
             && old.id != conn.id
         {
             // Told why before it closes, so its page stops instead of taking the seat back.
-            tracing::info!(table = %self.id, seat = index, conn = old.id.0, "seat taken over by a newer connection");
+            tracing::info!(table = %crate::store::log_tag(&self.id), seat = index, conn = old.id.0, "seat taken over by a newer connection");
             self.outbox.queue_msg(&old, &TableError::Replaced.to_msg());
             self.outbox.queue_close(&old);
         }
@@ -179,7 +179,7 @@ impl TableActor {
                 state.grace_deadline = Some(Instant::now() + grace);
                 self.awaiting.remove(seat);
                 self.dirty = true;
-                tracing::info!(table = %self.id, %seat, conn = conn.0, "player disconnected");
+                tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
             }
             Some(Role::Spectator) => {
                 self.spectators.retain(|c| c.id != conn);

@@ -119,7 +119,7 @@ impl Shared {
             };
             match outcome {
                 WriteOutcome::Refused(err) if crate::store::fence::is_fenced(&err) => {
-                    tracing::warn!(table = %self.table, "a change was refused: another node owns this table now");
+                    tracing::warn!(table = %crate::store::log_tag(&self.table), "a change was refused: another node owns this table now");
                     // Not stored, so never sent, nor anything after it: the table's new
                     // owner goes on from its log.
                     state.fenced = true;
@@ -132,13 +132,13 @@ impl Shared {
                     state.dropped.extend(dropped);
                 }
                 WriteOutcome::Refused(err) => {
-                    tracing::error!(table = %self.table, %err, "a change was not stored; play goes on");
+                    tracing::error!(table = %crate::store::log_tag(&self.table), %err, "a change was not stored; play goes on");
                     let dropped = deliver(step.held);
                     state.dropped.extend(dropped);
                 }
                 WriteOutcome::WriterGone => {
                     // Only when the server is stopping: what was not stored is not sent.
-                    tracing::warn!(table = %self.table, "the database writer has stopped");
+                    tracing::warn!(table = %crate::store::log_tag(&self.table), "the database writer has stopped");
                 }
             }
         }
