@@ -48,8 +48,10 @@ ENV PARLOR_ADDR=0.0.0.0:8080 \
     GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.tcache_max=256
 EXPOSE 8080
 VOLUME ["/data"]
-# On the port of PARLOR_ADDR, whatever it is set to.
+# Liveness, on the port of PARLOR_ADDR whatever it is set to: /livez answers while the process
+# serves requests. Not /healthz, which fails while the disk is full or the database is down:
+# a restart cures neither and would cut every game (docs/DEPLOY.md, "Health checks").
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["sh", "-c", "curl -fsS \"http://127.0.0.1:${PARLOR_ADDR##*:}/healthz\" || exit 1"]
+    CMD ["sh", "-c", "curl -fsS \"http://127.0.0.1:${PARLOR_ADDR##*:}/livez\" || exit 1"]
 ENTRYPOINT ["parlor"]
 CMD ["serve"]

@@ -18,6 +18,9 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
+/// What `/healthz` answers when all is well.
+const HEALTHY: &str = concat!("ok\nversion ", env!("CARGO_PKG_VERSION"), "\n");
+
 /// A TCP connection to `addr` from the loopback address `from`.
 async fn connect_from(from: [u8; 4], addr: SocketAddr) -> TcpStream {
     let socket = TcpSocket::new_v4().expect("socket");
@@ -146,7 +149,7 @@ async fn clients_trickling_headers_are_closed() {
         open.len()
     );
     let (status, body) = http(server.addr, "GET", "/healthz", None).await;
-    assert_eq!((status, body), (200, json!("ok")));
+    assert_eq!((status, body), (200, HEALTHY.into()));
     server.stop();
 }
 
@@ -321,8 +324,14 @@ async fn connections_are_capped_per_address_and_server_wide_and_healthz_still_an
     let (status, _, reply) = request_from(me, server.addr, "GET", "/healthz", "", None).await;
     assert_eq!(
         (status, reply),
-        (200, json!("ok")),
+        (200, HEALTHY.into()),
         "health checks still answer"
+    );
+    let (status, _, reply) = request_from(me, server.addr, "GET", "/livez", "", None).await;
+    assert_eq!(
+        (status, reply),
+        (200, "alive".into()),
+        "so do liveness checks"
     );
     assert!(
         ws_from([127, 0, 0, 2], server.addr).await.is_ok(),
@@ -356,7 +365,9 @@ async fn connections_are_capped_per_address_and_server_wide_and_healthz_still_an
     assert_eq!(status, 503, "{reply}");
     assert_eq!(reply["code"], "server_full");
     let (status, _, reply) = request_from(me, server.addr, "GET", "/healthz", "", None).await;
-    assert_eq!((status, reply), (200, json!("ok")));
+    assert_eq!((status, reply), (200, HEALTHY.into()));
+    let (status, _, reply) = request_from(me, server.addr, "GET", "/livez", "", None).await;
+    assert_eq!((status, reply), (200, "alive".into()));
     drop(held);
     server.stop();
 }

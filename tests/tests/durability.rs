@@ -517,7 +517,8 @@ async fn a_truncated_database_file_keeps_what_can_be_read_and_names_the_rest() {
         "the damage is reported:\n{log}"
     );
     let (status, body) = http(server.addr, "GET", "/healthz", None).await;
-    assert_eq!((status, body), (200, json!("ok")));
+    let healthy = concat!("ok\nversion ", env!("CARGO_PKG_VERSION"), "\n");
+    assert_eq!((status, body), (200, json!(healthy)));
     let (status, tables) = http(server.addr, "GET", "/api/tables", None).await;
     assert_eq!(status, 200);
     let back: Vec<&str> = tables

@@ -1,4 +1,5 @@
-//! `/healthz` follows whether the table log can write; `/readyz` is separate; `--log-format
+//! `/healthz` follows whether the table log can write, and says why not; `/livez` answers
+//! all the same; `/readyz` is separate; `--log-format
 //! json` writes one JSON object a line, with a line per HTTP request.
 
 mod support;
@@ -14,6 +15,7 @@ async fn healthz_is_unhealthy_while_the_data_directory_cannot_be_written() {
     let get = |path: &'static str| http_raw(server.addr, "GET", path, None);
     assert_eq!(get("/healthz").await.0, 200);
     assert_eq!(get("/readyz").await.0, 200);
+    assert_eq!(get("/livez").await.0, 200);
 
     // The data directory taken away and a file in its place: nothing can be written there,
     // whoever the tests run as (root ignores permission bits), and SQLite sees its
@@ -25,6 +27,9 @@ async fn healthz_is_unhealthy_while_the_data_directory_cannot_be_written() {
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("cannot write"), "{body}");
     assert_eq!(get("/readyz").await.0, 200, "readiness is separate");
+    // Alive all the same: a restart would not give the disk room, and would cut every game.
+    let (status, _, body) = get("/livez").await;
+    assert_eq!((status, body.as_str()), (200, "alive"));
 
     // Put back: healthy again.
     std::fs::remove_file(&data).unwrap();

@@ -8,7 +8,8 @@ use serde_json::json;
 async fn health_variants_and_tables() {
     let server = TestServer::start().await;
     let (status, body) = http(server.addr, "GET", "/healthz", None).await;
-    assert_eq!((status, body), (200, json!("ok")));
+    let healthy = concat!("ok\nversion ", env!("CARGO_PKG_VERSION"), "\n");
+    assert_eq!((status, body), (200, json!(healthy)));
 
     let (status, variants) = http(server.addr, "GET", "/api/variants", None).await;
     assert_eq!(status, 200);

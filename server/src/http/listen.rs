@@ -5,8 +5,9 @@
 //!
 //! Why not `axum::serve`: it sets no header timeout (a client trickling headers holds its
 //! connection forever) and counts nothing. A connection over a cap is still answered, from a
-//! small reserve: `/healthz` and `/readyz` as usual, anything else a 429 or 503 that says
-//! why, and it is closed after that one answer; past the reserve it is closed at once.
+//! small reserve: `/healthz`, `/readyz` and `/livez` as usual (a full server is alive),
+//! anything else a 429 or 503 that says why, and it is closed after that one answer; past the
+//! reserve it is closed at once.
 
 use std::io;
 use std::net::SocketAddr;
@@ -191,7 +192,7 @@ fn refuse(
         async move {
             let mut req = req.map(Body::new);
             req.extensions_mut().insert(Peer(peer));
-            let health = matches!(req.uri().path(), "/healthz" | "/readyz");
+            let health = matches!(req.uri().path(), "/healthz" | "/readyz" | "/livez");
             if health {
                 return app.oneshot(req).await;
             }
