@@ -1,5 +1,6 @@
 // @ts-check
-// The invite link box: the table's address, a copy button and a line of help.
+// The invite link box: the table's address, a copy button and a line of help, and a warning
+// when the address names this computer only (no one else's phone can open it).
 //
 // Owns: that box's markup. May not touch: the state (copying goes through the actions).
 
@@ -13,14 +14,50 @@ export function inviteUrl(tableId) {
   return new URL(`t/${encodeURIComponent(tableId)}`, document.baseURI).href;
 }
 
+/**
+ * Whether `url` names this computer only (`localhost`, `127.x.x.x`, `[::1]`): a link that
+ * opens nothing on anyone else's phone or computer.
+ * @param {string} url
+ */
+export function onlyThisComputer(url) {
+  let host;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost')
+    || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+    || host === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+}
+
+/**
+ * The same server at an example home-network address (its port kept), for the warning.
+ * @param {string} url
+ */
+export function homeNetworkExample(url) {
+  const u = new URL(url);
+  return `${u.protocol}//192.168.1.20${u.port ? `:${u.port}` : ''}`;
+}
+
 /** The invite box. @param {TableState} s @param {Actions} actions */
 export function inviteBox(s, actions) {
   const url = inviteUrl(s.tableId);
+  const local = onlyThisComputer(url);
   return h('div', { class: 'invite' },
     h('label', { for: 'invite-link' }, 'Invite link'),
     h('div', { class: 'row' },
-      h('input', { id: 'invite-link', readonly: true, value: url, onfocus: (/** @type {any} */ e) => e.target.select() }),
+      h('input', {
+        id: 'invite-link', readonly: true, value: url, 'aria-describedby': local ? 'invite-local' : null,
+        onfocus: (/** @type {any} */ e) => e.target.select(),
+      }),
       h('button', { type: 'button', id: 'copy-invite', 'data-focus': 'copy-invite', onclick: () => actions.copyInvite(url) },
         s.copied ? 'Copied!' : 'Copy link')),
-    h('p', { class: 'hint' }, 'Send this link to the people you want to play with.'));
+    h('p', { class: 'hint' }, 'Send this link to the people you want to play with.'),
+    local ? h('p', { class: 'invite-local', id: 'invite-local', role: 'note' },
+      h('strong', {}, 'This link only works on this computer.'),
+      ' To play with phones and computers at home, start Parlor with ', h('code', {}, '--addr 0.0.0.0:8080'),
+      ' (with Docker: ', h('code', {}, 'PARLOR_BIND=0.0.0.0 docker compose up -d'),
+      '), then open it at this computer\u2019s address on your network, like ',
+      h('code', {}, homeNetworkExample(url)), '.') : null);
 }
