@@ -1,11 +1,24 @@
 // @ts-check
 // One WebSocket to the server that comes back by itself: when it drops, it reconnects with
-// exponential backoff and says hello again (the `hello` callback sends `join` with the seat token
-// or `watch`), so the server answers with a fresh `welcome`, `table` and `state`.
+// exponential backoff and full jitter and says hello again (the `hello` callback sends `join`
+// with the seat token or `watch`), so the server answers with a fresh `welcome`, `table` and
+// `state`.
 
-/** Delay before reconnect attempt `attempt` (0-based): 0.5 s, 1 s, 2 s, ... up to 10 s. */
-export function backoffDelay(/** @type {number} */ attempt) {
-  return Math.min(10000, 500 * 2 ** attempt);
+/** The first reconnection waits up to this long; each failure doubles it, up to the cap. */
+export const BACKOFF_BASE_MS = 500;
+/** The longest wait between reconnection attempts. */
+export const BACKOFF_CAP_MS = 10000;
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): anywhere in [0, min(cap, base * 2^attempt)]
+ * ("full jitter"), so the pages of a restarted server do not all knock at once: up to 0.5 s,
+ * 1 s, 2 s, ... up to 10 s.
+ * @param {number} attempt
+ * @param {() => number} [random] a number in [0, 1), as Math.random
+ */
+export function backoffDelay(attempt, random = Math.random) {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
+  return Math.floor(random() * ceiling);
 }
 
 /** A self-healing connection to `/ws`. */
