@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .backoff import backoff_delay
 from .cards import Card, CardError
 from .facts import Facts, facts_by_variant
 from .view import MATCH_OVER, View
@@ -373,7 +374,7 @@ class Session:
                     f"lost the connection to {self.address.ws} and could not get back "
                     f"within {self.reconnect_for:.0f} s"
                 )
-            time.sleep(min(0.2 * 2 ** failures, 3.0))
+            time.sleep(backoff_delay(failures))
             failures += 1
             self.result.reconnects += 1
             self.log(f"reconnecting to table {self.table} (seat {self.seat}) with the seat token")

@@ -12,11 +12,13 @@ thread). Each table gets its own copy of the bot, so notes kept on ``self`` neve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .backoff import AVAILABLE_CAP, backoff_delay
 from .client import ParlorError, RunResult, Session, _default_log, parse_url
 
 #: Errors on the ``available`` connection that no retry cures.
@@ -67,6 +69,8 @@ class Server:
         self._started = 0
         self._ws: Any = None
         self._stop: Optional[asyncio.Event] = None
+        #: Reconnections tried since the server last answered ``available``.
+        self._failures = 0
 
     def run(self) -> ServeResult:
         """Serves until ``tables`` tables were played (forever with ``None``)."""
@@ -77,7 +81,6 @@ class Server:
         from websockets.asyncio.client import connect
 
         self._stop = asyncio.Event()
-        failures = 0
         while not self._stop.is_set():
             try:
                 async with connect(self.address.ws, open_timeout=10, max_size=2**22) as ws:
@@ -86,7 +89,6 @@ class Server:
                         "type": "available", "token": self.token,
                         "variants": self.variants, "max_tables": self.max_tables,
                     })
-                    failures = 0
                     await self._listen(ws)
             except ParlorError:
                 raise
@@ -100,8 +102,11 @@ class Server:
                 self._ws = None
             if self._stop.is_set():
                 break
-            failures += 1
-            await asyncio.sleep(min(0.2 * 2 ** failures, 5.0))
+            delay = backoff_delay(self._failures, cap=AVAILABLE_CAP)
+            self._failures += 1
+            # The wait ends early when the last table is done (nothing left to serve).
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), delay)
         if self._playing:
             await asyncio.gather(*self._playing.values(), return_exceptions=True)
         return self.result
@@ -126,6 +131,8 @@ class Server:
     async def _on_message(self, msg: Dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "available":
+            # Welcomed: the next drop starts the backoff over.
+            self._failures = 0
             self.result.name = msg.get("name")
             self.log(
                 f"online as {msg.get('name')}: {', '.join(msg.get('variants', []))}, "
