@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Parlor test: Rust unit, property and end-to-end tests, the browser tests in headless
-# Chromium, the TypeScript types and Node bot, and the Python bot tests. Installs what it can (npm packages, a Python venv) itself.
+# Chromium, the TypeScript types and Node bot, and the Python bot tests; the SDKs are tested as
+# installed from the packages they build (a wheel and an sdist, an npm tarball). Installs what
+# it can (npm packages, a Python venv) itself.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -28,10 +30,42 @@ else
   fi
 fi
 
-step "Python: a venv with the bot SDK and the example bot's packages"
+step "Python: the bot SDK built as a wheel and an sdist, installed from the wheel"
 venv="$root/target/python-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest -r examples/python/requirements.txt ./sdk/python
+pip=("$venv/bin/python" -m pip install -q --disable-pip-version-check)
+"${pip[@]}" pytest build "setuptools>=70.1" -r examples/python/requirements.txt
+# What a stranger installs: `python -m build` makes the sdist, then the wheel from the unpacked
+# sdist (so a file missing from the sdist fails here). No isolated build environment: the
+# venv's setuptools builds it, without a download each run.
+pydist="$root/target/python-dist"
+rm -rf "$pydist"
+# (setuptools' warnings are shown only when the build fails.)
+if ! out="$("$venv/bin/python" -m build -q --no-isolation --outdir "$pydist" sdk/python 2>&1)"; then
+  printf '%s\n' "$out" >&2
+  exit 1
+fi
+wheel=("$pydist"/parlor_bot-*.whl)
+sdist=("$pydist"/parlor_bot-*.tar.gz)
+# The tests use the package installed from the wheel (same version as before: reinstalled).
+"${pip[@]}" --force-reinstall --no-deps "${wheel[0]}"
+"${pip[@]}" "${wheel[0]}"
+"$venv/bin/python" - "$venv" <<'PY'
+import importlib.resources, os, sys
+import parlor_bot
+where = os.path.realpath(parlor_bot.__file__)
+assert where.startswith(os.path.realpath(sys.argv[1])), f"parlor_bot comes from {where}, not the venv"
+assert importlib.resources.files("parlor_bot").joinpath("py.typed").is_file(), "py.typed is missing"
+print(f"parlor_bot {parlor_bot.__version__} from the wheel")
+PY
+"$venv/bin/parlor-bot" --help >/dev/null
+# The sdist installs by itself too (into a throwaway directory, not the venv).
+sdist_check="$(mktemp -d)"
+"${pip[@]}" --no-deps --no-build-isolation --target "$sdist_check" "${sdist[0]}"
+PYTHONPATH="$sdist_check" "$venv/bin/python" -c "import sys, parlor_bot.serve
+assert parlor_bot.__file__.startswith(sys.argv[1]), parlor_bot.__file__
+print('the sdist installs')" "$sdist_check"
+rm -rf "$sdist_check"
 # The Rust tests run the Python example bot and fixtures with this interpreter.
 export PATH="$venv/bin:$PATH"
 
@@ -90,7 +124,10 @@ if [ -f tests/browser/package.json ]; then
     && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
 fi
 
-step "TypeScript types (fresh from the schema) and the Node bot against parlor serve"
+step "TypeScript types (fresh from the schema), packed, and the Node bot installed from the package against parlor serve"
+# test/match.test.mjs runs `npm pack`, installs the tarball into a throwaway project (as a
+# stranger would: `npm install parlor-protocol-<version>.tgz`), type-checks a file there
+# against it, and plays a match with the example bot from the installed package.
 (cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test --test-concurrency=1)
 
 step "Python bot tests"

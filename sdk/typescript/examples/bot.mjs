@@ -10,10 +10,10 @@
 
 import WebSocket from 'ws';
 
-/** @typedef {import('../protocol.js').ClientMsg} ClientMsg */
-/** @typedef {import('../protocol.js').ServerMsg} ServerMsg */
-/** @typedef {import('../protocol.js').Legal} Legal */
-/** @typedef {import('../protocol.js').CreatedTable} CreatedTable */
+/** @typedef {import('parlor-protocol').ClientMsg} ClientMsg */
+/** @typedef {import('parlor-protocol').ServerMsg} ServerMsg */
+/** @typedef {import('parlor-protocol').Legal} Legal */
+/** @typedef {import('parlor-protocol').CreatedTable} CreatedTable */
 /** @typedef {Extract<ServerMsg, { type: 'your_turn' }>} YourTurn */
 
 /** The most messages a match may take before the bot gives up (a bound, not a timeout). */

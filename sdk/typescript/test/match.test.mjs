@@ -1,15 +1,81 @@
-// The example bot plays a whole match against a real `parlor serve` (the debug build, or
+// The package as a stranger gets it: `npm pack` makes the tarball, a fresh project installs it
+// with `npm install parlor-protocol-<version>.tgz` (and so its dependency, ws), a TypeScript
+// file there type-checks against the installed types, and the example bot, run from the
+// installed package, plays a whole match against a real `parlor serve` (the debug build, or
 // $PARLOR_BIN): it creates a Hearts table, fills it with built-in bots, passes and plays every
 // prompt, and ends with the match. The loops are bounded by message counts, not by time.
 
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PARLOR =
   process.env.PARLOR_BIN ?? fileURLToPath(new URL('../../../target/debug/parlor', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** A scratch directory: the tarball and a project that installed it. */
+let scratch = '';
+/** The project that installed the tarball. */
+let app = '';
+/** What `npm pack` reported: the tarball's name and files. */
+let packed = /** @type {{ filename: string, files: { path: string }[] }} */ ({ filename: '', files: [] });
+
+before(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'parlor-protocol-'));
+  const out = execFileSync(NPM, ['pack', '--json', '--pack-destination', scratch], {
+    cwd: PACKAGE_DIR,
+    encoding: 'utf8',
+  });
+  packed = JSON.parse(out)[0];
+  app = join(scratch, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync(
+    NPM,
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(scratch, packed.filename)],
+    { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+});
+
+after(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('the tarball holds the types, the example bot and the README, and nothing else of ours', () => {
+  const files = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(files, ['README.md', 'examples/bot.mjs', 'package.json', 'protocol.d.ts']);
+  assert.match(packed.filename, /^parlor-protocol-\d+\.\d+\.\d+\.tgz$/);
+});
+
+test('a TypeScript project type-checks against the installed package', () => {
+  writeFileSync(
+    join(app, 'use.ts'),
+    "import type { ClientMsg, ServerMsg } from 'parlor-protocol';\n" +
+      "type YourTurn = Extract<ServerMsg, { type: 'your_turn' }>;\n" +
+      'export function answer(turn: YourTurn): ClientMsg | null {\n' +
+      "  return turn.legal.type === 'play' ? { type: 'play', card: turn.legal.cards[0], seq: turn.seq } : null;\n" +
+      '}\n',
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', types: [],
+        // Only resolving and using the types is checked here (types.test.mjs checks the file itself).
+        skipLibCheck: true,
+      },
+      files: ['use.ts'],
+    }),
+  );
+  const run = spawnSync(process.execPath, [TSC, '-p', app], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+});
 
 /**
  * Starts the server on a free port; resolves with its URL and the child.
@@ -33,17 +99,16 @@ function serve() {
   });
 }
 
-test('the example bot plays a whole Hearts match against parlor serve', async () => {
+test('the example bot, installed from the package, plays a whole Hearts match against parlor serve', async () => {
   assert.ok(existsSync(PARLOR), `build the server first (cargo build): ${PARLOR}`);
+  const botFile = join(app, 'node_modules', 'parlor-protocol', 'examples', 'bot.mjs');
+  assert.ok(existsSync(botFile), `${botFile} is installed`);
   const { url, server } = await serve();
   try {
     const bot = spawn(
       process.execPath,
-      [
-        fileURLToPath(new URL('../examples/bot.mjs', import.meta.url)),
-        '--url', url, '--variant', 'hearts', '--target', '30', '--seed', '7',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      [botFile, '--url', url, '--variant', 'hearts', '--target', '30', '--seed', '7'],
+      { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     let err = '';
