@@ -1,7 +1,8 @@
 //! Table talk over real WebSockets: a line and a reaction reach every other player and the
 //! spectators with the speaker's name, markup arrives as plain text, spectators may only read
-//! unless the table allows them, long and fast lines are refused, and someone (re)joining gets
-//! the recent lines after the snapshot, also after the server was killed and restarted.
+//! unless the table allows them, long and fast lines are refused (reconnecting buys no more),
+//! and someone (re)joining gets the recent lines after the snapshot, also after the server was
+//! killed and restarted.
 
 mod support;
 
@@ -130,6 +131,107 @@ async fn long_empty_and_fast_lines_are_refused() {
     say(me, "one too many").await;
     let (code, _) = me.recv_error().await;
     assert_eq!(code, "chat_too_fast");
+}
+
+/// Lines one seat (or the spectators of one address) may send in the limit's window, as
+/// docs/PROTOCOL.md says.
+const BURST: usize = 5;
+
+/// Says `text` from `client` and tells whether it was heard (`true`) or refused as too fast
+/// (`false`). Lines heard again on rejoining are passed over: each line said is unique.
+async fn said(client: &mut WsClient, text: &str) -> bool {
+    say(client, text).await;
+    let reply = client
+        .recv_until(|m| match m {
+            ServerMsg::Chat { text: heard, .. } => heard == text,
+            ServerMsg::Error { .. } => true,
+            _ => false,
+        })
+        .await;
+    match reply {
+        ServerMsg::Chat { .. } => true,
+        ServerMsg::Error { code, .. } => {
+            assert_eq!(code, "chat_too_fast");
+            false
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// A fresh connection back into the seat `token` holds, after its `welcome`.
+async fn rejoin(server: &TestServer, table: &str, token: &str) -> WsClient {
+    let mut client = server.client().await;
+    client
+        .send(&ClientMsg::Join {
+            table: table.to_string(),
+            seat: None,
+            name: None,
+            token: Some(token.to_string()),
+            bot: false,
+        })
+        .await;
+    client
+        .recv_until(|m| matches!(m, ServerMsg::Welcome { .. }))
+        .await;
+    client
+}
+
+/// The limit is the seat's, not the connection's: coming back with the token again and again
+/// gets no more lines through than one burst.
+#[tokio::test]
+async fn reconnecting_with_the_seat_token_buys_no_more_lines() {
+    const RECONNECTS: usize = 10;
+    const LINES_EACH: usize = 2;
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 2).await;
+    let token = clients[1].token.clone().expect("a token");
+    let mut me = clients.pop().unwrap();
+    let mut heard_lines = 0;
+    for round in 0..RECONNECTS {
+        for line in 0..LINES_EACH {
+            if said(&mut me, &format!("line {round}.{line}")).await {
+                heard_lines += 1;
+            }
+        }
+        me.close().await;
+        me = rejoin(&server, &id, &token).await;
+    }
+    assert!(
+        (1..=BURST).contains(&heard_lines),
+        "{heard_lines} of {} lines got through",
+        RECONNECTS * LINES_EACH
+    );
+    // Another seat has a burst of its own.
+    assert!(said(&mut clients[0], "my turn to talk").await);
+}
+
+/// Spectators are counted by address: new connections from the same one share its burst.
+#[tokio::test]
+async fn spectators_from_one_address_share_one_limit() {
+    const WATCHERS: usize = 4;
+    const LINES_EACH: usize = 3;
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "hearts", "table_options": {"spectator_chat": true}}))
+        .await;
+    let mut players = seat_players(&server, &id, 1).await;
+    let mut heard_lines = 0;
+    for watcher_n in 0..WATCHERS {
+        let mut spectator = watcher(&server, &id).await;
+        for line in 0..LINES_EACH {
+            if said(&mut spectator, &format!("rail {watcher_n}.{line}")).await {
+                heard_lines += 1;
+            }
+        }
+        spectator.close().await;
+    }
+    assert!(
+        (1..=BURST).contains(&heard_lines),
+        "{heard_lines} of {} lines got through",
+        WATCHERS * LINES_EACH
+    );
+    assert!(said(&mut players[0], "quiet please").await);
 }
 
 #[tokio::test]

@@ -12,6 +12,7 @@ pub mod linger;
 pub mod queue;
 pub mod watch;
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -134,6 +135,9 @@ struct Parts {
     /// Rate-limit tokens the table gives back for moves it accepted (see
     /// [`Conn::refund_token`]).
     refunds: AtomicU32,
+    /// The client's address, when known: a table counts its spectators' chat by address, so
+    /// reconnecting buys no more lines.
+    client: Option<IpAddr>,
 }
 
 /// Nanoseconds since this process first asked, plus one (so that 0 means "none").
@@ -165,6 +169,17 @@ impl Conn {
     /// server's stop signal, so the server stopping cancels it too.
     #[must_use]
     pub fn new(id: ConnId, tx: Sender<Frame>, signal: CancellationToken) -> Conn {
+        Conn::with_client(id, tx, signal, None)
+    }
+
+    /// [`Conn::new`] for a client at `client`.
+    #[must_use]
+    pub fn with_client(
+        id: ConnId,
+        tx: Sender<Frame>,
+        signal: CancellationToken,
+        client: Option<IpAddr>,
+    ) -> Conn {
         Conn {
             id,
             parts: Arc::new(Parts {
@@ -174,8 +189,15 @@ impl Conn {
                 move_read: AtomicU64::new(0),
                 move_accepted: AtomicU64::new(0),
                 refunds: AtomicU32::new(0),
+                client,
             }),
         }
+    }
+
+    /// The client's address, when known.
+    #[must_use]
+    pub fn client(&self) -> Option<IpAddr> {
+        self.parts.client
     }
 
     /// Gives back the rate-limit token an accepted move cost: a program answering every

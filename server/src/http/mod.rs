@@ -333,13 +333,10 @@ async fn upgrade(
     };
     let mut hub = state.hub();
     hub.vouched = vouched_invitation(&state, &headers);
-    if hub.cluster.is_some() {
-        hub.client = peer.map(|Extension(peer)| {
-            relayed_client(&state, &headers).unwrap_or_else(|| {
-                client_addr::client_ip(peer.0.ip(), &headers, config.trust_proxy)
-            })
-        });
-    }
+    hub.client = peer.map(|Extension(peer)| {
+        relayed_client(&state, &headers)
+            .unwrap_or_else(|| client_addr::client_ip(peer.0.ip(), &headers, config.trust_proxy))
+    });
     let limits = WebSocketConfig::default()
         .read_buffer_size(config.read_buffer_bytes)
         .max_message_size(Some(ws::HARD_MESSAGE_LIMIT))

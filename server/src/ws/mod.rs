@@ -84,7 +84,8 @@ pub struct Hub {
     pub sessions: Sessions,
     /// The cluster this node is part of, if any: a table owned by another node is relayed.
     pub cluster: Option<crate::cluster::Cluster>,
-    /// The client's address (passed on when the connection is relayed).
+    /// The client's address: passed on when the connection is relayed, and what a table
+    /// counts its spectators' chat by.
     pub client: Option<std::net::IpAddr>,
     /// The invitation another node of the cluster vouches this connection took up (it
     /// relays a registered bot's `accept` to the table's node).
@@ -103,7 +104,7 @@ where
     let (tx, rx) = lingering(hub.limits.outbound_queue, &hub.linger);
     // A child of the server's stop signal: the connection's one signal to close, polled by
     // its writer at every wake-up, is locked only by this connection.
-    let handle = Conn::new(conn, tx, hub.shutdown.child_token());
+    let handle = Conn::with_client(conn, tx, hub.shutdown.child_token(), hub.client);
     let writer_conn = handle.clone();
     let mut reader = Reader::new(
         handle,

@@ -1,11 +1,13 @@
-//! Table talk: chat lines and quick reactions, checked, rate-limited, sent to everyone at the
-//! table and kept (the last [`KEPT`] lines, in the table's log too, so they outlast a restart)
-//! for those who join later.
+//! Table talk: chat lines and quick reactions, checked, rate-limited (per seat, and per address
+//! for spectators, so reconnecting buys no more lines), sent to everyone at the table and kept
+//! (the last [`KEPT`] lines, in the table's log too, so they outlast a restart) for those who
+//! join later.
 //!
 //! An `impl TableActor` block plus the small [`ChatLog`] it keeps. It never touches the game
 //! or the seats: chat is not part of the match and bots never see it.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parlor_shared::Seat;
@@ -20,30 +22,41 @@ use super::{Role, TableActor};
 
 /// How many recent lines a table keeps for newcomers.
 pub(super) const KEPT: usize = 50;
-/// How many lines one connection may send per [`WINDOW`].
+/// How many lines one [`Speaker`] may send per [`WINDOW`].
 pub(super) const BURST: usize = 5;
 /// The rate limit's window.
 pub(super) const WINDOW: Duration = Duration::from_secs(10);
 
-/// The table's recent lines and when each connection last spoke.
+/// Whose lines share one rate limit. Not the connection: a new one is a reconnect away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Speaker {
+    /// Whoever holds the seat, on any connection.
+    Seat(Seat),
+    /// Every spectator watching from this address.
+    Address(IpAddr),
+    /// A spectator whose address is unknown (a connection served without one, as in tests).
+    Conn(ConnId),
+}
+
+/// The table's recent lines and when each speaker last spoke.
 #[derive(Debug, Default)]
 pub(super) struct ChatLog {
     /// The last lines said, oldest first.
     recent: VecDeque<ServerMsg>,
     /// How many lines were ever said at the table (the number of the last one).
     said_ever: u64,
-    /// For each connection, when it sent its lines within the window.
-    said: HashMap<ConnId, VecDeque<Instant>>,
+    /// For each speaker, when it sent its lines within the window.
+    said: HashMap<Speaker, VecDeque<Instant>>,
 }
 
 impl ChatLog {
-    /// Counts a line from `conn` at `now`, or refuses it when it spoke too often.
-    fn admit(&mut self, conn: ConnId, now: Instant) -> Result<(), TableError> {
+    /// Counts a line from `speaker` at `now`, or refuses it when it spoke too often.
+    fn admit(&mut self, speaker: Speaker, now: Instant) -> Result<(), TableError> {
         self.said.retain(|_, times| {
             times.retain(|at| now.duration_since(*at) < WINDOW);
             !times.is_empty()
         });
-        let times = self.said.entry(conn).or_default();
+        let times = self.said.entry(speaker).or_default();
         if times.len() >= BURST {
             return Err(TableError::ChatTooFast);
         }
@@ -99,13 +112,16 @@ impl TableActor {
         role: Role,
         text: &str,
     ) -> Result<(), TableError> {
-        let seat = match role {
-            Role::Seat(seat) => Some(seat),
-            Role::Spectator if self.table_options.spectator_chat => None,
+        let (seat, speaker) = match role {
+            Role::Seat(seat) => (Some(seat), Speaker::Seat(seat)),
+            Role::Spectator if self.table_options.spectator_chat => {
+                let address = self.conn_of(conn).and_then(Conn::client);
+                (None, address.map_or(Speaker::Conn(conn), Speaker::Address))
+            }
             Role::Spectator => return Err(TableError::SpectatorChat),
         };
         let text = clean(text)?;
-        self.chat.admit(conn, Instant::now())?;
+        self.chat.admit(speaker, Instant::now())?;
         let name = match seat {
             Some(seat) => self.seats[seat.index()]
                 .name
@@ -168,12 +184,26 @@ mod tests {
     fn a_burst_is_allowed_then_refused_until_the_window_passes() {
         let mut log = ChatLog::default();
         let start = Instant::now();
+        let seat = Speaker::Seat(Seat(1));
         for _ in 0..BURST {
-            log.admit(ConnId(1), start).unwrap();
+            log.admit(seat, start).unwrap();
         }
-        assert_eq!(log.admit(ConnId(1), start), Err(TableError::ChatTooFast));
-        log.admit(ConnId(2), start).unwrap();
-        log.admit(ConnId(1), start + WINDOW).unwrap();
+        assert_eq!(log.admit(seat, start), Err(TableError::ChatTooFast));
+        log.admit(Speaker::Seat(Seat(2)), start).unwrap();
+        log.admit(seat, start + WINDOW).unwrap();
+    }
+
+    #[test]
+    fn spectators_from_one_address_share_a_burst() {
+        let mut log = ChatLog::default();
+        let start = Instant::now();
+        let here = Speaker::Address(IpAddr::from([192, 0, 2, 1]));
+        for _ in 0..BURST {
+            log.admit(here, start).unwrap();
+        }
+        assert_eq!(log.admit(here, start), Err(TableError::ChatTooFast));
+        log.admit(Speaker::Address(IpAddr::from([192, 0, 2, 2])), start)
+            .unwrap();
     }
 
     #[test]
