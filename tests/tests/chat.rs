@@ -1,8 +1,8 @@
 //! Table talk over real WebSockets: a line and a reaction reach every other player and the
 //! spectators with the speaker's name, markup arrives as plain text, spectators may only read
 //! unless the table allows them, long and fast lines are refused (reconnecting buys no more),
-//! and someone (re)joining gets the recent lines after the snapshot, also after the server was
-//! killed and restarted.
+//! hidden characters are taken out, and someone (re)joining gets the recent lines after the
+//! snapshot, also after the server was killed and restarted.
 
 mod support;
 
@@ -232,6 +232,29 @@ async fn spectators_from_one_address_share_one_limit() {
         WATCHERS * LINES_EACH
     );
     assert!(said(&mut players[0], "quiet please").await);
+}
+
+/// Bidi overrides and zero-width characters are taken out before anyone hears the line; a
+/// line of nothing else is refused as empty.
+#[tokio::test]
+async fn hidden_characters_never_reach_the_table() {
+    let server = TestServer::start().await;
+    let id = server.create_table(json!({"variant": "hearts"})).await;
+    let mut clients = seat_players(&server, &id, 2).await;
+    say(
+        &mut clients[0],
+        "\u{202E}gg\u{200B} wp\u{2066}\u{FEFF}\u{200F}",
+    )
+    .await;
+    for client in &mut clients {
+        assert_eq!(heard(client).await.2, "gg wp");
+    }
+    say(&mut clients[0], "\u{202E}\u{200B}\u{2069} \u{200D}").await;
+    assert_eq!(clients[0].recv_error().await.0, "chat_too_long");
+    let frames = clients[1].frames.join("\n");
+    for hidden in ["\u{202E}", "\u{200B}", "\u{2066}", "\u{FEFF}", "\u{200F}"] {
+        assert!(!frames.contains(hidden), "{hidden:?} reached a player");
+    }
 }
 
 #[tokio::test]

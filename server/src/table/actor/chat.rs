@@ -86,9 +86,37 @@ impl ChatLog {
     }
 }
 
-/// A line as said: trimmed, control characters (but not newlines' neighbours) removed.
+/// Characters that show nothing yet change the text around them: bidi embeddings, overrides,
+/// isolates and marks could make a line read backwards or run into the names shown beside it,
+/// and zero-width or format characters hide inside words or pass for an empty line. The same
+/// class a person's name loses (`crate::table::names`), but for the variation selectors,
+/// which only pick how an emoji is drawn.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}'                 // soft hyphen
+            | '\u{034F}'               // combining grapheme joiner
+            | '\u{061C}'               // Arabic letter mark
+            | '\u{115F}' | '\u{1160}' // Hangul fillers
+            | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' // Mongolian selectors and vowel separator
+            | '\u{200B}'..='\u{200F}' // zero-width space/joiners, LRM, RLM
+            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
+            | '\u{3164}'               // Hangul filler
+            | '\u{FEFF}'               // zero-width no-break space
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
+            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}' // musical format controls
+            | '\u{E0000}'..='\u{E007F}' // tags
+        )
+}
+
+/// A line as said: control characters (newlines too) and [`hidden`] ones removed, trimmed.
+/// A line with nothing else is refused as empty.
 fn clean(text: &str) -> Result<String, TableError> {
-    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    let text: String = text.chars().filter(|&c| !hidden(c)).collect();
     let text = text.trim();
     let chars = text.chars().count();
     if chars == 0 || chars > MAX_CHAT_CHARS {
@@ -178,6 +206,31 @@ mod tests {
         assert!(clean("   ").is_err());
         assert!(clean(&"é".repeat(MAX_CHAT_CHARS)).is_ok());
         assert!(clean(&"é".repeat(MAX_CHAT_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn hidden_characters_are_removed_and_a_line_of_only_them_is_empty() {
+        let bidi =
+            "a\u{202E}b\u{202A}c\u{202B}d\u{202C}e\u{202D}f\u{2066}g\u{2067}h\u{2068}i\u{2069}j";
+        assert_eq!(clean(bidi).unwrap(), "abcdefghij");
+        assert_eq!(clean("\u{200E}x\u{200F}y\u{061C}").unwrap(), "xy");
+        assert_eq!(
+            clean("h\u{200B}e\u{200C}l\u{200D}l\u{2060}o\u{FEFF}\u{00AD}").unwrap(),
+            "hello"
+        );
+        assert_eq!(clean("two\nlines\r\u{85}").unwrap(), "twolines");
+        assert_eq!(
+            clean("\u{202E}\u{200B} \u{FEFF}\u{2066}"),
+            Err(TableError::ChatTooLong(MAX_CHAT_CHARS))
+        );
+        // What people write is kept: accents, scripts, emoji with their presentation.
+        assert_eq!(
+            clean("café שלום ❤\u{FE0F} 👍🏽").unwrap(),
+            "café שלום ❤\u{FE0F} 👍🏽"
+        );
+        // Hidden characters do not count towards the length.
+        let padded = format!("{}\u{200B}", "x".repeat(MAX_CHAT_CHARS));
+        assert_eq!(clean(&padded).unwrap().chars().count(), MAX_CHAT_CHARS);
     }
 
     #[test]
