@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
@@ -45,8 +45,8 @@ use tokio_util::task::TaskTracker;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
-use tracing::Level;
+use tower_http::trace::{DefaultOnResponse, MakeSpan, TraceLayer};
+use tracing::{Level, Span};
 
 use crate::conn::Linger;
 use crate::lobby::Lobby;
@@ -296,14 +296,52 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// One log line per HTTP request (method, path, status, latency; the `/ws` upgrade too,
-/// whose session logs its own line when it ends). No request carries a token or a card.
+/// whose session logs its own line when it ends). No request carries a token or a card, and
+/// the query's values are left out (see [`RequestSpan`]).
 fn request_log()
--> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, DefaultMakeSpan, (), DefaultOnResponse> {
+-> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, RequestSpan, (), DefaultOnResponse> {
     TraceLayer::new_for_http()
-        .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+        .make_span_with(RequestSpan)
         .on_request(())
         .on_response(DefaultOnResponse::new().level(Level::INFO))
 }
+
+/// The request log's span: tower-http's default fields, with the URI's query values redacted.
+/// A client may wrongly put a secret there (`?key=...`); the log keeps only which names
+/// were sent.
+#[derive(Debug, Clone, Copy)]
+struct RequestSpan;
+
+impl<B> MakeSpan<B> for RequestSpan {
+    fn make_span(&mut self, request: &Request<B>) -> Span {
+        tracing::info_span!(
+            "request",
+            method = %request.method(),
+            uri = %redacted_uri(request.uri()),
+            version = ?request.version(),
+        )
+    }
+}
+
+/// The path and, for each part of the query, its name with the value replaced. A part without
+/// `=` might be a bare secret, so it is replaced whole.
+fn redacted_uri(uri: &Uri) -> String {
+    let Some(query) = uri.query() else {
+        return uri.path().to_string();
+    };
+    let parts: Vec<String> = query
+        .split('&')
+        .map(|part| match part.split_once('=') {
+            Some((name, _)) => format!("{name}={REDACTED}"),
+            None if part.is_empty() => String::new(),
+            None => REDACTED.to_string(),
+        })
+        .collect();
+    format!("{}?{}", uri.path(), parts.join("&"))
+}
+
+/// What the request log shows in place of a query value.
+const REDACTED: &str = "<redacted>";
 
 /// `GET /ws`: upgrades to the game protocol; the connection is tracked so shutdown waits for
 /// its `goodbye`. The socket keeps its connection's places (the caps count it while it is
@@ -399,4 +437,21 @@ pub async fn serve(listener: TcpListener, state: AppState) -> io::Result<()> {
         tracing::warn!("some connections did not close in time");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_logged_uri_keeps_the_path_and_the_query_s_names_only() {
+        let uri = |text: &str| redacted_uri(&text.parse().unwrap());
+        assert_eq!(uri("/api/tables"), "/api/tables");
+        assert_eq!(uri("/api/tables?key=s3cret"), "/api/tables?key=<redacted>");
+        assert_eq!(
+            uri("/api/tables?a=1&b=&s3cret&&c=x=y"),
+            "/api/tables?a=<redacted>&b=<redacted>&<redacted>&&c=<redacted>"
+        );
+        assert_eq!(uri("http://user:pw@host/x?k=v"), "/x?k=<redacted>");
+    }
 }
