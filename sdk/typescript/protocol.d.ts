@@ -158,14 +158,18 @@ export type ClientMsg =
     }
   | {
       /**
-       * The invitation's id, from `invitation`: the proof.
+       * The invitation's id, from `invitation`.
        */
       invitation: string;
+      /**
+       * The bot's token, as in `available`: only the bot invited may take the seat.
+       */
+      token: string;
       type: 'accept';
     }
   | {
       /**
-       * The invitation's id.
+       * The invitation's id, from `invitation`.
        */
       invitation: string;
       type: 'decline';
@@ -385,7 +389,7 @@ export type ServerMsg =
     }
   | {
       /**
-       * The invitation's id: the proof to name in `accept`.
+       * The invitation's id, to name in `accept` or `decline`. Only the bot is told it.
        */
       invitation: string;
       /**
@@ -416,7 +420,8 @@ export type ServerMsg =
        */
       bot: string;
       /**
-       * The invitation's id.
+       * The host's handle for the invitation, the same in each of its `invite_status`
+       * messages. It is not the id the bot was sent, and answers nothing.
        */
       invitation: string;
       /**

@@ -147,12 +147,15 @@ pub enum ClientMsg {
     /// `available` one): like `join` with that table and seat as a program (`bot: true`),
     /// answered with `welcome` and the rest. The seat carries the bot's `account`.
     Accept {
-        /// The invitation's id, from `invitation`: the proof.
+        /// The invitation's id, from `invitation`.
         invitation: String,
+        /// The bot's token, as in `available`: only the bot invited may take the seat.
+        token: String,
     },
-    /// A registered bot turns an invitation down, on its `available` connection.
+    /// A registered bot turns an invitation down, on its `available` connection (the one
+    /// the invitation came on: no other may).
     Decline {
-        /// The invitation's id.
+        /// The invitation's id, from `invitation`.
         invitation: String,
     },
     /// Host only: invite an online registered bot (`GET /api/bots`) to an empty seat. The
@@ -396,10 +399,10 @@ pub enum ServerMsg {
         max_tables: u32,
     },
     /// To a registered bot's `available` connection: a host invites it to a seat. Accept by
-    /// sending `accept` with this `invitation` on a new connection, or turn it down with
-    /// `decline`. Unanswered after `timeout_ms`, it lapses.
+    /// sending `accept` with this `invitation` and the bot's token on a new connection, or
+    /// turn it down with `decline` on this one. Unanswered after `timeout_ms`, it lapses.
     Invitation {
-        /// The invitation's id: the proof to name in `accept`.
+        /// The invitation's id, to name in `accept` or `decline`. Only the bot is told it.
         invitation: String,
         /// The table's id.
         table: String,
@@ -414,7 +417,8 @@ pub enum ServerMsg {
     },
     /// To the host who invited a registered bot: how the invitation stands.
     InviteStatus {
-        /// The invitation's id.
+        /// The host's handle for the invitation, the same in each of its `invite_status`
+        /// messages. It is not the id the bot was sent, and answers nothing.
         invitation: String,
         /// The seat it is for.
         seat: Seat,
@@ -867,6 +871,9 @@ pub mod codes {
     /// `accept` or `decline`: no invitation has that id (unknown, or it was answered, lapsed
     /// or cancelled).
     pub const NO_SUCH_INVITATION: &str = "no_such_invitation";
+    /// `accept` or `decline` not from the bot invited: `accept` needs its token, `decline`
+    /// its `available` connection.
+    pub const NOT_INVITED: &str = "not_invited";
     /// `available`: `max_tables` out of range.
     pub const BAD_AVAILABILITY: &str = "bad_availability";
     /// Admin API: the bot name is not 1 to 32 letters, digits, `-`, `_` or spaces, or it

@@ -54,7 +54,7 @@ async function runBot(page, token, decline) {
         return;
       }
       const seat = new WebSocket(url);
-      seat.onopen = () => seat.send(JSON.stringify({ type: 'accept', invitation: msg.invitation }));
+      seat.onopen = () => seat.send(JSON.stringify({ type: 'accept', invitation: msg.invitation, token }));
       seat.onmessage = (f) => {
         const m = JSON.parse(f.data);
         if (m.type !== 'your_turn') return;

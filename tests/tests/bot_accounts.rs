@@ -1,8 +1,9 @@
 //! Registered bots against a real `parlor serve`: registering (CLI and admin API) shows the
 //! token once and stores only its hash; a registered bot goes online, is invited by a host,
 //! takes the seat and plays a whole match with its account on the seat (which survives a
-//! restart); a bot that declines or does not answer leaves the seat free; wrong and revoked
-//! tokens are refused; one bot process plays two tables at once.
+//! restart); a bot that declines or does not answer leaves the seat free; only the bot
+//! invited can answer its invitation, and its host never learns the invitation's id; wrong
+//! and revoked tokens are refused; one bot process plays two tables at once.
 
 mod support;
 
@@ -135,11 +136,13 @@ async fn invitation(bot: &mut WsClient) -> (String, String) {
     }
 }
 
-/// Accepts an invitation on a new connection; the seat's connection once welcomed.
-async fn accept(addr: SocketAddr, invitation: &str) -> WsClient {
+/// Accepts an invitation with the bot's token on a new connection; the seat's connection
+/// once welcomed.
+async fn accept(addr: SocketAddr, invitation: &str, token: &str) -> WsClient {
     let mut seat = WsClient::connect(addr).await;
     seat.send(&ClientMsg::Accept {
         invitation: invitation.into(),
+        token: token.into(),
     })
     .await;
     match seat.recv().await {
@@ -366,13 +369,14 @@ async fn an_invited_bot_plays_a_whole_match_with_its_account_on_the_seat() {
     assert_eq!(status(&mut host).await, InviteState::Sent);
     let (invitation, table_id) = invitation(&mut bot).await;
     assert_eq!(table_id, id);
-    let seat = accept(addr, &invitation).await;
+    let seat = accept(addr, &invitation, &token).await;
     assert_eq!(status(&mut host).await, InviteState::Accepted);
     // The invitation is used up.
     let mut again = WsClient::connect(addr).await;
     again
         .send(&ClientMsg::Accept {
             invitation: invitation.clone(),
+            token: token.clone(),
         })
         .await;
     assert_eq!(again.recv_error().await.0, "no_such_invitation");
@@ -466,7 +470,11 @@ async fn a_bot_that_declines_or_does_not_answer_leaves_the_seat_free() {
     let late = table(addr, &id).await;
     assert_eq!(late.seats[3].occupant, Occupant::Empty);
     let mut seat = WsClient::connect(addr).await;
-    seat.send(&ClientMsg::Accept { invitation: second }).await;
+    seat.send(&ClientMsg::Accept {
+        invitation: second,
+        token,
+    })
+    .await;
     assert_eq!(seat.recv_error().await.0, "no_such_invitation");
     assert_eq!(table(addr, &id).await.seats[3].occupant, Occupant::Empty);
     assert_eq!(online(addr, "hearts").await[0]["free"], 1);
@@ -477,6 +485,110 @@ async fn a_bot_that_declines_or_does_not_answer_leaves_the_seat_free() {
     assert_eq!(
         table(addr, &id).await.seats[3].name.as_deref(),
         Some("Late")
+    );
+    srv.stop();
+}
+
+/// The attack this guards against: a host invites a registered bot and, with what its
+/// `invite_status` says, sits as the bot itself (its match then rates the bot, and takes up
+/// the bot's capacity). Neither the host nor anyone else without the bot's token or
+/// `available` connection can answer the invitation: every try is refused and leaves the
+/// seat empty and the invitation waiting, the bot then takes the seat, and no frame the
+/// host received holds the invitation's id.
+#[tokio::test]
+async fn only_the_invited_bot_can_answer_and_its_host_never_sees_the_id() {
+    let data = TempDir::new("bots-not-yours");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+    let token = register(addr, "Deep Queen").await;
+    let mallory_token = register(addr, "Mallory").await;
+    let mut bot = go_online(addr, &token, vec![Variant::Hearts], 1).await;
+    let mut mallory = go_online(addr, &mallory_token, vec![Variant::Hearts], 1).await;
+    let (id, mut host) = table_with_a_free_seat(addr).await;
+
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "Deep Queen".into(),
+    })
+    .await;
+    let handle = match host
+        .recv_until(|m| matches!(m, ServerMsg::InviteStatus { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::InviteStatus {
+            invitation, status, ..
+        } => {
+            assert_eq!(status, InviteState::Sent);
+            invitation
+        }
+        other => panic!("expected invite_status, got {other:?}"),
+    };
+    let (invitation, _) = invitation(&mut bot).await;
+    assert_ne!(handle, invitation, "the host's handle is not the bot's id");
+
+    // What the host saw answers nothing, whatever token comes with it.
+    let mut intruder = WsClient::connect(addr).await;
+    for token in [&mallory_token, &token] {
+        intruder
+            .send(&ClientMsg::Accept {
+                invitation: handle.clone(),
+                token: token.clone(),
+            })
+            .await;
+        assert_eq!(intruder.recv_error().await.0, "no_such_invitation");
+    }
+    // The bot's id itself, without the bot's token: another bot's, a made-up one, none.
+    for token in [mallory_token.as_str(), "pbt_guess", ""] {
+        intruder
+            .send(&ClientMsg::Accept {
+                invitation: invitation.clone(),
+                token: token.into(),
+            })
+            .await;
+        let (code, message) = intruder.recv_error().await;
+        assert_eq!(code, "not_invited", "{message}");
+    }
+    // A decline: by the host, by another connection, by another bot's `available` one.
+    for (who, id) in [(&mut host, &handle), (&mut intruder, &invitation)] {
+        who.send(&ClientMsg::Decline {
+            invitation: id.clone(),
+        })
+        .await;
+        assert_eq!(who.recv_error().await.0, "not_invited");
+    }
+    mallory
+        .send(&ClientMsg::Decline {
+            invitation: invitation.clone(),
+        })
+        .await;
+    assert_eq!(mallory.recv_error().await.0, "not_invited");
+    let info = table(addr, &id).await;
+    assert_eq!(
+        info.seats[3].occupant,
+        Occupant::Empty,
+        "the seat is not taken"
+    );
+    let listed = online(addr, "hearts").await;
+    let deep = listed.iter().find(|b| b["name"] == "Deep Queen").unwrap();
+    assert_eq!(deep["free"], 0, "the invitation still waits for the bot");
+
+    // The bot itself takes the seat.
+    let _seat = accept(addr, &invitation, &token).await;
+    assert_eq!(status(&mut host).await, InviteState::Accepted);
+    let info = table(addr, &id).await;
+    assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
+    let leaked: Vec<&String> = host
+        .frames
+        .iter()
+        .filter(|f| f.contains(&invitation))
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "the host was sent the bot's id: {leaked:?}"
+    );
+    assert!(
+        host.frames.iter().filter(|f| f.contains(&handle)).count() >= 2,
+        "the host's status messages name its handle"
     );
     srv.stop();
 }
@@ -561,7 +673,7 @@ async fn one_bot_process_plays_two_tables_at_once() {
         })
         .await;
         let (invitation, _) = invitation(&mut bot).await;
-        seats.push(accept(addr, &invitation).await);
+        seats.push(accept(addr, &invitation, &token).await);
         assert_eq!(status(host).await, InviteState::Sent);
         assert_eq!(status(host).await, InviteState::Accepted);
     }

@@ -2,7 +2,8 @@
 //! real, private Postgres: a bot whose `available` connection is on one node is listed by
 //! every node, invited by a host whose table is on another, accepts on a connection to a
 //! third, and plays the whole match seated as its account at the table's node; its
-//! capacity is counted on its own node and frees when its seat's connection ends. Declines
+//! capacity is counted on its own node and frees when its seat's connection ends. Only the
+//! bot answers its invitation, on whichever node, and the host never learns its id. Declines
 //! and lapses through the nodes reach the host, refusals give the host the codes a host on
 //! the bot's own node would get, and the internal endpoints refuse a caller without the
 //! cluster's secret. One node's ladder invites a bot online on another.
@@ -126,7 +127,8 @@ async fn invite(host: &mut WsClient, bot: &str) {
     .await;
 }
 
-/// The next `invite_status` the host hears (at most 20 s), with its invitation id.
+/// The next `invite_status` the host hears (at most 20 s), with the host's handle for the
+/// invitation.
 async fn status(host: &mut WsClient) -> (InviteState, String) {
     let next =
         host.recv_until(|m| matches!(m, ServerMsg::InviteStatus { .. } | ServerMsg::Error { .. }));
@@ -156,11 +158,13 @@ async fn invitation(bot: &mut WsClient) -> (String, String) {
     }
 }
 
-/// Accepts an invitation on a new connection to `addr`; the seat's connection once welcomed.
-async fn accept(addr: SocketAddr, invitation: &str) -> WsClient {
+/// Accepts an invitation with the bot's token on a new connection to `addr`; the seat's
+/// connection once welcomed.
+async fn accept(addr: SocketAddr, invitation: &str, token: &str) -> WsClient {
     let mut seat = WsClient::connect(addr).await;
     seat.send(&ClientMsg::Accept {
         invitation: invitation.into(),
+        token: token.into(),
     })
     .await;
     match tokio::time::timeout(Duration::from_secs(20), seat.recv()).await {
@@ -230,9 +234,9 @@ async fn play_all_to_end(clients: &mut [WsClient], rng: &mut Rng) {
 
 /// The bot online on node `b`, the table on node `a`, the bot's `accept` on node `c`: every
 /// node lists the bot with its free capacity, the invitation reaches the bot's connection
-/// on `b`, the bot sits at `a`'s table as its account, the host hears `sent` then
-/// `accepted`, the match plays to its end, and the bot's capacity frees once its seat's
-/// connection ends.
+/// on `b`, an `accept` without the bot's token is refused through the nodes, the bot sits at
+/// `a`'s table as its account, the host hears `sent` then `accepted` (never the bot's id),
+/// the match plays to its end, and the bot's capacity frees once its seat's connection ends.
 #[tokio::test]
 async fn a_bot_online_on_one_node_is_invited_from_another_and_plays_there() {
     let storage = Storage::new(Backend::Postgres, "cluster_bots_match").await;
@@ -250,21 +254,43 @@ async fn a_bot_online_on_one_node_is_invited_from_another_and_plays_there() {
 
     let (id, mut host) = table_with_a_free_seat(a.addr, "hearts").await;
     invite(&mut host, "deep queen").await;
-    let (sent, host_id) = status(&mut host).await;
+    let (sent, handle) = status(&mut host).await;
     assert_eq!(sent, InviteState::Sent);
     let (invitation, table_id) = invitation(&mut bot).await;
-    assert_eq!(
-        (invitation.as_str(), table_id.as_str()),
-        (host_id.as_str(), id.as_str())
-    );
+    assert_eq!(table_id, id);
+    assert_ne!(handle, invitation, "the host's handle is not the bot's id");
     assert!(
         invitation.starts_with("b."),
         "the id names the bot's node: {invitation}"
     );
     assert_eq!(until_free(c.addr, 1).await, 1, "the invitation counts");
 
-    let seat = accept(c.addr, &invitation).await;
-    assert_eq!(status(&mut host).await.0, InviteState::Accepted);
+    // On any node, what the host saw answers nothing, and the id needs the bot's token
+    // (checked on the bot's node, which the connection is relayed to).
+    for (addr, invitation, code) in [
+        (a.addr, &handle, "no_such_invitation"),
+        (c.addr, &invitation, "not_invited"),
+        (a.addr, &invitation, "not_invited"),
+    ] {
+        let mut intruder = WsClient::connect(addr).await;
+        intruder
+            .send(&ClientMsg::Accept {
+                invitation: invitation.clone(),
+                token: "pbt_guess".into(),
+            })
+            .await;
+        let refused = tokio::time::timeout(Duration::from_secs(20), intruder.recv_error()).await;
+        assert_eq!(refused.expect("refused in time").0, code);
+    }
+    assert_eq!(table(a.addr, &id).await.seats[3].occupant, Occupant::Empty);
+
+    let seat = accept(c.addr, &invitation, &token).await;
+    let (accepted, same) = status(&mut host).await;
+    assert_eq!((accepted, same), (InviteState::Accepted, handle));
+    assert!(
+        host.frames.iter().all(|f| !f.contains(&invitation)),
+        "the host was sent the bot's id"
+    );
     let info = table(a.addr, &id).await;
     assert_eq!(info.seats[3].occupant, Occupant::RemoteBot);
     assert_eq!(info.seats[3].account.as_deref(), Some("Deep Queen"));
@@ -293,11 +319,11 @@ async fn a_bot_online_on_one_node_is_invited_from_another_and_plays_there() {
     }
 }
 
-/// Through the nodes: a decline (sent on a connection to a third node) and a lapse reach
-/// the host as `declined` and `expired`; a bot of the wrong variant or with no table to
-/// spare gives the host the same error as on the bot's own node; the internal endpoints
-/// refuse a caller without the secret; revoking the bot through another node takes it
-/// offline on its own.
+/// Through the nodes: a decline (on the bot's own connection: one on a connection to a third
+/// node is refused) and a lapse reach the host as `declined` and `expired`; a bot of the
+/// wrong variant or with no table to spare gives the host the same error as on the bot's own
+/// node; the internal endpoints refuse a caller without the secret; revoking the bot through
+/// another node takes it offline on its own.
 #[tokio::test]
 async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
     let storage = Storage::new(Backend::Postgres, "cluster_bots_refusals").await;
@@ -309,7 +335,8 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
 
     let (_, mut host) = table_with_a_free_seat(a.addr, "hearts").await;
     invite(&mut host, "Deep").await;
-    assert_eq!(status(&mut host).await.0, InviteState::Sent);
+    let (sent, handle) = status(&mut host).await;
+    assert_eq!(sent, InviteState::Sent);
     let (declined, _) = invitation(&mut bot).await;
     let mut elsewhere = WsClient::connect(c.addr).await;
     elsewhere
@@ -317,22 +344,24 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
             invitation: declined.clone(),
         })
         .await;
-    assert_eq!(
-        status(&mut host).await,
-        (InviteState::Declined, declined.clone())
-    );
-    // Declined once: a second decline is refused as on the bot's node.
-    elsewhere
-        .send(&ClientMsg::Decline {
-            invitation: declined,
-        })
-        .await;
-    assert_eq!(elsewhere.recv_error().await.0, "no_such_invitation");
+    assert_eq!(elsewhere.recv_error().await.0, "not_invited");
+    bot.send(&ClientMsg::Decline {
+        invitation: declined.clone(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, (InviteState::Declined, handle));
+    // Declined once: a second decline is refused.
+    bot.send(&ClientMsg::Decline {
+        invitation: declined,
+    })
+    .await;
+    assert_eq!(bot.recv_error().await.0, "no_such_invitation");
 
     invite(&mut host, "Deep").await;
-    assert_eq!(status(&mut host).await.0, InviteState::Sent);
-    let (lapsing, _) = invitation(&mut bot).await;
-    assert_eq!(status(&mut host).await, (InviteState::Expired, lapsing));
+    let (sent, handle) = status(&mut host).await;
+    assert_eq!(sent, InviteState::Sent);
+    invitation(&mut bot).await;
+    assert_eq!(status(&mut host).await, (InviteState::Expired, handle));
 
     // The same refusals as a host on the bot's own node gets.
     let (_, mut local_host) = table_with_a_free_seat(b.addr, "whist").await;
@@ -346,7 +375,7 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
     invite(&mut host, "Deep").await;
     assert_eq!(status(&mut host).await.0, InviteState::Sent);
     let (taken, _) = invitation(&mut bot).await;
-    let _seat = accept(b.addr, &taken).await;
+    let _seat = accept(b.addr, &taken, &token).await;
     assert_eq!(status(&mut host).await.0, InviteState::Accepted);
     let (_, mut local_host) = table_with_a_free_seat(b.addr, "hearts").await;
     invite(&mut local_host, "Deep").await;
@@ -363,7 +392,6 @@ async fn declines_lapses_and_refusals_reach_the_host_through_the_nodes() {
             "/api/cluster/invite-status",
             json!({"invitation": taken, "status": "declined"}),
         ),
-        ("/api/cluster/decline", json!({"invitation": taken})),
         ("/api/cluster/revoke", json!({"bot": "Deep"})),
     ];
     for (path, body) in &internal {

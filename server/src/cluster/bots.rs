@@ -9,11 +9,11 @@
 //!   local host, or answers the same error;
 //! - the bot's node reports a decline, lapse or cancellation back (`POST
 //!   /api/cluster/invite-status`);
-//! - the bot's `accept` (on a new connection, on any node) is relayed to the bot's node,
-//!   which takes the invitation up and relays the connection on to the table's node, vouching
-//!   for the invitation in [`INVITATION_HEADER`]; the table's node seats the bot's account
-//!   and tells the host;
-//! - a `decline` on a node that is not the bot's is passed on (`POST /api/cluster/decline`);
+//! - the bot's `accept` (on a new connection, on any node, with its token) is relayed to the
+//!   bot's node, which checks the token, takes the invitation up and relays the connection on
+//!   to the table's node, vouching for the invitation and the bot ([`Vouch`]); the table's
+//!   node seats the bot's account and tells the host;
+//! - a `decline` comes on the bot's `available` connection, so on its node: nothing to pass on;
 //! - a bot revoked through the admin API of another node is taken offline on its node at
 //!   once (`POST /api/cluster/revoke`).
 //!
@@ -37,14 +37,47 @@ use crate::table::Invitable;
 pub const INVITATIONS_PATH: &str = "/api/cluster/invitations";
 /// Where the host's node hears how a forwarded invitation ended.
 pub const STATUS_PATH: &str = "/api/cluster/invite-status";
-/// Where the bot's node is passed a `decline` that landed elsewhere.
-pub const DECLINE_PATH: &str = "/api/cluster/decline";
 /// Where the bot's node hears that an admin revoked the bot through another node.
 pub const REVOKE_PATH: &str = "/api/cluster/revoke";
 
 /// The header on a connection the bot's node relays to the table's node after `accept`:
 /// the invitation it took up (believed only beside the secret).
 pub const INVITATION_HEADER: &str = "x-parlor-cluster-invitation";
+/// Beside [`INVITATION_HEADER`]: the bot whose token the bot's node checked, its name in hex
+/// (a name may hold any letter, a header value only ASCII).
+pub const BOT_HEADER: &str = "x-parlor-cluster-bot";
+
+/// What the bot's node vouches for when it relays a bot's `accept` to the table's node: the
+/// invitation it took up for the bot whose token it checked. Believed only beside the
+/// cluster's secret; the table's node seats the bot only if the invitation was its.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vouch {
+    /// The invitation's id.
+    pub invitation: String,
+    /// The bot's registered name.
+    pub bot: String,
+}
+
+impl Vouch {
+    /// The headers that carry it, as `(name, value)`.
+    #[must_use]
+    pub fn headers(&self) -> [(&'static str, String); 2] {
+        [
+            (INVITATION_HEADER, self.invitation.clone()),
+            (BOT_HEADER, hex::encode(&self.bot)),
+        ]
+    }
+
+    /// Read back from the values of [`INVITATION_HEADER`] and [`BOT_HEADER`].
+    #[must_use]
+    pub fn from_headers(invitation: &str, bot: &str) -> Option<Vouch> {
+        let bot = String::from_utf8(hex::decode(bot).ok()?).ok()?;
+        Some(Vouch {
+            invitation: invitation.to_string(),
+            bot,
+        })
+    }
+}
 
 /// How long a node waits for another's answer to an internal request.
 const INTERNAL_TIMEOUT: Duration = Duration::from_secs(3);
@@ -84,14 +117,6 @@ pub struct StatusReport {
     pub invitation: String,
     /// How it ended.
     pub status: InviteState,
-}
-
-/// The body of `POST /api/cluster/decline`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RemoteDecline {
-    /// The invitation.
-    pub invitation: String,
 }
 
 /// The body of `POST /api/cluster/revoke`.
@@ -248,18 +273,6 @@ impl Cluster {
         }
     }
 
-    /// Passes a `decline` of `invitation` to the bot's node at `address`.
-    pub async fn decline_remote(&self, address: &str, invitation: &str) -> Result<(), RemoteError> {
-        let (url, secret) = self
-            .internal(address, DECLINE_PATH)
-            .ok_or(RemoteError::Unreachable)?;
-        let body = serde_json::to_string(&RemoteDecline {
-            invitation: invitation.to_string(),
-        })
-        .map_err(|_| RemoteError::Unreachable)?;
-        answer(post(url, secret, body).await)
-    }
-
     /// Tells every other node where the bot `name` is online that its account was revoked
     /// (it goes offline there at once); a node that cannot be reached is logged (its bot is
     /// taken offline there when next invited, as the token is checked then).
@@ -343,6 +356,18 @@ fn answer(reply: Option<(u16, String)>) -> Result<(), RemoteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_vouch_reads_back_from_its_headers_whatever_letters_the_name_holds() {
+        let vouch = Vouch {
+            invitation: "b.0123456789abcdef0123456789abcdef".into(),
+            bot: "Dame de Pique ♠ Ø".into(),
+        };
+        let [(_, invitation), (_, bot)] = vouch.headers();
+        assert!(bot.is_ascii());
+        assert_eq!(Vouch::from_headers(&invitation, &bot), Some(vouch));
+        assert_eq!(Vouch::from_headers(&invitation, "not hex"), None);
+    }
 
     #[test]
     fn an_answer_is_done_refused_with_its_code_or_unreachable() {

@@ -42,8 +42,8 @@ pub fn ws_url(address: &str) -> Result<String, RelayError> {
 
 /// Pipes the client's socket (`sink`, `stream`) to the owner at `address`, after sending it
 /// `first` (the client's `join` or `watch`, or a registered bot's `accept`, the invitation
-/// it took up then vouched for in `vouch`). Returns when either side ends; `Err` when the
-/// owner could not be reached at all (nothing was piped).
+/// it took up and the bot then vouched for in `vouch`). Returns when either side ends; `Err`
+/// when the owner could not be reached at all (nothing was piped).
 #[allow(clippy::too_many_arguments)]
 pub async fn pipe<W, R>(
     sink: &mut W,
@@ -52,7 +52,7 @@ pub async fn pipe<W, R>(
     first: String,
     client: Option<std::net::IpAddr>,
     secret: Option<&str>,
-    vouch: Option<&str>,
+    vouch: Option<&super::bots::Vouch>,
     max_message: usize,
 ) -> Result<(), RelayError>
 where
@@ -65,10 +65,10 @@ where
         if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
             request.headers_mut().insert(super::CLIENT_HEADER, ip);
         }
-        if let Some(vouch) = vouch.and_then(|v| HeaderValue::from_str(v).ok()) {
-            request
-                .headers_mut()
-                .insert(super::bots::INVITATION_HEADER, vouch);
+        for (name, value) in vouch.iter().flat_map(|v| v.headers()) {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                request.headers_mut().insert(name, value);
+            }
         }
     }
     let config = WebSocketConfig::default()

@@ -1,8 +1,7 @@
 //! The cluster's internal endpoints for registered bots (see [`crate::cluster::bots`]):
 //! `POST /api/cluster/invitations` (the bot's node sends an invitation for another node's
-//! host), `POST /api/cluster/invite-status` (the host's node hears how it ended), `POST
-//! /api/cluster/decline` (the bot's node is passed a `decline` that landed elsewhere) and
-//! `POST /api/cluster/revoke` (the bot's node hears its account was revoked elsewhere).
+//! host), `POST /api/cluster/invite-status` (the host's node hears how it ended) and `POST
+//! /api/cluster/revoke` (the bot's node hears its account was revoked elsewhere).
 //!
 //! Only another node may call them: each needs the cluster's secret in
 //! [`crate::cluster::SECRET_HEADER`], and a node without a secret (or not in a cluster)
@@ -17,9 +16,7 @@ use serde::de::DeserializeOwned;
 
 use super::{AppError, AppState, json_error};
 use crate::cluster::Cluster;
-use crate::cluster::bots::{
-    RemoteDecline, RemoteInvite, RemoteInvited, RemoteRevoke, StatusReport,
-};
+use crate::cluster::bots::{RemoteInvite, RemoteInvited, RemoteRevoke, StatusReport};
 use crate::lobby::{BotError, Inviter};
 use crate::table::Invitable;
 
@@ -112,22 +109,6 @@ pub(super) async fn status(
         StatusCode::NO_CONTENT.into_response()
     } else {
         refusal(&BotError::NoSuchInvitation(report.invitation))
-    }
-}
-
-/// `POST /api/cluster/decline`: the bot declined on another node.
-pub(super) async fn decline(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let (_, decline) = match request::<RemoteDecline>(&state, &headers, &bytes) {
-        Ok(request) => request,
-        Err(answer) => return *answer,
-    };
-    match state.lobby.bots().decline(&decline.invitation) {
-        Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(err) => refusal(&err),
     }
 }
 

@@ -270,7 +270,6 @@ pub fn app(state: AppState) -> Router {
             post(cluster::invite),
         )
         .route(crate::cluster::bots::STATUS_PATH, post(cluster::status))
-        .route(crate::cluster::bots::DECLINE_PATH, post(cluster::decline))
         .route(crate::cluster::bots::REVOKE_PATH, post(cluster::revoke))
         .route("/api/admin/bots", get(bots::list).post(bots::register))
         .route(
@@ -370,7 +369,7 @@ async fn upgrade(
         _ => None,
     };
     let mut hub = state.hub();
-    hub.vouched = vouched_invitation(&state, &headers);
+    hub.vouched = vouched(&state, &headers);
     hub.client = peer.map(|Extension(peer)| {
         relayed_client(&state, &headers)
             .unwrap_or_else(|| client_addr::client_ip(peer.0.ip(), &headers, config.trust_proxy))
@@ -412,16 +411,18 @@ pub(crate) fn relayed_client(state: &AppState, headers: &HeaderMap) -> Option<st
         .ok()
 }
 
-/// The invitation a cluster peer vouches its relayed connection took up (the bot's node,
-/// relaying the bot's `accept` to the table's node), believed only beside the secret.
-fn vouched_invitation(state: &AppState, headers: &HeaderMap) -> Option<String> {
+/// The invitation and bot a cluster peer vouches for on its relayed connection (the bot's
+/// node, relaying the bot's `accept` to the table's node), believed only beside the secret.
+fn vouched(state: &AppState, headers: &HeaderMap) -> Option<crate::cluster::bots::Vouch> {
+    use crate::cluster::bots::{BOT_HEADER, INVITATION_HEADER, Vouch};
     let secret = state.cluster.as_ref()?.secret()?;
     let shown = headers.get(crate::cluster::SECRET_HEADER)?.to_str().ok()?;
     if !admin::constant_time_eq(shown.as_bytes(), secret.as_bytes()) {
         return None;
     }
-    let invitation = headers.get(crate::cluster::bots::INVITATION_HEADER)?;
-    Some(invitation.to_str().ok()?.to_string())
+    let invitation = headers.get(INVITATION_HEADER)?.to_str().ok()?;
+    let bot = headers.get(BOT_HEADER)?.to_str().ok()?;
+    Vouch::from_headers(invitation, bot)
 }
 
 /// Serves `app` on `listener` (through `listen::accept_loop`: connection caps and header

@@ -7,6 +7,11 @@
 //! join on a new connection) or turn it down (`decline`). The host hears how it went
 //! (`invite_status`); a declined or lapsed invitation leaves the seat as it was.
 //!
+//! Only the bot invited may answer: `accept` shows the token its `available` connection
+//! came with, `decline` comes on that connection. The invitation's id goes to the bot alone;
+//! the host's `invite_status` names the invitation by a handle of its own, which answers
+//! nothing, so a host cannot sit as the bot it invited.
+//!
 //! The server can invite too (the ladder): it hears how its invitation goes on a channel
 //! instead of a connection ([`Inviter`]), and otherwise the invitation is the same.
 //!
@@ -64,6 +69,11 @@ pub enum BotError {
     /// No invitation has that id.
     #[error("no invitation `{0}` is waiting: it was answered, lapsed or cancelled")]
     NoSuchInvitation(String),
+    /// The answer did not come from the bot invited.
+    #[error(
+        "only the bot invited may answer an invitation: `accept` with its token, `decline` on its `available` connection"
+    )]
+    NotInvited,
     /// `max_tables` out of range.
     #[error("max_tables must be between 1 and {MAX_BOT_TABLES}")]
     BadAvailability,
@@ -79,6 +89,7 @@ impl BotError {
             BotError::WrongVariant { .. } => codes::BOT_WRONG_VARIANT,
             BotError::Pending(_) => codes::INVITE_PENDING,
             BotError::NoSuchInvitation(_) => codes::NO_SUCH_INVITATION,
+            BotError::NotInvited => codes::NOT_INVITED,
             BotError::BadAvailability => codes::BAD_AVAILABILITY,
         }
     }
@@ -93,8 +104,14 @@ impl BotError {
 /// Who sent an invitation, and so hears how it goes (`invite_status`).
 #[derive(Debug, Clone)]
 pub enum Inviter {
-    /// The table's host, on its connection.
-    Host(Conn),
+    /// The table's host, on its connection; its `invite_status` messages name the invitation
+    /// by `handle`, never by the id the bot answers with.
+    Host {
+        /// The host's connection.
+        conn: Conn,
+        /// The host's own name for this invitation.
+        handle: String,
+    },
     /// The server itself (the ladder), on a channel of the invitation's states.
     Server(mpsc::UnboundedSender<InviteState>),
     /// Another node of the cluster, where the table and its host are.
@@ -123,8 +140,12 @@ impl std::fmt::Debug for RemoteInviter {
 }
 
 impl From<Conn> for Inviter {
+    /// The host on `conn`, with a new handle (one inviter per invitation).
     fn from(conn: Conn) -> Self {
-        Inviter::Host(conn)
+        Inviter::Host {
+            conn,
+            handle: uuid::Uuid::new_v4().simple().to_string(),
+        }
     }
 }
 
@@ -132,9 +153,9 @@ impl Inviter {
     /// Tells the inviter how the invitation `id` for `bot` at `seat` stands.
     fn tell(&self, id: &str, seat: Seat, bot: &str, status: InviteState) {
         match self {
-            Inviter::Host(conn) => {
+            Inviter::Host { conn, handle } => {
                 conn.send_msg(&ServerMsg::InviteStatus {
-                    invitation: id.to_string(),
+                    invitation: handle.clone(),
                     seat,
                     bot: bot.to_string(),
                     status,
@@ -188,7 +209,7 @@ impl Claim {
     pub fn remote(&self) -> Option<&str> {
         match &self.host {
             Inviter::Remote(remote) => Some(&remote.address),
-            Inviter::Host(_) | Inviter::Server(_) => None,
+            Inviter::Host { .. } | Inviter::Server(_) => None,
         }
     }
 }
@@ -282,6 +303,14 @@ impl Inner {
                 .forwarded
                 .values()
                 .any(|f| f.table == table && f.seat == seat)
+    }
+
+    /// The online bot the waiting invitation `id` was sent to.
+    fn invited(&self, id: &str) -> Result<&Online, BotError> {
+        self.pending
+            .get(id)
+            .and_then(|p| self.online.get(&p.key))
+            .ok_or_else(|| BotError::NoSuchInvitation(id.to_string()))
     }
 
     /// Tables the bot (by key) may still be invited to.
@@ -567,9 +596,15 @@ impl BotDirectory {
         Ok(id)
     }
 
-    /// The bot turned the invitation down: the host is told, the seat stays as it was.
-    pub fn decline(&self, invitation: &str) -> Result<(), BotError> {
+    /// The bot turned the invitation down on its `available` connection `by`: the host is
+    /// told, the seat stays as it was. Refused (the invitation still waiting) on any other
+    /// connection.
+    pub fn decline(&self, invitation: &str, by: ConnId) -> Result<(), BotError> {
         let mut inner = self.lock();
+        let invited = inner.invited(invitation)?;
+        if invited.conn.id != by {
+            return Err(BotError::NotInvited);
+        }
         let pending = inner
             .pending
             .remove(invitation)
@@ -579,11 +614,17 @@ impl BotDirectory {
         Ok(())
     }
 
-    /// `accept`: takes the invitation up (it can be used once); the bot's seat counts against
-    /// its capacity from now until [`BotDirectory::left`] (or [`BotDirectory::joined`] says
-    /// the join failed).
-    pub fn claim(&self, invitation: &str) -> Result<Claim, BotError> {
+    /// `accept` with the token hashed to `token_hash`: takes the invitation up (it can be
+    /// used once) when that is the invited bot's token; the bot's seat counts against its
+    /// capacity from now until [`BotDirectory::left`] (or [`BotDirectory::joined`] says the
+    /// join failed). Another token is refused, and the invitation still waits for the bot.
+    pub fn claim(&self, invitation: &str, token_hash: &str) -> Result<Claim, BotError> {
         let mut inner = self.lock();
+        let invited = inner.invited(invitation)?;
+        // Hashes are compared, so how long this takes tells nothing about the token.
+        if invited.token_hash != token_hash {
+            return Err(BotError::NotInvited);
+        }
         let pending = inner
             .pending
             .remove(invitation)
@@ -704,15 +745,24 @@ impl BotDirectory {
         true
     }
 
-    /// The bot's node relayed the bot's `accept` of the forwarded invitation `id` here: it
-    /// sits down at the table as with [`BotDirectory::claim`], but its seat counts on the
-    /// bot's node, not here.
-    pub fn claim_forwarded(&self, id: &str) -> Result<Claim, BotError> {
-        let mut forwarded = self
-            .lock()
+    /// The bot's node relayed the `accept` of the forwarded invitation `id` here, vouching
+    /// that the bot `bot` sent it (that node checked its token): it sits down at the table as
+    /// with [`BotDirectory::claim`], but its seat counts on the bot's node, not here. Refused
+    /// when the invitation was sent to another bot.
+    pub fn claim_forwarded(&self, id: &str, bot: &str) -> Result<Claim, BotError> {
+        let mut inner = self.lock();
+        let invited = inner
+            .forwarded
+            .get(id)
+            .ok_or_else(|| BotError::NoSuchInvitation(id.to_string()))?;
+        if key(&invited.bot) != key(bot) {
+            return Err(BotError::NotInvited);
+        }
+        let mut forwarded = inner
             .forwarded
             .remove(id)
             .ok_or_else(|| BotError::NoSuchInvitation(id.to_string()))?;
+        drop(inner);
         if !forwarded.sent {
             forwarded.tell(id, InviteState::Sent);
         }
@@ -790,9 +840,9 @@ mod tests {
             directory.invite("Deep", "t3", Seat(1), &hearts(), host.clone()),
             Err(BotError::Busy { .. })
         ));
-        let claim = directory.claim(&first).unwrap();
+        let claim = directory.claim(&first, "h").unwrap();
         assert_eq!(
-            directory.claim(&first).unwrap_err().code(),
+            directory.claim(&first, "h").unwrap_err().code(),
             "no_such_invitation"
         );
         directory.joined(&claim, true);
@@ -805,9 +855,49 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn only_the_invited_bot_answers_and_the_host_never_sees_its_id() {
+        let directory = BotDirectory::new(Duration::from_secs(15));
+        let (bot, _bot_rx) = conn();
+        let bot_conn = bot.id;
+        // The host is another bot's `available` connection too, to decline on.
+        let (host, mut host_rx) = conn();
+        directory
+            .online(&account("Deep"), "h".into(), &[Variant::Hearts], 2, bot)
+            .unwrap();
+        directory
+            .online(
+                &account("Other"),
+                "o".into(),
+                &[Variant::Hearts],
+                2,
+                host.clone(),
+            )
+            .unwrap();
+        let id = directory
+            .invite("Deep", "t1", Seat(1), &hearts(), host.clone())
+            .unwrap();
+        let told = host_rx.try_recv().expect("the host is told").to_string();
+        assert!(told.contains("invite_status"), "{told}");
+        assert!(!told.contains(&id), "the host saw the bot's id: {told}");
+        // Another bot's token or connection, or none, is refused; the invitation waits on.
+        assert_eq!(directory.claim(&id, "o").unwrap_err(), BotError::NotInvited);
+        assert_eq!(directory.claim(&id, "").unwrap_err(), BotError::NotInvited);
+        assert_eq!(
+            directory.decline(&id, host.id).unwrap_err(),
+            BotError::NotInvited
+        );
+        directory.decline(&id, bot_conn).unwrap();
+        let id = directory
+            .invite("Deep", "t1", Seat(1), &hearts(), host)
+            .unwrap();
+        assert_eq!(directory.claim(&id, "h").unwrap().bot, "Deep");
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn the_server_hears_how_its_invitations_go_on_a_channel() {
         let directory = BotDirectory::new(Duration::from_secs(15));
         let (bot, _bot_rx) = conn();
+        let bot_conn = bot.id;
         directory
             .online(&account("Deep"), "h".into(), &[Variant::Hearts], 2, bot)
             .unwrap();
@@ -822,7 +912,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(rx.recv().await, Some(InviteState::Sent));
-        directory.decline(&declined).unwrap();
+        directory.decline(&declined, bot_conn).unwrap();
         assert_eq!(rx.recv().await, Some(InviteState::Declined));
         directory
             .invite(
@@ -840,7 +930,7 @@ mod tests {
             .invite("Deep", "t3", Seat(0), &hearts(), Inviter::Server(tx))
             .unwrap();
         assert_eq!(rx.recv().await, Some(InviteState::Sent));
-        let claim = directory.claim(&accepted).unwrap();
+        let claim = directory.claim(&accepted, "h").unwrap();
         directory.joined(&claim, true);
         assert_eq!(rx.recv().await, Some(InviteState::Accepted));
     }
@@ -865,6 +955,7 @@ mod tests {
         let directory = BotDirectory::new(Duration::from_secs(15));
         directory.set_node("b");
         let (bot, _bot_rx) = conn();
+        let bot_conn = bot.id;
         directory
             .online(&account("Deep"), "h".into(), &[Variant::Hearts], 3, bot)
             .unwrap();
@@ -881,7 +972,7 @@ mod tests {
             .invite_as(Some(id.clone()), "Deep", "t1", Seat(1), &hearts(), remote())
             .unwrap();
         assert_eq!(declined, id);
-        directory.decline(&declined).unwrap();
+        directory.decline(&declined, bot_conn).unwrap();
         let lapsing = directory
             .invite("Deep", "t2", Seat(1), &hearts(), remote())
             .unwrap();
@@ -890,7 +981,7 @@ mod tests {
         let taken = directory
             .invite("Deep", "t3", Seat(1), &hearts(), remote())
             .unwrap();
-        let claim = directory.claim(&taken).unwrap();
+        let claim = directory.claim(&taken, "h").unwrap();
         assert_eq!(claim.remote(), Some("http://a"));
         // The seat counts here, the bot's node, until it is left.
         assert_eq!(directory.list(None)[0].free, 2);
@@ -944,12 +1035,16 @@ mod tests {
             .unwrap();
         directory.forward_sent("b.5");
         assert_eq!(rx.recv().await, Some(InviteState::Sent));
-        let claim = directory.claim_forwarded("b.5").unwrap();
+        assert_eq!(
+            directory.claim_forwarded("b.5", "Other").unwrap_err(),
+            BotError::NotInvited
+        );
+        let claim = directory.claim_forwarded("b.5", "deep").unwrap();
         assert_eq!((claim.table.as_str(), claim.seat), ("t1", Seat(1)));
         assert_eq!(claim.remote(), None);
         directory.joined(&claim, true);
         assert_eq!(rx.recv().await, Some(InviteState::Accepted));
-        assert!(directory.claim_forwarded("b.5").is_err());
+        assert!(directory.claim_forwarded("b.5", "Deep").is_err());
         // A report that never comes: the invitation lapses here a little after its timeout.
         directory
             .reserve_forward("b.6", "Deep", "t1", Seat(2), host())

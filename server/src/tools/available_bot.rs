@@ -16,7 +16,7 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::tools::remote_bot::{self, MoveSource, Target, ws_url};
+use crate::tools::remote_bot::{self, Invited, MoveSource, Target, ws_url};
 
 /// How a registered bot offers itself.
 #[derive(Clone, Debug)]
@@ -148,7 +148,10 @@ async fn connection(
                     table,
                     seat: Some(seat),
                     name: me.clone(),
-                    invitation: Some(invitation),
+                    invitation: Some(Invited {
+                        id: invitation,
+                        token: offer.token.clone(),
+                    }),
                 };
                 tracing::info!(table = %target.table, %seat, %variant, "invited: taking the seat");
                 tally.playing.fetch_add(1, Ordering::Relaxed);

@@ -79,7 +79,16 @@ pub struct Target {
     pub name: String,
     /// The invitation this registered bot took up: the first connection `accept`s it
     /// instead of joining (and later ones rejoin with the seat token, as usual).
-    pub invitation: Option<String>,
+    pub invitation: Option<Invited>,
+}
+
+/// An invitation a registered bot takes up.
+#[derive(Clone, Debug)]
+pub struct Invited {
+    /// The invitation's id, from `invitation`.
+    pub id: String,
+    /// The bot's token: only the bot invited may accept.
+    pub token: String,
 }
 
 /// How a session ended.
@@ -183,8 +192,9 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
         .with_context(|| format!("connecting to {url}"))?;
     let (mut sink, mut stream) = ws.split();
     let join = match (&target.invitation, &session.token) {
-        (Some(invitation), None) => ClientMsg::Accept {
-            invitation: invitation.clone(),
+        (Some(invited), None) => ClientMsg::Accept {
+            invitation: invited.id.clone(),
+            token: invited.token.clone(),
         },
         _ => ClientMsg::Join {
             table: target.table.clone(),

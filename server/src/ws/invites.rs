@@ -3,12 +3,15 @@
 //!
 //! An `impl Reader` block: it checks tokens against the store, asks the table whether the
 //! host may invite, and keeps the lobby's bot directory up to date as connections come and
-//! go. The seat itself is taken through an ordinary join.
+//! go. The seat itself is taken through an ordinary join. Only the bot invited answers an
+//! invitation: `accept` carries its token, `decline` comes on its `available` connection.
 //!
 //! In a cluster (see [`crate::cluster::bots`]) a bot online on another node is invited
-//! through that node; an `accept` or `decline` of an invitation another node holds is sent
-//! there (the connection relayed, or the decline passed on); and the bot's node relays an
-//! `accept` of another node's invitation on to the table's node, which seats the account.
+//! through that node; an `accept` of an invitation another node holds is relayed there (that
+//! node checks the token); and the bot's node relays an `accept` of another node's
+//! invitation on to the table's node, vouching for the bot, and that node seats the account.
+//! A `decline` needs no relay: the bot's `available` connection is on the node holding its
+//! invitations.
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
@@ -16,8 +19,8 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 use super::Upstream;
 use super::reader::Reader;
 use super::refusal::Refusal;
-use crate::cluster::bots::RemoteError;
-use crate::lobby::invitation_id;
+use crate::cluster::bots::Vouch;
+use crate::lobby::{BotError, invitation_id};
 use crate::store::accounts::hash_token;
 use crate::table::JoinRequest;
 
@@ -30,8 +33,10 @@ impl Reader {
                 variants,
                 max_tables,
             } => Box::pin(self.available(&token, &variants, max_tables)).await,
-            ClientMsg::Accept { invitation } => Box::pin(self.accept(&invitation)).await,
-            ClientMsg::Decline { invitation } => Box::pin(self.decline(&invitation)).await,
+            ClientMsg::Accept { invitation, token } => {
+                Box::pin(self.accept(&invitation, &token)).await
+            }
+            ClientMsg::Decline { invitation } => self.decline(&invitation),
             ClientMsg::InviteBot { seat, bot } => Box::pin(self.invite(seat, &bot)).await,
             _ => None,
         };
@@ -84,8 +89,9 @@ impl Reader {
         }
     }
 
-    /// `accept`: takes up the invitation and joins its table and seat as the bot's account.
-    async fn accept(&mut self, invitation: &str) -> Option<ServerMsg> {
+    /// `accept`: takes up the invitation and joins its table and seat as the bot's account,
+    /// when `token` is the invited bot's (checked on the node holding the invitation).
+    async fn accept(&mut self, invitation: &str, token: &str) -> Option<ServerMsg> {
         if self.available {
             return Some(ServerMsg::error(
                 codes::ACCEPT_ELSEWHERE,
@@ -95,30 +101,36 @@ impl Reader {
         if self.table.is_some() {
             return Some(Refusal::AlreadyJoined.to_msg());
         }
-        let claim = match self.lobby.bots().claim(invitation) {
-            Ok(claim) => claim,
-            // Relayed by the bot's node, which took the invitation up: the table is here.
-            Err(_) if self.vouched.as_deref() == Some(invitation) => {
-                match self.lobby.bots().claim_forwarded(invitation) {
-                    Ok(claim) => claim,
-                    Err(err) => return Some(err.to_msg()),
-                }
+        let claim = if let Some(vouch) = self.vouched.take_if(|v| v.invitation == invitation) {
+            // Relayed by the bot's node, which checked the token and took the invitation up:
+            // the table is here.
+            match self.lobby.bots().claim_forwarded(invitation, &vouch.bot) {
+                Ok(claim) => claim,
+                Err(err) => return Some(err.to_msg()),
             }
-            Err(err) => {
-                // Another node holds it: the connection goes there.
-                if let Some(address) = self.invitation_node(invitation).await {
-                    self.relay_to =
-                        Some(Box::new(Upstream::new(address, accept_frame(invitation))));
-                    return None;
+        } else {
+            match self.lobby.bots().claim(invitation, &hash_token(token)) {
+                Ok(claim) => claim,
+                Err(err @ BotError::NoSuchInvitation(_)) => {
+                    // Another node holds it: the connection goes there, which checks the token.
+                    if let Some(address) = self.invitation_node(invitation).await {
+                        let first = accept_frame(invitation, token);
+                        self.relay_to = Some(Box::new(Upstream::new(address, first)));
+                        return None;
+                    }
+                    return Some(err.to_msg());
                 }
-                return Some(err.to_msg());
+                Err(err) => return Some(err.to_msg()),
             }
         };
         if let Some(address) = claim.remote() {
             // This is the bot's node and the table is on another: the connection goes on
             // there, vouched for; the seat counts here until it ends.
-            let mut to = Upstream::new(address.to_string(), accept_frame(invitation));
-            to.vouch = Some(invitation.to_string());
+            let mut to = Upstream::new(address.to_string(), accept_frame(invitation, token));
+            to.vouch = Some(Vouch {
+                invitation: invitation.to_string(),
+                bot: claim.bot.clone(),
+            });
             self.relay_to = Some(Box::new(to));
             self.account = Some(claim.bot.into());
             return None;
@@ -140,21 +152,16 @@ impl Reader {
         None
     }
 
-    /// `decline`: here, or passed on to the node holding the invitation.
-    async fn decline(&mut self, invitation: &str) -> Option<ServerMsg> {
-        let err = self.lobby.bots().decline(invitation).err()?;
-        let (Some(cluster), Some(address)) =
-            (self.cluster.clone(), self.invitation_node(invitation).await)
-        else {
-            return Some(err.to_msg());
-        };
-        match cluster.decline_remote(&address, invitation).await {
-            Ok(()) => None,
-            Err(RemoteError::Refused(refused)) => {
-                Some(ServerMsg::error(&refused.code, refused.message))
-            }
-            Err(RemoteError::Unreachable) => Some(err.to_msg()),
+    /// `decline`: only on the invited bot's `available` connection.
+    fn decline(&mut self, invitation: &str) -> Option<ServerMsg> {
+        if !self.available {
+            return Some(BotError::NotInvited.to_msg());
         }
+        self.lobby
+            .bots()
+            .decline(invitation, self.conn.id)
+            .err()
+            .map(|err| err.to_msg())
     }
 
     /// The address of the other node of the cluster an invitation id names, if any.
@@ -215,10 +222,11 @@ impl Reader {
     }
 }
 
-/// The `accept` frame passed on to the node holding the invitation.
-fn accept_frame(invitation: &str) -> String {
+/// The `accept` frame passed on to the node holding the invitation (or the table).
+fn accept_frame(invitation: &str, token: &str) -> String {
     serde_json::to_string(&ClientMsg::Accept {
         invitation: invitation.to_string(),
+        token: token.to_string(),
     })
     .unwrap_or_default()
 }

@@ -87,9 +87,9 @@ pub struct Hub {
     /// The client's address: passed on when the connection is relayed, and what a table
     /// counts its spectators' chat by.
     pub client: Option<std::net::IpAddr>,
-    /// The invitation another node of the cluster vouches this connection took up (it
-    /// relays a registered bot's `accept` to the table's node).
-    pub vouched: Option<String>,
+    /// The invitation and bot another node of the cluster vouches for on this connection
+    /// (it relays a registered bot's `accept` to the table's node).
+    pub vouched: Option<crate::cluster::bots::Vouch>,
 }
 
 /// Serves one connection over any sink and stream of WebSocket messages (an upgraded socket
@@ -114,7 +114,7 @@ where
         hub.sessions.clone(),
     );
     reader.cluster = hub.cluster.clone();
-    reader.vouched = hub.vouched.as_deref().map(Box::from);
+    reader.vouched = hub.vouched.clone().map(Box::new);
     hub.sessions.opened(conn);
     tracing::debug!(conn = conn.0, "connection opened");
     metrics::counter!("parlor_connections_opened_total").increment(1);
@@ -223,8 +223,8 @@ pub(super) struct Upstream {
     address: String,
     /// The client's `join`, `watch` or `accept`.
     first: String,
-    /// The invitation this node took up for the connection, if any.
-    vouch: Option<String>,
+    /// The invitation this node took up for the connection, and its bot, if any.
+    vouch: Option<crate::cluster::bots::Vouch>,
 }
 
 impl Upstream {
@@ -266,7 +266,7 @@ where
             first.clone(),
             hub.client,
             cluster.secret(),
-            vouch.as_deref(),
+            vouch.as_ref(),
             HARD_MESSAGE_LIMIT,
         )
         .await;

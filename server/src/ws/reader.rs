@@ -78,8 +78,8 @@ pub(super) struct Reader {
     /// connections never fill these: 96 bytes less (with the hub's shared limits) put the
     /// task in a smaller step of the runtime's 128-byte sizes, 1,024 bytes instead of 1,280.
     pub(super) relay_to: Option<Box<super::Upstream>>,
-    /// The invitation another node vouches this connection took up.
-    pub(super) vouched: Option<Box<str>>,
+    /// The invitation and bot another node vouches for on this connection.
+    pub(super) vouched: Option<Box<crate::cluster::bots::Vouch>>,
 }
 
 impl Reader {

@@ -275,6 +275,7 @@ class Session:
         reconnect_for: float = 60.0,
         autostart: Optional[bool] = None,
         invitation: Optional[str] = None,
+        bot_token: Optional[str] = None,
     ) -> None:
         address = parse_url(url)
         self.bot = bot
@@ -295,9 +296,11 @@ class Session:
         self.verbose = verbose
         self.reconnect_for = reconnect_for
         self.autostart = autostart
-        #: An invitation to take up (`accept`) instead of joining; later reconnections use
-        #: the seat token as usual.
+        #: An invitation to take up (`accept`, with the registered bot's token ``bot_token``:
+        #: only the bot invited may) instead of joining; later reconnections use the seat
+        #: token as usual.
         self.invitation = invitation
+        self.bot_token = bot_token
         self.host = False
         self.view: Optional[View] = None
         #: ``GET /api/variants``, read once when first needed.
@@ -430,7 +433,7 @@ class Session:
             if self.token is not None:
                 join["token"] = self.token
             elif self.invitation is not None:
-                join = {"type": "accept", "invitation": self.invitation}
+                join = {"type": "accept", "invitation": self.invitation, "token": self.bot_token}
             self.send(join)
             while not self._done:
                 if self._inbox:

@@ -173,7 +173,7 @@ class AvailableMsg(_AvailableMsgRequired, _AvailableMsgOptional):
 its own that then carries its `invitation`s. Sending it again changes the offer."""
 
 
-_AcceptMsgRequired = TypedDict('_AcceptMsgRequired', {'invitation': str, 'type': Literal['accept']})
+_AcceptMsgRequired = TypedDict('_AcceptMsgRequired', {'invitation': str, 'token': str, 'type': Literal['accept']})
 
 class AcceptMsg(_AcceptMsgRequired):
     """A registered bot takes the seat it was invited to, on a new connection (not its
@@ -184,7 +184,8 @@ answered with `welcome` and the rest. The seat carries the bot's `account`."""
 _DeclineMsgRequired = TypedDict('_DeclineMsgRequired', {'invitation': str, 'type': Literal['decline']})
 
 class DeclineMsg(_DeclineMsgRequired):
-    """A registered bot turns an invitation down, on its `available` connection."""
+    """A registered bot turns an invitation down, on its `available` connection (the one
+the invitation came on: no other may)."""
 
 
 _InviteBotMsgRequired = TypedDict('_InviteBotMsgRequired', {'bot': str, 'seat': 'Seat', 'type': Literal['invite_bot']})
@@ -445,8 +446,8 @@ _InvitationMsgRequired = TypedDict('_InvitationMsgRequired', {'invitation': str,
 
 class InvitationMsg(_InvitationMsgRequired):
     """To a registered bot's `available` connection: a host invites it to a seat. Accept by
-sending `accept` with this `invitation` on a new connection, or turn it down with
-`decline`. Unanswered after `timeout_ms`, it lapses."""
+sending `accept` with this `invitation` and the bot's token on a new connection, or
+turn it down with `decline` on this one. Unanswered after `timeout_ms`, it lapses."""
 
 
 _InviteStatusMsgRequired = TypedDict('_InviteStatusMsgRequired', {'bot': str, 'invitation': str, 'seat': 'Seat', 'status': 'InviteState', 'type': Literal['invite_status']})

@@ -183,7 +183,7 @@ class Server:
             bot = copy.copy(self.bot)
         session = Session(
             bot, self.url, msg["table"], msg["seat"], matches=1, log=self.log,
-            invitation=msg["invitation"], **self.session_args,
+            invitation=msg["invitation"], bot_token=self.token, **self.session_args,
         )
         bot.session = session
         try:
