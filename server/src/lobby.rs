@@ -113,7 +113,7 @@ impl Lobby {
                 reason: reason.to_string(),
             };
             if table.admin(command).await.is_err() {
-                tracing::debug!(table = %crate::store::log_tag(&id), "the table had already stopped");
+                tracing::debug!(table = %crate::store::log_tag(id), "the table had already stopped");
             }
         }
     }
@@ -222,7 +222,7 @@ impl Lobby {
             );
         }
         for (id, err) in &startup.unreadable {
-            tracing::error!(table = %crate::store::log_tag(&id), error = %err, "a stored table is skipped: its rows cannot be read");
+            tracing::error!(table = %crate::store::log_tag(id), error = %err, "a stored table is skipped: its rows cannot be read");
         }
         let mut restored = 0;
         let mut forgotten = 0;

@@ -183,6 +183,33 @@ impl Postgres {
         );
     }
 
+    /// Restarts the private server with TLS on, presenting `cert_pem` (with its `key_pem`).
+    pub fn serve_tls(&self, cert_pem: &str, key_pem: &str) {
+        let private = self
+            .private
+            .as_ref()
+            .expect("a private Postgres to configure");
+        let data = private.dir.join("data");
+        std::fs::write(data.join("server.crt"), cert_pem).expect("writing the certificate");
+        std::fs::write(data.join("server.key"), key_pem).expect("writing the key");
+        let mut conf = std::fs::read_to_string(data.join("postgresql.conf")).expect("the config");
+        conf.push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+        std::fs::write(data.join("postgresql.conf"), conf).expect("writing the config");
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(
+                data.join("server.key"),
+                std::fs::Permissions::from_mode(0o600),
+            )
+            .expect("the key's mode");
+        }
+        if let Some(user) = &private.user {
+            chown(&data, user);
+        }
+        self.stop();
+        self.restart();
+    }
+
     /// The server's log so far (empty for a server not started here).
     pub fn log(&self) -> String {
         self.private

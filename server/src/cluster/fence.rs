@@ -204,7 +204,7 @@ impl LeaseFence {
         for table in &refused {
             self.held.remove(table);
             tracing::warn!(
-                table = %crate::store::log_tag(&table),
+                table = %crate::store::log_tag(table),
                 node = %self.node,
                 "stale write refused: another node owns this table now; it is dropped here"
             );

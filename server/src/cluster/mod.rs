@@ -29,7 +29,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
+
+use crate::store::postgres::Target;
 use tokio_util::sync::CancellationToken;
 
 use crate::lobby::Lobby;
@@ -69,6 +71,9 @@ pub enum ClusterError {
     /// Postgres refused.
     #[error("cluster database: {0}")]
     Db(#[from] tokio_postgres::Error),
+    /// The database's URL does not say how to reach it.
+    #[error("cluster database: {0}")]
+    Url(#[from] crate::store::StoreError),
 }
 
 /// One node's part in the cluster. Cheap to clone.
@@ -80,6 +85,8 @@ pub struct Cluster {
 #[derive(Debug)]
 struct Inner {
     config: ClusterConfig,
+    /// The database, as `config.url` names it (with its TLS).
+    target: Target,
     /// The leases held, checked by the store's writer.
     fence: Arc<LeaseFence>,
     /// The connection for leases and heartbeats (not the store's), made again when lost.
@@ -110,8 +117,10 @@ impl Cluster {
         config: ClusterConfig,
         fence: Arc<LeaseFence>,
     ) -> Result<Cluster, ClusterError> {
+        let target = Target::parse(&config.url)?;
         let cluster = Cluster {
             inner: Arc::new(Inner {
+                target,
                 config,
                 fence,
                 db: Mutex::new(None),
@@ -123,8 +132,7 @@ impl Cluster {
                 placed: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         };
-        let (mut client, connection) =
-            tokio_postgres::connect(&cluster.inner.config.url, NoTls).await?;
+        let (mut client, connection) = cluster.inner.target.connect().await?;
         let task = tokio::spawn(connection);
         leases::migrate(&mut client).await?;
         drop(client);
@@ -178,7 +186,7 @@ impl Cluster {
         {
             return Ok(client.clone());
         }
-        let (client, connection) = tokio_postgres::connect(&self.inner.config.url, NoTls).await?;
+        let (client, connection) = self.inner.target.connect().await?;
         tokio::spawn(async move {
             if let Err(err) = connection.await {
                 tracing::warn!(%err, "the cluster's database connection ended");
@@ -238,7 +246,7 @@ impl Cluster {
                 None => Location::Moving,
             },
             Err(err) => {
-                tracing::warn!(table = %crate::store::log_tag(&table), %err, "could not look up the table's owner");
+                tracing::warn!(table = %crate::store::log_tag(table), %err, "could not look up the table's owner");
                 Location::Moving
             }
         }
@@ -370,7 +378,7 @@ impl Cluster {
         let lost = self.inner.fence.lost(&leases::rows(&db, &missing).await?);
         for table in &lost {
             self.inner.lost.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(table = %crate::store::log_tag(&table), node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
+            tracing::warn!(table = %crate::store::log_tag(table), node = %self.node(), "lease lost: another node owns this table now; it is dropped here");
         }
         self.inner.to_hand_off.lock().expect("lock").extend(lost);
         if draining {
@@ -408,7 +416,7 @@ impl Cluster {
         let log = match store.table_log(table).await {
             Ok(log) => log,
             Err(err) => {
-                tracing::warn!(table = %crate::store::log_tag(&table), %err, "could not read an adopted table's log; letting it go");
+                tracing::warn!(table = %crate::store::log_tag(table), %err, "could not read an adopted table's log; letting it go");
                 self.inner.fence.drop_lease(table);
                 let _ = leases::release(db, table, self.node(), epoch).await;
                 return;
@@ -421,14 +429,14 @@ impl Cluster {
             // Closed for good or deleted: nothing to serve, so its lease goes too.
             self.inner.fence.drop_lease(table);
             let _ = leases::forget(db, table, self.node(), epoch).await;
-            tracing::debug!(table = %crate::store::log_tag(&table), "an expired lease of a closed table forgotten");
+            tracing::debug!(table = %crate::store::log_tag(table), "an expired lease of a closed table forgotten");
             return;
         };
         match lobby.restore_log(log) {
             crate::lobby::RestoreOutcome::Open => {
                 self.inner.adoptions.fetch_add(1, Ordering::Relaxed);
                 metrics::counter!("parlor_cluster_adoptions_total").increment(1);
-                tracing::info!(table = %crate::store::log_tag(&table), node = %self.node(), epoch, "table adopted");
+                tracing::info!(table = %crate::store::log_tag(table), node = %self.node(), epoch, "table adopted");
             }
             crate::lobby::RestoreOutcome::Forgotten | crate::lobby::RestoreOutcome::Skipped => {
                 self.inner.fence.drop_lease(table);

@@ -67,12 +67,12 @@ impl IntoResponse for ReplayError {
 async fn hands_of(state: &AppState, id: &str) -> Result<TableHands, ReplayError> {
     let store = state.lobby.store().ok_or(ReplayError::NoStorage)?;
     let log = store.table_log(id).await.map_err(|err| {
-        tracing::error!(table = %crate::store::log_tag(&id), %err, "could not read a table's history");
+        tracing::error!(table = %crate::store::log_tag(id), %err, "could not read a table's history");
         ReplayError::Unreadable
     })?;
     let log = log.ok_or_else(|| ReplayError::NoSuchTable(id.to_string()))?;
     table_hands(&log).map_err(|err| {
-        tracing::error!(table = %crate::store::log_tag(&id), %err, "a table's history does not replay");
+        tracing::error!(table = %crate::store::log_tag(id), %err, "a table's history does not replay");
         ReplayError::Unreadable
     })
 }

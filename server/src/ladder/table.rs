@@ -174,7 +174,7 @@ async fn invite(
     .await;
     let taken = answer.unwrap_or(false);
     if !taken {
-        tracing::info!(bot = name, table = %crate::store::log_tag(&table), %seat, "a ladder invitation was not taken up");
+        tracing::info!(bot = name, table = %crate::store::log_tag(table), %seat, "a ladder invitation was not taken up");
     }
     taken
 }

@@ -53,12 +53,8 @@ impl FromStr for StoreLocation {
             return Ok(StoreLocation::Sqlite(PathBuf::from(path)));
         }
         if store.starts_with("postgres://") || store.starts_with("postgresql://") {
-            tokio_postgres::Config::from_str(store).map_err(|err| {
-                StoreError::Location(format!(
-                    "the Postgres URL {} is not valid: {err}",
-                    redact(store)
-                ))
-            })?;
+            super::postgres::Target::parse(store)
+                .map_err(|err| StoreError::Location(format!("{}: {err}", redact(store))))?;
             return Ok(StoreLocation::Postgres(store.to_string()));
         }
         Err(StoreError::Location(format!(

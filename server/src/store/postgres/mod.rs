@@ -16,9 +16,9 @@
 pub mod accounts;
 mod load;
 pub mod schema;
+pub mod tls;
 mod writer;
 
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,7 @@ use super::health::Health;
 use super::{
     Acker, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
 };
+pub use tls::Target;
 use writer::{AccountOp, Request};
 
 /// How long [`PgStore::open`] keeps trying to reach the database before giving up.
@@ -45,30 +46,22 @@ pub struct PgStore {
     counters: Arc<writer::Counters>,
 }
 
-/// The connection settings from a URL, with a connect timeout when it names none.
-pub fn config(url: &str) -> Result<tokio_postgres::Config, StoreError> {
-    let mut config = tokio_postgres::Config::from_str(url)
-        .map_err(|err| StoreError::Location(format!("the Postgres URL is not valid: {err}")))?;
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(Duration::from_secs(5));
-    }
-    if config.get_application_name().is_none() {
-        config.application_name("parlor");
-    }
-    Ok(config)
+/// The database a URL names, with its TLS (see [`tls`]).
+pub fn config(url: &str) -> Result<Target, StoreError> {
+    Target::parse(url)
 }
 
 /// Connects, retrying refused connections for up to [`OPEN_PATIENCE`].
-async fn connect_patiently(
-    config: &tokio_postgres::Config,
-) -> Result<tokio_postgres::Client, StoreError> {
+async fn connect_patiently(config: &Target) -> Result<tokio_postgres::Client, StoreError> {
     let started = Instant::now();
     let mut wait = Duration::from_millis(100);
     loop {
         match writer::open_client(config).await {
             Ok(client) => return Ok(client),
+            // A certificate that does not verify will not verify later either.
             Err(StoreError::Postgres(err))
                 if (err.as_db_error().is_none() || writer::is_connection_lost(&err))
+                    && !err.to_string().contains("TLS")
                     && started.elapsed() < OPEN_PATIENCE =>
             {
                 let err = StoreError::Postgres(err);

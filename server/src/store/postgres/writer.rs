@@ -27,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{Client, NoTls, Statement};
+use tokio_postgres::{Client, Statement};
+
+use super::tls::Target;
 
 use super::{accounts, load};
 use crate::store::fence::{FENCED, Fence};
@@ -129,8 +131,8 @@ pub struct Conn {
 }
 
 /// Opens a connection; its driver runs as its own task.
-pub async fn open_client(config: &tokio_postgres::Config) -> Result<Client, StoreError> {
-    let (client, connection) = config.connect(NoTls).await?;
+pub async fn open_client(target: &Target) -> Result<Client, StoreError> {
+    let (client, connection) = target.connect().await?;
     tokio::spawn(async move {
         if let Err(err) = connection.await {
             tracing::warn!(err = %StoreError::Postgres(err), "the database connection ended");
@@ -148,8 +150,8 @@ impl Conn {
 }
 
 /// Opens a connection and prepares the writer's statements on it.
-pub async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
-    Conn::new(open_client(config).await?).await
+pub async fn connect(target: &Target) -> Result<Conn, StoreError> {
+    Conn::new(open_client(target).await?).await
 }
 
 /// The writer's prepared statements.
@@ -282,7 +284,7 @@ type Pending<'a> = Pin<Box<dyn Future<Output = Result<u64, tokio_postgres::Error
 /// The writer's state across batches.
 pub struct Writer {
     /// How to connect.
-    config: tokio_postgres::Config,
+    config: Target,
     /// The connection, while there is one.
     conn: Option<Conn>,
     /// What the health check and the tables see.
@@ -310,12 +312,7 @@ enum BatchError {
 
 impl Writer {
     /// A writer on an open connection.
-    pub fn new(
-        config: tokio_postgres::Config,
-        conn: Conn,
-        health: Arc<Health>,
-        counters: Arc<Counters>,
-    ) -> Writer {
+    pub fn new(config: Target, conn: Conn, health: Arc<Health>, counters: Arc<Counters>) -> Writer {
         Writer {
             config,
             conn: Some(conn),
