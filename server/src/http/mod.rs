@@ -252,6 +252,7 @@ pub fn app(state: AppState) -> Router {
     let routes = Router::new()
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        .route("/livez", get(health::livez))
         .route("/metrics", get(metrics::get))
         .route("/api/stats", get(stats::get))
         .route("/api/variants", get(lobby::variants))
@@ -325,8 +326,9 @@ impl<B> MakeSpan<B> for RequestSpan {
 /// The path and, for each part of the query, its name with the value replaced. A part without
 /// `=` might be a bare secret, so it is replaced whole.
 fn redacted_uri(uri: &Uri) -> String {
+    let path = tagged_path(uri.path());
     let Some(query) = uri.query() else {
-        return uri.path().to_string();
+        return path;
     };
     let parts: Vec<String> = query
         .split('&')
@@ -336,7 +338,23 @@ fn redacted_uri(uri: &Uri) -> String {
             None => REDACTED.to_string(),
         })
         .collect();
-    format!("{}?{}", uri.path(), parts.join("&"))
+    format!("{path}?{}", parts.join("&"))
+}
+
+/// The path with a table's id (after `/t/` or `tables/`) replaced by its log tag: the id of a
+/// private table is its key, and the log names tables by tag only.
+fn tagged_path(path: &str) -> String {
+    let mut out = Vec::new();
+    let mut after_table = false;
+    for segment in path.split('/') {
+        if after_table && !segment.is_empty() {
+            out.push(crate::store::log_tag(segment).to_string());
+        } else {
+            out.push(segment.to_string());
+        }
+        after_table = out.len() == 2 && segment == "t" || segment == "tables";
+    }
+    out.join("/")
 }
 
 /// What the request log shows in place of a query value.
@@ -454,5 +472,22 @@ mod tests {
             "/api/tables?a=<redacted>&b=<redacted>&<redacted>&&c=<redacted>"
         );
         assert_eq!(uri("http://user:pw@host/x?k=v"), "/x?k=<redacted>");
+    }
+
+    #[test]
+    fn a_logged_path_names_a_table_by_its_tag_only() {
+        let tag = crate::store::log_tag("ab3cd4ef5g").to_string();
+        assert_eq!(tagged_path("/t/ab3cd4ef5g"), format!("/t/{tag}"));
+        assert_eq!(
+            tagged_path("/api/tables/ab3cd4ef5g/hands/2"),
+            format!("/api/tables/{tag}/hands/2")
+        );
+        assert_eq!(
+            tagged_path("/api/admin/tables/ab3cd4ef5g/close"),
+            format!("/api/admin/tables/{tag}/close")
+        );
+        assert_eq!(tagged_path("/api/tables"), "/api/tables");
+        assert_eq!(tagged_path("/table.js"), "/table.js");
+        assert_eq!(tagged_path("/table/t/x.js"), "/table/t/x.js");
     }
 }

@@ -200,7 +200,7 @@ async fn finished(
         bytes_in = reader.bytes_in,
         frames_out = sent.frames.load(std::sync::atomic::Ordering::Relaxed),
         bytes_out = sent.bytes.load(std::sync::atomic::Ordering::Relaxed),
-        table = reader.table_id.as_deref().unwrap_or(""),
+        table = %reader.table_id.as_deref().map(crate::store::log_tag).map(|t| t.to_string()).unwrap_or_default(),
         "websocket session ended"
     );
 }
