@@ -9,6 +9,7 @@ pub mod http;
 pub mod ladder;
 pub mod lobby;
 pub mod ratings;
+pub mod skeleton;
 pub mod store;
 pub mod table;
 pub mod tally;

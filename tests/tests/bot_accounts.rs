@@ -747,8 +747,10 @@ async fn bot_accounts_live_in_a_postgres_store_too() {
         .find_map(|l| l.strip_prefix("token: "))
         .expect("the token is printed")
         .to_string();
-    let (ok, out) = bots(&["add", "DEEP", "--owner", "dan"]);
-    assert!(!ok && out.contains("already registered"), "{out}");
+    for name in ["DEEP", "\u{FF24}eep"] {
+        let (ok, out) = bots(&["add", name, "--owner", "dan"]);
+        assert!(!ok && out.contains("`Deep` is already registered"), "{out}");
+    }
     let (ok, out) = bots(&["list"]);
     assert!(
         ok && out.contains("Cli Bot\tcarol\tactive") && out.contains("Deep\tann\tactive"),
@@ -779,6 +781,25 @@ async fn bot_accounts_live_in_a_postgres_store_too() {
         .collect();
     let hashes = [&cli_token, &token].map(|t| parlor_server::store::accounts::hash_token(t));
     assert_eq!(stored, hashes, "only the hashes are stored");
+    // Accounts stored before names had skeletons get theirs at the next opening.
+    client
+        .execute("UPDATE bot_accounts SET skeleton = NULL", &[])
+        .await
+        .expect("clearing the skeletons");
+    let (ok, out) = bots(&["list"]);
+    assert!(ok, "{out}");
+    let skeletons: Vec<Option<String>> = client
+        .query(
+            "SELECT skeleton FROM bot_accounts ORDER BY lower(name)",
+            &[],
+        )
+        .await
+        .expect("accounts")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let expected = ["Cli Bot", "Deep"].map(|n| Some(parlor_server::skeleton::skeleton(n)));
+    assert_eq!(skeletons, expected);
     // `parlor backup` is SQLite's: refused for a Postgres store, saying what to use.
     let out = Command::new(parlor_bin())
         .args(["backup", "--store", &url, "/tmp/never-written.db"])
@@ -786,4 +807,59 @@ async fn bot_accounts_live_in_a_postgres_store_too() {
         .expect("running parlor backup");
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && text.contains("pg_dump"), "{text}");
+}
+
+/// Names are unique by what they look like, not only without case: `åsa` beside `Åsa`
+/// (SQLite's `NOCASE` folds ASCII letters only) and fullwidth or Cyrillic look-alikes of `Deep
+/// Queen` are refused, over the admin API and the CLI, naming the bot they clash with. A host
+/// inviting a look-alike of the name reaches the one bot that has it.
+#[tokio::test]
+async fn names_that_look_the_same_cannot_both_register() {
+    let data = TempDir::new("bots-look-alike");
+    let srv = server(data.path(), 15_000);
+    let addr = srv.addr;
+    let token = register(addr, "\u{C5}sa").await;
+    register(addr, "Deep Queen").await;
+    for (name, registered) in [
+        ("\u{E5}sa", "\u{C5}sa"),
+        ("\u{C5}SA", "\u{C5}sa"),
+        ("\u{FF24}eep Queen", "Deep Queen"),
+        ("D\u{435}\u{435}p Queen", "Deep Queen"),
+    ] {
+        let (status, body) = request(
+            addr,
+            "POST",
+            "/api/admin/bots",
+            Some(KEY),
+            Some(json!({"name": name, "owner": "mallory"})),
+        )
+        .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("bot_name_taken")),
+            "{name}: {body}"
+        );
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("`{registered}` is already registered")),
+            "{message}"
+        );
+    }
+    let (ok, out) = cli(data.path(), &["add", "\u{E5}sa", "--owner", "mallory"]);
+    assert!(!ok && out.contains("already registered"), "{out}");
+    let (ok, out) = cli(data.path(), &["list"]);
+    assert!(ok && !out.contains("mallory"), "{out}");
+    // Different names stay apart.
+    register(addr, "Deep Queens").await;
+
+    let mut bot = go_online(addr, &token, vec![Variant::Hearts], 1).await;
+    let (_, mut host) = table_with_a_free_seat(addr).await;
+    host.send(&ClientMsg::InviteBot {
+        seat: Seat(3),
+        bot: "\u{E5}SA".into(),
+    })
+    .await;
+    assert_eq!(status(&mut host).await, InviteState::Sent);
+    invitation(&mut bot).await;
+    srv.stop();
 }

@@ -176,7 +176,7 @@ async fn seats_given_up_mid_match_are_the_host_s_to_open() {
 }
 
 /// Names are tidied (and the tidy name comes back in `welcome`); one that poses as a computer
-/// or the host is refused; a table takes only so many spectators.
+/// or the host, or looks like it does, is refused; a table takes only so many spectators.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_are_tidied_and_spectators_capped() {
     let data = TempDir::new("seats-names");
@@ -187,6 +187,12 @@ async fn names_are_tidied_and_spectators_capped() {
         "Ada (computer)",
         "Ann (host)",
         "h\u{200B}ost",
+        // Look-alikes: fullwidth, Greek omicron, mathematical bold, digits for letters.
+        "\u{FF22}\u{FF4F}\u{FF54}",
+        "b\u{3BF}t",
+        "\u{1D41B}\u{1D428}\u{1D42D}",
+        "H\u{3BF}st",
+        "h0st",
     ] {
         let mut client = WsClient::connect(server.addr).await;
         client.send(&join(&id, None, name)).await;

@@ -206,7 +206,7 @@ impl Cluster {
             .bots_elsewhere(None)
             .await
             .into_iter()
-            .filter(|b| b.bot.name.eq_ignore_ascii_case(name))
+            .filter(|b| crate::skeleton::same(&b.bot.name, name))
             .collect();
         found.sort_by_key(|b| !(b.bot.free > 0 && b.bot.variants.contains(&variant)));
         found.into_iter().next()

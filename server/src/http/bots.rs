@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use super::admin::authorize;
 use super::{AppError, AppState, json_error};
 use crate::ratings::Entrant;
-use crate::store::accounts::{self, NameError};
+use crate::skeleton::skeleton;
+use crate::store::accounts::{self, NameError, NameTaken};
 use crate::store::{BotAccount, SharedStore, StoreError};
 
 /// The query of `GET /api/bots`.
@@ -73,12 +74,12 @@ pub(super) async fn online(
     Ok(Json(bots))
 }
 
-/// The bots by name, each name once (the first listing kept).
+/// The bots by name, each name once, by skeleton (the first listing kept).
 fn merge(bots: Vec<OnlineBot>) -> Vec<OnlineBot> {
     let mut seen = std::collections::HashSet::new();
     let mut merged: Vec<OnlineBot> = bots
         .into_iter()
-        .filter(|b| seen.insert(b.name.to_lowercase()))
+        .filter(|b| seen.insert(skeleton(&b.name)))
         .collect();
     merged.sort_by_key(|b| b.name.to_lowercase());
     merged
@@ -144,10 +145,14 @@ pub(super) async fn register(
     match store.add_bot(bot).await {
         Ok(true) => {}
         Ok(false) => {
+            let taken = match store.bot_accounts().await {
+                Ok(accounts) => NameTaken::among(&accounts, &name),
+                Err(err) => return store_error(&err),
+            };
             return json_error(
                 StatusCode::CONFLICT,
                 codes::BOT_NAME_TAKEN,
-                format!("a bot named `{name}` is already registered"),
+                taken.to_string(),
             );
         }
         Err(err) => return store_error(&err),
@@ -185,9 +190,8 @@ pub(super) async fn list(State(state): State<AppState>, headers: HeaderMap) -> R
             let bots: Vec<AdminBot> = accounts
                 .into_iter()
                 .map(|account| AdminBot {
-                    online: online
-                        .iter()
-                        .any(|b| b.name.eq_ignore_ascii_case(&account.name)),
+                    // The online bot carries its account's name as registered.
+                    online: online.iter().any(|b| b.name == account.name),
                     account,
                 })
                 .collect();
@@ -212,7 +216,16 @@ pub(super) async fn revoke(
     };
     match store.revoke_bot(&name).await {
         Ok(Some(account)) => {
-            state.lobby.bots().revoke(&account.name);
+            // Only when it is this account that is online, not one whose name looks the same.
+            if state
+                .lobby
+                .bots()
+                .list(None)
+                .iter()
+                .any(|b| b.name == account.name)
+            {
+                state.lobby.bots().revoke(&account.name);
+            }
             if let Some(cluster) = &state.cluster {
                 cluster.revoke_elsewhere(&account.name).await;
             }
@@ -228,12 +241,10 @@ pub(super) async fn revoke(
     }
 }
 
-/// The account named `name`, read back.
+/// The account named exactly `name`, read back.
 async fn find(store: &SharedStore, name: &str) -> Result<Option<BotAccount>, StoreError> {
     let accounts = store.bot_accounts().await?;
-    Ok(accounts
-        .into_iter()
-        .find(|a| a.name.eq_ignore_ascii_case(name)))
+    Ok(accounts.into_iter().find(|a| a.name == name))
 }
 
 /// The server's store, or the answer that there is none.

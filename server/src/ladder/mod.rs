@@ -216,7 +216,7 @@ async fn choose(
         for elsewhere in cluster.bots_elsewhere(Some(variant)).await {
             if !online
                 .iter()
-                .any(|b| b.name.eq_ignore_ascii_case(&elsewhere.bot.name))
+                .any(|b| crate::skeleton::same(&b.name, &elsewhere.bot.name))
             {
                 online.push(elsewhere.bot);
             }

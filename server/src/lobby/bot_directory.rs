@@ -279,9 +279,9 @@ struct Pending {
 /// Everything the directory knows, under one lock (held briefly, never across an await).
 #[derive(Default)]
 struct Inner {
-    /// Online bots by lower-case name.
+    /// Online bots by [`key`] of their names.
     online: HashMap<String, Online>,
-    /// Seats held by each bot (lower-case name) through invitations, while their
+    /// Seats held by each bot (by [`key`]) through invitations, while their
     /// connections last.
     seated: HashMap<String, u32>,
     /// Invitations waiting, by id.
@@ -344,9 +344,9 @@ fn tell_host(id: &str, pending: &Pending, status: InviteState) {
     pending.host.tell(id, pending.seat, &pending.bot, status);
 }
 
-/// The directory key of a bot name: names are unique without regard to case.
+/// The directory key of a bot name: its skeleton, as names are unique by what they look like.
 fn key(name: &str) -> String {
-    name.to_lowercase()
+    crate::skeleton::skeleton(name)
 }
 
 /// The online bots and their invitations. Cheap to clone: clones share one directory.

@@ -5,10 +5,13 @@
 //! Unicode NFC, loses control, bidi (embedding, override, isolate, marks) and zero-width
 //! characters, has each run of white space made one space, is trimmed, and keeps at most
 //! [`MAX_NAME_CHARS`] characters. Words that mark the table's own labels (`bot`, `computer`,
-//! `host`) are refused rather than silently changed, so the person sees why.
+//! `host`) are refused rather than silently changed, so the person sees why; so is any word
+//! that looks like one of them ([`crate::skeleton`]: `Ｂｏｔ`, Greek `bοt`, `h0st`).
 
 use thiserror::Error;
 use unicode_normalization::UnicodeNormalization;
+
+use crate::skeleton::skeleton;
 
 /// Longest name shown for a player, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -24,11 +27,11 @@ const HOST_WORDS: [&str; 1] = ["host"];
 pub enum NameError {
     /// The name would pass for a computer player or the host.
     #[error(
-        "a name may not say `{word}`: the table uses that word for its computer players and \
-         its host; choose another name"
+        "a name may not say `{word}`, nor anything that looks like it: the table uses that word \
+         for its computer players and its host; choose another name"
     )]
     Poses {
-        /// The word found.
+        /// The reserved word it says or looks like.
         word: String,
     },
 }
@@ -83,18 +86,44 @@ pub fn clean_name(name: Option<&str>, program: bool) -> Result<Option<String>, N
     Ok(Some(name.to_string()))
 }
 
-/// Refuses a name with a reserved word in it (letters and digits only count, in any case).
+/// Refuses a name with a reserved word in it, or a word that looks like one (letters and
+/// digits only count, in any case).
 fn check_words(name: &str, program: bool) -> Result<(), NameError> {
-    let lower = name.to_lowercase();
-    for word in lower.split(|c: char| !c.is_alphanumeric()) {
-        let reserved = HOST_WORDS.contains(&word) || (!program && COMPUTER_WORDS.contains(&word));
-        if reserved {
+    let computer: &[&str] = if program { &[] } else { &COMPUTER_WORDS };
+    let reserved: Vec<(&str, String)> = HOST_WORDS
+        .iter()
+        .chain(computer)
+        .map(|&w| (w, look(w)))
+        .collect();
+    for word in name.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        let looks = look(word);
+        if let Some((found, _)) = reserved.iter().find(|(_, r)| *r == looks) {
             return Err(NameError::Poses {
-                word: word.to_string(),
+                word: (*found).to_string(),
             });
         }
     }
     Ok(())
+}
+
+/// What a word looks like, for the reserved words: its skeleton, with the digits that stand
+/// for letters read as letters. TR39 reads `0` as `O` and `1` as `l` but no other digit, and
+/// `h05t` or `8ot` would still be read as `host` and `bot`.
+fn look(word: &str) -> String {
+    skeleton(word)
+        .chars()
+        .map(|c| match c {
+            '3' => 'e',
+            '4' => 'a',
+            '5' => 's',
+            '7' => 't',
+            '8' => 'b',
+            other => other,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -140,13 +169,37 @@ mod tests {
             "HOST",
             "b\u{200B}ot",
             "ho\u{202E}st",
+            // Look-alikes: fullwidth, Greek omicron, mathematical bold, Cyrillic capitals,
+            // circled letters, digits for letters.
+            "\u{FF22}\u{FF4F}\u{FF54}",
+            "b\u{3BF}t",
+            "\u{1D41B}\u{1D428}\u{1D42D}",
+            "H\u{3BF}st",
+            "\u{41D}\u{41E}\u{405}\u{422}",
+            "\u{24D1}\u{24DE}\u{24E3}",
+            "h0st",
+            "H05T",
+            "8ot",
+            "c0mpu7er",
+            "Ann (\u{FF48}ost)",
         ] {
             assert!(
                 matches!(person(name), Err(NameError::Poses { .. })),
                 "{name:?}"
             );
         }
-        for name in ["Robot Rob", "Abbott", "Hostetler", "Ada", "Bert"] {
+        for name in [
+            "Robot Rob",
+            "Abbott",
+            "Hostetler",
+            "Ada",
+            "Bert",
+            "Bat",
+            "Boot",
+            "Hosta",
+            "Zo\u{EB}",
+            "Agent 007",
+        ] {
             assert!(person(name).is_ok(), "{name:?}");
         }
         // A program may say it is a bot, never that it is the host.
@@ -155,5 +208,12 @@ mod tests {
             Some("strong bot")
         );
         assert!(clean_name(Some("host bot"), true).is_err());
+        assert!(clean_name(Some("\u{FF22}\u{FF4F}\u{FF54}"), true).is_ok());
+        assert_eq!(
+            clean_name(Some("h0st"), true),
+            Err(NameError::Poses {
+                word: "host".into()
+            })
+        );
     }
 }

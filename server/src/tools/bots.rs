@@ -109,7 +109,7 @@ pub fn run(args: &BotsArgs) -> anyhow::Result<()> {
         BotsCommand::Add { name, owner } => {
             let (bot, token) = accounts::prepare(name, owner)?;
             if !conn.insert(&bot)? {
-                bail!("a bot named `{}` is already registered", bot.name);
+                bail!("{}", accounts::NameTaken::among(&conn.list()?, &bot.name));
             }
             println!("registered bot `{}` (owner {})", bot.name, bot.owner);
             println!("token: {token}");
