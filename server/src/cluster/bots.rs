@@ -256,7 +256,7 @@ impl Cluster {
         };
         match self.invite_remote(&found.address, &invite).await {
             Ok(()) => {
-                tracing::info!(bot = %invite.bot, %table, %seat, node = %found.node, "bot invited through its node");
+                tracing::info!(bot = %invite.bot, table = %crate::store::log_tag(table), %seat, node = %found.node, "bot invited through its node");
                 metrics::counter!("parlor_cluster_bot_invitations_total").increment(1);
                 bots.forward_sent(&id);
                 Ok(id)

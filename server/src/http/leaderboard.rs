@@ -162,7 +162,7 @@ async fn with_owners(state: &AppState, standings: &mut [Standing]) {
     for standing in standings.iter_mut().filter(|s| s.kind == EntrantKind::Bot) {
         standing.owner = accounts
             .iter()
-            .find(|a| a.name.eq_ignore_ascii_case(&standing.name))
+            .find(|a| crate::skeleton::same(&a.name, &standing.name))
             .map(|a| a.owner.clone());
     }
 }

@@ -582,7 +582,7 @@ impl BotDirectory {
             seat,
             host,
         };
-        tracing::info!(bot = %pending.bot, %table, %seat, "bot invited");
+        tracing::info!(bot = %pending.bot, table = %crate::store::log_tag(table), %seat, "bot invited");
         tell_host(&id, &pending, InviteState::Sent);
         inner.pending.insert(id.clone(), pending);
         drop(inner);
@@ -609,7 +609,7 @@ impl BotDirectory {
             .pending
             .remove(invitation)
             .ok_or_else(|| BotError::NoSuchInvitation(invitation.to_string()))?;
-        tracing::info!(bot = %pending.bot, table = %pending.table, "invitation declined");
+        tracing::info!(bot = %pending.bot, table = %crate::store::log_tag(&pending.table), "invitation declined");
         tell_host(invitation, &pending, InviteState::Declined);
         Ok(())
     }
@@ -709,7 +709,7 @@ impl BotDirectory {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             if let Some(mut forwarded) = inner.forwarded.remove(&id) {
-                tracing::warn!(bot = %forwarded.bot, table = %forwarded.table, "no word from the bot's node on an invitation: taken as lapsed");
+                tracing::warn!(bot = %forwarded.bot, table = %crate::store::log_tag(&forwarded.table), "no word from the bot's node on an invitation: taken as lapsed");
                 forwarded.tell(&id, InviteState::Expired);
             }
         });
@@ -740,7 +740,7 @@ impl BotDirectory {
         let Some(mut forwarded) = self.lock().forwarded.remove(id) else {
             return false;
         };
-        tracing::info!(bot = %forwarded.bot, table = %forwarded.table, ?status, "forwarded invitation ended");
+        tracing::info!(bot = %forwarded.bot, table = %crate::store::log_tag(&forwarded.table), ?status, "forwarded invitation ended");
         forwarded.tell(id, status);
         true
     }
@@ -784,7 +784,7 @@ fn expire(inner: &Weak<Mutex<Inner>>, id: &str) {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(pending) = inner.pending.remove(id) {
-        tracing::info!(bot = %pending.bot, table = %pending.table, "invitation lapsed");
+        tracing::info!(bot = %pending.bot, table = %crate::store::log_tag(&pending.table), "invitation lapsed");
         tell_host(id, &pending, InviteState::Expired);
     }
 }
