@@ -22,6 +22,12 @@
 //! Each window is printed with the machine's load average before and after it, to say how
 //! quiet the machine was; `--busy N` spins N threads beside the whole run, for figures on a
 //! busy machine ([`super::machine`]).
+//!
+//! `--human` loads the server as families do instead ([`human`]): four people a table, each
+//! thinking one to three seconds before a move, in steps of more and more tables until a
+//! move's p99 passes 100 ms or the server's memory 1 GB, with a row per step.
+
+mod human;
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -94,6 +100,36 @@ pub struct LoadtestArgs {
     /// the figures of a busy machine, taken again by one command.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub busy: usize,
+    /// Tables of people at human pace, in growing steps (`--steps`), instead of bots as fast
+    /// as they can: each person thinks `--think-min-ms` to `--think-max-ms` before each move.
+    /// `--tables` is not used; `--seconds` is each step's window.
+    #[arg(long, conflicts_with_all = ["versus_relay", "strong_tables", "marginal_memory"])]
+    pub human: bool,
+    /// With `--human`: the tables open at each step (each step adds to the tables before it).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "human",
+        default_value = "250,500,1000,2000,3000,4000,4500"
+    )]
+    pub steps: Vec<usize>,
+    /// With `--human`: seconds every table plays after a step's tables have joined, before
+    /// its window opens.
+    #[arg(long, default_value_t = 5, requires = "human")]
+    pub settle_seconds: u64,
+    /// With `--human`: the shortest a person thinks before a move, in milliseconds.
+    #[arg(long, default_value_t = 1000, requires = "human")]
+    pub think_min_ms: u64,
+    /// With `--human`: the longest a person thinks before a move, in milliseconds.
+    #[arg(long, default_value_t = 3000, requires = "human")]
+    pub think_max_ms: u64,
+    /// With `--human`: stop after the step whose p99 passes this, in milliseconds.
+    #[arg(long, default_value_t = 100.0, requires = "human")]
+    pub max_p99_ms: f64,
+    /// With `--human`: stop after the step where the server's resident memory passes this,
+    /// in MB (10^6 bytes).
+    #[arg(long, default_value_t = 1000, requires = "human")]
+    pub max_memory_mb: u64,
 }
 
 /// How long every client may take to join its table before the run gives up.
@@ -187,6 +223,9 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
     let busy = Busy::start(args.busy).context("starting the busy threads")?;
     if busy.threads() > 0 {
         println!("busy: threads spinning beside the load: {}", busy.threads());
+    }
+    if args.human {
+        return runtime.block_on(human::run(args, &host));
     }
     if !args.versus_relay {
         runtime.block_on(load(args, &host, None))?;
@@ -622,6 +661,17 @@ pub(super) async fn join_as_bot(
     seat: Option<Seat>,
     name: String,
 ) -> anyhow::Result<WebSocketStream<TcpStream>> {
+    join(host, table, seat, name, true).await
+}
+
+/// [`join_as_bot`], or as a person when `bot` is false.
+async fn join(
+    host: &str,
+    table: &str,
+    seat: Option<Seat>,
+    name: String,
+    bot: bool,
+) -> anyhow::Result<WebSocketStream<TcpStream>> {
     let tcp = TcpStream::connect(host).await?;
     tcp.set_nodelay(true)?;
     let config = WebSocketConfig::default()
@@ -635,7 +685,7 @@ pub(super) async fn join_as_bot(
         seat,
         name: Some(name),
         token: None,
-        bot: true,
+        bot,
     };
     ws.send(Message::text(serde_json::to_string(&join)?))
         .await?;
