@@ -399,9 +399,11 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
 
     let server = ServerProcess::start(dir.path());
     let log = server.log();
+    // The log names a table by its tag, never its id (a private table's id is its key).
+    let tag = parlor_server::store::log_tag(&newer_variant).to_string();
     let line = log
         .lines()
-        .find(|l| l.contains(newer_variant.as_str()) && l.contains("ERROR"))
+        .find(|l| l.contains(&tag) && l.contains("ERROR"))
         .unwrap_or_else(|| panic!("no error naming table {newer_variant} in the log:\n{log}"));
     assert!(line.contains("unknown variant `euchre`"), "{line}");
     assert!(line.contains("skipped"), "{line}");
@@ -417,9 +419,10 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
         (&newer_action, "action 5 of match 1", "kept_actions=5"),
         (&illegal_action, "action 9 of match 1", "kept_actions=9"),
     ] {
+        let tag = parlor_server::store::log_tag(id).to_string();
         let line = log
             .lines()
-            .find(|l| l.contains(id.as_str()) && l.contains("WARN"))
+            .find(|l| l.contains(&tag) && l.contains("WARN"))
             .unwrap_or_else(|| panic!("no warning naming table {id} in the log:\n{log}"));
         assert!(line.contains(why) && line.contains(kept), "{line}");
         assert!(line.contains("last good step"), "{line}");
@@ -528,9 +531,10 @@ async fn a_truncated_database_file_keeps_what_can_be_read_and_names_the_rest() {
         .filter_map(|t| t["id"].as_str())
         .collect();
     for id in &ids {
+        let tag = parlor_server::store::log_tag(id).to_string();
         let named = log
             .lines()
-            .any(|l| l.contains("ERROR") && l.contains("skipped") && l.contains(id.as_str()));
+            .any(|l| l.contains("ERROR") && l.contains("skipped") && l.contains(&tag));
         assert!(
             back.contains(&id.as_str()) != named,
             "table {id} is either back or named as skipped:\n{log}"
