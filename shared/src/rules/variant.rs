@@ -79,8 +79,9 @@ impl Variant {
         if self == Variant::Hearts5 { 10 } else { 13 }
     }
 
-    /// The most cards a hand holds in any variant, and so the most tricks of a hand.
-    pub const MAX_HAND_SIZE: usize = 13;
+    /// The most cards a hand holds in any variant, and so the most tricks of a hand: Oh Hell
+    /// at three seats deals 17 each (51 cards, one left to turn up for trump).
+    pub const MAX_HAND_SIZE: usize = 17;
 
     /// True when the lowest total wins (the Hearts family scores penalties).
     #[must_use]

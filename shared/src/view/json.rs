@@ -32,7 +32,7 @@ use crate::rules::{
     Action, BadCard, CompletedTrick, Event, HandResult, Legal, Moon, Options, PassDirection, Phase,
     Variant,
 };
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
 use super::{PassView, PlayedCard, PlayerView, TrickView};
 
@@ -684,8 +684,9 @@ fn seats(out: &mut String, seats: &[Seat]) {
 /// A list of per-seat numbers, put together on the stack and copied once: a score sheet line
 /// has four, and copying number by number cost more than writing the digits.
 fn per_seat<T: Copy + Into<i64>>(out: &mut String, values: &PerSeat<T>) {
-    // Five seats of at most 20 characters each (`i64::MIN`), four commas, two brackets.
-    let mut list = [0u8; 5 * 20 + 6];
+    // Every seat's number of at most 20 characters (`i64::MIN`) and a comma or bracket after
+    // it, and the opening bracket.
+    let mut list = [0u8; MAX_SEATS * 21 + 1];
     list[0] = b'[';
     let mut len = 1;
     for (i, value) in values.as_slice().iter().enumerate() {

@@ -59,9 +59,12 @@ impl Game {
         let dealt = n as usize * self.rules.variant.hand_size() as usize;
         // `by_turn[k]`: the cards of the k-th seat served in each round, from the dealer's left.
         let by_turn = match n {
+            3 => deal_rounds::<3>(&deck[..dealt]),
             4 => deal_rounds::<4>(&deck[..dealt]),
             5 => deal_rounds::<5>(&deck[..dealt]),
-            _ => unreachable!("tables have four or five seats"),
+            6 => deal_rounds::<6>(&deck[..dealt]),
+            7 => deal_rounds::<7>(&deck[..dealt]),
+            _ => unreachable!("tables have three to seven seats"),
         };
         self.hands = PerSeat::new(n);
         let first = self.dealer.next(n);
