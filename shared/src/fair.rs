@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 
 use crate::card::{Card, CardSet};
 use crate::deck::fisher_yates;
-use crate::rules::Variant;
+use crate::rules::{Rules, Variant};
 use crate::seat::{PerSeat, Seat};
 
 /// 32 bytes written as 64 lowercase hex digits: a deal secret or a commitment.
@@ -170,19 +170,29 @@ pub fn deck(secret: &Hash32) -> [Card; 52] {
 pub struct Deal {
     /// Each seat's hand.
     pub hands: PerSeat<CardSet>,
-    /// Cards nobody was dealt (hearts5's pair).
+    /// Cards nobody was dealt (hearts5's pair, the rest of an Oh Hell deck).
     pub undealt: CardSet,
     /// Cards shown to everyone at the deal: hearts5's undealt pair, whist's last card (the
-    /// dealer's, `deck[51]`); none in the other variants.
+    /// dealer's, `deck[51]`), Oh Hell's first card after the deal; none in the other
+    /// variants.
     pub face_up: CardSet,
 }
 
 /// Deals `deck` for `variant` when `dealer` deals: one card at a time, starting at the
-/// dealer's left (the next seat) and going round, `hand_size` cards each.
+/// dealer's left (the next seat) and going round, `hand_size` cards each. The variant's
+/// default table and first hand: a game with other options or a later Oh Hell hand is dealt by
+/// [`deal_hand`].
 #[must_use]
 pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
-    let n = variant.players();
-    let dealt = usize::from(n) * variant.hand_size() as usize;
+    deal_hand(&Rules::standard(variant), 0, dealer, deck)
+}
+
+/// Deals `deck` for the hand numbered `hand` (from 0) of a game of `rules` when `dealer` deals:
+/// one card at a time from the dealer's left, as many each as the rules deal in that hand.
+#[must_use]
+pub fn deal_hand(rules: &Rules, hand: u32, dealer: Seat, deck: &[Card; 52]) -> Deal {
+    let n = rules.players();
+    let dealt = usize::from(n) * rules.hand_size(hand) as usize;
     let mut hands: PerSeat<CardSet> = PerSeat::new(n);
     let mut seat = dealer.next(n);
     for &card in &deck[..dealt] {
@@ -190,9 +200,12 @@ pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
         seat = seat.next(n);
     }
     let undealt: CardSet = deck[dealt..].iter().copied().collect();
-    let face_up = match variant {
+    let face_up = match rules.variant {
         Variant::Hearts5 => undealt,
         Variant::Whist => CardSet::single(deck[51]),
+        Variant::OhHell => deck
+            .get(dealt)
+            .map_or(CardSet::EMPTY, |c| CardSet::single(*c)),
         _ => CardSet::EMPTY,
     };
     Deal {
@@ -206,6 +219,13 @@ pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
 #[must_use]
 pub fn deal_of(variant: Variant, dealer: Seat, secret: &Hash32) -> Deal {
     deal(variant, dealer, &deck(secret))
+}
+
+/// The deal of the hand numbered `hand` of a game of `rules` from its secret: [`deck`] then
+/// [`deal_hand`].
+#[must_use]
+pub fn deal_hand_of(rules: &Rules, hand: u32, dealer: Seat, secret: &Hash32) -> Deal {
+    deal_hand(rules, hand, dealer, &deck(secret))
 }
 
 #[cfg(test)]
@@ -249,7 +269,12 @@ mod tests {
     fn the_engine_deals_by_the_recipe() {
         for variant in Variant::ALL {
             let master = practice_master(7);
-            let rules = crate::Rules::new(variant, &Options::default()).unwrap();
+            // Random bidders sink a Spades side to the mercy line in a hand or two.
+            let options = Options {
+                mercy: (variant == Variant::Spades).then_some(0),
+                ..Options::default()
+            };
+            let rules = crate::Rules::new(variant, &options).unwrap();
             let mut game = Game::with_master(rules, master);
             let mut bot = crate::bots::RandomBot::new(1);
             let mut events = game.opening_events();
@@ -266,7 +291,7 @@ mod tests {
                         } => {
                             let secret = hand_secret(&master, *hand);
                             assert_eq!(*c, Some(commitment(&secret)), "{variant}");
-                            dealer = Some((*d, deal_of(variant, *d, &secret)));
+                            dealer = Some((*d, deal_hand_of(&rules, *hand, *d, &secret)));
                         }
                         Event::Dealt { seat, cards } => {
                             let (_, deal) = dealer.as_ref().expect("hand started first");

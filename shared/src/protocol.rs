@@ -78,6 +78,18 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
     },
+    /// Bid the tricks you expect to take (spades, ohhell), within the prompt's `min` and
+    /// `max` and not its `forbidden`.
+    Bid {
+        /// The tricks bid.
+        tricks: u8,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
     /// Host only: seat a built-in bot.
     AddBot {
         /// The empty seat.
@@ -188,6 +200,7 @@ impl ClientMsg {
                 cards: cards.clone(),
             }),
             ClientMsg::Play { card, .. } => Some(Action::Play { card: *card }),
+            ClientMsg::Bid { tricks, .. } => Some(Action::Bid { tricks: *tricks }),
             _ => None,
         }
     }
@@ -252,11 +265,12 @@ fn compact_play(text: &str) -> Option<ClientMsg> {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 20] = [
+pub const CLIENT_TYPES: [&str; 21] = [
     "join",
     "watch",
     "pass",
     "play",
+    "bid",
     "add_bot",
     "remove_bot",
     "start",
@@ -730,7 +744,8 @@ pub struct VariantInfo {
     pub name: &'static str,
     /// One line for people choosing a game.
     pub description: &'static str,
-    /// Seats at the table.
+    /// Seats at the table; where the `players` option chooses (ohhell), its default, and
+    /// `facts.player_counts` the counts allowed.
     pub players: u8,
     /// Its options, with types and defaults.
     pub options: Vec<crate::rules::OptionSpec>,
@@ -1009,6 +1024,16 @@ mod tests {
                 seq: None,
             }
         );
+        let bid = ClientMsg::parse(r#"{"type":"bid","tricks":3,"seq":7}"#).unwrap();
+        assert_eq!(
+            bid,
+            ClientMsg::Bid {
+                tricks: 3,
+                seat: None,
+                seq: Some(7),
+            }
+        );
+        assert_eq!(bid.action(), Some(Action::Bid { tricks: 3 }));
         let join = ClientMsg::parse(r#"{"type":"join","table":"t1","name":"Ann"}"#).unwrap();
         assert!(matches!(
             join,

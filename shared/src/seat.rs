@@ -64,8 +64,8 @@ impl fmt::Display for Seat {
     }
 }
 
-/// The most seats any variant has.
-pub const MAX_SEATS: usize = 5;
+/// The most seats any variant has (Oh Hell seats three to seven).
+pub const MAX_SEATS: usize = 7;
 
 /// A set of seats as a bitmask, e.g. everyone who still has to pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -216,7 +216,7 @@ impl<'de> Deserialize<'de> for SeatList {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let seats = Vec::<Seat>::deserialize(d)?;
         if seats.len() > MAX_SEATS {
-            return Err(serde::de::Error::custom("at most five seats"));
+            return Err(serde::de::Error::custom("at most seven seats"));
         }
         Ok(SeatList::from_slice(&seats))
     }
@@ -257,7 +257,7 @@ impl<T: Copy + Default> PerSeat<T> {
         }
     }
 
-    /// From a slice of at most five values.
+    /// From a slice of at most [`MAX_SEATS`] values.
     #[must_use]
     pub fn from_slice(values: &[T]) -> Self {
         let mut per = Self::new(values.len() as u8);
@@ -330,7 +330,7 @@ impl<'de, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for PerSeat<T> 
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let values = Vec::<T>::deserialize(d)?;
         if values.len() > MAX_SEATS {
-            return Err(serde::de::Error::custom("at most five seats"));
+            return Err(serde::de::Error::custom("at most seven seats"));
         }
         Ok(PerSeat::from_slice(&values))
     }
@@ -366,7 +366,7 @@ mod tests {
         let text = serde_json::to_string(&list).unwrap();
         assert_eq!(text, serde_json::to_string(&seats).unwrap());
         assert_eq!(serde_json::from_str::<SeatList>(&text).unwrap(), list);
-        assert!(serde_json::from_str::<SeatList>("[0,1,2,3,4,0]").is_err());
+        assert!(serde_json::from_str::<SeatList>("[0,1,2,3,4,5,6,0]").is_err());
         assert_eq!(
             schemars::schema_for!(SeatList),
             schemars::schema_for!(Vec<Seat>)

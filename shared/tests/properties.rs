@@ -1,17 +1,21 @@
 //! Property tests: random legal playouts of whole matches of every variant.
 //!
-//! Each step checks that the 52 cards are all accounted for, that every legal move is
-//! accepted and every other card refused with the game unchanged, that no view (any seat, the
-//! spectator) and no event a viewer receives holds a card the viewer may not see; each hand
-//! checks the variant's score invariant; each match is replayed to check determinism.
+//! Each step checks that the cards are all accounted for (the 52, or in Oh Hell those dealt and
+//! turned up), that every legal move (card, pass or bid) is accepted and every other refused
+//! with the game unchanged, that no view (any seat, the spectator) and no event a viewer
+//! receives holds a card the viewer may not see; each hand checks the variant's score
+//! invariant (in the games that bid, a score worked out again from the bids and tricks); each
+//! match is replayed to check determinism. `bidding.rs` plays many more hands of the games
+//! that bid, with fewer checks a step.
 
 #![allow(clippy::needless_range_loop)] // Seat-indexed loops read like the rules.
 
 mod common;
 
+use common::bids::{ohhell_points, spades_line};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::filippa::penalty;
-use parlor_shared::rules::{BadCard, HandResult, Legal, Moon};
+use parlor_shared::rules::{BadCard, HandResult, Legal, Moon, OhHellScoring, Schedule};
 use parlor_shared::{
     Action, Card, CardSet, Event, Game, Options, Phase, PlayerView, RuleError, Seat, Suit, Variant,
 };
@@ -41,6 +45,34 @@ fn options(variant: Variant, knob: u8) -> Options {
             });
         }
         Variant::Whist => o.target = Some(1 + i32::from(knob % 2)),
+        Variant::Spades => {
+            o.target = Some(100 + i32::from(knob % 3) * 100);
+            o.nil = Some(knob & 4 == 0);
+            o.spades_broken = Some(knob & 8 == 0);
+            o.bag_limit = Some([10, 0, 3, 5][usize::from(knob >> 4) % 4]);
+            o.bag_penalty = Some(if knob & 64 == 0 { 100 } else { 50 });
+            // Random bidders sink more than they climb: the mercy line ends their matches.
+            o.mercy = Some(if knob & 128 == 0 { 200 } else { 100 });
+        }
+        Variant::OhHell => {
+            o.players = Some(3 + knob % 5);
+            o.schedule = Some(
+                [
+                    Schedule::Down,
+                    Schedule::Up,
+                    Schedule::DownUp,
+                    Schedule::UpDown,
+                ][usize::from(knob >> 3) % 4],
+            );
+            o.hook = Some(knob & 32 == 0);
+            o.scoring = Some(
+                [
+                    OhHellScoring::Standard,
+                    OhHellScoring::MinusDifference,
+                    OhHellScoring::TricksPlusTen,
+                ][usize::from(knob >> 6) % 3],
+            );
+        }
     }
     o
 }
@@ -87,7 +119,8 @@ fn viewers(n: u8) -> Vec<Option<Seat>> {
     Seat::all(n).map(Some).chain([None]).collect()
 }
 
-/// The 52 cards are in exactly one place: a hand, a trick of this hand, or left over.
+/// The 52 cards are in exactly one place: a hand, a trick of this hand, or left over (in Oh
+/// Hell, where part of the deck is not dealt, the cards dealt and the one turned up are).
 fn check_cards_accounted(game: &Game) {
     let mut places: Vec<CardSet> = Seat::all(game.players()).map(|s| game.hand(s)).collect();
     places.extend(
@@ -106,12 +139,23 @@ fn check_cards_accounted(game: &Game) {
             assert!(game.face_up().len() <= 1);
             assert!((game.face_up() - game.hand(game.dealer())).is_empty());
         }
+        // The card turned up for trump, in nobody's hand.
+        Variant::OhHell => {
+            assert_eq!(game.face_up().len(), 1);
+            places.push(game.face_up());
+        }
         _ => assert!(game.face_up().is_empty()),
     }
     let total: u32 = places.iter().map(|p| p.len()).sum();
     let union = places.iter().fold(CardSet::EMPTY, |a, b| a | *b);
-    assert_eq!(total, 52, "a card is in two places or missing");
-    assert_eq!(union, CardSet::FULL);
+    if game.variant() == Variant::OhHell {
+        let dealt = u32::from(game.players()) * game.rules().hand_size(game.hand_number());
+        assert_eq!(total, dealt + 1, "a card is missing");
+        assert_eq!(union.len(), total, "a card is in two places");
+    } else {
+        assert_eq!(total, 52, "a card is in two places or missing");
+        assert_eq!(union, CardSet::FULL);
+    }
     // Passed cards stay in the giver's hand until every pass has been chosen.
     if game.phase() == Phase::Passing {
         for s in Seat::all(game.players()) {
@@ -184,7 +228,7 @@ fn check_events(before: &Game, after: &Game, action: &Action, events: &[Event]) 
     }
 }
 
-/// What a hand's scoring depends on, noted when it starts.
+/// What a hand's scoring depends on, noted when it starts and as it is played.
 #[derive(Clone, Debug)]
 struct HandStart {
     pool: i32,
@@ -192,16 +236,25 @@ struct HandStart {
     taken: Vec<CardSet>,
     bad_card: Option<Seat>,
     tricks: u32,
+    /// The cards each seat is dealt.
+    hand_size: u32,
+    /// The bids made, as the events told them.
+    bids: Vec<Option<u8>>,
+    /// Spades: each side's bags before the hand.
+    bags: [i32; 2],
 }
 
 impl HandStart {
-    fn of(game: &Game) -> HandStart {
+    fn of(game: &Game, bags: [i32; 2]) -> HandStart {
         HandStart {
             pool: game.pool(),
             leftover_hearts: hearts_value(game.face_up()),
             taken: vec![CardSet::EMPTY; game.players() as usize],
             bad_card: None,
             tricks: 0,
+            hand_size: game.rules().hand_size(game.hand_number()),
+            bids: vec![None; game.players() as usize],
+            bags,
         }
     }
 }
@@ -300,6 +353,61 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
             let (ns_points, ew_points) = if ns > ew { (ns - 6, 0) } else { (0, ew - 6) };
             assert_eq!(points, &[ns_points, ew_points, ns_points, ew_points]);
         }
+        Variant::Spades => {
+            assert_eq!(tricks, 13);
+            let bids: Vec<u8> = start
+                .bids
+                .iter()
+                .map(|b| b.expect("every seat bid"))
+                .collect();
+            assert_eq!(
+                result.bids.expect("bids on the line").as_slice(),
+                bids.as_slice()
+            );
+            let (expected, bags, penalties, nil) =
+                spades_line(game.rules(), &bids, result.tricks.as_slice(), start.bags);
+            assert_eq!(points, expected.as_slice());
+            let per_side = |v: [i32; 2]| [v[0], v[1], v[0], v[1]];
+            assert_eq!(
+                result.bags.expect("bags on the line").as_slice(),
+                per_side(bags)
+            );
+            let penalised = penalties != [0, 0];
+            assert_eq!(
+                result.bag_penalty.map(|p| p.as_slice().to_vec()),
+                penalised.then(|| per_side(penalties).to_vec())
+            );
+            let someone_nil = nil.iter().any(Option::is_some);
+            assert_eq!(
+                result.nil.map(|n| n.as_slice().to_vec()),
+                someone_nil.then_some(nil)
+            );
+        }
+        Variant::OhHell => {
+            assert_eq!(tricks, start.hand_size);
+            let bids: Vec<u8> = start
+                .bids
+                .iter()
+                .map(|b| b.expect("every seat bid"))
+                .collect();
+            assert_eq!(
+                result.bids.expect("bids on the line").as_slice(),
+                bids.as_slice()
+            );
+            if game.rules().hook {
+                let sum: u32 = bids.iter().map(|b| u32::from(*b)).sum();
+                assert_ne!(sum, start.hand_size, "the hook lets the bids add up");
+            }
+            let expected = ohhell_points(game.rules(), &bids, result.tricks.as_slice());
+            assert_eq!(points, expected.as_slice());
+        }
+    }
+    if !matches!(game.variant(), Variant::Spades | Variant::OhHell) {
+        assert_eq!(result.bids, None);
+        assert_eq!(
+            (result.bags, result.bag_penalty, &result.nil),
+            (None, None, &None)
+        );
     }
     // Totals are the sum of the score sheet.
     for s in 0..n {
@@ -331,12 +439,26 @@ fn check_match_end(game: &Game) {
             assert_eq!(game.history().len() as u32, rules.hands);
             assert_eq!(game.winners(), with(min).as_slice());
         }
+        Variant::OhHell => {
+            let largest = 51 / u32::from(game.players());
+            let hands = match rules.schedule {
+                Schedule::Down | Schedule::Up => largest,
+                Schedule::DownUp | Schedule::UpDown => 2 * largest - 1,
+            };
+            assert_eq!(game.history().len() as u32, hands);
+            assert_eq!(game.winners(), with(max).as_slice());
+        }
+        Variant::Spades => {
+            assert!(max >= rules.target || (rules.mercy > 0 && min <= -rules.mercy));
+            assert_ne!(min, max, "equal sides play on");
+            assert_eq!(game.winners(), with(max).as_slice());
+        }
         _ => {
             assert!(max >= rules.target);
             assert_eq!(game.winners(), with(max).as_slice());
         }
     }
-    if game.variant() == Variant::Whist {
+    if matches!(game.variant(), Variant::Whist | Variant::Spades) {
         let w = game.winners();
         assert!(w == [Seat(0), Seat(2)] || w == [Seat(1), Seat(3)], "{w:?}");
     }
@@ -364,6 +486,7 @@ fn check_refusals(game: &mut Game, seat: Seat, legal: CardSet, penalty_mode: boo
                         | RuleError::HeartsNotBroken
                         | RuleError::MustLeadTwoOfClubs
                         | RuleError::NoPointsOnFirstTrick
+                        | RuleError::SpadesNotBroken
                 ),
                 "{err:?}"
             );
@@ -381,8 +504,74 @@ fn check_refusals(game: &mut Game, seat: Seat, legal: CardSet, penalty_mode: boo
             game.apply(other, &Action::Pass { cards: vec![card] }),
             Err(RuleError::NotPassingNow)
         );
+        assert_eq!(
+            game.apply(other, &Action::Bid { tricks: 1 }),
+            Err(RuleError::NotBiddingNow)
+        );
     }
     assert!(*game == before);
+}
+
+/// Tries every bid from 0 past the hand's size for the seat to bid (each allowed one accepted
+/// on a copy, every other refused naming its rule), the other seats' bids, a card and a pass;
+/// nothing refused changes the game. Returns the allowed bids.
+fn check_bids(game: &mut Game, seat: Seat, legal: Legal, hand_size: u32) -> Vec<u8> {
+    let Legal::Bid {
+        min,
+        max,
+        forbidden,
+    } = legal
+    else {
+        unreachable!()
+    };
+    assert_eq!(u32::from(max), hand_size);
+    assert!(min <= max);
+    let before = game.clone();
+    let mut allowed = Vec::new();
+    for tricks in 0..=max.saturating_add(2) {
+        let action = Action::Bid { tricks };
+        if legal.allows(&action) {
+            allowed.push(tricks);
+            let mut copy = game.clone();
+            copy.apply(seat, &action).unwrap();
+            continue;
+        }
+        let err = game.apply(seat, &action).unwrap_err();
+        if forbidden == Some(tricks) {
+            assert_eq!(
+                err,
+                RuleError::BidsWouldAddUp {
+                    bid: tricks,
+                    tricks: max
+                }
+            );
+            assert_eq!(seat, game.dealer(), "only the dealer is hooked");
+        } else {
+            assert_eq!(err, RuleError::BidOutOfRange { min, max });
+        }
+    }
+    assert!(!allowed.is_empty());
+    assert!(
+        allowed.len() + 1 >= usize::from(max - min + 1),
+        "one bid forbidden at most"
+    );
+    for other in Seat::all(game.players()).filter(|s| *s != seat) {
+        assert_eq!(
+            game.apply(other, &Action::Bid { tricks: min }),
+            Err(RuleError::NotYourTurn)
+        );
+    }
+    let card = game.hand(seat).lowest().unwrap();
+    assert_eq!(
+        game.apply(seat, &Action::Play { card }),
+        Err(RuleError::BiddingNow)
+    );
+    assert_eq!(
+        game.apply(seat, &Action::Pass { cards: vec![card] }),
+        Err(RuleError::NotPassingNow)
+    );
+    assert!(*game == before);
+    allowed
 }
 
 /// A random pass that is not legal (wrong size, duplicates, cards not held), refused.
@@ -438,7 +627,7 @@ fn playout(
     let mut rng = DeckRng::new(moves);
     let mut log = Vec::new();
     let mut all_events = game.opening_events();
-    let mut start = HandStart::of(&game);
+    let mut start = HandStart::of(&game, [0, 0]);
     let mut steps = 0;
     // One bad card at most: at 100 points each, more would sink every total below zero and the
     // match would never reach its target.
@@ -489,6 +678,23 @@ fn playout(
                     .collect();
                 Action::Pass { cards }
             }
+            Legal::Bid { .. } => {
+                assert_eq!(to_act, vec![seat]);
+                let bid_so_far = start.bids.iter().filter(|b| b.is_some()).count() as u8;
+                assert_eq!(seat, game.dealer().left(1 + bid_so_far, game.players()));
+                let legal = game.legal_actions(seat);
+                let allowed = check_bids(&mut game, seat, legal, start.hand_size);
+                // Mostly low bids, which random players can make, so that matches end.
+                let low = allowed.len().min(3) as u32;
+                let pick = if rng.below(4) == 0 {
+                    rng.below(allowed.len() as u32)
+                } else {
+                    rng.below(low)
+                };
+                Action::Bid {
+                    tricks: allowed[pick as usize],
+                }
+            }
             Legal::Wait => panic!("{seat} is to act but may not"),
         };
         let before = game.clone();
@@ -505,9 +711,15 @@ fn playout(
                     assert_eq!(*penalty, -100);
                     start.bad_card = Some(*seat);
                 }
+                Event::Bid { seat, tricks } => {
+                    assert_eq!(start.bids[seat.index()], None, "one bid a hand");
+                    start.bids[seat.index()] = Some(*tricks);
+                }
+                Event::Dealt { cards, .. } => assert_eq!(cards.len(), start.hand_size),
                 Event::HandScored(result) => {
                     check_hand(&game, &start, result);
-                    start = HandStart::of(&game);
+                    let bags = result.bags.map_or([0, 0], |b| [b[Seat(0)], b[Seat(1)]]);
+                    start = HandStart::of(&game, bags);
                 }
                 _ => {}
             }
@@ -579,6 +791,16 @@ proptest! {
     #[test]
     fn whist_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
         run(Variant::Whist, knob, seed, moves);
+    }
+
+    #[test]
+    fn spades_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
+        run(Variant::Spades, knob, seed, moves);
+    }
+
+    #[test]
+    fn ohhell_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
+        run(Variant::OhHell, knob, seed, moves);
     }
 
     #[test]

@@ -848,6 +848,7 @@ mod tricks {
             dealer: Seat(0),
             pass: None,
             commitment: None,
+            hand_size: None,
         }));
 
         // A held card that breaks the follow-suit rule is a bad card too.
@@ -1029,6 +1030,424 @@ mod whist {
 }
 
 /// Every `RuleError` variant, with its exact message, leaves the game unchanged.
+mod spades {
+    use super::*;
+    use parlor_shared::Card;
+
+    /// Seat 0 the spades, seat 1 the clubs, seat 2 the diamonds, seat 3 (the dealer) the hearts.
+    fn suits_deal() -> [Card; 52] {
+        deck_of(
+            3,
+            &[
+                "23456789TJQKAs",
+                "23456789TJQKAc",
+                "23456789TJQKAd",
+                "23456789TJQKAh",
+            ],
+            "",
+        )
+    }
+
+    fn bids(game: &mut Game, first: u8, tricks: [u8; 4]) -> Vec<Event> {
+        let mut events = Vec::new();
+        for (k, t) in tricks.into_iter().enumerate() {
+            events.extend(bid(game, (first + k as u8) % 4, t));
+        }
+        events
+    }
+
+    #[test]
+    fn each_seat_bids_from_the_dealers_left_and_the_dealers_left_leads() {
+        let mut game =
+            Game::with_deck(Variant::Spades, &Options::default(), 1, suits_deal()).unwrap();
+        assert_eq!(game.phase(), Phase::Bidding);
+        assert!(game.opening_events().contains(&Event::TrumpShown {
+            trump: Suit::Spades,
+            cards: CardSet::EMPTY
+        }));
+        assert_eq!(
+            game.legal_actions(Seat(0)),
+            Legal::Bid {
+                min: 0,
+                max: 13,
+                forbidden: None
+            }
+        );
+        assert_eq!(game.legal_actions(Seat(1)), Legal::Wait);
+        refused(
+            &mut game,
+            1,
+            Action::Bid { tricks: 3 },
+            RuleError::NotYourTurn,
+            "it is not your turn",
+        );
+        refused(
+            &mut game,
+            0,
+            Action::Bid { tricks: 14 },
+            RuleError::BidOutOfRange { min: 0, max: 13 },
+            "bid between 0 and 13",
+        );
+        refused(
+            &mut game,
+            0,
+            play_action("2S"),
+            RuleError::BiddingNow,
+            "the players are bidding now: make your bid",
+        );
+        let events = bids(&mut game, 0, [5, 0, 3, 2]);
+        assert_eq!(events.len(), 4);
+        assert_eq!(
+            game.view(None).bids.unwrap().as_slice(),
+            &[Some(5), Some(0), Some(3), Some(2)]
+        );
+        assert_eq!(game.phase(), Phase::Playing);
+        assert_eq!(game.next_to_play(), Seat(0));
+    }
+
+    #[test]
+    fn without_nil_the_lowest_bid_is_one() {
+        let options = Options {
+            nil: Some(false),
+            ..Options::default()
+        };
+        let mut game = Game::with_deck(Variant::Spades, &options, 1, suits_deal()).unwrap();
+        refused(
+            &mut game,
+            0,
+            Action::Bid { tricks: 0 },
+            RuleError::BidOutOfRange { min: 1, max: 13 },
+            "bid between 1 and 13",
+        );
+    }
+
+    #[test]
+    fn spades_are_not_led_until_broken_unless_the_leader_holds_only_spades() {
+        // Seat 0: the two of clubs and twelve spades; seat 1: the other clubs and the ace of
+        // spades; seat 2 the diamonds, seat 3 the hearts.
+        let deck = deck_of(
+            3,
+            &[
+                "2c 23456789TJQKs",
+                "3456789TJQKAc As",
+                "23456789TJQKAd",
+                "23456789TJQKAh",
+            ],
+            "",
+        );
+        let mut game = Game::with_deck(Variant::Spades, &Options::default(), 1, deck).unwrap();
+        bids(&mut game, 0, [6, 2, 1, 1]);
+        assert_eq!(game.legal_plays(Seat(0)), set("2c"));
+        refused(
+            &mut game,
+            0,
+            play_action("5S"),
+            RuleError::SpadesNotBroken,
+            "spades are not broken yet: lead another suit",
+        );
+        trick(&mut game, 0, "2C 3C 2D 2H");
+        // Seat 1 won; the ace of spades may not lead yet.
+        refused(
+            &mut game,
+            1,
+            play_action("AS"),
+            RuleError::SpadesNotBroken,
+            "spades are not broken yet: lead another suit",
+        );
+        // Seat 0, out of clubs, trumps: spades are broken.
+        let events = trick(&mut game, 1, "4C 3D 3H 2S");
+        assert!(events.contains(&Event::TrickWon {
+            winner: Seat(0),
+            cards: set("4c 3d 3h 2s")
+        }));
+        // Seat 0 leads a spade; seat 1 must follow with its ace.
+        let events = trick(&mut game, 0, "3S AS 4D 4H");
+        assert!(events.contains(&Event::TrickWon {
+            winner: Seat(1),
+            cards: set("3s as 4d 4h")
+        }));
+
+        // A leader who holds only spades may lead one before they are broken.
+        let mut game =
+            Game::with_deck(Variant::Spades, &Options::default(), 1, suits_deal()).unwrap();
+        bids(&mut game, 0, [13, 0, 0, 0]);
+        assert_eq!(game.legal_plays(Seat(0)), set("23456789TJQKAs"));
+        // With `spades_broken` off, spades lead at once.
+        let options = Options {
+            spades_broken: Some(false),
+            ..Options::default()
+        };
+        let deck = deck_of(
+            3,
+            &[
+                "2c 23456789TJQKs",
+                "3456789TJQKAc As",
+                "23456789TJQKAd",
+                "23456789TJQKAh",
+            ],
+            "",
+        );
+        let mut game = Game::with_deck(Variant::Spades, &options, 1, deck).unwrap();
+        bids(&mut game, 0, [6, 2, 1, 1]);
+        assert_eq!(game.legal_plays(Seat(0)), game.hand(Seat(0)));
+    }
+
+    #[test]
+    fn a_hand_scores_contracts_bags_and_nil_for_both_partners() {
+        let mut game =
+            Game::with_deck(Variant::Spades, &Options::default(), 1, suits_deal()).unwrap();
+        bids(&mut game, 0, [5, 0, 3, 2]);
+        let events = finish_hand(&mut game);
+        let line = &scored(&events)[0];
+        // Seat 0 takes every trick with its spades: North/South bid 8 and make 13 (80 and 5
+        // bags); East's nil is made (100), West is set (−20).
+        assert_eq!(line.tricks.as_slice(), &[13, 0, 0, 0]);
+        assert_eq!(line.points.as_slice(), &[85, 80, 85, 80]);
+        assert_eq!(line.bids.unwrap().as_slice(), &[5, 0, 3, 2]);
+        assert_eq!(line.bags.unwrap().as_slice(), &[5, 0, 5, 0]);
+        assert_eq!(
+            line.nil.unwrap().as_slice(),
+            &[None, Some(true), None, None]
+        );
+        assert_eq!(line.bag_penalty, None);
+        assert_eq!(game.totals().as_slice(), &[85, 80, 85, 80]);
+        // The next hand: seat 0 deals, seat 1 bids first.
+        assert_eq!(game.dealer(), Seat(0));
+        assert_eq!(game.to_act().first(), Some(Seat(1)));
+        assert_eq!(
+            game.view(Some(Seat(2))).bids.unwrap().as_slice(),
+            &[None; 4]
+        );
+    }
+
+    #[test]
+    fn the_side_that_reaches_the_target_wins_both_partners() {
+        let options = Options {
+            target: Some(80),
+            ..Options::default()
+        };
+        let mut game = Game::with_deck(Variant::Spades, &options, 1, suits_deal()).unwrap();
+        bids(&mut game, 0, [5, 0, 3, 2]);
+        finish_hand(&mut game);
+        assert!(game.is_over());
+        assert_eq!(game.winners(), &seats(&[0, 2]));
+        // A side at the mercy line loses: East and West both bid 13, and are set (−260);
+        // North/South make 2 with 11 bags, which cost 100 (−69).
+        let options = Options {
+            mercy: Some(250),
+            ..Options::default()
+        };
+        let mut game = Game::with_deck(Variant::Spades, &options, 1, suits_deal()).unwrap();
+        bids(&mut game, 0, [1, 13, 1, 13]);
+        finish_hand(&mut game);
+        assert_eq!(game.totals().as_slice(), &[-69, -260, -69, -260]);
+        assert!(game.is_over());
+        assert_eq!(game.winners(), &seats(&[0, 2]));
+    }
+}
+
+mod ohhell {
+    use super::*;
+    use parlor_shared::Card;
+    use parlor_shared::rules::{OhHellScoring, Schedule};
+
+    /// A deck that deals `hands` (one card each, the dealer last) and turns `turned` up.
+    fn one_card_deck(hands: &[&str], turned: &str) -> [Card; 52] {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let dealt: CardSet = hands
+            .iter()
+            .flatten()
+            .copied()
+            .chain([card(turned)])
+            .collect();
+        let mut leftover = vec![card(turned)];
+        leftover.extend((CardSet::FULL - dealt).iter());
+        deck_for(hands.len() as u8 - 1, &hands, &leftover)
+    }
+
+    fn up(players: u8, scoring: OhHellScoring) -> Options {
+        Options {
+            players: Some(players),
+            schedule: Some(Schedule::Up),
+            scoring: Some(scoring),
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn the_card_after_the_deal_sets_trump_and_the_hook_forbids_the_dealer_one_bid() {
+        let deck = one_card_deck(&["AS", "KS", "2H"], "3H");
+        let mut game =
+            Game::with_deck(Variant::OhHell, &up(3, OhHellScoring::Standard), 1, deck).unwrap();
+        assert_eq!(game.trump(), Some(Suit::Hearts));
+        assert_eq!(game.face_up(), set("3h"));
+        assert!(game.opening_events().contains(&Event::TrumpShown {
+            trump: Suit::Hearts,
+            cards: set("3h")
+        }));
+        assert!(game.opening_events().contains(&Event::HandStarted {
+            hand: 0,
+            dealer: Seat(2),
+            pass: None,
+            commitment: None,
+            hand_size: Some(1),
+        }));
+        bid(&mut game, 0, 1);
+        assert_eq!(
+            game.legal_actions(Seat(1)),
+            Legal::Bid {
+                min: 0,
+                max: 1,
+                forbidden: None
+            }
+        );
+        bid(&mut game, 1, 0);
+        assert_eq!(
+            game.legal_actions(Seat(2)),
+            Legal::Bid {
+                min: 0,
+                max: 1,
+                forbidden: Some(0)
+            }
+        );
+        refused(
+            &mut game,
+            2,
+            Action::Bid { tricks: 0 },
+            RuleError::BidsWouldAddUp { bid: 0, tricks: 1 },
+            "the dealer may not bid 0: the bids would add up to the tricks (1)",
+        );
+        bid(&mut game, 2, 1);
+        // The dealer's two of hearts trumps the spades.
+        let events = trick(&mut game, 0, "AS KS 2H");
+        let line = &scored(&events)[0];
+        assert_eq!(line.tricks.as_slice(), &[0, 0, 1]);
+        assert_eq!(line.bids.unwrap().as_slice(), &[1, 0, 1]);
+        assert_eq!(line.points.as_slice(), &[0, 10, 11]);
+        assert_eq!((line.bags, line.nil), (None, None));
+    }
+
+    #[test]
+    fn without_the_hook_the_bids_may_add_up() {
+        let deck = one_card_deck(&["AS", "KS", "2H"], "3H");
+        let options = Options {
+            hook: Some(false),
+            ..up(3, OhHellScoring::Standard)
+        };
+        let mut game = Game::with_deck(Variant::OhHell, &options, 1, deck).unwrap();
+        bid(&mut game, 0, 1);
+        bid(&mut game, 1, 0);
+        assert_eq!(
+            game.legal_actions(Seat(2)),
+            Legal::Bid {
+                min: 0,
+                max: 1,
+                forbidden: None
+            }
+        );
+        bid(&mut game, 2, 0);
+    }
+
+    #[test]
+    fn each_scoring_scores_the_same_hand_its_way() {
+        for (scoring, expected) in [
+            (OhHellScoring::Standard, [0, 10, 11]),
+            (OhHellScoring::MinusDifference, [-1, 10, 11]),
+            (OhHellScoring::TricksPlusTen, [0, 10, 11]),
+        ] {
+            let deck = one_card_deck(&["AS", "KS", "2H"], "3H");
+            let mut game = Game::with_deck(Variant::OhHell, &up(3, scoring), 1, deck).unwrap();
+            bid(&mut game, 0, 1);
+            bid(&mut game, 1, 0);
+            bid(&mut game, 2, 1);
+            let events = trick(&mut game, 0, "AS KS 2H");
+            assert_eq!(
+                scored(&events)[0].points.as_slice(),
+                &expected,
+                "{scoring:?}"
+            );
+        }
+        // Tricks plus ten counts every trick: seat 2 bids 0 and takes one.
+        let deck = one_card_deck(&["AS", "KS", "2H"], "3H");
+        let mut game = Game::with_deck(
+            Variant::OhHell,
+            &up(3, OhHellScoring::TricksPlusTen),
+            1,
+            deck,
+        )
+        .unwrap();
+        bid(&mut game, 0, 0);
+        bid(&mut game, 1, 0);
+        bid(&mut game, 2, 0);
+        let events = trick(&mut game, 0, "AS KS 2H");
+        assert_eq!(scored(&events)[0].points.as_slice(), &[10, 10, 1]);
+    }
+
+    /// The hand sizes a whole match deals, from the `hand_started` and `dealt` events.
+    fn sizes_dealt(players: u8, schedule: Schedule) -> Vec<u32> {
+        let options = Options {
+            players: Some(players),
+            schedule: Some(schedule),
+            ..Options::default()
+        };
+        let mut game = Game::new(Variant::OhHell, &options, u64::from(players)).unwrap();
+        let mut events = game.opening_events();
+        while let Some((seat, action)) = lowest_action(&game) {
+            events.extend(game.apply(seat, &action).unwrap());
+        }
+        let mut sizes = Vec::new();
+        for event in &events {
+            match event {
+                Event::HandStarted { hand_size, .. } => sizes.push(hand_size.expect("announced")),
+                Event::Dealt { cards, .. } => assert_eq!(Some(&cards.len()), sizes.last()),
+                Event::TrumpShown { cards, .. } => assert_eq!(cards.len(), 1),
+                _ => {}
+            }
+        }
+        sizes
+    }
+
+    #[test]
+    fn hand_sizes_go_down_from_the_largest_and_back_up_for_three_to_seven_players() {
+        let down_up: Vec<u32> = (1..=12).rev().chain(2..=12).collect();
+        assert_eq!(sizes_dealt(4, Schedule::DownUp), down_up);
+        for (players, largest) in [(3, 17), (4, 12), (5, 10), (6, 8), (7, 7)] {
+            let down: Vec<u32> = (1..=largest).rev().collect();
+            let up: Vec<u32> = (1..=largest).collect();
+            assert_eq!(
+                sizes_dealt(players, Schedule::Down),
+                down,
+                "{players} seats"
+            );
+            assert_eq!(sizes_dealt(players, Schedule::Up), up, "{players} seats");
+            let up_down: Vec<u32> = (1..=largest).chain((1..largest).rev()).collect();
+            assert_eq!(
+                sizes_dealt(players, Schedule::UpDown),
+                up_down,
+                "{players} seats"
+            );
+        }
+    }
+
+    #[test]
+    fn the_highest_total_after_the_last_hand_wins() {
+        let options = Options {
+            players: Some(7),
+            schedule: Some(Schedule::Up),
+            ..Options::default()
+        };
+        let mut game = Game::new(Variant::OhHell, &options, 3).unwrap();
+        assert_eq!(game.players(), 7);
+        while let Some((seat, action)) = lowest_action(&game) {
+            game.apply(seat, &action).unwrap();
+        }
+        assert_eq!(game.history().len(), 7);
+        let best = *game.totals().as_slice().iter().max().unwrap();
+        let expected: Vec<Seat> = Seat::all(7).filter(|s| game.totals()[*s] == best).collect();
+        assert_eq!(game.winners(), expected.as_slice());
+    }
+}
+
 mod errors {
     use super::*;
 
@@ -1232,6 +1651,11 @@ mod errors {
             },
             RuleError::DuplicateInPass(card("2C")),
             RuleError::AlreadyPassed,
+            RuleError::BiddingNow,
+            RuleError::NotBiddingNow,
+            RuleError::BidOutOfRange { min: 0, max: 13 },
+            RuleError::BidsWouldAddUp { bid: 3, tricks: 5 },
+            RuleError::SpadesNotBroken,
         ];
         let codes: std::collections::BTreeSet<_> = errors.iter().map(RuleError::code).collect();
         assert_eq!(codes.len(), errors.len());

@@ -11,7 +11,7 @@ use parlor_shared::rules::{BadCard, FirstLead, Phase};
 use parlor_shared::{Action, Card, CardSet, Game, Options, PlayerView, Seat, Variant};
 
 /// Options that keep a match to a few hands.
-fn short(variant: Variant, bad_card: BadCard) -> Options {
+fn short(variant: Variant, bad_card: BadCard, seed: u64) -> Options {
     match variant {
         Variant::Hearts5 => Options {
             hands: Some(3),
@@ -28,6 +28,16 @@ fn short(variant: Variant, bad_card: BadCard) -> Options {
         },
         Variant::Hearts | Variant::Filippa => Options {
             target: Some(40),
+            ..Options::default()
+        },
+        Variant::Spades => Options {
+            target: Some(150),
+            ..Options::default()
+        },
+        // Every table size; the hands go up to the largest.
+        Variant::OhHell => Options {
+            players: Some(3 + (seed % 5) as u8),
+            schedule: Some(parlor_shared::rules::Schedule::Up),
             ..Options::default()
         },
     }
@@ -73,7 +83,7 @@ fn assert_agrees(followed: &PlayerView, truth: &PlayerView, context: &str) {
 
 /// Plays one match, following every viewer's view, and checks it after every move.
 fn follow_match(variant: Variant, bad_card: BadCard, seed: u64) -> usize {
-    let game = Game::new(variant, &short(variant, bad_card), seed).unwrap();
+    let game = Game::new(variant, &short(variant, bad_card, seed), seed).unwrap();
     let mut viewers: Vec<Option<Seat>> = Seat::all(game.players()).map(Some).collect();
     viewers.push(None);
     let mut table = Table::new(game, seed);

@@ -2,9 +2,9 @@
 //! `PlayerView::apply`, replayed by the web client's and the Python SDK's tests so that their
 //! view logic cannot drift from Rust's.
 //!
-//! Each file holds one seeded match of short options: the variant's `/api/variants` entry, and
-//! streams of the messages one viewer receives (events and `your_turn` prompts) with the view
-//! after each. This test fails when a committed file is stale; run
+//! Each file holds one seeded match of short options (Oh Hell, whose matches cannot be short,
+//! its first two hands): the variant's `/api/variants` entry, and streams of the messages one
+//! viewer receives (events and `your_turn` prompts) with the view after each. This test fails when a committed file is stale; run
 //! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
 
 mod common;
@@ -25,6 +25,9 @@ struct Plan {
     seed: u64,
     /// Tricks with a penalty: the first seat able to, after this many moves, plays a bad card.
     bad_card_after: Option<usize>,
+    /// Stop recording once this many hands are scored (the next hand dealt), before the end
+    /// of a match that lasts longer.
+    hands: Option<usize>,
 }
 
 fn plans() -> Vec<Plan> {
@@ -33,6 +36,7 @@ fn plans() -> Vec<Plan> {
         options,
         seed,
         bad_card_after: None,
+        hands: None,
     };
     let target = |target| Options {
         target: Some(target),
@@ -62,11 +66,24 @@ fn plans() -> Vec<Plan> {
             )
         },
         plan(Variant::Whist, target(WHIST_TARGET), WHIST_SEED),
+        plan(Variant::Spades, target(SPADES_TARGET), SPADES_SEED),
+        Plan {
+            hands: Some(2),
+            ..plan(
+                Variant::OhHell,
+                Options {
+                    players: Some(OHHELL_PLAYERS),
+                    ..Options::default()
+                },
+                OHHELL_SEED,
+            )
+        },
     ]
 }
 
-// Seeds and targets chosen so that each match lasts two hands, filippa's first hand carries its
-// pool and in hearts seat 0 passes the two of clubs (so it knows who leads without holding it);
+// Seeds and targets chosen so that each match lasts two hands (Oh Hell's recording stops after
+// two), filippa's first hand carries its pool, in hearts seat 0 passes the two of clubs (so it
+// knows who leads without holding it) and in spades someone bids nil and bags cost a penalty;
 // `the_recorded_matches_show_what_they_should` checks it.
 const HEARTS_SEED: u64 = 3;
 const HEARTS_TARGET: i32 = 20;
@@ -77,6 +94,10 @@ const TRICKS_SEED: u64 = 0;
 const TRICKS_TARGET: i32 = 6;
 const WHIST_SEED: u64 = 1;
 const WHIST_TARGET: i32 = 2;
+const SPADES_SEED: u64 = 39;
+const SPADES_TARGET: i32 = 100;
+const OHHELL_SEED: u64 = 0;
+const OHHELL_PLAYERS: u8 = 5;
 
 /// One viewer's recording.
 struct Stream {
@@ -189,6 +210,9 @@ fn record(plan: &Plan) -> (String, Vec<Event>) {
             }
         }
         all_events.extend(events);
+        if plan.hands.is_some_and(|hands| scored(&all_events) >= hands) {
+            break;
+        }
     }
     let info = serde_json::to_string(&VariantInfo::of(plan.variant)).unwrap();
     let mut out = String::new();
@@ -213,6 +237,14 @@ fn record(plan: &Plan) -> (String, Vec<Event>) {
     }
     out.push_str("\n  ]\n}\n");
     (out, all_events)
+}
+
+/// How many hands `events` score.
+fn scored(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::HandScored(_)))
+        .count()
 }
 
 fn path_of(variant: Variant) -> PathBuf {
@@ -282,15 +314,14 @@ fn the_recorded_matches_show_what_they_should() {
     for plan in plans() {
         let (text, events) = record(&plan);
         let variant = plan.variant;
-        let hands = events
-            .iter()
-            .filter(|e| matches!(e, Event::HandStarted { .. }))
-            .count();
         assert_eq!(
-            hands, 2,
+            scored(&events),
+            2,
             "{variant}: pick a seed whose match lasts two hands"
         );
-        assert!(matches!(events.last(), Some(Event::MatchOver { .. })));
+        if plan.hands.is_none() {
+            assert!(matches!(events.last(), Some(Event::MatchOver { .. })));
+        }
         assert!(
             text.len() < 400_000,
             "{variant}: the fixture has grown to {} bytes",
@@ -321,6 +352,22 @@ fn the_recorded_matches_show_what_they_should() {
                 events.iter().any(|e| matches!(e, Event::BadCard { .. })),
                 "tricks: the match should show a bad card"
             ),
+            Variant::Spades => {
+                let lines = || {
+                    events.iter().filter_map(|e| match e {
+                        Event::HandScored(line) => Some(line),
+                        _ => None,
+                    })
+                };
+                assert!(
+                    lines().any(|l| l.nil.is_some()),
+                    "spades: pick a seed where someone bids nil"
+                );
+                assert!(
+                    lines().any(|l| l.bag_penalty.is_some()),
+                    "spades: pick a seed where bags cost a penalty"
+                );
+            }
             _ => {}
         }
     }

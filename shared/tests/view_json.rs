@@ -11,7 +11,8 @@ use parlor_shared::deck::DeckRng;
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::rules::{
-    BadCard, CompletedTrick, Event, HandResult, Legal, Moon, PassDirection, Rules,
+    BadCard, CompletedTrick, Event, HandResult, Legal, Moon, OhHellScoring, PassDirection, Rules,
+    Schedule,
 };
 use parlor_shared::view::json::{
     ViewCache, write_event, write_message, write_message_with, write_view,
@@ -49,8 +50,72 @@ fn short(variant: Variant, knob: u8) -> Options {
             }
         }
         Variant::Whist => options.target = Some(1 + i32::from(knob % 2)),
+        Variant::Spades => {
+            options.target = Some(100 + i32::from(knob % 3) * 50);
+            if knob & 4 != 0 {
+                options.nil = Some(knob & 8 == 0);
+                options.spades_broken = Some(knob & 16 == 0);
+                options.bag_limit = Some(i32::from(knob % 4));
+                // Never 0: random bidders sink, and the mercy line ends their match.
+                options.mercy = Some(50 + i32::from(knob % 4) * 50);
+            }
+        }
+        Variant::OhHell => {
+            options.players = Some(3 + knob % 5);
+            // Up or down only: a match of every hand size once.
+            options.schedule = Some(if knob & 8 == 0 {
+                Schedule::Up
+            } else {
+                Schedule::Down
+            });
+            if knob & 16 != 0 {
+                options.hook = Some(knob & 32 == 0);
+                options.scoring = Some(scoring(knob >> 6));
+            }
+        }
     }
     options
+}
+
+/// One of Oh Hell's scorings.
+fn scoring(pick: u8) -> OhHellScoring {
+    [
+        OhHellScoring::Standard,
+        OhHellScoring::MinusDifference,
+        OhHellScoring::TricksPlusTen,
+    ][usize::from(pick % 3)]
+}
+
+/// Options of every kind, each set or not as `bits` says (whatever the variant).
+fn any_options(bits: u64, ints: &[i32]) -> Options {
+    let on = |bit: u32| bits & (1 << bit) != 0;
+    Options {
+        target: on(0).then_some(ints[0]),
+        passing: on(1).then_some(on(2)),
+        moon: on(3).then_some(if on(4) { Moon::Add } else { Moon::Subtract }),
+        hands: on(5).then_some(ints[1] as u32),
+        bad_card: on(6).then_some(if on(7) {
+            BadCard::Penalty
+        } else {
+            BadCard::Reject
+        }),
+        players: on(8).then_some((bits >> 40) as u8),
+        mercy: on(9).then_some(ints[2]),
+        nil: on(10).then_some(on(11)),
+        bag_limit: on(12).then_some(ints[3]),
+        bag_penalty: on(13).then_some(ints[4]),
+        spades_broken: on(14).then_some(on(15)),
+        schedule: on(16).then_some(
+            [
+                Schedule::DownUp,
+                Schedule::Down,
+                Schedule::Up,
+                Schedule::UpDown,
+            ][(bits >> 17) as usize % 4],
+        ),
+        hook: on(19).then_some(on(20)),
+        scoring: on(21).then_some(scoring((bits >> 22) as u8)),
+    }
 }
 
 /// `msg` written by hand, after asserting it is one of the messages written by hand.
@@ -200,8 +265,8 @@ proptest! {
         variant_index in 0..Variant::ALL.len(),
         seed in any::<u64>(),
         viewer in proptest::option::of(0u8..5),
-        ints in proptest::collection::vec(any::<i32>(), 5),
-        small in proptest::collection::vec(any::<u8>(), 5),
+        ints in proptest::collection::vec(any::<i32>(), 7),
+        small in proptest::collection::vec(any::<u8>(), 7),
         hand_number in any::<u32>(),
         seq in any::<u64>(),
         timeout_ms in proptest::option::of(any::<u64>()),
@@ -218,6 +283,7 @@ proptest! {
         count in any::<u32>(),
         bits in any::<u64>(),
         flag in any::<bool>(),
+        extra in any::<u64>(),
     ) {
         let variant = Variant::ALL[variant_index];
         let game = Game::new(variant, &Options::default(), seed).unwrap();
@@ -230,7 +296,11 @@ proptest! {
             moon: moon.map(|m| if m { Moon::Add } else { Moon::Subtract }),
             hands,
             bad_card: bad_card.map(|b| if b { BadCard::Penalty } else { BadCard::Reject }),
+            ..any_options(extra, &ints)
         };
+        let bid = |k: usize| (extra >> (8 * k) & 1 != 0).then_some(small[k % 5]);
+        view.bids = (extra & (1 << 30) != 0)
+            .then(|| per_seat(&(0..n).map(bid).collect::<Vec<_>>(), n));
         view.hand_number = hand_number;
         view.totals = per_seat(&ints, n);
         view.negatives = per_seat(&ints.iter().map(|i| i.wrapping_neg()).collect::<Vec<_>>(), n);
@@ -242,11 +312,14 @@ proptest! {
         view.hearts_broken = flag;
         view.deal_commitment = commitment.map(Hash32);
         let direction = [PassDirection::Left, PassDirection::Right, PassDirection::Across][direction];
-        view.legal = if flag {
+        view.legal = if extra % 5 == 0 {
+            Legal::Bid { min: small[0], max: small[1], forbidden: flag.then_some(small[2]) }
+        } else if flag {
             Legal::Pass { count, direction, from: parlor_shared::CardSet::from_bits(!bits) }
         } else {
             Legal::Play { cards: parlor_shared::CardSet::from_bits(bits) }
         };
+        let on = |bit: u32| extra & (1 << (bit + 32)) != 0;
         let line = HandResult {
             hand: hand_number,
             points: per_seat(&ints, n),
@@ -255,11 +328,15 @@ proptest! {
             totals: per_seat(&ints, n),
             pool_carried: ints[1],
             moon: moon_seat.map(Seat),
+            bids: on(0).then(|| per_seat(&small, n)),
+            bags: on(1).then(|| per_seat(&ints, n)),
+            bag_penalty: on(2).then(|| per_seat(&ints.iter().rev().copied().collect::<Vec<_>>(), n)),
+            nil: on(3).then(|| per_seat(&(0..n).map(|k| on(4 + k as u32).then_some(on(12 + k as u32))).collect::<Vec<_>>(), n)),
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();
-        // Room for one more: a hand has at most 13 tricks.
-        view.tricks = tricks(bits, usize::from(small[1] % 13), n).into_iter().collect();
+        // Room for one more: a hand has at most 17 tricks.
+        view.tricks = tricks(bits, usize::from(small[1] % 17), n).into_iter().collect();
         // A fresh cache, then the same cache for score sheets, tricks and commitments that
         // differ from the last ones written: a number changed in the first line and a card in
         // the first trick (as long), a line and a trick more (longer, the same up to it), then
@@ -299,10 +376,12 @@ proptest! {
                 dealer: Seat(small[2] % 5),
                 pass: flag.then_some(direction),
                 commitment: commitment.map(Hash32),
+                hand_size: on(20).then_some(count),
             },
             seq,
             seq,
         );
+        check_event(&Event::Bid { seat: Seat(small[3] % 7), tricks: small[4] }, seq, seq);
     }
 }
 

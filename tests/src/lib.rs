@@ -346,6 +346,11 @@ pub fn move_message(action: Action) -> ClientMsg {
             seat: None,
             seq: None,
         },
+        Action::Bid { tricks } => ClientMsg::Bid {
+            tricks,
+            seat: None,
+            seq: None,
+        },
     }
 }
 

@@ -33,7 +33,8 @@ fn sections() -> BTreeMap<String, Vec<(String, String)>> {
     sections
 }
 
-/// What the engine says `key` is for `variant` (a fact, the seat count or an option default).
+/// What the engine says `key` is for `variant` (the seat count, an option default or a fact;
+/// an option before a fact of the same name, as Oh Hell's `scoring`).
 fn engine_value(variant: Variant, key: &str) -> Option<String> {
     let facts = serde_json::to_value(variant.facts()).expect("facts serialize");
     let text = |v: &Value| match v {
@@ -43,14 +44,12 @@ fn engine_value(variant: Variant, key: &str) -> Option<String> {
     if key == "players" {
         return Some(variant.players().to_string());
     }
-    if let Some(v) = facts.get(key) {
-        return Some(text(v));
-    }
-    variant
+    let option = variant
         .option_specs()
         .into_iter()
         .find(|spec| spec.name == key)
-        .map(|spec| text(&spec.default))
+        .map(|spec| text(&spec.default));
+    option.or_else(|| facts.get(key).map(text))
 }
 
 #[test]

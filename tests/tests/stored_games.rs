@@ -211,7 +211,7 @@ fn first_legal(legal: &Legal) -> ClientMsg {
             seat: None,
             seq: None,
         },
-        Legal::Wait => panic!("a prompt to wait"),
+        Legal::Bid { .. } | Legal::Wait => panic!("no stored game bids or waits here"),
     }
 }
 

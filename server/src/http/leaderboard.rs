@@ -109,7 +109,7 @@ fn standing(rank: usize, entry: &Entry) -> Standing {
 fn variant_of(query: &HashMap<String, String>) -> Result<Variant, AppError> {
     let name = query.get("variant").ok_or_else(|| {
         AppError::BadRequest(
-            "say which variant's leaderboard: ?variant=hearts (or filippa, hearts5, tricks, whist)"
+            "say which variant's leaderboard: ?variant=hearts (or filippa, hearts5, tricks, whist, spades, ohhell)"
                 .into(),
         )
     })?;

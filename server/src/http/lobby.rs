@@ -143,7 +143,7 @@ fn parse_create(body: Value) -> Result<CreateTable, AppError> {
         Some(Value::String(name)) => name.parse::<Variant>()?,
         _ => {
             return Err(AppError::BadRequest(
-                "`variant` is required: one of hearts, filippa, hearts5, tricks, whist".into(),
+                "`variant` is required: one of hearts, filippa, hearts5, tricks, whist, spades, ohhell".into(),
             ));
         }
     };

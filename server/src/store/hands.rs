@@ -174,7 +174,7 @@ struct Builder {
 /// Replays every match of a table and returns its finished hands.
 pub fn table_hands(log: &TableLog) -> Result<TableHands, RestoreError> {
     let (variant, rules, _) = setup_of(log)?;
-    let players: Vec<Player> = (0..variant.players())
+    let players: Vec<Player> = (0..rules.players())
         .map(|seat| {
             let row = log.seats.iter().find(|s| s.seat == seat);
             Player {
@@ -241,6 +241,7 @@ fn on_event(
             dealer,
             pass,
             commitment,
+            ..
         } => {
             *current = Some(Builder {
                 hand: *hand,

@@ -175,7 +175,7 @@ pub fn action_of(row: &ActionRow) -> Result<(Seat, Action), RestoreError> {
 /// before fair deals) from its seed.
 #[must_use]
 pub fn match_game(rules: Rules, row: &MatchRow) -> Game {
-    let dealer = first_dealer(rules.variant.players(), row.match_no);
+    let dealer = first_dealer(rules.players(), row.match_no);
     match row.secret {
         Some(master) => Game::with_master_dealt_by(rules, master, dealer),
         None => Game::with_first_dealer(rules, row.seed, None, dealer),
@@ -220,7 +220,7 @@ pub fn replay_match(
 /// Rebuilds a table from everything stored about it.
 pub fn rebuild(log: &TableLog) -> Result<Restored, RestoreError> {
     let (variant, rules, table_options) = setup_of(log)?;
-    let players = variant.players();
+    let players = rules.players();
     let mut seats: Vec<RestoredSeat> = (0..players)
         .map(|_| RestoredSeat {
             occupant: Occupant::Empty,

@@ -41,6 +41,9 @@ pub(crate) fn first_legal(game: &Game) -> (Seat, Action) {
         Legal::Pass { count, from, .. } => Action::Pass {
             cards: from.iter().take(count as usize).collect(),
         },
+        Legal::Bid { min, forbidden, .. } => Action::Bid {
+            tricks: if forbidden == Some(min) { min + 1 } else { min },
+        },
         Legal::Wait => unreachable!("a seat to act has a move"),
     };
     (seat, action)

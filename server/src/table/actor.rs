@@ -108,7 +108,7 @@ pub(super) fn start(
 ) -> Result<TableHandle, OptionsError> {
     let rules = Rules::new(setup.variant, &setup.options)?;
     let (tx, rx) = bounded(MAILBOX);
-    let players = setup.variant.players();
+    let players = rules.players();
     let mut actor = TableActor {
         id: setup.id.clone(),
         variant: setup.variant,

@@ -224,6 +224,7 @@ fn done(action: &Action) -> String {
     match action {
         Action::Play { card } => format!("played {card}"),
         Action::Pass { .. } => "passed these cards".to_string(),
+        Action::Bid { tricks } => format!("bid {tricks}"),
     }
 }
 

@@ -43,6 +43,7 @@ pub fn run(args: &HeartlessMoveArgs) -> anyhow::Result<()> {
     let cards: CardSet = match bot.choose(&view) {
         Action::Play { card } => CardSet::single(card),
         Action::Pass { cards } => cards.into_iter().collect(),
+        Action::Bid { .. } => bail!("hearts has no bidding"),
     };
     println!("{}", heartless::cards_text(cards));
     Ok(())

@@ -326,6 +326,11 @@ pub fn move_message(action: Action, seq: Option<u64>) -> ClientMsg {
             seat: None,
             seq,
         },
+        Action::Bid { tricks } => ClientMsg::Bid {
+            tricks,
+            seat: None,
+            seq,
+        },
     }
 }
 

@@ -239,6 +239,15 @@ fn answer(client: &mut Client, n: u16, with_seq: bool) -> String {
                 .collect();
             json!({"type": "pass", "cards": chosen, "seq": seq}).to_string()
         }
+        Legal::Bid {
+            min,
+            max,
+            forbidden,
+        } => {
+            let allowed: Vec<u8> = (*min..=*max).filter(|b| Some(*b) != *forbidden).collect();
+            let tricks = allowed[usize::from(n) % allowed.len()];
+            json!({"type": "bid", "tricks": tricks, "seq": seq}).to_string()
+        }
         Legal::Wait => r#"{"type":"sync"}"#.to_string(),
     }
 }

@@ -313,7 +313,7 @@ impl Reader {
                 Box::pin(self.join(&table, request)).await;
                 return;
             }
-            ClientMsg::Play { .. } | ClientMsg::Pass { .. } => {
+            ClientMsg::Play { .. } | ClientMsg::Pass { .. } | ClientMsg::Bid { .. } => {
                 unreachable!("moves are made into requests above")
             }
             ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
@@ -431,7 +431,7 @@ impl Reader {
     }
 }
 
-/// The table request a move (`play`, `pass`) makes; `None` for any other message.
+/// The table request a move (`play`, `pass`, `bid`) makes; `None` for any other message.
 fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
     match msg {
         ClientMsg::Play { card, seat, seq } => Some(TableRequest::Move {
@@ -443,6 +443,11 @@ fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
             action: Action::Pass {
                 cards: cards.clone(),
             },
+            seat: *seat,
+            seq: *seq,
+        }),
+        ClientMsg::Bid { tricks, seat, seq } => Some(TableRequest::Move {
+            action: Action::Bid { tricks: *tricks },
             seat: *seat,
             seq: *seq,
         }),

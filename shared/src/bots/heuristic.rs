@@ -5,9 +5,11 @@
 //! passes the queen of spades, high spades and high hearts while building voids, and defends
 //! against a moon. In the trick games (tricks, whist) it cashes sure winners, plays second hand
 //! low and third hand high, wins as cheaply as it can, trumps only when the opponents are
-//! winning and never overtakes a partner who is winning.
+//! winning and never overtakes a partner who is winning. The games where players bid (spades,
+//! ohhell) use both, as `contract` decides: take tricks while the bid needs them, duck after.
 
 use super::Strategy;
+use super::contract;
 use super::table::Table;
 use crate::card::{Card, CardSet, Rank, Suit};
 use crate::rules::{Action, Legal, Variant, filippa};
@@ -29,6 +31,9 @@ impl Strategy for HeuristicBot {
             },
             Legal::Play { .. } => Action::Play {
                 card: play(&Table::from_view(view).expect("a card to play")),
+            },
+            Legal::Bid { .. } => Action::Bid {
+                tricks: contract::bid(view),
             },
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
@@ -75,6 +80,9 @@ pub fn play(t: &Table) -> Card {
     if t.legal.len() == 1 {
         return t.legal.lowest().expect("one card");
     }
+    if t.bids.is_some() {
+        return contract::play(t);
+    }
     if avoids_tricks(t.variant) {
         avoid::play(t)
     } else {
@@ -119,8 +127,8 @@ fn pass_danger(variant: Variant, hand: CardSet, card: Card) -> i32 {
     rank * 2 + void_bonus
 }
 
-/// Avoidance play: hearts, filippa, hearts5.
-mod avoid {
+/// Avoidance play: hearts, filippa, hearts5, and ducking in the games that bid.
+pub(super) mod avoid {
     use super::{Table, cost};
     use crate::card::{Card, CardSet, Rank, Suit};
     use crate::rules::Variant;
@@ -172,7 +180,7 @@ mod avoid {
         rank * 4 + (6 - suit_len).max(0)
     }
 
-    pub(super) fn play(t: &Table) -> Card {
+    pub(in crate::bots) fn play(t: &Table) -> Card {
         let Some((winner, best)) = t.winning() else {
             return lead(t);
         };
@@ -255,8 +263,8 @@ mod avoid {
                 lower * 3 - higher
             };
             r += cost(t.variant, c) * 5;
-            if c.suit() == Suit::Spades {
-                if hold_queen && t.variant != Variant::Hearts5 {
+            if c.suit() == Suit::Spades && matches!(t.variant, Variant::Hearts | Variant::Filippa) {
+                if hold_queen {
                     r += 40;
                 }
                 if qo && c.rank() > Rank::QUEEN {
@@ -279,17 +287,17 @@ mod avoid {
     }
 }
 
-/// Trick-taking play: tricks, whist.
-mod take {
+/// Trick-taking play: tricks, whist, and taking tricks in the games that bid.
+pub(super) mod take {
     use super::Table;
     use crate::card::Card;
     use crate::rules::Variant;
 
-    pub(super) fn play(t: &Table) -> Card {
+    pub(in crate::bots) fn play(t: &Table) -> Card {
         let Some((winner, best)) = t.winning() else {
             return lead(t);
         };
-        let partnered = t.variant == Variant::Whist;
+        let partnered = matches!(t.variant, Variant::Whist | Variant::Spades);
         let partner_wins = partnered && winner == t.me.partner();
         // The partner's card is safe when nobody after us can beat it.
         let partner_safe = partner_wins && (t.is_last() || sure(t, best));
@@ -342,7 +350,7 @@ mod take {
     }
 
     /// The least useful legal card: not a trump, not a master, lowest rank.
-    fn discard(t: &Table) -> Card {
+    pub(in crate::bots) fn discard(t: &Table) -> Card {
         t.legal
             .iter()
             .min_by_key(|c| {

@@ -4,6 +4,7 @@
 //! The crate has no clock: a caller that must bound a decision's time passes
 //! [`Strategy::choose_until`] a `stop` signal of its own (the server reads its clock there).
 
+mod contract;
 pub mod heuristic;
 mod infer;
 mod random;

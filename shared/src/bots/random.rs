@@ -41,6 +41,16 @@ impl RandomBot {
                 }
                 Some(Action::Pass { cards })
             }
+            Legal::Bid {
+                min,
+                max,
+                forbidden,
+            } => {
+                // Uniform among the allowed bids: the range less the forbidden one.
+                let allowed: Vec<u8> = (min..=max).filter(|b| Some(*b) != forbidden).collect();
+                let pick = self.rng.below(allowed.len() as u32) as usize;
+                allowed.get(pick).map(|&tricks| Action::Bid { tricks })
+            }
             Legal::Wait => None,
         }
     }
@@ -48,7 +58,7 @@ impl RandomBot {
     /// Makes `seat`'s move directly on `game`: the same choice as [`RandomBot::choose_legal`]
     /// would make from the legal moves, but through the engine's allocation-free entry points,
     /// so headless matches of random bots run at engine speed. It reads only what the seat's
-    /// view holds (its legal cards, or its own hand when passing).
+    /// view holds (its legal cards or bids, or its own hand when passing).
     pub fn act_on(
         &mut self,
         game: &mut Game,
@@ -71,6 +81,13 @@ impl RandomBot {
                     chosen.insert(card);
                 }
                 game.pass_cards(seat, chosen, events)
+            }
+            Phase::Bidding => {
+                let legal = game.legal_actions(seat);
+                let Some(Action::Bid { tricks }) = self.choose_legal(&legal) else {
+                    return Err(RuleError::NotYourTurn);
+                };
+                game.bid(seat, tricks, events)
             }
             Phase::MatchOver => Err(RuleError::MatchOver),
         }
@@ -101,6 +118,15 @@ mod tests {
             let options = match variant {
                 Variant::Hearts5 => Options {
                     hands: Some(2),
+                    ..Options::default()
+                },
+                Variant::OhHell => Options {
+                    players: Some(6),
+                    schedule: Some(crate::rules::Schedule::Down),
+                    ..Options::default()
+                },
+                Variant::Spades => Options {
+                    target: Some(100),
                     ..Options::default()
                 },
                 _ => Options {

@@ -1,5 +1,6 @@
 //! Determinization: deals of the cards a seat cannot see that agree with everything its view
-//! shows (hand sizes, voids revealed by play, cards it passed, cards face up).
+//! shows (hand sizes, voids revealed by play, cards it passed, cards face up). Where not every
+//! card is dealt (Oh Hell), the unseen cards no seat holds stay undealt.
 
 use super::BotRng;
 use crate::card::{Card, CardSet, Suit};
@@ -22,8 +23,11 @@ pub struct Constraints {
     pub voids: PerSeat<u8>,
     /// Cards known to be in a given seat's hand.
     pub known: PerSeat<CardSet>,
-    /// The cards to distribute among the other seats (known ones included).
+    /// The cards to distribute among the other seats (known ones included), and those nobody
+    /// was dealt.
     pub pool: CardSet,
+    /// How many cards of the pool nobody holds (Oh Hell deals part of the deck).
+    pub undealt: u32,
 }
 
 fn bit(suit: Suit) -> u8 {
@@ -37,10 +41,19 @@ impl Constraints {
         let me = view.seat?;
         let n = view.players;
         let mut voids = PerSeat::<u8>::new(n);
-        let mut note = |leader: Seat, cards: &[Card], hearts_broken_before: bool, first: bool| {
+        let spades_must_break =
+            view.variant == Variant::Spades && view.options.spades_broken != Some(false);
+        let mut note = |leader: Seat,
+                        cards: &[Card],
+                        (hearts_broken_before, spades_broken_before): (bool, bool),
+                        first: bool| {
             let Some(led) = cards.first().map(|c| c.suit()) else {
                 return;
             };
+            if spades_must_break && led == Suit::Spades && !spades_broken_before {
+                // Leading a spade before they are broken means holding nothing else.
+                voids[leader] |= bit(Suit::Clubs) | bit(Suit::Diamonds) | bit(Suit::Hearts);
+            }
             if view.variant == Variant::Hearts
                 && led == Suit::Hearts
                 && !hearts_broken_before
@@ -68,10 +81,11 @@ impl Constraints {
                 }
             }
         };
-        let mut broken = false;
+        let mut broken = (false, false);
         for (i, t) in view.tricks.iter().enumerate() {
             note(t.leader, &t.cards, broken, i == 0);
-            broken |= t.cards.iter().any(|c| c.suit() == Suit::Hearts);
+            broken.0 |= t.cards.iter().any(|c| c.suit() == Suit::Hearts);
+            broken.1 |= t.cards.iter().any(|c| c.suit() == Suit::Spades);
         }
         let table: Vec<Card> = view.trick.plays.iter().map(|p| p.card).collect();
         note(view.trick.leader, &table, broken, view.tricks.is_empty());
@@ -92,6 +106,10 @@ impl Constraints {
         if view.variant == Variant::Whist {
             pool |= view.face_up - view.hand;
         }
+        let held: u32 = Seat::all(n)
+            .filter(|s| *s != me)
+            .map(|s| u32::from(view.hand_sizes[s]))
+            .sum();
         Some(Constraints {
             players: n,
             me,
@@ -100,6 +118,7 @@ impl Constraints {
             voids,
             known,
             pool,
+            undealt: pool.len().saturating_sub(held),
         })
     }
 
@@ -135,6 +154,8 @@ impl Constraints {
                 placed |= hands[seat];
             }
         }
+        // The cards nobody holds, which any card may be.
+        let mut spare = self.undealt as i32;
         // Most constrained cards first, random order among equals.
         let mut cards: Vec<(u32, u32, Card)> = (self.pool - placed)
             .iter()
@@ -152,20 +173,26 @@ impl Constraints {
                     && room[s] > 0
                     && (!respect_voids || self.voids[s] & bit(card.suit()) == 0)
             };
-            let total: i32 = Seat::all(n).filter(|s| ok(*s)).map(|s| room[s]).sum();
+            let total: i32 = Seat::all(n)
+                .filter(|s| ok(*s))
+                .map(|s| room[s])
+                .sum::<i32>()
+                + spare;
             if total <= 0 {
                 return None;
             }
             let mut pick = rng.below(total as u32) as i32;
-            let seat = Seat::all(n)
-                .filter(|s| ok(*s))
-                .find(|s| {
-                    pick -= room[*s];
-                    pick < 0
-                })
-                .expect("a seat with room");
-            hands[seat].insert(card);
-            room[seat] -= 1;
+            let seat = Seat::all(n).filter(|s| ok(*s)).find(|s| {
+                pick -= room[*s];
+                pick < 0
+            });
+            match seat {
+                Some(seat) => {
+                    hands[seat].insert(card);
+                    room[seat] -= 1;
+                }
+                None => spare -= 1,
+            }
         }
         Some(hands)
     }

@@ -1,7 +1,8 @@
 //! Rebuilds a real [`Game`] at the viewer's position from a sampled deal, through the public
 //! engine API only: a stacked deck deals each seat the cards it holds now plus the ones it has
-//! played, passes are replayed (filippa) or switched off (hearts), then every card of the hand
-//! is replayed. Seats are rotated so the sampled hand's dealer sits where a fresh game puts it;
+//! played, passes are replayed (filippa) or switched off (hearts), the bids are made again
+//! (spades, ohhell), then every card of the hand is replayed. The game starts at the view's
+//! hand number, which sets Oh Hell's hand size. Seats are rotated so the sampled hand's dealer sits where a fresh game puts it;
 //! [`Position::sim_seat`] maps real seats to the game's.
 
 use thiserror::Error;
@@ -80,7 +81,7 @@ impl Position {
         let rot = |real: Seat| rotate(real, view.dealer, n);
         let deck = stack(view, &rot, &start)?;
         let mut pos = Position {
-            game: Game::with_rules(rules, 0, Some(deck)),
+            game: Game::from_hand(rules, view.hand_number, Seat(n - 1), deck),
             dealer: view.dealer,
             players: n,
         };
@@ -92,6 +93,15 @@ impl Position {
             }
         }
         let mut events = Vec::new();
+        if let Some(bids) = view.bids {
+            // In turn from the dealer's left, as they were made.
+            for k in 1..=n {
+                let real = view.dealer.left(k, n);
+                let tricks = bids[real].ok_or(SimError::Shape("a bid not made yet"))?;
+                pos.game
+                    .apply_into(pos.sim_seat(real), &Action::Bid { tricks }, &mut events)?;
+            }
+        }
         for t in &view.tricks {
             for (i, &card) in t.cards.iter().enumerate() {
                 let seat = pos.sim_seat(t.leader.left(i as u8, n));
@@ -157,7 +167,8 @@ fn stack(
     start: &PerSeat<CardSet>,
 ) -> Result<[Card; 52], SimError> {
     let n = view.players as usize;
-    let size = view.variant.hand_size() as usize;
+    let rules = Rules::new(view.variant, &view.options)?;
+    let size = rules.hand_size(view.hand_number) as usize;
     let mut deck = [Card::TWO_OF_CLUBS; 52];
     let mut used = CardSet::EMPTY;
     for real in Seat::all(view.players) {
@@ -181,16 +192,26 @@ fn stack(
         }
         used |= start[real];
     }
+    // The cards nobody was dealt, those turned face up first (hearts5's pair, Oh Hell's
+    // trump card).
     let rest = CardSet::FULL - used;
-    if view.variant == Variant::Hearts5 {
-        if rest != view.face_up {
+    match view.variant {
+        Variant::Hearts5 if rest != view.face_up => {
             return Err(SimError::Shape("hearts5 leftovers differ"));
         }
-        for (k, c) in rest.iter().enumerate() {
-            deck[50 + k] = c;
+        Variant::OhHell if !(view.face_up - rest).is_empty() => {
+            return Err(SimError::Shape("the turned-up card is in a hand"));
         }
-    } else if !rest.is_empty() {
-        return Err(SimError::Shape("cards left undealt"));
+        Variant::Hearts5 | Variant::OhHell => {}
+        _ if !rest.is_empty() => return Err(SimError::Shape("cards left undealt")),
+        _ => {}
+    }
+    let left_over = view.face_up.iter().filter(|c| rest.contains(*c));
+    for (slot, c) in deck[n * size..]
+        .iter_mut()
+        .zip(left_over.chain((rest - view.face_up).iter()))
+    {
+        *slot = c;
     }
     Ok(deck)
 }

@@ -326,6 +326,12 @@ fn value(variant: Variant, r: &HandResult, me: Seat) -> f64 {
             let t = |s: Seat| f64::from(r.tricks[s]);
             t(me) - mean_others(&t)
         }
+        // The side's points against the other side's.
+        Variant::Spades => f64::from(r.points[me] - r.points[me.next(4)]),
+        Variant::OhHell => {
+            let p = |s: Seat| f64::from(r.points[s]);
+            p(me) - mean_others(&p)
+        }
     }
 }
 

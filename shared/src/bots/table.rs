@@ -28,13 +28,23 @@ pub struct Table {
     trick_len: usize,
     /// The trump suit, if any.
     pub trump: Option<Suit>,
-    /// Cards out of play this hand: played (finished tricks and the table) and hearts5's
-    /// undealt pair.
+    /// Cards out of play this hand: played (finished tricks and the table), hearts5's undealt
+    /// pair and Oh Hell's turned-up card.
     pub out: CardSet,
     /// The cards each seat has taken in finished tricks this hand.
     pub taken: PerSeat<CardSet>,
     /// True during the hand's first trick.
     pub first_trick: bool,
+    /// Tricks each seat has taken this hand.
+    pub tricks_won: PerSeat<u8>,
+    /// Each seat's bid this hand, in the variants that bid.
+    pub bids: Option<PerSeat<Option<u8>>>,
+}
+
+/// True when the cards a variant shows face up are in nobody's hand (hearts5's undealt pair,
+/// Oh Hell's turned-up card), rather than in the dealer's (whist's trump card).
+fn face_up_is_out(variant: Variant) -> bool {
+    matches!(variant, Variant::Hearts5 | Variant::OhHell)
 }
 
 impl Table {
@@ -53,7 +63,7 @@ impl Table {
         for (slot, play) in trick.iter_mut().zip(&view.trick.plays) {
             *slot = play.card;
         }
-        let undealt = if view.variant == Variant::Hearts5 {
+        let undealt = if face_up_is_out(view.variant) {
             view.face_up
         } else {
             CardSet::EMPTY
@@ -71,6 +81,8 @@ impl Table {
             out: view.played_cards() | undealt,
             taken,
             first_trick: view.tricks.is_empty(),
+            tricks_won: view.tricks_won,
+            bids: view.bids,
         })
     }
 
@@ -85,7 +97,7 @@ impl Table {
         for (_, cards) in taken.iter() {
             out |= *cards;
         }
-        if game.variant() == Variant::Hearts5 {
+        if face_up_is_out(game.variant()) {
             out |= game.face_up();
         }
         Table {
@@ -101,6 +113,8 @@ impl Table {
             out,
             taken,
             first_trick: game.completed_count() == 0,
+            tricks_won: game.tricks_won(),
+            bids: game.bids(),
         }
     }
 
@@ -121,6 +135,8 @@ impl Table {
             out: CardSet::EMPTY,
             taken: PerSeat::new(players),
             first_trick: true,
+            tricks_won: PerSeat::new(players),
+            bids: None,
         }
     }
 
@@ -192,6 +208,12 @@ impl Table {
             .of_suit(card.suit())
             .iter()
             .all(|c| c.rank() < card.rank())
+    }
+
+    /// True when `seat` has played to the trick on the table.
+    #[must_use]
+    pub fn has_played(&self, seat: Seat) -> bool {
+        (0..self.trick_len).any(|i| self.leader.left(i as u8, self.players) == seat)
     }
 
     /// The cards now on the table as a set.

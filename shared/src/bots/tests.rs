@@ -235,7 +235,16 @@ fn the_real_deal_is_always_consistent_with_the_constraints() {
                     rest |= game.hand(s);
                 }
             }
-            assert_eq!(rest, c.pool, "{variant} seed {seed}");
+            // The pool is the others' cards and those nobody was dealt (Oh Hell).
+            assert_eq!(rest - c.pool, CardSet::EMPTY, "{variant} seed {seed}");
+            assert_eq!(
+                rest.len() + c.undealt,
+                c.pool.len(),
+                "{variant} seed {seed}"
+            );
+            if variant != Variant::OhHell {
+                assert_eq!(c.undealt, 0, "{variant} seed {seed}");
+            }
         }
     }
 }

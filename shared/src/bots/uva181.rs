@@ -43,6 +43,10 @@ impl Strategy for Uva181Bot {
                     .collect();
                 Action::Pass { cards }
             }
+            // UVa 181 has no bidding; in a game that has, the strategy bids the least it may.
+            Legal::Bid { min, forbidden, .. } => Action::Bid {
+                tricks: if forbidden == Some(min) { min + 1 } else { min },
+            },
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
     }

@@ -55,6 +55,31 @@ pub enum RuleError {
     /// A second pass in the same hand.
     #[error("you have already passed this hand")]
     AlreadyPassed,
+    /// A card or a pass while the players are bidding.
+    #[error("the players are bidding now: make your bid")]
+    BiddingNow,
+    /// A bid outside the bidding.
+    #[error("there is no bidding now")]
+    NotBiddingNow,
+    /// A bid outside the range allowed.
+    #[error("bid between {min} and {max}")]
+    BidOutOfRange {
+        /// The lowest bid allowed.
+        min: u8,
+        /// The highest.
+        max: u8,
+    },
+    /// Oh Hell's hook: the dealer's bid may not make the bids add up to the tricks.
+    #[error("the dealer may not bid {bid}: the bids would add up to the tricks ({tricks})")]
+    BidsWouldAddUp {
+        /// The bid refused.
+        bid: u8,
+        /// The tricks in the hand.
+        tricks: u8,
+    },
+    /// Spades: no spade lead before spades are broken, unless that is all one holds.
+    #[error("spades are not broken yet: lead another suit")]
+    SpadesNotBroken,
 }
 
 impl RuleError {
@@ -76,6 +101,11 @@ impl RuleError {
             RuleError::WrongPassCount { .. } => "wrong_pass_count",
             RuleError::DuplicateInPass(_) => "duplicate_in_pass",
             RuleError::AlreadyPassed => "already_passed",
+            RuleError::BiddingNow => "bidding_now",
+            RuleError::NotBiddingNow => "not_bidding_now",
+            RuleError::BidOutOfRange { .. } => "bid_out_of_range",
+            RuleError::BidsWouldAddUp { .. } => "bids_would_add_up",
+            RuleError::SpadesNotBroken => "spades_not_broken",
         }
     }
 }

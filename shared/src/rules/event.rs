@@ -21,6 +21,11 @@ pub enum Action {
         /// The card played.
         card: Card,
     },
+    /// Bid the tricks one expects to take this hand (in Spades 0 is nil).
+    Bid {
+        /// The tricks bid.
+        tricks: u8,
+    },
 }
 
 /// Where passed cards go.
@@ -65,6 +70,16 @@ pub enum Legal {
         /// The playable cards.
         cards: CardSet,
     },
+    /// Bid a number of tricks from `min` to `max`, but not `forbidden`.
+    Bid {
+        /// The lowest bid allowed.
+        min: u8,
+        /// The highest bid allowed: the tricks in the hand.
+        max: u8,
+        /// The one bid in the range that is not allowed, if any: the dealer's bid that would
+        /// make the bids add up to the tricks in the hand (Oh Hell's hook).
+        forbidden: Option<u8>,
+    },
     /// Nothing to do: wait for the others.
     Wait,
 }
@@ -79,6 +94,14 @@ impl Legal {
                 cards.len() == *count as usize
                     && CardSet::try_from_cards(cards).is_ok_and(|set| (set - *from).is_empty())
             }
+            (
+                Legal::Bid {
+                    min,
+                    max,
+                    forbidden,
+                },
+                Action::Bid { tricks },
+            ) => (*min..=*max).contains(tricks) && *forbidden != Some(*tricks),
             _ => false,
         }
     }
@@ -102,6 +125,11 @@ pub enum Event {
         /// the fair recipe (scripted decks, offline tools).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         commitment: Option<Hash32>,
+        /// The cards each seat is dealt this hand, in a variant whose hands change size (Oh
+        /// Hell): how a viewer learns the others' hand sizes. Absent elsewhere, where it is
+        /// the variant's `hand_size`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand_size: Option<u32>,
     },
     /// A player's dealt hand. Private to `seat`.
     Dealt {
@@ -110,8 +138,9 @@ pub enum Event {
         /// The cards.
         cards: CardSet,
     },
-    /// Trump is set by cards shown to everyone: the two undealt cards (hearts5) or the dealer's
-    /// last card (whist).
+    /// Trump is set by cards shown to everyone: the two undealt cards (hearts5), the dealer's
+    /// last card (whist) or the card turned up after the deal (ohhell); or, with no card
+    /// shown, by the rules alone (spades are always trump).
     TrumpShown {
         /// The trump suit.
         trump: Suit,
@@ -131,6 +160,13 @@ pub enum Event {
         to: Seat,
         /// The cards.
         cards: CardSet,
+    },
+    /// A seat made its bid.
+    Bid {
+        /// Who bid.
+        seat: Seat,
+        /// The tricks bid.
+        tricks: u8,
     },
     /// A card was played to the trick.
     Played {
@@ -183,7 +219,8 @@ impl Event {
 pub struct HandResult {
     /// The hand's number, from 0.
     pub hand: u32,
-    /// Points each seat scored this hand (filippa: the prize won; whist: the partnership's).
+    /// Points each seat scored this hand (filippa: the prize won; whist, spades: the
+    /// partnership's).
     pub points: PerSeat<i32>,
     /// Filippa's penalty points this hand (zero or negative); zeros in other variants.
     pub penalties: PerSeat<i32>,
@@ -195,6 +232,21 @@ pub struct HandResult {
     pub pool_carried: i32,
     /// Hearts: who shot the moon.
     pub moon: Option<Seat>,
+    /// Each seat's bid this hand, in the variants that bid (spades, ohhell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bids: Option<PerSeat<u8>>,
+    /// Spades: each partnership's bags (overtricks) after this hand, once any penalty has
+    /// taken its count off; per seat, partners alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bags: Option<PerSeat<i32>>,
+    /// Spades: what bags cost each partnership this hand (negative), per seat, partners alike;
+    /// absent when bags cost nothing this hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_penalty: Option<PerSeat<i32>>,
+    /// Spades: each nil bid's outcome, per seat: `true` made, `false` failed, `null` for a seat
+    /// that did not bid nil; absent when nobody bid nil.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil: Option<PerSeat<Option<bool>>>,
     /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
     /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -45,6 +45,27 @@ pub struct VariantFacts {
     pub card_points: BTreeMap<Card, i32>,
     /// How a hand scores and who wins, in one line for people.
     pub scoring: String,
+    /// Every seat bids the tricks it expects before play, in turn from the dealer's left:
+    /// `bid` actions, and the bids in views and score lines (spades, ohhell).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bidding: bool,
+    /// Hands change size from hand to hand (ohhell): each `hand_started` says how many cards
+    /// each seat is dealt, and `hand_size` is only the first hand's at the default table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hand_size_varies: bool,
+    /// The seat counts the `players` option allows (ohhell); absent when the variant is
+    /// played by its one count of players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_counts: Option<PlayerCounts>,
+}
+
+/// The seat counts a variant can be played with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayerCounts {
+    /// The fewest seats.
+    pub min: u8,
+    /// The most seats.
+    pub max: u8,
 }
 
 /// Who leads the first trick of a hand.
@@ -69,6 +90,11 @@ pub enum TrumpRule {
     Undealt,
     /// The dealer's last card, shown until it is played, sets the suit (whist).
     DealerLast,
+    /// Spades are always trump; no card is shown (spades).
+    AlwaysSpades,
+    /// The first card after the deal is turned up and sets the suit; no trump when no card
+    /// is left (ohhell).
+    TurnedUp,
 }
 
 /// The points of each card that scores, found by scoring a hand in which seat 0 took only that
@@ -97,16 +123,22 @@ mod tests {
     fn events_of(variant: Variant) -> Vec<(Game, Vec<Event>)> {
         // Short matches that still last several hands.
         let target = match variant {
-            Variant::Hearts5 => None,
+            Variant::Hearts5 | Variant::OhHell => None,
             Variant::Whist => Some(3),
+            Variant::Spades => Some(100),
             _ => Some(30),
-        };
-        let options = Options {
-            target,
-            ..Options::default()
         };
         let mut out = Vec::new();
         for seed in 0..6 {
+            let mut options = Options {
+                target,
+                ..Options::default()
+            };
+            if variant == Variant::OhHell {
+                // Every table size.
+                options.players = Some(3 + seed as u8 % 5);
+                options.schedule = Some(crate::rules::Schedule::Up);
+            }
             let mut game = Game::new(variant, &options, seed).unwrap();
             let start = game.clone();
             let mut bot = RandomBot::new(seed);
@@ -125,33 +157,49 @@ mod tests {
         for variant in Variant::ALL {
             let facts = variant.facts();
             let mut passed = false;
+            let mut bid = false;
             for (start, events) in events_of(variant) {
                 let n = start.players();
+                assert!(variant.player_range().contains(&n), "{variant}");
                 if facts.prize != 0 {
                     assert_eq!(start.pool(), facts.prize, "{variant}");
                 }
                 let mut dealer = start.dealer();
                 let mut first_play = true;
+                let mut size = facts.hand_size;
                 for event in &events {
                     match event {
                         Event::HandStarted {
-                            dealer: d, pass, ..
+                            dealer: d,
+                            pass,
+                            hand_size,
+                            ..
                         } => {
                             dealer = *d;
                             first_play = true;
                             passed |= pass.is_some();
                             assert!(facts.pass_count > 0 || pass.is_none(), "{variant}");
+                            assert_eq!(hand_size.is_some(), facts.hand_size_varies, "{variant}");
+                            size = hand_size.unwrap_or(facts.hand_size);
                         }
                         Event::Dealt { cards, .. } => {
-                            assert_eq!(cards.len(), facts.hand_size, "{variant}");
+                            assert_eq!(cards.len(), size, "{variant}");
                         }
-                        Event::TrumpShown { cards, .. } => {
+                        Event::TrumpShown { trump, cards } => {
                             let expected = match facts.trump {
-                                TrumpRule::Undealt => 52 - u32::from(n) * facts.hand_size,
-                                TrumpRule::DealerLast => 1,
+                                TrumpRule::Undealt => 52 - u32::from(n) * size,
+                                TrumpRule::DealerLast | TrumpRule::TurnedUp => 1,
+                                TrumpRule::AlwaysSpades => {
+                                    assert_eq!(*trump, crate::card::Suit::Spades);
+                                    0
+                                }
                                 TrumpRule::NoTrump => panic!("{variant} shows no trump"),
                             };
                             assert_eq!(cards.len(), expected, "{variant}");
+                        }
+                        Event::Bid { .. } => {
+                            bid = true;
+                            assert!(first_play, "{variant}: bids come before play");
                         }
                         Event::Played { seat, card } if first_play => {
                             first_play = false;
@@ -174,7 +222,11 @@ mod tests {
                 }
             }
             assert_eq!(passed, facts.pass_count > 0, "{variant}");
+            assert_eq!(bid, facts.bidding, "{variant}");
             assert_eq!(facts.low_score_wins, variant.low_score_wins());
+            let counts = facts.player_counts.map(|c| c.min..=c.max);
+            let range = variant.player_range();
+            assert_eq!(counts.unwrap_or(range.clone()), range, "{variant}");
         }
     }
 
@@ -218,8 +270,14 @@ mod tests {
         assert_eq!(sum(Variant::Hearts), 26);
         assert_eq!(sum(Variant::Filippa), -36);
         assert_eq!(sum(Variant::Hearts5), (2..=14).sum::<i32>());
-        assert!(Variant::Tricks.facts().card_points.is_empty());
-        assert!(Variant::Whist.facts().card_points.is_empty());
+        for variant in [
+            Variant::Tricks,
+            Variant::Whist,
+            Variant::Spades,
+            Variant::OhHell,
+        ] {
+            assert!(variant.facts().card_points.is_empty(), "{variant}");
+        }
         let queen = Card::QUEEN_OF_SPADES;
         assert_eq!(Variant::Hearts.facts().card_points.get(&queen), Some(&13));
         assert_eq!(Variant::Filippa.facts().card_points.get(&queen), Some(&-13));

@@ -58,6 +58,7 @@ impl VariantRules for Filippa {
         &mut self,
         taken: &PerSeat<CardSet>,
         _tricks_won: &PerSeat<u8>,
+        _bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
         let (prize, minus, carried) = score(taken, self.pool());
@@ -65,10 +66,9 @@ impl VariantRules for Filippa {
         add_points(totals, &prize);
         add_points(&mut self.negatives, &minus);
         HandScore {
-            points: prize,
             penalties: minus,
             pool_carried: carried,
-            moon: None,
+            ..HandScore::points(prize)
         }
     }
 
@@ -147,6 +147,9 @@ pub(super) fn facts() -> VariantFacts {
             "Hearts and Q♠ are penalties; players who take none share the {PRIZE}-point prize \
              pool; highest prize total wins."
         ),
+        bidding: false,
+        hand_size_varies: false,
+        player_counts: None,
     }
 }
 
@@ -172,13 +175,13 @@ mod tests {
         let mut everyone = taken("QS", "2H");
         everyone[Seat(2)] = CardSet::parse_compact("3H").unwrap();
         everyone[Seat(3)] = CardSet::parse_compact("4H").unwrap();
-        let first = filippa.score_hand(&everyone, &tricks, &mut totals);
+        let first = filippa.score_hand(&everyone, &tricks, &PerSeat::new(4), &mut totals);
         assert_eq!(first.pool_carried, 36);
         assert_eq!(filippa.pool(), 72);
         assert_eq!(totals, PerSeat::new(4));
         assert_eq!(filippa.negatives().as_slice(), &[-13, -1, -1, -1]);
         // Then seats 2 and 3 are clean and share the 72.
-        let second = filippa.score_hand(&taken("QS", "AH"), &tricks, &mut totals);
+        let second = filippa.score_hand(&taken("QS", "AH"), &tricks, &PerSeat::new(4), &mut totals);
         assert_eq!(second.points.as_slice(), &[0, 0, 36, 36]);
         assert_eq!(second.penalties.as_slice(), &[-13, -5, 0, 0]);
         assert_eq!(filippa.pool(), 36);

@@ -73,6 +73,7 @@ impl VariantRules for Hearts {
         &mut self,
         taken: &PerSeat<CardSet>,
         _tricks_won: &PerSeat<u8>,
+        _bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
         let (points, moon) = score(taken, self.moon);
@@ -174,6 +175,9 @@ pub(super) fn facts() -> VariantFacts {
         trick_points: false,
         card_points: super::facts::card_points(|taken| score(taken, Moon::Add).0[Seat(0)]),
         scoring: "Each heart 1 point, Q♠ 13; lowest total wins.".into(),
+        bidding: false,
+        hand_size_varies: false,
+        player_counts: None,
     }
 }
 

@@ -47,6 +47,7 @@ impl VariantRules for Hearts5 {
         &mut self,
         taken: &PerSeat<CardSet>,
         _tricks_won: &PerSeat<u8>,
+        _bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
         let points = score(taken);
@@ -99,6 +100,9 @@ pub(super) fn facts() -> VariantFacts {
         trick_points: false,
         card_points: super::facts::card_points(|taken| score(taken)[Seat(0)]),
         scoring: "Each heart taken scores its face value; lowest total wins.".into(),
+        bidding: false,
+        hand_size_varies: false,
+        player_counts: None,
     }
 }
 

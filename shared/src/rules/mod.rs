@@ -1,10 +1,11 @@
 //! One rules engine for every trick-taking variant.
 //!
-//! [`Game`] is a phase machine (passing, playing, match over) that deals, checks and runs the
-//! tricks every variant shares. Each variant's file (`hearts`, `filippa`, `hearts5`, `tricks`,
-//! `whist`) holds everything that differs for it: trump and passing at the deal, legality
-//! beyond following suit, scoring, what ends the match, the state only it keeps and the facts
-//! clients are told. They meet `Game` through one seam, `variant_rules`; `per_variant` is the
+//! [`Game`] is a phase machine (passing, bidding, playing, match over) that deals, checks and
+//! runs the bidding and the tricks every variant shares. Each variant's file (`hearts`,
+//! `filippa`, `hearts5`, `tricks`, `whist`, `spades`, `ohhell`) holds everything that differs
+//! for it: trump and passing at the deal, whether and what its players bid, legality beyond
+//! following suit, scoring, what ends the match, the state only it keeps and the facts clients
+//! are told. They meet `Game` through one seam, `variant_rules`; `per_variant` is the
 //! one place that picks a variant's file.
 
 mod error;
@@ -14,7 +15,9 @@ pub mod filippa;
 mod game;
 mod hearts;
 mod hearts5;
+mod ohhell;
 mod per_variant;
+mod spades;
 mod trick;
 mod tricks;
 mod variant;
@@ -23,7 +26,10 @@ mod whist;
 
 pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
-pub use facts::{FirstLead, TrumpRule, VariantFacts};
+pub use facts::{FirstLead, PlayerCounts, TrumpRule, VariantFacts};
 pub use game::{Game, PASS_COUNT, Phase, first_dealer};
 pub use trick::{CompletedTrick, Plays, Trick, TrickCards};
-pub use variant::{BadCard, Moon, OptionKind, OptionSpec, Options, OptionsError, Rules, Variant};
+pub use variant::{
+    BadCard, Moon, OhHellScoring, OptionKind, OptionSpec, Options, OptionsError, Rules, Schedule,
+    Variant,
+};

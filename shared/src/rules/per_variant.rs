@@ -8,10 +8,11 @@
 
 use super::facts::VariantFacts;
 use super::variant::{Rules, Variant};
-use super::variant_rules::{HandScore, HandSetup, Table, VariantRules};
+use super::variant_rules::{BidRange, HandScore, HandSetup, Table, VariantRules};
 use super::{
     RuleError, filippa, filippa::Filippa, hearts, hearts::Hearts, hearts5, hearts5::Hearts5,
 };
+use super::{ohhell, ohhell::OhHell, spades, spades::Spades};
 use super::{tricks, tricks::Tricks, whist, whist::Whist};
 use crate::card::{Card, CardSet};
 use crate::seat::{PerSeat, Seat};
@@ -26,6 +27,20 @@ impl Variant {
             Variant::Hearts5 => hearts5::facts(),
             Variant::Tricks => tricks::facts(),
             Variant::Whist => whist::facts(),
+            Variant::Spades => spades::facts(),
+            Variant::OhHell => ohhell::facts(),
+        }
+    }
+}
+
+impl Rules {
+    /// The cards each seat is dealt in the hand numbered `hand` (from 0): the variant's hand
+    /// size, or Oh Hell's schedule at this table.
+    #[must_use]
+    pub fn hand_size(&self, hand: u32) -> u32 {
+        match self.variant {
+            Variant::OhHell => ohhell::hand_size(self.players, self.schedule, hand),
+            _ => self.variant.hand_size(),
         }
     }
 }
@@ -43,6 +58,10 @@ pub(super) enum VariantState {
     Tricks(Tricks),
     /// Whist.
     Whist(Whist),
+    /// Spades, with each side's bags.
+    Spades(Spades),
+    /// Oh Hell.
+    OhHell(OhHell),
 }
 
 /// Calls the same method on whichever variant `$state` holds.
@@ -54,6 +73,8 @@ macro_rules! forward {
             VariantState::Hearts5($v) => $call,
             VariantState::Tricks($v) => $call,
             VariantState::Whist($v) => $call,
+            VariantState::Spades($v) => $call,
+            VariantState::OhHell($v) => $call,
         }
     };
 }
@@ -67,6 +88,8 @@ impl VariantState {
             Variant::Hearts5 => VariantState::Hearts5(Hearts5::new(rules)),
             Variant::Tricks => VariantState::Tricks(Tricks::new(rules)),
             Variant::Whist => VariantState::Whist(Whist::new(rules)),
+            Variant::Spades => VariantState::Spades(Spades::new(rules)),
+            Variant::OhHell => VariantState::OhHell(OhHell::new(rules)),
         }
     }
 
@@ -128,14 +151,25 @@ impl VariantState {
         forward!(self, v => v.trick_won(winner, totals))
     }
 
+    /// [`VariantRules::bids`].
+    pub fn bids(&self) -> bool {
+        forward!(self, v => v.bids())
+    }
+
+    /// [`VariantRules::bid_range`].
+    pub fn bid_range(&self, tricks: u8, earlier: u32, last: bool) -> BidRange {
+        forward!(self, v => v.bid_range(tricks, earlier, last))
+    }
+
     /// [`VariantRules::score_hand`].
     pub fn score_hand(
         &mut self,
         taken: &PerSeat<CardSet>,
         tricks_won: &PerSeat<u8>,
+        bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
-        forward!(self, v => v.score_hand(taken, tricks_won, totals))
+        forward!(self, v => v.score_hand(taken, tricks_won, bids, totals))
     }
 
     /// [`VariantRules::match_winners`].

@@ -65,6 +65,7 @@ impl VariantRules for Tricks {
         &mut self,
         _taken: &PerSeat<CardSet>,
         tricks_won: &PerSeat<u8>,
+        _bids: &PerSeat<Option<u8>>,
         _totals: &mut PerSeat<i32>,
     ) -> HandScore {
         let mut points = self.penalties;
@@ -100,6 +101,9 @@ pub(super) fn facts() -> VariantFacts {
              the target wins.",
             -BAD_CARD_PENALTY
         ),
+        bidding: false,
+        hand_size_varies: false,
+        player_counts: None,
     }
 }
 
@@ -124,12 +128,12 @@ mod tests {
         assert_eq!(rules.bad_card(Seat(0), &mut totals), Some(-100));
         assert_eq!(totals.as_slice(), &[-95, 0, 0, 0]);
         let won = PerSeat::from_slice(&[2, 1, 0, 0]);
-        let score = rules.score_hand(&PerSeat::new(4), &won, &mut totals);
+        let score = rules.score_hand(&PerSeat::new(4), &won, &PerSeat::new(4), &mut totals);
         assert_eq!(score.points.as_slice(), &[-98, 1, 0, 0]);
         assert_eq!(totals.as_slice(), &[-95, 0, 0, 0], "already counted");
         let deck = std::array::from_fn(|i| crate::card::Card::from_index(i as u8));
         rules.start_hand(1, &deck, 52);
-        let score = rules.score_hand(&PerSeat::new(4), &won, &mut totals);
+        let score = rules.score_hand(&PerSeat::new(4), &won, &PerSeat::new(4), &mut totals);
         assert_eq!(score.points.as_slice(), &[2, 1, 0, 0]);
     }
 

@@ -1,4 +1,4 @@
-//! The five variants and their named options, with defaults and validation.
+//! The variants and their named options, with defaults and validation.
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,16 +21,23 @@ pub enum Variant {
     Tricks,
     /// Whist: partnerships, the dealer's last card sets trump, tricks over six score, to 5.
     Whist,
+    /// Spades: partnerships bid their tricks, spades are trump, bags and nil, to 500.
+    Spades,
+    /// Oh Hell: 3 to 7 players bid the exact tricks they will take, hand sizes go down and up.
+    #[serde(rename = "ohhell")]
+    OhHell,
 }
 
 impl Variant {
     /// Every variant, in the order the lobby lists them.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Hearts,
         Variant::Filippa,
         Variant::Hearts5,
         Variant::Tricks,
         Variant::Whist,
+        Variant::Spades,
+        Variant::OhHell,
     ];
 
     /// The name used on the wire and the command line.
@@ -42,6 +49,8 @@ impl Variant {
             Variant::Hearts5 => "hearts5",
             Variant::Tricks => "tricks",
             Variant::Whist => "whist",
+            Variant::Spades => "spades",
+            Variant::OhHell => "ohhell",
         }
     }
 
@@ -64,23 +73,53 @@ impl Variant {
             Variant::Whist => {
                 "Partners across the table; the dealer's last card sets trump; tricks over six score."
             }
+            Variant::Spades => {
+                "Partners bid the tricks they will take; spades are always trump; beware of bags."
+            }
+            Variant::OhHell => {
+                "Bid exactly the tricks you will take, as the hands shrink and grow again."
+            }
         }
     }
 
-    /// How many seats the table has.
+    /// How many seats the table has by default. Oh Hell takes its count from the `players`
+    /// option: a game's own count is [`Rules::players`].
     #[must_use]
     pub fn players(self) -> u8 {
         if self == Variant::Hearts5 { 5 } else { 4 }
     }
 
-    /// How many cards each player is dealt.
+    /// The seat counts the variant can be played with (one, but for Oh Hell).
     #[must_use]
-    pub fn hand_size(self) -> u32 {
-        if self == Variant::Hearts5 { 10 } else { 13 }
+    pub fn player_range(self) -> std::ops::RangeInclusive<u8> {
+        if self == Variant::OhHell {
+            3..=7
+        } else {
+            self.players()..=self.players()
+        }
     }
 
-    /// The most cards a hand holds in any variant, and so the most tricks of a hand.
-    pub const MAX_HAND_SIZE: usize = 13;
+    /// How many cards each player is dealt; for Oh Hell, whose hands change size from hand to
+    /// hand, the first hand at the default table (a game's own sizes: [`Rules::hand_size`]).
+    #[must_use]
+    pub fn hand_size(self) -> u32 {
+        match self {
+            Variant::Hearts5 => 10,
+            Variant::OhHell => 12,
+            _ => 13,
+        }
+    }
+
+    /// True when the number of cards dealt changes from hand to hand (Oh Hell): each hand's
+    /// `hand_started` then says how many.
+    #[must_use]
+    pub fn hand_size_varies(self) -> bool {
+        self == Variant::OhHell
+    }
+
+    /// The most cards a hand holds in any variant, and so the most tricks of a hand: Oh Hell
+    /// at three seats deals 17 each (51 cards, one left to turn up for trump).
+    pub const MAX_HAND_SIZE: usize = 17;
 
     /// True when the lowest total wins (the Hearts family scores penalties).
     #[must_use]
@@ -151,7 +190,91 @@ impl Variant {
                 5,
                 "The first partnership to reach this many points wins.",
             )],
+            Variant::Spades => vec![
+                target(500, "The first partnership to reach this many points wins."),
+                integer(
+                    "mercy",
+                    0,
+                    100_000,
+                    200,
+                    "A partnership at minus this many points or below loses (0: never).",
+                ),
+                boolean(
+                    "nil",
+                    true,
+                    "A bid of 0 is nil: 100 points if the bidder takes no trick, minus 100 if they do.",
+                ),
+                integer(
+                    "bag_limit",
+                    0,
+                    100,
+                    10,
+                    "Every this many overtricks (bags) a partnership takes cost the bag penalty (0: bags are not counted).",
+                ),
+                integer(
+                    "bag_penalty",
+                    0,
+                    1000,
+                    100,
+                    "What each full count of bags costs.",
+                ),
+                boolean(
+                    "spades_broken",
+                    true,
+                    "Spades may not be led until a spade has been played, unless the leader holds only spades.",
+                ),
+            ],
+            Variant::OhHell => vec![
+                integer("players", 3, 7, 4, "Seats at the table (3 to 7)."),
+                OptionSpec {
+                    name: "schedule",
+                    kind: OptionKind::Choice {
+                        values: vec!["down_up", "down", "up", "up_down"],
+                    },
+                    default: "down_up".into(),
+                    description: "Hand sizes: from the largest (a card left to turn up) down to 1 and back up, only down, only up, or up then down.",
+                },
+                boolean(
+                    "hook",
+                    true,
+                    "The dealer, bidding last, may not make the bids add up to the tricks in the hand.",
+                ),
+                OptionSpec {
+                    name: "scoring",
+                    kind: OptionKind::Choice {
+                        values: vec!["standard", "minus_difference", "tricks_plus_ten"],
+                    },
+                    default: "standard".into(),
+                    description: "An exact bid scores 10 plus the bid, else 0; or else minus the difference; or a point per trick and 10 more for an exact bid.",
+                },
+            ],
         }
+    }
+}
+
+/// An integer option's description.
+fn integer(
+    name: &'static str,
+    min: i64,
+    max: i64,
+    default: i64,
+    description: &'static str,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Integer { min, max },
+        default: default.into(),
+        description,
+    }
+}
+
+/// A true-or-false option's description.
+fn boolean(name: &'static str, default: bool, description: &'static str) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Boolean,
+        default: default.into(),
+        description,
     }
 }
 
@@ -193,6 +316,35 @@ pub enum BadCard {
     Reject,
 }
 
+/// How Oh Hell's hand sizes go from hand to hand, between the largest hand that leaves a card
+/// to turn up for trump and a hand of one card.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// From the largest down to one, then back up to the largest.
+    #[default]
+    DownUp,
+    /// From the largest down to one.
+    Down,
+    /// From one up to the largest.
+    Up,
+    /// From one up to the largest, then back down to one.
+    UpDown,
+}
+
+/// How an Oh Hell hand scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OhHellScoring {
+    /// An exact bid scores 10 plus the bid; any other result scores nothing.
+    #[default]
+    Standard,
+    /// An exact bid scores 10 plus the bid; otherwise minus the difference.
+    MinusDifference,
+    /// A point per trick taken, and 10 more for an exact bid.
+    TricksPlusTen,
+}
+
 /// The options a table was created with. Each is optional; absent ones take the variant's
 /// default, and one that the variant does not have is an error.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -213,6 +365,33 @@ pub struct Options {
     /// What an illegal card does (tricks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bad_card: Option<BadCard>,
+    /// Seats at the table (ohhell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
+    /// A partnership at minus this or below loses; 0 never (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mercy: Option<i32>,
+    /// A bid of 0 is nil (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil: Option<bool>,
+    /// Overtricks that cost the bag penalty; 0: bags are not counted (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_limit: Option<i32>,
+    /// What each full count of bags costs (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_penalty: Option<i32>,
+    /// Spades may not be led until one has been played (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spades_broken: Option<bool>,
+    /// How hand sizes go (ohhell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    /// The dealer may not make the bids add up to the tricks (ohhell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<bool>,
+    /// How a hand scores (ohhell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<OhHellScoring>,
 }
 
 /// The resolved rules of one table: a variant and every option's value.
@@ -230,6 +409,24 @@ pub struct Rules {
     pub hands: u32,
     /// What an illegal card does in `tricks`.
     pub bad_card: BadCard,
+    /// Seats at the table: the variant's count, or Oh Hell's `players`.
+    pub players: u8,
+    /// Spades: a partnership at `-mercy` or below loses; 0 never.
+    pub mercy: i32,
+    /// Spades: a bid of 0 is nil.
+    pub nil: bool,
+    /// Spades: bags that cost the penalty; 0 when bags are not counted.
+    pub bag_limit: i32,
+    /// Spades: what each full count of bags costs.
+    pub bag_penalty: i32,
+    /// Spades: no spade lead until a spade has been played.
+    pub spades_broken: bool,
+    /// Oh Hell: how hand sizes go.
+    pub schedule: Schedule,
+    /// Oh Hell: the dealer may not make the bids add up to the tricks.
+    pub hook: bool,
+    /// Oh Hell: how a hand scores.
+    pub scoring: OhHellScoring,
 }
 
 impl Rules {
@@ -243,6 +440,15 @@ impl Rules {
             ("moon", options.moon.is_some()),
             ("hands", options.hands.is_some()),
             ("bad_card", options.bad_card.is_some()),
+            ("players", options.players.is_some()),
+            ("mercy", options.mercy.is_some()),
+            ("nil", options.nil.is_some()),
+            ("bag_limit", options.bag_limit.is_some()),
+            ("bag_penalty", options.bag_penalty.is_some()),
+            ("spades_broken", options.spades_broken.is_some()),
+            ("schedule", options.schedule.is_some()),
+            ("hook", options.hook.is_some()),
+            ("scoring", options.scoring.is_some()),
         ];
         if let Some((name, _)) = given.iter().find(|(name, set)| *set && !has(name)) {
             return Err(OptionsError::NotForVariant {
@@ -253,23 +459,26 @@ impl Rules {
         let target = options.target.unwrap_or(match variant {
             Variant::Tricks => 1000,
             Variant::Whist => 5,
+            Variant::Spades => 500,
             _ => 100,
         });
-        if !(1..=100_000).contains(&target) {
-            return Err(OptionsError::OutOfRange {
-                option: "target",
-                min: 1,
-                max: 100_000,
-            });
-        }
         let hands = options.hands.unwrap_or(5);
-        if !(1..=100).contains(&hands) {
-            return Err(OptionsError::OutOfRange {
-                option: "hands",
-                min: 1,
-                max: 100,
-            });
-        }
+        let players = options.players.unwrap_or(variant.players());
+        let range = variant.player_range();
+        in_range("target", target.into(), 1, 100_000)?;
+        in_range("hands", hands.into(), 1, 100)?;
+        in_range(
+            "players",
+            players.into(),
+            (*range.start()).into(),
+            (*range.end()).into(),
+        )?;
+        let mercy = options.mercy.unwrap_or(200);
+        in_range("mercy", mercy.into(), 0, 100_000)?;
+        let bag_limit = options.bag_limit.unwrap_or(10);
+        in_range("bag_limit", bag_limit.into(), 0, 100)?;
+        let bag_penalty = options.bag_penalty.unwrap_or(100);
+        in_range("bag_penalty", bag_penalty.into(), 0, 1000)?;
         Ok(Rules {
             variant,
             target,
@@ -277,7 +486,22 @@ impl Rules {
             moon: options.moon.unwrap_or_default(),
             hands,
             bad_card: options.bad_card.unwrap_or_default(),
+            players,
+            mercy,
+            nil: options.nil.unwrap_or(true),
+            bag_limit,
+            bag_penalty,
+            spades_broken: options.spades_broken.unwrap_or(true),
+            schedule: options.schedule.unwrap_or_default(),
+            hook: options.hook.unwrap_or(true),
+            scoring: options.scoring.unwrap_or_default(),
         })
+    }
+
+    /// Seats at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.players
     }
 
     /// The default rules of a variant.
@@ -304,8 +528,31 @@ impl Rules {
                 options.target = Some(self.target);
                 options.bad_card = Some(self.bad_card);
             }
+            Variant::Spades => {
+                options.target = Some(self.target);
+                options.mercy = Some(self.mercy);
+                options.nil = Some(self.nil);
+                options.bag_limit = Some(self.bag_limit);
+                options.bag_penalty = Some(self.bag_penalty);
+                options.spades_broken = Some(self.spades_broken);
+            }
+            Variant::OhHell => {
+                options.players = Some(self.players);
+                options.schedule = Some(self.schedule);
+                options.hook = Some(self.hook);
+                options.scoring = Some(self.scoring);
+            }
         }
         options
+    }
+}
+
+/// Refuses an option's value outside `min..=max`.
+fn in_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<(), OptionsError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(OptionsError::OutOfRange { option, min, max })
     }
 }
 
@@ -347,7 +594,9 @@ pub enum OptionKind {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OptionsError {
     /// No such variant.
-    #[error("there is no variant `{0}`: choose hearts, filippa, hearts5, tricks or whist")]
+    #[error(
+        "there is no variant `{0}`: choose hearts, filippa, hearts5, tricks, whist, spades or ohhell"
+    )]
     UnknownVariant(String),
     /// The option exists, but not for this variant.
     #[error("the option `{option}` does not apply to {variant}")]
@@ -395,6 +644,76 @@ mod tests {
         assert_eq!(Rules::standard(Variant::Tricks).bad_card, BadCard::Penalty);
         assert_eq!(Rules::standard(Variant::Whist).target, 5);
         assert_eq!(Rules::standard(Variant::Hearts5).hands, 5);
+    }
+
+    #[test]
+    fn spades_and_ohhell_defaults_follow_the_rules_reference() {
+        let spades = Rules::standard(Variant::Spades);
+        assert_eq!(
+            (
+                spades.target,
+                spades.mercy,
+                spades.nil,
+                spades.spades_broken
+            ),
+            (500, 200, true, true)
+        );
+        assert_eq!(
+            (spades.bag_limit, spades.bag_penalty, spades.players),
+            (10, 100, 4)
+        );
+        let ohhell = Rules::standard(Variant::OhHell);
+        assert_eq!(
+            (ohhell.players, ohhell.schedule, ohhell.hook, ohhell.scoring),
+            (4, Schedule::DownUp, true, OhHellScoring::Standard)
+        );
+        assert_eq!(Rules::standard(Variant::Hearts5).players(), 5);
+    }
+
+    #[test]
+    fn ohhell_seats_three_to_seven_players() {
+        for players in 3..=7 {
+            let options = Options {
+                players: Some(players),
+                ..Options::default()
+            };
+            assert_eq!(
+                Rules::new(Variant::OhHell, &options).unwrap().players(),
+                players
+            );
+        }
+        for players in [0, 2, 8] {
+            let options = Options {
+                players: Some(players),
+                ..Options::default()
+            };
+            let err = Rules::new(Variant::OhHell, &options).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "the option `players` must be between 3 and 7"
+            );
+        }
+        let options = Options {
+            players: Some(5),
+            ..Options::default()
+        };
+        let err = Rules::new(Variant::Spades, &options).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the option `players` does not apply to spades"
+        );
+        let json = r#"{"players": 6, "schedule": "up_down", "scoring": "tricks_plus_ten"}"#;
+        let options: Options = serde_json::from_str(json).unwrap();
+        let rules = Rules::new(Variant::OhHell, &options).unwrap();
+        assert_eq!(
+            (rules.schedule, rules.scoring),
+            (Schedule::UpDown, OhHellScoring::TricksPlusTen)
+        );
+        assert_eq!("OhHell".parse::<Variant>().unwrap(), Variant::OhHell);
+        assert_eq!(
+            serde_json::to_string(&Variant::OhHell).unwrap(),
+            r#""ohhell""#
+        );
     }
 
     #[test]

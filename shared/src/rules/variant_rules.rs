@@ -2,7 +2,8 @@
 //!
 //! [`VariantRules`] lists every decision a variant makes; its default methods are plain trick
 //! taking (lead anything, follow suit or discard anything, dealer's left leads, no trump, no
-//! passing), so each variant file overrides only what differs; `per_variant` picks the file.
+//! passing, no bidding), so each variant file overrides only what differs; `per_variant` picks
+//! the file.
 //! This module owns no rule itself and may not reach into `Game` or name a variant: hooks get
 //! exactly the facts they decide from.
 
@@ -42,6 +43,17 @@ pub(super) struct Table {
     pub trump: Option<Suit>,
 }
 
+/// The bids a seat may make: `min..=max` but not `forbidden`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct BidRange {
+    /// The lowest bid allowed.
+    pub min: u8,
+    /// The highest bid allowed.
+    pub max: u8,
+    /// The dealer's bid that would make the bids add up to the tricks, where that is refused.
+    pub forbidden: Option<u8>,
+}
+
 /// The score sheet line a variant computes at the end of a hand (everything but the numbers
 /// `Game` already knows).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +66,12 @@ pub(super) struct HandScore {
     pub pool_carried: i32,
     /// Who shot the moon (hearts).
     pub moon: Option<Seat>,
+    /// Each side's bags after the hand (spades).
+    pub bags: Option<PerSeat<i32>>,
+    /// What bags cost this hand, when they cost something (spades).
+    pub bag_penalty: Option<PerSeat<i32>>,
+    /// Each nil bid's outcome, when someone bid nil (spades).
+    pub nil: Option<PerSeat<Option<bool>>>,
 }
 
 impl HandScore {
@@ -64,6 +82,9 @@ impl HandScore {
             points,
             pool_carried: 0,
             moon: None,
+            bags: None,
+            bag_penalty: None,
+            nil: None,
         }
     }
 }
@@ -125,11 +146,31 @@ pub(super) trait VariantRules {
         false
     }
 
-    /// Scores the finished hand and adds it to `totals`.
+    /// True when every seat bids the tricks it expects, in turn from the dealer's left, after
+    /// the deal (and any passing) and before play. By default nobody bids.
+    fn bids(&self) -> bool {
+        false
+    }
+
+    /// The bids allowed to the next bidder in a hand of `tricks` tricks, when the bids made
+    /// before it add up to `earlier` and `last` says it bids last (the dealer). By default
+    /// any number of tricks from none to all.
+    fn bid_range(&self, tricks: u8, earlier: u32, last: bool) -> BidRange {
+        let _ = (earlier, last);
+        BidRange {
+            min: 0,
+            max: tricks,
+            forbidden: None,
+        }
+    }
+
+    /// Scores the finished hand and adds it to `totals`. `bids` holds each seat's bid in the
+    /// variants that bid, `None` everywhere in the others.
     fn score_hand(
         &mut self,
         taken: &PerSeat<CardSet>,
         tricks_won: &PerSeat<u8>,
+        bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore;
 
@@ -148,6 +189,12 @@ pub(super) fn add_points(totals: &mut PerSeat<i32>, points: &PerSeat<i32>) {
 pub(super) fn highest_at(totals: &PerSeat<i32>, target: i32) -> Option<Vec<Seat>> {
     let max = *totals.as_slice().iter().max().expect("seats");
     (max >= target).then(|| seats_with(totals, max))
+}
+
+/// The seats with the highest total.
+pub(super) fn highest(totals: &PerSeat<i32>) -> Vec<Seat> {
+    let max = *totals.as_slice().iter().max().expect("seats");
+    seats_with(totals, max)
 }
 
 /// The seats with the lowest total.

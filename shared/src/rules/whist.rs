@@ -40,6 +40,7 @@ impl VariantRules for Whist {
         &mut self,
         _taken: &PerSeat<CardSet>,
         tricks_won: &PerSeat<u8>,
+        _bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
         let points = score(tricks_won);
@@ -89,6 +90,9 @@ pub(super) fn facts() -> VariantFacts {
         card_points: BTreeMap::new(),
         scoring: "The side with more tricks scores those over six; first side to the target wins."
             .into(),
+        bidding: false,
+        hand_size_varies: false,
+        player_counts: None,
     }
 }
 
@@ -113,7 +117,7 @@ mod tests {
         let mut whist = Whist::new(&Rules::standard(Variant::Whist));
         let mut totals = PerSeat::from_slice(&[3, 0, 3, 0]);
         let won = PerSeat::from_slice(&[5, 1, 4, 3]);
-        let score = whist.score_hand(&PerSeat::new(4), &won, &mut totals);
+        let score = whist.score_hand(&PerSeat::new(4), &won, &PerSeat::new(4), &mut totals);
         assert_eq!(score.points.as_slice(), &[3, 0, 3, 0]);
         assert_eq!(
             whist.match_winners(&totals, 0),

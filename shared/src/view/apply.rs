@@ -24,6 +24,10 @@
 //!   change hands (`cards_passed`).
 //! - **`pool`** only moves in variants with a prize (filippa); elsewhere it keeps the value of
 //!   the snapshot the client started from.
+//!
+//! Bidding needs no exception: who bids next, each bid and the start of play follow from the
+//! `hand_started` and `bid` events alone (the engine's trick waits for the dealer's left while
+//! the players bid, as a followed view shows it).
 
 use arrayvec::ArrayVec;
 
@@ -48,9 +52,10 @@ impl PlayerView {
                 dealer,
                 pass,
                 commitment,
+                hand_size,
             } => {
                 self.deal_commitment = *commitment;
-                self.hand_started(*hand, *dealer, *pass);
+                self.hand_started(*hand, *dealer, *pass, *hand_size);
             }
             Event::Dealt { seat, cards } => {
                 if self.seat == Some(*seat) {
@@ -65,6 +70,7 @@ impl PlayerView {
             }
             Event::PassChosen { seat } => self.pass_chosen(*seat),
             Event::CardsPassed { from, to, cards } => self.cards_passed(*from, *to, *cards),
+            Event::Bid { seat, tricks } => self.bid(*seat, *tricks),
             Event::Played { seat, card } => self.played(*seat, *card),
             Event::TrickWon { winner, .. } => self.trick_won(*winner),
             Event::BadCard { seat, penalty, .. } => {
@@ -104,8 +110,15 @@ impl PlayerView {
         }
     }
 
-    /// A new hand: everything of the last one is cleared; hand 0 starts a new match.
-    fn hand_started(&mut self, hand: u32, dealer: Seat, pass: Option<PassDirection>) {
+    /// A new hand: everything of the last one is cleared; hand 0 starts a new match. Every
+    /// seat is dealt `hand_size` cards, or the variant's hand size when the event has none.
+    fn hand_started(
+        &mut self,
+        hand: u32,
+        dealer: Seat,
+        pass: Option<PassDirection>,
+        hand_size: Option<u32>,
+    ) {
         let n = self.players;
         let facts = self.variant.facts();
         if hand == 0 {
@@ -122,8 +135,9 @@ impl PlayerView {
         self.hand = CardSet::EMPTY;
         self.hand_sizes = PerSeat::new(n);
         for seat in Seat::all(n) {
-            self.hand_sizes[seat] = facts.hand_size as u8;
+            self.hand_sizes[seat] = hand_size.unwrap_or(facts.hand_size) as u8;
         }
+        self.bids = facts.bidding.then(|| PerSeat::new(n));
         self.trump = None;
         self.face_up = CardSet::EMPTY;
         self.trick = TrickView {
@@ -143,8 +157,32 @@ impl PlayerView {
             self.phase = Phase::Passing;
             self.to_act = Seat::all(n).collect();
         } else {
+            self.bidding_or_play();
+        }
+    }
+
+    /// After the deal and any passing: the dealer's left bids first where players bid, else
+    /// play starts.
+    fn bidding_or_play(&mut self) {
+        if self.bids.is_some() {
+            self.phase = Phase::Bidding;
+            self.to_act = Seats::from_iter([self.dealer.next(self.players)]);
+        } else {
             self.phase = Phase::Playing;
             self.find_first_leader();
+        }
+    }
+
+    /// A seat bid; after the last bid (the dealer's) play starts.
+    fn bid(&mut self, seat: Seat, tricks: u8) {
+        // A stream with a bid in a variant without bidding (no server sends one) changes nothing.
+        let Some(bids) = &mut self.bids else { return };
+        bids[seat] = Some(tricks);
+        if bids.as_slice().iter().all(Option::is_some) {
+            self.phase = Phase::Playing;
+            self.find_first_leader();
+        } else {
+            self.to_act = Seats::from_iter([seat.next(self.players)]);
         }
     }
 
@@ -154,9 +192,8 @@ impl PlayerView {
         let Some(pass) = &mut self.pass else { return };
         pass.waiting.retain(|s| *s != seat);
         if pass.waiting.is_empty() && self.phase == Phase::Passing {
-            // Everyone has chosen: the cards change hands and play starts.
-            self.phase = Phase::Playing;
-            self.find_first_leader();
+            // Everyone has chosen: the cards change hands and bidding or play starts.
+            self.bidding_or_play();
         }
     }
 

@@ -29,10 +29,10 @@ use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::protocol::ServerMsg;
 use crate::rules::{
-    Action, BadCard, CompletedTrick, Event, HandResult, Legal, Moon, Options, PassDirection, Phase,
-    Variant,
+    Action, BadCard, CompletedTrick, Event, HandResult, Legal, Moon, OhHellScoring, Options,
+    PassDirection, Phase, Schedule, Variant,
 };
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
 use super::{PassView, PlayedCard, PlayerView, TrickView};
 
@@ -230,6 +230,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         trick,
         tricks,
         tricks_won,
+        bids,
         hearts_broken,
         pass,
         totals,
@@ -252,6 +253,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     out.push_str(r#","phase":"#);
     out.push_str(match phase {
         Phase::Passing => r#""passing""#,
+        Phase::Bidding => r#""bidding""#,
         Phase::Playing => r#""playing""#,
         Phase::MatchOver => r#""match_over""#,
     });
@@ -281,6 +283,10 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     }
     out.push_str(r#"],"tricks_won":"#);
     per_seat(out, tricks_won);
+    if let Some(bids) = bids {
+        out.push_str(r#","bids":"#);
+        optional_per_seat(out, bids);
+    }
     out.push_str(if *hearts_broken {
         r#","hearts_broken":true,"pass":"#
     } else {
@@ -351,6 +357,22 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
             card_set(out, *cards);
             out.push('}');
         }
+        Legal::Bid {
+            min,
+            max,
+            forbidden,
+        } => {
+            out.push_str(r#"{"type":"bid","min":"#);
+            uint(out, u64::from(*min));
+            out.push_str(r#","max":"#);
+            uint(out, u64::from(*max));
+            out.push_str(r#","forbidden":"#);
+            match forbidden {
+                Some(bid) => uint(out, u64::from(*bid)),
+                None => out.push_str("null"),
+            }
+            out.push('}');
+        }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
     }
 }
@@ -373,6 +395,10 @@ pub fn write_action(out: &mut String, action: &Action) {
             }
             out.push(']');
         }
+        Action::Bid { tricks } => {
+            out.push_str(r#"{"type":"bid","tricks":"#);
+            uint(out, u64::from(*tricks));
+        }
     }
     out.push('}');
 }
@@ -385,6 +411,7 @@ pub fn write_event(out: &mut String, event: &Event) {
             dealer,
             pass,
             commitment,
+            hand_size,
         } => {
             out.push_str(r#"{"kind":"hand_started","hand":"#);
             uint(out, u64::from(*hand));
@@ -398,6 +425,10 @@ pub fn write_event(out: &mut String, event: &Event) {
             if let Some(commitment) = commitment {
                 out.push_str(r#","commitment":"#);
                 hash(out, commitment);
+            }
+            if let Some(size) = hand_size {
+                out.push_str(r#","hand_size":"#);
+                uint(out, u64::from(*size));
             }
         }
         Event::Dealt { seat, cards } => {
@@ -423,6 +454,12 @@ pub fn write_event(out: &mut String, event: &Event) {
             seat_number(out, *to);
             out.push_str(r#","cards":"#);
             card_set(out, *cards);
+        }
+        Event::Bid { seat, tricks } => {
+            out.push_str(r#"{"kind":"bid","seat":"#);
+            seat_number(out, *seat);
+            out.push_str(r#","tricks":"#);
+            uint(out, u64::from(*tricks));
         }
         Event::Played { seat, card } => {
             out.push_str(r#"{"kind":"played","seat":"#);
@@ -470,6 +507,15 @@ fn write_options(out: &mut String, options: &Options) {
         moon,
         hands,
         bad_card,
+        players,
+        mercy,
+        nil,
+        bag_limit,
+        bag_penalty,
+        spades_broken,
+        schedule,
+        hook,
+        scoring,
     } = options;
     let mut first = true;
     let mut key = |out: &mut String, name: &str| {
@@ -502,6 +548,51 @@ fn write_options(out: &mut String, options: &Options) {
         out.push_str(match bad_card {
             BadCard::Penalty => r#""penalty""#,
             BadCard::Reject => r#""reject""#,
+        });
+    }
+    if let Some(players) = players {
+        key(out, "players");
+        uint(out, u64::from(*players));
+    }
+    if let Some(mercy) = mercy {
+        key(out, "mercy");
+        int(out, i64::from(*mercy));
+    }
+    if let Some(nil) = nil {
+        key(out, "nil");
+        boolean(out, *nil);
+    }
+    if let Some(bag_limit) = bag_limit {
+        key(out, "bag_limit");
+        int(out, i64::from(*bag_limit));
+    }
+    if let Some(bag_penalty) = bag_penalty {
+        key(out, "bag_penalty");
+        int(out, i64::from(*bag_penalty));
+    }
+    if let Some(spades_broken) = spades_broken {
+        key(out, "spades_broken");
+        boolean(out, *spades_broken);
+    }
+    if let Some(schedule) = schedule {
+        key(out, "schedule");
+        out.push_str(match schedule {
+            Schedule::DownUp => r#""down_up""#,
+            Schedule::Down => r#""down""#,
+            Schedule::Up => r#""up""#,
+            Schedule::UpDown => r#""up_down""#,
+        });
+    }
+    if let Some(hook) = hook {
+        key(out, "hook");
+        boolean(out, *hook);
+    }
+    if let Some(scoring) = scoring {
+        key(out, "scoring");
+        out.push_str(match scoring {
+            OhHellScoring::Standard => r#""standard""#,
+            OhHellScoring::MinusDifference => r#""minus_difference""#,
+            OhHellScoring::TricksPlusTen => r#""tricks_plus_ten""#,
         });
     }
     out.push_str(if first { "{}" } else { "}" });
@@ -572,6 +663,10 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         totals,
         pool_carried,
         moon,
+        bids,
+        bags,
+        bag_penalty,
+        nil,
         secret,
     } = result;
     out.push_str(r#""hand":"#);
@@ -588,6 +683,31 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
     int(out, i64::from(*pool_carried));
     out.push_str(r#","moon":"#);
     optional_seat(out, *moon);
+    if let Some(bids) = bids {
+        out.push_str(r#","bids":"#);
+        per_seat(out, bids);
+    }
+    if let Some(bags) = bags {
+        out.push_str(r#","bags":"#);
+        per_seat(out, bags);
+    }
+    if let Some(penalty) = bag_penalty {
+        out.push_str(r#","bag_penalty":"#);
+        per_seat(out, penalty);
+    }
+    if let Some(nil) = nil {
+        out.push_str(r#","nil":["#);
+        for (i, made) in nil.as_slice().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match made {
+                Some(made) => boolean(out, *made),
+                None => out.push_str("null"),
+            }
+        }
+        out.push(']');
+    }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
         hash(out, secret);
@@ -684,8 +804,9 @@ fn seats(out: &mut String, seats: &[Seat]) {
 /// A list of per-seat numbers, put together on the stack and copied once: a score sheet line
 /// has four, and copying number by number cost more than writing the digits.
 fn per_seat<T: Copy + Into<i64>>(out: &mut String, values: &PerSeat<T>) {
-    // Five seats of at most 20 characters each (`i64::MIN`), four commas, two brackets.
-    let mut list = [0u8; 5 * 20 + 6];
+    // Every seat's number of at most 20 characters (`i64::MIN`) and a comma or bracket after
+    // it, and the opening bracket.
+    let mut list = [0u8; MAX_SEATS * 21 + 1];
     list[0] = b'[';
     let mut len = 1;
     for (i, value) in values.as_slice().iter().enumerate() {
@@ -717,6 +838,25 @@ fn per_seat<T: Copy + Into<i64>>(out: &mut String, values: &PerSeat<T>) {
     out.push_str(std::str::from_utf8(&list[..=len]).expect("digits are ASCII"));
 }
 
+/// A list of per-seat numbers where a seat may have none yet (`null`): a hand's bids.
+fn optional_per_seat(out: &mut String, values: &PerSeat<Option<u8>>) {
+    out.push('[');
+    for (i, value) in values.as_slice().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match value {
+            Some(n) => uint(out, u64::from(*n)),
+            None => out.push_str("null"),
+        }
+    }
+    out.push(']');
+}
+
+fn boolean(out: &mut String, value: bool) {
+    out.push_str(if value { "true" } else { "false" });
+}
+
 fn hash(out: &mut String, hash: &Hash32) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut quoted = [b'"'; 66];
@@ -734,6 +874,8 @@ fn variant_name(variant: Variant) -> &'static str {
         Variant::Hearts5 => r#""hearts5""#,
         Variant::Tricks => r#""tricks""#,
         Variant::Whist => r#""whist""#,
+        Variant::Spades => r#""spades""#,
+        Variant::OhHell => r#""ohhell""#,
     }
 }
 
@@ -777,6 +919,7 @@ mod tests {
             let cards = (0..n).map(|i| Card::from_index(51 - 13 * i)).collect();
             actions.push(Action::Pass { cards });
         }
+        actions.extend([0, 7, 13, 17, 255].map(|tricks| Action::Bid { tricks }));
         for action in actions {
             let mut out = String::new();
             write_action(&mut out, &action);

@@ -34,7 +34,7 @@ pub struct PlayerView {
     pub seat: Option<Seat>,
     /// Seats at the table.
     pub players: u8,
-    /// Passing, playing or match over.
+    /// Passing, bidding, playing or match over.
     pub phase: Phase,
     /// The hand being played, from 0.
     pub hand_number: u32,
@@ -46,7 +46,8 @@ pub struct PlayerView {
     pub hand_sizes: PerSeat<u8>,
     /// The trump suit, if any.
     pub trump: Option<Suit>,
-    /// Cards shown to everyone: hearts5's undealt pair, the whist dealer's trump card.
+    /// Cards shown to everyone: hearts5's undealt pair, the whist dealer's trump card, Oh
+    /// Hell's turned-up card.
     pub face_up: CardSet,
     /// The trick on the table.
     pub trick: TrickView,
@@ -57,6 +58,10 @@ pub struct PlayerView {
     pub tricks: ArrayVec<CompletedTrick, { Variant::MAX_HAND_SIZE }>,
     /// Tricks taken this hand per seat.
     pub tricks_won: PerSeat<u8>,
+    /// Each seat's bid this hand, `null` until made, in the variants that bid (spades,
+    /// ohhell); absent in the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bids: Option<PerSeat<Option<u8>>>,
     /// Whether a heart has been played this hand.
     pub hearts_broken: bool,
     /// This hand's passing, if there is any.
@@ -149,6 +154,7 @@ impl PlayerView {
             },
             tricks: game.completed_tricks().collect(),
             tricks_won: game.tricks_won(),
+            bids: game.bids(),
             hearts_broken: game.hearts_broken(),
             pass: game.pass_direction().map(|direction| PassView {
                 direction,

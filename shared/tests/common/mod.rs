@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod bids;
 pub mod table;
 
 use parlor_shared::rules::Legal;
@@ -79,6 +80,9 @@ pub fn lowest_action(game: &Game) -> Option<(Seat, Action)> {
         Legal::Pass { count, from, .. } => Action::Pass {
             cards: from.iter().take(count as usize).collect(),
         },
+        Legal::Bid { min, forbidden, .. } => Action::Bid {
+            tricks: if forbidden == Some(min) { min + 1 } else { min },
+        },
         Legal::Wait => unreachable!("a seat to act has something to do"),
     };
     Some((seat, action))
@@ -121,6 +125,12 @@ pub fn refused(game: &mut Game, seat: u8, action: Action, expected: RuleError, m
 /// A play action.
 pub fn play_action(text: &str) -> Action {
     Action::Play { card: card(text) }
+}
+
+/// `seat` bids `tricks`.
+pub fn bid(game: &mut Game, seat: u8, tricks: u8) -> Vec<Event> {
+    game.apply(Seat(seat), &Action::Bid { tricks })
+        .unwrap_or_else(|e| panic!("seat {seat} bidding {tricks}: {e}"))
 }
 
 /// A pass action.

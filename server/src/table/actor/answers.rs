@@ -49,6 +49,9 @@ impl TableActor {
                                         || game.phase() != Phase::Playing))
                         }
                         Action::Pass { .. } => repeated && !game.to_pass().contains(seat),
+                        Action::Bid { .. } => {
+                            repeated && game.bids().is_some_and(|bids| bids[seat].is_some())
+                        }
                     };
                 if duplicate {
                     return Err(TableError::DuplicateMove {

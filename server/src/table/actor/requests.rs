@@ -198,7 +198,7 @@ impl TableActor {
             None => (0, secret::fresh_master()),
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
-        let dealer = first_dealer(self.variant.players(), self.matches_played + 1);
+        let dealer = first_dealer(rules.players(), self.matches_played + 1);
         let mut game = Game::with_master_dealt_by(rules, master, dealer);
         // A view goes out at every prompt: let them share the score sheet.
         game.keep_history_shared();

@@ -415,6 +415,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         // At most 13 tricks hold the 52 cards; a view has room for no more.
         tricks: tricks.into_iter().take(Variant::MAX_HAND_SIZE).collect(),
         tricks_won,
+        bids: None,
         hearts_broken: broken,
         pass: passing.then(|| PassView {
             direction: PassDirection::Left,

@@ -423,6 +423,8 @@ impl Settings {
             config.options = config
                 .variants
                 .iter()
+                // A game played for a fixed number of hands (Oh Hell) has no target.
+                .filter(|&&variant| variant.option_specs().iter().any(|o| o.name == "target"))
                 .map(|&variant| {
                     let options = parlor_shared::Options {
                         target: Some(i32::try_from(self.ladder_target).unwrap_or(i32::MAX)),

@@ -1,6 +1,7 @@
 //! A hand's life: dealing one card at a time from the dealer's left, the variant setting trump
-//! and passing, the first lead, and scoring at the end before the match ends or the next hand is
-//! dealt. How a hand scores and when the match ends belong to the variant.
+//! and passing, bidding, the first lead, and scoring at the end before the match ends or the
+//! next hand is dealt. How many cards are dealt, how a hand scores and when the match ends
+//! belong to the variant.
 
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
@@ -25,6 +26,8 @@ impl Game {
             dealer: self.dealer,
             pass: self.pass_direction,
             commitment: self.deal_commitment,
+            hand_size: (self.rules.variant.hand_size_varies())
+                .then(|| self.rules.hand_size(self.hand)),
         });
         for seat in Seat::all(self.players) {
             events.push(Event::Dealt {
@@ -56,12 +59,15 @@ impl Game {
         } else {
             shuffled_deck(&mut self.rng)
         };
-        let dealt = n as usize * self.rules.variant.hand_size() as usize;
+        let dealt = n as usize * self.rules.hand_size(self.hand) as usize;
         // `by_turn[k]`: the cards of the k-th seat served in each round, from the dealer's left.
         let by_turn = match n {
+            3 => deal_rounds::<3>(&deck[..dealt]),
             4 => deal_rounds::<4>(&deck[..dealt]),
             5 => deal_rounds::<5>(&deck[..dealt]),
-            _ => unreachable!("tables have four or five seats"),
+            6 => deal_rounds::<6>(&deck[..dealt]),
+            7 => deal_rounds::<7>(&deck[..dealt]),
+            _ => unreachable!("tables have three to seven seats"),
         };
         self.hands = PerSeat::new(n);
         let first = self.dealer.next(n);
@@ -74,6 +80,7 @@ impl Game {
         self.played = CardSet::EMPTY;
         self.passed = PerSeat::new(n);
         self.received = PerSeat::new(n);
+        self.bids = PerSeat::new(n);
         let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
         self.trump = setup.trump;
         self.face_up = setup.face_up;
@@ -84,7 +91,7 @@ impl Game {
             self.legal = CardSet::EMPTY;
             self.to_pass = SeatSet::all(n);
         } else {
-            self.start_play();
+            self.start_bidding_or_play();
         }
     }
 
@@ -100,9 +107,12 @@ impl Game {
     #[inline(never)]
     pub(super) fn finish_hand(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
-        let score = self
-            .variant_rules
-            .score_hand(&self.taken, &self.tricks_won, &mut self.totals);
+        let score = self.variant_rules.score_hand(
+            &self.taken,
+            &self.tricks_won,
+            &self.bids,
+            &mut self.totals,
+        );
         let result = HandResult {
             hand: self.hand,
             points: score.points,
@@ -111,6 +121,10 @@ impl Game {
             totals: self.totals,
             pool_carried: score.pool_carried,
             moon: score.moon,
+            bids: self.bids_made(),
+            bags: score.bags,
+            bag_penalty: score.bag_penalty,
+            nil: score.nil,
             secret: self.deal_secret,
         };
         self.history.push(result.clone());

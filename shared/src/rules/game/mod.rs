@@ -1,11 +1,13 @@
 //! The game: one phase machine for every variant, deterministic from its seed and actions.
 //!
 //! `Game` owns what every variant shares: the phases, dealing one card at a time from the
-//! dealer's left, passing, trick play (follow suit, trump wins), the match totals and the
-//! events. Every decision that differs by variant goes through [`VariantState`]; these
+//! dealer's left, passing, bidding, trick play (follow suit, trump wins), the match totals and
+//! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
-//! holds the state and the ways in; `read`, `passing`, `play` and `hand` hold the rest.
+//! holds the state and the ways in; `read`, `passing`, `bidding`, `play` and `hand` hold the
+//! rest.
 
+mod bidding;
 mod hand;
 mod lines;
 mod passing;
@@ -34,6 +36,8 @@ pub const PASS_COUNT: u32 = 3;
 pub enum Phase {
     /// Everyone chooses cards to pass at the same time.
     Passing,
+    /// Each seat in turn from the dealer's left bids the tricks it expects.
+    Bidding,
     /// Tricks are being played.
     Playing,
     /// The match has ended.
@@ -95,6 +99,8 @@ pub struct Game {
     passed: PerSeat<CardSet>,
     /// The cards each seat received this hand.
     received: PerSeat<CardSet>,
+    /// Each seat's bid this hand, once made (always `None` in the variants that do not bid).
+    bids: PerSeat<Option<u8>>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
     /// The score sheet, one line per finished hand (shared with views on request, see
@@ -141,7 +147,7 @@ impl Game {
     /// `hand_scored`. The last seat deals first.
     #[must_use]
     pub fn with_master(rules: Rules, master: Hash32) -> Game {
-        let last = Seat(rules.variant.players() - 1);
+        let last = Seat(rules.players - 1);
         Game::with_master_dealt_by(rules, master, last)
     }
 
@@ -149,13 +155,13 @@ impl Game {
     /// its tables, where a later match starts one seat on (see [`first_dealer`]).
     #[must_use]
     pub fn with_master_dealt_by(rules: Rules, master: Hash32, dealer: Seat) -> Game {
-        Game::build(rules, 0, None, Some(master), dealer)
+        Game::build(rules, 0, None, Some(master), dealer, 0)
     }
 
     /// A new match with already resolved rules, the last seat dealing first.
     #[must_use]
     pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
-        let last = Seat(rules.variant.players() - 1);
+        let last = Seat(rules.players - 1);
         Game::with_first_dealer(rules, seed, stacked, last)
     }
 
@@ -168,7 +174,15 @@ impl Game {
         stacked: Option<[Card; 52]>,
         dealer: Seat,
     ) -> Game {
-        Game::build(rules, seed, stacked, None, dealer)
+        Game::build(rules, seed, stacked, None, dealer, 0)
+    }
+
+    /// A match that starts at the hand numbered `hand` (from 0), which `dealer` deals from
+    /// `deck`: for a bot that rebuilds a later hand of a match in which the hand's number
+    /// matters (Oh Hell's hand sizes). Nothing of the hands before it is known or kept.
+    #[must_use]
+    pub fn from_hand(rules: Rules, hand: u32, dealer: Seat, deck: [Card; 52]) -> Game {
+        Game::build(rules, 0, Some(deck), None, dealer, hand)
     }
 
     fn build(
@@ -177,8 +191,9 @@ impl Game {
         stacked: Option<[Card; 52]>,
         master: Option<Hash32>,
         dealer: Seat,
+        hand: u32,
     ) -> Game {
-        let n = rules.variant.players();
+        let n = rules.players;
         let dealer = Seat(dealer.0 % n);
         let mut game = Game {
             rules,
@@ -190,7 +205,7 @@ impl Game {
             stacked: stacked.into_iter().collect(),
             players: n,
             phase: Phase::Playing,
-            hand: 0,
+            hand,
             dealer,
             hands: PerSeat::new(n),
             taken: PerSeat::new(n),
@@ -207,6 +222,7 @@ impl Game {
             to_pass: SeatSet::EMPTY,
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
+            bids: PerSeat::new(n),
             totals: PerSeat::new(n),
             history: Lines::default(),
             winners: Vec::new(),
@@ -252,6 +268,7 @@ impl Game {
         match action {
             Action::Pass { cards } => self.pass(seat, cards, events),
             Action::Play { card } => self.play(seat, *card, events),
+            Action::Bid { tricks } => self.bid(seat, *tricks, events),
         }
     }
 }

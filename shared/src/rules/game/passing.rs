@@ -1,5 +1,5 @@
 //! Passing, as every passing variant shares it: each seat chooses its cards at the same time,
-//! and all passes arrive together once the last seat has chosen. The variant only says, at the
+//! and all passes arrive together once the last seat has chosen (then bidding or play starts). The variant only says, at the
 //! deal, whether and where cards go this hand; this module may not decide that.
 
 use super::{Game, PASS_COUNT, Phase};
@@ -39,7 +39,7 @@ impl Game {
     fn check_can_pass(&self, seat: Seat) -> Result<(), RuleError> {
         match self.phase {
             Phase::Passing => {}
-            Phase::Playing => return Err(RuleError::NotPassingNow),
+            Phase::Bidding | Phase::Playing => return Err(RuleError::NotPassingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if !self.to_pass.contains(seat) {
@@ -102,6 +102,6 @@ impl Game {
             self.received[to] = cards;
             events.push(Event::CardsPassed { from, to, cards });
         }
-        self.start_play();
+        self.start_bidding_or_play();
     }
 }

@@ -127,6 +127,7 @@ impl Game {
         match self.phase {
             Phase::Playing => {}
             Phase::Passing => return Err(RuleError::PassingNow),
+            Phase::Bidding => return Err(RuleError::BiddingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if seat != self.next_to_play() {

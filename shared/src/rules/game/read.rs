@@ -1,5 +1,5 @@
-//! Reading a game: every accessor the views, bots and server use, and what each seat may do
-//! now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
+//! Reading a game: every accessor the views, bots and server use (the bids are read in
+//! `bidding`), and what each seat may do now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
 //! asked of the variant's state.
 
 use std::sync::Arc;
@@ -202,11 +202,13 @@ impl Game {
         self.phase == Phase::MatchOver
     }
 
-    /// Who has to act now: everyone who has not passed yet, or the one player to play.
+    /// Who has to act now: everyone who has not passed yet, the one player to bid, or the one
+    /// player to play.
     #[must_use]
     pub fn to_act(&self) -> SeatSet {
         match self.phase {
             Phase::Passing => self.to_pass,
+            Phase::Bidding => SeatSet::one(self.next_bidder()),
             Phase::Playing => SeatSet::one(self.next_to_play()),
             Phase::MatchOver => SeatSet::EMPTY,
         }
@@ -225,8 +227,8 @@ impl Game {
         self.turn
     }
 
-    /// The seat a card is awaited from and the cards it may play; `None` while passing and
-    /// once the match is over. One test, for loops that play a card after a card (the legal
+    /// The seat a card is awaited from and the cards it may play; `None` while passing or
+    /// bidding and once the match is over. One test, for loops that play a card after a card (the legal
     /// cards are empty exactly when no card is awaited, see `Game::legal`).
     #[must_use]
     #[inline]
@@ -247,6 +249,7 @@ impl Game {
                 direction: self.pass_direction.expect("a passing hand has a direction"),
                 from: self.hands[seat],
             },
+            Phase::Bidding => self.legal_bid(),
             Phase::Playing => Legal::Play {
                 cards: self.legal_plays(seat),
             },
