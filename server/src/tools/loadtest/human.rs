@@ -430,7 +430,8 @@ async fn person(
     think: Think,
     shared: &Shared,
 ) -> anyhow::Result<()> {
-    let name = format!("Person {seed}");
+    // One word: a number on its own may read as a reserved word (`807` as `bot`).
+    let name = format!("Person{seed}");
     let mut ws = tokio::time::timeout(SEND_WAIT, join(host, table, None, name, false))
         .await
         .context("joining took too long")??;
