@@ -16,18 +16,20 @@ import { sortEngine } from './cards.js';
 /**
  * @typedef {string} Card two letters, rank then suit: "QS"
  * @typedef {{ type: 'wait' } | { type: 'play', cards: Card[] }
- *   | { type: 'pass', count: number, direction: string, from: Card[] }} Legal
+ *   | { type: 'pass', count: number, direction: string, from: Card[] }
+ *   | { type: 'bid', min: number, max: number, forbidden: number | null }} Legal
  * @typedef {{ seat: number, card: Card }} Play
  * @typedef {{ leader: number, cards: Card[], winner: number }} CompletedTrick
  * @typedef {{ direction: string, given: Card[], received: Card[], waiting: number[] }} PassView
  * @typedef {{ hand: number, points: number[], penalties: number[], tricks: number[],
- *   totals: number[], pool_carried: number, moon: number | null }} HandResult
+ *   totals: number[], pool_carried: number, moon: number | null, bids?: number[],
+ *   bags?: number[], bag_penalty?: number[], nil?: (boolean | null)[] }} HandResult
  * @typedef {object} PlayerView
  * @property {string} variant
  * @property {Record<string, unknown>} options
  * @property {number | null} seat
  * @property {number} players
- * @property {'passing' | 'playing' | 'match_over'} phase
+ * @property {'passing' | 'bidding' | 'playing' | 'match_over'} phase
  * @property {number} hand_number
  * @property {number} dealer
  * @property {Card[]} hand
@@ -37,6 +39,8 @@ import { sortEngine } from './cards.js';
  * @property {{ leader: number, plays: Play[] }} trick
  * @property {CompletedTrick[]} tricks
  * @property {number[]} tricks_won
+ * @property {(number | null)[]} [bids] each seat's bid this hand (null until made); only in
+ *   the variants that bid
  * @property {boolean} hearts_broken
  * @property {PassView | null} pass
  * @property {number[]} totals
@@ -53,7 +57,7 @@ import { sortEngine } from './cards.js';
  * @property {number} prize
  * @property {boolean} partnerships
  * @property {'two_of_clubs' | 'dealer_left'} first_lead
- * @property {'none' | 'undealt' | 'dealer_last'} trump
+ * @property {'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up'} trump
  * @property {number | null} bad_card_penalty
  * @property {boolean} low_score_wins
  * @property {boolean} two_totals
@@ -61,6 +65,11 @@ import { sortEngine } from './cards.js';
  * @property {boolean} trick_points
  * @property {Record<string, number>} card_points
  * @property {string} scoring
+ * @property {boolean} [bidding] players bid the tricks they will take before play
+ * @property {boolean} [hand_size_varies] hands change size from one hand to the next
+ *   (`hand_started` says how many cards each seat gets)
+ * @property {{ min: number, max: number }} [player_counts] the seats a table may have, where
+ *   an option chooses them
  */
 
 /** @type {Legal} */
@@ -132,7 +141,7 @@ function handStarted(view, event, facts, mySeat) {
     hand_number: event.hand,
     dealer: event.dealer,
     hand: [],
-    hand_sizes: filled(n, facts.hand_size),
+    hand_sizes: filled(n, event.hand_size ?? facts.hand_size),
     // A trump suit, if the variant has one, is shown by the `trump_shown` that follows.
     trump: null,
     face_up: [],
@@ -142,12 +151,46 @@ function handStarted(view, event, facts, mySeat) {
     hearts_broken: false,
     pass: event.pass ? { direction: event.pass, given: [], received: [], waiting: seats(n) } : null,
   });
+  if (facts.bidding) v.bids = filled(n, null);
+  else delete v.bids;
   if (event.pass) {
     v.phase = 'passing';
     v.to_act = seats(n);
   } else {
+    biddingOrPlay(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * After the deal and any passing: the dealer's left bids first where players bid, else play
+ * starts.
+ * @param {PlayerView} v a fresh copy, changed in place @param {VariantFacts} facts @param {number | null} mySeat
+ */
+function biddingOrPlay(v, facts, mySeat) {
+  if (v.bids) {
+    v.phase = 'bidding';
+    v.to_act = [(v.dealer + 1) % v.players];
+  } else {
     v.phase = 'playing';
     findFirstLeader(v, facts, mySeat);
+  }
+}
+
+/**
+ * A seat bid; after the last bid (the dealer's) play starts.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function bid(view, event, facts, mySeat) {
+  // A bid in a variant without bidding (no server sends one) changes nothing.
+  if (!view.bids) return view;
+  const v = { ...view, bids: view.bids.map((b, s) => (s === event.seat ? event.tricks : b)) };
+  if (v.bids.every((b) => b !== null)) {
+    v.phase = 'playing';
+    findFirstLeader(v, facts, mySeat);
+  } else {
+    v.to_act = [(event.seat + 1) % v.players];
   }
   return v;
 }
@@ -162,9 +205,8 @@ function passChosen(view, event, facts, mySeat) {
   if (!v.pass) return v;
   v.pass = { ...v.pass, waiting: v.pass.waiting.filter((s) => s !== event.seat) };
   if (v.pass.waiting.length === 0 && v.phase === 'passing') {
-    // Everyone has chosen: the cards change hands and play starts.
-    v.phase = 'playing';
-    findFirstLeader(v, facts, mySeat);
+    // Everyone has chosen: the cards change hands and bidding or play starts.
+    biddingOrPlay(v, facts, mySeat);
   }
   return v;
 }
@@ -269,6 +311,8 @@ function change(view, event, facts, mySeat) {
       return passChosen(view, event, facts, mySeat);
     case 'cards_passed':
       return cardsPassed(view, event, facts, mySeat);
+    case 'bid':
+      return bid(view, event, facts, mySeat);
     case 'played':
       return played(view, event, mySeat);
     case 'trick_won':
