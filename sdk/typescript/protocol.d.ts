@@ -79,6 +79,21 @@ export type ClientMsg =
     }
   | {
       /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      /**
+       * The tricks bid.
+       */
+      tricks: number;
+      type: 'bid';
+    }
+  | {
+      /**
        * The empty seat.
        */
       seat: Seat;
@@ -205,7 +220,7 @@ export type Card = string;
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Variant".
  */
-export type Variant = 'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist';
+export type Variant = 'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist' | 'spades' | 'ohhell';
 /**
  * What the server sends.
  *
@@ -498,6 +513,13 @@ export type Action =
        */
       card: Card;
       type: 'play';
+    }
+  | {
+      /**
+       * The tricks bid.
+       */
+      tricks: number;
+      type: 'bid';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -536,6 +558,12 @@ export type Event =
        * The hand's number, from 0.
        */
       hand: number;
+      /**
+       * The cards each seat is dealt this hand, in a variant whose hands change size (Oh
+       * Hell): how a viewer learns the others' hand sizes. Absent elsewhere, where it is
+       * the variant's `hand_size`.
+       */
+      hand_size?: number | null;
       kind: 'hand_started';
       /**
        * Where cards are passed this hand, if they are.
@@ -585,6 +613,17 @@ export type Event =
        * The receiver.
        */
       to: Seat;
+    }
+  | {
+      kind: 'bid';
+      /**
+       * Who bid.
+       */
+      seat: Seat;
+      /**
+       * The tricks bid.
+       */
+      tricks: number;
     }
   | {
       /**
@@ -652,6 +691,65 @@ export type Hash32 = string;
  */
 export type PassDirection = 'left' | 'right' | 'across';
 /**
+ * One value per seat, seat 0 first.
+ *
+ * @maxItems 7
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PerSeat_int32".
+ */
+export type PerSeatInt32 =
+  | []
+  | [number]
+  | [number, number]
+  | [number, number, number]
+  | [number, number, number, number]
+  | [number, number, number, number, number]
+  | [number, number, number, number, number, number]
+  | [number, number, number, number, number, number, number];
+/**
+ * One value per seat, seat 0 first.
+ *
+ * @maxItems 7
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PerSeat_uint8".
+ */
+export type PerSeatUint8 =
+  | []
+  | [number]
+  | [number, number]
+  | [number, number, number]
+  | [number, number, number, number]
+  | [number, number, number, number, number]
+  | [number, number, number, number, number, number]
+  | [number, number, number, number, number, number, number];
+/**
+ * One value per seat, seat 0 first.
+ *
+ * @maxItems 7
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PerSeat_Nullable_boolean".
+ */
+export type PerSeat_NullableBoolean =
+  | []
+  | [boolean | null]
+  | [boolean | null, boolean | null]
+  | [boolean | null, boolean | null, boolean | null]
+  | [boolean | null, boolean | null, boolean | null, boolean | null]
+  | [boolean | null, boolean | null, boolean | null, boolean | null, boolean | null]
+  | [boolean | null, boolean | null, boolean | null, boolean | null, boolean | null, boolean | null]
+  | [
+      boolean | null,
+      boolean | null,
+      boolean | null,
+      boolean | null,
+      boolean | null,
+      boolean | null,
+      boolean | null
+    ];
+/**
  * How an invitation of a registered bot stands.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -688,6 +786,22 @@ export type Legal =
       type: 'play';
     }
   | {
+      /**
+       * The one bid in the range that is not allowed, if any: the dealer's bid that would
+       * make the bids add up to the tricks in the hand (Oh Hell's hook).
+       */
+      forbidden?: number | null;
+      /**
+       * The highest bid allowed: the tricks in the hand.
+       */
+      max: number;
+      /**
+       * The lowest bid allowed.
+       */
+      min: number;
+      type: 'bid';
+    }
+  | {
       type: 'wait';
     };
 /**
@@ -705,42 +819,52 @@ export type Moon = 'add' | 'subtract';
  */
 export type Occupant = 'empty' | 'human' | 'bot' | 'remote_bot';
 /**
- * One value per seat, seat 0 first.
- *
- * @maxItems 5
+ * How an Oh Hell hand scores.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
- * via the `definition` "PerSeat_int32".
+ * via the `definition` "OhHellScoring".
  */
-export type PerSeatInt32 =
-  | []
-  | [number]
-  | [number, number]
-  | [number, number, number]
-  | [number, number, number, number]
-  | [number, number, number, number, number];
+export type OhHellScoring = 'standard' | 'minus_difference' | 'tricks_plus_ten';
+/**
+ * How Oh Hell's hand sizes go from hand to hand, between the largest hand that leaves a card
+ * to turn up for trump and a hand of one card.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Schedule".
+ */
+export type Schedule = 'down_up' | 'down' | 'up' | 'up_down';
 /**
  * One value per seat, seat 0 first.
  *
- * @maxItems 5
+ * @maxItems 7
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
- * via the `definition` "PerSeat_uint8".
+ * via the `definition` "PerSeat_Nullable_uint8".
  */
-export type PerSeatUint8 =
+export type PerSeat_NullableUint8 =
   | []
-  | [number]
-  | [number, number]
-  | [number, number, number]
-  | [number, number, number, number]
-  | [number, number, number, number, number];
+  | [number | null]
+  | [number | null, number | null]
+  | [number | null, number | null, number | null]
+  | [number | null, number | null, number | null, number | null]
+  | [number | null, number | null, number | null, number | null, number | null]
+  | [number | null, number | null, number | null, number | null, number | null, number | null]
+  | [
+      number | null,
+      number | null,
+      number | null,
+      number | null,
+      number | null,
+      number | null,
+      number | null
+    ];
 /**
  * Where the game stands.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Phase".
  */
-export type Phase = 'passing' | 'playing' | 'match_over';
+export type Phase = 'passing' | 'bidding' | 'playing' | 'match_over';
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Suit".
@@ -766,7 +890,7 @@ export type FirstLead = 'two_of_clubs' | 'dealer_left';
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "TrumpRule".
  */
-export type TrumpRule = 'none' | 'undealt' | 'dealer_last';
+export type TrumpRule = 'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up';
 
 /**
  * Parlor protocol 1: every message, by direction.
@@ -907,7 +1031,8 @@ export interface VariantInfo {
    */
   options: OptionSpec[];
   /**
-   * Seats at the table.
+   * Seats at the table; where the `players` option chooses (ohhell), its default, and
+   * `facts.player_counts` the counts allowed.
    */
   players: number;
   /**
@@ -943,6 +1068,20 @@ export interface CompletedTrick {
  */
 export interface HandResult {
   /**
+   * Spades: what bags cost each partnership this hand (negative), per seat, partners alike;
+   * absent when bags cost nothing this hand.
+   */
+  bag_penalty?: PerSeatInt32 | null;
+  /**
+   * Spades: each partnership's bags (overtricks) after this hand, once any penalty has
+   * taken its count off; per seat, partners alike.
+   */
+  bags?: PerSeatInt32 | null;
+  /**
+   * Each seat's bid this hand, in the variants that bid (spades, ohhell).
+   */
+  bids?: PerSeatUint8 | null;
+  /**
    * The hand's number, from 0.
    */
   hand: number;
@@ -951,11 +1090,17 @@ export interface HandResult {
    */
   moon?: Seat | null;
   /**
+   * Spades: each nil bid's outcome, per seat: `true` made, `false` failed, `null` for a seat
+   * that did not bid nil; absent when nobody bid nil.
+   */
+  nil?: PerSeat_NullableBoolean | null;
+  /**
    * Filippa's penalty points this hand (zero or negative); zeros in other variants.
    */
   penalties: PerSeatInt32;
   /**
-   * Points each seat scored this hand (filippa: the prize won; whist: the partnership's).
+   * Points each seat scored this hand (filippa: the prize won; whist, spades: the
+   * partnership's).
    */
   points: PerSeatInt32;
   /**
@@ -989,17 +1134,53 @@ export interface Options {
    */
   bad_card?: BadCard | null;
   /**
+   * Overtricks that cost the bag penalty; 0: bags are not counted (spades).
+   */
+  bag_limit?: number | null;
+  /**
+   * What each full count of bags costs (spades).
+   */
+  bag_penalty?: number | null;
+  /**
    * Hands in a match (hearts5).
    */
   hands?: number | null;
+  /**
+   * The dealer may not make the bids add up to the tricks (ohhell).
+   */
+  hook?: boolean | null;
+  /**
+   * A partnership at minus this or below loses; 0 never (spades).
+   */
+  mercy?: number | null;
   /**
    * How shooting the moon scores (hearts).
    */
   moon?: Moon | null;
   /**
+   * A bid of 0 is nil (spades).
+   */
+  nil?: boolean | null;
+  /**
    * Pass cards before each hand (hearts).
    */
   passing?: boolean | null;
+  /**
+   * Seats at the table (ohhell).
+   */
+  players?: number | null;
+  /**
+   * How hand sizes go (ohhell).
+   */
+  schedule?: Schedule | null;
+  /**
+   * How a hand scores (ohhell).
+   */
+  scoring?: OhHellScoring | null;
+  /**
+   * Spades may not be led until one has been played (spades).
+   */
+  spades_broken?: boolean | null;
   /**
    * Points that end the match (hearts, filippa, tricks, whist).
    */
@@ -1053,6 +1234,11 @@ export interface PlayedCard {
  */
 export interface PlayerView {
   /**
+   * Each seat's bid this hand, `null` until made, in the variants that bid (spades,
+   * ohhell); absent in the others.
+   */
+  bids?: PerSeat_NullableUint8 | null;
+  /**
    * SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
    * published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
    */
@@ -1062,7 +1248,8 @@ export interface PlayerView {
    */
   dealer: Seat;
   /**
-   * Cards shown to everyone: hearts5's undealt pair, the whist dealer's trump card.
+   * Cards shown to everyone: hearts5's undealt pair, the whist dealer's trump card, Oh
+   * Hell's turned-up card.
    */
   face_up: Cards;
   /**
@@ -1102,7 +1289,7 @@ export interface PlayerView {
    */
   pass?: PassView | null;
   /**
-   * Passing, playing or match over.
+   * Passing, bidding, playing or match over.
    */
   phase: Phase;
   /**
@@ -1308,6 +1495,22 @@ export interface TrickView {
   plays: PlayedCard[];
 }
 /**
+ * The seat counts a variant can be played with.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PlayerCounts".
+ */
+export interface PlayerCounts {
+  /**
+   * The most seats.
+   */
+  max: number;
+  /**
+   * The fewest seats.
+   */
+  min: number;
+}
+/**
  * What a client needs to know about a variant's rules.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -1318,6 +1521,11 @@ export interface VariantFacts {
    * What an illegal card costs when the `bad_card` option is `penalty` (tricks), else none.
    */
   bad_card_penalty?: number | null;
+  /**
+   * Every seat bids the tricks it expects before play, in turn from the dealer's left:
+   * `bid` actions, and the bids in views and score lines (spades, ohhell).
+   */
+  bidding?: boolean;
   /**
    * What each card that scores is worth to the seat that takes it in a trick, before any
    * end-of-hand adjustment (hearts' moon, filippa's prize); empty where cards carry no points
@@ -1339,6 +1547,11 @@ export interface VariantFacts {
    */
   hand_size: number;
   /**
+   * Hands change size from hand to hand (ohhell): each `hand_started` says how many cards
+   * each seat is dealt, and `hand_size` is only the first hand's at the default table.
+   */
+  hand_size_varies?: boolean;
+  /**
    * The lowest total wins.
    */
   low_score_wins: boolean;
@@ -1350,6 +1563,11 @@ export interface VariantFacts {
    * Cards passed in a passing hand; 0 when the variant never passes.
    */
   pass_count: number;
+  /**
+   * The seat counts the `players` option allows (ohhell); absent when the variant is
+   * played by its one count of players.
+   */
+  player_counts?: PlayerCounts | null;
   /**
    * A hand's points can be counted while it is played, from what each seat has taken.
    */

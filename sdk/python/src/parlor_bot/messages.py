@@ -16,7 +16,7 @@ Seat = int
 Card = str
 
 # Which game is played at a table.
-Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist']]
+Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist'], Literal['spades'], Literal['ohhell']]
 
 # What an illegal card does in `tricks`.
 BadCard = Union[Literal['penalty'], Literal['reject']]
@@ -24,11 +24,21 @@ BadCard = Union[Literal['penalty'], Literal['reject']]
 # What scoring the moon does in Hearts.
 Moon = Union[Literal['add'], Literal['subtract']]
 
+# How Oh Hell's hand sizes go from hand to hand, between the largest hand that leaves a card
+# to turn up for trump and a hand of one card.
+Schedule = Union[Literal['down_up'], Literal['down'], Literal['up'], Literal['up_down']]
+
+# How an Oh Hell hand scores.
+OhHellScoring = Union[Literal['standard'], Literal['minus_difference'], Literal['tricks_plus_ten']]
+
 # What kind of player a seat holds.
 Occupant = Union[Literal['empty'], Literal['human'], Literal['bot'], Literal['remote_bot']]
 
 # Where a table stands.
 TableStatus = Union[Literal['waiting'], Literal['playing'], Literal['finished']]
+
+# One value per seat, seat 0 first.
+PerSeatNullableUint8 = List[Optional[int]]
 
 # 32 bytes as 64 lowercase hex digits.
 Hash32 = str
@@ -39,11 +49,14 @@ PerSeatUint8 = List[int]
 # One value per seat, seat 0 first.
 PerSeatInt32 = List[int]
 
+# One value per seat, seat 0 first.
+PerSeatNullableBoolean = List[Optional[bool]]
+
 # Where passed cards go.
 PassDirection = Union[Literal['left'], Literal['right'], Literal['across']]
 
 # Where the game stands.
-Phase = Union[Literal['passing'], Literal['playing'], Literal['match_over']]
+Phase = Union[Literal['passing'], Literal['bidding'], Literal['playing'], Literal['match_over']]
 
 Suit = Literal['C', 'D', 'H', 'S']
 
@@ -54,7 +67,7 @@ InviteState = Union[Literal['sent'], Literal['accepted'], Literal['declined'], L
 FirstLead = Union[Literal['two_of_clubs'], Literal['dealer_left']]
 
 # Where a hand's trump suit comes from.
-TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last']]
+TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last'], Literal['always_spades'], Literal['turned_up']]
 
 _JoinMsgRequired = TypedDict('_JoinMsgRequired', {'table': str, 'type': Literal['join']})
 _JoinMsgOptional = TypedDict('_JoinMsgOptional', {'bot': bool, 'name': Optional[str], 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
@@ -82,6 +95,14 @@ _PlayMsgOptional = TypedDict('_PlayMsgOptional', {'seat': Optional['Seat'], 'seq
 
 class PlayMsg(_PlayMsgRequired, _PlayMsgOptional):
     """Play a card."""
+
+
+_BidMsgRequired = TypedDict('_BidMsgRequired', {'tricks': int, 'type': Literal['bid']})
+_BidMsgOptional = TypedDict('_BidMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class BidMsg(_BidMsgRequired, _BidMsgOptional):
+    """Bid the tricks you expect to take (spades, ohhell), within the prompt's `min` and
+`max` and not its `forbidden`."""
 
 
 _AddBotMsgRequired = TypedDict('_AddBotMsgRequired', {'seat': 'Seat', 'strategy': str, 'type': Literal['add_bot']})
@@ -202,7 +223,7 @@ class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
 
 
-_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'hands': Optional[int], 'moon': Optional['Moon'], 'passing': Optional[bool], 'target': Optional[int]}, total=False)
+_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
 
 class Options(_OptionsOptional):
     """The options a table was created with. Each is optional; absent ones take the variant's
@@ -237,7 +258,7 @@ class TableMsg(_TableMsgRequired):
 
 
 _HandResultRequired = TypedDict('_HandResultRequired', {'hand': int, 'penalties': 'PerSeatInt32', 'points': 'PerSeatInt32', 'pool_carried': int, 'totals': 'PerSeatInt32', 'tricks': 'PerSeatUint8'})
-_HandResultOptional = TypedDict('_HandResultOptional', {'moon': Optional['Seat'], 'secret': Optional['Hash32']}, total=False)
+_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32']}, total=False)
 
 class HandResult(_HandResultRequired, _HandResultOptional):
     """The score sheet line of one hand."""
@@ -253,6 +274,13 @@ _PlayLegalRequired = TypedDict('_PlayLegalRequired', {'cards': 'Cards', 'type': 
 
 class PlayLegal(_PlayLegalRequired):
     """Play one of these cards."""
+
+
+_BidLegalRequired = TypedDict('_BidLegalRequired', {'max': int, 'min': int, 'type': Literal['bid']})
+_BidLegalOptional = TypedDict('_BidLegalOptional', {'forbidden': Optional[int]}, total=False)
+
+class BidLegal(_BidLegalRequired, _BidLegalOptional):
+    """Bid a number of tricks from `min` to `max`, but not `forbidden`."""
 
 
 _WaitLegalRequired = TypedDict('_WaitLegalRequired', {'type': Literal['wait']})
@@ -286,7 +314,7 @@ class CompletedTrick(_CompletedTrickRequired):
 
 
 _PlayerViewRequired = TypedDict('_PlayerViewRequired', {'dealer': 'Seat', 'face_up': 'Cards', 'hand': 'Cards', 'hand_number': int, 'hand_sizes': 'PerSeatUint8', 'hearts_broken': bool, 'history': List['HandResult'], 'legal': 'Legal', 'negatives': 'PerSeatInt32', 'options': 'Options', 'phase': 'Phase', 'players': int, 'pool': int, 'to_act': List['Seat'], 'totals': 'PerSeatInt32', 'trick': 'TrickView', 'tricks': List['CompletedTrick'], 'tricks_won': 'PerSeatUint8', 'variant': 'Variant', 'winners': List['Seat']})
-_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
+_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
 
 class PlayerView(_PlayerViewRequired, _PlayerViewOptional):
     """The table as one player (or a spectator, with `seat: None`) sees it."""
@@ -299,7 +327,7 @@ class StateMsg(_StateMsgRequired):
 
 
 _HandStartedEventRequired = TypedDict('_HandStartedEventRequired', {'dealer': 'Seat', 'hand': int, 'kind': Literal['hand_started']})
-_HandStartedEventOptional = TypedDict('_HandStartedEventOptional', {'commitment': Optional['Hash32'], 'pass': Optional['PassDirection']}, total=False)
+_HandStartedEventOptional = TypedDict('_HandStartedEventOptional', {'commitment': Optional['Hash32'], 'hand_size': Optional[int], 'pass': Optional['PassDirection']}, total=False)
 
 class HandStartedEvent(_HandStartedEventRequired, _HandStartedEventOptional):
     """A new hand begins (hands count from 0)."""
@@ -314,8 +342,9 @@ class DealtEvent(_DealtEventRequired):
 _TrumpShownEventRequired = TypedDict('_TrumpShownEventRequired', {'cards': 'Cards', 'kind': Literal['trump_shown'], 'trump': 'Suit'})
 
 class TrumpShownEvent(_TrumpShownEventRequired):
-    """Trump is set by cards shown to everyone: the two undealt cards (hearts5) or the dealer's
-last card (whist)."""
+    """Trump is set by cards shown to everyone: the two undealt cards (hearts5), the dealer's
+last card (whist) or the card turned up after the deal (ohhell); or, with no card
+shown, by the rules alone (spades are always trump)."""
 
 
 _PassChosenEventRequired = TypedDict('_PassChosenEventRequired', {'kind': Literal['pass_chosen'], 'seat': 'Seat'})
@@ -328,6 +357,12 @@ _CardsPassedEventRequired = TypedDict('_CardsPassedEventRequired', {'cards': 'Ca
 
 class CardsPassedEvent(_CardsPassedEventRequired):
     """Cards changed hands. Private to `from` and `to`."""
+
+
+_BidEventRequired = TypedDict('_BidEventRequired', {'kind': Literal['bid'], 'seat': 'Seat', 'tricks': int})
+
+class BidEvent(_BidEventRequired):
+    """A seat made its bid."""
 
 
 _PlayedEventRequired = TypedDict('_PlayedEventRequired', {'card': 'Card', 'kind': Literal['played'], 'seat': 'Seat'})
@@ -396,6 +431,12 @@ _PlayActionRequired = TypedDict('_PlayActionRequired', {'card': 'Card', 'type': 
 
 class PlayAction(_PlayActionRequired):
     """Play this card to the trick."""
+
+
+_BidActionRequired = TypedDict('_BidActionRequired', {'tricks': int, 'type': Literal['bid']})
+
+class BidAction(_BidActionRequired):
+    """Bid the tricks one expects to take this hand (in Spades 0 is nil)."""
 
 
 _HintServerMsgRequired = TypedDict('_HintServerMsgRequired', {'action': 'Action', 'seq': int, 'type': Literal['hint']})
@@ -482,8 +523,14 @@ class OnlineBot(_OnlineBotRequired, _OnlineBotOptional):
     """A registered bot that is online, as `GET /api/bots` lists it."""
 
 
+_PlayerCountsRequired = TypedDict('_PlayerCountsRequired', {'max': int, 'min': int})
+
+class PlayerCounts(_PlayerCountsRequired):
+    """The seat counts a variant can be played with."""
+
+
 _VariantFactsRequired = TypedDict('_VariantFactsRequired', {'card_points': Dict[str, Any], 'first_lead': 'FirstLead', 'hand_size': int, 'low_score_wins': bool, 'partnerships': bool, 'pass_count': int, 'points_in_hand': bool, 'prize': int, 'scoring': str, 'trick_points': bool, 'trump': 'TrumpRule', 'two_totals': bool})
-_VariantFactsOptional = TypedDict('_VariantFactsOptional', {'bad_card_penalty': Optional[int]}, total=False)
+_VariantFactsOptional = TypedDict('_VariantFactsOptional', {'bad_card_penalty': Optional[int], 'bidding': bool, 'hand_size_varies': bool, 'player_counts': Optional['PlayerCounts']}, total=False)
 
 class VariantFacts(_VariantFactsRequired, _VariantFactsOptional):
     """What a client needs to know about a variant's rules."""
@@ -503,22 +550,22 @@ class VariantInfo(_VariantInfoRequired):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
 Cards = List['Card']
 
 # What a seat may do now.
-Legal = Union['PassLegal', 'PlayLegal', 'WaitLegal']
+Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal']
 
 # Something that happened at the table. Most events are public; [`Event::visible_to`] says
 # which are not.
-Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
+Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
 # A player's move.
-Action = Union['PassAction', 'PlayAction']
+Action = Union['PassAction', 'PlayAction', 'BidAction']
 
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Occupant', 'TableStatus', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
