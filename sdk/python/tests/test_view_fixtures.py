@@ -15,7 +15,7 @@ from parlor_bot import View
 from parlor_bot.facts import Facts
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "views"
-VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist"]
+VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell"]
 
 
 def load(variant):
@@ -50,5 +50,5 @@ def test_the_fixtures_cover_what_clients_must_get_right():
                 kinds.add(step["event"]["kind"] if "event" in step else "your_turn")
     assert kinds >= {
         "hand_started", "dealt", "trump_shown", "pass_chosen", "cards_passed", "played",
-        "trick_won", "bad_card", "hand_scored", "match_over", "your_turn",
+        "trick_won", "bad_card", "hand_scored", "match_over", "your_turn", "bid",
     }

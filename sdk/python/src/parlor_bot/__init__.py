@@ -1,4 +1,5 @@
-"""Write a Parlor bot as two methods: ``pass_cards(view)`` and ``play_card(view)``.
+"""Write a Parlor bot as a few methods: ``play_card(view)``, and where the game asks for them
+``pass_cards(view)`` and ``bid(view)``.
 
     from parlor_bot import Bot
 
@@ -14,6 +15,7 @@ from .cards import (
     by_suit, full_deck, of_suit, parse_cards, trick_winner,
 )
 from .view import HandResult, Play, Trick, View
+from .bidding import simple_bid, sure_tricks
 from .client import ParlorError, Problem, RunResult, Session, create_table
 from .bot import Bot, LowestCardBot
 from .serve import ServeResult
@@ -24,5 +26,6 @@ __all__ = [
     "ACE", "CLUBS", "DIAMONDS", "HEARTS", "JACK", "KING", "QUEEN", "RANKS", "SPADES", "SUITS",
     "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
     "HandResult", "Play", "Trick", "View", "ParlorError", "Problem", "RunResult", "Session",
-    "create_table", "Bot", "LowestCardBot", "ServeResult", "__version__",
+    "create_table", "Bot", "LowestCardBot", "ServeResult", "simple_bid", "sure_tricks",
+    "__version__",
 ]

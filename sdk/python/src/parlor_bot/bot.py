@@ -1,9 +1,11 @@
-"""The class to subclass: a bot is two methods, ``pass_cards`` and ``play_card``."""
+"""The class to subclass: a bot is ``play_card``, and where the game asks for them ``pass_cards``
+and ``bid``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
 
+from .bidding import simple_bid
 from .cards import Card
 from .client import RunResult, Session
 
@@ -22,11 +24,13 @@ def _does_nothing(hook: _Hook) -> _Hook:
 
 class Bot:
     """A Parlor player program. Subclass it and write :meth:`play_card` (and, for the variants
-    that pass cards, :meth:`pass_cards`); then call :meth:`run`.
+    that pass cards, :meth:`pass_cards`; for those where players bid, :meth:`bid`); then call
+    :meth:`run`.
 
-    Both methods get a :class:`~parlor_bot.View` (your copy: change it freely) and must answer
-    with cards from ``view.legal``. If an answer is illegal or the method raises, the server's
-    reason is printed and a legal card is played for you so the game goes on.
+    Each method gets a :class:`~parlor_bot.View` (your copy: change it freely) and must answer
+    with cards from ``view.legal`` (a bid: a number from ``view.legal_bids``). If an answer is
+    illegal or the method raises, the server's reason is printed and a legal move is made for
+    you so the game goes on.
     """
 
     #: The name shown at the table (default: the class name).
@@ -45,6 +49,16 @@ class Bot:
         The default gives away the highest cards, which rarely hurts in the Hearts family.
         """
         return sorted(view.legal, reverse=True)[: view.pass_count]
+
+    def bid(self, view: View) -> int:
+        """Choose how many tricks you will take this hand (Spades, Oh Hell): one of
+        ``view.legal_bids``. ``view.bids`` has the bids made before yours; in Spades 0 is nil.
+
+        The default counts aces, guarded kings and high or long trumps
+        (:func:`parlor_bot.bidding.simple_bid`), never nil; ``view.nearest_bid(n)`` makes any
+        estimate a legal bid.
+        """
+        return simple_bid(view)
 
     @_does_nothing
     def on_event(self, event: Dict[str, Any], view: View) -> None:

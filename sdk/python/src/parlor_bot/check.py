@@ -161,7 +161,8 @@ def check(
     whole deals)."""
     if not rotate:
         return _check_at(bot, url, variant, matches, options, opponents, slow_ms, seed, log, verbose)
-    players = _players(url, variant)
+    # A table's seats are its `players` option where the variant has one (ohhell).
+    players = int((options or {}).get("players") or _players(url, variant))
     base = seed if seed is not None else random.randrange(2**53)
     merged = RunResult(rotated=True)
     for deal in range(max(1, -(-matches // players))):

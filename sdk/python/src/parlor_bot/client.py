@@ -1,9 +1,9 @@
 """Talking to a Parlor server: creating a table over HTTP, playing over the WebSocket protocol.
 
 A :class:`Session` connects one bot to one seat. It keeps the bot's :class:`~parlor_bot.View`
-up to date, asks the bot for a move on every ``your_turn`` prompt, reports refused moves in
-words (then plays a legal card so the game goes on), and reconnects with the seat token when
-the connection drops.
+up to date, asks the bot for a move on every ``your_turn`` prompt (a card, a pass or a bid),
+reports refused moves in words (then makes a legal move so the game goes on), and reconnects
+with the seat token when the connection drops.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ import urllib.parse
 import urllib.request
 from collections import deque
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .backoff import backoff_delay
+from .bidding import simple_bid
 from .cards import Card, CardError
 from .facts import Facts, facts_by_variant
 from .view import MATCH_OVER, View
@@ -40,8 +42,19 @@ SEAT_LOST = {"replaced", "kicked"}
 
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
-    "already_passed", "no_match", "unknown_prompt",
+    "already_passed", "no_match", "unknown_prompt", "bidding_now", "not_bidding_now",
 }
+
+#: The events that answer a move of this seat: its card, its pass, its bid, or its card's
+#: penalty.
+MOVE_EVENTS = ("played", "pass_chosen", "bid", "bad_card")
+
+
+def describe_move(msg: Dict[str, Any]) -> str:
+    """A move message in a few words: ``QS``, ``2C 3D 4H``, ``bid 3``."""
+    if msg.get("type") == "bid":
+        return f"bid {msg.get('tricks')}"
+    return msg.get("card") or " ".join(msg.get("cards", []))
 
 
 class ParlorError(Exception):
@@ -313,7 +326,7 @@ class Session:
         self._bots_asked: set = set()
         self._answered_seq: Optional[int] = None
         # Moves sent and not yet answered, oldest first: the server answers each one, in
-        # order, with our `played`/`pass_chosen` event (or `bad_card`) or with an `error`.
+        # order, with our `played`/`pass_chosen`/`bid` event (or `bad_card`) or with an `error`.
         self._inflight: deque = deque()
         # Messages received while the bot was thinking, to handle before reading more.
         self._inbox: deque = deque()
@@ -480,7 +493,7 @@ class Session:
             event = msg.get("event") or {}
             if (
                 msg.get("type") == "event"
-                and event.get("kind") in ("played", "pass_chosen", "bad_card")
+                and event.get("kind") in MOVE_EVENTS
                 and event.get("seat") == self.seat
             ):
                 return True
@@ -598,15 +611,20 @@ class Session:
         event = msg.get("event") or {}
         self.view.apply_event(event, seq)
         kind = event.get("kind")
-        if kind in ("played", "pass_chosen", "bad_card") and event.get("seat") == self.seat:
+        if kind in MOVE_EVENTS and event.get("seat") == self.seat:
             self._resyncs = 0
             mine = self._inflight[0] if self._inflight else None
-            if mine is not None and (kind != "played" or mine["msg"].get("card") == event.get("card")):
+            if mine is not None and (
+                (kind != "played" or mine["msg"].get("card") == event.get("card"))
+                and (kind != "bid" or mine["msg"].get("tricks") == event.get("tricks"))
+            ):
                 self._inflight.popleft()
             else:
                 mine = None
                 if kind == "played":
                     self.log(f"the server played {event.get('card')} for this seat")
+                elif kind == "bid":
+                    self.log(f"the server bid {event.get('tricks')} for this seat")
         if kind == "hand_started":
             self._in_match = True
             self._start_sent = False
@@ -675,6 +693,15 @@ class Session:
         """Checks that the prompt fits the view; if it does not, asks for a fresh snapshot
         (and the prompt again) with `sync`."""
         view = self.view
+        if view.legal_kind == "bid":
+            # A bid prompt names no cards: the hand's size is what can be checked.
+            ok = view.seat is None or len(view.hand) == view.hand_sizes[view.seat]
+            if ok or self._resyncs >= 2:
+                return True
+            self._resyncs += 1
+            self.log("the view is out of step with the server: asking for a fresh snapshot")
+            self.send({"type": "sync"})
+            return False
         hand = set(view.hand)
         legal = set(view.legal)
         ok = legal <= hand if view.legal_kind == "play" else legal == hand
@@ -691,10 +718,14 @@ class Session:
         view = self.view
         situation = view.summary()
         mine = view.copy()
-        method = "pass_cards" if view.legal_kind == "pass" else "play_card"
+        method = {"pass": "pass_cards", "bid": "bid"}.get(view.legal_kind, "play_card")
+        # A bot written before bidding (or without a `bid`) gets the simple bid.
+        choose = getattr(self.bot, method, None) or (simple_bid if method == "bid" else None)
         start = time.perf_counter()
         try:
-            answer = getattr(self.bot, method)(mine)
+            if choose is None:
+                raise AttributeError(f"the bot has no {method} method")
+            answer = choose(mine)
         except Exception as err:  # noqa: BLE001 - a bot's bug must not stop the game
             elapsed = time.perf_counter() - start
             self._problem(
@@ -721,7 +752,7 @@ class Session:
             self._fallback()
             return
         if self._moved_meanwhile():
-            what = msg.get("card") or " ".join(msg.get("cards", []))
+            what = describe_move(msg)
             self.log(f"{what} not sent: the server moved for this seat while {method} was thinking")
             if limit is None or elapsed * 1000 <= limit:
                 self._problem("slow", f"{method} answered after the server had moved for it "
@@ -750,6 +781,10 @@ class Session:
 
     @staticmethod
     def _move_message(view: View, answer: Any) -> Dict[str, Any]:
+        if view.legal_kind == "bid":
+            if isinstance(answer, bool) or not isinstance(answer, Integral):
+                raise TypeError(f"bid must return a number of tricks, one of {view.legal_bids}")
+            return {"type": "bid", "tricks": int(answer)}
         if view.legal_kind == "pass":
             if isinstance(answer, (str, Card)) or answer is None:
                 raise TypeError(f"pass_cards must return a list of {view.pass_count} cards")
@@ -760,11 +795,17 @@ class Session:
         return {"type": "play", "card": str(Card(answer))}
 
     def _fallback(self) -> None:
-        """Plays a legal move for the bot: the lowest legal card, or the lowest cards to pass."""
+        """Plays a legal move for the bot: the lowest legal card, the lowest cards to pass, or
+        the simple bid."""
         view = self.view
         if self._moved_meanwhile():
             return
-        if view.legal_kind == "pass":
+        if view.legal_kind == "bid":
+            if not view.legal_bids:
+                return
+            msg = {"type": "bid", "tricks": simple_bid(view)}
+            chosen = f"bid {msg['tricks']}"
+        elif view.legal_kind == "pass":
             msg = {"type": "pass", "cards": [str(c) for c in sorted(view.legal)[: view.pass_count]]}
             chosen = msg["cards"]
         elif view.legal:
@@ -803,7 +844,7 @@ class Session:
             self.log(f"the server says: {message} ({code})")
             return
         pending = self._inflight.popleft()
-        what = pending["msg"].get("card") or " ".join(pending["msg"].get("cards", []))
+        what = describe_move(pending["msg"])
         current = pending["prompt"] == self._prompt_seq
         if code in STALE_CODES or not current:
             # The game had moved on (the server played for a slow bot): not the bot's fault.

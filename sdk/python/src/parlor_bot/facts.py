@@ -1,14 +1,14 @@
 """What a bot needs to know about a variant's rules, as the server publishes it.
 
 ``GET /api/variants`` lists every variant with its ``facts`` (hand size, cards passed, the prize
-pool, partnerships, who leads first, the bad-card penalty...). The SDK reads them from there
+pool, partnerships, who leads first, the bad-card penalty, whether players bid...). The SDK reads them from there
 rather than writing the numbers again, so it follows the server's engine exactly.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 #: ``first_lead`` values.
 TWO_OF_CLUBS = "two_of_clubs"
@@ -29,7 +29,8 @@ class Facts:
     partnerships: bool
     #: Who leads a hand's first trick: ``"two_of_clubs"`` or ``"dealer_left"``.
     first_lead: str
-    #: Where trump comes from: ``"none"``, ``"undealt"`` or ``"dealer_last"``.
+    #: Where trump comes from: ``"none"``, ``"undealt"``, ``"dealer_last"``,
+    #: ``"always_spades"`` or ``"turned_up"``.
     trump: str
     #: What an illegal card costs (when the table's ``bad_card`` option is ``"penalty"``).
     bad_card_penalty: Optional[int]
@@ -46,6 +47,15 @@ class Facts:
     #: What each scoring card is worth to whoever takes it (``{"QS": 13, "2H": 1, ...}``);
     #: empty where cards carry no points.
     card_points: Dict[str, int] = field(default_factory=dict)
+    #: Every seat bids the tricks it expects before play, in turn from the dealer's left
+    #: (Spades, Oh Hell).
+    bidding: bool = False
+    #: Hands change size from hand to hand (Oh Hell): each ``hand_started`` says how many cards
+    #: each seat is dealt; ``hand_size`` is then the first hand's at the default table.
+    hand_size_varies: bool = False
+    #: The seat counts the ``players`` option allows, ``(min, max)`` (Oh Hell); None when the
+    #: variant has one count of players.
+    player_counts: Optional[Tuple[int, int]] = None
 
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "Facts":
@@ -64,6 +74,12 @@ class Facts:
             trick_points=bool(d["trick_points"]),
             scoring=d.get("scoring", ""),
             card_points={str(k): int(v) for k, v in (d.get("card_points") or {}).items()},
+            bidding=bool(d.get("bidding", False)),
+            hand_size_varies=bool(d.get("hand_size_varies", False)),
+            player_counts=(
+                (int(d["player_counts"]["min"]), int(d["player_counts"]["max"]))
+                if d.get("player_counts") else None
+            ),
         )
 
 

@@ -5,8 +5,8 @@ The server sends a complete ``state`` snapshot when you join (and after a reconn
 (:meth:`View.from_state`) and follows the game with :meth:`View.apply_event`, exactly as the
 server's ``PlayerView::apply`` (shared/src/view/apply.rs) defines it: the tests replay the same
 recorded fixtures (tests/fixtures/views/) through both. What differs per variant (hand size, the
-prize, who leads first) comes from the variant's :class:`~parlor_bot.facts.Facts`, as
-``GET /api/variants`` publishes them.
+prize, who leads first, whether players bid) comes from the variant's
+:class:`~parlor_bot.facts.Facts`, as ``GET /api/variants`` publishes them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from .facts import DEALER_LEFT, Facts
 
 #: The phases of a match, as the server names them.
 PASSING = "passing"
+BIDDING = "bidding"
 PLAYING = "playing"
 MATCH_OVER = "match_over"
 
@@ -65,14 +66,30 @@ class HandResult:
     totals: List[int]
     pool_carried: int = 0
     moon: Optional[int] = None
+    #: Each seat's bid this hand (Spades, Oh Hell); None where nobody bids.
+    bids: Optional[List[int]] = None
+    #: Spades: each partnership's bags (overtricks) after this hand, once any penalty has taken
+    #: its count off; per seat, partners alike.
+    bags: Optional[List[int]] = None
+    #: Spades: what bags cost each partnership this hand (negative), per seat; None when
+    #: bags cost nothing this hand.
+    bag_penalty: Optional[List[int]] = None
+    #: Spades: each nil bid's outcome per seat (True made, False failed, None for a seat that
+    #: did not bid nil); None when nobody bid nil.
+    nil: Optional[List[Optional[bool]]] = None
 
     def to_json(self) -> Dict[str, Any]:
         """As the server writes it."""
-        return {
+        out: Dict[str, Any] = {
             "hand": self.hand, "points": list(self.points), "penalties": list(self.penalties),
             "tricks": list(self.tricks), "totals": list(self.totals),
             "pool_carried": self.pool_carried, "moon": self.moon,
         }
+        for name in ("bids", "bags", "bag_penalty", "nil"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value)
+        return out
 
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "HandResult":
@@ -85,7 +102,15 @@ class HandResult:
             totals=list(d["totals"]),
             pool_carried=d.get("pool_carried", 0),
             moon=d.get("moon"),
+            bids=_optional_list(d.get("bids")),
+            bags=_optional_list(d.get("bags")),
+            bag_penalty=_optional_list(d.get("bag_penalty")),
+            nil=_optional_list(d.get("nil")),
         )
+
+
+def _optional_list(values) -> Optional[List[Any]]:
+    return None if values is None else list(values)
 
 
 def _cards(values) -> List[Card]:
@@ -130,6 +155,9 @@ class View:
     tricks: List[Trick] = field(default_factory=list)
     #: Tricks taken this hand per seat.
     tricks_won: List[int] = field(default_factory=list)
+    #: Each seat's bid this hand, None until made (Spades, Oh Hell; in Spades 0 is nil). The
+    #: whole list is None in the variants where nobody bids.
+    bids: Optional[List[Optional[int]]] = None
     hearts_broken: bool = False
     #: Where cards are passed this hand ("left", "right", "across"), or None.
     pass_direction: Optional[str] = None
@@ -150,11 +178,17 @@ class View:
     #: Who has to act now.
     to_act: List[int] = field(default_factory=list)
     #: The moves you may make now: the cards you may play, or (passing) the cards you may pass.
+    #: Empty when you are asked to bid: see :attr:`legal_bids`.
     legal: List[Card] = field(default_factory=list)
-    #: "play", "pass" or "wait".
+    #: "play", "pass", "bid" or "wait".
     legal_kind: str = "wait"
     #: Cards to pass, when ``legal_kind == "pass"``.
     pass_count: int = 0
+    #: When ``legal_kind == "bid"``: the lowest and highest bids allowed, and the one bid
+    #: between them that is not (Oh Hell's dealer under the hook), if any.
+    bid_min: int = 0
+    bid_max: int = 0
+    bid_forbidden: Optional[int] = None
     #: The winners, once the match is over.
     winners: List[int] = field(default_factory=list)
     #: The server's event counter this view is current with.
@@ -192,6 +226,7 @@ class View:
                 for t in v.get("tricks", [])
             ],
             tricks_won=list(v.get("tricks_won") or [0] * n),
+            bids=_optional_list(v.get("bids")),
             hearts_broken=bool(v.get("hearts_broken", False)),
             pass_direction=pass_info["direction"] if pass_info else None,
             passed=_cards(pass_info.get("given")) if pass_info else [],
@@ -218,7 +253,14 @@ class View:
         legal = legal or {"type": "wait"}
         kind = legal.get("type", "wait")
         self.legal_kind = kind
-        if kind == "play":
+        self.bid_min, self.bid_max, self.bid_forbidden = 0, 0, None
+        if kind == "bid":
+            self.legal = []
+            self.pass_count = 0
+            self.bid_min = int(legal["min"])
+            self.bid_max = int(legal["max"])
+            self.bid_forbidden = legal.get("forbidden")
+        elif kind == "play":
             self.legal = _cards(legal.get("cards"))
             self.pass_count = 0
         elif kind == "pass":
@@ -292,7 +334,10 @@ class View:
         self.dealer = e["dealer"]
         self.pass_direction = e.get("pass")
         self.hand = []
-        self.hand_sizes = [facts.hand_size] * n
+        # Where hands change size (Oh Hell) the event says how many cards each seat gets.
+        size = e.get("hand_size")
+        self.hand_sizes = [facts.hand_size if size is None else size] * n
+        self.bids = [None] * n if facts.bidding else None
         self.trump = None
         self.face_up = []
         self.trick = []
@@ -307,9 +352,31 @@ class View:
             self.pass_waiting = list(range(n))
             self.to_act = list(range(n))
         else:
-            self.phase = PLAYING
             self.pass_waiting = []
+            self._bidding_or_play()
+
+    def _bidding_or_play(self) -> None:
+        """After the deal and any passing: the dealer's left bids first where players bid,
+        else play starts."""
+        if self.bids is not None:
+            self.phase = BIDDING
+            self.to_act = [(self.dealer + 1) % self.players]
+        else:
+            self.phase = PLAYING
             self._find_first_leader()
+
+    def _on_bid(self, e: Dict[str, Any]) -> None:
+        # A bid in a variant without bidding (no server sends one) changes nothing.
+        if self.bids is None:
+            return
+        seat = e["seat"]
+        self.bids[seat] = e["tricks"]
+        if all(b is not None for b in self.bids):
+            # The last bid (the dealer's): play starts.
+            self.phase = PLAYING
+            self._find_first_leader()
+        else:
+            self.to_act = [(seat + 1) % self.players]
 
     def _find_first_leader(self) -> None:
         """Before the first card of a hand: who leads, as far as we can know."""
@@ -351,9 +418,8 @@ class View:
         if seat in self.pass_waiting:
             self.pass_waiting.remove(seat)
         if self.phase == PASSING and not self.pass_waiting:
-            # Everyone has chosen: the cards change hands and play starts.
-            self.phase = PLAYING
-            self._find_first_leader()
+            # Everyone has chosen: the cards change hands and bidding or play starts.
+            self._bidding_or_play()
 
     def _on_cards_passed(self, e: Dict[str, Any]) -> None:
         cards = [Card(c) for c in e["cards"]]
@@ -437,9 +503,14 @@ class View:
                 "type": "pass", "count": self.pass_count, "direction": self.pass_direction,
                 "from": _names(self.legal),
             }
+        elif self.legal_kind == "bid":
+            legal = {
+                "type": "bid", "min": self.bid_min, "max": self.bid_max,
+                "forbidden": self.bid_forbidden,
+            }
         else:
             legal = {"type": "wait"}
-        return {
+        out: Dict[str, Any] = {
             "variant": self.variant,
             "options": dict(self.options),
             "seat": self.seat,
@@ -475,6 +546,9 @@ class View:
             "legal": legal,
             "winners": list(self.winners),
         }
+        if self.bids is not None:
+            out["bids"] = list(self.bids)
+        return out
 
     # ---- questions bots ask ---------------------------------------------------------------
 
@@ -520,6 +594,12 @@ class View:
             return None
         return self.trick[trick_winner(self.trick_cards, self.trump)]
 
+    def would_win(self, card: Card) -> bool:
+        """True when ``card``, played now, would take the trick so far (you lead: always).
+        A card that would not win never can: the cards after it only raise the bar."""
+        cards = self.trick_cards + [Card(card)]
+        return trick_winner(cards, self.trump) == len(cards) - 1
+
     def played_cards(self) -> List[Card]:
         """Every card played this hand, in finished tricks or on the table."""
         done = [c for t in self.tricks for c in t.cards]
@@ -536,6 +616,28 @@ class View:
             c for c in self.face_up if c.suit == suit and c not in self.hand
         )
 
+    @property
+    def legal_bids(self) -> List[int]:
+        """The bids you may make now, lowest first (empty unless ``legal_kind == "bid"``)."""
+        if self.legal_kind != "bid":
+            return []
+        return [b for b in range(self.bid_min, self.bid_max + 1) if b != self.bid_forbidden]
+
+    def nearest_bid(self, tricks: float) -> int:
+        """The allowed bid closest to ``tricks`` (the lower one on a tie): an estimate made
+        legal, clear of the range's ends and of the forbidden bid."""
+        bids = self.legal_bids
+        if not bids:
+            raise ValueError("no bid is asked for now")
+        return min(bids, key=lambda b: (abs(b - tricks), b))
+
+    @property
+    def my_bid(self) -> Optional[int]:
+        """Your bid this hand, once made (None before, and where nobody bids)."""
+        if self.bids is None or self.seat is None:
+            return None
+        return self.bids[self.seat]
+
     def has_suit(self, suit: str) -> bool:
         """True when your hand holds a card of ``suit``."""
         return any(c.suit == suit for c in self.hand)
@@ -551,10 +653,16 @@ class View:
             lines.append(f"trump: {self.trump}")
         if self.trick:
             lines.append("on the table: " + ", ".join(f"seat {p.seat} {p.card}" for p in self.trick))
-        else:
+        elif self.phase != BIDDING:
             lines.append("on the table: nothing (you lead)")
+        if self.bids is not None and any(b is not None for b in self.bids):
+            lines.append("bids: " + ", ".join(
+                f"seat {s} {'-' if b is None else b}" for s, b in enumerate(self.bids)))
         if self.legal_kind == "pass":
             lines.append(f"to do: pass {self.pass_count} cards {self.pass_direction}")
+        elif self.legal_kind == "bid":
+            but = "" if self.bid_forbidden is None else f", not {self.bid_forbidden}"
+            lines.append(f"to do: bid {self.bid_min} to {self.bid_max} tricks{but}")
         else:
             lines.append("legal: " + " ".join(str(c) for c in self.legal))
         return "\n".join(lines)
