@@ -106,3 +106,57 @@ def test_a_cs101_player_gets_the_assignment_arguments():
     assert all(len(t[0]) == 4 and t[1] in "NESW" and t[2] in "NESW" for t in tricks)
     assert isinstance(score, tuple) and len(score) == 2
     assert len(calls) > 10
+
+
+def bidding_prompts(variant):
+    """Every recorded view of a bidding game (tests/fixtures/views/) in which a seat had to
+    act: its bids and its cards."""
+    from variant_facts import FIXTURES, facts_for
+
+    facts = facts_for(variant)
+    fixture = json.loads((FIXTURES / f"{variant}.json").read_text())
+    for stream in fixture["streams"]:
+        for view in [stream["start"]] + [step["view"] for step in stream["steps"]]:
+            if view["legal"]["type"] != "wait":
+                yield View.from_state(view, facts)
+
+
+@pytest.mark.parametrize("variant, example", [
+    ("spades", ("spades_bot", "SpadesBot")),
+    ("spades", ("lowest_bot", "LowestBot")),
+    ("ohhell", ("ohhell_bot", "OhHellBot")),
+    ("ohhell", ("lowest_bot", "LowestBot")),
+])
+def test_examples_bid_and_play_legally(variant, example):
+    module, cls = example
+    bot = getattr(load_example(module), cls)()
+    kinds = []
+    for view in bidding_prompts(variant):
+        kinds.append(view.legal_kind)
+        if view.legal_kind == "bid":
+            tricks = bot.bid(view.copy())
+            assert type(tricks) is int and tricks in view.legal_bids, view.summary()
+        else:
+            card = bot.play_card(view.copy())
+            assert isinstance(card, Card) and card in view.legal, view.summary()
+    assert kinds.count("bid") >= 2 and kinds.count("play") >= 10
+
+
+def test_the_bid_helpers_keep_to_the_prompt():
+    from parlor_bot import parse_cards, simple_bid, sure_tricks
+
+    view = View(variant="ohhell", options={}, seat=3, players=4, trump="H")
+    view.hand = parse_cards("AS KS 2S AH QH 5H 3H 9C")
+    view.set_legal({"type": "bid", "min": 0, "max": 8, "forbidden": 4})
+    assert view.legal_bids == [0, 1, 2, 3, 5, 6, 7, 8]
+    # AS, KS with a guard, AH, QH with two beside it: four, which the hook forbids.
+    assert sure_tricks(view) == 4
+    assert view.nearest_bid(4) == 3 and view.nearest_bid(4.6) == 5 and view.nearest_bid(20) == 8
+    assert simple_bid(view) == 3
+    assert "to do: bid 0 to 8 tricks, not 4" in view.summary()
+    # In Spades the simple bid is never nil.
+    spades = View(variant="spades", options={}, seat=0, players=4, trump="S")
+    spades.hand = parse_cards("2C 3C 4D 5D 6H")
+    spades.set_legal({"type": "bid", "min": 0, "max": 13, "forbidden": None})
+    assert simple_bid(spades) == 1
+    assert view.to_json()["legal"] == {"type": "bid", "min": 0, "max": 8, "forbidden": 4}

@@ -24,6 +24,8 @@ QUICK = {
     "hearts5": {"hands": 2},
     "tricks": {"target": 15},
     "whist": {"target": 1},
+    "spades": {"target": 100},
+    "ohhell": {"players": 4, "schedule": "down"},
 }
 
 
@@ -56,6 +58,38 @@ def test_examples_play_whole_matches_without_an_illegal_move(server, variant, bo
     assert result.facts == facts_for(variant)
 
 
+@pytest.mark.parametrize("variant, bot_name", [
+    ("spades", "spades_bot.SpadesBot"), ("ohhell", "ohhell_bot.OhHellBot"),
+])
+def test_the_bidding_examples_play_a_whole_match_against_built_in_bots(server, variant, bot_name):
+    """The Spades and Oh Hell examples bid every hand and play a match to its end against the
+    server's heuristic bots, without an illegal move."""
+    module, cls = bot_name.split(".")
+    base = getattr(example(module), cls)
+    lines_seen = []
+
+    class Recording(base):
+        def on_match_over(self, view):
+            lines_seen.extend(view.history)
+
+    logged, log = lines()
+    result = Recording().run(server, variant=variant, options=QUICK[variant],
+                             opponents="heuristic", matches=1, seed=5, log=log)
+    assert result.matches == 1, logged
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    assert lines_seen and len(lines_seen) == len(result.hand_points)
+    seat = result.seat
+    for line in lines_seen:
+        # Every hand was bid by every seat, the bot's bid within its hand's tricks.
+        assert line.bids is not None and len(line.bids) == 4
+        assert 0 <= line.bids[seat] <= sum(line.tricks)
+    if variant == "ohhell":
+        # Twelve cards down to one, each hand its size.
+        assert [sum(line.tricks) for line in lines_seen] == list(range(12, 0, -1))
+    else:
+        assert all(line.bags is not None for line in lines_seen)
+
+
 def test_the_server_publishes_the_facts_the_fixtures_were_recorded_with(server):
     listed = {v["name"]: v for v in variants(server)}
     assert set(listed) == set(QUICK)
@@ -70,6 +104,18 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
     checked = []
 
     class Careful(Bot):
+        def bid(self, view):
+            assert view.phase == "bidding" and view.to_act == [view.seat]
+            assert view.bids[view.seat] is None and view.legal_bids
+            assert len(view.hand) == view.hand_sizes[view.seat] == view.bid_max
+            # Everyone from the dealer's left up to us has bid, nobody after us.
+            first = (view.dealer + 1) % view.players
+            before = [(first + i) % view.players for i in range(view.players)]
+            before = before[: before.index(view.seat)]
+            assert all((view.bids[s] is not None) == (s in before) for s in range(view.players))
+            checked.append(view)
+            return view.legal_bids[-1 if len(checked) % 2 else 0]
+
         def pass_cards(self, view):
             assert set(view.legal) == set(view.hand)
             checked.append(view)
@@ -88,6 +134,8 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
                 assert (view.trick[-1].seat + 1) % view.players == view.seat
             if view.history:
                 assert view.scores == view.history[-1].totals or variant == "tricks"
+            if view.bids is not None:
+                assert all(b is not None for b in view.bids) and view.phase == "playing"
             checked.append(view)
             return max(view.legal)
 
@@ -96,6 +144,8 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
     assert result.problems == [] and result.matches == 1
     if variant in ("hearts", "filippa"):
         assert any(v.legal_kind == "pass" for v in checked)
+    if variant in ("spades", "ohhell"):
+        assert any(v.legal_kind == "bid" for v in checked)
     assert sum(1 for v in checked if v.legal_kind == "play") >= 5
 
 
@@ -403,7 +453,8 @@ def test_a_wrong_pass_is_explained_and_replaced(server):
 FIELDS = [
     "variant", "options", "seat", "players", "phase", "hand_number", "dealer", "hand",
     "hand_sizes", "trump", "face_up", "trick", "tricks", "tricks_won", "hearts_broken",
-    "pass_direction", "scores", "negatives", "pool", "history", "legal", "legal_kind",
+    "pass_direction", "scores", "negatives", "pool", "history", "legal", "legal_kind", "bids",
+    "bid_min", "bid_max", "bid_forbidden",
 ]
 
 
@@ -433,6 +484,10 @@ def test_the_view_built_from_events_equals_the_servers_snapshot(server, variant)
         def pass_cards(self, view):
             self.check(view)
             return view.hand[-3:]
+
+        def bid(self, view):
+            self.check(view)
+            return view.legal_bids[0]
 
         def play_card(self, view):
             self.check(view)
