@@ -2,8 +2,9 @@
 // with `npm install parlor-protocol-<version>.tgz` (and so its dependency, ws), a TypeScript
 // file there type-checks against the installed types, and the example bot, run from the
 // installed package, plays a whole match against a real `parlor serve` (the debug build, or
-// $PARLOR_BIN): it creates a Hearts table, fills it with built-in bots, passes and plays every
-// prompt, and ends with the match. The loops are bounded by message counts, not by time.
+// $PARLOR_BIN): it creates a Hearts table (then a Spades and an Oh Hell one), fills it with
+// built-in bots, passes, bids and plays every prompt, and ends with the match. The loops are
+// bounded by message counts, not by time.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -99,26 +100,48 @@ function serve() {
   });
 }
 
-test('the example bot, installed from the package, plays a whole Hearts match against parlor serve', async () => {
+/**
+ * Runs the example bot installed from the package against a fresh `parlor serve` with `args`;
+ * resolves with what it printed once it exited successfully.
+ * @param {string[]} args
+ * @returns {Promise<{ out: string, err: string }>}
+ */
+async function playMatch(args) {
   assert.ok(existsSync(PARLOR), `build the server first (cargo build): ${PARLOR}`);
   const botFile = join(app, 'node_modules', 'parlor-protocol', 'examples', 'bot.mjs');
   assert.ok(existsSync(botFile), `${botFile} is installed`);
   const { url, server } = await serve();
   try {
-    const bot = spawn(
-      process.execPath,
-      [botFile, '--url', url, '--variant', 'hearts', '--target', '30', '--seed', '7'],
-      { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const bot = spawn(process.execPath, [botFile, '--url', url, ...args], {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     bot.stdout.on('data', (c) => (out += c));
     bot.stderr.on('data', (c) => (err += c));
     const code = await new Promise((resolve) => bot.on('exit', resolve));
     assert.equal(code, 0, `the bot failed:\n${out}\n${err}`);
-    assert.match(out, /^match over: winners [0-9,]+, totals -?\d+,-?\d+,-?\d+,-?\d+$/m);
     assert.doesNotMatch(err, /refused/, 'every move it made was accepted');
+    return { out, err };
   } finally {
     server.kill('SIGTERM');
   }
+}
+
+test('the example bot, installed from the package, plays a whole Hearts match against parlor serve', async () => {
+  const { out } = await playMatch(['--variant', 'hearts', '--target', '30', '--seed', '7']);
+  assert.match(out, /^match over: winners [0-9,]+, totals -?\d+,-?\d+,-?\d+,-?\d+$/m);
+});
+
+test('the example bot bids and plays a whole Spades match', async () => {
+  const { out } = await playMatch(['--variant', 'spades', '--target', '100', '--seed', '7']);
+  assert.match(out, /^match over: winners [0-9,]+, totals -?\d+,-?\d+,-?\d+,-?\d+$/m);
+});
+
+test('the example bot bids (never the hook\'s forbidden bid) through a whole Oh Hell match', async () => {
+  const options = JSON.stringify({ players: 5, schedule: 'down' });
+  const { out } = await playMatch(['--variant', 'ohhell', '--options', options, '--seed', '7']);
+  // Five seats, as the option asked: the host filled them all.
+  assert.match(out, /^match over: winners [0-9,]+, totals (-?\d+,){4}-?\d+$/m);
 });
