@@ -2,7 +2,8 @@
 """A small Parlor bot written from the documented WebSocket protocol alone.
 
 It plays any variant legally: the server says which moves are legal in every `your_turn`,
-so the bot plays the lowest legal card and passes its highest cards. It reconnects with
+so the bot plays the lowest legal card and passes its highest cards; where players bid
+(spades, ohhell) it bids its aces and trumps, within the prompt's range. It reconnects with
 its seat token if the connection drops, and exits when the match is over.
 
     pip install websockets
@@ -24,13 +25,27 @@ def rank(card):
     return RANKS.index(card[0])
 
 
-def choose(legal):
-    """The message answering a `your_turn` prompt, from its `legal` moves."""
+def bid(legal, view):
+    """A bid prompt's answer: one trick for each ace and each trump in the hand, kept between
+    the prompt's `min` and `max` and off its `forbidden` bid (the Oh Hell dealer's)."""
+    trump = view.get("trump")
+    tricks = sum(1 for card in view["hand"] if card[0] == "A" or card[-1] == trump)
+    tricks = max(legal["min"], min(legal["max"], tricks))
+    if tricks == legal.get("forbidden"):
+        tricks = tricks - 1 if tricks > legal["min"] else tricks + 1
+    return tricks
+
+
+def choose(legal, view):
+    """The message answering a `your_turn` prompt, from its `legal` moves and its `view` of
+    the table (the hand, the trump...)."""
     if legal["type"] == "play":
         return {"type": "play", "card": min(legal["cards"], key=rank)}
     if legal["type"] == "pass":
         highest = sorted(legal["from"], key=rank, reverse=True)
         return {"type": "pass", "cards": highest[: legal["count"]]}
+    if legal["type"] == "bid":
+        return {"type": "bid", "tricks": bid(legal, view)}
     return None  # "wait": nothing to do
 
 
@@ -53,7 +68,7 @@ async def play(url, table, seat=None):
                         seat = msg["seat"]
                         print(f"seated at {seat}", flush=True)
                     elif kind == "your_turn":
-                        move = choose(msg["legal"])
+                        move = choose(msg["legal"], msg["view"])
                         if move:
                             await ws.send(json.dumps(move))
                     elif kind == "event" and msg["event"]["kind"] == "match_over":

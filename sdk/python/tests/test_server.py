@@ -206,6 +206,43 @@ def test_a_bot_plays_at_a_table_someone_else_hosts(server):
     assert result.seat == 1 and result.matches == 1 and result.problems == []
 
 
+@pytest.mark.parametrize("variant", ["spades", "ohhell"])
+def test_the_protocol_only_example_bids_and_plays_a_match(server, variant):
+    """examples/python/bot.py (the protocol alone, no SDK) takes seat 1 of a table a person
+    hosts, bids every hand and plays the match to its end without a refused move."""
+    from websockets.sync.client import connect
+    import json
+    import urllib.request
+
+    table = create_table(server, variant, QUICK[variant])
+    ws_url = server.replace("http://", "ws://") + "/ws"
+    script = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python" / "bot.py"
+    with connect(ws_url) as person:
+        person.send(json.dumps({"type": "join", "table": table, "seat": 0, "name": "Ann"}))
+        assert json.loads(person.recv(timeout=5))["host"] is True
+        bot = subprocess.Popen([sys.executable, str(script), ws_url, table, "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            for _ in range(600):
+                with urllib.request.urlopen(f"{server}/api/tables/{table}") as resp:
+                    info = json.loads(resp.read())
+                if info["seats"][1]["occupant"] == "remote_bot":
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the bot never sat down")
+            for seat in (2, 3):
+                person.send(json.dumps({"type": "add_bot", "seat": seat, "strategy": "random"}))
+            person.send(json.dumps({"type": "start"}))
+            person.send(json.dumps({"type": "leave"}))
+            out, err = bot.communicate(timeout=120)
+        finally:
+            bot.kill()
+    assert bot.returncode == 0, out + err
+    assert "seated at 1" in out and "match over" in out, out
+    assert "refused" not in err, err
+
+
 def test_a_bot_joins_an_existing_table_by_id_or_invite_link(server):
     table = create_table(server, "whist", {"target": 1})
     lowest = example("lowest_bot").LowestBot()
