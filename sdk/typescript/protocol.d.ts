@@ -1036,9 +1036,34 @@ export interface VariantInfo {
    */
   players: number;
   /**
+   * Named house rules to offer when a table is created, the rules' own first (absent
+   * where there are none).
+   */
+  presets: Preset[];
+  /**
    * Built-in bot strategies for `add_bot`, weakest first.
    */
   strategies: string[];
+}
+/**
+ * One named set of options.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Preset".
+ */
+export interface Preset {
+  /**
+   * What it changes, in a line.
+   */
+  description: string;
+  /**
+   * Its name, for people.
+   */
+  name: string;
+  /**
+   * The options it sets (the others keep their defaults).
+   */
+  options: Options;
 }
 /**
  * A finished trick as every player saw it.

@@ -753,6 +753,10 @@ pub struct VariantInfo {
     pub strategies: Vec<&'static str>,
     /// What clients need to know about its rules (hand size, prize, bad-card rule, ...).
     pub facts: VariantFacts,
+    /// Named house rules to offer when a table is created, the rules' own first (absent
+    /// where there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub presets: Vec<crate::rules::Preset>,
 }
 
 impl VariantInfo {
@@ -766,6 +770,7 @@ impl VariantInfo {
             options: variant.option_specs(),
             strategies: crate::bots::strategy_names(variant),
             facts: variant.facts(),
+            presets: crate::rules::presets(variant),
         }
     }
 }

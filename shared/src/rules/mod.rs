@@ -17,6 +17,7 @@ mod hearts;
 mod hearts5;
 mod ohhell;
 mod per_variant;
+mod presets;
 mod spades;
 mod trick;
 mod tricks;
@@ -28,6 +29,7 @@ pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
 pub use facts::{FirstLead, PlayerCounts, TrumpRule, VariantFacts};
 pub use game::{Game, PASS_COUNT, Phase, first_dealer};
+pub use presets::{Preset, presets};
 pub use trick::{CompletedTrick, Plays, Trick, TrickCards};
 pub use variant::{
     BadCard, Moon, OhHellScoring, OptionKind, OptionSpec, Options, OptionsError, Rules, Schedule,

@@ -543,7 +543,13 @@ class OptionSpec(_OptionSpecRequired, _OptionSpecOptional):
     """One option as the lobby describes it."""
 
 
-_VariantInfoRequired = TypedDict('_VariantInfoRequired', {'description': str, 'facts': 'VariantFacts', 'name': str, 'options': List['OptionSpec'], 'players': int, 'strategies': List[str]})
+_PresetRequired = TypedDict('_PresetRequired', {'description': str, 'name': str, 'options': 'Options'})
+
+class Preset(_PresetRequired):
+    """One named set of options."""
+
+
+_VariantInfoRequired = TypedDict('_VariantInfoRequired', {'description': str, 'facts': 'VariantFacts', 'name': str, 'options': List['OptionSpec'], 'players': int, 'presets': List['Preset'], 'strategies': List[str]})
 
 class VariantInfo(_VariantInfoRequired):
     """One variant as `GET /api/variants` lists it."""
@@ -568,4 +574,4 @@ Action = Union['PassAction', 'PlayAction', 'BidAction']
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

@@ -1,0 +1,146 @@
+//! Named presets: the house rules players ask for by name, as option sets the lobby offers.
+//! A preset is only options: choosing one is the same as setting them by hand.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::variant::{Moon, OhHellScoring, Options, Schedule, Variant};
+
+/// One named set of options.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Preset {
+    /// Its name, for people.
+    pub name: &'static str,
+    /// What it changes, in a line.
+    pub description: &'static str,
+    /// The options it sets (the others keep their defaults).
+    pub options: Options,
+}
+
+fn preset(name: &'static str, description: &'static str, options: Options) -> Preset {
+    Preset {
+        name,
+        description,
+        options,
+    }
+}
+
+/// The presets of `variant`, the rules' own first.
+#[must_use]
+pub fn presets(variant: Variant) -> Vec<Preset> {
+    let none = Options::default;
+    match variant {
+        Variant::Spades => vec![
+            preset(
+                "Classic",
+                "Game to 500, nil, bags: every 10 cost 100, mercy at -200",
+                none(),
+            ),
+            preset(
+                "Quick",
+                "Game to 250",
+                Options {
+                    target: Some(250),
+                    ..none()
+                },
+            ),
+            preset(
+                "No bags",
+                "Overtricks score a point and never cost",
+                Options {
+                    bag_limit: Some(0),
+                    ..none()
+                },
+            ),
+            preset(
+                "No nil",
+                "Every bid is at least one trick",
+                Options {
+                    nil: Some(false),
+                    ..none()
+                },
+            ),
+            preset(
+                "Spades led any time",
+                "Spades may be led before one has been played",
+                Options {
+                    spades_broken: Some(false),
+                    ..none()
+                },
+            ),
+        ],
+        Variant::OhHell => vec![
+            preset(
+                "Down and up",
+                "From the largest hand down to one card and back up; the dealer's hook",
+                none(),
+            ),
+            preset(
+                "Quick",
+                "From the largest hand down to one card",
+                Options {
+                    schedule: Some(Schedule::Down),
+                    ..none()
+                },
+            ),
+            preset(
+                "No hook",
+                "The dealer may bid anything",
+                Options {
+                    hook: Some(false),
+                    ..none()
+                },
+            ),
+            preset(
+                "Minus the difference",
+                "A missed bid costs a point per trick off",
+                Options {
+                    scoring: Some(OhHellScoring::MinusDifference),
+                    ..none()
+                },
+            ),
+        ],
+        Variant::Hearts => vec![
+            preset("Microsoft Hearts", "Pass three, game to 100", none()),
+            preset(
+                "No passing",
+                "Play every hand as dealt",
+                Options {
+                    passing: Some(false),
+                    ..none()
+                },
+            ),
+            preset(
+                "Moon subtracts",
+                "Shooting the moon takes 26 off the shooter",
+                Options {
+                    moon: Some(Moon::Subtract),
+                    ..none()
+                },
+            ),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn every_preset_is_a_valid_set_of_options_and_the_first_is_the_rules_own() {
+        for variant in Variant::ALL {
+            let presets = presets(variant);
+            for preset in &presets {
+                Rules::new(variant, &preset.options)
+                    .unwrap_or_else(|err| panic!("{variant} {}: {err}", preset.name));
+            }
+            if let Some(first) = presets.first() {
+                assert_eq!(first.options, Options::default(), "{variant}");
+            }
+        }
+        assert!(presets(Variant::Spades).len() >= 4);
+        assert!(presets(Variant::OhHell).len() >= 3);
+    }
+}
