@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::Args;
 use parlor_shared::bots::BotRng;
 use parlor_shared::rules::{PASS_COUNT, Phase, Rules};
-use parlor_shared::{Card, CardSet, Event, Game, Variant};
+use parlor_shared::{Card, CardSet, Event, Game, Legal, Variant};
 
 /// Options of `parlor bench`.
 #[derive(Args, Debug)]
@@ -157,6 +157,22 @@ fn play_hand(game: &mut Game, shared_rng: &mut BotRng, events: &mut Vec<Event>) 
             game.pass_cards(seat, chosen, events)
                 .expect("random legal passes are accepted");
         }
+    }
+    // Bids, as the random bot makes them: uniform among the allowed ones.
+    while game.phase() == Phase::Bidding {
+        let seat = game.to_act().first().expect("a seat bids");
+        let Legal::Bid {
+            min,
+            max,
+            forbidden,
+        } = game.legal_actions(seat)
+        else {
+            unreachable!("a bid is asked in the bidding phase");
+        };
+        let allowed: Vec<u8> = (min..=max).filter(|b| Some(*b) != forbidden).collect();
+        let tricks = allowed[rng.below(allowed.len() as u32) as usize];
+        game.bid(seat, tricks, events)
+            .expect("random legal bids are accepted");
     }
     while let Some((seat, legal)) = game.card_awaited() {
         if game.hand_number() != hand {
