@@ -81,7 +81,7 @@ function without(cards, remove) {
   return cards.filter((c) => !gone.has(c));
 }
 
-/** @param {number} n @param {number} [value] */
+/** `n` times `value` (0 unless given). @param {number} n @param {any} [value] @returns {any[]} */
 function filled(n, value = 0) {
   return Array.from({ length: n }, () => value);
 }
@@ -382,4 +382,24 @@ export function trickOnTable(view) {
  */
 export function completedPlays(trick, players) {
   return trick.cards.map((card, i) => ({ seat: (trick.leader + i) % players, card }));
+}
+
+/**
+ * How many cards each seat was dealt this hand (in variants whose hands change size, the size
+ * of this hand): the cards still held, played to the trick and taken in finished tricks.
+ * @param {PlayerView} view
+ */
+export function dealtSize(view) {
+  const played = new Set(view.trick.plays.map((p) => p.seat));
+  const held = view.hand_sizes.map((x, s) => x + (played.has(s) ? 1 : 0));
+  return view.tricks.length + Math.max(0, ...held);
+}
+
+/**
+ * Whether a bid is nil: a bid of no tricks where the table plays nil as a bid of its own (the
+ * `nil` option).
+ * @param {PlayerView} view @param {number | null | undefined} bid
+ */
+export function isNil(view, bid) {
+  return bid === 0 && view.options.nil === true;
 }

@@ -1,13 +1,14 @@
 // @ts-check
-// What people do on the table page: sit, watch, leave, choose and play cards, add computer
+// What people do on the table page: sit, watch, leave, choose and play cards, bid, add computer
 // players, start, open the score sheet.
 //
 // Owns: turning a click into a message to the server or a change of the state, and the checks
-// made before sending (exactly the pass count; a card that would cost a fine). May not touch:
-// the DOM beyond moving the keyboard focus.
+// made before sending (exactly the pass count; a card that would cost a fine; a bid the prompt
+// allows). May not touch: the DOM beyond moving the keyboard focus.
 
 import { cardName } from '../cards.js';
 import { loadName, saveFourColour, saveSeat, saveSound } from '../store.js';
+import { bidRefusal } from './bid.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -86,7 +87,11 @@ export class Actions {
       this.session.send({ type: 'play', card });
       return;
     }
-    this.store.set({ error: v.phase === 'passing' ? 'You have passed your cards: waiting for the others.' : 'It is not your turn yet.' });
+    this.store.set({
+      error: v.phase === 'passing' ? 'You have passed your cards: waiting for the others.'
+        : v.legal.type === 'bid' ? 'First your bid: how many tricks will you take?'
+          : v.phase === 'bidding' ? 'Play starts once everyone has bid.' : 'It is not your turn yet.',
+    });
   }
 
   /**
@@ -120,6 +125,34 @@ export class Actions {
     if (!v || v.legal.type !== 'pass' || this.state.selected.size !== v.legal.count) return;
     this.session.send({ type: 'pass', cards: [...this.state.selected] });
     this.store.set({ selected: new Set() });
+  }
+
+  /** Chooses a bid in the bid box (sent with `bidChosen`). @param {number} tricks */
+  chooseBid(tricks) {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'bid') return;
+    const refused = bidRefusal(v, tricks);
+    this.store.set(refused ? { error: refused } : { bidChoice: tricks, error: '' });
+  }
+
+  /** Bids `tricks`, if the prompt allows it; otherwise says why not. @param {number} tricks */
+  bid(tricks) {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'bid') {
+      this.store.set({ error: 'It is not your turn to bid.' });
+      return;
+    }
+    const refused = bidRefusal(v, tricks);
+    if (refused) {
+      this.store.set({ error: refused });
+      return;
+    }
+    if (this.session.send({ type: 'bid', tricks })) this.store.set({ bidChoice: null, error: '' });
+  }
+
+  /** Bids the number chosen in the bid box. */
+  bidChosen() {
+    if (this.state.bidChoice !== null) this.bid(this.state.bidChoice);
   }
 
   /** Remembers the strength chosen for an empty seat. @param {number} seat @param {string} strategy */

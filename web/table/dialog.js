@@ -6,6 +6,7 @@
 // the actions).
 
 import { h, replaceChildren } from '../dom.js';
+import { focusIdleBidBox } from './bid.js';
 import { isHost, seatName, winnersText } from './names.js';
 import { scoreSheet, sheetInputs } from './score-sheet.js';
 
@@ -61,7 +62,13 @@ export function scoreDialog(store, actions) {
       }
       if (!v || !seated || s.dialogOpenFor === null) {
         last = null;
-        if (dialog.open) dialog.close();
+        if (dialog.open) {
+          dialog.close();
+          // A bid asked for while the sheet was open: the keyboard goes to the bid box (from the
+          // sheet's button, or from nowhere once the browser has put it back).
+          const active = document.activeElement;
+          if (!active || active === document.body || dialog.contains(active)) focusIdleBidBox();
+        }
         return;
       }
       const inputs = [...sheetInputs(s), v.phase, v.winners, s.hostFlag];

@@ -1,14 +1,16 @@
 // @ts-check
-// The felt: a name plate per seat around the table and, in the middle, the trick, whose turn
-// it is, who took the last trick, the cards passed to you and any notice.
+// The felt: a name plate per seat around the table (with its bid and tricks, where players
+// bid) and, in the middle, the trick, whose turn it is, who took the last trick, the bids so
+// far, the cards passed to you and any notice.
 //
 // Owns: that section, with one part per plate and one for the middle, each drawn again only
 // when what it shows changed. May not touch: the state.
 
 import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
-import { completedPlays, passSteps, trickOnTable } from '../view-model.js';
+import { completedPlays, dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
+import { bidStat } from './bid.js';
 import { flyIn } from './motion.js';
 import {
   botStrength, DIRECTION_TEXT, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
@@ -89,20 +91,23 @@ function platePart(seat, actions) {
     const v = /** @type {PlayerView} */ (s.view);
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
-      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen];
+      v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen,
+      v.bids?.[seat], v.options];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
     const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
     el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}`;
-    el.setAttribute('aria-label', `${seatName(s, seat)}${turn ? ', to play' : ''}`);
+    el.setAttribute('aria-label', `${seatName(s, seat)}${turn ? (v.phase === 'bidding' ? ', to bid' : ', to play') : ''}`);
     const passed = v.phase === 'passing' && v.pass && !v.pass.waiting.includes(seat);
+    // Where players bid, the tricks taken read against the bid ("2/3") once it is made.
+    const tricks = bidStat(v, seat) || h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick'));
     replaceChildren(el,
       h('div', { class: 'plate-name' }, me ? `${seatInfo(s, seat)?.name || 'You'} (you)` : seatName(s, seat)),
       h('div', { class: 'plate-badges' }, badges(s, v, seat)),
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
-        h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick')),
+        tricks,
         taken(s, v, seat),
         score(s, v, seat)),
       passed ? h('div', { class: 'plate-note' }, 'passed') : null,
@@ -121,12 +126,26 @@ function turnText(s, v) {
     return waiting.length ? `Passing ${dir}: waiting for ${waiting.join(', ')}` : `Passing ${dir}…`;
   }
   if (player && v.legal.type === 'play') return 'Your turn: play a card';
+  if (player && v.legal.type === 'bid') return 'Your bid: how many tricks will you take?';
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
-  if (next !== undefined) return `${seatName(s, next)}’s turn`;
+  if (next !== undefined) return v.phase === 'bidding' ? `${seatName(s, next)}’s turn to bid` : `${seatName(s, next)}’s turn`;
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
     return 'Waiting for the two of clubs to lead';
   }
   return 'Waiting…';
+}
+
+/**
+ * The bids so far against the tricks of the hand, while the players bid (the plates keep each
+ * bid after): "Bids: 7 for 10 tricks".
+ * @param {PlayerView} v
+ */
+function bidsNote(v) {
+  if (!v.bids || v.phase !== 'bidding') return null;
+  const made = v.bids.filter((b) => b !== null);
+  if (!made.length) return null;
+  const sum = made.reduce((a, b) => a + /** @type {number} */ (b), 0);
+  return h('p', { class: 'trick-caption', id: 'bids-note' }, `Bids: ${sum} for ${plural(dealtSize(v), 'trick')}`);
 }
 
 /** "Bert passed you 2♣ 7♣ Q♠", before the first trick. @param {TableState} s @param {PlayerView} v */
@@ -158,14 +177,16 @@ function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players, s.trickHold];
+      v.pass, v.winners, v.players, s.trickHold, v.bids];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);
     // Nothing flies on the first drawing (a page loaded mid-trick): only cards played since.
     const first = !el.querySelector('.trick');
     const before = new Set([...el.querySelectorAll('.trick:not(.done) .played')].map((p) => `${/** @type {HTMLElement} */ (p).dataset.seat}:${/** @type {HTMLElement} */ (p).dataset.card}`));
-    const trick = h('div', { class: `trick${shown.done ? ' done' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
+    // While the players bid there is no trick yet: the middle leaves its room to the words.
+    const bidding = v.phase === 'bidding' && shown.plays.length === 0;
+    const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
         staticCard(p.card, `${seatName(s, p.seat)}: ${cardName(p.card)}`),
         h('span', { class: 'played-by' }, seatName(s, p.seat)))));
@@ -174,6 +195,7 @@ function centerPart() {
       trick,
       h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn', role: 'status', 'aria-live': 'polite' }, turnText(s, v)),
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
+      bidsNote(v),
       receivedNote(s, v),
       s.notice ? h('p', { class: 'notice' }, s.notice) : null);
     if (!first) flyIn(trick, before, s.role === 'player' ? s.seat : null);

@@ -1,12 +1,13 @@
 // @ts-check
 // Your hand: a button per card (the same button for the same card for as long as you hold it,
-// so a click is never lost to a redraw), the error line, and the buttons under the hand (pass,
-// last trick, score sheet, four-colour deck).
+// so a click is never lost to a redraw), the bid box when it is your bid, the error line, and
+// the buttons under the hand (pass, bid, last trick, score sheet, four-colour deck).
 //
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
 import { cardName, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
+import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
 import { DIRECTION_TEXT } from './names.js';
 import { part, setOrRemove } from './part.js';
@@ -87,6 +88,7 @@ function handActions(s, v, actions) {
       onclick: () => actions.passSelected(),
     }, n === legal.count ? `Pass ${dir}` : `Pass ${dir} (${n} of ${legal.count} chosen)`));
   }
+  if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: v.tricks.length === 0, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
@@ -108,17 +110,29 @@ function handActions(s, v, actions) {
 /** Your hand and what you can do with it. @param {Actions} actions */
 export function handPart(actions) {
   const cards = new CardButtons(actions);
+  /** The bid prompt the box was last opened for, so the focus moves into it once. */
+  let bidPrompt = /** @type {unknown} */ (null);
   return part(h('section', { 'aria-label': 'Your hand' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.error, s.showLast, s.fourColour, s.sound];
+    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
-    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}`;
+    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
+    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' },
+      cards.draw(s, v));
+    // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
+    hand.style.setProperty('--cards', String(v.hand.length));
     replaceChildren(el,
-      h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' },
-        cards.draw(s, v)),
+      hand,
+      bidBox(s, v, actions),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, handActions(s, v, actions)));
+    if (legal.type === 'bid' && bidPrompt !== legal) {
+      // A new bid prompt: the keyboard goes to the box, unless it is busy elsewhere (the chat).
+      const active = document.activeElement;
+      if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
+    }
+    bidPrompt = legal.type === 'bid' ? legal : null;
   });
 }

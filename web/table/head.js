@@ -1,7 +1,8 @@
 // @ts-check
 // The top of the table page: the game's name, whether you watch, the facts of the hand (its
-// number, trump, face-up cards, the prize pool, whether hearts are broken), a practice table's
-// badge, and the invite box until the match starts.
+// number and, where hands change size, its cards; trump, face-up or turned-up cards, the
+// partnerships' tricks against their bids, the prize pool, whether hearts or spades are
+// broken), a practice table's badge, and the invite box until the match starts.
 //
 // Owns: that section. Which facts show depends on the variant's facts (`trump`, `prize`,
 // `partnerships`...), never on its name. May not touch: the state.
@@ -10,7 +11,8 @@ import { cardName, cardShort, suitLabel, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { variantTitle } from '../lobby.js';
 import { inviteBox } from './invite.js';
-import { seatName, TEAM_NAMES } from './names.js';
+import { dealtSize, isNil } from '../view-model.js';
+import { plural, seatName, TEAM_NAMES } from './names.js';
 import { part } from './part.js';
 import { factsOf, variantName } from './state.js';
 
@@ -28,12 +30,48 @@ function heartsMatter(facts) {
   return (facts.low_score_wins || facts.two_totals) && facts.trump === 'none';
 }
 
+/** The partnerships' names where there is little room. */
+const TEAM_SHORT = ['N–S', 'E–W'];
+
+/**
+ * Whether a spade has been played this hand, where spades may not be led before (the table's
+ * `spades_broken` option); null where the rule is not played.
+ * @param {PlayerView} v
+ */
+function spadesBroken(v) {
+  if (v.options.spades_broken !== true || v.trump !== 'S') return null;
+  const spade = (/** @type {string} */ c) => suitOf(c) === 'S';
+  return v.tricks.some((t) => t.cards.some(spade)) || v.trick.plays.some((p) => spade(p.card));
+}
+
+/** A partnership's contract: its bids that are not nil, once both partners have bid. @param {PlayerView} v @param {number} team */
+function contract(v, team) {
+  const bids = [v.bids?.[team], v.bids?.[team + 2]];
+  let sum = 0;
+  for (const b of bids) {
+    if (b === null || b === undefined) return null;
+    if (!isNil(v, b)) sum += b;
+  }
+  return sum;
+}
+
 /** The facts of the hand in play. @param {TableState} s @param {PlayerView} v @param {VariantFacts} facts */
 function handFacts(s, v, facts) {
   const out = [h('span', { class: 'fact' }, `Hand ${v.hand_number + 1}`)];
+  if (facts.hand_size_varies && v.phase !== 'match_over') {
+    out.push(h('span', { class: 'fact', id: 'hand-size' }, `${plural(dealtSize(v), 'card')} each`));
+  }
   if (v.trump) {
     out.push(h('span', { class: `fact trump suit-${v.trump}`, id: 'trump' }, 'Trump: ', h('strong', {}, suitLabel(v.trump))));
+  } else if (facts.trump === 'turned_up' && v.phase !== 'match_over') {
+    out.push(h('span', { class: 'fact trump', id: 'trump' }, 'No trump this hand'));
   }
+  if (facts.trump === 'turned_up' && v.face_up.length) {
+    out.push(h('span', { class: 'fact face-up', id: 'face-up' }, 'Turned up: ',
+      v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`)))));
+  }
+  const broken = spadesBroken(v);
+  if (broken !== null) out.push(h('span', { class: 'fact', id: 'spades-broken' }, broken ? 'Spades broken' : 'Spades not broken'));
   if (facts.trump === 'dealer_last') {
     out.push(v.face_up.length
       ? h('span', { class: 'fact face-up', id: 'face-up' }, `${seatName(s, v.dealer)} (dealer) shows `,
@@ -42,9 +80,18 @@ function handFacts(s, v, facts) {
   }
   if (facts.partnerships) {
     const won = (/** @type {number} */ t) => v.tricks_won[t] + v.tricks_won[t + 2];
-    out.push(h('span', { class: 'fact', id: 'team-tricks' }, 'Tricks: ',
-      h('strong', { class: 'team-0-text' }, `${TEAM_NAMES[0]} ${won(0)}`), ' · ',
-      h('strong', { class: 'team-1-text' }, `${TEAM_NAMES[1]} ${won(1)}`)));
+    // Where partners bid: their tricks against their contract, "North–South 3 of 7".
+    const bid = (/** @type {number} */ t) => (v.bids ? contract(v, t) : null);
+    const of = (/** @type {number} */ t) => (bid(t) === null ? '' : ` of ${bid(t)}`);
+    const short = (/** @type {number} */ t) => `${TEAM_SHORT[t]} ${won(t)}${bid(t) === null ? '' : `/${bid(t)}`}`;
+    out.push(h('span', { class: 'fact', id: 'team-tricks' },
+      // A small screen has the short form: "Tricks N–S 3/7 · E–W 2/5".
+      h('span', { class: 'long-form' }, 'Tricks: ',
+        h('strong', { class: 'team-0-text' }, `${TEAM_NAMES[0]} ${won(0)}${of(0)}`), ' · ',
+        h('strong', { class: 'team-1-text' }, `${TEAM_NAMES[1]} ${won(1)}${of(1)}`)),
+      h('span', { class: 'short-form', 'aria-hidden': 'true' }, 'Tricks ',
+        h('strong', { class: 'team-0-text' }, short(0)), ' · ',
+        h('strong', { class: 'team-1-text' }, short(1)))));
   }
   if (facts.trump === 'undealt' && v.face_up.length) {
     out.push(h('span', { class: 'fact face-up', id: 'face-up' }, 'Left over: ',
@@ -67,7 +114,8 @@ export function headPart(actions) {
   return part(h('section', { class: 'table-head' }), (s) => {
     const v = s.view;
     return [variantName(s), s.table?.table_options?.name, s.role, s.table?.status, s.table?.seats, s.copied, factsOf(s), v?.hand_number, v?.trump,
-      v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat, s.table?.practice];
+      v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat, s.table?.practice, v?.bids, v?.phase,
+      v && dealtSize(v), v && spadesBroken(v)];
   }, (el, s) => {
     const v = s.view;
     const facts = factsOf(s);

@@ -1,14 +1,15 @@
 // @ts-check
 // The "Suggest a card" button: on your turn, asks the server what the `heuristic` computer
-// player would do in your place, and marks the suggested card(s) in your hand. Nothing is
-// played or chosen for you.
+// player would do in your place, and marks the suggested card(s) in your hand (or the
+// suggested bid in the bid box). Nothing is played or chosen for you.
 //
-// Owns: its button (put under the hand after each redraw), the `suggested` mark on card
-// buttons and the line naming the suggestion. May not touch: the state beyond clearing a
+// Owns: its button (put under the hand after each redraw), the `suggested` mark on card and
+// bid buttons and the line naming the suggestion. May not touch: the state beyond clearing a
 // suggestion that no longer fits, or the hand's own drawing.
 
 import { cardName } from '../cards.js';
 import { h } from '../dom.js';
+import { bidText } from './bid.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('./state.js').Store} Store */
@@ -17,7 +18,8 @@ import { h } from '../dom.js';
 /** The cards an action names. @param {any} action @returns {string[]} */
 function cardsOf(action) {
   if (!action) return [];
-  return action.type === 'pass' ? action.cards : [action.card];
+  if (action.type === 'pass') return action.cards;
+  return action.type === 'play' ? [action.card] : [];
 }
 
 /** What the page is asked to suggest for now, or null. @param {TableState} s */
@@ -51,14 +53,20 @@ export function hintButton(store, session) {
       button.remove();
       note.remove();
     } else {
-      button.textContent = s.view?.legal.type === 'pass' ? 'Suggest cards to pass' : 'Suggest a card';
+      const type = s.view?.legal.type;
+      button.textContent = type === 'pass' ? 'Suggest cards to pass' : type === 'bid' ? 'Suggest a bid' : 'Suggest a card';
       if (button.parentElement !== actions) actions.prepend(button);
       if (note.parentElement !== actions) button.after(note);
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
-    note.textContent = suggested.size ? `Suggested: ${[...suggested].map(cardName).join(', ')}` : '';
+    const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
+    note.textContent = suggested.size ? `Suggested: ${[...suggested].map(cardName).join(', ')}`
+      : bid !== null ? `Suggested: bid ${bidText(/** @type {any} */ (s.view), bid)}` : '';
     for (const el of document.querySelectorAll('.hand .card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
+    }
+    for (const el of document.querySelectorAll('.bid-option')) {
+      el.classList.toggle('suggested', bid !== null && /** @type {HTMLElement} */ (el).dataset.bid === String(bid));
     }
   };
 }

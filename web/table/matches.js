@@ -20,7 +20,7 @@ import { factsOf } from './state.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 // The same colours as the legend's `.swatch.cN` in style.css (inline styles are not allowed).
-const COLOURS = ['#2563eb', '#c2410c', '#15803d', '#7e22ce', '#be123c'];
+const COLOURS = ['#2563eb', '#c2410c', '#15803d', '#7e22ce', '#be123c', '#0e7490', '#4d7c0f'];
 
 /** An SVG element. @param {string} tag @param {Record<string, string | number>} attrs @param {Element[]} [kids] */
 function svg(tag, attrs, kids = []) {

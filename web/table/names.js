@@ -8,9 +8,13 @@ import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 
+/** Where each seat sits around the felt, clockwise from the viewer at the bottom. */
 const POSITIONS = {
+  3: ['bottom', 'left', 'right'],
   4: ['bottom', 'left', 'top', 'right'],
   5: ['bottom', 'left', 'top-left', 'top-right', 'right'],
+  6: ['bottom', 'left', 'top-left', 'top', 'top-right', 'right'],
+  7: ['bottom', 'bottom-left', 'left', 'top-left', 'top-right', 'right', 'bottom-right'],
 };
 
 /** The compass seats of a partnership game: seats 0 and 2 against 1 and 3. */
@@ -28,7 +32,7 @@ export const STRATEGY_TEXT = {
 };
 
 /** Friendly names for computer players, by seat. */
-const BOT_NAMES = ['Ada', 'Bert', 'Cleo', 'Dido', 'Emil'];
+const BOT_NAMES = ['Ada', 'Bert', 'Cleo', 'Dido', 'Emil', 'Flora', 'Gideon'];
 
 /** Where passed cards go, in words. */
 export const DIRECTION_TEXT = { left: 'left', right: 'right', across: 'across' };
@@ -107,7 +111,7 @@ export function isHost(s) {
 export function position(s, seat) {
   const n = players(s);
   const base = s.role === 'player' && s.seat !== null ? s.seat : 0;
-  const ring = POSITIONS[/** @type {4 | 5} */ (n)] || POSITIONS[4];
+  const ring = POSITIONS[/** @type {3 | 4 | 5 | 6 | 7} */ (n)] || POSITIONS[4];
   return ring[(seat - base + n) % n];
 }
 

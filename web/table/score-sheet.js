@@ -1,12 +1,16 @@
 // @ts-check
-// The score sheet: a line per finished hand with each column's points and total, the totals,
-// and a line on how the game is scored. Shown beside the table and in the end-of-hand dialog.
+// The score sheet: a line per finished hand with each column's points and total (and where
+// players bid, the bids against the tricks, nil bids made or failed, bags and what they cost),
+// the totals, and a line on how the game is scored. Shown beside the table and in the
+// end-of-hand dialog.
 //
 // Owns: the sheet's markup. Columns are partnerships or seats, and two totals (prize and
-// penalty) or one, as the variant's facts say. May not touch: the state.
+// penalty) or one, as the variant's facts say; the bidding lines show when a score line has
+// them. May not touch: the state.
 
 import { h, replaceChildren } from '../dom.js';
 import { downloadsBox } from './downloads.js';
+import { bidText } from './bid.js';
 import { minus, seatName, signed, teamName } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
@@ -20,6 +24,38 @@ function columns(s, v) {
   if (factsOf(s)?.partnerships) return [0, 1].map((t) => ({ label: teamName(s, t), seat: t }));
   return Array.from({ length: v.players }, (_, seat) => ({ label: seatName(s, seat), seat }));
 }
+
+/**
+ * What a score line says of a column's bids: "bid 3 · took 3" (a partnership: "bid 4 + Nil ·
+ * took 5"), or with many columns just "3/3" (taken / bid); then each nil bid made or failed,
+ * the bags after the hand and what they cost.
+ * @param {TableState} s @param {PlayerView} v @param {import('../view-model.js').HandResult} r
+ * @param {{ seat: number }} c @param {boolean} teams @param {boolean} short
+ */
+function bidLines(s, v, r, c, teams, short) {
+  if (!r.bids) return null;
+  const bids = /** @type {number[]} */ (r.bids);
+  const seats = teams ? [c.seat, c.seat + 2] : [c.seat];
+  const took = seats.reduce((sum, seat) => sum + r.tricks[seat], 0);
+  const bid = seats.map((seat) => bidText(v, bids[seat])).join(' + ');
+  const out = [h('span', { class: 'bid-line', 'data-bid': seats.map((seat) => bids[seat]).join('+'), 'data-took': took },
+    short ? [h('span', { 'aria-hidden': 'true' }, `${took}/${bid}`), h('span', { class: 'sr-only' }, `bid ${bid}, took ${took}`)]
+      : `bid ${bid} · took ${took}`)];
+  for (const seat of seats) {
+    const nil = r.nil?.[seat];
+    if (nil === true || nil === false) {
+      const who = teams ? `${seatName(s, seat)}: ` : '';
+      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil) }, `${who}nil ${nil ? 'made' : 'failed'}`));
+    }
+  }
+  if (r.bags) out.push(h('span', { class: 'bags-line', 'data-bags': r.bags[c.seat] }, `bags ${r.bags[c.seat]}`));
+  const cost = r.bag_penalty?.[c.seat];
+  if (cost) out.push(h('span', { class: 'bags-line penalty', 'data-bag-penalty': cost }, `bags cost ${minus(cost)}`));
+  return out;
+}
+
+/** More columns than this and a line's bids read "3/3" (taken / bid), to fit. */
+const WIDE_COLUMNS = 4;
 
 /** How the game is scored and when the match ends, for people. @param {VariantFacts | null} facts @param {PlayerView} v */
 function ruleLine(facts, v) {
@@ -40,16 +76,22 @@ function fillScoreSheet(el, s, where) {
   const v = /** @type {PlayerView} */ (s.view);
   const cols = columns(s, v);
   const two = Boolean(factsOf(s)?.two_totals);
+  const teams = Boolean(factsOf(s)?.partnerships);
+  const short = cols.length > WIDE_COLUMNS;
   const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
     h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(s, r.moon)} shot the moon`) : null),
     cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
       h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
       two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
+      bidLines(s, v, r, c, teams, short),
       h('span', { class: 'tot' }, `total ${two ? '+' : ''}${r.totals[c.seat]}`)))));
+  // Bags carry from hand to hand: the count after the last hand stands under the totals.
+  const lastBags = v.history[v.history.length - 1]?.bags;
   const totals = h('tr', { class: 'totals-row' }, h('th', { scope: 'row' }, 'Totals'),
     cols.map((c) => h('td', { 'data-seat': c.seat },
       two ? [h('span', { class: 'pts' }, `+${v.totals[c.seat]}`), h('span', { class: 'pen' }, minus(v.negatives[c.seat]))]
-        : String(v.totals[c.seat]))));
+        : String(v.totals[c.seat]),
+      lastBags ? h('span', { class: 'bags-line', 'data-bags': lastBags[c.seat] }, `bags ${lastBags[c.seat]}`) : null)));
   const rule = ruleLine(factsOf(s), v);
   el.className = `score-sheet ${where}`;
   el.setAttribute('aria-label', 'Score sheet');
@@ -59,6 +101,7 @@ function fillScoreSheet(el, s, where) {
       h('table', {},
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
         h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, 'No hand finished yet.')), totals))),
+    short && v.history.some((r) => r.bids) ? h('p', { class: 'hint', id: 'bid-legend' }, 'Under each score: tricks taken / bid.') : null,
     rule ? h('p', { class: 'hint' }, rule) : null,
     downloadsBox(s, v.history, where));
   return el;

@@ -194,6 +194,10 @@ export class Session {
     if (msg.legal.type === 'pass' && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
       patch.selected = new Set([...s.selected].filter((c) => msg.legal.from.includes(c)));
     }
+    if (s.bidChoice !== null && (msg.legal.type !== 'bid' || s.bidChoice < msg.legal.min
+      || s.bidChoice > msg.legal.max || s.bidChoice === msg.legal.forbidden)) {
+      patch.bidChoice = null;
+    }
     this.store.set(patch);
   }
 
@@ -238,7 +242,7 @@ export class Session {
     switch (event.kind) {
       case 'hand_started': {
         /** @type {Partial<TableState>} */
-        const patch = { selected: new Set(), showLast: false, error: '' };
+        const patch = { selected: new Set(), bidChoice: null, showLast: false, error: '' };
         // A new match: its score sheet starts empty, and the old one's dialog goes away.
         if (event.hand === 0) Object.assign(patch, { dialogHand: -1, dialogOpenFor: null, notice: '', hands: null, handsKey: '' });
         return patch;
@@ -249,6 +253,8 @@ export class Session {
         return event.seat === s.seat ? { showLast: false, error: '' } : { showLast: false };
       case 'pass_chosen':
         return event.seat === s.seat ? { error: '' } : {};
+      case 'bid':
+        return event.seat === s.seat ? { error: '', bidChoice: null } : {};
       case 'bad_card':
         return { notice: `${seatName(s, event.seat)} played ${cardName(event.card)}, which was not allowed: ${event.penalty} points and a new deal.` };
       default:

@@ -24,6 +24,7 @@
  * @property {string} error shown next to the hand (or under the seats)
  * @property {string} notice shown in the middle of the table
  * @property {Set<string>} selected the cards chosen to pass
+ * @property {number | null} bidChoice the bid chosen in the bid box, not sent yet
  * @property {boolean} showLast the last trick is shown instead of the current one
  * @property {any} pendingJoin the join/watch message to (re)send
  * @property {number} dialogHand the hand whose score sheet was dismissed
@@ -58,6 +59,7 @@ export function initialState(tableId, fourColour, sound = true) {
     error: '',
     notice: '',
     selected: new Set(),
+    bidChoice: null,
     showLast: false,
     pendingJoin: null,
     dialogHand: -1,
