@@ -15,6 +15,8 @@ export const VARIANT_TITLES = {
   hearts5: 'Hearts for five',
   tricks: 'Tricks',
   whist: 'Whist',
+  spades: 'Spades',
+  ohhell: 'Oh Hell',
 };
 
 /** The title of a variant, falling back to its wire name. */
@@ -29,6 +31,15 @@ const OPTION_LABELS = {
   moon: 'Shooting the moon',
   hands: 'Number of hands',
   bad_card: 'An illegal card',
+  mercy: 'A side loses at minus this many points',
+  nil: 'Nil bids (a bid of no tricks)',
+  bag_limit: 'Bags before they cost points',
+  bag_penalty: 'What the bags cost',
+  spades_broken: 'No leading spades until they are broken',
+  players: 'Players',
+  schedule: 'Hand sizes',
+  hook: 'The dealer may not make the bids add up',
+  scoring: 'Scoring',
 };
 
 /** @type {Record<string, string>} */
@@ -37,6 +48,13 @@ const CHOICE_LABELS = {
   subtract: 'takes 26 off the shooter',
   penalty: 'costs 100 points and a redeal',
   reject: 'is refused and asked again',
+  down_up: 'from the largest down to one card and back up',
+  down: 'from the largest down to one card',
+  up: 'from one card up to the largest',
+  up_down: 'from one card up to the largest and back down',
+  standard: 'only exact bids score',
+  minus_difference: 'exact bids score, a miss loses the difference',
+  tricks_plus_ten: 'a point a trick, and a bonus for an exact bid',
 };
 
 /**
@@ -50,7 +68,20 @@ export const FAMILY_PRESETS = {
   hearts5: { options: { hands: 3 }, text: '3 hands' },
   tricks: { options: { target: 10, bad_card: 'reject' }, text: 'first to 10 tricks, an illegal card is simply refused' },
   whist: { options: { target: 3 }, text: 'first side to 3 points' },
+  spades: { options: { target: 200 }, text: 'first side to 200 points' },
+  ohhell: { options: { schedule: 'down' }, text: 'hands from the largest down to one card' },
 };
+
+/**
+ * How many play a variant: "4 players", or "3–7 players" where an option chooses (the
+ * entry's `facts.player_counts`).
+ * @param {any} variant an `/api/variants` entry
+ */
+export function playersText(variant) {
+  const counts = variant.facts?.player_counts;
+  if (counts && counts.min !== counts.max) return `${counts.min}–${counts.max} players`;
+  return `${variant.players} players`;
+}
 
 /** @type {Record<string, string>} */
 const STATUS_TEXT = { waiting: 'Waiting for players', playing: 'Playing', finished: 'Match over' };
@@ -204,7 +235,7 @@ function variantChoices(lobby, chosen) {
         },
       }),
       h('span', { class: 'variant-text' },
-        h('span', { class: 'variant-name' }, variantTitle(v.name), h('span', { class: 'players' }, ` · ${v.players} players`)),
+        h('span', { class: 'variant-name' }, variantTitle(v.name), h('span', { class: 'players' }, ` · ${playersText(v)}`)),
         h('span', { class: 'variant-desc' }, v.description)))));
 }
 

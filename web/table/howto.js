@@ -75,6 +75,44 @@ const WORDS = {
     'Follow suit if you can; if you cannot, play a trump or any other card. The highest trump wins, or else the highest card of the suit led.',
     'After each hand, the side that took more tricks scores a point for every trick over six.',
   ],
+  spades: (r) => [
+    'Partners sit opposite each other: North and South play against East and West.',
+    `Everyone holds ${r.facts.hand_size} cards. Before playing, each player in turn from the dealer’s left bids how many tricks they expect to take; partners add their bids together.`,
+    r.value('nil')
+      ? 'A bid of nil means you will take no trick at all: it wins a bonus if you manage it and costs as much if you do not, whatever your partner does.'
+      : 'There are no nil bids at this table: every bid is at least one trick.',
+    `Spades are always trump. Follow suit if you can; if you cannot, play a spade or any other card.${
+      r.value('spades_broken') ? ' Spades may not be led until one has been played, unless you hold nothing else.' : ''}`,
+    r.facts.scoring,
+    r.value('bag_limit') > 0
+      ? `Tricks over the bid are bags: every ${r.value('bag_limit')} bags a side collects cost ${r.value('bag_penalty')} points.`
+      : 'Bags (tricks over the bid) cost nothing at this table.',
+    `The first side to ${withUsual(r, 'target', 'points')} wins${
+      r.value('mercy') > 0 ? `; a side at minus ${r.value('mercy')} or below loses` : ''}.`,
+  ],
+  ohhell: (r) => [
+    `${r.value('players')} players, each for themselves.`,
+    `Hands change size: ${SCHEDULE_WORDS[r.value('schedule')] || r.value('schedule')}. The hand’s size is shown at the top.`,
+    'After the deal the next card is turned face up for everyone: its suit is trump for the hand.',
+    `Each player in turn from the dealer’s left bids exactly how many tricks they will take.${
+      r.value('hook') ? ' The dealer bids last and may not make the bids add up to the tricks in the hand, so somebody must miss.' : ''}`,
+    'Follow suit if you can; if you cannot, play a trump or any other card. The highest trump wins, or else the highest card of the suit led.',
+    SCORING_WORDS[r.value('scoring')] || r.facts.scoring,
+  ],
+};
+
+/** Oh Hell's `schedule` in words. @type {Record<string, string>} */
+const SCHEDULE_WORDS = {
+  down_up: 'the first hand is as large as the deck allows, each next one has a card fewer down to a single card, then back up again',
+  down: 'the first hand is as large as the deck allows, each next one has a card fewer, down to a single card',
+  up: 'the first hand is a single card, each next one has a card more, up to as many as the deck allows',
+  up_down: 'the first hand is a single card, each next one has a card more up to as many as the deck allows, then back down',
+};
+
+/** Oh Hell's `scoring` in words (the standard one is the variant's own `scoring` fact). @type {Record<string, string>} */
+const SCORING_WORDS = {
+  minus_difference: 'An exact bid scores 10 plus the bid; a missed bid loses the difference between the bid and the tricks taken. The highest total after the last hand wins.',
+  tricks_plus_ten: 'Every trick taken is a point, and an exact bid scores 10 more. The highest total after the last hand wins.',
 };
 
 /** The last line for whist, which needs the target. @param {Rules} r */
