@@ -73,3 +73,36 @@ test('every variant has its own words', async () => {
     seen.add(text);
   }
 });
+
+test('spades: partners, bids and nil, trump, bags and the target, from this table’s options', async () => {
+  const { id } = await createByApi(server.url, { variant: 'spades', options: { target: 300, bag_limit: 5, bag_penalty: 50 } });
+  const text = await howTo(id);
+  assert.match(text, /How to play Spades/);
+  assert.match(text, new RegExp(`Everyone holds ${facts('spades').hand_size} cards`));
+  assert.match(text, /bids how many tricks they expect to take/);
+  assert.match(text, /A bid of nil means you will take no trick/);
+  assert.match(text, /Spades are always trump/);
+  assert.match(text, /Spades may not be led until one has been played/);
+  assert.ok(text.includes(facts('spades').scoring), 'the scoring as the rules state it');
+  assert.match(text, /every 5 bags a side collects cost 50 points/);
+  assert.match(text, new RegExp(`The first side to 300 points \\(the usual match is ${usual('spades', 'target')}\\) wins; a side at minus ${usual('spades', 'mercy')} or below loses`));
+  const plain = await howTo((await createByApi(server.url, { variant: 'spades', options: { nil: false, spades_broken: false, bag_limit: 0 } })).id);
+  assert.match(plain, /There are no nil bids at this table/);
+  assert.doesNotMatch(plain, /may not be led/);
+  assert.match(plain, /Bags \(tricks over the bid\) cost nothing at this table/);
+});
+
+test('oh hell: the players, the hand sizes, the turned-up trump, the hook and the scoring chosen', async () => {
+  const { id } = await createByApi(server.url, { variant: 'ohhell', options: { players: 6, schedule: 'up', scoring: 'tricks_plus_ten' } });
+  const text = await howTo(id);
+  assert.match(text, /How to play Oh Hell/);
+  assert.match(text, /6 players, each for themselves/);
+  assert.match(text, /the first hand is a single card, each next one has a card more/);
+  assert.match(text, /turned face up for everyone: its suit is trump/);
+  assert.match(text, /The dealer bids last and may not make the bids add up/);
+  assert.match(text, /Every trick taken is a point/);
+  const usualText = await howTo((await createByApi(server.url, { variant: 'ohhell', options: { hook: false } })).id);
+  assert.match(usualText, new RegExp(`${usual('ohhell', 'players')} players`));
+  assert.doesNotMatch(usualText, /may not make the bids add up/);
+  assert.ok(usualText.includes(facts('ohhell').scoring), 'the standard scoring as the rules state it');
+});

@@ -1,8 +1,8 @@
-// One screen, no scrolling: at every common screen size, while passing and while playing, the
-// player's whole hand, the trick, whose turn it is and the pass button are on screen at the top
-// of the page, nothing scrolls sideways, and what is tapped is at least 44 px. Real server, a
-// seeded table with three computer players. Screenshots of each size go to artifacts/ (or
-// $PARLOR_SHOTS).
+// One screen, no scrolling: at every common screen size, while passing, bidding and playing,
+// the player's whole hand, the trick, whose turn it is and the pass button (or the bid box and
+// its button) are on screen at the top of the page, nothing scrolls sideways, and what is tapped
+// is at least 44 px. Real server, seeded tables with computer players: hearts, spades, and oh
+// hell with seven seats. Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,13 +36,18 @@ function measure() {
     width: window.innerWidth,
     height: window.innerHeight,
     cards: [...document.querySelectorAll('.hand .card')].map((el) => ({ card: el.dataset.card, ...box(el) })),
-    trick: one('.center .trick'),
+    trick: one('.center .trick:not(.bidding)'),
+    center: one('.center'),
     played: [...document.querySelectorAll('.trick .played .card')].map(box),
     turn: one('#turn'),
     pass: one('#pass-button'),
+    bid: one('#bid-button'),
+    bids: [...document.querySelectorAll('#bid-box .bid-option')].map((el) => ({ what: `bid ${el.dataset.bid}`, ...box(el) })),
     turnPlate: one('.plate.turn'),
     plates: [...document.querySelectorAll('.plate')].map(box),
-    taps: [...document.querySelectorAll('.hand-actions button, .hand-actions label, .hand .card')]
+    // What is shown (a phone hides the secondary buttons while you bid).
+    taps: [...document.querySelectorAll('.hand-actions button, .hand-actions label, .hand .card, #bid-box .bid-option')]
+      .filter((el) => el.getClientRects().length > 0)
       .map((el) => ({ what: el.id || el.dataset.card || el.textContent.trim(), ...box(el) })),
   };
 }
@@ -54,8 +59,8 @@ function onScreen(m, b, what, size) {
     `${what} is on screen at ${size}: ${JSON.stringify(b)}`);
 }
 
-/** Checks every size in the phase the page is in now. */
-async function checkSizes(page, phase) {
+/** Checks every size in the phase the page is in now, with a hand of `cards`. */
+async function checkSizes(page, phase, cards = 13, game = '') {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
   for (const [width, height] of SIZES) {
@@ -64,21 +69,31 @@ async function checkSizes(page, phase) {
     // The game fits itself on the resize; wait for the layout to settle on its new height.
     await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(dir, `layout-${phase}-${width}x${height}.png`) });
+    await page.screenshot({ path: path.join(dir, `layout-${game ? `${game}-` : ''}${phase}-${width}x${height}.png`) });
     assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
     const m = await page.evaluate(measure);
-    assert.equal(m.cards.length, 13, `the whole hand is drawn at ${size}`);
+    assert.equal(m.cards.length, cards, `the whole hand is drawn at ${size}`);
     for (const c of m.cards) onScreen(m, c, `card ${c.card}`, size);
+    if (phase === 'bidding') {
+      // No trick yet: the middle of the table (whose turn, the bids so far) stands for it.
+      assert.equal(m.trick, null, `no empty trick takes room while bidding at ${size}`);
+      m.trick = m.center;
+    }
     onScreen(m, m.trick, 'the trick', size);
     for (const c of m.played) onScreen(m, c, 'a card on the table', size);
     onScreen(m, m.turn, 'whose turn it is', size);
     // The middle of the table is not drawn over the name plates.
     const overlaps = (a, b) => a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
     for (const p of m.plates) {
-      assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}`);
+      assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}: ${JSON.stringify({ turn: m.turn, trick: m.trick, plate: p })}`);
     }
     if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
     else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
+    if (phase === 'bidding') {
+      onScreen(m, m.bid, 'the bid button', size);
+      assert.ok(m.bids.length > 1, `the bid box is shown at ${size}`);
+      for (const b of m.bids) onScreen(m, b, b.what, size);
+    }
     for (const t of m.taps) {
       assert.ok(t.w >= 44 && t.h >= 44, `${t.what} is at least 44×44 px at ${size}: ${Math.round(t.w)}×${Math.round(t.h)}`);
     }
@@ -110,6 +125,56 @@ test('the hand, the trick, the turn and the pass button fit on one screen at eve
   // Our turn to play, with the passed cards in the hand (so 13 cards, before we play one).
   await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'play'), 30000, 'our turn to play');
   await checkSizes(page, 'playing');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('spades: the hand, the bid box and its button fit on one screen at every size, and so does play', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'spades', options: {}, table_options: { bot_delay_ms: 0 }, seed: 2024,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 0);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'bid'), 30000, 'our bid');
+  await checkSizes(page, 'bidding', 13, 'spades');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.equal(await actOnce(page), 'bid');
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'play'), 30000, 'our turn to play');
+  await checkSizes(page, 'playing', 13, 'spades');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('oh hell with seven seats: every plate, the hand, the bid box and the trick fit at every size', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'ohhell', options: { players: 7 }, table_options: { bot_delay_ms: 0 }, seed: 2024,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 0);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'bid'), 30000, 'our bid');
+  assert.equal(await page.locator('.plate').count(), 7);
+  // Seven players: seven cards each in the first hand (51 / 7).
+  await checkSizes(page, 'bidding', 7, 'ohhell7');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.equal(await actOnce(page), 'bid');
+  // Play until the others' cards are on the table and it is our turn again, a trick in.
+  await until(async () => {
+    const v = await page.evaluate(() => window.__parlor?.view);
+    if (v?.legal?.type === 'play' && v.tricks.length >= 1 && v.trick.plays.length >= 3) return true;
+    if (v?.legal?.type === 'play') await actOnce(page);
+    return false;
+  }, 60000, 'our turn with cards on the table');
+  await checkSizes(page, 'playing', (await page.evaluate(() => window.__parlor.view.hand.length)), 'ohhell7');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyEvent, applyYourTurn, trickOnTable } from '../../web/view-model.js';
+import { applyEvent, applyYourTurn, dealtSize, isNil, trickOnTable } from '../../web/view-model.js';
 import { cardName, sortHand } from '../../web/cards.js';
 import { FACTS } from './lib/variants.js';
 
@@ -156,4 +156,37 @@ test('the first leader: the two of clubs in hearts (if it is mine), the dealer�
   assert.equal(v.trick.leader, 2);
   const w = apply({ ...hearts(0), variant: 'whist' }, { kind: 'hand_started', hand: 2, dealer: 3, pass: null });
   assert.deepEqual(w.to_act, [0]);
+});
+
+test('bidding: the dealer’s left bids first, each bid moves the turn on, the dealer’s bid starts play', () => {
+  const facts = FACTS.ohhell;
+  let v = { ...hearts(0), variant: 'ohhell', options: { players: 3, schedule: 'down', hook: true, scoring: 'standard' }, players: 3,
+    hand_sizes: [0, 0, 0], tricks_won: [0, 0, 0], totals: [0, 0, 0], negatives: [0, 0, 0] };
+  v = apply(v,
+    { kind: 'hand_started', hand: 4, dealer: 2, pass: null, hand_size: 5 },
+    { kind: 'dealt', seat: 0, cards: ['2C', '3C', '4D', 'QS', 'AH'] },
+    { kind: 'trump_shown', trump: 'D', cards: ['9D'] });
+  assert.equal(v.phase, 'bidding');
+  assert.deepEqual(v.hand_sizes, [5, 5, 5], 'the hand’s own size, not the variant’s largest');
+  assert.deepEqual(v.bids, [null, null, null]);
+  assert.deepEqual(v.to_act, [0]);
+  assert.deepEqual(v.face_up, ['9D']);
+  v = applyYourTurn(v, { type: 'bid', min: 0, max: 5, forbidden: null }, facts);
+  assert.equal(v.legal.type, 'bid');
+  assert.deepEqual(v.to_act, [0], 'a bid prompt leaves the trick alone');
+  v = apply(v, { kind: 'bid', seat: 0, tricks: 2 });
+  assert.equal(v.legal.type, 'wait');
+  assert.deepEqual(v.to_act, [1]);
+  v = apply(v, { kind: 'bid', seat: 1, tricks: 1 }, { kind: 'bid', seat: 2, tricks: 0 });
+  assert.deepEqual(v.bids, [2, 1, 0]);
+  assert.equal(v.phase, 'playing');
+  assert.deepEqual(v.to_act, [0]);
+  assert.equal(dealtSize(v), 5);
+  v = apply(v, { kind: 'played', seat: 0, card: 'AH' });
+  assert.equal(dealtSize(v), 5, 'a card on the table still counts');
+  assert.equal(isNil(v, 0), false, 'no nil in oh hell');
+  assert.equal(isNil({ ...v, options: { nil: true } }, 0), true);
+  // A variant without bidding has no bids at all.
+  const h = apply(hearts(0), { kind: 'hand_started', hand: 1, dealer: 0, pass: null });
+  assert.equal('bids' in h, false);
 });

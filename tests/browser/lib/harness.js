@@ -27,13 +27,33 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Launches Debian's Chromium; never a downloaded browser. */
+/**
+ * Launches Debian's Chromium; never a downloaded browser. With PARLOR_WEB_FROM_DISK=1 (a help
+ * while working on the client, never for a real run) every page takes the client's scripts and
+ * style sheet from web/ as it is now (or from the directory PARLOR_WEB_FROM_DISK names) rather
+ * than from the server, whose copy is the one it was built with.
+ */
 export async function launchBrowser() {
   const executablePath = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`${executablePath} is missing: apt-get install chromium`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  if (process.env.PARLOR_WEB_FROM_DISK) {
+    const from = process.env.PARLOR_WEB_FROM_DISK;
+    const webDir = from === '1' ? path.join(rootDir, 'web') : path.resolve(from);
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (...args) => {
+      const context = await newContext(...args);
+      await context.route(/\.(js|css)(\?.*)?$/, (route) => {
+        const file = path.join(webDir, path.normalize(new URL(route.request().url()).pathname));
+        if (!file.startsWith(webDir) || !existsSync(file)) return route.continue();
+        return route.fulfill({ body: readFileSync(file), contentType: TYPES[path.extname(file)] });
+      });
+      return context;
+    };
+  }
+  return browser;
 }
 
 /** A free TCP port on 127.0.0.1 (bind to 0, read it, release it). */

@@ -77,11 +77,59 @@ export async function trickCards(page) {
 }
 
 /**
- * Does what the page asks of us, once: picks three cards and passes, or plays the first
- * highlighted card. Returns 'passed', 'played' or null when nothing was asked; or 'done' when
- * `stopBefore` (an async predicate, asked once something is asked of us) is already true.
+ * Answers a bid prompt in the bid box: by clicking a number and the Bid button (`how:
+ * 'click'`), or by keys (`'keyboard'`: Home, an arrow, Enter, from wherever the page put the
+ * focus, which is the box). Bids 1 where it may (or else the first number it may), and waits for
+ * the box to go. Returns the number bid.
  */
-export async function actOnce(page, stopBefore = null) {
+export async function bidOnce(page, how = 'click') {
+  const box = page.locator('.hand-area.active #bid-box');
+  const allowed = await box.locator('.bid-option:not(.forbidden)').evaluateAll((els) => els.map((e) => Number(e.dataset.bid)));
+  if (!allowed.length) throw new Error('a bid box without a number to bid');
+  let bid;
+  if (how === 'keyboard') {
+    const focused = await page.evaluate(() => document.activeElement?.classList.contains('bid-option'));
+    if (!focused) {
+      const where = await page.evaluate(() => `${document.activeElement?.outerHTML.slice(0, 60)} ${JSON.stringify({ ...window.__parlor.view, hand: 0, history: 0, tricks: 0, options: 0 })} ${document.querySelector('#score-dialog').open}`);
+      throw new Error(`the bid box does not have the keyboard focus (it is on ${where})`);
+    }
+    // Home goes to the lowest number allowed, an arrow to the next allowed one.
+    await page.keyboard.press('Home');
+    bid = allowed[0];
+    if (allowed.length > 1) {
+      await page.keyboard.press('ArrowRight');
+      bid = allowed[1];
+    }
+    const chosen = await page.evaluate(() => document.activeElement?.getAttribute('data-bid'));
+    if (Number(chosen) !== bid) throw new Error(`the keys chose ${chosen}, not ${bid}`);
+    await page.keyboard.press('Enter');
+  } else {
+    bid = allowed.includes(1) ? 1 : allowed[0];
+    await box.locator(`.bid-option[data-bid="${bid}"]`).click({ timeout: 5000 });
+    await page.locator('#bid-button:not([disabled])').click({ timeout: 5000 });
+  }
+  try {
+    await until(async () => (await page.locator('#bid-box').count()) === 0, 10000, `the bid of ${bid} to be taken`);
+  } catch (e) {
+    const shown = await page.locator('#play-error').textContent().catch(() => '');
+    throw new Error(`${e.message}; the page says "${shown}"`);
+  }
+  return bid;
+}
+
+/**
+ * Does what the page asks of us, once: picks three cards and passes, bids (see `bidOnce`, `how`
+ * it bids), or plays the first highlighted card. Returns 'passed', 'bid', 'played' or null when
+ * nothing was asked; or 'done' when `stopBefore` (an async predicate, asked once something is
+ * asked of us) is already true.
+ */
+export async function actOnce(page, stopBefore = null, how = 'click') {
+  const bidBox = page.locator('.hand-area.active #bid-box');
+  if (await bidBox.count()) {
+    if (stopBefore && await stopBefore()) return 'done';
+    await bidOnce(page, how);
+    return 'bid';
+  }
   const pass = page.locator('#pass-button');
   if (await pass.count()) {
     const cards = page.locator('.hand .card:not(.selected)');
@@ -115,14 +163,14 @@ export async function actOnce(page, stopBefore = null) {
   return null;
 }
 
-/** Plays (passing included) until `done()` is true. */
-export async function playUntil(page, done, ms = 120000) {
+/** Plays (passing and bidding included, bids made `how`: see `bidOnce`) until `done()` is true. */
+export async function playUntil(page, done, ms = 120000, how = 'click') {
   const dialogOpen = async () => (await page.locator('#score-dialog[open]').count()) > 0;
   await until(async () => {
     if (await done()) return true;
     if (await dialogOpen()) return false;
     try {
-      if (await actOnce(page, done) === 'done') return true;
+      if (await actOnce(page, done, how) === 'done') return true;
     } catch (e) {
       // The hand can end between looking and clicking: the score sheet then covers the table,
       // which is not a failure; `done` decides what comes next.
@@ -130,6 +178,27 @@ export async function playUntil(page, done, ms = 120000) {
     }
     return false;
   }, ms, 'the game to reach the wanted point');
+}
+
+/**
+ * Plays a whole match: every move asked of us (bids made `how`: see `bidOnce`), each hand's
+ * score sheet closed with Continue, until the sheet names the winners. `look` (async) is
+ * called before each move, to check the page on the way. Returns how many hands' sheets were
+ * closed on the way.
+ */
+export async function playMatch(page, { ms = 120000, how = 'click', look = null } = {}) {
+  let sheets = 0;
+  await playUntil(page, async () => {
+    if ((await page.locator('#score-dialog[open]').count()) === 0) {
+      if (look) await look();
+      return false;
+    }
+    if (await page.locator('#score-dialog[open] #winners').count()) return true;
+    await page.locator('#score-dialog[open] #dialog-close').click({ timeout: 5000 });
+    sheets += 1;
+    return false;
+  }, ms, how);
+  return sheets;
 }
 
 /** Reads the client's model (for choosing the moment of a check, not for the check itself). */

@@ -12,7 +12,7 @@ function entry(variant) {
 }
 
 /** The list `/api/variants` answers with. */
-export const VARIANTS = ['hearts', 'filippa', 'hearts5', 'tricks', 'whist'].map(entry);
+export const VARIANTS = ['hearts', 'filippa', 'hearts5', 'tricks', 'whist', 'spades', 'ohhell'].map(entry);
 
 /** Facts per variant, as `/api/variants` gives them. */
 export const FACTS = Object.fromEntries(VARIANTS.map((v) => [v.name, v.facts]));
