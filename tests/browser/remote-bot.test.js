@@ -85,7 +85,8 @@ test('the host invites an online bot from the seat menu; a decline is shown, an 
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const { id } = await createByApi(server.url, { variant: 'tricks', options: { target: 2 } });
+  // Listed: a match at a private table is on the bot's page without its table or replays.
+  const { id } = await createByApi(server.url, { variant: 'tricks', options: { target: 2 }, table_options: { listed: true } });
   await sitByInvite(page, `${server.url}/t/${id}`, 'Grandma', 0);
 
   // The menu offers both bots beside the built-in strengths.

@@ -100,6 +100,9 @@ ${servers}
   throw new Error(`nginx did not come up:\n${text}`);
 }
 
+/** The secret the test cluster's nodes share (`--cluster-secret`). */
+const SECRET = 'browser-test-secret';
+
 /**
  * A private Postgres, `ids.length` nodes on it (each `--node-id ID --advertise ITS_URL
  * --cluster-secret ...`, with `--lease-ms leaseMs`) and nginx in front. Returns `{ url, nodes,
@@ -119,7 +122,7 @@ export async function startCluster({ ids = ['a', 'b', 'c'], leaseMs = 2000 } = {
     for (const id of ids) {
       const node = await startParlor({
         args: (url) => ['--store', pg.url, '--node-id', id, '--advertise', url,
-          '--cluster-secret', 'browser-test-secret', '--lease-ms', String(leaseMs)],
+          '--cluster-secret', SECRET, '--lease-ms', String(leaseMs)],
       });
       nodes.push({ ...node, id });
     }
@@ -131,10 +134,15 @@ export async function startCluster({ ids = ['a', 'b', 'c'], leaseMs = 2000 } = {
   return { url: lb.url, nodes, stop, postgresLog: pg.log, balancerErrors: lb.errors };
 }
 
-/** The cluster part of a node's `/api/stats`, or null when it does not answer. */
+/**
+ * The cluster part of a node's `/api/stats`, or null when it does not answer. Asked as a node
+ * of the cluster (with its secret): to anyone else the stats name no table.
+ */
 export async function clusterStats(node) {
   try {
-    const res = await fetch(`${node.url}/api/stats`, { signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${node.url}/api/stats`, {
+      headers: { 'x-parlor-cluster-secret': SECRET }, signal: AbortSignal.timeout(5000),
+    });
     return res.ok ? (await res.json()).cluster : null;
   } catch {
     return null;
