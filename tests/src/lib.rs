@@ -511,6 +511,34 @@ pub async fn start(clients: &mut [WsClient]) {
     clients[0].send(&ClientMsg::Start {}).await;
 }
 
+/// A person (`Ann`) and three built-in strategies (`random`, `heuristic`, `strong`) play one
+/// whole match at a new table made with `body` (`POST /api/tables`), the person's moves drawn
+/// from `seed`; returns the table's id. Every match with computers in it is rated.
+pub async fn play_with_computers(addr: SocketAddr, body: &Value, seed: u64) -> String {
+    let (status, reply) = http(addr, "POST", "/api/tables", Some(body)).await;
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_str().expect("an id").to_string();
+    let mut host = WsClient::connect(addr).await;
+    assert!(host.join(&id, "Ann").await);
+    for (seat, strategy) in [(1u8, "random"), (2, "heuristic"), (3, "strong")] {
+        host.send(&ClientMsg::AddBot {
+            seat: Seat(seat),
+            strategy: strategy.into(),
+        })
+        .await;
+        host.recv_until(|m| {
+            matches!(m, ServerMsg::Table { table, .. }
+                if table.seats[seat as usize].occupant == parlor_shared::protocol::Occupant::Bot)
+        })
+        .await;
+    }
+    let mut clients = vec![host];
+    start(&mut clients).await;
+    let winners = play_to_end(&mut clients, &mut Rng::new(seed)).await;
+    assert!(!winners.is_empty());
+    id
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -10,9 +10,8 @@ mod support;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use parlor_shared::Seat;
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
-use parlor_tests::{Rng, WsClient, http, play_to_end, start};
+use parlor_shared::protocol::ServerMsg;
+use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
 use support::{Backend, ServerProcess, Storage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -115,28 +114,7 @@ async fn until_closed(client: &mut WsClient) -> Vec<ServerMsg> {
 /// opened through the node at `addr`; returns the table's id.
 async fn play_a_match(addr: SocketAddr, seed: u64) -> String {
     let body = json!({"variant": "tricks", "options": {"target": 3}, "seed": seed});
-    let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_str().expect("an id").to_string();
-    let mut host = WsClient::connect(addr).await;
-    assert!(host.join(&id, "Ann").await);
-    for (seat, strategy) in [(1u8, "random"), (2, "heuristic"), (3, "strong")] {
-        host.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: strategy.into(),
-        })
-        .await;
-        host.recv_until(|m| {
-            matches!(m, ServerMsg::Table { table, .. }
-                if table.seats[seat as usize].occupant == Occupant::Bot)
-        })
-        .await;
-    }
-    let mut clients = vec![host];
-    start(&mut clients).await;
-    let winners = play_to_end(&mut clients, &mut Rng::new(seed)).await;
-    assert!(!winners.is_empty());
-    id
+    parlor_tests::play_with_computers(addr, &body, seed).await
 }
 
 /// The `tricks` leaderboard as the node at `addr` answers it.

@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
-use parlor_tests::{Rng, WsClient, http, http_raw, play_to_end, start};
+use parlor_tests::{WsClient, http, http_raw};
 use serde_json::{Value, json};
 use support::{ServerProcess, TempDir};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -104,32 +104,7 @@ async fn play_a_match(addr: SocketAddr, seed: u64, listed: bool) -> String {
         "seed": seed,
         "table_options": {"listed": listed},
     });
-    let (status, reply) = http(addr, "POST", "/api/tables", Some(&body)).await;
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_str().expect("an id").to_string();
-    let mut host = WsClient::connect(addr).await;
-    assert!(host.join(&id, "Grandma").await);
-    for (seat, strategy) in [(1u8, "random"), (2, "heuristic"), (3, "strong")] {
-        host.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: strategy.into(),
-        })
-        .await;
-        host.recv_until(|m| {
-            matches!(m, ServerMsg::Table { table, .. }
-                if table.seats[seat as usize].occupant == Occupant::Bot)
-        })
-        .await;
-    }
-    host.send(&ClientMsg::Chat {
-        text: "hello from the family table".into(),
-    })
-    .await;
-    let mut clients = vec![host];
-    start(&mut clients).await;
-    let winners = play_to_end(&mut clients, &mut Rng::new(seed)).await;
-    assert!(!winners.is_empty());
-    id
+    parlor_tests::play_with_computers(addr, &body, seed).await
 }
 
 /// What the crawler has found and asked.

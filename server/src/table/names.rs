@@ -36,25 +36,35 @@ pub enum NameError {
     },
 }
 
-/// Characters that change how text around them is shown but show nothing themselves.
+/// Characters that show nothing yet change the text around them: bidi embeddings, overrides,
+/// isolates and marks could make a line read backwards or run into the names shown beside it,
+/// and zero-width or format characters hide inside words or pass for an empty line.
+pub(crate) fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}'                 // soft hyphen
+            | '\u{034F}'               // combining grapheme joiner
+            | '\u{061C}'               // Arabic letter mark
+            | '\u{115F}' | '\u{1160}' // Hangul fillers
+            | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' // Mongolian selectors and vowel separator
+            | '\u{200B}'..='\u{200F}' // zero-width space/joiners, LRM, RLM
+            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
+            | '\u{3164}'               // Hangul filler
+            | '\u{FEFF}'               // zero-width no-break space
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
+            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}' // musical format controls
+            | '\u{E0000}'..='\u{E007F}' // tags
+        )
+}
+
+/// What a name loses: the [`hidden`] characters, and the variation selectors too (they only
+/// pick how an emoji is drawn, which a chat line may keep but a name need not).
 fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}'                // soft hyphen
-        | '\u{034F}'              // combining grapheme joiner
-        | '\u{061C}'              // Arabic letter mark
-        | '\u{115F}' | '\u{1160}' // Hangul fillers
-        | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}' // Mongolian selectors and vowel separator
-        | '\u{200B}'..='\u{200F}' // zero-width space/joiners, LRM, RLM
-        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
-        | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
-        | '\u{3164}'              // Hangul filler
-        | '\u{FE00}'..='\u{FE0F}' // variation selectors
-        | '\u{FEFF}'              // zero-width no-break space
-        | '\u{FFA0}'
-        | '\u{FFF9}'..='\u{FFFB}'
-        | '\u{E0000}'..='\u{E007F}' // tags
-    )
+    hidden(c) || matches!(c, '\u{FE00}'..='\u{FE0F}')
 }
 
 /// A name as the table shows it: `None` when nothing is left (the seat then shows no name).

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 use crate::conn::{Conn, ConnId, frame};
 use crate::store::ChatRow;
 use crate::table::TableError;
+use crate::table::names::hidden;
 
 use super::{Role, TableActor};
 
@@ -86,34 +87,8 @@ impl ChatLog {
     }
 }
 
-/// Characters that show nothing yet change the text around them: bidi embeddings, overrides,
-/// isolates and marks could make a line read backwards or run into the names shown beside it,
-/// and zero-width or format characters hide inside words or pass for an empty line. The same
-/// class a person's name loses (`crate::table::names`), but for the variation selectors,
-/// which only pick how an emoji is drawn.
-fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}'                 // soft hyphen
-            | '\u{034F}'               // combining grapheme joiner
-            | '\u{061C}'               // Arabic letter mark
-            | '\u{115F}' | '\u{1160}' // Hangul fillers
-            | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' // Mongolian selectors and vowel separator
-            | '\u{200B}'..='\u{200F}' // zero-width space/joiners, LRM, RLM
-            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
-            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
-            | '\u{3164}'               // Hangul filler
-            | '\u{FEFF}'               // zero-width no-break space
-            | '\u{FFA0}'
-            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
-            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
-            | '\u{1D173}'..='\u{1D17A}' // musical format controls
-            | '\u{E0000}'..='\u{E007F}' // tags
-        )
-}
-
-/// A line as said: control characters (newlines too) and [`hidden`] ones removed, trimmed.
+/// A line as said: control characters (newlines too) and the other [`hidden`] ones removed,
+/// trimmed.
 /// A line with nothing else is refused as empty.
 fn clean(text: &str) -> Result<String, TableError> {
     let text: String = text.chars().filter(|&c| !hidden(c)).collect();
