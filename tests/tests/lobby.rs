@@ -19,7 +19,15 @@ async fn health_variants_and_tables() {
         .iter()
         .map(|v| v["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["hearts", "filippa", "hearts5", "tricks", "whist"]);
+    assert_eq!(
+        names,
+        [
+            "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell"
+        ]
+    );
+    let spades = &variants[5];
+    assert_eq!(spades["presets"][0]["name"], "Classic");
+    assert_eq!(spades["presets"][0]["options"], json!({}));
     let hearts = &variants[0];
     assert_eq!(hearts["players"], 4);
     assert_eq!(hearts["options"][0]["name"], "target");

@@ -210,7 +210,8 @@ impl Crawl {
     }
 
     fn string(&mut self, key: &str, text: &str) {
-        if looks_like_table_id(text) {
+        // An id may be all letters: where a field says it is one, it is asked as one.
+        if looks_like_table_id(text) || ((key == "id" || key == "table") && text.len() == 10) {
             self.table(text);
         }
         if key == "name"
