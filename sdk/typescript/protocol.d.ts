@@ -1039,7 +1039,7 @@ export interface VariantInfo {
    * Named house rules to offer when a table is created, the rules' own first (absent
    * where there are none).
    */
-  presets: Preset[];
+  presets?: Preset[];
   /**
    * Built-in bot strategies for `add_bot`, weakest first.
    */

@@ -755,7 +755,7 @@ pub struct VariantInfo {
     pub facts: VariantFacts,
     /// Named house rules to offer when a table is created, the rules' own first (absent
     /// where there are none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub presets: Vec<crate::rules::Preset>,
 }
 

@@ -549,9 +549,10 @@ class Preset(_PresetRequired):
     """One named set of options."""
 
 
-_VariantInfoRequired = TypedDict('_VariantInfoRequired', {'description': str, 'facts': 'VariantFacts', 'name': str, 'options': List['OptionSpec'], 'players': int, 'presets': List['Preset'], 'strategies': List[str]})
+_VariantInfoRequired = TypedDict('_VariantInfoRequired', {'description': str, 'facts': 'VariantFacts', 'name': str, 'options': List['OptionSpec'], 'players': int, 'strategies': List[str]})
+_VariantInfoOptional = TypedDict('_VariantInfoOptional', {'presets': List['Preset']}, total=False)
 
-class VariantInfo(_VariantInfoRequired):
+class VariantInfo(_VariantInfoRequired, _VariantInfoOptional):
     """One variant as `GET /api/variants` lists it."""
 
 
