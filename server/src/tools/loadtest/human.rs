@@ -10,7 +10,11 @@
 //! `cpu_ms` over the window's wall time, 100% being one core), and prints a row. The run stops
 //! after the step where the p99 passes `--max-p99-ms` or the memory `--max-memory-mb`, or where
 //! tables could not be opened (the server refused them, or a limit on open files was reached),
-//! and says why on its last line.
+//! and says why on its last line. For each window with moves slower than `--max-p99-ms`, a
+//! line on stderr says in which of its seconds they came (with the window's start as Unix
+//! time): a tail spread over the window is the load; one gathered in a second or two is a stall,
+//! of the server or of the machine (on a shared machine, a thread that only sleeps and wakes
+//! stalls at the same moments).
 //!
 //! Every wait is bounded: joining, each request, each send, and the end.
 
@@ -58,8 +62,13 @@ struct Shared {
     failed: AtomicUsize,
     /// True during a step's window.
     measuring: AtomicBool,
-    /// The latencies of the moves confirmed during the window, in microseconds.
-    latencies_us: Mutex<Vec<u32>>,
+    /// The moves confirmed during the window: when each was confirmed (milliseconds since
+    /// `origin`) and its latency (microseconds).
+    moves: Mutex<Vec<(u32, u32)>>,
+    /// When the run began.
+    origin: Instant,
+    /// The same, as Unix time in seconds.
+    origin_unix: f64,
     /// Cancelled once the run is over: everyone leaves.
     stop: CancellationToken,
 }
@@ -141,7 +150,11 @@ pub(super) async fn run(args: &LoadtestArgs, host: &str) -> anyhow::Result<()> {
         joined: AtomicUsize::new(0),
         failed: AtomicUsize::new(0),
         measuring: AtomicBool::new(false),
-        latencies_us: Mutex::new(Vec::new()),
+        moves: Mutex::new(Vec::new()),
+        origin: Instant::now(),
+        origin_unix: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |now| now.as_secs_f64()),
         stop: CancellationToken::new(),
     });
     let body = format!(r#"{{"variant":"{}"}}"#, args.variant);
@@ -206,16 +219,19 @@ async fn window(args: &LoadtestArgs, host: &str, tables: usize, shared: &Shared)
     let server_before = stats(host).await.ok();
     let read_before = Instant::now();
     let own_before = cpu_time_in("/proc/self/stat");
-    take_latencies(shared);
+    take_moves(shared);
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
+    let origin_ms = since_origin_ms(shared, started);
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let seconds = started.elapsed().as_secs_f64();
     let own_after = cpu_time_in("/proc/self/stat");
-    let mut latencies = take_latencies(shared);
+    let moves = take_moves(shared);
     let server_after = stats(host).await.ok();
     let read_wall = read_before.elapsed();
+    print_slow_moves(shared, tables, &moves, origin_ms, args.max_p99_ms);
+    let mut latencies: Vec<u32> = moves.iter().map(|&(_, us)| us).collect();
     latencies.sort_unstable();
     let pct = |p: f64| {
         latencies
@@ -253,14 +269,57 @@ async fn window(args: &LoadtestArgs, host: &str, tables: usize, shared: &Shared)
     }
 }
 
-/// The latencies gathered so far, leaving none.
-fn take_latencies(shared: &Shared) -> Vec<u32> {
+/// The moves gathered so far, leaving none.
+fn take_moves(shared: &Shared) -> Vec<(u32, u32)> {
     std::mem::take(
         &mut *shared
-            .latencies_us
+            .moves
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     )
+}
+
+/// Milliseconds from the run's start to `at`.
+fn since_origin_ms(shared: &Shared, at: Instant) -> u32 {
+    u32::try_from(at.duration_since(shared.origin).as_millis()).unwrap_or(u32::MAX)
+}
+
+/// Prints (to stderr) when in the window the moves slower than `limit_ms` were confirmed, by
+/// second: spread evenly, the load is steady; gathered in a few seconds, something stalled.
+fn print_slow_moves(
+    shared: &Shared,
+    tables: usize,
+    moves: &[(u32, u32)],
+    window_start_ms: u32,
+    limit_ms: f64,
+) {
+    let mut by_second: Vec<(u32, usize)> = Vec::new();
+    for &(at_ms, us) in moves {
+        if f64::from(us) / 1000.0 <= limit_ms {
+            continue;
+        }
+        let second = at_ms.saturating_sub(window_start_ms) / 1000;
+        match by_second.iter_mut().find(|(s, _)| *s == second) {
+            Some((_, n)) => *n += 1,
+            None => by_second.push((second, 1)),
+        }
+    }
+    if by_second.is_empty() {
+        return;
+    }
+    by_second.sort_unstable();
+    let slow: usize = by_second.iter().map(|(_, n)| n).sum();
+    let seconds: Vec<String> = by_second
+        .iter()
+        .map(|(second, n)| format!("{second}s:{n}"))
+        .collect();
+    // The window's start as Unix time, to set beside other records of the machine.
+    let began = shared.origin_unix + f64::from(window_start_ms) / 1000.0;
+    eprintln!(
+        "{tables} tables: {slow} of {} moves over {limit_ms} ms, by second of the window (from Unix time {began:.0}): {}",
+        moves.len(),
+        seconds.join(" ")
+    );
 }
 
 /// Prints one step's row of the table.
@@ -475,12 +534,14 @@ async fn person(
                 && let Some(at) = sent.take()
                 && shared.measuring.load(Ordering::Relaxed)
             {
-                let us = at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                let now = Instant::now();
+                let us = now.duration_since(at).as_micros().min(u128::from(u32::MAX)) as u32;
+                let at_ms = since_origin_ms(shared, now);
                 shared
-                    .latencies_us
+                    .moves
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push(us);
+                    .push((at_ms, us));
             }
             if is_host && text.contains(r#""kind":"match_over""#) {
                 send(&mut ws, r#"{"type":"start"}"#.to_string()).await?;
