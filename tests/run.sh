@@ -136,7 +136,7 @@ step "Python bot tests"
 step "Docker image: built from the Dockerfile with podman, docker-compose.yml played through"
 # The bases are made on this machine and kept, with podman's layer cache: the first run takes
 # about 30 minutes on 2 cores, a run after an edit of Parlor's sources 5 to 7 (tests/image).
-# So it runs when asked: PARLOR_TEST_IMAGE=1 bash tests/run.sh
+# So it runs when asked (CI asks): PARLOR_TEST_IMAGE=1 bash tests/run.sh
 if [ "${PARLOR_TEST_IMAGE:-0}" = 1 ]; then
   bash tests/image/build-and-play.sh
 else

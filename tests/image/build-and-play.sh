@@ -149,6 +149,11 @@ if ! out="$(podman run --rm --network none "$debian_ref" true 2>&1)"; then
   printf '%s\n' "$out"
   skip "podman cannot run a container on this machine (above)"
 fi
+# The runtime stage installs curl from Debian's mirror: a container must reach it.
+if ! out="$(timeout 180 podman run --rm "$debian_ref" apt-get -q update 2>&1)"; then
+  printf '%s\n' "$out" | tail -n 20
+  skip "a container here cannot reach Debian's mirror (above), which the image's build needs"
+fi
 phase "Debian base"
 
 # The Rust base: rebuilt from podman's layer cache on each run (seconds), so a new toolchain
