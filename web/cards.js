@@ -1,6 +1,8 @@
 // @ts-check
 // Card names, symbols and ordering. Cards travel as two ASCII letters: rank then suit ("QS").
 
+import { t } from './i18n/index.js';
+
 /** Suits in the order the hand is laid out: colours alternate black, red, black, red. */
 export const HAND_SUIT_ORDER = ['C', 'D', 'S', 'H'];
 
@@ -19,15 +21,10 @@ export function isCard(text) {
   return typeof text === 'string' && CARD_PATTERN.test(text);
 }
 
-/** @type {Record<string, string>} */
-const RANK_NAMES = {
-  2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven', 8: 'Eight', 9: 'Nine',
-  T: 'Ten', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace',
-};
-
-/** Plural suit names, as people say them. */
-/** @type {Record<string, string>} */
-export const SUIT_NAMES = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
+/** A suit's name as people say it, in the plural ("hearts"): the catalogue's `suit.<letter>`. @param {string} suit */
+export function suitName(suit) {
+  return t(`suit.${suit}`);
+}
 
 /** The suit symbols shown on cards. */
 /** @type {Record<string, string>} */
@@ -48,9 +45,9 @@ export function rankLabel(card) {
   return card[0] === 'T' ? '10' : card[0];
 }
 
-/** How a screen reader says the card: "Queen of spades". @param {string} card */
+/** How a screen reader says the card: "Queen of spades" (`card.name` of `rank.<letter>` and `suit.of.<letter>`). @param {string} card */
 export function cardName(card) {
-  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+  return t('card.name', { rank: t(`rank.${card[0]}`), suit: t(`suit.of.${card[1]}`) });
 }
 
 /** Short text for people: "Q♠", "10♥". @param {string} card */
@@ -60,7 +57,7 @@ export function cardShort(card) {
 
 /** A suit's name with its symbol: "♥ hearts". @param {string} suit */
 export function suitLabel(suit) {
-  return `${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit]}`;
+  return `${SUIT_SYMBOLS[suit]} ${suitName(suit)}`;
 }
 
 /** Suits in the engine's order: how the server lists a set of cards. */

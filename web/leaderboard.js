@@ -7,9 +7,10 @@
 // Owns: the page under `root`. Reads `api/variants` and `api/leaderboard` only.
 
 import { h, replaceChildren } from './dom.js';
+import { formatNumber, t } from './i18n/index.js';
 import { errorText, variantTitle } from './lobby.js';
 import { totalsChart } from './table/matches.js';
-import { STRATEGY_TEXT } from './table/names.js';
+import { strategyText } from './table/names.js';
 
 /** How many players the chart draws at once. */
 const CHARTED = 5;
@@ -17,29 +18,29 @@ const CHARTED = 5;
 /** A player's name in words: a built-in strategy's friendly name, or the bot's own. @param {any} e */
 function playerName(e) {
   if (e.kind === 'builtin') {
-    const words = /** @type {Record<string, string>} */ (STRATEGY_TEXT)[e.name];
-    return words ? `${words} (${e.name})` : e.name;
+    const words = strategyText(e.name);
+    return words !== e.name ? `${words} (${e.name})` : e.name;
   }
   return e.name;
 }
 
 /** "27.3 ± 4.1": the rating and the half-width of its 95% interval. @param {any} e */
 function ratingText(e) {
-  return `${e.rating.toFixed(1)} ± ${((e.interval[1] - e.interval[0]) / 2).toFixed(1)}`;
+  const one = (/** @type {number} */ x) => new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+  return `${one(e.rating)} ± ${one((e.interval[1] - e.interval[0]) / 2)}`;
 }
 
-/** "1st", "2nd"… @param {number} n */
-function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] || 'th';
-  return `${n}${suffix}`;
+/** "1st of 4", "2nd of 4"… in the language's own way. @param {number} place @param {number} of */
+function placeText(place, of) {
+  const form = new Intl.PluralRules(document.documentElement.lang, { type: 'ordinal' }).select(place);
+  return t(`leaderboard.place.${form}`, { place, of });
 }
 
 /** The places of the last matches, oldest first. @param {any} e */
 function recentForm(e) {
   return h('span', { class: 'form' }, e.recent.map((/** @type {any} */ r) => h('span', {
-    class: `form-place${r.place === 1 ? ' won' : ''}`, title: `${ordinal(r.place)} of ${r.of}`,
-  }, String(r.place))));
+    class: `form-place${r.place === 1 ? ' won' : ''}`, title: placeText(r.place, r.of),
+  }, formatNumber(r.place))));
 }
 
 /** A link to a player's own view. @param {string} variant @param {any} e */
@@ -56,23 +57,23 @@ function ratingChart(entries) {
     labels: shown.map(playerName),
     series: shown.map((e) => [25, ...e.history.map((/** @type {number[]} */ p) => Math.round(p[1] * 10) / 10)]),
     winners: '',
-  }, 'Ratings after each match');
+  }, t('leaderboard.chart'));
 }
 
 /** The board of one variant. @param {string} variant @param {any} board */
 function boardView(variant, board) {
   if (board.entries.length === 0) {
-    return h('p', { class: 'hint', id: 'no-ratings' }, `Nobody is rated at ${variantTitle(variant)} yet: ratings come from finished matches with computer players.`);
+    return h('p', { class: 'hint', id: 'no-ratings' }, t('leaderboard.none', { game: variantTitle(variant) }));
   }
   return [
     h('table', { class: 'leaderboard', id: 'leaderboard' },
-      h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating (95%)', 'Matches', 'Recent form'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['rank', 'player', 'rating', 'matches', 'form'].map((k) => h('th', { scope: 'col' }, t(`leaderboard.col.${k}`))))),
       h('tbody', {}, board.entries.map((/** @type {any} */ e) => h('tr', { 'data-name': e.name, 'data-kind': e.kind },
-        h('td', {}, String(e.rank)),
-        h('td', {}, playerLink(variant, e), e.kind === 'bot' ? h('span', { class: 'badge' }, 'bot') : null,
-          e.owner ? h('div', { class: 'hint' }, `by ${e.owner}`) : null),
+        h('td', {}, formatNumber(e.rank)),
+        h('td', {}, playerLink(variant, e), e.kind === 'bot' ? h('span', { class: 'badge' }, t('leaderboard.bot')) : null,
+          e.owner ? h('div', { class: 'hint' }, t('leaderboard.by', { owner: e.owner })) : null),
         h('td', { class: 'rating' }, ratingText(e)),
-        h('td', {}, String(e.matches)),
+        h('td', {}, formatNumber(e.matches)),
         h('td', {}, recentForm(e)))))),
     ratingChart(board.entries),
   ];
@@ -82,29 +83,29 @@ function boardView(variant, board) {
 function playerView(variant, e) {
   return [
     h('h2', { id: 'player-title' }, playerName(e)),
-    h('p', {}, `${variantTitle(variant)}: rank ${e.rank}, rating ${ratingText(e)} after ${e.matches} matches.`,
-      e.owner ? ` Run by ${e.owner}.` : ''),
+    h('p', {}, t('leaderboard.summary', { game: variantTitle(variant), rank: e.rank, rating: ratingText(e), count: e.matches }),
+      e.owner ? ` ${t('leaderboard.run_by', { owner: e.owner })}` : ''),
     ratingChart([e]),
-    h('h3', {}, 'Recent matches'),
+    h('h3', {}, t('leaderboard.recent')),
     h('ul', { class: 'recent-matches', id: 'recent-matches' }, [...e.recent].reverse().map((/** @type {any} */ r) => h('li', {},
-      `${new Date(r.at).toLocaleString()}: ${ordinal(r.place)} of ${r.of} · `,
+      `${new Date(r.at).toLocaleString(document.documentElement.lang)}: ${placeText(r.place, r.of)} · `,
       ...(r.table
-        ? [h('a', { href: `t/${encodeURIComponent(r.table)}` }, 'table'), ' · ',
-          h('a', { href: r.replays, class: 'replays' }, 'replays of its hands')]
-        : [h('span', { class: 'private-match' }, 'at a private table')])))),
-    h('p', {}, h('a', { href: `leaderboard?variant=${encodeURIComponent(variant)}` }, '← The whole leaderboard')),
+        ? [h('a', { href: `t/${encodeURIComponent(r.table)}` }, t('leaderboard.table')), ' · ',
+          h('a', { href: r.replays, class: 'replays' }, t('leaderboard.replays'))]
+        : [h('span', { class: 'private-match' }, t('leaderboard.private'))])))),
+    h('p', {}, h('a', { href: `leaderboard?variant=${encodeURIComponent(variant)}` }, t('leaderboard.whole'))),
   ];
 }
 
 /** Shows the leaderboard in `root`. @param {HTMLElement} root */
 export async function showLeaderboard(root) {
   const params = new URLSearchParams(location.search);
-  const body = h('div', { class: 'leaderboard-body' }, h('p', { class: 'hint' }, 'Loading…'));
-  const tabs = h('nav', { class: 'variant-tabs', 'aria-label': 'Games' });
-  replaceChildren(root, h('section', { class: 'panel' }, h('h1', {}, 'Leaderboard'),
-    h('p', { class: 'hint' }, 'Computer players rated from their finished matches (Weng-Lin ratings: everyone starts at 25; the ± is a 95% interval that narrows as they play).'),
-    tabs, body), h('p', {}, h('a', { href: './' }, '← Back to the tables')));
-  document.title = 'Leaderboard · Parlor';
+  const body = h('div', { class: 'leaderboard-body' }, h('p', { class: 'hint' }, t('common.loading')));
+  const tabs = h('nav', { class: 'variant-tabs', 'aria-label': t('leaderboard.games') });
+  replaceChildren(root, h('section', { class: 'panel' }, h('h1', {}, t('leaderboard.title')),
+    h('p', { class: 'hint' }, t('leaderboard.intro')),
+    tabs, body), h('p', {}, h('a', { href: './' }, t('leaderboard.back'))));
+  document.title = t('leaderboard.page_title');
   try {
     const res = await fetch('api/variants');
     if (!res.ok) throw new Error(await errorText(res));

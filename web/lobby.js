@@ -5,71 +5,36 @@
 // in words. May not touch: the table page.
 
 import { h, replaceChildren } from './dom.js';
+import { hasKey, languageSwitch, t, tParts } from './i18n/index.js';
 import { loadName, savedTables, saveHostKey, saveName } from './store.js';
 
-/** Names people know the variants by. */
-/** @type {Record<string, string>} */
-export const VARIANT_TITLES = {
-  hearts: 'Hearts',
-  filippa: 'Filippa',
-  hearts5: 'Hearts for five',
-  tricks: 'Tricks',
-  whist: 'Whist',
-  spades: 'Spades',
-  ohhell: 'Oh Hell',
-};
+/** The variants the catalogue has words for (others show their wire name). */
+export const VARIANTS = ['hearts', 'filippa', 'hearts5', 'tricks', 'whist', 'spades', 'ohhell'];
 
 /** The title of a variant, falling back to its wire name. */
 export function variantTitle(/** @type {string} */ name) {
-  return VARIANT_TITLES[name] || name;
+  return hasKey(`variant.${name}`) ? t(`variant.${name}`) : name;
 }
 
-/** @type {Record<string, string>} */
-const OPTION_LABELS = {
-  target: 'Points to end the match',
-  passing: 'Pass cards before each hand',
-  moon: 'Shooting the moon',
-  hands: 'Number of hands',
-  bad_card: 'An illegal card',
-  mercy: 'A side loses at minus this many points',
-  nil: 'Nil bids (a bid of no tricks)',
-  bag_limit: 'Bags before they cost points',
-  bag_penalty: 'What the bags cost',
-  spades_broken: 'No leading spades until they are broken',
-  players: 'Players',
-  schedule: 'Hand sizes',
-  hook: 'The dealer may not make the bids add up',
-  scoring: 'Scoring',
-};
-
-/** @type {Record<string, string>} */
-const CHOICE_LABELS = {
-  add: 'adds 26 to everyone else',
-  subtract: 'takes 26 off the shooter',
-  penalty: 'costs 100 points and a redeal',
-  reject: 'is refused and asked again',
-  down_up: 'from the largest down to one card and back up',
-  down: 'from the largest down to one card',
-  up: 'from one card up to the largest',
-  up_down: 'from one card up to the largest and back down',
-  standard: 'only exact bids score',
-  minus_difference: 'exact bids score, a miss loses the difference',
-  tricks_plus_ten: 'a point a trick, and a bonus for an exact bid',
-};
+/** A catalogue's words for `key`, or the server's English `fallback` for a thing it does not know. @param {string} key @param {string} fallback */
+export function tOr(key, fallback) {
+  return hasKey(key) ? t(key) : fallback;
+}
 
 /**
  * Shorter matches for an evening with the family, offered beside the rules' defaults: option
- * values per variant, and how the choice reads. Only suggestions: every option stays editable.
- * @type {Record<string, { options: Record<string, unknown>, text: string }>}
+ * values per variant (the words are `family.<variant>`). Only suggestions: every option stays
+ * editable.
+ * @type {Record<string, { options: Record<string, unknown> }>}
  */
 export const FAMILY_PRESETS = {
-  hearts: { options: { target: 50 }, text: 'first to 50 points' },
-  filippa: { options: { target: 50 }, text: 'first to 50 points' },
-  hearts5: { options: { hands: 3 }, text: '3 hands' },
-  tricks: { options: { target: 10, bad_card: 'reject' }, text: 'first to 10 tricks, an illegal card is simply refused' },
-  whist: { options: { target: 3 }, text: 'first side to 3 points' },
-  spades: { options: { target: 200 }, text: 'first side to 200 points' },
-  ohhell: { options: { schedule: 'down' }, text: 'hands from the largest down to one card' },
+  hearts: { options: { target: 50 } },
+  filippa: { options: { target: 50 } },
+  hearts5: { options: { hands: 3 } },
+  tricks: { options: { target: 10, bad_card: 'reject' } },
+  whist: { options: { target: 3 } },
+  spades: { options: { target: 200 } },
+  ohhell: { options: { schedule: 'down' } },
 };
 
 /**
@@ -79,20 +44,28 @@ export const FAMILY_PRESETS = {
  */
 export function playersText(variant) {
   const counts = variant.facts?.player_counts;
-  if (counts && counts.min !== counts.max) return `${counts.min}–${counts.max} players`;
-  return `${variant.players} players`;
+  if (counts && counts.min !== counts.max) return t('lobby.players_range', { min: counts.min, max: counts.max });
+  return t('lobby.players', { count: variant.players });
 }
 
-/** @type {Record<string, string>} */
-const STATUS_TEXT = { waiting: 'Waiting for players', playing: 'Playing', finished: 'Match over' };
+/**
+ * A refusal in words: by its stable code (with `args`) where the catalogue has it, else the
+ * server's English sentence.
+ * @param {{ code?: string, message?: string }} body @param {Record<string, unknown>} [args]
+ */
+export function refusalText(body, args = {}) {
+  const key = `error.${body.code}`;
+  if (body.code && hasKey(key)) return t(key, args);
+  return body.message || t('error.unknown');
+}
 
 /** Reads an HTTP error body `{code, message}` into a sentence. */
 export async function errorText(/** @type {Response} */ res) {
   try {
     const body = await res.json();
-    return body.message || `The server said ${res.status}.`;
+    return body.code || body.message ? refusalText(body) : t('error.status', { status: res.status });
   } catch {
-    return `The server said ${res.status}.`;
+    return t('error.status', { status: res.status });
   }
 }
 
@@ -111,15 +84,15 @@ function renderName(lobby, editing = !loadName()) {
   if (!editing) {
     replaceChildren(
       lobby.nameBox,
-      h('h2', { id: 'name-title' }, 'Welcome'),
-      h('p', { class: 'playing-as' }, 'You play as ', h('strong', {}, name), ' ',
-        h('button', { class: 'link', type: 'button', onclick: () => renderName(lobby, true) }, 'change name')),
+      h('h2', { id: 'name-title' }, t('lobby.welcome')),
+      h('p', { class: 'playing-as' }, tParts('lobby.playing_as', { name: h('strong', {}, name) }), ' ',
+        h('button', { class: 'link', type: 'button', onclick: () => renderName(lobby, true) }, t('lobby.change_name'))),
     );
     return;
   }
   const input = /** @type {HTMLInputElement} */ (h('input', {
     id: 'name-input', name: 'name', autocomplete: 'nickname', maxlength: 32, required: true,
-    value: name, placeholder: 'e.g. Grandma',
+    value: name, placeholder: t('lobby.name_placeholder'),
   }));
   const form = h('form', {
     class: 'name-form',
@@ -131,33 +104,34 @@ function renderName(lobby, editing = !loadName()) {
       renderCreate(lobby);
     },
   },
-  h('label', { for: 'name-input' }, 'Your name, as the others will see it'),
-  h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Save name')));
-  replaceChildren(lobby.nameBox, h('h2', { id: 'name-title' }, 'Welcome! What is your name?'), form);
+  h('label', { for: 'name-input' }, t('lobby.name_label')),
+  h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary' }, t('lobby.save_name'))));
+  replaceChildren(lobby.nameBox, h('h2', { id: 'name-title' }, t('lobby.welcome_ask')), form);
   if (!name) input.focus();
 }
 
 /** The input for one option of a variant, showing `value`. @param {any} spec @param {unknown} value */
 function optionInput(spec, value) {
   const id = `opt-${spec.name}`;
-  const label = OPTION_LABELS[spec.name] || spec.name;
+  const label = tOr(`option.${spec.name}`, spec.name);
+  const hint = tOr(`option.${spec.name}.hint`, spec.description);
   if (spec.type === 'boolean') {
     return h('div', { class: 'option check' },
       h('input', { type: 'checkbox', id, name: spec.name, checked: value === true }),
       h('label', { for: id }, label),
-      h('p', { class: 'hint' }, spec.description));
+      h('p', { class: 'hint' }, hint));
   }
   if (spec.type === 'choice') {
     return h('div', { class: 'option' },
       h('label', { for: id }, label),
       h('select', { id, name: spec.name },
-        spec.values.map((/** @type {string} */ v) => h('option', { value: v, selected: v === value }, CHOICE_LABELS[v] || v))),
-      h('p', { class: 'hint' }, spec.description));
+        spec.values.map((/** @type {string} */ v) => h('option', { value: v, selected: v === value }, tOr(`choice.${v}`, v)))),
+      h('p', { class: 'hint' }, hint));
   }
   return h('div', { class: 'option' },
     h('label', { for: id }, label),
     h('input', { type: 'number', id, name: spec.name, min: spec.min, max: spec.max, value, inputmode: 'numeric' }),
-    h('p', { class: 'hint' }, spec.description));
+    h('p', { class: 'hint' }, hint));
 }
 
 /** The options chosen in the form. @param {HTMLFormElement} form @param {any} variant */
@@ -188,7 +162,7 @@ function tableOptions(state) {
 async function create(lobby, form) {
   const { state } = lobby;
   if (!loadName()) {
-    state.error = 'Please tell us your name first.';
+    state.error = t('lobby.name_first');
     renderCreate(lobby);
     document.getElementById('name-input')?.focus();
     return;
@@ -216,7 +190,7 @@ async function create(lobby, form) {
     location.assign(`t/${encodeURIComponent(body.id)}`);
   } catch (e) {
     state.busy = false;
-    state.error = /** @type {Error} */ (e).message || 'The table could not be created.';
+    state.error = /** @type {Error} */ (e).message || t('lobby.create_failed');
     renderCreate(lobby);
   }
 }
@@ -224,7 +198,7 @@ async function create(lobby, form) {
 /** The radio buttons of the games. @param {Lobby} lobby @param {any} chosen */
 function variantChoices(lobby, chosen) {
   return h('fieldset', { class: 'variants' },
-    h('legend', {}, 'Which game?'),
+    h('legend', {}, t('lobby.which_game')),
     lobby.state.variants.map((v) => h('label', { class: `variant${v.name === chosen.name ? ' chosen' : ''}` },
       h('input', {
         type: 'radio', name: 'variant', value: v.name, checked: v.name === chosen.name,
@@ -236,7 +210,7 @@ function variantChoices(lobby, chosen) {
       }),
       h('span', { class: 'variant-text' },
         h('span', { class: 'variant-name' }, variantTitle(v.name), h('span', { class: 'players' }, ` · ${playersText(v)}`)),
-        h('span', { class: 'variant-desc' }, v.description)))));
+        h('span', { class: 'variant-desc' }, tOr(`variant.${v.name}.desc`, v.description))))));
 }
 
 /**
@@ -250,23 +224,23 @@ function lengthChoice(lobby, variant, preset) {
     /** @type {HTMLElement | null} */ (document.getElementById(family ? 'length-family' : 'length-rules'))?.focus();
   };
   const rules = variant.options.filter((/** @type {any} */ o) => o.name === 'target' || o.name === 'hands')
-    .map((/** @type {any} */ o) => (o.name === 'hands' ? `${o.default} hands` : `to ${o.default} points`)).join('');
+    .map((/** @type {any} */ o) => (o.name === 'hands' ? t('lobby.length_hands', { count: o.default }) : t('lobby.length_points', { count: o.default }))).join('');
   return h('fieldset', { class: 'variants length' },
-    h('legend', {}, 'How long a match?'),
+    h('legend', {}, t('lobby.how_long')),
     h('label', { class: `variant${lobby.state.family ? ' chosen' : ''}` },
       h('input', { type: 'radio', name: 'length', id: 'length-family', value: 'family', checked: lobby.state.family, onchange: choose(true) }),
-      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, 'A family evening'), h('span', { class: 'variant-desc' }, `Shorter: ${preset.text}.`))),
+      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, t('lobby.family')), h('span', { class: 'variant-desc' }, t('lobby.family_desc', { text: t(`family.${variant.name}`) })))),
     h('label', { class: `variant${lobby.state.family ? '' : ' chosen'}` },
       h('input', { type: 'radio', name: 'length', id: 'length-rules', value: 'rules', checked: !lobby.state.family, onchange: choose(false) }),
-      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, 'The full game'), h('span', { class: 'variant-desc' }, `The rules’ own length${rules ? ` (${rules})` : ''}.`))));
+      h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, t('lobby.full_game')), h('span', { class: 'variant-desc' }, rules ? t('lobby.full_game_desc', { rules }) : t('lobby.full_game_plain')))));
 }
 
 /** The "start a new table" panel. @param {Lobby} lobby */
 function renderCreate(lobby) {
   const { state } = lobby;
   if (state.variants.length === 0) {
-    replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Create a table'),
-      h('p', { class: state.error ? 'error' : 'hint' }, state.error || 'Loading games…'));
+    replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, t('lobby.create_title')),
+      h('p', { class: state.error ? 'error' : 'hint' }, state.error || t('lobby.loading_games')));
     return;
   }
   const variant = state.variants.find((v) => v.name === state.chosen) || state.variants[0];
@@ -280,8 +254,8 @@ function renderCreate(lobby) {
       class: 'more-options', open: state.optionsOpen || null,
       ontoggle: (/** @type {any} */ e) => { state.optionsOpen = e.target.open; },
     },
-    h('summary', {}, 'Change the rules'),
-    h('fieldset', { class: 'options' }, h('legend', {}, `${variantTitle(variant.name)} options`), variant.options.map((/** @type {any} */ spec) => optionInput(spec, value(spec)))))
+    h('summary', {}, t('lobby.change_rules')),
+    h('fieldset', { class: 'options' }, h('legend', {}, t('lobby.options_of', { game: variantTitle(variant.name) })), variant.options.map((/** @type {any} */ spec) => optionInput(spec, value(spec)))))
     : null;
   const form = h('form', {
     class: 'create-form',
@@ -292,20 +266,20 @@ function renderCreate(lobby) {
       type: 'checkbox', id: 'allow-hints', name: 'hints', checked: state.hints !== false,
       onchange: (/** @type {any} */ e) => { state.hints = e.target.checked; },
     }),
-    h('label', { for: 'allow-hints' }, 'Allow hints'),
-    h('p', { class: 'hint' }, 'Players may ask the computer to suggest a card on their turn.')),
+    h('label', { for: 'allow-hints' }, t('lobby.allow_hints')),
+    h('p', { class: 'hint' }, t('lobby.allow_hints_hint'))),
   h('div', { class: 'option check' },
     h('input', {
       type: 'checkbox', id: 'list-table', name: 'listed', checked: state.listed === true,
       onchange: (/** @type {any} */ e) => { state.listed = e.target.checked; },
     }),
-    h('label', { for: 'list-table' }, 'List this table under "Open tables"'),
-    h('p', { class: 'hint' }, 'Anyone on this server could then find and join it. Otherwise only people you send the link to can.')),
+    h('label', { for: 'list-table' }, t('lobby.list_table')),
+    h('p', { class: 'hint' }, t('lobby.list_table_hint'))),
   tableSettings(state),
-  h('p', { class: 'hint' }, 'Empty seats can be given to computer players once the table is open.'),
-  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? 'Creating…' : 'Create table')),
+  h('p', { class: 'hint' }, t('lobby.empty_seats_hint')),
+  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? t('lobby.creating') : t('lobby.create'))),
   state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null);
-  replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, 'Create a table'), form);
+  replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, t('lobby.create_title')), form);
 }
 
 /**
@@ -317,12 +291,12 @@ function tableSettings(state) {
     class: 'more-options table-settings', open: state.settingsOpen || null,
     ontoggle: (/** @type {any} */ e) => { state.settingsOpen = e.target.open; },
   },
-  h('summary', {}, 'Name the table, let watchers chat'),
+  h('summary', {}, t('lobby.settings')),
   h('div', { class: 'option' },
-    h('label', { for: 'table-name' }, 'Table name (optional)'),
+    h('label', { for: 'table-name' }, t('lobby.table_name')),
     h('input', {
       id: 'table-name', name: 'table_name', maxlength: 40, autocomplete: 'off', value: state.tableName || '',
-      placeholder: 'e.g. Sunday hearts',
+      placeholder: t('lobby.table_name_placeholder'),
       oninput: (/** @type {any} */ e) => { state.tableName = e.target.value; },
     })),
   h('div', { class: 'option check' },
@@ -330,29 +304,29 @@ function tableSettings(state) {
       type: 'checkbox', id: 'spectator-chat', name: 'spectator_chat', checked: Boolean(state.spectatorChat),
       onchange: (/** @type {any} */ e) => { state.spectatorChat = e.target.checked; },
     }),
-    h('label', { for: 'spectator-chat' }, 'Watchers may chat'),
-    h('p', { class: 'hint' }, 'By default only the players write in the table talk; everyone reads it.')));
+    h('label', { for: 'spectator-chat' }, t('lobby.watchers_chat')),
+    h('p', { class: 'hint' }, t('lobby.watchers_chat_hint'))));
 }
 
-/** What a table is called in the lists: the name its host gave it, its host's ("Grandma’s table"), or its game's name. @param {any} t a TableInfo */
-function tableName(t) {
-  const named = t.table_options?.name;
-  if (named) return `${named} · ${variantTitle(t.variant)}`;
-  const host = t.seats.find((/** @type {any} */ s) => s.seat === t.host && s.occupant === 'human' && s.name);
-  return host ? `${host.name}’s table · ${variantTitle(t.variant)}` : variantTitle(t.variant);
+/** What a table is called in the lists: the name its host gave it, its host's ("Grandma’s table"), or its game's name. @param {any} table a TableInfo */
+function tableName(table) {
+  const named = table.table_options?.name;
+  if (named) return `${named} · ${variantTitle(table.variant)}`;
+  const host = table.seats.find((/** @type {any} */ s) => s.seat === table.host && s.occupant === 'human' && s.name);
+  return host ? `${t('lobby.hosts_table', { name: host.name })} · ${variantTitle(table.variant)}` : variantTitle(table.variant);
 }
 
-/** One table in a list. @param {any} t a TableInfo */
-function tableItem(t) {
-  const taken = t.seats.filter((/** @type {any} */ s) => s.occupant !== 'empty').length;
-  const people = t.seats.filter((/** @type {any} */ s) => s.occupant === 'human').map((/** @type {any} */ s) => s.name).filter(Boolean);
-  return h('li', { class: 'table-item', 'data-table': t.id },
+/** One table in a list. @param {any} table a TableInfo */
+function tableItem(table) {
+  const taken = table.seats.filter((/** @type {any} */ s) => s.occupant !== 'empty').length;
+  const people = table.seats.filter((/** @type {any} */ s) => s.occupant === 'human').map((/** @type {any} */ s) => s.name).filter(Boolean);
+  return h('li', { class: 'table-item', 'data-table': table.id },
     h('div', {},
-      h('div', { class: 'variant-name' }, tableName(t),
-        t.practice ? h('span', { class: 'badge practice' }, 'Practice: deals chosen by its creator') : null),
-      h('div', { class: 'hint' }, `${STATUS_TEXT[t.status] || t.status} · ${taken} of ${t.seats.length} seats taken`,
+      h('div', { class: 'variant-name' }, tableName(table),
+        table.practice ? h('span', { class: 'badge practice' }, t('lobby.practice_badge')) : null),
+      h('div', { class: 'hint' }, `${tOr(`status.${table.status}`, table.status)} · ${t('lobby.seats_taken', { taken, count: table.seats.length })}`,
         people.length ? ` · ${people.join(', ')}` : '')),
-    h('a', { class: 'button', href: `t/${encodeURIComponent(t.id)}` }, t.status === 'waiting' && taken < t.seats.length ? 'Join' : 'Open'));
+    h('a', { class: 'button', href: `t/${encodeURIComponent(table.id)}` }, table.status === 'waiting' && taken < table.seats.length ? t('lobby.join') : t('lobby.open')));
 }
 
 /**
@@ -367,14 +341,14 @@ function renderTables(lobby) {
   const others = live.filter((t) => !saved.has(t.id));
   const list = others.length
     ? h('ul', { class: 'table-list', id: 'open-tables' }, others.map(tableItem))
-    : h('p', { class: 'hint' }, 'No open tables. Create one and invite your family!');
+    : h('p', { class: 'hint' }, t('lobby.no_tables'));
   replaceChildren(lobby.tablesBox,
-    mine.length ? h('h2', { id: 'my-tables-title' }, 'Your tables') : null,
+    mine.length ? h('h2', { id: 'my-tables-title' }, t('lobby.your_tables')) : null,
     mine.length ? h('ul', { class: 'table-list my-tables', id: 'my-tables', 'aria-labelledby': 'my-tables-title' }, mine.map(tableItem)) : null,
-    h('div', { class: 'panel-head' }, h('h2', { id: 'tables-title' }, 'Open tables'),
-      h('button', { type: 'button', class: 'link', onclick: () => loadTables(lobby) }, 'Refresh')),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'tables-title' }, t('lobby.open_tables')),
+      h('button', { type: 'button', class: 'link', onclick: () => loadTables(lobby) }, t('lobby.refresh'))),
     list,
-    h('p', { class: 'hint' }, 'How good are the computer players? ', h('a', { href: 'leaderboard', id: 'leaderboard-link' }, 'See the leaderboard'), '.'));
+    h('p', { class: 'hint' }, tParts('lobby.leaderboard_line', { link: h('a', { href: 'leaderboard', id: 'leaderboard-link' }, t('lobby.leaderboard_link')) })));
 }
 
 /** The most tables of this browser's own looked up one by one on each refresh. */
@@ -410,7 +384,7 @@ async function loadTables(lobby) {
 
 /** Shows the lobby in `root`. @param {HTMLElement} root */
 export async function showLobby(root) {
-  document.title = 'Parlor: card games';
+  document.title = t('page.title');
   /** @type {Lobby} */
   const lobby = {
     state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false, hints: true, listed: false },
@@ -420,6 +394,8 @@ export async function showLobby(root) {
   };
   replaceChildren(
     root,
+    h('div', { class: 'lobby-head' }, h('h1', { class: 'lobby-title' }, t('lobby.heading')),
+      h('label', { class: 'language', for: 'language' }, t('lang.switch'), languageSwitch())),
     h('div', { class: 'lobby' }, h('div', { class: 'lobby-main' }, lobby.nameBox, lobby.createBox), lobby.tablesBox),
   );
   renderName(lobby);
@@ -430,7 +406,7 @@ export async function showLobby(root) {
     if (!res.ok) throw new Error(await errorText(res));
     lobby.state.variants = await res.json();
   } catch (e) {
-    lobby.state.error = `The list of games could not be loaded: ${/** @type {Error} */ (e).message}`;
+    lobby.state.error = t('lobby.games_failed', { reason: /** @type {Error} */ (e).message });
   }
   renderCreate(lobby);
   await loadTables(lobby);

@@ -7,6 +7,7 @@
 // allows). May not touch: the DOM beyond moving the keyboard focus.
 
 import { cardName } from '../cards.js';
+import { t } from '../i18n/index.js';
 import { loadName, saveFourColour, saveSeat, saveSound } from '../store.js';
 import { bidRefusal } from './bid.js';
 import { factsOf } from './state.js';
@@ -39,7 +40,7 @@ export class Actions {
         this.store.set({ role: 'none' });
         this.poll.start();
       }
-      this.store.set({ joinInfoError: 'Please tell us your name first.' });
+      this.store.set({ joinInfoError: t('lobby.name_first') });
       document.getElementById('join-name')?.focus();
       return;
     }
@@ -80,7 +81,7 @@ export class Actions {
       const fine = this.fineFor(card);
       if (fine !== null) {
         // Here the server would take the card and fine it: keep people from that.
-        this.store.set({ error: `${cardName(card)} may not be played now (follow suit if you can). At this table an illegal card costs ${-fine} points, so it was not played.` });
+        this.store.set({ error: t('play.fined', { card: cardName(card), count: -fine }) });
         return;
       }
       // Cards that look unplayable are still sent: the server explains why in words.
@@ -88,9 +89,9 @@ export class Actions {
       return;
     }
     this.store.set({
-      error: v.phase === 'passing' ? 'You have passed your cards: waiting for the others.'
-        : v.legal.type === 'bid' ? 'First your bid: how many tricks will you take?'
-          : v.phase === 'bidding' ? 'Play starts once everyone has bid.' : 'It is not your turn yet.',
+      error: v.phase === 'passing' ? t('play.passed_wait')
+        : v.legal.type === 'bid' ? t('play.bid_first')
+          : v.phase === 'bidding' ? t('play.after_bids') : t('play.not_your_turn'),
     });
   }
 
@@ -113,7 +114,7 @@ export class Actions {
     if (selected.has(card)) selected.delete(card);
     else if (selected.size < count) selected.add(card);
     else {
-      this.store.set({ error: `You pass exactly ${count} cards: click a chosen card to put it back first.` });
+      this.store.set({ error: t('play.pass_exactly', { count }) });
       return;
     }
     this.store.set({ selected, error: '' });
@@ -139,7 +140,7 @@ export class Actions {
   bid(tricks) {
     const v = this.state.view;
     if (!v || v.legal.type !== 'bid') {
-      this.store.set({ error: 'It is not your turn to bid.' });
+      this.store.set({ error: t('bid.not_your_turn') });
       return;
     }
     const refused = bidRefusal(v, tricks);

@@ -8,6 +8,7 @@
 // (clicks and keys go through the actions).
 
 import { h } from '../dom.js';
+import { t } from '../i18n/index.js';
 import { isNil } from '../view-model.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -16,7 +17,7 @@ import { isNil } from '../view-model.js';
 
 /** A bid in words: "3", or "Nil". @param {PlayerView} v @param {number} bid */
 export function bidText(v, bid) {
-  return isNil(v, bid) ? 'Nil' : String(bid);
+  return isNil(v, bid) ? t('bid.nil') : String(bid);
 }
 
 /**
@@ -25,9 +26,9 @@ export function bidText(v, bid) {
  */
 export function bidRefusal(v, tricks) {
   const legal = v.legal;
-  if (legal.type !== 'bid') return 'It is not your turn to bid.';
+  if (legal.type !== 'bid') return t('bid.not_your_turn');
   if (tricks === legal.forbidden) return forbiddenText(v);
-  if (tricks < legal.min || tricks > legal.max) return `Bid from ${bidText(v, legal.min)} to ${legal.max}.`;
+  if (tricks < legal.min || tricks > legal.max) return t('bid.range', { min: bidText(v, legal.min), max: legal.max });
   return '';
 }
 
@@ -36,7 +37,7 @@ export function forbiddenText(v) {
   const legal = v.legal;
   if (legal.type !== 'bid' || legal.forbidden === null || legal.forbidden === undefined) return '';
   // The prompt's `max` is the cards in hand: the tricks of this hand.
-  return `The dealer may not bid ${legal.forbidden}: the bids would add up to the tricks (${legal.max}).`;
+  return t('error.bids_would_add_up', { bid: legal.forbidden, tricks: legal.max });
 }
 
 /** The numbers that may be bid now, lowest first. @param {PlayerView} v @returns {number[]} */
@@ -96,14 +97,14 @@ export function bidBox(s, v, actions) {
       'data-focus': `bid-${n}`,
       'aria-pressed': String(chosen),
       'aria-disabled': forbidden ? 'true' : null,
-      'aria-label': forbidden ? `${text}, not allowed` : text === 'Nil' ? 'Nil: no tricks' : `${text} ${n === 1 ? 'trick' : 'tricks'}`,
+      'aria-label': forbidden ? t('bid.not_allowed', { bid: text }) : isNil(v, n) ? t('bid.nil_label') : t('count.trick', { count: n }),
       'aria-describedby': forbidden ? 'bid-note' : null,
       title: forbidden ? note : null,
       onclick: () => actions.chooseBid(n),
       onkeydown: (/** @type {KeyboardEvent} */ e) => bidKeys(e, v, actions),
     }, text));
   }
-  return h('div', { class: 'bid-box', id: 'bid-box', role: 'group', 'aria-label': 'Your bid: how many tricks will you take? Enter bids the number with the focus.' },
+  return h('div', { class: 'bid-box', id: 'bid-box', role: 'group', 'aria-label': t('bid.box_label') },
     h('div', { class: 'bid-options' }, buttons),
     // Once the error line says the same (the forbidden number was clicked), it says it alone.
     note ? h('p', { class: 'bid-note', id: 'bid-note', hidden: s.error === note }, note) : null);
@@ -116,7 +117,7 @@ export function bidButton(s, v, actions) {
   return h('button', {
     type: 'button', class: 'primary big', id: 'bid-button', 'data-focus': 'bid-button', disabled: !ok,
     onclick: () => actions.bidChosen(),
-  }, ok ? `Bid ${bidText(v, /** @type {number} */ (chosen))}` : 'Choose your bid');
+  }, ok ? t('bid.send', { bid: bidText(v, /** @type {number} */ (chosen)) }) : t('bid.choose'));
 }
 
 /** Moves the focus into the bid box (the chosen number, or the first allowed one). @param {PlayerView} v @param {number | null} chosen */
@@ -140,8 +141,8 @@ export function bidStat(v, seat) {
   if (bid === null || bid === undefined) return null;
   const took = v.tricks_won[seat];
   const text = bidText(v, bid);
-  const spoken = text === 'Nil' ? `bid nil, took ${took}` : `bid ${bid}, took ${took}`;
-  return h('span', { class: `stat bid${text === 'Nil' ? ' nil' : ''}`, 'data-bid': bid, 'data-took': took, title: 'Tricks taken / bid' },
+  const spoken = isNil(v, bid) ? t('bid.spoken_nil', { took }) : t('sheet.bid_took_spoken', { bid, took });
+  return h('span', { class: `stat bid${isNil(v, bid) ? ' nil' : ''}`, 'data-bid': bid, 'data-took': took, title: t('bid.stat_title') },
     h('span', { 'aria-hidden': 'true' }, `${took}/${text}`),
     h('span', { class: 'sr-only' }, spoken));
 }

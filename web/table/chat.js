@@ -7,24 +7,31 @@
 // and the lines heard. Every line is put on the page with `textContent`, never as HTML. May not
 // touch: the state (it reads the role and the table) nor the other parts.
 
+import { t } from '../i18n/index.js';
 import { h } from '../dom.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {{ type: 'chat', seat: number | null, name: string, text: string, at: number }} ChatLine */
 
 /** The quick reactions offered beside the box. */
-export const REACTIONS = ['👍', '😂', '😮', 'nice trick', 'oops'];
+export const REACTIONS = ['👍', '😂', '😮', 'chat.nice_trick', 'chat.oops'];
+
+/** A reaction as sent: an emoji as it is, a word in the language. @param {string} key */
+function reactionText(key) {
+  return key.startsWith('chat.') ? t(key) : key;
+}
 /** The longest line the server takes, in characters. */
 export const MAX_CHARS = 200;
 /** Lines kept on the page. */
 const KEPT = 100;
 
 /** What a refused line's code means, in words. @type {Record<string, string>} */
-const REFUSALS = {
-  chat_too_long: `A line is at most ${MAX_CHARS} characters.`,
-  chat_too_fast: 'Slow down a little: a few lines every ten seconds.',
-  not_seated: 'Only the players can chat at this table.',
-};
+const REFUSALS = ['chat_too_long', 'chat_too_fast', 'not_seated'];
+
+/** A refused line's words. @param {string} code */
+function refusal(code) {
+  return t(`chat.${code}`, { max: MAX_CHARS });
+}
 
 /**
  * The chat of one table page. `send` sends a client message and says whether it went out.
@@ -34,19 +41,19 @@ export function chatPanel(send) {
   const count = h('span', { class: 'chat-unread', hidden: true });
   const toggle = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'chat-toggle', id: 'chat-toggle', 'aria-expanded': 'false', 'aria-controls': 'chat-panel',
-  }, 'Chat', count));
-  const log = h('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Table talk' });
+  }, t('chat.button'), count));
+  const log = h('div', { class: 'chat-log', id: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': t('chat.title') });
   const input = /** @type {HTMLInputElement} */ (h('input', {
-    type: 'text', id: 'chat-input', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message',
+    type: 'text', id: 'chat-input', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.message'),
   }));
-  const sendButton = h('button', { type: 'submit', class: 'primary', id: 'chat-send' }, 'Send');
+  const sendButton = h('button', { type: 'submit', class: 'primary', id: 'chat-send' }, t('chat.send'));
   const form = /** @type {HTMLFormElement} */ (h('form', { class: 'chat-form' }, input, sendButton));
-  const reactions = h('div', { class: 'chat-reactions', role: 'group', 'aria-label': 'Quick reactions' },
-    REACTIONS.map((text) => h('button', { type: 'button', class: 'chat-reaction', 'data-reaction': text }, text)));
+  const reactions = h('div', { class: 'chat-reactions', role: 'group', 'aria-label': t('chat.reactions') },
+    REACTIONS.map((key) => h('button', { type: 'button', class: 'chat-reaction', 'data-reaction': reactionText(key) }, reactionText(key))));
   const note = h('p', { class: 'error chat-error', id: 'chat-error', 'aria-live': 'polite' });
-  const close = h('button', { type: 'button', class: 'link chat-close', 'aria-label': 'Close the chat' }, '×');
-  const panel = h('section', { class: 'panel chat-panel', id: 'chat-panel', hidden: true, 'aria-label': 'Table talk' },
-    h('div', { class: 'chat-title' }, h('strong', {}, 'Table talk'), close), log, reactions, form, note);
+  const close = h('button', { type: 'button', class: 'link chat-close', 'aria-label': t('chat.close') }, '×');
+  const panel = h('section', { class: 'panel chat-panel', id: 'chat-panel', hidden: true, 'aria-label': t('chat.title') },
+    h('div', { class: 'chat-title' }, h('strong', {}, t('chat.title')), close), log, reactions, form, note);
   const root = h('div', { class: 'chat' }, panel);
   let unread = 0;
   /** Lines already shown, so the recent lines sent again after a reconnect are not doubled. */
@@ -66,7 +73,7 @@ export function chatPanel(send) {
     const line = text.trim();
     if (!line) return false;
     if ([...line].length > MAX_CHARS) {
-      note.textContent = REFUSALS.chat_too_long;
+      note.textContent = refusal('chat_too_long');
       return false;
     }
     note.textContent = '';
@@ -106,7 +113,7 @@ export function chatPanel(send) {
     },
     /** A chat line the server refused: said in the panel. @param {{ code: string, message: string }} msg */
     refused(msg) {
-      note.textContent = REFUSALS[msg.code] || msg.message;
+      note.textContent = REFUSALS.includes(msg.code) ? refusal(msg.code) : msg.message;
     },
     /**
      * Shows the button in the top bar (beside "How to play", so the game keeps its height on a
@@ -126,7 +133,7 @@ export function chatPanel(send) {
       input.disabled = !writes;
       sendButton.toggleAttribute('disabled', !writes);
       for (const b of reactions.querySelectorAll('button')) b.toggleAttribute('disabled', !writes);
-      input.placeholder = writes ? 'Say something…' : 'Only the players can chat here';
+      input.placeholder = writes ? t('chat.placeholder') : t('chat.players_only');
     },
   };
 }

@@ -5,6 +5,7 @@
 // Owns: the page's <dialog id="score-dialog">. May not touch: the state (closing goes through
 // the actions).
 
+import { t } from '../i18n/index.js';
 import { h, replaceChildren } from '../dom.js';
 import { focusIdleBidBox } from './bid.js';
 import { isHost, seatName, winnersText } from './names.js';
@@ -20,23 +21,23 @@ function dialogBody(s, v, actions) {
   const lastHand = v.history[v.history.length - 1];
   const over = v.phase === 'match_over';
   const host = isHost(s);
-  const title = over ? 'The match is over' : lastHand ? `Hand ${lastHand.hand + 1} is over` : 'Score sheet';
-  const moon = lastHand && lastHand.moon !== null && lastHand.moon !== undefined ? `${seatName(s, lastHand.moon)} shot the moon!` : '';
+  const title = over ? t('dialog.match_over') : lastHand ? t('dialog.hand_over', { n: lastHand.hand + 1 }) : t('hand.score_sheet');
+  const moon = lastHand && lastHand.moon !== null && lastHand.moon !== undefined ? t('dialog.moon', { name: seatName(s, lastHand.moon) }) : '';
   const buttons = [];
   if (over && host) {
     buttons.push(h('button', {
       type: 'button', class: 'primary big', id: 'play-again', 'data-focus': 'play-again',
       onclick: () => { actions.startMatch(); actions.closeScores(); },
-    }, 'Play again'));
+    }, t('seats.play_again')));
   }
   buttons.push(h('button', { type: 'button', class: over && host ? '' : 'primary big', id: 'dialog-close', 'data-focus': 'dialog-close', onclick: () => actions.closeScores() },
-    over ? 'Close' : 'Continue'));
+    over ? t('common.close') : t('dialog.continue')));
   return h('div', { class: 'dialog-body' },
     h('h2', { id: 'dialog-title' }, title),
     over ? h('p', { class: 'winners', id: 'winners' }, `★ ${winnersText(s, v.winners)}`) : null,
     moon ? h('p', { class: 'moon-note' }, moon) : null,
     scoreSheet(s, 'in-dialog'),
-    over && !host ? h('p', { class: 'hint' }, 'The host can start another match.') : null,
+    over && !host ? h('p', { class: 'hint' }, t('dialog.host_can')) : null,
     h('div', { class: 'row dialog-buttons' }, buttons));
 }
 

@@ -5,6 +5,7 @@
 // Owns: `/api/tables/{id}/hands` and matching its entries to score sheet lines. May not touch:
 // the view or the connection.
 
+import { t } from '../i18n/index.js';
 import { h } from '../dom.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -75,8 +76,8 @@ export function downloadLink(s, row, where) {
   return h('a', {
     class: 'download', href: stored.url.replace(/^\//, ''), download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
     'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
-    title: 'Every card of the hand, face up, as a JSON file',
-  }, h('span', { class: 'sr-only' }, 'Download '), `Hand ${row.hand + 1}`);
+    title: t('downloads.title'),
+  }, h('span', { class: 'sr-only' }, `${t('downloads.download')} `), t('head.hand', { n: row.hand + 1 }));
 }
 
 /** Whether each sheet's downloads are unfolded, kept across redraws. @type {Map<string, boolean>} */
@@ -94,8 +95,8 @@ export function downloadsBox(s, rows, where) {
     class: 'downloads', open: unfolded.get(where) || null,
     ontoggle: (/** @type {any} */ e) => unfolded.set(where, e.target.open),
   },
-  h('summary', { 'data-focus': `downloads-${where}` }, 'Replays: download a hand'),
-  h('p', { class: 'hint' }, 'Every card of a finished hand, face up, as a file.'),
+  h('summary', { 'data-focus': `downloads-${where}` }, t('downloads.summary')),
+  h('p', { class: 'hint' }, t('downloads.hint')),
   h('div', { class: 'download-list' }, links));
   return box;
 }

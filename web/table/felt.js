@@ -7,13 +7,14 @@
 // when what it shows changed. May not touch: the state.
 
 import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
+import { t, tParts } from '../i18n/index.js';
 import { h, replaceChildren } from '../dom.js';
 import { completedPlays, dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { bidStat } from './bid.js';
 import { flyIn } from './motion.js';
 import {
-  botStrength, DIRECTION_TEXT, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
+  botStrength, directionText, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
 } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
@@ -28,14 +29,14 @@ import { penaltiesTaken } from './taken.js';
 function badges(s, v, seat) {
   const info = seatInfo(s, seat);
   const out = [];
-  if (s.table?.host === seat) out.push(h('span', { class: 'badge host' }, 'host'));
-  if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) || null }, 'computer'));
-  if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, info.connected ? 'computer plays for now' : 'away · computer plays'));
-  else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, 'away'));
-  if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'dealer'));
+  if (s.table?.host === seat) out.push(h('span', { class: 'badge host' }, t('badge.host')));
+  if (info?.occupant === 'bot') out.push(h('span', { class: 'badge bot', title: botStrength(info) || null }, t('badge.computer')));
+  if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, info.connected ? t('badge.computer_for_now') : t('badge.away_computer')));
+  else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, t('badge.away')));
+  if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: t('badge.dealer_title') }, t('badge.dealer')));
   if (partnerships(s) && !isMe(s, seat)) {
     const mine = s.role === 'player' && s.seat !== null && seat % 2 === s.seat % 2;
-    out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? 'partner' : 'opponent'));
+    out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? t('badge.partner') : t('badge.opponent')));
   }
   return out;
 }
@@ -51,15 +52,15 @@ function plateActions(s, v, seat, actions) {
   if (!actions || !info || v.phase === 'match_over' || s.table?.status !== 'playing') return null;
   if (isMe(s, seat)) {
     return info.bot_playing
-      ? h('button', { type: 'button', class: 'plate-action', id: 'play-myself', onclick: () => actions.back() }, 'Play myself again')
+      ? h('button', { type: 'button', class: 'plate-action', id: 'play-myself', onclick: () => actions.back() }, t('plate.play_myself'))
       : null;
   }
   if (!isHost(s)) return null;
   if ((info.occupant === 'human' || info.occupant === 'remote_bot') && !info.bot_playing) {
-    return h('button', { type: 'button', class: 'plate-action', 'data-stand-in': seat, onclick: () => actions.standIn(seat) }, 'Let a computer play');
+    return h('button', { type: 'button', class: 'plate-action', 'data-stand-in': seat, onclick: () => actions.standIn(seat) }, t('plate.stand_in'));
   }
   if (info.occupant === 'empty' && info.bot_playing && !info.open) {
-    return h('button', { type: 'button', class: 'plate-action', 'data-open-seat': seat, onclick: () => actions.openSeat(seat) }, 'Open to a newcomer');
+    return h('button', { type: 'button', class: 'plate-action', 'data-open-seat': seat, onclick: () => actions.openSeat(seat) }, t('plate.open_seat'));
   }
   return null;
 }
@@ -67,21 +68,21 @@ function plateActions(s, v, seat, actions) {
 /** A seat's score on its plate: points, or prize and penalty in a game of two totals. @param {TableState} s @param {PlayerView} v @param {number} seat */
 function score(s, v, seat) {
   if (factsOf(s)?.two_totals) {
-    return h('span', { class: 'stat', title: 'Prize points / penalty points' },
-      h('span', { class: 'plus' }, `+${v.totals[seat]}`, h('span', { class: 'sr-only' }, ' prize')), ' / ',
-      h('span', { class: 'minus' }, minus(v.negatives[seat]), h('span', { class: 'sr-only' }, ' penalty')));
+    return h('span', { class: 'stat', title: t('plate.two_totals_title') },
+      h('span', { class: 'plus' }, `+${v.totals[seat]}`, h('span', { class: 'sr-only' }, ` ${t('plate.prize')}`)), ' / ',
+      h('span', { class: 'minus' }, minus(v.negatives[seat]), h('span', { class: 'sr-only' }, ` ${t('plate.penalty')}`)));
   }
-  return h('span', { class: 'stat' }, `${v.totals[seat]} pts`);
+  return h('span', { class: 'stat' }, t('plate.points', { count: v.totals[seat] }));
 }
 
 /** The penalty cards `seat` has taken this hand, or null. @param {TableState} s @param {PlayerView} v @param {number} seat */
 function taken(s, v, seat) {
   const mine = penaltiesTaken(v, factsOf(s))?.[seat];
   if (!mine || (!mine.hearts && !mine.queen)) return null;
-  const words = [mine.hearts ? plural(mine.hearts, 'heart') : '', mine.queen ? 'the queen of spades' : ''].filter((w) => w);
-  return h('span', { class: 'stat taken', 'data-hearts': mine.hearts, 'data-queen': String(mine.queen), title: 'Penalty cards taken this hand' },
+  const words = [mine.hearts ? plural(mine.hearts, 'heart') : '', mine.queen ? t('plate.the_queen') : ''].filter((w) => w);
+  return h('span', { class: 'stat taken', 'data-hearts': mine.hearts, 'data-queen': String(mine.queen), title: t('plate.taken_title') },
     h('span', { 'aria-hidden': 'true' }, [mine.hearts ? `♥${mine.hearts}` : '', mine.queen ? 'Q♠' : ''].filter((w) => w).join(' ')),
-    h('span', { class: 'sr-only' }, `took ${words.join(' and ')} this hand`));
+    h('span', { class: 'sr-only' }, t('plate.took', { cards: words.join(` ${t('common.and')} `) })));
 }
 
 /** The name plate of `seat`. @param {number} seat @param {Actions | undefined} actions @returns {Part} */
@@ -98,19 +99,19 @@ function platePart(seat, actions) {
     const me = isMe(s, seat);
     const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
     el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}`;
-    el.setAttribute('aria-label', `${seatName(s, seat)}${turn ? (v.phase === 'bidding' ? ', to bid' : ', to play') : ''}`);
+    el.setAttribute('aria-label', turn ? t(v.phase === 'bidding' ? 'plate.to_bid' : 'plate.to_play', { name: seatName(s, seat) }) : seatName(s, seat));
     const passed = v.phase === 'passing' && v.pass && !v.pass.waiting.includes(seat);
     // Where players bid, the tricks taken read against the bid ("2/3") once it is made.
     const tricks = bidStat(v, seat) || h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick'));
     replaceChildren(el,
-      h('div', { class: 'plate-name' }, me ? `${seatInfo(s, seat)?.name || 'You'} (you)` : seatName(s, seat)),
+      h('div', { class: 'plate-name' }, me ? t('seat.you_named', { name: seatInfo(s, seat)?.name || t('seat.you') }) : seatName(s, seat)),
       h('div', { class: 'plate-badges' }, badges(s, v, seat)),
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
         tricks,
         taken(s, v, seat),
         score(s, v, seat)),
-      passed ? h('div', { class: 'plate-note' }, 'passed') : null,
+      passed ? h('div', { class: 'plate-note' }, t('plate.passed')) : null,
       plateActions(s, v, seat, actions));
   });
 }
@@ -118,21 +119,21 @@ function platePart(seat, actions) {
 /** What the middle of the table says about whose turn it is. @param {TableState} s @param {PlayerView} v */
 function turnText(s, v) {
   const player = s.role === 'player';
-  if (v.phase === 'match_over') return `Match over: ${winnersText(s, v.winners)}`;
+  if (v.phase === 'match_over') return t('turn.match_over', { winners: winnersText(s, v.winners) });
   if (v.phase === 'passing' && v.pass) {
-    const dir = DIRECTION_TEXT[/** @type {'left' | 'right' | 'across'} */ (v.pass.direction)];
-    if (player && v.legal.type === 'pass') return `Choose ${v.legal.count} cards to pass ${dir}`;
+    const dir = directionText(v.pass.direction);
+    if (player && v.legal.type === 'pass') return t('turn.choose_pass', { count: v.legal.count, dir });
     const waiting = v.pass.waiting.map((seat) => seatName(s, seat));
-    return waiting.length ? `Passing ${dir}: waiting for ${waiting.join(', ')}` : `Passing ${dir}…`;
+    return waiting.length ? t('turn.passing_wait', { dir, names: waiting.join(', ') }) : t('turn.passing', { dir });
   }
-  if (player && v.legal.type === 'play') return 'Your turn: play a card';
-  if (player && v.legal.type === 'bid') return 'Your bid: how many tricks will you take?';
+  if (player && v.legal.type === 'play') return t('turn.you_play');
+  if (player && v.legal.type === 'bid') return t('turn.you_bid');
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
-  if (next !== undefined) return v.phase === 'bidding' ? `${seatName(s, next)}’s turn to bid` : `${seatName(s, next)}’s turn`;
+  if (next !== undefined) return t(v.phase === 'bidding' ? 'turn.their_bid' : 'turn.theirs', { name: seatName(s, next) });
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
-    return 'Waiting for the two of clubs to lead';
+    return t('turn.wait_two_clubs');
   }
-  return 'Waiting…';
+  return t('turn.waiting');
 }
 
 /**
@@ -145,7 +146,7 @@ function bidsNote(v) {
   const made = v.bids.filter((b) => b !== null);
   if (!made.length) return null;
   const sum = made.reduce((a, b) => a + /** @type {number} */ (b), 0);
-  return h('p', { class: 'trick-caption', id: 'bids-note' }, `Bids: ${sum} for ${plural(dealtSize(v), 'trick')}`);
+  return h('p', { class: 'trick-caption', id: 'bids-note' }, t('felt.bids_note', { sum, tricks: plural(dealtSize(v), 'trick') }));
 }
 
 /** "Bert passed you 2♣ 7♣ Q♠", before the first trick. @param {TableState} s @param {PlayerView} v */
@@ -153,23 +154,25 @@ function receivedNote(s, v) {
   const got = v.pass?.received || [];
   if (s.role !== 'player' || !got.length || !v.pass || v.tricks.length > 0 || v.phase !== 'playing' || s.seat === null) return null;
   const from = (s.seat - passSteps(v.pass.direction, v.players) + v.players) % v.players;
-  return h('p', { class: 'trick-caption', id: 'received' }, `${seatName(s, from)} passed you `,
-    sortHand(got).map((c) => h('strong', { class: `suit-${suitOf(c)} received-card` }, cardShort(c))));
+  return h('p', { class: 'trick-caption', id: 'received' }, tParts('felt.received', {
+    name: seatName(s, from),
+    cards: h('span', {}, sortHand(got).map((c) => h('strong', { class: `suit-${suitOf(c)} received-card` }, cardShort(c)))),
+  }));
 }
 
 /** The trick shown in the middle and its caption. @param {TableState} s @param {PlayerView} v */
 function shownTrick(s, v) {
   const last = v.tricks[v.tricks.length - 1];
   if (s.showLast && last) {
-    return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: `Last trick: ${seatName(s, last.winner)} took it` };
+    return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: t('felt.last_trick', { name: seatName(s, last.winner) }) };
   }
   const held = s.trickHold !== null ? v.tricks[s.trickHold] : null;
   if (held) {
     // Just finished: it stays a moment before the next trick shows (motion.js).
-    return { plays: completedPlays(held, v.players), winner: held.winner, done: true, caption: `${seatName(s, held.winner)} took the trick` };
+    return { plays: completedPlays(held, v.players), winner: held.winner, done: true, caption: t('felt.took', { name: seatName(s, held.winner) }) };
   }
   const shown = trickOnTable(v);
-  return { ...shown, caption: shown.done && shown.winner !== null ? `${seatName(s, shown.winner)} took the trick` : '' };
+  return { ...shown, caption: shown.done && shown.winner !== null ? t('felt.took', { name: seatName(s, shown.winner) }) : '' };
 }
 
 /** The middle of the table. @returns {Part} */
@@ -186,9 +189,9 @@ function centerPart() {
     const before = new Set([...el.querySelectorAll('.trick:not(.done) .played')].map((p) => `${/** @type {HTMLElement} */ (p).dataset.seat}:${/** @type {HTMLElement} */ (p).dataset.card}`));
     // While the players bid there is no trick yet: the middle leaves its room to the words.
     const bidding = v.phase === 'bidding' && shown.plays.length === 0;
-    const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : 'Cards on the table' },
+    const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : t('felt.cards_on_table') },
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
-        staticCard(p.card, `${seatName(s, p.seat)}: ${cardName(p.card)}`),
+        staticCard(p.card, t('felt.played_by', { name: seatName(s, p.seat), card: cardName(p.card) })),
         h('span', { class: 'played-by' }, seatName(s, p.seat)))));
     const you = s.role === 'player' && v.legal.type !== 'wait';
     replaceChildren(el,
@@ -204,7 +207,7 @@ function centerPart() {
 
 /** The felt with its plates and middle. @param {Actions} [actions] @returns {Part} */
 export function feltPart(actions) {
-  const el = h('section', { 'aria-label': 'The table' });
+  const el = h('section', { 'aria-label': t('felt.label') });
   /** @type {Part[]} */
   let plates = [];
   const center = centerPart();

@@ -9,7 +9,8 @@ import { cardName, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
-import { DIRECTION_TEXT } from './names.js';
+import { languageSwitch, t } from '../i18n/index.js';
+import { directionText } from './names.js';
 import { part, setOrRemove } from './part.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -53,7 +54,7 @@ class CardButtons {
       if (fresh && v.trick.plays.length === 0) cls.push('received');
       const button = this.button(card);
       button.className = cls.join(' ');
-      button.setAttribute('aria-label', cardName(card) + (fresh ? ', passed to you' : ''));
+      button.setAttribute('aria-label', fresh ? t('hand.passed_to_you', { card: cardName(card) }) : cardName(card));
       setOrRemove(button, 'aria-pressed', passing ? String(selected) : null);
       setOrRemove(button, 'aria-disabled', playable && !isLegal ? 'true' : null);
       return button;
@@ -81,29 +82,30 @@ function handActions(s, v, actions) {
   const legal = v.legal;
   const out = [];
   if (legal.type === 'pass') {
-    const dir = DIRECTION_TEXT[/** @type {'left' | 'right' | 'across'} */ (legal.direction)];
+    const dir = directionText(legal.direction);
     const n = s.selected.size;
     out.push(h('button', {
       type: 'button', class: 'primary big', id: 'pass-button', disabled: n !== legal.count, 'data-focus': 'pass-button',
       onclick: () => actions.passSelected(),
-    }, n === legal.count ? `Pass ${dir}` : `Pass ${dir} (${n} of ${legal.count} chosen)`));
+    }, n === legal.count ? t('hand.pass', { dir }) : t('hand.pass_chosen', { dir, n, count: legal.count })));
   }
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: v.tricks.length === 0, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
-  }, s.showLast ? 'Back to this trick' : 'Last trick'));
-  out.push(h('button', { type: 'button', id: 'scores-button', 'data-focus': 'scores-button', onclick: () => actions.openScores(true) }, 'Score sheet'));
+  }, s.showLast ? t('hand.back_to_trick') : t('hand.last_trick')));
+  out.push(h('button', { type: 'button', id: 'scores-button', 'data-focus': 'scores-button', onclick: () => actions.openScores(true) }, t('hand.score_sheet')));
   out.push(h('label', { class: 'check small' },
     h('input', {
       type: 'checkbox', id: 'four-colour', checked: s.fourColour, 'data-focus': 'four-colour',
       onchange: (/** @type {any} */ e) => actions.setFourColour(e.target.checked),
-    }), ' Four-colour deck'));
-  out.push(h('label', { class: 'check small', title: 'A chime when it is your turn and this page is in the background' },
+    }), ` ${t('hand.four_colour')}`));
+  out.push(h('label', { class: 'check small', title: t('hand.sound_title') },
     h('input', {
       type: 'checkbox', id: 'sound', checked: s.sound, 'data-focus': 'sound',
       onchange: (/** @type {any} */ e) => actions.setSound(e.target.checked),
-    }), ' Sound'));
+    }), ` ${t('hand.sound')}`));
+  out.push(h('label', { class: 'check small language', for: 'language' }, t('lang.switch'), languageSwitch()));
   return out;
 }
 
@@ -112,14 +114,14 @@ export function handPart(actions) {
   const cards = new CardButtons(actions);
   /** The bid prompt the box was last opened for, so the focus moves into it once. */
   let bidPrompt = /** @type {unknown} */ (null);
-  return part(h('section', { 'aria-label': 'Your hand' }), (s) => {
+  return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
     el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
-    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' },
+    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? t('hand.label_pass', { count: legal.count }) : t('hand.label') },
       cards.draw(s, v));
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));

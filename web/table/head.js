@@ -10,9 +10,10 @@
 import { cardName, cardShort, suitLabel, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { variantTitle } from '../lobby.js';
+import { t, tParts } from '../i18n/index.js';
 import { inviteBox } from './invite.js';
 import { dealtSize, isNil } from '../view-model.js';
-import { plural, seatName, TEAM_NAMES } from './names.js';
+import { plural, seatName, teamLabel } from './names.js';
 import { part } from './part.js';
 import { factsOf, variantName } from './state.js';
 
@@ -30,8 +31,6 @@ function heartsMatter(facts) {
   return (facts.low_score_wins || facts.two_totals) && facts.trump === 'none';
 }
 
-/** The partnerships' names where there is little room. */
-const TEAM_SHORT = ['N–S', 'E–W'];
 
 /**
  * Whether a spade has been played this hand, where spades may not be led before (the table's
@@ -57,48 +56,53 @@ function contract(v, team) {
 
 /** The facts of the hand in play. @param {TableState} s @param {PlayerView} v @param {VariantFacts} facts */
 function handFacts(s, v, facts) {
-  const out = [h('span', { class: 'fact' }, `Hand ${v.hand_number + 1}`)];
+  const out = [h('span', { class: 'fact' }, t('head.hand', { n: v.hand_number + 1 }))];
   if (facts.hand_size_varies && v.phase !== 'match_over') {
-    out.push(h('span', { class: 'fact', id: 'hand-size' }, `${plural(dealtSize(v), 'card')} each`));
+    out.push(h('span', { class: 'fact', id: 'hand-size' }, t('head.each', { cards: plural(dealtSize(v), 'card') })));
   }
   if (v.trump) {
-    out.push(h('span', { class: `fact trump suit-${v.trump}`, id: 'trump' }, 'Trump: ', h('strong', {}, suitLabel(v.trump))));
+    out.push(h('span', { class: `fact trump suit-${v.trump}`, id: 'trump' }, tParts('head.trump', { suit: h('strong', {}, suitLabel(v.trump)) })));
   } else if (facts.trump === 'turned_up' && v.phase !== 'match_over') {
-    out.push(h('span', { class: 'fact trump', id: 'trump' }, 'No trump this hand'));
+    out.push(h('span', { class: 'fact trump', id: 'trump' }, t('head.no_trump')));
   }
   if (facts.trump === 'turned_up' && v.face_up.length) {
-    out.push(h('span', { class: 'fact face-up', id: 'face-up' }, 'Turned up: ',
-      v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`)))));
+    out.push(h('span', { class: 'fact face-up', id: 'face-up' }, tParts('head.turned_up', {
+      cards: h('span', {}, v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`)))),
+    })));
   }
   const broken = spadesBroken(v);
-  if (broken !== null) out.push(h('span', { class: 'fact', id: 'spades-broken' }, broken ? 'Spades broken' : 'Spades not broken'));
+  if (broken !== null) out.push(h('span', { class: 'fact', id: 'spades-broken' }, broken ? t('head.spades_broken') : t('head.spades_not_broken')));
   if (facts.trump === 'dealer_last') {
     out.push(v.face_up.length
-      ? h('span', { class: 'fact face-up', id: 'face-up' }, `${seatName(s, v.dealer)} (dealer) shows `,
-        v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`))))
-      : h('span', { class: 'fact' }, `Dealer: ${seatName(s, v.dealer)}`));
+      ? h('span', { class: 'fact face-up', id: 'face-up' }, tParts('head.dealer_shows', {
+        name: seatName(s, v.dealer),
+        cards: h('span', {}, v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`)))),
+      }))
+      : h('span', { class: 'fact' }, t('head.dealer', { name: seatName(s, v.dealer) })));
   }
   if (facts.partnerships) {
     const won = (/** @type {number} */ t) => v.tricks_won[t] + v.tricks_won[t + 2];
     // Where partners bid: their tricks against their contract, "North–South 3 of 7".
     const bid = (/** @type {number} */ t) => (v.bids ? contract(v, t) : null);
-    const of = (/** @type {number} */ t) => (bid(t) === null ? '' : ` of ${bid(t)}`);
-    const short = (/** @type {number} */ t) => `${TEAM_SHORT[t]} ${won(t)}${bid(t) === null ? '' : `/${bid(t)}`}`;
+    const long = (/** @type {number} */ team) => (bid(team) === null ? t('head.team_tricks', { team: teamLabel(team), won: won(team) })
+      : t('head.team_tricks_of', { team: teamLabel(team), won: won(team), bid: /** @type {number} */ (bid(team)) }));
+    const short = (/** @type {number} */ team) => `${t(`team.short.${team}`)} ${won(team)}${bid(team) === null ? '' : `/${bid(team)}`}`;
     out.push(h('span', { class: 'fact', id: 'team-tricks' },
       // A small screen has the short form: "Tricks N–S 3/7 · E–W 2/5".
-      h('span', { class: 'long-form' }, 'Tricks: ',
-        h('strong', { class: 'team-0-text' }, `${TEAM_NAMES[0]} ${won(0)}${of(0)}`), ' · ',
-        h('strong', { class: 'team-1-text' }, `${TEAM_NAMES[1]} ${won(1)}${of(1)}`)),
-      h('span', { class: 'short-form', 'aria-hidden': 'true' }, 'Tricks ',
+      h('span', { class: 'long-form' }, `${t('head.tricks')}: `,
+        h('strong', { class: 'team-0-text' }, long(0)), ' · ',
+        h('strong', { class: 'team-1-text' }, long(1))),
+      h('span', { class: 'short-form', 'aria-hidden': 'true' }, `${t('head.tricks')} `,
         h('strong', { class: 'team-0-text' }, short(0)), ' · ',
         h('strong', { class: 'team-1-text' }, short(1)))));
   }
   if (facts.trump === 'undealt' && v.face_up.length) {
-    out.push(h('span', { class: 'fact face-up', id: 'face-up' }, 'Left over: ',
-      v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), ' '))));
+    out.push(h('span', { class: 'fact face-up', id: 'face-up' }, tParts('head.left_over', {
+      cards: h('span', {}, v.face_up.map((c) => h('strong', { class: `suit-${suitOf(c)}` }, cardShort(c), h('span', { class: 'sr-only' }, ` (${cardName(c)})`), ' '))),
+    })));
   }
-  if (facts.prize > 0) out.push(h('span', { class: 'fact', id: 'pool' }, 'Prize pool: ', h('strong', {}, String(v.pool))));
-  if (heartsMatter(facts)) out.push(h('span', { class: 'fact' }, v.hearts_broken ? 'Hearts broken' : 'Hearts not broken'));
+  if (facts.prize > 0) out.push(h('span', { class: 'fact', id: 'pool' }, tParts('head.pool', { pool: h('strong', {}, String(v.pool)) })));
+  if (heartsMatter(facts)) out.push(h('span', { class: 'fact' }, v.hearts_broken ? t('head.hearts_broken') : t('head.hearts_not_broken')));
   return out;
 }
 
@@ -122,11 +126,11 @@ export function headPart(actions) {
     replaceChildren(el,
       h('div', { class: 'title-row' },
         h('h1', {}, tableTitle(s)),
-        s.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, 'You are watching') : null,
+        s.role === 'spectator' ? h('span', { class: 'badge watch', id: 'spectating' }, t('head.watching')) : null,
         // Never silent: whoever chose a practice table's seed can know every deal.
-        s.table?.practice ? h('span', { class: 'badge practice', id: 'practice', title: 'Whoever created this table chose the seed its cards are dealt from, so they can know every hand. Do not play for anything here.' },
+        s.table?.practice ? h('span', { class: 'badge practice', id: 'practice', title: t('head.practice_title') },
           // On a small screen only "Practice" shows (the rest is in the title), so the game keeps its height.
-          'Practice', h('span', { class: 'practice-more' }, ': deals chosen by its creator')) : null,
+          t('head.practice'), h('span', { class: 'practice-more' }, t('head.practice_more'))) : null,
         h('div', { class: 'facts' }, v && facts ? handFacts(s, v, facts) : [])),
       s.table?.status === 'playing' ? null : inviteBox(s, actions));
   });

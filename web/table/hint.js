@@ -7,6 +7,7 @@
 // bid buttons and the line naming the suggestion. May not touch: the state beyond clearing a
 // suggestion that no longer fits, or the hand's own drawing.
 
+import { t } from '../i18n/index.js';
 import { cardName } from '../cards.js';
 import { h } from '../dom.js';
 import { bidText } from './bid.js';
@@ -40,7 +41,7 @@ export function hintButton(store, session) {
       askedFor = turnKey(store.state);
       session.send({ type: 'hint' });
     },
-  }, 'Suggest a card');
+  }, t('hint.card'));
   const note = h('span', { class: 'hint-note', id: 'hint-note', role: 'status' });
   return (/** @type {TableState} */ s) => {
     const key = turnKey(s);
@@ -54,14 +55,14 @@ export function hintButton(store, session) {
       note.remove();
     } else {
       const type = s.view?.legal.type;
-      button.textContent = type === 'pass' ? 'Suggest cards to pass' : type === 'bid' ? 'Suggest a bid' : 'Suggest a card';
+      button.textContent = type === 'pass' ? t('hint.pass') : type === 'bid' ? t('hint.bid') : t('hint.card');
       if (button.parentElement !== actions) actions.prepend(button);
       if (note.parentElement !== actions) button.after(note);
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
-    note.textContent = suggested.size ? `Suggested: ${[...suggested].map(cardName).join(', ')}`
-      : bid !== null ? `Suggested: bid ${bidText(/** @type {any} */ (s.view), bid)}` : '';
+    note.textContent = suggested.size ? t('hint.suggested', { what: [...suggested].map(cardName).join(', ') })
+      : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : '';
     for (const el of document.querySelectorAll('.hand .card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
     }

@@ -4,6 +4,7 @@
 //
 // Owns: that box's markup. May not touch: the state (copying goes through the actions).
 
+import { t, tParts } from '../i18n/index.js';
 import { h } from '../dom.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -45,19 +46,20 @@ export function inviteBox(s, actions) {
   const url = inviteUrl(s.tableId);
   const local = onlyThisComputer(url);
   return h('div', { class: 'invite' },
-    h('label', { for: 'invite-link' }, 'Invite link'),
+    h('label', { for: 'invite-link' }, t('invite.link')),
     h('div', { class: 'row' },
       h('input', {
         id: 'invite-link', readonly: true, value: url, 'aria-describedby': local ? 'invite-local' : null,
         onfocus: (/** @type {any} */ e) => e.target.select(),
       }),
       h('button', { type: 'button', id: 'copy-invite', 'data-focus': 'copy-invite', onclick: () => actions.copyInvite(url) },
-        s.copied ? 'Copied!' : 'Copy link')),
-    h('p', { class: 'hint' }, 'Send this link to the people you want to play with.'),
+        s.copied ? t('invite.copied') : t('invite.copy'))),
+    h('p', { class: 'hint' }, t('invite.send')),
     local ? h('p', { class: 'invite-local', id: 'invite-local', role: 'note' },
-      h('strong', {}, 'This link only works on this computer.'),
-      ' To play with phones and computers at home, start Parlor with ', h('code', {}, '--addr 0.0.0.0:8080'),
-      ' (with Docker: ', h('code', {}, 'PARLOR_BIND=0.0.0.0 docker compose up -d'),
-      '), then open it at this computer\u2019s address on your network, like ',
-      h('code', {}, homeNetworkExample(url)), '.') : null);
+      h('strong', {}, t('invite.local')), ' ',
+      tParts('invite.local_how', {
+        addr: h('code', {}, '--addr 0.0.0.0:8080'),
+        docker: h('code', {}, 'PARLOR_BIND=0.0.0.0 docker compose up -d'),
+        example: h('code', {}, homeNetworkExample(url)),
+      })) : null);
 }

@@ -6,6 +6,7 @@
 // touch: the state.
 
 import { h, replaceChildren } from '../dom.js';
+import { t } from '../i18n/index.js';
 import { feltPart } from './felt.js';
 import { handPart } from './hand.js';
 import { headPart, tableTitle } from './head.js';
@@ -25,7 +26,7 @@ import { factsOf, variantName } from './state.js';
 function gamePart(actions) {
   const felt = feltPart(actions);
   const hand = handPart(actions);
-  const note = h('p', { class: 'hint spectator-note' }, 'You are watching: players’ hands are hidden.');
+  const note = h('p', { class: 'hint spectator-note' }, t('layout.watching'));
   const sheet = sideSheetPart();
   const playArea = h('div', { class: 'play-area' });
   const el = h('div', { class: 'game' }, playArea, sheet.el);
@@ -75,10 +76,10 @@ export function tableLayout(root, actions) {
   let shown = '';
   /** @param {TableState} s */
   return (s) => {
-    const title = tableTitle(s) || 'Table';
+    const title = tableTitle(s) || t('layout.table');
     // The tab's title says when it is your move, for people looking at another tab.
     const yourMove = s.role === 'player' && s.view && s.view.legal.type !== 'wait';
-    document.title = `${yourMove ? '▶ Your turn · ' : ''}${title} · Parlor`;
+    document.title = yourMove ? t('layout.title_turn', { title }) : t('layout.title', { title });
     if (s.role === 'none' || s.role === 'joining') {
       if (shown !== 'join') root.replaceChildren(join.el);
       shown = 'join';

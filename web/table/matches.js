@@ -6,6 +6,7 @@
 // Owns: the kept matches (in this module, for as long as the page is open) and the
 // `.match-history` section it adds to the dialog. May not touch: the state or the sheet itself.
 
+import { t } from '../i18n/index.js';
 import { h } from '../dom.js';
 import { seatName, teamName, winnersText } from './names.js';
 import { factsOf } from './state.js';
@@ -92,13 +93,13 @@ export function matchHistory() {
     const current = matchOf(s, v);
     // Nothing to draw before a point is scored.
     const started = current.series.some((line) => line.some((t) => t !== 0));
-    const section = h('section', { class: 'match-history', 'aria-label': 'Every match at this table' },
-      started ? h('h3', {}, 'Running totals') : null,
-      started ? totalsChart(current, 'Running totals of this match') : null,
-      past.length ? h('h3', {}, 'Earlier matches at this table') : null,
+    const section = h('section', { class: 'match-history', 'aria-label': t('matches.label') },
+      started ? h('h3', {}, t('matches.running')) : null,
+      started ? totalsChart(current, t('matches.running_this')) : null,
+      past.length ? h('h3', {}, t('matches.earlier')) : null,
       past.map((m, i) => h('details', { class: 'past-match', 'data-match': i + 1 },
-        h('summary', {}, `Match ${i + 1}: ★ ${m.winners} (${m.labels.map((l, k) => `${l} ${m.series[k][m.series[k].length - 1]}`).join(', ')})`),
-        totalsChart(m, `Running totals of match ${i + 1}`))));
+        h('summary', {}, t('matches.past', { n: i + 1, winners: m.winners, totals: m.labels.map((l, k) => `${l} ${m.series[k][m.series[k].length - 1]}`).join(', ') })),
+        totalsChart(m, t('matches.running_n', { n: i + 1 })))));
     if (known) known.replaceWith(section);
     else body.querySelector('.dialog-buttons')?.before(section);
   };

@@ -4,6 +4,7 @@
 // Owns: seat names (yours, computer players', partnership seats), bot strengths in words,
 // seat positions, small number formats. May not touch: the DOM or the state (it only reads).
 
+import { listText, t } from '../i18n/index.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -17,25 +18,29 @@ const POSITIONS = {
   7: ['bottom', 'bottom-left', 'left', 'top-left', 'top-right', 'right', 'bottom-right'],
 };
 
-/** The compass seats of a partnership game: seats 0 and 2 against 1 and 3. */
-const COMPASS = ['North', 'East', 'South', 'West'];
+/** The compass seats of a partnership game: seats 0 and 2 against 1 and 3 (words `seat.compass.N`). */
+const COMPASS = ['north', 'east', 'south', 'west'];
 
-/** The two partnerships, by `seat % 2`. */
-export const TEAM_NAMES = ['North–South', 'East–West'];
+/** A partnership's name, by `seat % 2`: "North–South". @param {number} team */
+export function teamLabel(team) {
+  return t(`team.${team % 2}`);
+}
 
-/** Built-in strategies in words. */
-export const STRATEGY_TEXT = {
-  random: 'Beginner',
-  heuristic: 'Good',
-  strong: 'Strong',
-  uva181: 'Old-school',
-};
+/** The built-in strategies the catalogue names. */
+const STRATEGIES = ['random', 'heuristic', 'strong', 'uva181'];
+
+/** A built-in strategy in words ("Good"), or its wire name. @param {string} name */
+export function strategyText(name) {
+  return STRATEGIES.includes(name) ? t(`strategy.${name}`) : name;
+}
 
 /** Friendly names for computer players, by seat. */
 const BOT_NAMES = ['Ada', 'Bert', 'Cleo', 'Dido', 'Emil', 'Flora', 'Gideon'];
 
-/** Where passed cards go, in words. */
-export const DIRECTION_TEXT = { left: 'left', right: 'right', across: 'across' };
+/** Where passed cards go, in words: "left". @param {string} direction */
+export function directionText(direction) {
+  return t(`direction.${direction}`);
+}
 
 /** Whether the variant plays in partnerships (North–South against East–West). @param {TableState} s */
 export function partnerships(s) {
@@ -59,21 +64,21 @@ export function players(s) {
 
 /** The seat's plain label: "Seat 2", or "East" in a partnership game. @param {TableState} s @param {number} seat */
 export function seatLabel(s, seat) {
-  return partnerships(s) ? COMPASS[seat] : `Seat ${seat + 1}`;
+  return partnerships(s) ? t(`seat.compass.${COMPASS[seat]}`) : t('seat.number', { n: seat + 1 });
 }
 
 /** What a seat is called at the table: "You", a computer's name, a person's name. @param {TableState} s @param {number} seat */
 export function seatName(s, seat) {
-  if (isMe(s, seat)) return 'You';
+  if (isMe(s, seat)) return t('seat.you');
   const info = seatInfo(s, seat);
-  if (info?.occupant === 'bot') return BOT_NAMES[seat] || `Computer ${seat + 1}`;
+  if (info?.occupant === 'bot') return BOT_NAMES[seat] || t('seat.computer_n', { n: seat + 1 });
   if (info?.name) return info.name;
   return seatLabel(s, seat);
 }
 
-/** A partnership's name with its people: "North–South (Ann & Cleo)". @param {TableState} s @param {number} t */
-export function teamName(s, t) {
-  return `${TEAM_NAMES[t]} (${[t, t + 2].map((seat) => seatName(s, seat)).join(' & ')})`;
+/** A partnership's name with its people: "North–South (Ann & Cleo)". @param {TableState} s @param {number} team */
+export function teamName(s, team) {
+  return t('team.with', { team: teamLabel(team), a: seatName(s, team), b: seatName(s, team + 2) });
 }
 
 /**
@@ -84,20 +89,21 @@ export function teamName(s, t) {
 export function botStrength(info) {
   const name = info?.strategy;
   if (typeof name !== 'string' || !name) return '';
-  return (STRATEGY_TEXT[/** @type {keyof STRATEGY_TEXT} */ (name)] || name).toLowerCase();
+  return strategyText(name).toLocaleLowerCase(document.documentElement.lang);
 }
 
 /** Who sits in a seat, for the seat lists. @param {any} seat a SeatInfo */
 export function occupantText(seat) {
-  if (seat.occupant === 'empty') return seat.bot_playing ? 'Empty (a computer plays for now)' : 'Empty';
+  if (seat.occupant === 'empty') return seat.bot_playing ? t('seat.empty_bot') : t('seat.empty');
   if (seat.occupant === 'bot') {
     const strength = botStrength(seat);
-    return `${BOT_NAMES[seat.seat] || 'Computer'} (computer${strength ? `, ${strength}` : ''})`;
+    const name = BOT_NAMES[seat.seat] || t('seat.computer');
+    return strength ? t('seat.bot_strength', { name, strength }) : t('seat.bot', { name });
   }
-  const parts = [seat.name || (seat.occupant === 'human' ? 'A player' : 'Bot')];
-  if (seat.occupant === 'remote_bot') parts.push('(program)');
-  if (seat.occupant === 'human' && !seat.connected) parts.push('(away)');
-  return parts.join(' ');
+  const name = seat.name || (seat.occupant === 'human' ? t('seat.a_player') : t('seat.a_bot'));
+  if (seat.occupant === 'remote_bot') return t('seat.program', { name });
+  if (seat.occupant === 'human' && !seat.connected) return t('seat.away', { name });
+  return name;
 }
 
 /** Whether the viewer hosts the table (may add bots and start). @param {TableState} s */
@@ -115,15 +121,15 @@ export function position(s, seat) {
   return ring[(seat - base + n) % n];
 }
 
-/** The seats a name list of winners reads as: "Ann and Bert win!". @param {TableState} s @param {number[]} seats */
+/** The seats a name list of winners reads as: "Ann and Bert win!", "You win!". @param {TableState} s @param {number[]} seats */
 export function winnersText(s, seats) {
-  const names = seats.map((seat) => seatName(s, seat));
-  return `${names.join(' and ')} ${names.length === 1 && names[0] !== 'You' ? 'wins' : 'win'}!`;
+  if (seats.length === 1 && isMe(s, seats[0])) return t('winners.you');
+  return t('winners', { names: listText(seats.map((seat) => seatName(s, seat))), count: seats.length });
 }
 
-/** "1 card", "3 cards". @param {number} n @param {string} word */
+/** "1 card", "3 cards": `count.<word>` in the language, with its plural form. @param {number} n @param {string} word */
 export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return t(`count.${word}`, { count: n });
 }
 
 /** A number with a real minus sign. @param {number} x */

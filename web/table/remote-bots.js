@@ -6,6 +6,7 @@
 // Owns: that list and the invitation states in the store, and their words. May not touch: the
 // DOM (the seats panel draws them) or the connection (the actions send `invite_bot`).
 
+import { t } from '../i18n/index.js';
 import { isHost } from './names.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -28,10 +29,11 @@ export function remoteName(value) {
 export function inviteText(invite) {
   if (!invite) return null;
   switch (invite.status) {
-    case 'sent': return `Invited ${invite.bot}… waiting for an answer.`;
-    case 'declined': return `${invite.bot} declined.`;
-    case 'expired': return `${invite.bot} did not answer in time.`;
-    case 'cancelled': return `${invite.bot} could not come (it went offline, or the seat was taken).`;
+    case 'sent':
+    case 'declined':
+    case 'expired':
+    case 'cancelled':
+      return t(`invite.${invite.status}`, { bot: invite.bot });
     default: return null;
   }
 }

@@ -8,6 +8,8 @@
 // penalty) or one, as the variant's facts say; the bidding lines show when a score line has
 // them. May not touch: the state.
 
+import { t } from '../i18n/index.js';
+import { scoringText } from './howto.js';
 import { h, replaceChildren } from '../dom.js';
 import { downloadsBox } from './downloads.js';
 import { bidText } from './bid.js';
@@ -39,18 +41,18 @@ function bidLines(s, v, r, c, teams, short) {
   const took = seats.reduce((sum, seat) => sum + r.tricks[seat], 0);
   const bid = seats.map((seat) => bidText(v, bids[seat])).join(' + ');
   const out = [h('span', { class: 'bid-line', 'data-bid': seats.map((seat) => bids[seat]).join('+'), 'data-took': took },
-    short ? [h('span', { 'aria-hidden': 'true' }, `${took}/${bid}`), h('span', { class: 'sr-only' }, `bid ${bid}, took ${took}`)]
-      : `bid ${bid} · took ${took}`)];
+    short ? [h('span', { 'aria-hidden': 'true' }, `${took}/${bid}`), h('span', { class: 'sr-only' }, t('sheet.bid_took_spoken', { bid, took }))]
+      : t('sheet.bid_took', { bid, took }))];
   for (const seat of seats) {
     const nil = r.nil?.[seat];
     if (nil === true || nil === false) {
-      const who = teams ? `${seatName(s, seat)}: ` : '';
-      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil) }, `${who}nil ${nil ? 'made' : 'failed'}`));
+      const words = t(nil ? 'sheet.nil_made' : 'sheet.nil_failed');
+      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil) }, teams ? `${seatName(s, seat)}: ${words}` : words));
     }
   }
-  if (r.bags) out.push(h('span', { class: 'bags-line', 'data-bags': r.bags[c.seat] }, `bags ${r.bags[c.seat]}`));
+  if (r.bags) out.push(h('span', { class: 'bags-line', 'data-bags': r.bags[c.seat] }, t('sheet.bags', { n: r.bags[c.seat] })));
   const cost = r.bag_penalty?.[c.seat];
-  if (cost) out.push(h('span', { class: 'bags-line penalty', 'data-bag-penalty': cost }, `bags cost ${minus(cost)}`));
+  if (cost) out.push(h('span', { class: 'bags-line penalty', 'data-bag-penalty': cost }, t('sheet.bags_cost', { cost: minus(cost) })));
   return out;
 }
 
@@ -61,9 +63,9 @@ const WIDE_COLUMNS = 4;
 function ruleLine(facts, v) {
   if (!facts) return '';
   const { hands, target } = /** @type {{ hands?: number, target?: number }} */ (v.options);
-  const end = hands !== undefined ? ` The match lasts ${hands} hands.`
-    : target !== undefined ? ` The match ends when someone reaches ${target} points.` : '';
-  return `${facts.scoring}${end}`;
+  const end = hands !== undefined ? ` ${t('sheet.lasts', { count: hands })}`
+    : target !== undefined ? ` ${t('sheet.ends_at', { count: target })}` : '';
+  return `${scoringText(v.variant, facts)}${end}`;
 }
 
 /** The score sheet; `where` tells the side one from the dialog's. @param {TableState} s @param {string} where */
@@ -79,29 +81,29 @@ function fillScoreSheet(el, s, where) {
   const teams = Boolean(factsOf(s)?.partnerships);
   const short = cols.length > WIDE_COLUMNS;
   const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
-    h('th', { scope: 'row' }, `Hand ${r.hand + 1}`, r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, `${seatName(s, r.moon)} shot the moon`) : null),
+    h('th', { scope: 'row' }, t('head.hand', { n: r.hand + 1 }), r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, t('sheet.moon', { name: seatName(s, r.moon) })) : null),
     cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
       h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
       two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
       bidLines(s, v, r, c, teams, short),
-      h('span', { class: 'tot' }, `total ${two ? '+' : ''}${r.totals[c.seat]}`)))));
+      h('span', { class: 'tot' }, t('sheet.total', { total: `${two ? '+' : ''}${r.totals[c.seat]}` }))))));
   // Bags carry from hand to hand: the count after the last hand stands under the totals.
   const lastBags = v.history[v.history.length - 1]?.bags;
-  const totals = h('tr', { class: 'totals-row' }, h('th', { scope: 'row' }, 'Totals'),
+  const totals = h('tr', { class: 'totals-row' }, h('th', { scope: 'row' }, t('sheet.totals')),
     cols.map((c) => h('td', { 'data-seat': c.seat },
       two ? [h('span', { class: 'pts' }, `+${v.totals[c.seat]}`), h('span', { class: 'pen' }, minus(v.negatives[c.seat]))]
         : String(v.totals[c.seat]),
-      lastBags ? h('span', { class: 'bags-line', 'data-bags': lastBags[c.seat] }, `bags ${lastBags[c.seat]}`) : null)));
+      lastBags ? h('span', { class: 'bags-line', 'data-bags': lastBags[c.seat] }, t('sheet.bags', { n: lastBags[c.seat] })) : null)));
   const rule = ruleLine(factsOf(s), v);
   el.className = `score-sheet ${where}`;
-  el.setAttribute('aria-label', 'Score sheet');
+  el.setAttribute('aria-label', t('hand.score_sheet'));
   replaceChildren(el,
-    h('h2', {}, 'Score sheet'),
+    h('h2', {}, t('hand.score_sheet')),
     h('div', { class: 'sheet-scroll' },
       h('table', {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
-        h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, 'No hand finished yet.')), totals))),
-    short && v.history.some((r) => r.bids) ? h('p', { class: 'hint', id: 'bid-legend' }, 'Under each score: tricks taken / bid.') : null,
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('sheet.hand_col')), cols.map((c) => h('th', { scope: 'col' }, c.label)))),
+        h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: cols.length + 1, class: 'hint' }, t('sheet.none'))), totals))),
+    short && v.history.some((r) => r.bids) ? h('p', { class: 'hint', id: 'bid-legend' }, t('sheet.legend')) : null,
     rule ? h('p', { class: 'hint' }, rule) : null,
     downloadsBox(s, v.history, where));
   return el;

@@ -5,7 +5,8 @@
 // Owns: that panel. May not touch: the state (clicks go through the actions).
 
 import { h, replaceChildren } from '../dom.js';
-import { isHost, isMe, occupantText, partnerships, seatLabel, STRATEGY_TEXT, TEAM_NAMES } from './names.js';
+import { t } from '../i18n/index.js';
+import { isHost, isMe, occupantText, partnerships, seatLabel, strategyText, teamLabel } from './names.js';
 import { part } from './part.js';
 import { inviteText, remoteName, remoteValue } from './remote-bots.js';
 import { variantEntry } from './state.js';
@@ -15,13 +16,13 @@ import { variantEntry } from './state.js';
 
 /** The label of a seat in this list: "Seat 2", or "East (East–West)". @param {TableState} s @param {number} seat */
 function rowLabel(s, seat) {
-  return partnerships(s) ? `${seatLabel(s, seat)} (${TEAM_NAMES[seat % 2]})` : seatLabel(s, seat);
+  return partnerships(s) ? t('seats.row_team', { seat: seatLabel(s, seat), team: teamLabel(seat) }) : seatLabel(s, seat);
 }
 
 /** A registered bot in the seat menu: its name, owner and rating when it has one. @param {any} bot */
 function remoteLabel(bot) {
-  const rating = typeof bot.rating === 'number' ? `, rating ${Math.round(bot.rating)}` : '';
-  return `${bot.name} (by ${bot.owner}${rating})`;
+  return typeof bot.rating === 'number' ? t('seats.remote_rated', { name: bot.name, owner: bot.owner, rating: Math.round(bot.rating) })
+    : t('seats.remote', { name: bot.name, owner: bot.owner });
 }
 
 /** The host's choice of strength (or a registered bot online) and button for an empty seat. @param {TableState} s @param {Actions} actions @param {number} seat @param {string} label */
@@ -34,20 +35,20 @@ function botControls(s, actions, seat, label) {
   if (chosenRemote !== null && !remote.some((/** @type {any} */ b) => b.name === chosenRemote)) choice = fallback;
   const inviting = remoteName(choice);
   const id = `bot-${seat}`;
-  const builtIn = strategies.map((/** @type {string} */ st) => h('option', { value: st, selected: st === choice }, STRATEGY_TEXT[/** @type {keyof STRATEGY_TEXT} */ (st)] || st));
+  const builtIn = strategies.map((/** @type {string} */ st) => h('option', { value: st, selected: st === choice }, strategyText(st)));
   const options = remote.length === 0 ? builtIn : [
-    h('optgroup', { label: 'Computer players' }, builtIn),
-    h('optgroup', { label: 'Bots online' }, remote.map((/** @type {any} */ b) =>
+    h('optgroup', { label: t('seats.computers') }, builtIn),
+    h('optgroup', { label: t('seats.bots_online') }, remote.map((/** @type {any} */ b) =>
       h('option', { value: remoteValue(b.name), selected: remoteValue(b.name) === choice }, remoteLabel(b)))),
   ];
   const status = inviteText(s.invites?.[seat]);
   return h('span', { class: 'bot-controls' },
-    h('label', { for: id, class: 'sr-only' }, `Computer player for ${label}`),
+    h('label', { for: id, class: 'sr-only' }, t('seats.computer_for', { seat: label })),
     h('select', { id, 'data-focus': `bot-select-${seat}`, onchange: (/** @type {any} */ e) => actions.chooseBot(seat, e.target.value) }, options),
     h('button', {
       type: 'button', class: inviting === null ? 'add-bot' : 'invite-bot', 'data-seat': seat, 'data-focus': `add-bot-${seat}`,
       onclick: () => (inviting === null ? actions.addBot(seat, choice) : actions.inviteBot(seat, inviting)),
-    }, inviting === null ? 'Add computer player' : 'Invite bot'),
+    }, inviting === null ? t('seats.add_bot') : t('seats.invite_bot')),
     status ? h('span', { class: 'hint invite-status', role: 'status' }, status) : null);
 }
 
@@ -60,15 +61,15 @@ function seatRow(s, actions, info) {
   if (host && info.occupant === 'empty') {
     controls = botControls(s, actions, info.seat, label);
   } else if (host && info.occupant === 'bot') {
-    controls = h('button', { type: 'button', class: 'remove-bot', 'data-seat': info.seat, 'data-focus': `remove-bot-${info.seat}`, onclick: () => actions.removeBot(info.seat) }, 'Remove');
+    controls = h('button', { type: 'button', class: 'remove-bot', 'data-seat': info.seat, 'data-focus': `remove-bot-${info.seat}`, onclick: () => actions.removeBot(info.seat) }, t('seats.remove'));
   } else if (s.role === 'spectator' && info.occupant === 'empty' && s.table.status !== 'finished') {
     // Someone watching can still sit down while a seat is free.
-    controls = h('button', { type: 'button', class: 'primary', 'data-seat': info.seat, onclick: () => actions.sit(info.seat) }, 'Sit here');
+    controls = h('button', { type: 'button', class: 'primary', 'data-seat': info.seat, onclick: () => actions.sit(info.seat) }, t('seats.sit'));
   }
   return h('li', { class: `seat-row occ-${info.occupant}${me ? ' me' : ''}` },
     h('span', { class: 'seat-label' }, label),
-    h('span', { class: 'seat-who' }, me ? `${info.name || 'You'} (you)` : occupantText(info),
-      s.table.host === info.seat ? h('span', { class: 'badge host' }, 'host') : null),
+    h('span', { class: 'seat-who' }, me ? t('seat.you_named', { name: info.name || t('seat.you') }) : occupantText(info),
+      s.table.host === info.seat ? h('span', { class: 'badge host' }, t('badge.host')) : null),
     controls);
 }
 
@@ -76,12 +77,12 @@ function seatRow(s, actions, info) {
 function footer(s, actions) {
   const full = s.table.seats.every((/** @type {any} */ x) => x.occupant !== 'empty');
   if (!isHost(s)) {
-    return h('p', { class: 'hint', role: 'status' }, full ? 'Waiting for the host to start the match.' : 'Waiting for the seats to fill.');
+    return h('p', { class: 'hint', role: 'status' }, full ? t('seats.wait_host') : t('seats.wait_fill'));
   }
   return h('div', { class: 'row start-row' },
     h('button', { type: 'button', class: 'primary big', id: 'start-button', 'data-focus': 'start-button', disabled: !full, onclick: () => actions.startMatch() },
-      s.table.status === 'finished' ? 'Play again' : 'Start the match'),
-    full ? null : h('span', { class: 'hint' }, 'Fill every seat (invite people or add computer players) to start.'));
+      s.table.status === 'finished' ? t('seats.play_again') : t('seats.start')),
+    full ? null : h('span', { class: 'hint' }, t('seats.fill_hint')));
 }
 
 /** The seats panel. @param {Actions} actions */
@@ -92,16 +93,16 @@ export function seatsPart(actions) {
       if (!s.table) {
         el.className = 'panel';
         el.removeAttribute('aria-labelledby');
-        replaceChildren(el, h('p', { class: 'hint' }, 'Loading the table…'));
+        replaceChildren(el, h('p', { class: 'hint' }, t('seats.loading')));
         return;
       }
       el.className = 'panel seats-panel';
       el.setAttribute('aria-labelledby', 'seats-title');
       replaceChildren(el,
-        h('h2', { id: 'seats-title' }, 'Seats'),
+        h('h2', { id: 'seats-title' }, t('seats.title')),
         h('ul', { class: 'seat-list' }, s.table.seats.map((/** @type {any} */ info) => seatRow(s, actions, info))),
         footer(s, actions),
         s.error ? h('p', { class: 'error', role: 'alert' }, s.error) : null,
-        s.role === 'player' ? h('button', { type: 'button', class: 'link', onclick: () => actions.leave() }, 'Leave this table') : null);
+        s.role === 'player' ? h('button', { type: 'button', class: 'link', onclick: () => actions.leave() }, t('seats.leave')) : null);
     });
 }

@@ -5,6 +5,7 @@
 // Owns: those two requests, their retries and polling. May not touch: the DOM or the
 // connection (the socket's `table` messages are the truth once it is open).
 
+import { t } from '../i18n/index.js';
 import { errorText } from '../lobby.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -77,16 +78,16 @@ export class TablePoll {
       const res = await fetch(`api/tables/${encodeURIComponent(store.state.tableId)}`);
       if (stale()) return;
       if (!res.ok) {
-        const message = res.status === 404 ? 'There is no table with this link. It may have closed.' : await errorText(res);
+        const message = res.status === 404 ? t('join.no_table') : await errorText(res);
         if (!stale()) store.set({ joinInfoError: message, table: null });
         return;
       }
       const info = await res.json();
       if (stale()) return;
-      const error = store.state.joinInfoError.startsWith('There is no table') ? '' : store.state.joinInfoError;
+      const error = store.state.joinInfoError === t('join.no_table') ? '' : store.state.joinInfoError;
       store.set({ table: info, joinInfoError: error });
     } catch {
-      if (!stale()) store.set({ joinInfoError: 'The server cannot be reached. Trying again…' });
+      if (!stale()) store.set({ joinInfoError: t('join.unreachable') });
     }
   }
 }

@@ -7,6 +7,9 @@
 // draw it), except the banner that reports the connection itself.
 
 import { cardName } from '../cards.js';
+import { t } from '../i18n/index.js';
+import { refusalText } from '../lobby.js';
+import { refusalWords } from './refusals.js';
 import { Connection } from '../connection.js';
 import { loadHostKey, loadName, saveName, saveSeat } from '../store.js';
 import { applyEvent, applyYourTurn } from '../view-model.js';
@@ -64,6 +67,8 @@ export class Session {
     this.banner = new Banner();
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.syncTimer = undefined;
+    /** The last message sent. @type {any} */
+    this.lastMove = null;
     /** Counts starts, so a start overtaken by a newer one never opens its socket. */
     this.generation = 0;
   }
@@ -90,8 +95,8 @@ export class Session {
       },
       message: (/** @type {any} */ msg) => this.onMessage(msg),
       status: (/** @type {boolean} */ up) => {
-        if (!up) this.banner.show('Connection lost. Reconnecting…', 'warn');
-        else this.banner.flash('Connected again.');
+        if (!up) this.banner.show(t('banner.lost'), 'warn');
+        else this.banner.flash(t('banner.back'));
       },
     });
     this.conn = conn;
@@ -108,9 +113,11 @@ export class Session {
   /** Sends a message; says so next to the hand when the connection is down. */
   send(/** @type {any} */ msg) {
     if (!this.conn || !this.conn.send(msg)) {
-      this.store.set({ error: 'Not connected right now: wait a moment and try again.' });
+      this.store.set({ error: t('banner.not_connected') });
       return false;
     }
+    // Kept to word a refusal of it ("you do not hold the queen of spades").
+    this.lastMove = msg;
     return true;
   }
 
@@ -137,10 +144,10 @@ export class Session {
       case 'invite_status':
         return this.store.set({ invites: { ...this.store.state.invites, [msg.seat]: { bot: msg.bot, status: msg.status } } });
       case 'goodbye':
-        return this.banner.show(`The server said goodbye (${msg.reason}). Reconnecting…`, 'warn');
+        return this.banner.show(t('banner.goodbye', { reason: msg.reason }), 'warn');
       case 'storage':
         // The server cannot save: the table is paused until it can, and says when.
-        return msg.saving ? this.banner.flash(msg.message) : this.banner.show(msg.message, 'warn');
+        return msg.saving ? this.banner.flash(t('banner.saving')) : this.banner.show(t('banner.storage'), 'warn');
       default:
     }
   }
@@ -256,7 +263,7 @@ export class Session {
       case 'bid':
         return event.seat === s.seat ? { error: '', bidChoice: null } : {};
       case 'bad_card':
-        return { notice: `${seatName(s, event.seat)} played ${cardName(event.card)}, which was not allowed: ${event.penalty} points and a new deal.` };
+        return { notice: t('notice.bad_card', { name: seatName(s, event.seat), card: cardName(event.card), count: event.penalty }) };
       default:
         return {};
     }
@@ -276,16 +283,16 @@ export class Session {
       this.stop();
       this.banner.hide();
       saveSeat(s.tableId, null);
-      this.store.set({ role: 'none', token: null, seat: null, joinInfoError: msg.message });
+      this.store.set({ role: 'none', token: null, seat: null, joinInfoError: refusalText(msg) });
       this.hooks.joinRefused();
     } else if (!s.welcomed) {
       // The join itself was refused (a stale token, a full table, no such table).
       this.stop();
       if (s.token) saveSeat(s.tableId, null);
-      this.store.set({ role: 'none', joinInfoError: msg.message, ...(s.token ? { token: null, seat: null } : {}) });
+      this.store.set({ role: 'none', joinInfoError: refusalText(msg), ...(s.token ? { token: null, seat: null } : {}) });
       this.hooks.joinRefused();
     } else {
-      this.store.set({ error: msg.message });
+      this.store.set({ error: refusalWords(msg, s.view, this.lastMove) });
     }
   }
 }

@@ -1,0 +1,5 @@
+// @ts-check
+
+export default {
+  'lang.name': 'Polski',
+};
