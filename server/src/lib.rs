@@ -5,6 +5,7 @@
 
 pub mod cluster;
 pub mod conn;
+pub mod digest;
 pub mod http;
 pub mod ladder;
 pub mod lobby;

@@ -313,7 +313,7 @@ async fn registering_shows_the_token_once_and_stores_only_its_hash() {
     let bytes = database_bytes(data.path());
     for t in [&token, &cli_token] {
         assert!(!contains(&bytes, t), "a token is stored in the clear");
-        let hash = parlor_server::store::accounts::hash_token(t);
+        let hash = parlor_server::digest::of_secret(t);
         assert!(contains(&bytes, &hash), "the token's hash is stored");
     }
 }
@@ -782,7 +782,7 @@ async fn bot_accounts_live_in_a_postgres_store_too() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let hashes = [&cli_token, &token].map(|t| parlor_server::store::accounts::hash_token(t));
+    let hashes = [&cli_token, &token].map(|t| parlor_server::digest::of_secret(t));
     assert_eq!(stored, hashes, "only the hashes are stored");
     // Accounts stored before names had skeletons get theirs at the next opening.
     client

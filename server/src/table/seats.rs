@@ -15,7 +15,7 @@ pub struct SeatState {
     pub occupant: Occupant,
     /// The name shown.
     pub name: Option<String>,
-    /// The digest ([`crate::store::secret::digest`]) of the secret that gives the seat back
+    /// The digest ([`crate::digest`]) of the secret that gives the seat back
     /// after a lost connection; `None` when nobody holds the seat (empty, or a built-in bot).
     /// The token itself is only in the holder's `welcome`, never kept.
     pub token: Option<String>,

@@ -20,8 +20,8 @@ use super::Upstream;
 use super::reader::Reader;
 use super::refusal::Refusal;
 use crate::cluster::bots::Vouch;
+use crate::digest::of_secret;
 use crate::lobby::{BotError, invitation_id};
-use crate::store::accounts::hash_token;
 use crate::table::JoinRequest;
 
 impl Reader {
@@ -58,7 +58,7 @@ impl Reader {
                 "bot accounts need the server's database, and this server runs with --no-store",
             ));
         };
-        let hash = hash_token(token);
+        let hash = of_secret(token);
         let account = match store.bot_by_token(&hash).await {
             Ok(Some(account)) => account,
             Ok(None) => {
@@ -109,7 +109,7 @@ impl Reader {
                 Err(err) => return Some(err.to_msg()),
             }
         } else {
-            match self.lobby.bots().claim(invitation, &hash_token(token)) {
+            match self.lobby.bots().claim(invitation, &of_secret(token)) {
                 Ok(claim) => claim,
                 Err(err @ BotError::NoSuchInvitation(_)) => {
                     // Another node holds it: the connection goes there, which checks the token.

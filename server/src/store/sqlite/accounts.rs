@@ -142,7 +142,8 @@ fn row_account(row: &rusqlite::Row<'_>) -> rusqlite::Result<BotAccount> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::accounts::{hash_token, prepare};
+    use crate::digest::of_secret;
+    use crate::store::accounts::prepare;
 
     #[test]
     fn accounts_are_unique_by_name_and_revoking_stops_the_token() {
@@ -167,12 +168,12 @@ mod tests {
             !insert(&conn, &asa).unwrap(),
             "SQLite's NOCASE folds ASCII only"
         );
-        let found = by_token(&conn, &hash_token(&token)).unwrap().unwrap();
+        let found = by_token(&conn, &of_secret(&token)).unwrap().unwrap();
         assert_eq!(
             (found.name.as_str(), found.owner.as_str()),
             ("Deep Queen", "ann")
         );
-        assert_eq!(by_token(&conn, &hash_token("pbt_wrong")).unwrap(), None);
+        assert_eq!(by_token(&conn, &of_secret("pbt_wrong")).unwrap(), None);
         // Only the hash is stored.
         let stored: String = conn
             .query_row(
@@ -181,11 +182,11 @@ mod tests {
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(stored, hash_token(&token));
+        assert_eq!(stored, of_secret(&token));
         assert!(!stored.contains(&token));
         let revoked = revoke(&conn, "DEEP QUEEN").unwrap().unwrap();
         assert!(revoked.revoked.is_some());
-        assert_eq!(by_token(&conn, &hash_token(&token)).unwrap(), None);
+        assert_eq!(by_token(&conn, &of_secret(&token)).unwrap(), None);
         assert_eq!(revoke(&conn, "nobody").unwrap(), None);
         assert_eq!(list(&conn).unwrap().len(), 2);
         drop(conn);
@@ -220,7 +221,7 @@ mod tests {
         assert_eq!(held, [true, false, true]);
         let online: Vec<bool> = tokens
             .iter()
-            .map(|t| by_token(&conn, &hash_token(t)).unwrap().is_some())
+            .map(|t| by_token(&conn, &of_secret(t)).unwrap().is_some())
             .collect();
         assert_eq!(
             online,
@@ -231,7 +232,7 @@ mod tests {
         // Once the first is revoked, the other takes the skeleton at the next opening.
         revoke(&conn, "\u{C5}sa").unwrap();
         refresh_skeletons(&mut conn).unwrap();
-        assert!(by_token(&conn, &hash_token(&tokens[1])).unwrap().is_some());
+        assert!(by_token(&conn, &of_secret(&tokens[1])).unwrap().is_some());
         drop(conn);
         let _ = std::fs::remove_dir_all(&dir);
     }

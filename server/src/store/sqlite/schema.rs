@@ -233,7 +233,11 @@ fn hash_clear_tokens(conn: &mut Connection) -> Result<(), StoreError> {
         let mut update =
             tx.prepare("UPDATE seats SET token = ?3 WHERE table_id = ?1 AND seat = ?2")?;
         for (table, seat, token) in &clear {
-            update.execute(rusqlite::params![table, seat, secret::digest(token)])?;
+            update.execute(rusqlite::params![
+                table,
+                seat,
+                crate::digest::of_secret(token)
+            ])?;
         }
     }
     tx.commit()?;

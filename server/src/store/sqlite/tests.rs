@@ -364,7 +364,7 @@ async fn tokens_an_older_version_stored_in_clear_are_hashed_on_open() {
     let seats = &startup.tables[0].seats;
     assert_eq!(
         seats[0].token.as_deref(),
-        Some(crate::store::secret::digest("token0").as_str()),
+        Some(crate::digest::of_secret("token0").as_str()),
         "the seat comes back with its token's digest"
     );
     store.close().await.unwrap();

@@ -9,7 +9,7 @@ use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
-use crate::store::secret;
+use crate::digest::of_secret;
 use crate::table::JoinRequest;
 use crate::table::TableError;
 use crate::table::names::clean_name;
@@ -63,7 +63,7 @@ impl TableActor {
 
     /// The seat whose token this is, disconnecting whoever played it before.
     pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, TableError> {
-        let digest = secret::digest(token);
+        let digest = of_secret(token);
         let index = self
             .seats
             .iter()
@@ -128,7 +128,7 @@ impl TableActor {
         state.name = request.account.clone().or(name);
         state.account.clone_from(&request.account);
         let token = new_token();
-        state.token = Some(secret::digest(&token));
+        state.token = Some(of_secret(&token));
         Ok((Seat(index as u8), token))
     }
 

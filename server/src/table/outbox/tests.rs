@@ -66,7 +66,7 @@ async fn a_recorded_table_reopens_and_rebuilds_to_the_same_game() {
     assert_eq!(restored.matches_played, 0);
     assert_eq!(
         restored.seats[1].token.as_deref(),
-        Some(crate::store::secret::digest("token1").as_str()),
+        Some(crate::digest::of_secret("token1").as_str()),
         "a token written in clear comes back as its digest"
     );
     assert_eq!(restored.seats[3].strategy.as_deref(), Some("heuristic"));
