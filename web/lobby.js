@@ -72,7 +72,7 @@ export async function errorText(/** @type {Response} */ res) {
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean, listed: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, presets: Record<string, number>, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean, listed: boolean }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -235,6 +235,35 @@ function lengthChoice(lobby, variant, preset) {
       h('span', { class: 'variant-text' }, h('span', { class: 'variant-name' }, t('lobby.full_game')), h('span', { class: 'variant-desc' }, rules ? t('lobby.full_game_desc', { rules }) : t('lobby.full_game_plain')))));
 }
 
+/** A preset's words: the catalogue's for the presets it knows, else the server's. @param {string} variant @param {{ name: string, description: string }} preset */
+function presetWords(variant, preset) {
+  const key = `preset.${variant}.${preset.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+  return { name: tOr(key, preset.name), description: tOr(`${key}.desc`, preset.description) };
+}
+
+/**
+ * The variant's named house rules (`presets` of `/api/variants`, the rules' own first) as one
+ * select, or null where it has none: choosing one fills in the options below, which stay
+ * editable. A select, not radios, so that on a phone "Create table" stays near.
+ * @param {Lobby} lobby @param {any} variant
+ */
+function houseRules(lobby, variant) {
+  const presets = /** @type {any[]} */ (variant.presets || []);
+  if (presets.length < 2) return null;
+  const chosen = lobby.state.presets[variant.name] ?? 0;
+  return h('div', { class: 'option presets' },
+    h('label', { for: 'preset' }, t('lobby.house_rules')),
+    h('select', {
+      id: 'preset', name: 'preset', 'aria-describedby': 'preset-desc',
+      onchange: (/** @type {any} */ e) => {
+        lobby.state.presets = { ...lobby.state.presets, [variant.name]: Number(e.target.value) };
+        renderCreate(lobby);
+        document.getElementById('preset')?.focus();
+      },
+    }, presets.map((p, i) => h('option', { value: i, selected: i === chosen }, presetWords(variant.name, p).name))),
+    h('p', { class: 'hint', id: 'preset-desc' }, presetWords(variant.name, presets[chosen]).description));
+}
+
 /** The "start a new table" panel. @param {Lobby} lobby */
 function renderCreate(lobby) {
   const { state } = lobby;
@@ -247,7 +276,10 @@ function renderCreate(lobby) {
   state.chosen = variant.name;
   const preset = FAMILY_PRESETS[variant.name];
   const family = Boolean(preset && state.family);
-  const value = (/** @type {any} */ spec) => (family && preset.options[spec.name] !== undefined ? preset.options[spec.name] : spec.default);
+  // The house rules chosen set their options; a family evening then shortens the match.
+  const house = variant.presets?.[state.presets[variant.name] ?? 0]?.options || {};
+  const value = (/** @type {any} */ spec) => (family && preset.options[spec.name] !== undefined ? preset.options[spec.name]
+    : house[spec.name] !== undefined ? house[spec.name] : spec.default);
   // The options are folded away, so that on a phone "Create table" is not a long scroll down.
   const options = variant.options.length
     ? h('details', {
@@ -260,7 +292,7 @@ function renderCreate(lobby) {
   const form = h('form', {
     class: 'create-form',
     onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); create(lobby, /** @type {HTMLFormElement} */ (e.target)); },
-  }, variantChoices(lobby, variant), preset ? lengthChoice(lobby, variant, preset) : null, options,
+  }, variantChoices(lobby, variant), houseRules(lobby, variant), preset ? lengthChoice(lobby, variant, preset) : null, options,
   h('div', { class: 'option check' },
     h('input', {
       type: 'checkbox', id: 'allow-hints', name: 'hints', checked: state.hints !== false,
@@ -387,7 +419,7 @@ export async function showLobby(root) {
   document.title = t('page.title');
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, optionsOpen: false, hints: true, listed: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, presets: {}, optionsOpen: false, hints: true, listed: false },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

@@ -140,6 +140,7 @@ export function languageSwitch() {
   const select = document.createElement('select');
   select.id = 'language';
   select.className = 'language-select';
+  select.dataset.focus = 'language';
   select.setAttribute('aria-label', t('lang.switch'));
   for (const code of Object.keys(CATALOGUES)) {
     const option = document.createElement('option');

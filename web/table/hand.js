@@ -9,7 +9,7 @@ import { cardName, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
-import { languageSwitch, t } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import { directionText } from './names.js';
 import { part, setOrRemove } from './part.js';
 
@@ -105,7 +105,6 @@ function handActions(s, v, actions) {
       type: 'checkbox', id: 'sound', checked: s.sound, 'data-focus': 'sound',
       onchange: (/** @type {any} */ e) => actions.setSound(e.target.checked),
     }), ` ${t('hand.sound')}`));
-  out.push(h('label', { class: 'check small language', for: 'language' }, t('lang.switch'), languageSwitch()));
   return out;
 }
 

@@ -9,7 +9,7 @@
 
 import { cardName } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
-import { hasKey, t } from '../i18n/index.js';
+import { hasKey, languageSwitch, t } from '../i18n/index.js';
 import { variantTitle } from '../lobby.js';
 import { variantEntry } from './state.js';
 
@@ -129,6 +129,8 @@ export function howToButton() {
       h('h2', { id: 'howto-title' }, t('howto.title', { game: variantTitle(state.view?.variant || state.table?.variant || '') })),
       h('ul', { class: 'howto' }, lines.map((line) => h('li', {}, line))),
       h('div', { class: 'row dialog-buttons' },
+        // The table's language switch lives here, where it takes no room from the game.
+        h('label', { class: 'language', for: 'language' }, t('lang.switch'), languageSwitch()),
         h('button', { type: 'button', class: 'primary big', id: 'howto-close', onclick: () => dialog.close() }, t('common.close')))));
     dialog.showModal();
     dialog.scrollTop = 0;

@@ -7,7 +7,7 @@
 // so far (and the keyboard focus) before "Sit here" reads it. May not touch: the state.
 
 import { h, replaceChildren } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { languageSwitch, t } from '../i18n/index.js';
 import { variantTitle } from '../lobby.js';
 import { loadName, saveName } from '../store.js';
 import { occupantText, seatLabel } from './names.js';
@@ -47,7 +47,8 @@ export function joinPart(actions) {
         table ? seatList(s, actions, nameInput) : null,
         h('div', { class: 'row' },
           h('button', { type: 'button', id: 'watch-button', onclick: () => actions.watch() }, t('join.watch')),
-          h('a', { class: 'button link', href: './' }, t('join.back'))),
+          h('a', { class: 'button link', href: './' }, t('join.back')),
+          h('label', { class: 'language', for: 'language' }, t('lang.switch'), languageSwitch())),
       ] : null,
       s.joinInfoError ? h('p', { class: 'error', role: 'alert' }, s.joinInfoError) : null));
     if (typing && nameInput.isConnected) nameInput.focus();
