@@ -3,9 +3,11 @@
 //!
 //! A table created here takes its lease (epoch 1) in the transaction that stores its
 //! creation; every later transaction writing a table locks the table's lease row and checks
-//! it still names this node and the epoch held (`FOR SHARE`: an adoption, which updates the
-//! row, waits for the transaction to end, and a transaction after the adoption sees the new
-//! owner). One statement covers every table of a group commit.
+//! it still names this node and the epoch held. The lock is `FOR KEY SHARE`, which only a
+//! row lock `FOR UPDATE` waits for: an adoption takes one (and so waits for the transaction
+//! to end, and a transaction after it sees the new owner), while the renewal of leases,
+//! which changes nothing but `expires`, never waits for a writer nor a writer for it. One
+//! statement covers every table of a group commit, locking its rows in table order.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -177,7 +179,7 @@ impl LeaseFence {
                 "SELECT l.table_id FROM leases l
                  JOIN unnest($1::text[], $2::int8[]) AS h(t, e)
                    ON l.table_id = h.t AND l.epoch = h.e
-                 WHERE l.node = $3 FOR SHARE OF l",
+                 WHERE l.node = $3 ORDER BY l.table_id FOR KEY SHARE OF l",
                 &[
                     (&ids, Type::TEXT_ARRAY),
                     (&epochs, Type::INT8_ARRAY),

@@ -62,6 +62,8 @@ pub async fn heartbeat(
 }
 
 /// Renews every lease this node holds; returns the tables it still holds, with their epochs.
+/// It changes only `expires`, so it never waits for the writer's check (see
+/// [`super::fence`]).
 pub async fn renew(
     db: &Client,
     node: &str,
@@ -89,7 +91,8 @@ pub async fn expired(db: &Client, limit: i64) -> Result<Vec<String>, tokio_postg
 }
 
 /// Takes an expired lease: this node becomes the owner at the next epoch. Atomic: of nodes
-/// racing for one table exactly one gets `Some(epoch)`.
+/// racing for one table exactly one gets `Some(epoch)`. The row is locked `FOR UPDATE`
+/// first, so the adoption waits for a writer's transaction that checked the old owner.
 pub async fn adopt(
     db: &Client,
     table: &str,
@@ -100,7 +103,9 @@ pub async fn adopt(
         .query_opt(
             "UPDATE leases SET node = $2, epoch = epoch + 1,
                  expires = now() + make_interval(secs => $3)
-             WHERE table_id = $1 AND expires < now() RETURNING epoch",
+             WHERE table_id = (SELECT table_id FROM leases
+                               WHERE table_id = $1 AND expires < now() FOR UPDATE)
+             RETURNING epoch",
             &[&table, &node, &secs(lease)],
         )
         .await?;
@@ -229,7 +234,8 @@ pub async fn orphans(db: &Client, tables: &[String]) -> Result<u64, tokio_postgr
 
 /// Takes back every lease still naming this node (held by an earlier run of it, which has
 /// stopped): each at the next epoch, so if that run were somehow still alive its writes
-/// would be refused. Returns the tables with their new epochs.
+/// would be refused; locked `FOR UPDATE` in table order, as the writer's check locks them,
+/// so it waits for such a write to end. Returns the tables with their new epochs.
 pub async fn reclaim(
     db: &Client,
     node: &str,
@@ -238,7 +244,9 @@ pub async fn reclaim(
     let rows = db
         .query(
             "UPDATE leases SET epoch = epoch + 1, expires = now() + make_interval(secs => $2)
-             WHERE node = $1 RETURNING table_id, epoch",
+             WHERE table_id IN (SELECT table_id FROM leases WHERE node = $1
+                                ORDER BY table_id FOR UPDATE)
+             RETURNING table_id, epoch",
             &[&node, &secs(lease)],
         )
         .await?;
