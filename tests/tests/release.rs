@@ -215,6 +215,9 @@ async fn a_fresh_server_s_metrics_are_named_as_prometheus_has_them() {
         "parlor_ws_timed_out_total{why=\"silent\"}",
         "parlor_ws_timed_out_total{why=\"never_joined\"}",
         "parlor_rate_limited_total",
+        "parlor_errors_total{code=\"storage_unavailable\"}",
+        "parlor_errors_total{code=\"rate_limited\"}",
+        "parlor_errors_total{code=\"malformed_json\"}",
     ] {
         assert_eq!(value(failure), 0.0, "{failure}");
     }

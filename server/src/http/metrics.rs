@@ -198,6 +198,17 @@ const FAILURES: &[(&str, Option<(&str, &str)>)] = &[
     ("parlor_ws_timed_out_total", Some(("why", "silent"))),
     ("parlor_ws_timed_out_total", Some(("why", "never_joined"))),
     ("parlor_rate_limited_total", None),
+    // The refusals an operator alerts on: the server's own trouble and clients it turns away.
+    ("parlor_errors_total", Some(("code", "storage_unavailable"))),
+    ("parlor_errors_total", Some(("code", "rate_limited"))),
+    ("parlor_errors_total", Some(("code", "server_full"))),
+    (
+        "parlor_errors_total",
+        Some(("code", "too_many_connections")),
+    ),
+    ("parlor_errors_total", Some(("code", "too_many_requests"))),
+    ("parlor_errors_total", Some(("code", "malformed_json"))),
+    ("parlor_errors_total", Some(("code", "invalid_message"))),
 ];
 
 /// The failure counters of a server with a store.
