@@ -113,7 +113,7 @@ export function tParts(key, args = {}) {
       continue;
     }
     const value = args[piece];
-    if (value instanceof Node) out.push(value);
+    if (typeof Node !== 'undefined' && value instanceof Node) out.push(/** @type {Node} */ (value));
     else if (typeof value === 'number') out.push(formatNumber(value));
     else out.push(value === undefined || value === null ? `{${piece}}` : String(value));
   }
