@@ -28,6 +28,8 @@ import { hintButton } from './table/hint.js';
 import { howToButton } from './table/howto.js';
 import { matchHistory } from './table/matches.js';
 import { turnCues } from './table/cues.js';
+import { Announcer, eventWords, promptWords } from './table/announcer.js';
+import { turnClock } from './table/clock.js';
 import { tableLayout } from './table/layout.js';
 import { trickHolder } from './table/motion.js';
 import { TablePoll, Variants } from './table/server-info.js';
@@ -41,15 +43,18 @@ export function showTable(root, tableId) {
   const variants = new Variants(store);
   const poll = new TablePoll(store);
   const chat = chatPanel((msg) => session.send(msg));
+  const announcer = new Announcer();
   const session = new Session(store, {
     variantsReady: () => variants.ready(),
     reloadVariants: () => variants.reload(),
     joinRefused: () => poll.start(),
+    heard: (event) => announcer.say(event.kind === 'your_turn' ? promptWords(store.state, event.legal) : eventWords(store.state, event)),
   }, chat);
   const actions = new Actions(store, session, poll);
   new Downloads(store);
   store.subscribe(trickHolder(store));
-  store.subscribe(tableLayout(root, actions));
+  store.subscribe(tableLayout(root, actions, announcer));
+  store.subscribe(turnClock(announcer));
   // After the layout: the chat button docks into the head the layout just drew.
   store.subscribe(chat.update);
   store.subscribe(turnCues());

@@ -176,9 +176,22 @@ export class Actions {
     this.session.send({ type: 'remove_bot', seat });
   }
 
-  /** The host lets a computer play `seat` for now. @param {number} seat */
+  /**
+   * The host asks to let a computer play `seat` (or, with null, thinks better of it): the plate
+   * asks for a yes first, and the keyboard goes to the answer.
+   * @param {number | null} seat
+   */
+  askStandIn(seat) {
+    const before = this.state.standInAsk;
+    this.store.set({ standInAsk: seat });
+    const target = seat === null ? `[data-stand-in="${before}"]` : '#stand-in-yes';
+    /** @type {HTMLElement | null} */ (document.querySelector(target))?.focus();
+  }
+
+  /** The host lets a computer play `seat` for now (after a yes). @param {number} seat */
   standIn(seat) {
     this.session.send({ type: 'stand_in', seat });
+    this.store.set({ standInAsk: null });
   }
 
   /** The host lets a newcomer sit in a seat given up during the match. @param {number} seat */

@@ -57,7 +57,14 @@ function plateActions(s, v, seat, actions) {
   }
   if (!isHost(s)) return null;
   if ((info.occupant === 'human' || info.occupant === 'remote_bot') && !info.bot_playing) {
-    return h('button', { type: 'button', class: 'plate-action', 'data-stand-in': seat, onclick: () => actions.standIn(seat) }, t('plate.stand_in'));
+    if (s.standInAsk === seat) {
+      // Asked first: a person's seat is not handed to a computer by one slip of a finger.
+      return h('span', { class: 'plate-confirm', role: 'group', 'aria-label': t('plate.stand_in_ask', { name: seatName(s, seat) }) },
+        h('button', { type: 'button', class: 'plate-action primary', id: 'stand-in-yes', 'data-stand-in-yes': seat, onclick: () => actions.standIn(seat) },
+          t('plate.stand_in_yes', { name: seatName(s, seat) })),
+        h('button', { type: 'button', class: 'plate-action', id: 'stand-in-no', onclick: () => actions.askStandIn(null) }, t('plate.stand_in_no')));
+    }
+    return h('button', { type: 'button', class: 'plate-action', 'data-stand-in': seat, onclick: () => actions.askStandIn(seat) }, t('plate.stand_in'));
   }
   if (info.occupant === 'empty' && info.bot_playing && !info.open) {
     return h('button', { type: 'button', class: 'plate-action', 'data-open-seat': seat, onclick: () => actions.openSeat(seat) }, t('plate.open_seat'));
@@ -93,7 +100,7 @@ function platePart(seat, actions) {
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
       v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen,
-      v.bids?.[seat], v.options];
+      v.bids?.[seat], v.options, s.standInAsk === seat];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
@@ -117,7 +124,7 @@ function platePart(seat, actions) {
 }
 
 /** What the middle of the table says about whose turn it is. @param {TableState} s @param {PlayerView} v */
-function turnText(s, v) {
+export function turnText(s, v) {
   const player = s.role === 'player';
   if (v.phase === 'match_over') return t('turn.match_over', { winners: winnersText(s, v.winners) });
   if (v.phase === 'passing' && v.pass) {
@@ -126,6 +133,7 @@ function turnText(s, v) {
     const waiting = v.pass.waiting.map((seat) => seatName(s, seat));
     return waiting.length ? t('turn.passing_wait', { dir, names: waiting.join(', ') }) : t('turn.passing', { dir });
   }
+  if (player && s.seat !== null && seatInfo(s, s.seat)?.bot_playing && s.table?.status === 'playing') return t('turn.computer_plays');
   if (player && v.legal.type === 'play') return t('turn.you_play');
   if (player && v.legal.type === 'bid') return t('turn.you_bid');
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
@@ -196,7 +204,8 @@ function centerPart() {
     const you = s.role === 'player' && v.legal.type !== 'wait';
     replaceChildren(el,
       trick,
-      h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn', role: 'status', 'aria-live': 'polite' }, turnText(s, v)),
+      // Not a live region: the announcements' log says each turn once (announcer.js).
+      h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn' }, turnText(s, v), ' ', h('span', { class: 'turn-clock', id: 'turn-clock', hidden: true })),
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
       bidsNote(v),
       receivedNote(s, v),

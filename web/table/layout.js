@@ -16,20 +16,25 @@ import { elsewherePage, joinPart } from './join.js';
 import { part } from './part.js';
 import { sideSheetPart } from './score-sheet.js';
 import { seatsPart } from './seats.js';
+import { textViewPart } from './text-view.js';
 import { factsOf, variantName } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('./actions.js').Actions} Actions */
 /** @typedef {import('./part.js').Part<TableState>} Part */
 
-/** The game: felt and hand (or a note for spectators), and the score sheet beside. @param {Actions} actions @returns {Part} */
-function gamePart(actions) {
+/**
+ * The game: felt and hand (or a note for spectators), the score sheet beside, and the table in words.
+ * @param {Actions} actions @param {import('./announcer.js').Announcer} announcer @returns {Part}
+ */
+function gamePart(actions, announcer) {
   const felt = feltPart(actions);
   const hand = handPart(actions);
   const note = h('p', { class: 'hint spectator-note' }, t('layout.watching'));
   const sheet = sideSheetPart();
+  const words = textViewPart(actions, announcer);
   const playArea = h('div', { class: 'play-area' });
-  const el = h('div', { class: 'game' }, playArea, sheet.el);
+  const el = h('div', { class: 'game' }, playArea, sheet.el, words.el);
   const fit = fitToScreen(el);
   /** @type {boolean | null} */
   let playing = null;
@@ -44,6 +49,7 @@ function gamePart(actions) {
       felt.update(s);
       if (playing) hand.update(s);
       sheet.update(s);
+      words.update(s);
     },
   };
 }
@@ -65,12 +71,12 @@ function sections(s) {
   };
 }
 
-/** The whole table page in `root`. @param {HTMLElement} root @param {Actions} actions */
-export function tableLayout(root, actions) {
+/** The whole table page in `root`. @param {HTMLElement} root @param {Actions} actions @param {import('./announcer.js').Announcer} announcer */
+export function tableLayout(root, actions, announcer) {
   const join = joinPart(actions);
   const head = headPart(actions);
   const seats = seatsPart(actions);
-  const game = gamePart(actions);
+  const game = gamePart(actions, announcer);
   const invite = bottomInvitePart(actions);
   const page = h('div', {});
   let shown = '';

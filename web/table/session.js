@@ -52,9 +52,11 @@ class Banner {
 export class Session {
   /**
    * @param {Store} store
-   * @param {{ variantsReady: () => Promise<void>, reloadVariants: () => Promise<void>, joinRefused: () => void }} hooks
+   * @param {{ variantsReady: () => Promise<void>, reloadVariants: () => Promise<void>, joinRefused: () => void,
+   *   heard?: (event: any) => void }} hooks
    *   `variantsReady` resolves once the variant facts are known (nothing is applied before);
-   *   `joinRefused` goes back to the join page after the server refused us.
+   *   `joinRefused` goes back to the join page after the server refused us; `heard` is told
+   *   each game event once it is applied, and each prompt (as `{ kind: 'your_turn', legal }`).
    * @param {{ hear: (msg: any) => void, refused: (msg: any) => void }} [chat] where table talk
    *   (and the refusal of a chat line) goes
    */
@@ -197,7 +199,11 @@ export class Session {
       return;
     }
     /** @type {Partial<TableState>} */
-    const patch = { view: applyYourTurn(s.view, msg.legal, facts, s.seat) };
+    const patch = {
+      view: applyYourTurn(s.view, msg.legal, facts, s.seat),
+      // A turn clock: when a computer would play this move for us.
+      turnDeadline: typeof msg.timeout_ms === 'number' && msg.legal.type !== 'wait' ? Date.now() + msg.timeout_ms : null,
+    };
     if (msg.legal.type === 'pass' && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
       patch.selected = new Set([...s.selected].filter((c) => msg.legal.from.includes(c)));
     }
@@ -205,7 +211,10 @@ export class Session {
       || s.bidChoice > msg.legal.max || s.bidChoice === msg.legal.forbidden)) {
       patch.bidChoice = null;
     }
+    // Said once per prompt: not again when the same prompt comes back after a reconnect.
+    const asked = s.view.legal.type === 'wait' && msg.legal.type !== 'wait';
     this.store.set(patch);
+    if (asked) this.hooks.heard?.({ kind: 'your_turn', legal: msg.legal });
   }
 
   /** @param {any} msg */
@@ -232,6 +241,7 @@ export class Session {
     }
     const event = msg.event;
     this.store.set({ seq: msg.seq, view: applyEvent(s.view, event, facts, s.seat), ...this.eventNotes(event) });
+    this.hooks.heard?.(event);
     if (event.kind === 'hand_started') {
       // Once per hand, ask for the server's own snapshot (after this batch of events), so
       // anything the local model got wrong is put right.

@@ -32,6 +32,8 @@
  * @property {boolean} fourColour
  * @property {boolean} sound the "your turn" chime is wanted
  * @property {number | null} trickHold the finished trick (its index) kept on the table a moment
+ * @property {number | null} standInAsk the seat the host asked to hand to a computer, awaiting yes or no
+ * @property {number | null} turnDeadline when (`Date.now()` time) a computer plays the move asked for, at a table with a turn clock
  * @property {Record<number, string>} botChoice the strength chosen per empty seat
  * @property {boolean} copied the invite link was just copied
  * @property {string} joinInfoError shown on the join page
@@ -67,6 +69,8 @@ export function initialState(tableId, fourColour, sound = true) {
     fourColour,
     sound,
     trickHold: null,
+    turnDeadline: null,
+    standInAsk: null,
     botChoice: {},
     copied: false,
     joinInfoError: '',

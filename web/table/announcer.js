@@ -1,0 +1,83 @@
+// @ts-check
+// What a screen reader hears as the game goes: one line per event (a play, a trick taken, a
+// bid, a hand's score, your turn), added in order to a polite live log that is not shown on
+// screen, so nothing is read twice and nothing is skipped when events come quickly.
+//
+// Owns: the page's `#announcements` log and the words of each event. May not touch: the state.
+
+import { cardName, suitName } from '../cards.js';
+import { h } from '../dom.js';
+import { listText, t } from '../i18n/index.js';
+import { bidText } from './bid.js';
+import { directionText, isMe, seatName, teamName, winnersText } from './names.js';
+import { factsOf } from './state.js';
+
+/** @typedef {import('./state.js').TableState} TableState */
+
+/** Lines kept in the log: enough to read back the last trick or two. */
+const KEPT = 40;
+
+/** The words for one event, or "" for an event people need not hear. @param {TableState} s @param {any} event */
+export function eventWords(s, event) {
+  const v = s.view;
+  if (!v) return '';
+  const who = (/** @type {number} */ seat) => seatName(s, seat);
+  switch (event.kind) {
+    case 'hand_started':
+      return t('say.hand_started', { n: event.hand + 1, dealer: who(event.dealer) });
+    case 'trump_shown':
+      return event.trump ? t('say.trump', { suit: suitName(event.trump) }) : '';
+    case 'cards_passed':
+      return event.to === s.seat && s.role === 'player'
+        ? t('say.passed_you', { name: who(event.from), cards: listText(event.cards.map(cardName)) }) : '';
+    case 'bid':
+      return t(isMe(s, event.seat) ? 'say.you_bid' : 'say.bid', { name: who(event.seat), bid: bidText(v, event.tricks) });
+    case 'played':
+      return t(isMe(s, event.seat) ? 'say.you_played' : 'say.played', { name: who(event.seat), card: cardName(event.card) });
+    case 'trick_won':
+      return t(isMe(s, event.winner) ? 'say.you_took' : 'say.took', { name: who(event.winner) });
+    case 'bad_card':
+      return t('notice.bad_card', { name: who(event.seat), card: cardName(event.card), count: event.penalty });
+    case 'hand_scored':
+      return t('say.hand_scored', { n: event.hand + 1, scores: scoresText(s, event.points, event.totals) });
+    case 'match_over':
+      return t('turn.match_over', { winners: winnersText(s, event.winners) });
+    default:
+      return '';
+  }
+}
+
+/**
+ * "Ann 5 (total 12), Bert 0 (total 3)": per seat, or per partnership.
+ * @param {TableState} s @param {number[]} points @param {number[]} totals
+ */
+export function scoresText(s, points, totals) {
+  const teams = Boolean(factsOf(s)?.partnerships);
+  const columns = teams ? [0, 1] : points.map((_, i) => i);
+  return columns.map((c) => t('say.score', { name: teams ? teamName(s, c) : seatName(s, c), points: points[c], total: totals[c] })).join(', ');
+}
+
+/** What a prompt asks, in words. @param {TableState} s @param {any} legal */
+export function promptWords(s, legal) {
+  if (legal.type === 'play') return t('turn.you_play');
+  if (legal.type === 'bid') return t('turn.you_bid');
+  if (legal.type === 'pass') return t('turn.choose_pass', { count: legal.count, dir: directionText(legal.direction) });
+  return '';
+}
+
+/** The polite log of announcements, added to the page once. */
+export class Announcer {
+  constructor() {
+    this.el = document.getElementById('announcements') || h('div', {
+      id: 'announcements', class: 'sr-only', role: 'log', 'aria-live': 'polite', 'aria-label': t('say.label'),
+    });
+    if (!this.el.isConnected) document.body.append(this.el);
+  }
+
+  /** Adds a line to be read. @param {string} text */
+  say(text) {
+    if (!text) return;
+    this.el.append(h('p', {}, text));
+    while (this.el.childElementCount > KEPT) this.el.firstElementChild?.remove();
+  }
+}
