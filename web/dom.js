@@ -38,25 +38,36 @@ function append(el, children) {
 }
 
 /**
+ * Runs `draw`, which redraws `el`, and keeps the keyboard focus on the element with the same
+ * `data-focus` key (or, when that is gone, a card played, on its neighbour). The key is read
+ * before anything moves: moving a focused button, even into a new parent, drops the focus.
+ * @param {Element} el
+ * @param {() => void} draw
+ */
+export function keepFocus(el, draw) {
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const key = active && el.contains(active) ? active.dataset.focus : undefined;
+  const index = key && active ? [...el.querySelectorAll('[data-focus]')].indexOf(active) : -1;
+  draw();
+  if (!key || (document.activeElement && document.activeElement !== document.body && el.contains(document.activeElement))) return;
+  const same = /** @type {HTMLElement | null} */ (el.querySelector(`[data-focus="${CSS.escape(key)}"]`));
+  if (same) {
+    same.focus();
+  } else {
+    const all = /** @type {HTMLElement[]} */ ([...el.querySelectorAll('[data-focus]')]);
+    const near = all[Math.min(index, all.length - 1)];
+    if (near) near.focus();
+  }
+}
+
+/**
  * Replaces the children of `el`, keeping keyboard focus on the element with the same key.
  * @param {Element} el
  * @param {...any} children
  */
 export function replaceChildren(el, ...children) {
-  const active = /** @type {HTMLElement | null} */ (document.activeElement);
-  const key = active && el.contains(active) ? active.dataset.focus : undefined;
-  const index = key && active ? [...el.querySelectorAll('[data-focus]')].indexOf(active) : -1;
-  el.replaceChildren();
-  append(el, children);
-  if (key) {
-    const same = /** @type {HTMLElement | null} */ (el.querySelector(`[data-focus="${CSS.escape(key)}"]`));
-    if (same) {
-      same.focus();
-    } else {
-      // The focused thing is gone (a card was played): focus its neighbour instead.
-      const all = /** @type {HTMLElement[]} */ ([...el.querySelectorAll('[data-focus]')]);
-      const near = all[Math.min(index, all.length - 1)];
-      if (near) near.focus();
-    }
-  }
+  keepFocus(el, () => {
+    el.replaceChildren();
+    append(el, children);
+  });
 }

@@ -124,7 +124,12 @@ export class Actions {
   passSelected() {
     const v = this.state.view;
     if (!v || v.legal.type !== 'pass' || this.state.selected.size !== v.legal.count) return;
-    this.session.send({ type: 'pass', cards: [...this.state.selected] });
+    const passed = this.state.selected;
+    this.session.send({ type: 'pass', cards: [...passed] });
+    // The button is disabled once the choice is cleared, which would drop the keyboard focus:
+    // it goes to a card that stays in the hand.
+    const stays = [...document.querySelectorAll('.hand .card')].find((b) => !passed.has(/** @type {HTMLElement} */ (b).dataset.card || ''));
+    if (document.activeElement?.id === 'pass-button') /** @type {HTMLElement | undefined} */ (stays)?.focus();
     this.store.set({ selected: new Set() });
   }
 

@@ -69,6 +69,10 @@ export function scoreDialog(store, actions) {
           // sheet's button, or from nowhere once the browser has put it back).
           const active = document.activeElement;
           if (!active || active === document.body || dialog.contains(active)) focusIdleBidBox();
+          // The card that had the focus before may be gone: the keyboard goes back to the hand.
+          if (!document.activeElement || document.activeElement === document.body) {
+            /** @type {HTMLElement | null} */ (document.querySelector('.hand .card.legal, .hand .card, #last-trick'))?.focus({ preventScroll: true });
+          }
         }
         return;
       }

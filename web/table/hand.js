@@ -6,7 +6,7 @@
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
 import { cardName, sortHand, suitOf } from '../cards.js';
-import { h, replaceChildren } from '../dom.js';
+import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
@@ -116,7 +116,7 @@ export function handPart(actions) {
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
-  }, (el, s) => {
+  }, (el, s) => keepFocus(el, () => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
     el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
@@ -135,5 +135,5 @@ export function handPart(actions) {
       if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
     }
     bidPrompt = legal.type === 'bid' ? legal : null;
-  });
+  }));
 }
