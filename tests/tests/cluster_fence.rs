@@ -150,3 +150,73 @@ async fn a_restarted_node_reclaims_its_leases_only_after_a_write_of_its_earlier_
     writer.batch_execute("COMMIT").await.unwrap();
     assert_eq!(refused.len(), 2, "{refused:?}");
 }
+
+#[tokio::test]
+async fn the_survivors_share_a_dead_node_s_tables_in_one_round_live_ones_first() {
+    let postgres = Postgres::start();
+    let url = postgres.database("cluster_share").await;
+    let name = url.rsplit('/').next().expect("a database name").to_string();
+    let mut db = postgres.connect(&name).await;
+    leases::migrate(&mut db)
+        .await
+        .expect("the cluster's tables");
+    // The columns of the store's `tables` the adoption order reads.
+    db.batch_execute("CREATE TABLE tables (id TEXT PRIMARY KEY, status TEXT NOT NULL)")
+        .await
+        .unwrap();
+    let lease = Duration::from_secs(3);
+    for node in ["a", "b", "c"] {
+        leases::heartbeat(&db, node, &format!("127.0.0.1:1/{node}"), 0, false)
+            .await
+            .unwrap();
+    }
+    // Node c died a lease ago, holding 24 playing and 24 finished tables.
+    db.batch_execute(
+        "UPDATE nodes SET heartbeat = now() - interval '4 seconds' WHERE id = 'c';
+         INSERT INTO tables SELECT 'p' || i, 'playing' FROM generate_series(1, 24) i;
+         INSERT INTO tables SELECT 'f' || i, 'finished' FROM generate_series(1, 24) i;
+         INSERT INTO leases SELECT id, 'c', 1, now() - interval '1 second' FROM tables;",
+    )
+    .await
+    .unwrap();
+    let a = leases::expired(&db, "a", lease).await.unwrap();
+    let b = leases::expired(&db, "b", lease).await.unwrap();
+    assert_eq!(
+        a.len() + b.len(),
+        48,
+        "every table goes to one survivor: {a:?} {b:?}"
+    );
+    assert!(
+        a.iter().all(|t| !b.contains(t)),
+        "no table is given to both"
+    );
+    assert!(
+        a.len() >= 12 && b.len() >= 12,
+        "shared, not queued: {} and {}",
+        a.len(),
+        b.len()
+    );
+    for mine in [&a, &b] {
+        let first_finished = mine.iter().position(|t| t.starts_with('f'));
+        let last_live = mine.iter().rposition(|t| t.starts_with('p'));
+        assert!(
+            first_finished.zip(last_live).is_none_or(|(f, l)| l < f),
+            "live tables come before finished ones: {mine:?}"
+        );
+    }
+
+    // A table nobody adopted for a whole lease (its survivor died too) is anyone's.
+    db.batch_execute(
+        "UPDATE leases SET expires = now() - interval '5 seconds' WHERE table_id = 'p1'",
+    )
+    .await
+    .unwrap();
+    for node in ["a", "b"] {
+        let mine = leases::expired(&db, node, lease).await.unwrap();
+        assert_eq!(
+            mine.first().map(String::as_str),
+            Some("p1"),
+            "{node}: {mine:?}"
+        );
+    }
+}

@@ -79,12 +79,30 @@ pub async fn renew(
     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
 }
 
-/// Tables whose lease has run out (their owner died, stopped, or drained), oldest first.
-pub async fn expired(db: &Client, limit: i64) -> Result<Vec<String>, tokio_postgres::Error> {
+/// The tables whose lease has run out (their owner died, stopped or drained) that this
+/// node should adopt now: live ones first, finished ones after them. Each is given to one
+/// of the live nodes by a hash of its id, so the survivors share a dead node's tables in
+/// one round instead of racing for each; a table left unadopted for a whole lease (its node
+/// died too) is anyone's.
+pub async fn expired(
+    db: &Client,
+    node: &str,
+    lease: Duration,
+) -> Result<Vec<String>, tokio_postgres::Error> {
     let rows = db
         .query(
-            "SELECT table_id FROM leases WHERE expires < now() ORDER BY expires LIMIT $1",
-            &[&limit],
+            "WITH live AS (
+                 SELECT id, row_number() OVER (ORDER BY id) - 1 AS rank, count(*) OVER () AS n
+                 FROM nodes
+                 WHERE NOT draining AND heartbeat > now() - make_interval(secs => $2)
+             ), me AS (SELECT rank, n FROM live WHERE id = $1)
+             SELECT l.table_id FROM leases l LEFT JOIN tables t ON t.id = l.table_id
+             WHERE l.expires < now()
+               AND (l.expires < now() - make_interval(secs => $2)
+                    OR NOT EXISTS (SELECT 1 FROM me)
+                    OR (SELECT mod(abs(hashtext(l.table_id)::bigint), n) = rank FROM me))
+             ORDER BY COALESCE(t.status IN ('finished', 'closed'), FALSE), l.expires",
+            &[&node, &secs(lease)],
         )
         .await?;
     Ok(rows.iter().map(|r| r.get(0)).collect())

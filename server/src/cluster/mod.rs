@@ -1,20 +1,11 @@
-//! The cluster: several `parlor serve` nodes on one Postgres, with no other component.
-//!
-//! Each live table is owned by exactly one node through a row of `leases` ([`leases`])
-//! carrying an epoch. The owner renews its leases in the background every third of a lease;
-//! the store's writer checks the lease in every transaction ([`fence`]), so a node paused
-//! past its lease, whose table another node adopted meanwhile, can never write it again and
-//! drops it. Every node looks for expired leases and adopts those tables: it takes the
-//! lease at the next epoch, reads the table's log and rebuilds it, as a restart does
-//! ([`Cluster::run`]). A WebSocket whose `join` or `watch` names a table owned by another
-//! node is piped to that node ([`relay`]), so clients need one public address and a load
-//! balancer that knows nothing of tables.
-//!
-//! Draining needs nothing of its own: on SIGTERM each table stores what it did and stops,
-//! its lease is let go at once, the clients are told to reconnect, and the other nodes adopt
-//! the tables on their next round.
-//!
-//! It may import `lobby`, `store` and `table`, never `ws` or `http`.
+//! The cluster: several `parlor serve` nodes on one Postgres, with no other component. Each live
+//! table is owned by one node through a row of `leases` with an epoch ([`leases`]), renewed in
+//! the background; the store's writer checks it in every transaction ([`fence`]), so a node
+//! paused past its lease can never write an adopted table again. Every node adopts tables whose
+//! lease expired, rebuilding them as a restart does ([`Cluster::run`]). A WebSocket whose `join`
+//! or `watch` names another node's table is piped there ([`relay`]), so a balancer needs to know
+//! nothing of tables. Draining is a SIGTERM: tables store and stop, their leases are let go, and
+//! the other nodes adopt them. It may import `lobby`, `store` and `table`, never `ws` or `http`.
 
 pub mod admin;
 pub mod bots;
@@ -384,7 +375,7 @@ impl Cluster {
         if draining {
             return Ok(());
         }
-        for table in leases::expired(&db, 16).await? {
+        for table in leases::expired(&db, self.node(), self.lease()).await? {
             if lobby.get(&table).is_some() {
                 // Still stopping here (its lease was let go): adopted again by whoever is
                 // next, never twice by one node.
