@@ -215,9 +215,9 @@ function variantChoices(lobby, chosen) {
 
 /**
  * A short match for a family evening, or the rules' own length: choosing fills in the options.
- * @param {Lobby} lobby @param {any} variant @param {{ text: string }} preset
+ * @param {Lobby} lobby @param {any} variant
  */
-function lengthChoice(lobby, variant, preset) {
+function lengthChoice(lobby, variant) {
   const choose = (/** @type {boolean} */ family) => () => {
     lobby.state.family = family;
     renderCreate(lobby);
@@ -292,7 +292,7 @@ function renderCreate(lobby) {
   const form = h('form', {
     class: 'create-form',
     onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); create(lobby, /** @type {HTMLFormElement} */ (e.target)); },
-  }, variantChoices(lobby, variant), houseRules(lobby, variant), preset ? lengthChoice(lobby, variant, preset) : null, options,
+  }, variantChoices(lobby, variant), houseRules(lobby, variant), preset ? lengthChoice(lobby, variant) : null, options,
   h('div', { class: 'option check' },
     h('input', {
       type: 'checkbox', id: 'allow-hints', name: 'hints', checked: state.hints !== false,
@@ -419,7 +419,7 @@ export async function showLobby(root) {
   document.title = t('page.title');
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, presets: {}, optionsOpen: false, hints: true, listed: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, presets: {}, optionsOpen: false, hints: true, listed: false, tableName: '', spectatorChat: false, settingsOpen: false },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),

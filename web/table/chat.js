@@ -25,7 +25,7 @@ export const MAX_CHARS = 200;
 /** Lines kept on the page. */
 const KEPT = 100;
 
-/** What a refused line's code means, in words. @type {Record<string, string>} */
+/** The codes of refused lines the catalogue words (`chat.<code>`). */
 const REFUSALS = ['chat_too_long', 'chat_too_fast', 'not_seated'];
 
 /** A refused line's words. @param {string} code */
