@@ -27,8 +27,6 @@ enum Tool {
     Loadtest(tools::loadtest::LoadtestArgs),
     /// Solve UVa 181: read decks from standard input until `#`, print the five scores per deck.
     Uva181,
-    /// Play random hands single-threaded and print hands per second.
-    Bench(tools::bench::BenchArgs),
     /// Play many headless matches between bots and report wins and points with 95% intervals.
     Arena(tools::arena::ArenaArgs),
     /// Act as a heartless AI script: read its 24 `--key=value` arguments, print the move.
@@ -51,7 +49,6 @@ fn main() -> anyhow::Result<()> {
         Tool::Verify(args) => tools::verify::run(&args),
         Tool::Loadtest(args) => tools::loadtest::run(&args),
         Tool::Uva181 => tools::uva181::run(),
-        Tool::Bench(args) => tools::bench::run(&args),
         Tool::Arena(args) => tools::arena::run(&args),
         Tool::HeartlessMove(args) => tools::heartless_move::run(&args),
         Tool::Bot(args) => tools::bot::run(&args),

@@ -1,7 +1,7 @@
-//! `parlor loadtest --versus-relay` runs the same load against its bare relay and then against
-//! a real server, and prints both runs and their ratio; `--human` loads it with tables of
-//! people in growing steps and prints a row a step. Only that it runs and reports is checked:
-//! no speed is asserted.
+//! `parlor loadtest` loads a real server with fast remote bots and reports; `--human` loads it
+//! with tables of people in growing steps and prints a row a step. Only that it runs and
+//! reports is checked: no speed is asserted. (Its comparison with a bare relay is
+//! `parlor-bench versus-relay`, tested in `tests/bench`.)
 
 mod support;
 
@@ -18,15 +18,6 @@ fn number_after(line: &str, key: &str) -> f64 {
         .next()
         .and_then(|word| word.trim_end_matches([',', ')']).parse().ok())
         .unwrap_or_else(|| panic!("no number after {key:?} in {line:?}"))
-}
-
-/// The number after `key` on each line that starts with `prefix`.
-fn numbers_on(lines: &[&str], prefix: &str, key: &str) -> Vec<f64> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with(prefix))
-        .map(|l| number_after(l, key))
-        .collect()
 }
 
 /// Runs `parlor loadtest` with `flags` at two tables for a second against a fresh server (its
@@ -54,173 +45,6 @@ fn succeeded(out: &std::process::Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout
-}
-
-#[test]
-fn versus_relay_loads_the_relay_then_the_server_and_prints_the_ratio() {
-    let out = small_loadtest("loadtest", &["--versus-relay"]);
-    let stdout = succeeded(&out);
-    let lines: Vec<&str> = stdout.lines().collect();
-    let relay_at = lines
-        .iter()
-        .position(|l| l.starts_with("bare relay"))
-        .unwrap_or_else(|| panic!("no relay run in {stdout}"));
-    let parlor_at = lines
-        .iter()
-        .position(|l| l.starts_with("parlor ("))
-        .unwrap_or_else(|| panic!("no parlor run in {stdout}"));
-    assert!(relay_at < parlor_at, "the relay runs first: {stdout}");
-    let moves = |from: usize, to: usize| {
-        lines[from..to]
-            .iter()
-            .find(|l| l.starts_with("moves/s:"))
-            .map(|l| number_after(l, "moves/s: "))
-            .unwrap_or_else(|| panic!("no moves/s line in {stdout}"))
-    };
-    let relay = moves(relay_at, parlor_at);
-    let parlor = moves(parlor_at, lines.len());
-    assert!(relay > 0.0, "the relay made no moves: {stdout}");
-    assert!(parlor > 0.0, "the server made no moves: {stdout}");
-    // The server's memory is reported for the server only.
-    assert!(
-        !lines[relay_at..parlor_at]
-            .iter()
-            .any(|l| l.starts_with("server memory")),
-        "{stdout}"
-    );
-    let versus = lines
-        .iter()
-        .find(|l| l.starts_with("versus relay: moves/s"))
-        .unwrap_or_else(|| panic!("no versus line in {stdout}"));
-    let ratio = number_after(versus, "ratio: ");
-    assert!(
-        (ratio - parlor / relay).abs() < 0.01 + 0.01 * ratio,
-        "the ratio is parlor over relay: {stdout}"
-    );
-    if cfg!(target_os = "linux") {
-        // Each run says what a move cost the server in CPU time, and the last line compares.
-        // Each run's figure is split into user and system time, which add up to it.
-        let cpu = |from: usize, to: usize| {
-            let line = lines[from..to]
-                .iter()
-                .find(|l| l.starts_with("server CPU per move:"))
-                .unwrap_or_else(|| panic!("no CPU line in {stdout}"));
-            let total = number_after(line, "server CPU per move: ");
-            let (user, system) = (number_after(line, "user "), number_after(line, "system "));
-            assert!(user >= 0.0 && system >= 0.0, "{stdout}");
-            assert!((user + system - total).abs() < 0.15, "{stdout}");
-            total
-        };
-        let (relay_us, parlor_us) = (cpu(relay_at, parlor_at), cpu(parlor_at, lines.len()));
-        assert!(relay_us >= 0.0 && parlor_us > 0.0, "{stdout}");
-        let last = lines.last().expect("output");
-        assert!(
-            last.starts_with("versus relay: server CPU per move:"),
-            "{stdout}"
-        );
-        // Both printed to a tenth.
-        assert!(
-            (number_after(last, "parlor ") - parlor_us).abs() < 0.06,
-            "{stdout}"
-        );
-        assert!(
-            (number_after(last, "relay ") - relay_us).abs() < 0.06,
-            "{stdout}"
-        );
-    }
-}
-
-/// `--relay-linger-ms` runs the relay holding others' moves, as the server does; the load
-/// still flows (every move waits on its own event, which is never held).
-#[test]
-fn a_lingering_relay_carries_the_load_and_says_so() {
-    let out = small_loadtest(
-        "loadtest-linger",
-        &["--versus-relay", "--relay-linger-ms", "20"],
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "loadtest failed: {stdout}");
-    let lines: Vec<&str> = stdout.lines().collect();
-    let relay_at = lines
-        .iter()
-        .position(|l| l.starts_with("bare relay") && l.contains("held up to 20 ms"))
-        .unwrap_or_else(|| panic!("no lingering relay run in {stdout}"));
-    let relay_moves = lines[relay_at..]
-        .iter()
-        .find(|l| l.starts_with("moves/s:"))
-        .map(|l| number_after(l, "moves/s: "))
-        .unwrap_or_else(|| panic!("no moves/s line in {stdout}"));
-    assert!(relay_moves > 0.0, "the relay made no moves: {stdout}");
-}
-
-/// `--rounds` repeats the comparison, the server first in even rounds, and ends with the
-/// medians and ranges of the rounds' ratios; it needs `--versus-relay` and at least one round.
-/// With `--busy`, threads spin beside the whole run, and every window says the machine's load.
-#[test]
-fn rounds_alternate_which_goes_first_and_end_with_the_medians() {
-    let out = small_loadtest(
-        "loadtest-rounds",
-        &["--versus-relay", "--rounds", "2", "--busy", "1"],
-    );
-    let stdout = succeeded(&out);
-    let lines: Vec<&str> = stdout.lines().collect();
-    let at = |prefix: &str, from: usize| {
-        from + lines[from..]
-            .iter()
-            .position(|l| l.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no {prefix:?} after line {from} in {stdout}"))
-    };
-    let (first, second) = (at("round 1 of 2:", 0), at("round 2 of 2:", 0));
-    assert!(at("bare relay", first) < at("parlor (", first), "{stdout}");
-    assert!(
-        at("parlor (", second) < at("bare relay", second),
-        "{stdout}"
-    );
-    let ratios = numbers_on(&lines, "versus relay: moves/s ratio: ", "ratio: ");
-    assert_eq!(ratios.len(), 2, "one comparison a round: {stdout}");
-    let summary = lines[at("versus relay over 2 rounds: moves/s ratio:", second)];
-    let (low, high) = (ratios[0].min(ratios[1]), ratios[0].max(ratios[1]));
-    assert!(
-        (number_after(summary, "median ") - (low + high) / 2.0).abs() < 0.011,
-        "the median of two is their mean: {stdout}"
-    );
-    assert!(
-        summary.contains(&format!("(range {low:.2}-{high:.2})")),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("versus relay over 2 rounds: p99_ms: parlor median "),
-        "{stdout}"
-    );
-    assert!(
-        at("busy: threads spinning beside the load: 1", 0) < first,
-        "{stdout}"
-    );
-    if cfg!(target_os = "linux") {
-        let after = numbers_on(&lines, "machine load average: ", "before the window, ");
-        assert_eq!(after.len(), 4, "one a window: {stdout}");
-        let summary = lines[at(
-            "versus relay over 2 rounds: machine load average after each window:",
-            second,
-        )];
-        let low = after.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = after.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        assert!(
-            summary.contains(&format!("(range {low:.2}-{high:.2})")),
-            "{stdout}"
-        );
-    }
-
-    for flags in [&["--rounds", "2"][..], &["--versus-relay", "--rounds", "0"]] {
-        let out = Command::new(parlor_bin())
-            .args(["loadtest", "--url", "ws://127.0.0.1:9"])
-            .args(flags)
-            .output()
-            .expect("running parlor loadtest");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{flags:?} accepted");
-        assert!(stderr.contains("--rounds"), "{flags:?}: {stderr}");
-    }
 }
 
 /// A client the server refuses before it joins ends the run with its error: the others do not
@@ -428,7 +252,7 @@ fn human_pace_opens_growing_steps_of_people_and_prints_a_row_for_each() {
     // Steps must grow; `--human` does not go with the fast modes.
     for flags in [
         &["--human", "--steps", "8,4"][..],
-        &["--human", "--versus-relay"],
+        &["--human", "--strong-tables", "1"],
         &["--steps", "4,8"],
     ] {
         let out = Command::new(parlor_bin())

@@ -1,31 +1,12 @@
-//! `parlor loadtest`: opens N tables on a running server, each with four remote bot clients
-//! playing random legal moves as fast as they can over real WebSockets, and reports the
-//! moves per second and the latency of a move (sent until the server's event confirming it
-//! arrives), and the server's memory per table from its `GET /api/stats`. The last line is
-//! `moves/s: X p50_ms: Y p99_ms: Z`.
-//!
-//! `--strong-tables N` opens N more tables beside them where built-in `strong` bots play
-//! without pause, to show whether their thinking slows the other tables down. A table cannot
-//! be all built-in bots (its host must hold a seat to add bots and start matches), so each
-//! has one remote client, the host, playing random moves at once in seat 0 and restarting
-//! each match when it ends; its moves are not counted, and the strong bots' moves are
-//! reported on their own line.
-//!
-//! `--versus-relay` runs the same load first against a bare relay of the same traffic
-//! ([`super::relay`]), then against the server, and ends with the ratio of their moves per
-//! second: this machine drifts, so only a ratio taken in one run says how close the server
-//! is to what the sockets alone allow. Each run also prints the server's CPU time per move
-//! over the window, split into user and system time (the relay's threads; a Parlor server's
-//! `cpu_ms` and `cpu_user_ms` from `GET /api/stats`), which drifts less than moves per
-//! second, and the versus line gives their ratio too.
-//!
-//! Each window is printed with the machine's load average before and after it, to say how
-//! quiet the machine was; `--busy N` spins N threads beside the whole run, for figures on a
-//! busy machine ([`super::machine`]).
-//!
-//! `--human` loads the server as families do instead ([`human`]): four people a table, each
-//! thinking one to three seconds before a move, in steps of more and more tables until a
-//! move's p99 passes 100 ms or the server's memory 1 GB, with a row per step.
+//! `parlor loadtest`, the operator's capacity tool: opens N tables on a running server, each with
+//! four remote bots playing random legal moves as fast as they can over real WebSockets, and
+//! reports moves per second, a move's latency (sent until its event arrives), the server's CPU
+//! time per move and memory per table (`GET /api/stats`) and the machine's load average; the
+//! last line is `moves/s: X p50_ms: Y p99_ms: Z`. `--strong-tables N` adds tables where built-in
+//! `strong` bots play beside a remote host, to show whether their thinking slows the others;
+//! `--busy N` spins N threads beside the run ([`super::machine`]); `--human` loads the server as
+//! families do ([`human`]). `parlor-bench versus-relay` runs this same load ([`load`]) against
+//! a bare relay and the server in turn.
 
 mod human;
 
@@ -49,9 +30,7 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use super::machine::{Busy, load_average};
-use super::relay::Relay;
 use super::remote_bot::move_message;
-use super::spread::Spread;
 use crate::http::{CpuTime, ServerStats};
 
 /// Options of `parlor loadtest`.
@@ -75,21 +54,6 @@ pub struct LoadtestArgs {
     /// Extra tables where three built-in `strong` bots play beside a host (not measured).
     #[arg(long, default_value_t = 0)]
     pub strong_tables: usize,
-    /// First run the same load against a bare relay of the same traffic (started in this
-    /// process, on its own threads), then against the server, and print the ratio.
-    #[arg(long)]
-    pub versus_relay: bool,
-    /// With `--versus-relay`: the relay holds the events of others' moves up to this long for
-    /// the next frame to the same seat, as a Parlor server does (`--ws-linger-ms`); 0, the
-    /// default, is the bare relay.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
-    pub relay_linger_ms: u64,
-    /// With `--versus-relay`: compare this many times, the relay first in odd rounds and the
-    /// server first in even ones, then print the ratios' medians and ranges (a machine whose
-    /// speed drifts shows in the range, not as a wrong ratio).
-    #[arg(long, default_value_t = 1, value_name = "N", requires = "versus_relay",
-          value_parser = clap::value_parser!(u32).range(1..))]
-    pub rounds: u32,
     /// Open half the tables first and let them play for the window's length, then the rest:
     /// the server's growth between the two, per table added, is what one more table costs,
     /// without the fixed amounts (caches, the program's code) the figure per table includes.
@@ -103,7 +67,7 @@ pub struct LoadtestArgs {
     /// Tables of people at human pace, in growing steps (`--steps`), instead of bots as fast
     /// as they can: each person thinks `--think-min-ms` to `--think-max-ms` before each move.
     /// `--tables` is not used; `--seconds` is each step's window.
-    #[arg(long, conflicts_with_all = ["versus_relay", "strong_tables", "marginal_memory"])]
+    #[arg(long, conflicts_with_all = ["strong_tables", "marginal_memory"])]
     pub human: bool,
     /// With `--human`: the tables open at each step (each step adds to the tables before it).
     #[arg(
@@ -136,24 +100,24 @@ pub struct LoadtestArgs {
 const JOIN_WAIT: Duration = Duration::from_secs(120);
 
 /// What one run measured.
-struct Figures {
+pub struct Figures {
     /// Moves confirmed per second.
-    moves_per_sec: f64,
+    pub moves_per_sec: f64,
     /// The 99th percentile of a move's latency, in milliseconds.
-    p99_ms: f64,
+    pub p99_ms: f64,
     /// The server's CPU time per move during the window, when it says.
-    cpu_per_move: Option<CpuPerMove>,
+    pub cpu_per_move: Option<CpuPerMove>,
     /// The machine's load average at the end of the window, where the system says.
-    load_after: Option<f64>,
+    pub load_after: Option<f64>,
 }
 
 /// A server's CPU time per move, in microseconds.
 #[derive(Clone, Copy)]
-struct CpuPerMove {
+pub struct CpuPerMove {
     /// In user space.
-    user_us: f64,
+    pub user_us: f64,
     /// In the kernel (the sockets' work, mostly).
-    system_us: f64,
+    pub system_us: f64,
 }
 
 impl CpuPerMove {
@@ -168,7 +132,8 @@ impl CpuPerMove {
     }
 
     /// User and system together.
-    fn total_us(self) -> f64 {
+    #[must_use]
+    pub fn total_us(self) -> f64 {
         self.user_us + self.system_us
     }
 }
@@ -206,20 +171,35 @@ struct Tally {
     latencies_us: Vec<u32>,
 }
 
-/// Runs the load test and prints the figures.
-pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
-    let host = args
-        .url
+/// What is loaded: a Parlor server, or a bare relay of the same traffic, which has no memory
+/// report and no built-in bots, and reads its own CPU time.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    /// A Parlor server: its figures come from its `GET /api/stats`.
+    Parlor,
+    /// A relay, with what reads the CPU time its threads have used so far.
+    Relay(&'a dyn Fn() -> Option<CpuTime>),
+}
+
+/// The `host:port` of a `ws://` URL, with or without its `/ws` path.
+pub fn host_of(url: &str) -> anyhow::Result<String> {
+    let host = url
         .trim_start_matches("ws://")
         .trim_start_matches("http://")
         .trim_end_matches('/')
         .trim_end_matches("/ws")
         .to_string();
     if host.contains("://") {
-        bail!("only ws:// URLs are supported: {}", args.url);
+        bail!("only ws:// URLs are supported: {url}");
     }
+    Ok(host)
+}
+
+/// Runs the load test and prints the figures.
+pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
+    let host = host_of(&args.url)?;
     let runtime = super::runtime(args.threads)?;
-    // Spins until the run ends, relay windows included.
+    // Spins until the run ends.
     let busy = Busy::start(args.busy).context("starting the busy threads")?;
     if busy.threads() > 0 {
         println!("busy: threads spinning beside the load: {}", busy.threads());
@@ -227,121 +207,16 @@ pub fn run(args: &LoadtestArgs) -> anyhow::Result<()> {
     if args.human {
         return runtime.block_on(human::run(args, &host));
     }
-    if !args.versus_relay {
-        runtime.block_on(load(args, &host, None))?;
-        return Ok(());
-    }
-    let linger = Duration::from_millis(args.relay_linger_ms);
-    let relay = Relay::start(args.threads, linger)?;
-    let load_relay = || {
-        if linger.is_zero() {
-            println!("bare relay ({}):", relay.addr);
-        } else {
-            println!(
-                "bare relay ({}, others' moves held up to {} ms):",
-                relay.addr, args.relay_linger_ms
-            );
-        }
-        runtime.block_on(load(args, &relay.addr.to_string(), Some(&relay)))
-    };
-    let load_parlor = || {
-        println!("parlor ({host}):");
-        runtime.block_on(load(args, &host, None))
-    };
-    let mut rounds = Vec::new();
-    for round in 1..=args.rounds {
-        if args.rounds > 1 {
-            println!("round {round} of {}:", args.rounds);
-        }
-        let (parlor, bare) = if round % 2 == 1 {
-            let bare = load_relay()?;
-            (load_parlor()?, bare)
-        } else {
-            let parlor = load_parlor()?;
-            (parlor, load_relay()?)
-        };
-        print_versus(&parlor, &bare);
-        rounds.push((parlor, bare));
-    }
-    if args.rounds > 1 {
-        print_spreads(&rounds);
-    }
+    runtime.block_on(load(args, &host, Target::Parlor))?;
     Ok(())
-}
-
-/// Prints how the server compares with the relay in one round.
-fn print_versus(parlor: &Figures, bare: &Figures) {
-    println!(
-        "versus relay: moves/s ratio: {:.2} (parlor {:.0} / relay {:.0}) p99_ms: parlor {:.2} relay {:.2}",
-        parlor.moves_per_sec / bare.moves_per_sec.max(f64::MIN_POSITIVE),
-        parlor.moves_per_sec,
-        bare.moves_per_sec,
-        parlor.p99_ms,
-        bare.p99_ms
-    );
-    if let (Some(parlor_cpu), Some(relay_cpu)) = (parlor.cpu_per_move, bare.cpu_per_move) {
-        println!(
-            "versus relay: server CPU per move: parlor {parlor_cpu}, relay {relay_cpu} (ratio {:.2})",
-            cpu_ratio(parlor_cpu, relay_cpu)
-        );
-    }
-}
-
-/// The relay's CPU time per move over the server's: how close the server comes to it.
-fn cpu_ratio(parlor: CpuPerMove, relay: CpuPerMove) -> f64 {
-    relay.total_us() / parlor.total_us().max(f64::MIN_POSITIVE)
-}
-
-/// Prints the medians and ranges of every round's comparison: `(parlor, relay)` figures.
-fn print_spreads(rounds: &[(Figures, Figures)]) {
-    let spread = |figure: &dyn Fn(&Figures, &Figures) -> Option<f64>| {
-        let figures: Vec<f64> = rounds.iter().filter_map(|(p, r)| figure(p, r)).collect();
-        Spread::of(&figures)
-    };
-    let n = rounds.len();
-    if let Some(ratio) =
-        spread(&|p, r| Some(p.moves_per_sec / r.moves_per_sec.max(f64::MIN_POSITIVE)))
-    {
-        println!(
-            "versus relay over {n} rounds: moves/s ratio: median {:.2} (range {:.2}-{:.2})",
-            ratio.median, ratio.low, ratio.high
-        );
-    }
-    if let (Some(parlor), Some(relay)) = (
-        spread(&|p, _| Some(p.p99_ms)),
-        spread(&|_, r| Some(r.p99_ms)),
-    ) {
-        println!(
-            "versus relay over {n} rounds: p99_ms: parlor median {:.2} (range {:.2}-{:.2}), relay median {:.2} (range {:.2}-{:.2})",
-            parlor.median, parlor.low, parlor.high, relay.median, relay.low, relay.high
-        );
-    }
-    let cpu = |p: &Figures, r: &Figures| Some(cpu_ratio(p.cpu_per_move?, r.cpu_per_move?));
-    if let Some(ratio) = spread(&cpu) {
-        println!(
-            "versus relay over {n} rounds: server CPU per move ratio: median {:.2} (range {:.2}-{:.2})",
-            ratio.median, ratio.low, ratio.high
-        );
-    }
-    let loads: Vec<f64> = rounds
-        .iter()
-        .flat_map(|(p, r)| [p.load_after, r.load_after])
-        .flatten()
-        .collect();
-    if let Some(load) = Spread::of(&loads) {
-        println!(
-            "versus relay over {n} rounds: machine load average after each window: median {:.2} (range {:.2}-{:.2})",
-            load.median, load.low, load.high
-        );
-    }
 }
 
 /// The CPU time the server under load has used so far: the relay's threads', or what a
 /// Parlor server reports in `GET /api/stats` (on Linux).
-async fn server_cpu_time(host: &str, relay: Option<&Relay>) -> Option<CpuTime> {
-    match relay {
-        Some(relay) => relay.cpu_time(),
-        None => {
+async fn server_cpu_time(host: &str, target: Target<'_>) -> Option<CpuTime> {
+    match target {
+        Target::Relay(cpu_time) => cpu_time(),
+        Target::Parlor => {
             let stats = server_stats(host).await.ok()?;
             let (total_ms, user_ms) = (stats.cpu_ms?, stats.cpu_user_ms?);
             Some(CpuTime {
@@ -352,10 +227,9 @@ async fn server_cpu_time(host: &str, relay: Option<&Relay>) -> Option<CpuTime> {
     }
 }
 
-/// Loads `host` and prints the figures; `bare` is the bare relay when `host` is it, which has
-/// no memory report and no built-in bots.
-async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::Result<Figures> {
-    let relay = bare.is_some();
+/// Loads `host`, which is `target`, and prints the figures.
+pub async fn load(args: &LoadtestArgs, host: &str, target: Target<'_>) -> anyhow::Result<Figures> {
+    let relay = matches!(target, Target::Relay(_));
     let host = host.to_string();
     let strong_tables = if relay { 0 } else { args.strong_tables };
     let shared = Arc::new(Shared {
@@ -412,13 +286,13 @@ async fn load(args: &LoadtestArgs, host: &str, bare: Option<&Relay>) -> anyhow::
         args.tables
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let cpu_before = server_cpu_time(&host, bare).await;
+    let cpu_before = server_cpu_time(&host, target).await;
     let load_before = load_average();
     shared.measuring.store(true, Ordering::Relaxed);
     let started = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
-    let cpu_after = server_cpu_time(&host, bare).await;
+    let cpu_after = server_cpu_time(&host, target).await;
     let load_after = load_average();
     let during = if relay {
         None
@@ -565,7 +439,7 @@ async fn wait_until_joined(
 }
 
 /// `POST /api/tables`; returns the new table's id.
-pub(super) async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
+pub async fn create_table(host: &str, body: &str) -> anyhow::Result<String> {
     let json = request(host, "POST", "/api/tables", body).await?;
     let created: serde_json::Value =
         serde_json::from_str(&json).with_context(|| format!("creating a table: {json}"))?;
@@ -655,7 +529,7 @@ fn growth_per_table(
 /// One remote bot client: joins, (host) starts matches, plays random legal moves.
 /// One WebSocket connection to the server (small buffers, no Nagle delay) that has asked to
 /// sit at `table` as a bot program.
-pub(super) async fn join_as_bot(
+pub async fn join_as_bot(
     host: &str,
     table: &str,
     seat: Option<Seat>,

@@ -1,7 +1,7 @@
 //! The command-line tools, one module per `parlor` subcommand (`serve` wires the server
-//! together; the others are arena, backup and restore, bench, loadtest, replay, verify,
-//! uva181, heartless-move and the remote bot), with the bot adapters they share, and the bare
-//! relay `loadtest --versus-relay` measures the server against.
+//! together; the others are arena, backup and restore, bots, loadtest, replay, verify, uva181,
+//! heartless-move and the remote bot), with the bot adapters they share. The development
+//! instruments are not here: they are the `parlor-bench` crate (`tests/bench`).
 //!
 //! Tools sit on top of the server's modules and may use any of them; no server module imports
 //! a tool.
@@ -11,17 +11,14 @@ pub mod adapters;
 pub mod arena;
 pub mod available_bot;
 pub mod backup;
-pub mod bench;
 pub mod bot;
 pub mod bots;
 pub mod heartless_move;
 pub mod loadtest;
 pub mod machine;
-pub mod relay;
 pub mod remote_bot;
 pub mod replay;
 pub mod serve;
-pub mod spread;
 pub mod uva181;
 pub mod verify;
 

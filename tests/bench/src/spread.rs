@@ -1,5 +1,5 @@
-//! The median and the range of a few figures measured in alternating rounds: how `parlor bench
-//! --versus` and `parlor loadtest --versus-relay --rounds` report them. On a machine whose
+//! The median and the range of a few figures measured in alternating rounds: how `engine
+//! --versus` and `versus-relay --rounds` report them. On a machine whose
 //! speed drifts, the middle of several short comparisons says more than one long one.
 
 /// The middle and the extremes of some figures.

@@ -1,27 +1,18 @@
-//! `parlor bench --versus COMMAND`: the engine's speed as a ratio to another program's, both
-//! measured in the same run.
-//!
-//! On a shared machine the speed of one binary drifts by a third within minutes, so a ratio
-//! means something only when both figures come from the same minute. The programs are run in
-//! turns, round after round: the others first in odd rounds, Parlor first in even ones (the
-//! others then in reverse order), so every program's mean place in a round is the same and a
-//! drift weighs on all of them alike. Each round prints its ratios, and the last lines give
-//! their medians and ranges.
-//!
-//! `--versus` may be given more than once: the same engine built for two instruction sets, say,
-//! each compared with Parlor in the same rounds.
-//!
-//! Another program is any command that prints its rate as `KEY=NUMBER` or `KEY: NUMBER`
-//! (`--versus-key`, `hands_per_sec` by default). It is run without a shell, its words split as
-//! a shell would split them. Pin all of them to one core by running `parlor bench` under
-//! `taskset`: the commands inherit the pinning.
+//! `parlor-bench engine --versus COMMAND`: the engine's speed as a ratio to other programs', all
+//! measured in the same run. A shared machine's speed drifts within minutes, so a ratio means
+//! something only when both figures come from the same minute: the programs run in turns, the
+//! others first in odd rounds and Parlor first in even ones (the others then in reverse), so a
+//! drift weighs on all alike. Each round prints its ratios, the last lines their medians and
+//! ranges. Another program is any command that prints its rate as `KEY=NUMBER` or `KEY: NUMBER`
+//! (`--versus-key`), run without a shell; `--versus` may be given more than once. Pin them all to
+//! one core by running `parlor-bench` under `taskset`: the commands inherit the pinning.
 
 use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::tools::adapters::exec::split_command;
-use crate::tools::spread::Spread;
+use crate::spread::Spread;
+use parlor_server::tools::adapters::exec::split_command;
 
 /// What to compare with, and how many times.
 #[derive(Debug, Clone, Copy)]

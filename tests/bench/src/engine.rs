@@ -1,4 +1,5 @@
-//! `parlor bench`: how fast the engine plays, with uniformly random legal moves on one thread.
+//! `parlor-bench engine`: how fast the engine plays, with uniformly random legal moves on one
+//! thread.
 //!
 //! Every move goes through the real engine ([`Game::play_card`] / [`Game::pass_cards`], the
 //! same checks and events as [`Game::apply`]); only the building of `Legal` and `Action` values
@@ -16,9 +17,9 @@ use parlor_shared::bots::BotRng;
 use parlor_shared::rules::{PASS_COUNT, Phase, Rules};
 use parlor_shared::{Card, CardSet, Event, Game, Legal, Variant};
 
-/// Options of `parlor bench`.
+/// Options of `parlor-bench engine`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub struct EngineArgs {
     /// The variant to play.
     #[arg(long, default_value = "hearts")]
     pub variant: Variant,
@@ -43,7 +44,7 @@ pub struct BenchArgs {
 
 /// Plays `hands` hands of random legal moves (passing included) and prints the rate, or
 /// compares it with other programs' (`--versus`).
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: &EngineArgs) -> anyhow::Result<()> {
     if !args.versus.is_empty() {
         println!("built for: {}", instruction_sets().join(" "));
         let versus = versus::Versus {
@@ -74,7 +75,7 @@ impl Timed {
 }
 
 /// Plays `args.hands` random hands and times them.
-fn timed_hands(args: &BenchArgs) -> Timed {
+fn timed_hands(args: &EngineArgs) -> Timed {
     let start = Instant::now();
     let hands = play_random_hands(args.variant, args.hands, args.seed);
     Timed {
@@ -135,13 +136,12 @@ const EVENTS_KEPT: usize = 128;
 
 /// Plays the current hand to its end (the next deal or the match's end): every pending pass
 /// (in seat order), then a card from the seat to play until the hand is over. A hand, not a
-/// move, is the loop's unit, so a move checks no more than whether its hand ended (3.7% of a
-/// hand's instructions before), and the caller drops the hand's events once per hand.
+/// move, is the loop's unit, so a move checks no more than whether its hand ended, and the
+/// caller drops the hand's events once per hand.
 #[inline]
 fn play_hand(game: &mut Game, shared_rng: &mut BotRng, events: &mut Vec<Event>) {
     // The hand draws from a copy kept in this frame: the generator's state then stays in
-    // registers, where behind the reference it went back to memory after every card (1.9% of
-    // a hand's instructions, callgrind).
+    // registers, where behind the reference it went back to memory after every card.
     let mut local_rng = shared_rng.clone();
     let rng = &mut local_rng;
     let hand = game.hand_number();

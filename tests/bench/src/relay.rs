@@ -1,21 +1,13 @@
-//! A bare WebSocket relay with the traffic shape of a Parlor table, for `parlor loadtest
-//! --versus-relay`: the speed a server could reach on this machine if it did nothing but move
-//! the same frames, measured in the same run as Parlor so the two can be compared.
+//! A bare WebSocket relay with the traffic shape of a Parlor table: the speed a server could
+//! reach on this machine doing nothing but moving the same frames, measured in the same run
+//! as Parlor (`versus-relay`) so that the two can be compared.
 //!
-//! It speaks just enough of the protocol for `loadtest`'s clients: `POST /api/tables` makes a
-//! table id, `join` takes the next free seat (`welcome`), and once four have joined the seat
-//! whose turn it is gets a `your_turn`. Each move is parsed (JSON), checked against the turn,
-//! and answered with what a move makes at a Parlor table: the `played` event to all four seats
-//! and the next prompt, one of a real Hearts match's in turn, to the next seat. There are no rules,
-//! no views built per move, no storage: that is the point.
-//!
-//! It has its own runtime on its own threads, as a separate server process would, and listens
-//! on 127.0.0.1 only.
-//!
-//! With a linger (`parlor loadtest --relay-linger-ms`), it holds the events of others' moves
-//! in Parlor's own frame queue, as a Parlor server does (`--ws-linger-ms`): the ratio then
-//! compares two servers that write alike. Without one (the default), each connection's frames
-//! go through a plain channel and out as soon as its writer runs: the bare relay.
+//! It speaks just enough of the protocol for `parlor loadtest`'s clients (make a table, join,
+//! a move answered with the `played` event to all four seats and a real Hearts match's next
+//! prompt), with no rules, views or storage. It runs on its own threads, as a separate server
+//! would, and listens on 127.0.0.1 only. With `--relay-linger-ms` it holds others' moves in
+//! Parlor's own frame queue, as a server with `--ws-linger-ms` does; without, each frame goes
+//! out as soon as the connection's writer runs.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -40,8 +32,8 @@ use parlor_shared::{Game, Options, PlayerView, Seat, Variant};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
-use crate::conn::{Linger, lingering};
-use crate::http::CpuTime;
+use parlor_server::conn::{Linger, lingering};
+use parlor_server::http::CpuTime;
 
 /// A running relay; stops when dropped.
 pub struct Relay {
@@ -59,7 +51,8 @@ impl Relay {
     pub fn start(threads: usize, linger: Duration) -> anyhow::Result<Relay> {
         let cpu = ThreadCpu::default();
         let noted = cpu.clone();
-        let runtime = super::runtime_on_start(threads, move || noted.note_this_thread())?;
+        let runtime =
+            parlor_server::tools::runtime_on_start(threads, move || noted.note_this_thread())?;
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .context("binding the relay's port")?;
@@ -137,7 +130,7 @@ impl ThreadCpu {
         Some(
             stats
                 .iter()
-                .filter_map(|stat| crate::http::cpu_time_in(stat))
+                .filter_map(|stat| parlor_server::http::cpu_time_in(stat))
                 .fold(CpuTime::default(), |sum, time| sum + time),
         )
     }
@@ -166,7 +159,7 @@ struct Hub {
 #[derive(Clone)]
 enum Outbound {
     Plain(UnboundedSender<Utf8Bytes>),
-    Lingering(crate::conn::Sender<Utf8Bytes>),
+    Lingering(parlor_server::conn::Sender<Utf8Bytes>),
 }
 
 impl Outbound {
@@ -395,8 +388,8 @@ fn relay_move(table: &Mutex<Table>, seat: u8, card: &str, prompt: &Prompt) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::loadtest::{create_table, join_as_bot};
     use super::*;
+    use parlor_server::tools::loadtest::{create_table, join_as_bot};
     use tokio_tungstenite::WebSocketStream;
     use tokio_tungstenite::tungstenite::Message as ClientMessage;
 
