@@ -1,23 +1,12 @@
-//! A name's skeleton: what it looks like, so that two names a reader cannot tell apart
-//! compare equal. Registered bot names are unique by it, the bot directory finds bots by it,
-//! and a person's name is checked against the reserved words by it.
-//!
-//! It is compatibility normalisation (NFKC: fullwidth `Ｄ` and mathematical `𝐛` are plain
-//! letters), full case folding (`Å` and `å`, `ß` and `ss`; not ASCII only), and the confusable
-//! mapping of Unicode TR39 (Greek `ο` and Cyrillic `о` are `o`, `m` is `rn`, `0` is `O`, `1` is
-//! `l`), taken twice: once of the name in capitals, then of that in small letters, because
-//! Greek and Cyrillic letters pass for Latin ones in one case only (Cyrillic `Н` is `H` but its
-//! small `н` is no `h`; Cyrillic `һ` is `h` but its capital `Һ` is no `H`). Marks stay: TR39
-//! keeps them, so `Zoë` and `Zoe`, different names, stay apart.
-//!
-//! Equal skeletons are one name, and being one name is transitive, so ignoring case costs
-//! something: `I` looks like `l`, and `i` is `I` in another case, so `Ali` and `All` are one
-//! name (as `AlI`, which looks like `All`, must be). Refusing a name is the safe side to err on.
-//!
-//! A skeleton is a key to compare, never shown. It follows the Unicode data of the crates and
-//! the standard library, so a stored one is recomputed when the server opens its store.
-//!
-//! It owns no rule of what a name may be: only when two look the same.
+//! A name's skeleton: what it looks like, so that two names a reader cannot tell apart compare
+//! equal. Registered bot names are unique by it, the bot directory finds bots by it, and a
+//! person's name is checked against the reserved words by it. It is NFKC, full case folding and
+//! Unicode TR39's confusable mapping, taken once of the name in capitals and again in small
+//! letters, because Greek and Cyrillic letters pass for Latin ones in one case only; marks stay
+//! (`Zoë` is not `Zoe`). Being one name is transitive, so `Ali` and `All` are one name (through
+//! `AlI`): refusing a name is the safe side to err on. A skeleton is a key, never shown, and
+//! follows the crates' Unicode data, so stored ones are recomputed when the store opens. It owns
+//! no rule of what a name may be: only when two look the same.
 
 use caseless::Caseless;
 use unicode_normalization::UnicodeNormalization;

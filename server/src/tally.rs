@@ -3,10 +3,9 @@
 //! the histogram of how long a move takes to answer (`parlor_move_latency_seconds`).
 //!
 //! Why not `metrics::Counter` for these: every table and connection bumps the same counter
-//! from both runtime threads, and the Prometheus recorder's counter is two atomic additions
-//! on one shared cache line (the value and its generation), which the two cores pass back
-//! and forth: 1% of the server's CPU at 250 busy tables under `perf`. A slot of its own per
-//! thread makes each addition an uncontended one. The rare counters stay `metrics` ones.
+//! from every runtime thread, and the Prometheus recorder's counter is two atomic additions on
+//! one shared cache line, which the cores pass back and forth. A slot of its own per thread
+//! makes each addition an uncontended one. The rare counters stay `metrics` ones.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -102,7 +101,7 @@ const LATENCY_BOUNDS_NS: [u64; 12] = [
 ];
 
 /// One thread's share of a [`Latencies`]: a count per bucket (the last one past every bound)
-/// and the sum of the samples, 112 bytes alone on their cache lines.
+/// and the sum of the samples, alone on their cache lines.
 #[repr(align(128))]
 struct LatencySlot {
     counts: [AtomicU64; LATENCY_BOUNDS.len() + 1],

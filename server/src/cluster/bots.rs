@@ -1,26 +1,12 @@
-//! Registered bots across the nodes: a bot in `available` mode is online on the one node its
-//! connection landed on (the bot's node), which keeps everything about it (its connection,
-//! capacity, invitations, lapses, seats). Every other node lists it by asking (`GET
-//! /api/bots?local=1`, as for tables) and invites it through its node:
-//!
-//! - the host's node (the table's owner) picks the invitation's id (naming the bot's node,
-//!   see [`crate::lobby::invitation_id`]), keeps the host for it, and asks the bot's node to
-//!   send it (`POST /api/cluster/invitations`); the bot's node checks and sends it as for a
-//!   local host, or answers the same error;
-//! - the bot's node reports a decline, lapse or cancellation back (`POST
-//!   /api/cluster/invite-status`);
-//! - the bot's `accept` (on a new connection, on any node, with its token) is relayed to the
-//!   bot's node, which checks the token, takes the invitation up and relays the connection on
-//!   to the table's node, vouching for the invitation and the bot ([`Vouch`]); the table's
-//!   node seats the bot's account and tells the host;
-//! - a `decline` comes on the bot's `available` connection, so on its node: nothing to pass on;
-//! - a bot revoked through the admin API of another node is taken offline on its node at
-//!   once (`POST /api/cluster/revoke`).
-//!
-//! Every internal request carries the cluster's secret ([`super::SECRET_HEADER`]) and is
-//! refused without it; a node without a secret neither lists nor invites other nodes' bots.
-//! No request waits long (`INTERNAL_TIMEOUT`); a lost report is logged, and the host's node
-//! ends an invitation it hears nothing more of a little after its timeout.
+//! Registered bots across the nodes: a bot in `available` mode is online on the node its
+//! connection landed on (the bot's node), which keeps everything about it (connection, capacity,
+//! invitations, seats). Other nodes list it by asking (`GET /api/bots?local=1`) and invite it
+//! through its node: the host's node names the invitation and asks the bot's node to send it,
+//! the bot's node reports a decline or lapse back, and the bot's `accept` is relayed to its
+//! node, which takes the invitation up and relays the connection on to the table's node with a
+//! [`Vouch`]. The flow for operators: docs/DEPLOY.md, "Running a cluster".
+//! Every internal request carries the cluster's secret ([`super::SECRET_HEADER`]); none waits
+//! long (`INTERNAL_TIMEOUT`), and a lost report ends the invitation a little after its timeout.
 
 use std::time::Duration;
 

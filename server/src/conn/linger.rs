@@ -1,20 +1,11 @@
-//! One clock for the frames every connection holds back.
-//!
-//! A frame that may wait ([`Sender::try_push_lazy`](super::Sender::try_push_lazy)) is held
-//! until an urgent one joins it or the oldest held has waited the linger. Every queue of a
-//! server lingers the same time, so held rounds come due in the order they began: one task
-//! keeps them first in, first out, sleeps until the oldest is due, and releases it.
-//!
-//! Why not a timer in each writer: each held round then woke its writer only for it to set a
-//! timer (a boxed `Sleep`, put into the runtime's timer wheel and taken out again), 0.7 to 1.2
-//! times a move at 250 busy tables, some 3–4% of the server's CPU samples. Here a round costs
-//! a push on this clock's queue, and a writer wakes only when its frames go out. Measured at
-//! 250 tables, alternated with the timers in each writer: less CPU per move in 8 of 10 pairs
-//! of plain `parlor loadtest`, and 6.1 `malloc` calls a move on the runtime's threads against
-//! 7.5.
-//!
-//! The clock knows a queue only as something `Held`: the queue ([`super::queue`]) hands it
-//! each round and decides, when it is released, whether that round is still waiting.
+//! One clock for the frames every connection holds back. A frame that may wait
+//! ([`Sender::try_push_lazy`](super::Sender::try_push_lazy)) is held until an urgent one joins it
+//! or the oldest held has waited the linger. Every queue of a server lingers the same time, so
+//! held rounds come due in the order they began: one task keeps them first in, first out, sleeps
+//! until the oldest is due, and releases it. Why not a timer in each writer: each held round then
+//! woke its writer only to set a timer. Here a round costs a push on this clock's queue, and a
+//! writer wakes only when its frames go out. The clock knows a queue only as something `Held`:
+//! the queue ([`super::queue`]) decides, when a round is released, whether it is still waiting.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,20 +1,12 @@
 //! A small bounded queue between tasks: a connection's outbound frames, a table's mailbox.
-//! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]);
-//! the receiver takes one item or everything queued in one go. An item may also be pushed as
-//! one that can wait ([`Sender::try_push_lazy`]): in a queue made with a [`Linger`] clock,
-//! [`Receiver::recv_due`] holds such items a little, until an urgent one joins them or the
-//! clock releases them, so that they leave together.
-//!
-//! Why not `tokio::sync::mpsc`: its blocks of 32 slots cost one to three kilobytes per
-//! channel even when idle, and a server holds five channels per table. This queue keeps only
-//! what is waiting (usually a handful of items).
-//!
-//! The one receiver waits on an [`AtomicWaker`], not a `tokio::sync::Notify`: a `Notify`
-//! puts each wait in a list under a lock and takes it out again, some 1.8k instructions a move
-//! (five or six waits) at 40 busy tables under callgrind. The receiver registers its waker
-//! before it looks at the queue, so an item pushed in between wakes it.
-//!
-//! It knows nothing of frames, tables or sockets.
+//! Senders push without waiting ([`Sender::try_push`]) or wait for room ([`Sender::push`]); the
+//! receiver takes one item or everything queued. An item pushed as one that can wait
+//! ([`Sender::try_push_lazy`]) is held by [`Receiver::recv_due`], in a queue made with a
+//! [`Linger`] clock, until an urgent one joins it or the clock releases it.
+//! Why not `tokio::sync::mpsc`: its blocks of slots take memory per channel even when idle, and a
+//! server holds several channels per table; this queue keeps only what is waiting. The receiver
+//! waits on an [`AtomicWaker`] (not a `Notify`, a locked list per wait) registered before it
+//! looks at the queue, so an item pushed in between wakes it. It knows nothing of frames.
 
 use std::collections::VecDeque;
 use std::future::poll_fn;

@@ -1,24 +1,11 @@
-//! The admin API, on when the server has an admin key (`--admin-key`, `PARLOR_ADMIN_KEY` or
-//! `admin_key` in the config file): `GET /api/admin/tables` lists every table with its
-//! players and the WebSocket sessions at it, with their ages, and the sessions at no table.
-//! `POST /api/admin/tables/{id}/close` (optional body `{"reason": "..."}`) closes a table
-//! for good: everyone at it gets a `goodbye` with the reason, and it leaves the lobby.
-//! `POST /api/admin/tables/{id}/seats/{seat}/kick` empties a seat: its connection gets an
-//! `error` with code `kicked` and is closed, a person's token stops working, a built-in bot
-//! goes; during a match the stand-in plays the seat, as after `leave`.
-//! Requests carry `Authorization: Bearer KEY`.
-//!
-//! In a cluster, closing or kicking at a table owned by another node is passed on to that
-//! node (with `?local=1`, as the nodes ask each other) and its answer given back, so the
-//! admin API works through any node. The table list is the whole cluster's: the node asked
-//! puts its own tables with every other live node's (asked with `?local=1` and the admin's
-//! `Authorization`); a node that does not answer within a second is left out, and the
-//! answer's `nodes` says which answered and which did not.
-//!
-//! Without a key every admin path answers 404; a wrong key 401. The key is compared in
-//! constant time and never logged (the request log has no headers; its `Debug` is redacted).
-//! It reads the lobby and the session list; changes go to the table itself
-//! ([`AdminCommand`] in its mailbox), which decides what its players are told.
+//! The admin API, on only when the server has an admin key: list every table with its players
+//! and sessions, close a table, kick a seat (docs/DEPLOY.md, "The admin API"). Without a key
+//! every admin path answers 404, a wrong key 401; the key is compared in constant time and
+//! never logged. In a cluster a close or kick at another node's table is passed on to its owner
+//! (`?local=1`) and the table list gathers every live node's (one that does not answer within a
+//! second is left out, and `nodes` says so), so the API works through any node.
+//! It reads the lobby and the session list; changes go to the table itself ([`AdminCommand`]
+//! in its mailbox), which decides what its players are told.
 
 use std::collections::HashSet;
 use std::fmt;

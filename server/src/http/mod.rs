@@ -67,7 +67,7 @@ pub struct Config {
     /// Frames waiting for one slow connection before it is dropped.
     pub outbound_queue: usize,
     /// Each connection's WebSocket read buffer. Client messages are small, and thousands of
-    /// connections each keep theirs: tungstenite's default of 128 KiB would dwarf a table.
+    /// connections each keep theirs: tungstenite's default would dwarf a table.
     pub read_buffer_bytes: usize,
     /// The most memory a connection keeps between writes for its waiting frames (each held
     /// as a header and the shared text, never copied): a batch that needed more gives its
@@ -117,8 +117,7 @@ impl Default for Config {
             burst: 200,
             outbound_queue: 256,
             read_buffer_bytes: 512,
-            // None kept: about 2 KB a table less at 250 busy tables than 512 bytes, for
-            // about 0.7k more instructions a move (an allocation a write).
+            // None kept: memory matters more per table than an allocation per write.
             write_buffer_bytes: 0,
             request_timeout: Duration::from_secs(30),
             admin_key: None,
@@ -398,8 +397,7 @@ async fn upgrade(
         .max_frame_size(Some(ws::HARD_MESSAGE_LIMIT));
     // The connection's task keeps what it captures for its whole life: the tracker, not the
     // whole state. The connection runs on what this block captured, by reference: an async
-    // fn handed them by value would hold them again (and its caller's copies would stay),
-    // about 1.2 KB a connection (see `WsUpgrade::on_upgrade`).
+    // fn handed them by value would hold them again (and its caller's copies would stay).
     let tracker = state.tracker.clone();
     ws.on_upgrade(
         limits,

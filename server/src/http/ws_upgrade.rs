@@ -68,8 +68,7 @@ impl WsUpgrade {
         let on_upgrade = self.on_upgrade;
         // The connection runs in a task of its own, spawned once the socket is split: this
         // task, which holds what the upgrade needed, then ends. Awaited here, the connection
-        // would live beside those captures (and a task's memory comes in 128-byte steps): a
-        // boxed connection in this task cost about 400 bytes more a connection.
+        // would live beside those captures, for its whole life.
         tokio::spawn(async move {
             let Ok(upgraded) = on_upgrade.await else {
                 tracing::debug!("the WebSocket upgrade did not complete");

@@ -1,24 +1,13 @@
 //! The ladder: the server keeps playing rated matches between computer players by itself, so a
 //! bot left online overnight has a rating with a narrow interval in the morning.
 //!
-//! Each round, for each ladder variant, it seats the registered bots online for the variant
-//! that still take a table (see [`entrants`]), fills the other seats with built-in strategies,
-//! and plays them in **duplicate**: one deal seed, as many tables as seats, the entrants
-//! rotated one seat further at each table, so every entrant plays every seat's cards and the
-//! luck of the deal cancels out; the order around the table changes from round to round, so
-//! no one always sits next to the same player. A registered bot plays no more of those tables at once than
-//! it has free (its declared `max_tables` less the tables it already plays): the rotations go
-//! in waves that size. Tables are created and filled through the lobby, the tables' own
-//! commands and the bot directory's invitations (see [`table`]), and their results reach the
-//! ratings like any other match, a registered bot by its account. Between rounds it waits as
-//! long as the operator asked.
-//!
-//! On a node of a cluster its tables open on that node, and it invites the registered bots
-//! online on every node (through their nodes, as a host would: see
-//! [`crate::cluster::bots`]); each bot's node keeps its capacity, so ladders running on
-//! several nodes share the bots without overfilling them.
-//!
-//! It sits above the lobby: it creates and drives tables, and knows nothing of sockets.
+//! Each round, per ladder variant, it seats the registered bots online that still take a table
+//! ([`entrants`]), fills the other seats with built-in strategies, and plays them in
+//! **duplicate**: one deal, as many tables as seats, the entrants rotated a seat further at each,
+//! so the luck of the deal cancels out; a bot plays no more tables at once than it has free.
+//! Tables are made and filled through the lobby and the bot directory ([`table`]); results reach
+//! the ratings like any match's. In a cluster it invites the bots of every node through their
+//! nodes. It sits above the lobby and knows nothing of sockets.
 
 pub mod entrants;
 pub mod table;

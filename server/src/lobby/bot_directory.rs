@@ -1,30 +1,12 @@
-//! The directory of online registered bots, and the invitations hosts send them.
-//!
-//! A registered bot announces itself (`available`) on a connection of its own; the directory
-//! keeps that connection, the variants it plays and how many tables it takes at once. A host
-//! invites it to a seat (`invite_bot`, once the table has agreed): the bot's connection gets
-//! an `invitation`, and the bot has a limited time to take the seat (`accept`, an ordinary
-//! join on a new connection) or turn it down (`decline`). The host hears how it went
-//! (`invite_status`); a declined or lapsed invitation leaves the seat as it was.
-//!
-//! Only the bot invited may answer: `accept` shows the token its `available` connection
-//! came with, `decline` comes on that connection. The invitation's id goes to the bot alone;
-//! the host's `invite_status` names the invitation by a handle of its own, which answers
-//! nothing, so a host cannot sit as the bot it invited.
-//!
-//! The server can invite too (the ladder): it hears how its invitation goes on a channel
-//! instead of a connection ([`Inviter`]), and otherwise the invitation is the same.
-//!
-//! In a cluster the bot's node keeps everything about the bot (its connection, capacity,
-//! invitations, lapses, seats). A host on another node invites through the bot's node: the
-//! bot's node holds the invitation for a [`Inviter::Remote`] (told of declines, lapses and
-//! cancellations by a hook that reaches the host's node), and the host's node keeps the host
-//! as a *forwarded* invitation ([`BotDirectory::reserve_forward`]) until it is taken up
-//! there or reported over.
-//!
-//! It owns no table and no socket: it sends through connection queues ([`Conn`]) and hears
-//! of joins from the connection that made them. A bot's free capacity is what it offered
-//! less its seats (counted until their connections end) and the invitations waiting for it.
+//! The directory of online registered bots, and the invitations hosts send them. A bot announces
+//! itself (`available`) on a connection of its own; a host invites it to a seat (`invite_bot`),
+//! the bot takes it (`accept`, a join on a new connection) or turns it down (`decline`) in a
+//! limited time, and the host hears how it went (`invite_status`). Only the bot invited may
+//! answer: `accept` shows its token, and the host's handle on the invitation answers nothing, so
+//! a host cannot sit as the bot. The server (the ladder) invites through a channel ([`Inviter`]);
+//! in a cluster the bot's node holds the invitation for a remote host ([`Inviter::Remote`]) and
+//! the host's node keeps a forwarded one ([`BotDirectory::reserve_forward`]). It owns no table
+//! and no socket: a bot's free capacity is what it offered less its seats and waiting invitations.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};

@@ -1,21 +1,10 @@
-//! The rating model: who took part in a finished match, how they placed, and how each
-//! entrant's per-variant rating moves, with the Weng-Lin (OpenSkill) multi-team update of the
-//! `skillratings` crate.
-//!
-//! Pure values and arithmetic: no I/O, no clock. The same results in the same order always
+//! The rating model: who took part in a finished match, how they placed, and how each entrant's
+//! per-variant rating moves (Weng-Lin, `skillratings`). Pure: the same results in the same order
 //! give the same ratings, so the board is rebuilt by replaying the stored results.
-//!
-//! Modelling decisions:
-//! - Each seat is a team of one, except Whist's partnerships (seats 0+2 against 1+3), which
-//!   are rated as teams of two.
-//! - Places come from the final standing: the match's winners share first place, then the
-//!   others by total (lowest first where the variant's lowest total wins), ties sharing a place.
-//! - People are not rated. Only teams with a rated entrant (a built-in strategy or a
-//!   registered bot) take part in the update, in the places they took; a match with fewer than
-//!   two such teams moves nobody.
-//! - An entrant holding several seats (three `heuristic` bots at one table) plays each seat
-//!   from its rating before the match and ends with the mean of its seats' new ratings, so a
-//!   match counts once for it.
+//! Each seat is a team of one but Whist's partnerships; places come from the final standing
+//! (winners first, then by total, ties sharing); people are not rated, and a match with fewer than
+//! two rated teams moves nobody; an entrant holding several seats plays each from its rating
+//! before the match and ends with their mean, so a match counts once for it.
 
 use std::collections::BTreeMap;
 

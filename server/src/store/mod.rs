@@ -1,18 +1,12 @@
-//! Durable tables: a store logs every table's setup, seats, match seeds and accepted actions,
-//! so a restarted server rebuilds every open table by replaying its log through the engine.
-//!
-//! The [`Store`] trait is all the rest of the server sees: append a write and get an
-//! acknowledgement once it is durable, wait for everything before, read a table's whole log,
-//! report figures, close. [`SqliteStore`] implements it with an embedded SQLite file; a second
-//! backend implements the same trait and nothing above it changes. Opening a backend returns
-//! the tables that were open when the server stopped ([`Startup`]); [`restore::rebuild`] turns
-//! each into a table ready for its actor, and [`hands`] builds finished hands from a log.
-//!
-//! Backends count their commits with the `metrics` facade (`parlor_store_*`); whoever
-//! installs a recorder exports them.
-//!
-//! The store imports nothing else of the server: its vocabulary is the rows of
-//! [`records`] and the engine of `parlor-shared`.
+//! Durable tables: a store logs every table's setup, seats, match seeds and accepted actions, so
+//! a restarted server rebuilds every open table by replaying its log through the engine.
+//! The [`Store`] trait is all the rest of the server sees: append a write and be acknowledged once
+//! it is durable, wait for everything before, read a table's log, report figures, close. SQLite
+//! and Postgres implement it; opening one returns the tables open when the server stopped
+//! ([`Startup`]), which [`restore::rebuild`] turns into tables ready for their actors ([`hands`]
+//! builds finished hands from a log). Backends count commits through the `metrics` facade.
+//! The store imports nothing else of the server but the leaves below it (`digest`, `skeleton`):
+//! its vocabulary is the rows of [`records`] and the engine of `parlor-shared`.
 
 pub mod accounts;
 pub mod courier;

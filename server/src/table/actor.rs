@@ -1,21 +1,12 @@
-//! The table actor: one task per table that owns the game and everything around it.
-//!
-//! It waits on five things: messages in its mailbox, its single timer (bot pacing,
-//! grace periods, remote-bot turn limits, a bot's thinking budget, idle cleanup; all on
-//! tokio's clock so tests can pause time), the store's acknowledgement of an earlier step,
-//! the answer of the bot thinking for it (off the runtime, see [`super::thinking`]) and, when
-//! a bot is to start thinking with no delay, nothing at all. Everything it sends goes through
-//! the connections'
-//! bounded queues without waiting, once the step's changes are committed to the store
-//! (see the table's [`Outbox`]); meanwhile it goes on with the next
-//! message, so players acting at the same time (passing cards) share a group commit.
-//!
-//! The loop, timers and bookkeeping live here; seating, requests, whether a move answers the
-//! current prompt (`answers`), play, table talk, hints, the server's own (bot) moves, the
-//! operator's commands and sending are in the child modules, each an `impl TableActor` block.
-//!
-//! It owns the game, the seats, the timers and the outbox of one table; it never touches a
-//! socket (only connection queues, through the outbox) nor the lobby.
+//! The table actor: one task per table that owns the game, the seats, the timers and the outbox.
+//! It waits on its mailbox, its single timer (on tokio's clock, so tests can pause time), the
+//! store's acknowledgement of an earlier step and the answer of the bot thinking for it
+//! ([`super::thinking`]). What a step sends goes out through the connections' bounded queues
+//! without waiting, once the store has committed the step ([`Outbox`]); meanwhile it goes on with
+//! the next message, so players acting at once share a group commit. The loop and timers live
+//! here; seating, requests, answers, play, table talk, hints, bot moves, the operator's commands
+//! and sending are child modules, each an `impl TableActor` block. It never touches a socket nor
+//! the lobby.
 
 use std::pin::Pin;
 use std::time::Duration;

@@ -1,17 +1,11 @@
-//! The table's outbox: it records what the table does into the store, and holds what the
-//! table sends until those records are acknowledged (output after commit).
-//!
-//! While a store is attached, every frame (and join reply) a table produces during one step
-//! waits in the [`Outbox`]. At the end of the step the actor seals it ([`Outbox::seal`]):
-//! the step's output then waits for the acknowledgement of the step's last write, and the
-//! actor goes on with its next message meanwhile (its writes join the same or the next group
-//! commit). The acknowledgement itself delivers the step's output (`delivery`), on the
-//! store's side, without waking the table; steps go out strictly in order, so a step that
-//! wrote nothing still waits behind the steps before it. The table hears from that side
-//! only what it must act on ([`Outbox::news`]). Without a store frames go straight out.
-//!
-//! It owns the held frames and the rows it builds; it talks to the store only through
-//! [`crate::store::Store::append_then`] and never touches the game, the seats or a socket.
+//! The table's outbox: it records what the table does into the store, and holds what the table
+//! sends until those records are acknowledged (output after commit). Every frame and join reply
+//! of a step waits in the [`Outbox`] until the actor seals the step ([`Outbox::seal`]); the
+//! acknowledgement of the step's last write then delivers it (`delivery`) on the store's side,
+//! without waking the table, strictly in order, while the actor goes on with its next message.
+//! The table hears from that side only what it must act on ([`Outbox::news`]). Without a store
+//! frames go straight out. It talks to the store only through [`crate::store::Store::append_then`]
+//! and never touches the game, the seats or a socket.
 
 use std::sync::Arc;
 

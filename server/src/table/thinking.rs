@@ -1,32 +1,13 @@
 //! Where the server's own bots think: off the async runtime, a few at a time, each move
-//! within a time budget.
+//! within a time budget. A table that must move for a seat hands the strategy and view to
+//! [`Bots::think`] and goes on with its mailbox; the [`Thought`] brings the move back. On the
+//! table's task the `strong` bot's hundreds of simulated hands would hold a runtime worker.
 //!
-//! A table that must move for a seat (a built-in bot, a stand-in for an absent player, a
-//! remote bot out of time) hands the seat's strategy and view to [`Bots::think`] and goes on
-//! with its mailbox; the [`Thought`] it keeps brings the strategy back with its move. The
-//! `strong` bot plays out hundreds of hands per move: on the table's task it would hold a
-//! runtime worker, and every table and connection scheduled there, for that long.
-//!
-//! Why tokio's blocking pool, behind a semaphore, rather than a pool of our own: the blocking
-//! pool already exists, and in tests with paused time tokio does not jump its clock while a
-//! blocking task runs, so a thought never looks late to a paused test. The semaphore is what
-//! keeps other tables fast: at most [`thinkers`] thoughts run at once (half the cores), so
-//! however many bots think, the runtime's workers keep CPU to run; thoughts past the limit
-//! wait their turn, and their budget runs while they wait, so a crowded server makes bots
-//! slower (never weaker: see the budget below).
-//! Measured with `parlor loadtest --strong-tables 20` beside 200 remote-bot tables on two
-//! cores (docs/PERFORMANCE.md): thinking on the tables' own tasks cut the other tables to a
-//! fifth of their moves and quadrupled their p99; here they keep their pace and p99.
-//!
-//! The budget: a built-in bot does a fixed amount of work per move (the `strong` bot: its
-//! number of simulated hands), never cut short by the clock, so its choice depends only on
-//! what it sees and its seed: the same on any machine and after a restart. `stop()` (see
-//! [`Strategy::choose_until`]) turns true only once the table gave up on the thought. The
-//! time budget is a safety net: the table waits [`LATE`] beyond it, then plays
-//! `HeuristicBot::fallback` (logged) and drops the late answer.
-//!
-//! It owns the process-wide settings (the budget, the thinking limit) and how a thought is run
-//! and answered; it knows nothing of tables, seats or connections.
+//! Tokio's blocking pool (whose clock paused tests do not jump), behind a semaphore of
+//! [`thinkers`] (half the cores), so the runtime keeps CPU for every other table: a crowded
+//! server makes bots slower, never weaker. A bot's work per move is fixed, never cut by the
+//! clock, so its choice is the same on any machine; past the budget and [`LATE`] the table
+//! plays `HeuristicBot::fallback`. It knows nothing of tables, seats or connections.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -1,17 +1,10 @@
 //! Registered bots on the WebSocket: `available` (a bot announces itself with its token),
-//! `accept` and `decline` (its answers to an invitation) and the host's `invite_bot`.
-//!
-//! An `impl Reader` block: it checks tokens against the store, asks the table whether the
-//! host may invite, and keeps the lobby's bot directory up to date as connections come and
-//! go. The seat itself is taken through an ordinary join. Only the bot invited answers an
-//! invitation: `accept` carries its token, `decline` comes on its `available` connection.
-//!
-//! In a cluster (see [`crate::cluster::bots`]) a bot online on another node is invited
-//! through that node; an `accept` of an invitation another node holds is relayed there (that
-//! node checks the token); and the bot's node relays an `accept` of another node's
-//! invitation on to the table's node, vouching for the bot, and that node seats the account.
-//! A `decline` needs no relay: the bot's `available` connection is on the node holding its
-//! invitations.
+//! `accept` and `decline` (its answers to an invitation) and the host's `invite_bot`. An
+//! `impl Reader` block: it checks tokens against the store, asks the table whether the host may
+//! invite, and keeps the lobby's bot directory up to date as connections come and go; the seat
+//! itself is taken through an ordinary join. Only the bot invited answers: `accept` carries its
+//! token, `decline` comes on its `available` connection. In a cluster an invitation or `accept`
+//! that belongs to another node is relayed there ([`crate::cluster::bots`]).
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};

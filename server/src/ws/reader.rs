@@ -73,10 +73,8 @@ pub(super) struct Reader {
     joining: Option<Box<str>>,
     /// The node to pipe the connection to, the frame that goes first, and the invitation
     /// this node vouches it took up (a registered bot's `accept`, relayed on to the table's
-    /// node). Boxed, and the strings here `Box<str>` (16 bytes, a `String` 24), because a
-    /// connection's task holds its reader for the connection's whole life and most
-    /// connections never fill these: 96 bytes less (with the hub's shared limits) put the
-    /// task in a smaller step of the runtime's 128-byte sizes, 1,024 bytes instead of 1,280.
+    /// node). Boxed, and the strings here `Box<str>`, because a connection's task holds its
+    /// reader for the connection's whole life and most connections never fill these.
     pub(super) relay_to: Option<Box<super::Upstream>>,
     /// The invitation and bot another node vouches for on this connection.
     pub(super) vouched: Option<Box<crate::cluster::bots::Vouch>>,
@@ -226,7 +224,7 @@ impl Reader {
 
     /// Answers with `refusal`. The answer is made here, inside the caller's boxed future,
     /// not in the reader's loop: a message held across an await there stays in the loop's
-    /// future (168 bytes) for the connection's whole life.
+    /// future for the connection's whole life.
     async fn refuse(&self, refusal: Refusal) {
         self.reply(&refusal.to_msg()).await;
     }
@@ -258,8 +256,8 @@ impl Reader {
 
     /// Hands a move to this connection's table at once, if the table's mailbox has room:
     /// nearly every frame of a busy connection is a move, and each is then spared the boxed
-    /// future the other messages are handled in (832 bytes, allocated and freed per frame,
-    /// past the allocator's per-thread cache). False when `msg` is not a move, the
+    /// future the other messages are handled in (allocated and freed per frame, too large for
+    /// the allocator's per-thread cache). False when `msg` is not a move, the
     /// connection is at no table, or the mailbox is full or closed: the message is then
     /// handled as any other (waiting for room, or answering).
     fn moved_at_once(&self, msg: &ClientMsg) -> bool {

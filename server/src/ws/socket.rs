@@ -1,22 +1,14 @@
 //! An upgraded socket split in two: tungstenite reads the client's frames, and the server
 //! writes its own.
 //!
-//! Written by hand because of memory, measured: tungstenite keeps a connection's write
-//! buffer at the size of the largest write it ever made, and every `your_turn` carries the
-//! match's score sheet, 3–6 KB late in a match. Under `parlor loadtest` at 250 tables those
-//! kept buffers were 30 KB a table of the server's 99 KB (the same build with the buffer
-//! given back after each write used 69 KB). Server frames are the simple half of RFC 6455
-//! (§5.2: never masked, never fragmented here), so [`FrameSink`] queues each frame as its
-//! header and its payload, and writes a batch of them with one vectored write: a frame's
-//! text, shared by every connection it goes to, is never copied. (Copied into one buffer per
-//! connection, the frames cost a move 3k instructions of reallocation and copying at 250
-//! tables, by callgrind.) The queue's memory is given back, once written, if it grew past
-//! what the server keeps (`--ws-write-buffer`).
-//! Reading (masks, fragments, UTF-8, size limits) stays with tungstenite.
-//!
-//! Tungstenite still writes its own control frames: the pong that answers a ping, the close
-//! that answers a close. They join the same queue, always between whole frames, and go out
-//! at once when nothing of the server's is being written, or with it when something is.
+//! Written by hand because of memory: tungstenite keeps a connection's write buffer at the size
+//! of the largest write it ever made, and every `your_turn` carries the match's score sheet.
+//! Server frames are the simple half of RFC 6455 (never masked, never fragmented here), so
+//! [`FrameSink`] queues each frame as its header and its payload and writes a batch with one
+//! vectored write: a frame's text, shared by every connection it goes to, is never copied. The
+//! queue's memory is given back once written past `--ws-write-buffer`. Reading stays with
+//! tungstenite, which also writes its own control frames (pong, close) into the same queue,
+//! between whole frames.
 
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
@@ -74,8 +66,8 @@ struct Outgoing<S> {
 }
 
 /// The most slices handed to one vectored write (two a frame: header and payload). A batch
-/// is rarely more than a few frames; a longer one takes more writes. (Set up at every write,
-/// 64 slices cost 300 instructions a write.)
+/// is rarely more than a few frames; a longer one takes more writes, and every slice is set
+/// up at every write.
 const MAX_SLICES: usize = 16;
 
 /// The longest header: the first byte, the length's marker and a 64-bit length.

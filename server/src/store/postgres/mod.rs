@@ -1,17 +1,10 @@
-//! The Postgres backend of the [`Store`]: tables, their logs, seats, results and bot accounts
-//! in a Postgres database (`parlor serve --store postgres://user@host:port/db`), with the
-//! SQLite backend's guarantees.
-//!
-//! One writer task owns the writing connection. Tables queue writes on an unbounded channel
-//! and get an acknowledgement back once their batch commits (group commit, see `writer`);
-//! reads go through the same queue, so they see every write appended before them. While the
-//! database cannot be reached the writer retries with a growing wait and the store is not
-//! `saving` (tables pause, `/healthz` says why); it never panics on a database error.
-//!
-//! [`PgStore::open`] connects (retrying for a while, so a database starting beside the server
-//! is waited for), migrates the schema ([`schema`]) and reads every open table ([`Startup`]).
-//! The client is tokio-postgres without TLS: meant for a database on the same host or a
-//! private network.
+//! The Postgres backend of the [`Store`] (`parlor serve --store postgres://...`), with the SQLite
+//! backend's guarantees. One writer task owns the writing connection: tables queue writes and are
+//! acknowledged once their batch commits (group commit, `writer`); reads go through the same
+//! queue, so they see every write appended before them. While the database cannot be reached the
+//! writer retries with a growing wait and the store is not `saving` (tables pause); it never
+//! panics on a database error. [`PgStore::open`] connects (waiting a while for a database starting
+//! beside the server), migrates the schema ([`schema`]) and reads every open table ([`Startup`]).
 
 pub mod accounts;
 mod load;

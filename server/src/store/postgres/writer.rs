@@ -1,21 +1,11 @@
-//! The writer task: the only writer to the database for this server.
-//!
-//! It sleeps until a request arrives, then takes every request already queued and writes the
-//! writes in one transaction, then acknowledges them (group commit): while one commit is in
-//! flight, the next batch gathers in the queue. The statements of a batch are pipelined (all
-//! sent before the first answer is read, in append order), so a batch costs two round trips
-//! (the statements, then `COMMIT`) however many writes it holds. Reads and barriers are
-//! answered in queue order, after the writes queued before them.
-//!
-//! A batch the database cannot take (a refused or lost connection, a server shutting down, a
-//! full disk) is retried with a growing wait, reconnecting as needed, until it goes through;
-//! nothing is acknowledged meanwhile and the store reports `saving = false`, so tables pause.
-//! A `COMMIT` whose answer was lost with the connection may have happened: each batch also
-//! writes its number into the writer's row of `parlor_writers`, and after reconnecting the
-//! writer reads it back before trying again, so nothing is written twice.
-//!
-//! A write the database refuses for what it is (a constraint, a bad value) is answered with
-//! its error and the batch is written again without it, as SQLite's writer does.
+//! The writer task: the only writer to the database for this server. It takes every request
+//! queued and writes them in one transaction, pipelined (two round trips however many writes),
+//! then acknowledges them (group commit); reads and barriers are answered in queue order.
+//! A batch the database cannot take is retried with a growing wait, reconnecting as needed,
+//! acknowledging nothing meanwhile (`saving = false`: tables pause). A `COMMIT` whose answer was
+//! lost may have happened: each batch writes its number into `parlor_writers`, read back after
+//! reconnecting, so nothing is written twice. A write refused for what it is (a constraint) is
+//! answered with its error and the batch written again without it, as SQLite's writer does.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::future::Future;

@@ -1,68 +1,13 @@
-//! The action log in two tiers: an accepted action is first appended to a log table, one row
-//! after another whatever its table, and later folded into `action_runs`, where each table's
-//! actions sit together in key order, a run of them to a row.
+//! The action log in two tiers: an accepted action is first appended to a ring of log rows
+//! (`action_batches`, each a batch of consecutive appends whatever their tables), then folded
+//! into `action_runs`, where a table's consecutive actions of one match are one JSON row.
+//! Why: appended in arrival order, a commit's moves share a page or two, where a table of its
+//! own dirtied a page per move; a fold is one seek and one row per table, not one per action.
 //!
-//! Why: stored straight into a table of actions, each move dirtied a page of its own table's
-//! part of the tree, and a commit holds about one move per busy table, so every commit wrote
-//! about a page (1 KiB) per move to the write-ahead log, and the checkpoint copied it again.
-//! Appended in arrival order, a commit's moves share a page or two; a table's actions are
-//! folded together once the oldest of them is [`KEEP`] appends old, one page for a dozen
-//! moves or more.
-//!
-//! A run is one row of `action_runs`: consecutive actions of one table and one match
-//! (indexes `first_idx..=last_idx`), held as a JSON array of `[seat, action, seq]`, the
-//! action being its own JSON text as sent (`[[0,{"type":"play","card":"2C"},11],...]`, what
-//! SQLite's `json_array` makes of it: inspectable with `json_each`). A fold writes one run per
-//! table and match of its pending actions (more only where their indexes skip), not a row per
-//! action. Why: with a row per action, a fold of a table's ~16 pending actions was ~16 seeks
-//! down a B-tree keyed by text and their share of page splits. Under load (40 tables,
-//! callgrind) a move cost 129k instructions with the store and 87k without it; the writer
-//! thread was 29k of the difference, and that fold about half of the writer's share. A run is
-//! one seek and one row: measured the same way against the build before, the writer thread
-//! went from 17.8–20.6k to 11.0–12.3k instructions per move and the server from 74.4–77.7k
-//! to 68.3–69.7k (the run inserts themselves are about 0.5k a move; what remains of the
-//! writer is mostly the ring's appends and the commits). The runs are written by hand (the actions are
-//! already JSON text: embedded as they are, nothing is parsed or escaped) and read back with
-//! SQLite's `json_each`. Runs of a table never overlap: a table's actions only grow, and a
-//! cut deletes the runs after it and rewrites the one it falls in, truncated.
-//!
-//! The actions not folded yet are also held in memory ([`Folder`]): folding never reads the
-//! log back, and reading a table adds them to what the runs hold. The log is a ring of
-//! [`RING`] rows in `action_batches`, each a batch of consecutive appends (whatever their
-//! tables): batch number `b` overwrites row `b % RING`, which held batch `b - RING`, folded by
-//! then (a table with an action still waiting that long is folded first). A log row is thus
-//! overwritten only after its actions were folded, so the file alone always holds every
-//! committed action: opening it folds whatever the log holds ([`fold_all`], which skips what
-//! a run already covers) and empties it before anything is read, and so does closing it.
-//! Deleting actions (a cut, a deleted or pruned table) deletes them from both tiers.
-//!
-//! Why batches: with a row per action, writing the ring was most of the writer's work, some
-//! 5k instructions a move under load (40 tables, callgrind): SQLite binds, encodes and inserts
-//! each row column by column. A batch is one JSON array, `[[table_id, match_no, idx, seat,
-//! seq, action], ...]`, written by hand as the runs are, of at most [`BATCH_BYTES`] so that it
-//! fits in its page (no overflow pages to free and take again); SQLite sees one row for a
-//! dozen actions. The view `action_log_all` reads it back as rows of one action each.
-//!
-//! Why a ring: appended after the log's last row, every few commits needed a new page, and
-//! taking a page from the free list or growing the file changes the database header and the
-//! free list's page as well, two more pages written by most commits; emptying the log freed
-//! its pages to that list again. Overwritten in place, the log's pages stay the log's: a
-//! commit writes the one or two of them its moves land on. (`action_log` and `action_log_b`,
-//! the logs of a row per action in files of earlier versions, are only folded and emptied on
-//! opening.)
-//!
-//! The memory changes inside the writer's transaction; when that transaction is rolled back
-//! the memory is thrown away and the next transaction starts by folding the whole log
-//! ([`Folder::begin`]).
-//!
-//! Rows are written many at a time: an append or a fold only queues its rows in memory, and
-//! [`Folder::flush`] writes the queue before the commit (and before anything that reads or
-//! deletes log rows): the appends in batches, in order, then the runs of every table folded
-//! with multi-row `INSERT`s of up to [`CHUNKS`]`[0]` rows. One statement step per chunk
-//! instead of one per row: the statement's start, its end and the library call around it were
-//! most of what a row cost. A failure fails the whole transaction anyway (it is rolled back),
-//! so the folds are `INSERT OR FAIL`: SQLite need not keep a statement journal to undo a
-//! half-done statement.
+//! The actions not folded yet are also held in memory ([`Folder`]), changed inside the
+//! writer's transaction and rebuilt from the log when it rolls back. A log row is overwritten
+//! only after its actions were folded, so the file alone holds every committed action; opening
+//! and closing fold the whole log ([`fold_all`]). Runs of a table never overlap.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -85,7 +30,7 @@ pub const KEEP: i64 = 4096;
 pub const RING: i64 = 1024;
 
 /// The most bytes of a batch's JSON (but for a single action larger than that): a row stays
-/// inside one of the store's 1 KiB pages.
+/// inside one of the store's pages, with no overflow pages to free and take again.
 pub const BATCH_BYTES: usize = 900;
 
 /// The logs of a row per action of earlier versions (emptied on opening, and by every cut and
@@ -126,8 +71,7 @@ struct Pending {
 }
 
 /// A map keyed by table id, looked up at every append. Hashed with foldhash rather than the
-/// standard SipHash: the ids are the server's own, and SipHash took about 0.4k instructions a
-/// move under load (40 tables, callgrind), most of the lookups' cost.
+/// standard SipHash: the ids are the server's own, and SipHash was most of the lookups' cost.
 type ByTable<V> = HashMap<String, V, RandomState>;
 
 /// The writer's memory of the log: which actions are not folded yet, and each table's last

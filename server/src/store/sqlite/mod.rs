@@ -361,13 +361,8 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     // Moves are appended to the log's ring and folded into each table's runs a dozen at a
-    // time (`fold`), so few pages are read back whatever the cache. Measured at 250 busy
-    // tables (`perf stat` on the server's `pread64`s over 5 s): 111k reads with 1 MiB, 125k
-    // with 512 KiB, 139k with 256 KiB. Counted by thread later (27 November, 3 s at 250
-    // tables), the writer made 0.71 reads a move and the checkpoint 0.19: most are the
-    // writer's, pages of its working set the cache does not hold. They come from the operating
-    // system's cache (a few milliseconds of CPU a second at 512 KiB); the 512 KiB less is 2 KB
-    // less per table at 250.
+    // time (`fold`), so few pages are read back whatever the cache, and those come from the
+    // operating system's cache: a small cache costs little time and saves memory per table.
     conn.pragma_update(None, "cache_size", -512)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())

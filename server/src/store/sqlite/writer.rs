@@ -28,10 +28,7 @@ const MAX_BATCH: usize = 4096;
 
 /// How long a busy writer waits for more writes before committing (a quiet one never
 /// waits): under load, a tenth of a move's round trip or less. Fewer, larger commits write
-/// fewer pages, and each commit's fixed cost is shared by more moves. At 250 busy tables, 1 ms
-/// rather than 300 µs made more moves in 11 of 13 alternated pairs (27 November: six plain
-/// `parlor loadtest` runs, seven `--versus-relay`), the store thread's CPU time per move
-/// falling from 10–15 µs to 7–11, and the p99 within the same range (27–29 ms against 23–33).
+/// fewer pages, and each commit's fixed cost is shared by more moves.
 const LINGER: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// What the writer thread is asked to do.

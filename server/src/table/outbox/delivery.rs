@@ -4,17 +4,11 @@
 //! answered or one that wrote nothing) delivers it, and every step before it, in order, under
 //! one lock. It also names what a step holds ([`Held`]) and how each piece goes out.
 //!
-//! Why the store's side delivers: when the table itself waited for each acknowledgement,
-//! every move woke the table a second time only to hand its frames on (the table's task was
-//! 19.5k instructions a move under callgrind at 40 busy tables, 15.5k after). Now the table is
-//! woken only for what it must act on: connections found gone or too slow, a refusal that
-//! fences it, and room (or an empty queue) it is waiting for. Measured at 250 tables, the p99
-//! fell in 26 of 31 alternated pairs; CPU time and moves/s showed no difference
-//! (docs/PERFORMANCE.md).
-//!
-//! Writes are numbered per table from 1; a step goes out once the write it ended with is
-//! answered. Only that write's answer decides its fate, as before: the writer answers in
-//! order, so it covers the writes before it.
+//! Why the store's side delivers: when the table itself waited for each acknowledgement, every
+//! move woke the table a second time only to hand its frames on. Now the table is woken only
+//! for what it must act on: connections found gone or too slow, a refusal that fences it, and
+//! room it is waiting for. Writes are numbered per table from 1; a step goes out once the write
+//! it ended with is answered, which covers the writes before it (the writer answers in order).
 
 use std::collections::VecDeque;
 use std::future::poll_fn;

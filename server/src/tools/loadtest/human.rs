@@ -1,22 +1,12 @@
-//! `parlor loadtest --human`: how many families one server holds.
-//!
-//! Tables of four people, each a WebSocket joined as a person (not a bot program), playing
-//! random legal moves after thinking a random `--think-min-ms` to `--think-max-ms` (one to
-//! three seconds) at each prompt, so a table makes about one move every two seconds (four at
-//! once while passing). Tables open in steps (`--steps`, 250 to 4,500 by default), each adding
-//! to those before it, which play on. At each step, once its tables have joined and played for
-//! `--settle-seconds`, a window of `--seconds` measures the moves made, their latency (sent to
-//! the event confirming it received), the server's resident memory and CPU (`GET /api/stats`:
-//! `cpu_ms` over the window's wall time, 100% being one core), and prints a row. The run stops
-//! after the step where the p99 passes `--max-p99-ms` or the memory `--max-memory-mb`, or where
-//! tables could not be opened (the server refused them, or a limit on open files was reached),
-//! and says why on its last line. For each window with moves slower than `--max-p99-ms`, a
-//! line on stderr says in which of its seconds they came (with the window's start as Unix
-//! time): a tail spread over the window is the load; one gathered in a second or two is a stall,
-//! of the server or of the machine (on a shared machine, a thread that only sleeps and wakes
-//! stalls at the same moments).
-//!
-//! Every wait is bounded: joining, each request, each send, and the end.
+//! `parlor loadtest --human`: how many families one server holds. Tables of four people, each a
+//! WebSocket joined as a person, playing random legal moves after thinking `--think-min-ms` to
+//! `--think-max-ms` at each prompt. Tables open in growing steps (`--steps`), each adding to
+//! those before; after `--settle-seconds`, a window of `--seconds` measures moves, latency and
+//! the server's memory and CPU, and prints a row. The run stops after the step where the p99
+//! passes `--max-p99-ms`, the memory `--max-memory-mb`, or tables could not be opened, and says
+//! why. For a window with slow moves, stderr says in which of its seconds they came: a tail
+//! spread over the window is the load, one gathered in a second or two a stall. Every wait is
+//! bounded: joining, each request, each send, and the end.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
