@@ -1,39 +1,12 @@
-//! `GET /metrics`: the server's counters in Prometheus text format, through the `metrics`
-//! facade and `metrics-exporter-prometheus`, followed by what this module writes itself: the
-//! build, the process (from `/proc`) and the move-latency histogram.
-//!
-//! Modules below count what they see with `metrics::counter!` and friends (no import of this
-//! module needed), or, for the counters bumped at every move, in [`crate::tally`]; this
-//! module installs the one process-wide recorder, describes every metric (each family has its
-//! `# HELP` and `# TYPE`), and, at each scrape, sets the gauges read from the lobby and the
-//! tallies' totals. Names follow Prometheus's conventions: the unit last (`_seconds`,
-//! `_bytes`), then `_total` for a counter. The names:
-//!
-//! | metric | type | what |
-//! |---|---|---|
-//! | `parlor_build_info{version}` | gauge | always 1; the version of this server |
-//! | `parlor_tables{status}` | gauge | open tables by `waiting`, `playing`, `finished` |
-//! | `parlor_connections` | gauge | WebSocket connections open |
-//! | `parlor_connections_opened_total`, `parlor_connections_closed_total` | counter | WebSocket connection churn |
-//! | `parlor_connections_refused_total{why}` | counter | TCP connections refused at a cap: `server_full`, `per_ip` |
-//! | `parlor_ws_timed_out_total{why}` | counter | WebSockets closed for `silent` (no frame at all) or `never_joined` (no table) |
-//! | `parlor_moves_total` | counter | moves accepted by tables (people and bots) |
-//! | `parlor_move_latency_seconds` | histogram | from reading a move off a WebSocket to handing its event to the connection, once logged |
-//! | `parlor_matches_finished_total` | counter | matches played to the end |
-//! | `parlor_errors_total{code}` | counter | `error` frames sent, by stable code (refusals, bad input, rate limits) |
-//! | `parlor_rate_limited_total` | counter | frames refused for a connection's rate |
-//! | `parlor_ws_received_bytes_total`, `parlor_ws_sent_bytes_total` | counter | WebSocket text bytes in and out |
-//! | `parlor_store_commits_total`, `parlor_store_writes_total`, `parlor_store_commit_failures_total` | counter | the table log's group commits |
-//! | `parlor_store_commit_seconds` | histogram | how long each commit took |
-//! | `parlor_store_pruned_tables_total` | counter | closed tables deleted past `--retention-days` |
-//! | `parlor_cluster_*_total` | counter | a cluster node's leases, adoptions, refused writes, relays, bot invitations |
-//! | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_start_time_seconds` | counter, gauges | the process, read from `/proc` (absent elsewhere) |
-//!
-//! The failure counters are there at 0 from the first scrape (a rate over a series that
-//! appears only with its first failure misses that failure); those of the store and of a
-//! cluster only when the server has one.
-//!
-//! It reads figures; it changes nothing.
+//! `GET /metrics`: the server's counters in Prometheus text format, through the `metrics` facade
+//! and `metrics-exporter-prometheus`, followed by what this module writes itself: the build, the
+//! process (from `/proc`) and the move-latency histogram. Modules below count what they see with
+//! `metrics::counter!` (no import of this module needed), or, for the counters bumped at every
+//! move, in [`crate::tally`]; this module installs the one process-wide recorder, describes every
+//! metric and, at each scrape, sets the gauges read from the lobby and the tallies' totals. The
+//! metrics: docs/DEPLOY.md, "Metrics". The failure counters are there at 0 from the first scrape,
+//! since a rate over a series that appears with its first failure misses it. It reads figures; it
+//! changes nothing.
 
 mod process;
 
