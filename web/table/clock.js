@@ -1,7 +1,7 @@
 // @ts-check
-// The turn clock and the computer standing in: at a table with a turn clock, the seconds left
-// for the move asked of you count down beside "Your turn" (and are said once when ten are
-// left); when a computer starts playing your seat, it is said plainly, with how to take the
+// The turn clock and the computer standing in: at a table with a turn clock, the last minute
+// left for the move asked of you counts down beside "Your turn" (and is said once when ten
+// seconds are left); when a computer starts playing your seat, it is said plainly, with how to take the
 // seat back.
 //
 // Owns: the text of `#turn-clock` (drawn by the felt's middle) and its timer. May not touch:
@@ -15,6 +15,9 @@ import { seatInfo } from './names.js';
 
 /** Seconds left when the clock is said aloud. */
 const WARN_AT = 10;
+
+/** Seconds left from which the clock shows: as it runs out, not through a long think. */
+const SHOW_AT = 60;
 
 /** "1:05", "0:09". @param {number} seconds */
 export function clockText(seconds) {
@@ -37,7 +40,7 @@ export function turnClock(announcer) {
       return;
     }
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    el.hidden = false;
+    el.hidden = left > SHOW_AT;
     el.textContent = t('clock.left', { time: clockText(left) });
     el.classList.toggle('low', left <= WARN_AT);
     if (left <= WARN_AT && warned !== deadline) {
