@@ -486,3 +486,52 @@ async fn failover_time() {
         times[0], times[5], times[9]
     );
 }
+
+/// A frozen owner (SIGSTOP) keeps its TCP connections open: the node relaying the players to
+/// it notices it has gone silent and that the table went on elsewhere, and tells them to
+/// reconnect while the owner is still frozen; reconnecting, they find the same game at the
+/// adopting node and play on.
+#[tokio::test]
+async fn relayed_players_leave_a_frozen_owner_by_themselves() {
+    let storage = Storage::new(Backend::Postgres, "cluster_frozen_relay").await;
+    let a = node(&storage, "a");
+    let b = node(&storage, "b");
+    let id = create_table(a.addr, 21).await;
+    // Every player comes in through b, which pipes them to a, the table's owner.
+    let mut relayed = seat_players(&id, &[b.addr; 4]).await;
+    let (sent, last) = play_moves(&mut relayed, 12, |_, _| false).await;
+    assert_eq!(sent, 12);
+    let before = snapshots(&mut relayed, last).await;
+    let tokens: Vec<String> = relayed
+        .iter()
+        .map(|c| c.token.clone().expect("a token"))
+        .collect();
+
+    signal("-STOP", a.pid());
+    for (i, client) in relayed.iter_mut().enumerate() {
+        assert!(
+            until_closed(client).await,
+            "relayed player {i} was told to reconnect while the owner is frozen; b's log:\n{}",
+            b.log()
+        );
+    }
+    let mut moved = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let (client, state) = reconnect(b.addr, &id, token).await;
+        assert_eq!(
+            state["view"], before[i]["view"],
+            "seat {i} sees the same game"
+        );
+        moved.push(client);
+    }
+    let (sent, _) = play_moves(&mut moved, 8, |_, _| false).await;
+    assert_eq!(sent, 8, "play goes on at the adopting node");
+    assert!(
+        b.log().contains("moved on from a silent node"),
+        "{}",
+        b.log()
+    );
+    signal("-CONT", a.pid());
+    a.stop();
+    b.stop();
+}

@@ -4,6 +4,10 @@
 //! either end closes, both do, and the client reconnects through the same public address
 //! (landing wherever the table is then).
 //!
+//! A frozen owner keeps its TCP connections open, so the pipe pings it: once it has gone
+//! silent the pipe asks who owns the table now, and ends as [`Ended::Moved`] when another
+//! node does (or after a lease of silence), so the client reconnects to the new owner.
+//!
 //! The owner sees the relaying node as the TCP peer; the client's own address goes along in
 //! [`super::CLIENT_HEADER`], which the owner believes only beside the cluster's shared
 //! secret ([`super::SECRET_HEADER`]).
@@ -40,10 +44,31 @@ pub fn ws_url(address: &str) -> Result<String, RelayError> {
     }
 }
 
+/// How a pipe ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// One side closed.
+    Closed,
+    /// The owner went silent, and the table is another node's now (or nobody answered for a
+    /// lease): the client should reconnect.
+    Moved,
+}
+
+/// What a pipe watches its owner with: the cluster (who owns what, the lease) and the
+/// table piped to, if the first frame named one.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch<'a> {
+    /// This node's view of the cluster.
+    pub cluster: &'a super::Cluster,
+    /// The table piped to (none for a bot's `accept`, piped to the bot's node).
+    pub table: Option<&'a str>,
+}
+
 /// Pipes the client's socket (`sink`, `stream`) to the owner at `address`, after sending it
 /// `first` (the client's `join` or `watch`, or a registered bot's `accept`, the invitation
-/// it took up and the bot then vouched for in `vouch`). Returns when either side ends; `Err`
-/// when the owner could not be reached at all (nothing was piped).
+/// it took up and the bot then vouched for in `vouch`). Returns when either side ends or the
+/// owner is found gone (see [`Ended`]); `Err` when the owner could not be reached at all
+/// (nothing was piped).
 #[allow(clippy::too_many_arguments)]
 pub async fn pipe<W, R>(
     sink: &mut W,
@@ -51,15 +76,16 @@ pub async fn pipe<W, R>(
     address: &str,
     first: String,
     client: Option<std::net::IpAddr>,
-    secret: Option<&str>,
     vouch: Option<&super::bots::Vouch>,
     max_message: usize,
-) -> Result<(), RelayError>
+    watch: Watch<'_>,
+) -> Result<Ended, RelayError>
 where
     W: Sink<AxumMessage> + Unpin,
     R: Stream<Item = Result<AxumMessage, axum::Error>> + Unpin,
 {
     let mut request = ws_url(address)?.into_client_request()?;
+    let secret = watch.cluster.secret();
     if let Some(secret) = secret.and_then(|s| HeaderValue::from_str(s).ok()) {
         request.headers_mut().insert(super::SECRET_HEADER, secret);
         if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
@@ -79,31 +105,63 @@ where
     metrics::counter!("parlor_cluster_relayed_total").increment(1);
     let (mut up, mut down) = owner.split();
     if up.send(Message::text(first)).await.is_err() {
-        return Ok(());
+        return Ok(Ended::Closed);
     }
-    loop {
+    // The owner is pinged every sixth of a lease: a live one answers within it.
+    let lease = watch.cluster.lease();
+    let mut tick = tokio::time::interval(lease / 6);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heard = tokio::time::Instant::now();
+    let ended = loop {
         tokio::select! {
             from_client = stream.next() => {
-                let Some(Ok(msg)) = from_client else { break };
+                let Some(Ok(msg)) = from_client else { break Ended::Closed };
                 let Some(msg) = upstream(msg) else { continue };
                 let closing = matches!(msg, Message::Close(_));
                 if up.send(msg).await.is_err() || closing {
-                    break;
+                    break Ended::Closed;
                 }
             }
             from_owner = down.next() => {
-                let Some(Ok(msg)) = from_owner else { break };
+                let Some(Ok(msg)) = from_owner else { break Ended::Closed };
+                heard = tokio::time::Instant::now();
                 let Some(msg) = downstream(msg) else { continue };
                 let closing = matches!(msg, AxumMessage::Close(_));
                 if sink.send(msg).await.is_err() || closing {
-                    break;
+                    break Ended::Closed;
+                }
+            }
+            _ = tick.tick() => {
+                let silent = heard.elapsed();
+                if silent >= lease {
+                    break Ended::Moved;
+                }
+                if silent >= lease / 3 && watch.moved_from(address).await {
+                    break Ended::Moved;
+                }
+                if up.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    break Ended::Closed;
                 }
             }
         }
-    }
+    };
     let _ = up.close().await;
-    let _ = sink.close().await;
-    Ok(())
+    if ended == Ended::Closed {
+        let _ = sink.close().await;
+    }
+    Ok(ended)
+}
+
+impl Watch<'_> {
+    /// True when the table is owned, under a live lease, by a node other than the one at
+    /// `address`.
+    async fn moved_from(&self, address: &str) -> bool {
+        let Some(table) = self.table else {
+            return false;
+        };
+        let now = self.cluster.owner_address(table).await;
+        now.is_some_and(|now| now.trim_end_matches('/') != address.trim_end_matches('/'))
+    }
 }
 
 /// A client's frame as the owner gets it; pings and pongs stay on their own hop.

@@ -62,9 +62,8 @@ pub struct Limits {
 }
 
 /// [`Hub::linger`]'s wait by default. Others' moves reach a seat waiting for its turn in one or
-/// two writes instead of one each (about 3.6 socket writes a move before, at 250 busy
-/// tables); 20 ms is well under what a person notices, and a seat's own move and its turn
-/// are never held.
+/// two writes instead of one each; 20 ms is well under what a person notices, and a seat's own
+/// move and its turn are never held.
 pub const DEFAULT_LINGER: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// What every connection shares: where tables are found, its limits, and the stop signal.
@@ -120,10 +119,8 @@ where
     metrics::counter!("parlor_connections_opened_total").increment(1);
     let opened = std::time::Instant::now();
     // The writer is a task of its own: a frame for this connection wakes the writer alone,
-    // straight from the runtime. Run as the other half of this task, each wake went through
-    // the tracked task, the session's future and a `FuturesUnordered` first; at 250 busy
-    // tables the server's user time was 34.7–41.1 µs a move that way and 30.0–34.2 µs this
-    // way (four alternated pairs). The sink comes back when the writer ends, for the closing
+    // straight from the runtime, not through the tracked task, the session's future and a
+    // `FuturesUnordered` first. The sink comes back when the writer ends, for the closing
     // handshake or a relay.
     let ping_every = hub.limits.idle / 3;
     let mut writing = tokio::spawn(async move {
@@ -257,7 +254,12 @@ where
     // which then relays to itself) adopts the table. Tried for at most three leases.
     let step = std::time::Duration::from_millis(100);
     let tries = (cluster.lease() * 3).as_millis() / step.as_millis() + 1;
-    let mut piped = Ok(());
+    let table = first_table(&first);
+    let watch = crate::cluster::relay::Watch {
+        cluster,
+        table: Some(table.as_str()).filter(|t| !t.is_empty()),
+    };
+    let mut piped = Ok(crate::cluster::relay::Ended::Closed);
     for _ in 0..tries {
         piped = crate::cluster::relay::pipe(
             sink,
@@ -265,16 +267,31 @@ where
             &address,
             first.clone(),
             hub.client,
-            cluster.secret(),
             vouch.as_ref(),
             HARD_MESSAGE_LIMIT,
+            watch,
         )
         .await;
+        if piped
+            .as_ref()
+            .is_ok_and(|ended| *ended == crate::cluster::relay::Ended::Moved)
+        {
+            // The owner froze and the table went on elsewhere: the client reconnects there.
+            tracing::info!(conn = conn.0, owner = %address, "the relayed table moved on from a silent node");
+            let goodbye = parlor_shared::protocol::ServerMsg::Goodbye {
+                reason: "this table has moved to another server of the cluster: reconnect to go on"
+                    .into(),
+            };
+            if let Ok(text) = serde_json::to_string(&goodbye) {
+                let _ = sink.send(Message::text(text)).await;
+            }
+            Box::pin(writer::close_with(sink, close_code::AGAIN, "moved".into())).await;
+            return;
+        }
         if piped.is_ok() {
             return;
         }
         tokio::time::sleep(step).await;
-        let table = first_table(&first);
         if !table.is_empty()
             && let Some(now) = cluster.owner_address(&table).await
         {
