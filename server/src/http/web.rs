@@ -1,15 +1,9 @@
-//! The browser client, embedded in the binary at compile time so `parlor serve` needs no
-//! files beside it.
-//!
-//! Each file is served with its type (`mime_guess`), a validator (a weak `ETag` from its
-//! bytes, answered `304 Not Modified` on `If-None-Match`) and `Cache-Control: no-cache`, so a
-//! browser revalidates and a new build shows at once. Compression and the security headers are
-//! tower-http layers in [`super::app`].
-//!
-//! The client's page uses relative paths and `<base href="./">`, so Parlor works under any
-//! sub-path behind a reverse proxy; at `/t/{id}` (invite links) the base becomes `../`.
-//!
-//! It serves files only; it knows nothing of tables.
+//! The browser client, embedded in the binary at compile time so `parlor serve` needs no files
+//! beside it. Each file is served with its type, a weak `ETag` from its bytes (`304` on
+//! `If-None-Match`) and `Cache-Control: no-cache`, so a browser revalidates and a new build shows
+//! at once; compression and security headers are layers in [`super::app`]. The page uses relative
+//! paths and `<base href="./">`, so Parlor works under any sub-path behind a reverse proxy (at
+//! `/t/{id}` the base becomes `../`). It serves files only; it knows nothing of tables.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::LazyLock;

@@ -1,15 +1,10 @@
-//! Ratings: every finished match in which a built-in strategy or a registered bot took part
-//! moves their per-variant rating ([`model`]). The results are stored with the match (a table
-//! appends its result in the same step as the final move) and the board is rebuilt from them on
-//! start, so ratings survive restarts and never count a match twice.
-//!
-//! In a cluster every node writes its results to the one database, so a node's board also
-//! takes in the others' ([`Ratings::catch_up`]): it reads the results stored since the last
-//! one it read (by their number in the store) and applies those it has not applied yet.
-//! Each match is applied once per node, keyed by (table, match).
-//!
-//! [`Ratings`] is the shared handle: tables report results, the HTTP layer reads standings. It
-//! sits beside the store, below the tables: it imports the store's rows only.
+//! Ratings: every finished match in which a built-in strategy or a registered bot took part moves
+//! their per-variant rating ([`model`]). Results are stored with the match (in the same step as
+//! the final move) and the board is rebuilt from them on start, so ratings survive restarts and
+//! never count a match twice. In a cluster every node writes to the one database, so a node's
+//! board also takes in the others' results ([`Ratings::catch_up`]), each match once per node,
+//! keyed by (table, match). [`Ratings`] is the shared handle: tables report results, the HTTP
+//! layer reads standings. It sits below the tables and imports the store's rows only.
 
 pub mod model;
 

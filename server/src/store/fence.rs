@@ -1,15 +1,10 @@
-//! Fencing: the check a Postgres writer runs inside each transaction so that only the node
-//! holding a table's lease (at the epoch it holds) can write that table.
-//!
-//! The store knows nothing of leases, nodes or epochs: it hands the [`Fence`] the tables a
-//! transaction is about to write, and the fence says which of them must be refused. The
-//! writer then leaves those tables' writes out of the transaction and acknowledges each with
-//! [`FENCED`]; a table whose write comes back fenced stops at once (see the table's outbox)
-//! and its clients are told to reconnect, which lands them on the table's new owner.
-//!
-//! The check and the writes are in one transaction, so a node paused past its lease and
-//! adopted meanwhile can never write again for that table: the adoption changed the lease
-//! row, and the check (which locks the row until the transaction ends) sees it.
+//! Fencing: the check a Postgres writer runs inside each transaction so that only the node holding
+//! a table's lease (at the epoch it holds) can write that table. The store knows nothing of
+//! leases: it hands the [`Fence`] the tables a transaction is about to write, leaves out those the
+//! fence refuses and acknowledges their writes with [`FENCED`]; such a table stops at once and its
+//! clients are told to reconnect, which lands them on its new owner. The check locks the lease row
+//! in the same transaction as the writes, so a node paused past its lease and adopted meanwhile
+//! can never write that table again.
 
 use std::collections::HashSet;
 

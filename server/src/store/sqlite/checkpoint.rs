@@ -1,15 +1,10 @@
 //! The checkpointer thread: folds the write-ahead log back into the database file beside the
-//! writer, on a connection of its own.
-//!
-//! SQLite's automatic checkpoint runs inside the commit that crosses its threshold, so every
-//! table waiting for that commit waited for a copy of a thousand pages and two `fsync`s as
-//! well. Here the writer only appends to the log and nudges this thread after a commit; the
-//! thread lets a few commits gather, then runs a passive checkpoint, which never blocks the
-//! writer. A log that is fully copied is started over by the writer's next commit; under a
-//! steady load that never happens (there is always a newer commit), so past [`LOG_LIMIT`]
-//! one blocking checkpoint holds the writer for the last few commits and restarts the log.
-//!
-//! It owns its own connection and thread; it never writes rows.
+//! writer, on a connection of its own. SQLite's automatic checkpoint runs inside the commit that
+//! crosses its threshold, so every table waiting for that commit waited for the copy and its
+//! `fsync`s too. Here the writer only appends and nudges this thread, which lets a few commits
+//! gather, then runs a passive checkpoint that never blocks the writer. Under steady load the log
+//! is never fully copied (there is always a newer commit), so past [`LOG_LIMIT`] one blocking
+//! checkpoint holds the writer briefly and restarts the log. It never writes rows.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,15 +1,10 @@
-//! Who hosts the table, and the host's say over seats during a match.
-//!
-//! The host is whoever set the table up: the holder of the host key (`claim_host`), or else
-//! the first to sit down. The role stays with its holder while they are away (disconnected,
-//! or a computer standing in) and passes on only when they give up their seat, or when a
-//! match ends while they are away; a key holder keeps it for good, and the key always takes
-//! it back. The host can let a computer play a seat for now (`stand_in`) and open a seat given
-//! up during the match to a newcomer (`open_seat`); a player takes their own seat back from a
-//! stand-in with `back`.
-//!
-//! An `impl TableActor` block: it changes the host, seats' stand-ins and open flags, never the
-//! game.
+//! Who hosts the table, and the host's say over seats during a match. The host is whoever set the
+//! table up: the holder of the host key (`claim_host`), or else the first to sit down. The role
+//! stays with its holder while they are away and passes on only when they give up their seat or a
+//! match ends while they are away; a key holder keeps it for good, and the key always takes it
+//! back. The host can let a computer play a seat for now (`stand_in`) and open a seat given up
+//! mid-match to a newcomer (`open_seat`); a player takes their seat back with `back`. An
+//! `impl TableActor` block: it changes the host, stand-ins and open flags, never the game.
 
 use parlor_shared::Seat;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};

@@ -1,15 +1,11 @@
-//! Pausing while the store cannot write: the table stops, never the truth.
-//!
-//! The store says when its writes stop going through ([`crate::store::Store::saving`]); its
-//! writer keeps retrying them. Meanwhile the table is paused: it tells everyone there
-//! (`storage` with `saving: false`), refuses every request with `storage_unavailable` (sent at
-//! once: a refusal carries nothing unstored), makes no bot moves and lets no clock run out.
-//! What it did before the failure waits in the outbox until stored, then goes out. When the
-//! store writes again the clocks are moved on by the pause's length, everyone is told
-//! (`saving: true`), each seat whose turn it is is asked again (its answer may have been
-//! refused meanwhile) and play goes on.
-//!
-//! An `impl TableActor` block plus the pause's state; it never writes to the store itself.
+//! Pausing while the store cannot write: the table stops, never the truth. The store says when
+//! its writes stop going through ([`crate::store::Store::saving`]) and keeps retrying them.
+//! Meanwhile the table tells everyone there (`storage`, `saving: false`), refuses every request
+//! with `storage_unavailable` (at once: a refusal carries nothing unstored), makes no bot moves
+//! and lets no clock run out; what it did before waits in the outbox until stored. When the store
+//! writes again the clocks move on by the pause, everyone is told (`saving: true`), each seat
+//! whose turn it is is asked again and play goes on. An `impl TableActor` block plus the pause's
+//! state; it never writes to the store itself.
 
 use std::task::{Poll, ready};
 use std::time::Duration;
