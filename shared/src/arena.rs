@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::bots::bid_outcome::{self, BidOutcome};
 use crate::bots::{HeuristicBot, RandomBot, Strategy};
 use crate::rules::{Action, Event, Game, Options, OptionsError, Variant};
 use crate::seat::{PerSeat, Seat};
@@ -86,6 +87,8 @@ pub struct MatchRecord {
     pub winners: Vec<Seat>,
     /// Illegal moves replaced by a built-in move, per seat.
     pub fallbacks: PerSeat<u32>,
+    /// How each seat's bid went, per hand (empty in the games without bids).
+    pub bids: Vec<PerSeat<BidOutcome>>,
 }
 
 /// Plays one whole match of `variant` from `seed` with `seats` (one per seat).
@@ -144,10 +147,16 @@ pub fn play_match(
             fallbacks[Seat(i as u8)] += p.failures();
         }
     }
+    let partnerships = variant.facts().partnerships;
     Ok(MatchRecord {
         points: game.history().iter().map(|h| h.points).collect(),
         winners: game.winners().to_vec(),
         fallbacks,
+        bids: game
+            .history()
+            .iter()
+            .filter_map(|h| bid_outcome::outcomes(h, partnerships))
+            .collect(),
     })
 }
 
@@ -246,6 +255,12 @@ struct Tally {
     sum: f64,
     sum_sq: f64,
     fallbacks: u64,
+    bid_hands: u64,
+    made: u64,
+    nils: u64,
+    nils_made: u64,
+    bags: f64,
+    bags_sq: f64,
 }
 
 /// One bot's results.
@@ -265,6 +280,28 @@ pub struct BotReport {
     pub points_per_hand: Estimate,
     /// Illegal moves replaced by a built-in move.
     pub fallbacks: u64,
+    /// How its bids went, in the games that bid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<BidReport>,
+}
+
+/// One bot's bids, in the games that bid (spades, ohhell).
+#[derive(Clone, Debug, Serialize)]
+pub struct BidReport {
+    /// Hands it bid (per seat).
+    pub hands: u64,
+    /// The share of its bids made (Spades: the side's contract, or its own nil; Oh Hell:
+    /// exactly), with its Wilson 95% interval.
+    pub made: Estimate,
+    /// Its nil bids.
+    pub nil_bids: u64,
+    /// Those it made (took no trick).
+    pub nils_made: u64,
+    /// `nils_made / nil_bids` with its Wilson 95% interval; `None` without a nil bid.
+    pub nil_success: Option<Estimate>,
+    /// Mean bags per hand (Spades: its side's; Oh Hell: its tricks over its bid), with its
+    /// 95% interval.
+    pub bags_per_hand: Estimate,
 }
 
 /// Aggregates finished games per distinct bot name. `games` pairs each schedule entry with
@@ -295,6 +332,16 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
                 t.sum += p;
                 t.sum_sq += p * p;
             }
+            for hand in &record.bids {
+                let o = hand[s];
+                t.bid_hands += 1;
+                t.made += u64::from(o.made);
+                t.nils += u64::from(o.nil.is_some());
+                t.nils_made += u64::from(o.nil == Some(true));
+                let bags = f64::from(o.bags);
+                t.bags += bags;
+                t.bags_sq += bags * bags;
+            }
         }
     }
     names
@@ -308,6 +355,14 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
             hands: t.hands,
             points_per_hand: mean_ci(t.hands, t.sum, t.sum_sq),
             fallbacks: t.fallbacks,
+            bidding: (t.bid_hands > 0).then(|| BidReport {
+                hands: t.bid_hands,
+                made: wilson(t.made as f64, t.bid_hands as f64),
+                nil_bids: t.nils,
+                nils_made: t.nils_made,
+                nil_success: (t.nils > 0).then(|| wilson(t.nils_made as f64, t.nils as f64)),
+                bags_per_hand: mean_ci(t.bid_hands, t.bags, t.bags_sq),
+            }),
         })
         .collect()
 }
@@ -386,5 +441,53 @@ mod tests {
         assert_eq!(report[0].hands, 2 * hands);
         let wins: u64 = report.iter().map(|r| r.wins).sum();
         assert!(wins >= 2, "someone wins each match");
+        assert!(
+            report.iter().all(|r| r.bidding.is_none()),
+            "hearts has no bids"
+        );
+    }
+
+    /// One seat's outcome in a hand.
+    fn bid(made: bool, nil: Option<bool>, bags: u8) -> BidOutcome {
+        BidOutcome { made, nil, bags }
+    }
+
+    #[test]
+    fn bidding_reports_count_nils_and_bags_per_bot() {
+        // Partnerships a (seats 0 and 2) and b (1 and 3), two hands.
+        let hands = vec![
+            PerSeat::from_slice(&[
+                bid(false, Some(false), 1),
+                bid(true, None, 4),
+                bid(false, None, 1),
+                bid(true, None, 4),
+            ]),
+            PerSeat::from_slice(&[
+                bid(true, None, 2),
+                bid(true, None, 0),
+                bid(true, Some(true), 2),
+                bid(true, None, 0),
+            ]),
+        ];
+        let record = MatchRecord {
+            points: vec![PerSeat::new(4); 2],
+            winners: vec![Seat(1), Seat(3)],
+            fallbacks: PerSeat::new(4),
+            bids: hands,
+        };
+        let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
+        let report = summarize(&bots, &[(fixture(1, 0, 4), record)]);
+        let a = report[0].bidding.as_ref().unwrap();
+        let b = report[1].bidding.as_ref().unwrap();
+        assert_eq!((a.hands, b.hands), (4, 4));
+        // North failed a nil, South made one; East and West bid none.
+        assert_eq!((a.nil_bids, a.nils_made), (2, 1));
+        assert!((a.nil_success.unwrap().mean - 0.5).abs() < 1e-12);
+        assert_eq!((b.nil_bids, b.nil_success), (0, None));
+        // Bags: 1 + 1 + 2 + 2 for North/South's seat-hands, 4 + 4 + 0 + 0 for East/West's.
+        assert!((a.bags_per_hand.mean - 1.5).abs() < 1e-12);
+        assert!((b.bags_per_hand.mean - 2.0).abs() < 1e-12);
+        assert!((a.made.mean - 0.5).abs() < 1e-12);
+        assert!((b.made.mean - 1.0).abs() < 1e-12);
     }
 }

@@ -1,7 +1,7 @@
 //! `parlor arena`: many whole matches, headless and in-process on every core, with seats
 //! rotated and deals duplicated; prints per-bot wins and points per hand with 95% intervals,
-//! the time built-in bots take per move, and, with two distinct bots, the ratio of their
-//! points per hand.
+//! the time built-in bots take per move, with two distinct bots the ratio of their points per
+//! hand, and in the games that bid, how each bot's bids went (made, nil, bags).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -144,7 +144,44 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
     if let (Some(ratio), [a, b]) = (ratio, report.as_slice()) {
         println!("{} / {} points per hand: {ratio:.3}", a.bot, b.bot);
     }
+    print_bidding(&report);
     Ok(())
+}
+
+/// The bids' table, in the games that bid: bids made, nil bids made, bags per hand.
+fn print_bidding(report: &[arena::BotReport]) {
+    if report.iter().all(|r| r.bidding.is_none()) {
+        return;
+    }
+    println!(
+        "{:<24} {:>7} {:>22} {:>26} {:>22}",
+        "bot", "hands", "bids made (95% CI)", "nils made (95% CI)", "bags/hand (95% CI)"
+    );
+    let percent = |e: &arena::Estimate| {
+        format!(
+            "{:>5.1}% [{:>5.1}, {:>5.1}]",
+            100.0 * e.mean,
+            100.0 * e.low,
+            100.0 * e.high
+        )
+    };
+    for r in report {
+        let Some(b) = &r.bidding else { continue };
+        let nils = b.nil_success.as_ref().map_or_else(
+            || "no nil bid".to_string(),
+            |e| format!("{}/{} {}", b.nils_made, b.nil_bids, percent(e)),
+        );
+        println!(
+            "{:<24} {:>7} {:>22} {:>26} {:>6.3} [{:>5.3}, {:>5.3}]",
+            r.bot,
+            b.hands,
+            percent(&b.made),
+            nils,
+            b.bags_per_hand.mean,
+            b.bags_per_hand.low,
+            b.bags_per_hand.high,
+        );
+    }
 }
 
 /// Decisions a built-in bot made and the time they took, summed over its seats and threads.

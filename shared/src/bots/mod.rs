@@ -4,6 +4,7 @@
 //! The crate has no clock: a caller that must bound a decision's time passes
 //! [`Strategy::choose_until`] a `stop` signal of its own (the server reads its clock there).
 
+pub mod bid_outcome;
 mod contract;
 pub mod heuristic;
 mod infer;
@@ -12,6 +13,7 @@ mod rng;
 pub mod sample;
 pub mod sim;
 pub mod strong;
+mod strong_bid;
 pub mod strong_hearts;
 mod strong_pass;
 pub mod table;

@@ -1,8 +1,9 @@
 //! Rebuilds a real [`Game`] at the viewer's position from a sampled deal, through the public
 //! engine API only: a stacked deck deals each seat the cards it holds now plus the ones it has
 //! played, passes are replayed (filippa) or switched off (hearts), the bids are made again
-//! (spades, ohhell), then every card of the hand is replayed. The game starts at the view's
-//! hand number, which sets Oh Hell's hand size. Seats are rotated so the sampled hand's dealer sits where a fresh game puts it;
+//! (spades, ohhell; while bidding, those made so far), then every card of the hand is
+//! replayed. The game starts at the view's hand number, which sets Oh Hell's hand size. Seats
+//! are rotated so the sampled hand's dealer sits where a fresh game puts it;
 //! [`Position::sim_seat`] maps real seats to the game's.
 
 use thiserror::Error;
@@ -94,10 +95,16 @@ impl Position {
         }
         let mut events = Vec::new();
         if let Some(bids) = view.bids {
-            // In turn from the dealer's left, as they were made.
+            // In turn from the dealer's left, as they were made; while bidding, those made so
+            // far.
             for k in 1..=n {
                 let real = view.dealer.left(k, n);
-                let tricks = bids[real].ok_or(SimError::Shape("a bid not made yet"))?;
+                let Some(tricks) = bids[real] else {
+                    if view.tricks.is_empty() && view.trick.plays.is_empty() {
+                        break;
+                    }
+                    return Err(SimError::Shape("a bid not made yet"));
+                };
                 pos.game
                     .apply_into(pos.sim_seat(real), &Action::Bid { tricks }, &mut events)?;
             }

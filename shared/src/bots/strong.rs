@@ -1,7 +1,8 @@
 //! Determinized Monte Carlo: for each sampled deal of the unseen cards that agrees with the
 //! view, every legal card is tried and the rest of the hand is played out by a rollout policy
 //! through the real engine; the card with the best mean outcome is played. The budget is a
-//! number of simulated hands, so the bot is deterministic given its seed (no clock).
+//! number of simulated hands, so the bot is deterministic given its seed (no clock). Bids
+//! (spades, ohhell) are searched the same way ([`super::strong_bid`]).
 //!
 //! At 4-seat Hearts the deals are played out on [`HeartsDeal`]s instead, and each one is
 //! picked from several draws by how well it explains the other seats' play so far
@@ -14,11 +15,13 @@
 
 use super::BotRng;
 use super::Strategy;
+use super::bid_outcome;
 use super::heuristic::{self, HeuristicBot};
 use super::infer;
 use super::random::RandomBot;
 use super::sample::Constraints;
 use super::sim::Position;
+use super::strong_bid;
 use super::strong_hearts::{self, HeartsDeal};
 use super::strong_pass;
 use super::table::Table;
@@ -161,6 +164,7 @@ impl StrongBot {
         }
         let worlds = (self.budget as usize / cards.len()).max(4);
         let mut totals = vec![0.0f64; cards.len()];
+        let bag_cost = bag_cost(view.variant, &view.options);
         let mut built = 0;
         let mut failures = 0;
         let mut random = RandomBot::new(self.rng.next_u64());
@@ -187,8 +191,8 @@ impl StrongBot {
                 if game.apply(sim_me, &Action::Play { card }).is_err() {
                     return None;
                 }
-                let result = self.finish_hand(&mut game, hand, &mut random);
-                totals[i] += value(view.variant, &result, sim_me);
+                let result = play_out(&mut game, hand, self.rollout, &mut random);
+                totals[i] += value(view.variant, &result, sim_me, bag_cost);
             }
         }
         self.last_worlds = built as u32;
@@ -282,27 +286,45 @@ impl StrongBot {
         let hands = kept.expect("at least one draw");
         (hands, sum / draws as f64)
     }
+}
 
-    /// Plays the hand to its end with the rollout policy; returns its score line.
-    fn finish_hand(&self, game: &mut Game, hand: u32, random: &mut RandomBot) -> HandResult {
-        let mut events = Vec::with_capacity(16);
-        while !game.is_over() && game.hand_number() == hand {
-            let seat = game.next_to_play();
-            let card = match self.rollout {
-                Rollout::Heuristic => heuristic::play(&Table::from_game(game, seat)),
-                Rollout::Random => random.pick(game.legal_plays(seat)).expect("a legal card"),
-            };
-            events.clear();
-            game.apply_into(seat, &Action::Play { card }, &mut events)
-                .expect("rollout plays are legal");
+/// Plays the hand numbered `hand` to its end with the `rollout` policy (every bid made);
+/// returns its score line.
+pub(super) fn play_out(
+    game: &mut Game,
+    hand: u32,
+    rollout: Rollout,
+    random: &mut RandomBot,
+) -> HandResult {
+    let mut events = Vec::with_capacity(16);
+    while !game.is_over() && game.hand_number() == hand {
+        let seat = game.next_to_play();
+        let card = match rollout {
+            Rollout::Heuristic => heuristic::play(&Table::from_game(game, seat)),
+            Rollout::Random => random.pick(game.legal_plays(seat)).expect("a legal card"),
+        };
+        events.clear();
+        game.apply_into(seat, &Action::Play { card }, &mut events)
+            .expect("rollout plays are legal");
+    }
+    game.history().last().cloned().expect("a finished hand")
+}
+
+/// What a bag costs a Spades side in the long run under `options`: its share of the penalty
+/// that every `bag_limit` bags bring (0 when bags cost nothing, and in the other variants).
+pub(super) fn bag_cost(variant: Variant, options: &crate::rules::Options) -> f64 {
+    match crate::rules::Rules::new(variant, options) {
+        Ok(rules) if variant == Variant::Spades && rules.bag_limit > 0 => {
+            f64::from(rules.bag_penalty) / f64::from(rules.bag_limit)
         }
-        game.history().last().cloned().expect("a finished hand")
+        _ => 0.0,
     }
 }
 
 /// How good a finished hand is for `me` (higher is better), in the variant's own terms and
-/// relative to the other seats.
-fn value(variant: Variant, r: &HandResult, me: Seat) -> f64 {
+/// relative to the other seats. In Spades each bag is charged `bag_cost` as it is taken (a
+/// simulated hand starts with no bags, so its own penalties are left out).
+pub(super) fn value(variant: Variant, r: &HandResult, me: Seat, bag_cost: f64) -> f64 {
     let n = r.points.len() as f64;
     let mean_others = |v: &dyn Fn(Seat) -> f64| -> f64 {
         let total: f64 = (0..r.points.len() as u8).map(|s| v(Seat(s))).sum();
@@ -327,7 +349,14 @@ fn value(variant: Variant, r: &HandResult, me: Seat) -> f64 {
             t(me) - mean_others(&t)
         }
         // The side's points against the other side's.
-        Variant::Spades => f64::from(r.points[me] - r.points[me.next(4)]),
+        Variant::Spades => {
+            let bags = bid_outcome::outcomes(r, true).expect("spades hands have bids");
+            let side = |s: Seat| {
+                let penalty = r.bag_penalty.map_or(0, |p| p[s]);
+                f64::from(r.points[s] - penalty) - bag_cost * f64::from(bags[s].bags)
+            };
+            side(me) - side(me.next(4))
+        }
         Variant::OhHell => {
             let p = |s: Seat| f64::from(r.points[s]);
             p(me) - mean_others(&p)
@@ -363,6 +392,12 @@ impl Strategy for StrongBot {
             {
                 return Action::Pass { cards };
             }
+        }
+        if let Legal::Bid { .. } = view.legal
+            && let Some(tricks) =
+                strong_bid::choose(view, self.budget, self.rollout, &mut self.rng, stop)
+        {
+            return Action::Bid { tricks };
         }
         if let Legal::Play { cards } = view.legal
             && cards.len() > 1
