@@ -5,7 +5,7 @@
 //! last line is `moves/s: X p50_ms: Y p99_ms: Z`. `--strong-tables N` adds tables where built-in
 //! `strong` bots play beside a remote host, to show whether their thinking slows the others;
 //! `--busy N` spins N threads beside the run ([`super::machine`]); `--human` loads the server as
-//! families do ([`human`]). `parlor-bench versus-relay` runs this same load ([`load`]) against
+//! families do (`human`). `parlor-bench versus-relay` runs this same load ([`load`]) against
 //! a bare relay and the server in turn.
 
 mod human;
