@@ -877,7 +877,13 @@ async fn serve(
             })
             .collect();
         let started = Instant::now();
-        let result = writer.commit(&writes).await;
+        let mut result = writer.commit(&writes).await;
+        if result.is_err() && writer.health.failing().is_none() {
+            // The first failure after a healthy stretch is tried again at once, on a fresh
+            // connection: a session the database ended (this node frozen past its lease)
+            // learns it was fenced, and its tables say they moved rather than "can't save".
+            result = writer.commit(&writes).await;
+        }
         metrics::histogram!("parlor_store_commit_seconds").record(started.elapsed().as_secs_f64());
         metrics::counter!("parlor_store_commits_total").increment(1);
         let outcomes = match result {
