@@ -358,6 +358,52 @@ mod tests {
     }
 
     #[test]
+    fn spades_partners_each_get_their_sides_result() {
+        let spades = parlor_shared::Variant::Spades;
+        let partnerships = spades.facts().partnerships;
+        assert!(partnerships, "spades is rated by partnership");
+        // North/South (strong and heuristic) reach the target; East/West are two randoms.
+        let entrants = four([
+            Some("strong"),
+            Some("random"),
+            Some("heuristic"),
+            Some("random"),
+        ]);
+        let places = places_of(
+            &[512, 230, 512, 230],
+            &[0, 2],
+            partnerships,
+            false,
+            entrants,
+        );
+        let got: Vec<(u8, u32)> = places.iter().map(|p| (p.team, p.place)).collect();
+        assert_eq!(got, [(0, 1), (1, 2), (0, 1), (1, 2)]);
+        let mut board = Board::default();
+        board.apply(&MatchResult {
+            variant: spades.to_string(),
+            ..result(places)
+        });
+        let entry = |name: &str| {
+            board
+                .entry("spades", &Entrant::builtin(name))
+                .cloned()
+                .unwrap()
+        };
+        let (strong, heuristic, random) = (entry("strong"), entry("heuristic"), entry("random"));
+        // Both winners move up by the same step from the same start; the losing side's one
+        // entrant counts the match once, from its two seats' shared result.
+        assert!(strong.rating > 25.0 && heuristic.rating > 25.0);
+        assert!((strong.rating - heuristic.rating).abs() < 1e-9);
+        assert!(random.rating < 25.0);
+        assert_eq!(random.matches, 1);
+        for e in [&strong, &heuristic, &random] {
+            assert_eq!(e.recent[0].of, 2, "two sides, not four seats");
+        }
+        assert_eq!(strong.recent[0].place, 1);
+        assert_eq!(random.recent[0].place, 2);
+    }
+
+    #[test]
     fn a_match_with_one_rated_team_moves_nobody() {
         let mut board = Board::default();
         let places = places_of(
