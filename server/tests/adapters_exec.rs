@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use parlor_server::tools::adapters;
 use parlor_server::tools::adapters::exec::ExecBot;
-use parlor_shared::arena::{Player, Seated, play_match};
+use parlor_shared::arena::{MatchRecord, Player, Seated, play_match};
 use parlor_shared::rules::BadCard;
 use parlor_shared::{Card, Event, Game, Options, PlayerView, Seat, Variant};
 
@@ -30,6 +30,17 @@ fn log_path(test: &str) -> (tempfile::TempDir, PathBuf) {
 /// Plays one match with the Python client (in `mode`) in seat 0 and heuristics elsewhere;
 /// returns what the client received and seat 0's total.
 fn play(variant: Variant, options: &Options, mode: &str, budget_ms: u64) -> (Vec<String>, i32) {
+    let (lines, record) = play_record(variant, options, mode, budget_ms);
+    (lines, record.points.iter().map(|p| p[Seat(0)]).sum())
+}
+
+/// [`play`], returning the match's record.
+fn play_record(
+    variant: Variant,
+    options: &Options,
+    mode: &str,
+    budget_ms: u64,
+) -> (Vec<String>, MatchRecord) {
     let (_dir, log) = log_path(&format!("{variant}-{}", mode.replace(' ', "")));
     let spec = format!(
         "exec:python3 {} --mode {mode} --log {}",
@@ -47,13 +58,12 @@ fn play(variant: Variant, options: &Options, mode: &str, budget_ms: u64) -> (Vec
         .collect();
     let record = play_match(variant, options, 3, &mut seats).unwrap();
     drop(seats);
-    let total = record.points.iter().map(|p| p[Seat(0)]).sum();
     let lines = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
         .map(str::to_string)
         .collect();
-    (lines, total)
+    (lines, record)
 }
 
 fn tricks_to(target: i32) -> Options {
@@ -152,6 +162,103 @@ fn a_slow_or_crashing_program_is_replaced_and_the_match_finishes() {
     );
 }
 
+/// The fields of a protocol line (`|INFO|bid|seat0|3|END|` gives `INFO`, `bid`, `seat0`, `3`).
+fn fields(line: &str) -> Vec<&str> {
+    let inner = line.trim_start_matches('|').trim_end_matches("|END|");
+    inner.split('|').collect()
+}
+
+/// Checks every bid the client was asked for: the query's range, and the bid then shown for
+/// it, which is the client's own (its aces and kings, within the range and off the forbidden
+/// one). Returns how many it was asked.
+fn check_bids(lines: &[String], players: usize) -> usize {
+    let mut hand_cards = 0;
+    let mut asked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("|INFO|cards|") {
+            hand_cards = fields(line)[2]
+                .split(' ')
+                .filter(|c| c.starts_with('A') || c.starts_with('K'))
+                .count();
+        }
+        if !line.starts_with("|QUERY|bid|") {
+            continue;
+        }
+        asked += 1;
+        let f = fields(line);
+        let (min, max): (usize, usize) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+        let forbidden: Option<usize> = (f[4] != "-").then(|| f[4].parse().unwrap());
+        let mut want = hand_cards.clamp(min, max);
+        if Some(want) == forbidden {
+            want = if want < max { want + 1 } else { want - 1 };
+        }
+        assert_eq!(
+            lines[i + 1],
+            format!("|INFO|bid|seat0|{want}|END|"),
+            "the client's own bid, right after its query"
+        );
+    }
+    // Every seat's bid is shown, each hand.
+    let shown = lines.iter().filter(|l| l.starts_with("|INFO|bid|")).count();
+    assert_eq!(shown, asked * players);
+    asked
+}
+
+#[test]
+fn a_program_bids_in_spades_and_sees_every_bid() {
+    let options = Options {
+        target: Some(150),
+        ..Options::default()
+    };
+    let (lines, record) = play_record(Variant::Spades, &options, "good", 5000);
+    let hands = record.points.len();
+    assert_eq!(check_bids(&lines, 4), hands, "asked once a hand");
+    assert!(lines.iter().any(|l| l == "|QUERY|bid|0|13|-|END|"));
+    // The bids come before the first card of the hand.
+    let first_bid = lines
+        .iter()
+        .position(|l| l.starts_with("|INFO|bid|"))
+        .unwrap();
+    let first_trick = lines
+        .iter()
+        .position(|l| l.starts_with("|INFO|start trick|"))
+        .unwrap();
+    assert!(first_bid < first_trick);
+    assert_eq!(record.bids.len(), hands);
+}
+
+#[test]
+fn a_program_bids_in_oh_hell_off_the_dealers_forbidden_number() {
+    let (lines, record) = play_record(Variant::OhHell, &Options::default(), "good", 5000);
+    assert_eq!(check_bids(&lines, 4), record.points.len());
+    // Seat 0 deals every fourth hand; under the hook the dealer is told what it may not bid.
+    let hooked = lines
+        .iter()
+        .filter(|l| l.starts_with("|QUERY|bid|") && !l.ends_with("|-|END|"))
+        .count();
+    assert!(hooked > 0, "the dealer's forbidden bid is in its query");
+    assert_eq!(record.fallbacks[Seat(0)], 0);
+}
+
+#[test]
+fn a_bid_that_is_not_a_number_gets_a_built_in_bid() {
+    let options = Options {
+        target: Some(100),
+        ..Options::default()
+    };
+    let (lines, record) = play_record(Variant::Spades, &options, "garbage --bad 1", 5000);
+    let query = lines
+        .iter()
+        .position(|l| l.starts_with("|QUERY|bid|"))
+        .unwrap();
+    assert!(
+        lines[query + 1].starts_with("|INFO|bid|seat0|"),
+        "a bid was made for it"
+    );
+    assert!(record.fallbacks[Seat(0)] >= 1);
+    assert!(lines.last().unwrap().starts_with("|INFO|end game|"));
+}
+
 #[test]
 fn a_missing_program_is_an_error_not_a_crash() {
     let err = adapters::seated(
@@ -196,7 +303,7 @@ fn two_stacked_hands(mode: &str, test: &str) -> Vec<String> {
                 .into_iter()
                 .flat_map(|a| a.split(' ').map(str::to_string).collect::<Vec<_>>())
                 .collect();
-            let bot = ExecBot::new(argv, variant, Seat(s), Duration::from_secs(20)).unwrap();
+            let bot = ExecBot::new(argv, variant, 4, Seat(s), Duration::from_secs(20)).unwrap();
             Box::new(bot) as Box<dyn Player>
         })
         .collect();

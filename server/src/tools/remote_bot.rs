@@ -28,15 +28,15 @@ pub enum MoveSource {
 }
 
 impl MoveSource {
-    /// What makes the moves for `seat` at a table of `variant`.
-    pub fn build(&self, variant: Variant, seat: Seat) -> anyhow::Result<Mover> {
+    /// What makes the moves for `seat` at a table of `variant` with `players` seats.
+    pub fn build(&self, variant: Variant, players: u8, seat: Seat) -> anyhow::Result<Mover> {
         Ok(match self {
             MoveSource::Strategy(name, seed) => Mover::Strategy(
                 strategy(name, variant, *seed)
                     .with_context(|| format!("no strategy {name:?} for {variant}"))?,
             ),
             MoveSource::Exec(argv, budget) => Mover::Program(Box::new(
-                ExecBot::new(argv.clone(), variant, seat, *budget)
+                ExecBot::new(argv.clone(), variant, players, seat, *budget)
                     .with_context(|| format!("starting {:?}", argv.join(" ")))?,
             )),
         })
@@ -123,10 +123,10 @@ struct Session {
 
 impl Session {
     /// The mover, built on first use (the seat and variant are known by then).
-    fn mover(&mut self, variant: Variant) -> anyhow::Result<&mut Mover> {
+    fn mover(&mut self, variant: Variant, players: u8) -> anyhow::Result<&mut Mover> {
         if self.mover.is_none() {
             let seat = self.seat.context("a move asked before a seat was given")?;
-            self.mover = Some(self.spec.build(variant, seat)?);
+            self.mover = Some(self.spec.build(variant, players, seat)?);
         }
         Ok(self.mover.as_mut().expect("just built"))
     }
@@ -239,7 +239,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
             ServerMsg::YourTurn { seq, view, .. } => {
                 if answered != Some(seq) && !matches!(view.legal, Legal::Wait) {
                     reply = Some(move_message(
-                        session.mover(view.variant)?.act(&view),
+                        session.mover(view.variant, view.players)?.act(&view),
                         Some(seq),
                     ));
                     answered = Some(seq);
@@ -285,7 +285,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
             ServerMsg::Table { table, .. } => {
                 if session.mover.is_none() && session.seat.is_some() {
                     // Built early so an outside program hears the whole match.
-                    session.mover(table.variant)?;
+                    session.mover(table.variant, table.seats.len() as u8)?;
                 }
             }
             // Table talk is for people, and a bot never asks for hints; invitations go to

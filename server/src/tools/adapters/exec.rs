@@ -1,10 +1,12 @@
 //! `exec:CMD`: a bot program speaking the contest line protocol over its standard input and
 //! output. The adapter turns the seat's events into `INFO` lines exactly as the contest's
 //! reference server sends them (`end trick` carries the winner's game score, `bad card` the
-//! program's own text), asks `QUERY|card` on its turn, and never lets the program stall or break the table: a late, illegal or missing
-//! answer gets the table's policy (`tricks`' bad-card penalty, else a built-in move followed
-//! by the true hand in a fresh `cards` line); a program over its time budget is killed and
-//! replaced. Passes are made for the program by the heuristic, then the new hand is sent.
+//! program's own text), asks `QUERY|card` on its turn (and, in the games that bid, `QUERY|bid`
+//! with the allowed range, every bid then shown in a `bid` line), and never lets the program
+//! stall or break the table: a late, illegal or missing answer gets the table's policy
+//! (`tricks`' bad-card penalty, else a built-in move, a card followed by the true hand in a
+//! fresh `cards` line); a program over its time budget is killed and replaced. Passes are made
+//! for the program by the heuristic, then the new hand is sent.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -132,15 +134,15 @@ pub struct ExecBot {
 }
 
 impl ExecBot {
-    /// The adapter for `seat` at a table of `players`, running `argv` (the program gets its
-    /// name, `seatN`, as its last argument) with `budget` per move.
+    /// The adapter for `seat` at a table of `variant` with `players` seats, running `argv`
+    /// (the program gets its name, `seatN`, as its last argument) with `budget` per move.
     pub fn new(
         argv: Vec<String>,
         variant: Variant,
+        players: u8,
         seat: Seat,
         budget: Duration,
     ) -> std::io::Result<ExecBot> {
-        let players = variant.players();
         let names: Vec<String> = (0..players).map(|s| format!("seat{s}")).collect();
         let proc = Proc::spawn(&argv, &names[seat.index()])?;
         Ok(ExecBot {
@@ -205,19 +207,20 @@ impl ExecBot {
         self.send_cards();
     }
 
-    /// Asks the program for a card; `None` when it does not answer in time.
-    fn ask(&mut self) -> Option<Answer> {
+    /// Sends `query` and waits for the program's answer line; `None` when it does not answer
+    /// in time.
+    fn ask(&mut self, query: &str) -> Option<String> {
         if self.proc.is_none() && self.restarts < MAX_RESTARTS {
             self.replace();
         }
         let proc = self.proc.as_mut()?;
         while proc.lines.try_recv().is_ok() {}
-        if !proc.send(&line::query_card()) {
+        if !proc.send(query) {
             self.proc = None;
             return None;
         }
         match proc.lines.recv_timeout(self.budget) {
-            Ok(l) => Some(line::parse_answer(&l)),
+            Ok(l) => Some(l),
             Err(RecvTimeoutError::Timeout) => {
                 tracing::warn!(bot = %self.argv.join(" "), "no answer in time");
                 self.replace();
@@ -261,6 +264,24 @@ impl Player for ExecBot {
     fn act(&mut self, view: &PlayerView) -> Action {
         let cards: CardSet = match view.legal {
             Legal::Play { cards } => cards,
+            Legal::Bid {
+                min,
+                max,
+                forbidden,
+            } => {
+                let answer = self.ask(&line::query_bid(min, max, forbidden));
+                let bid = Action::Bid {
+                    tricks: answer
+                        .as_deref()
+                        .and_then(line::parse_bid)
+                        .unwrap_or(u8::MAX),
+                };
+                if view.legal.allows(&bid) {
+                    return bid;
+                }
+                self.failures += 1;
+                return HeuristicBot.choose(view);
+            }
             // Passing is done for the program; it learns its new hand afterwards.
             _ => return HeuristicBot.choose(view),
         };
@@ -268,7 +289,9 @@ impl Player for ExecBot {
         if view.trick.plays.is_empty() && !self.trick_started {
             self.start_trick(self.me);
         }
-        let answer = self.ask();
+        let answer = self
+            .ask(&line::query_card())
+            .map(|l| line::parse_answer(&l));
         match answer {
             Some(Answer::Card(card)) if cards.contains(card) => Action::Play { card },
             other => self.fallback(view, other),
@@ -316,6 +339,10 @@ impl Player for ExecBot {
                     }
                     exchanged = true;
                     self.passing = false;
+                }
+                Event::Bid { seat, tricks } => {
+                    let fields = [self.names[seat.index()].clone(), tricks.to_string()];
+                    self.info("bid", &fields);
                 }
                 Event::Played { seat, card } => {
                     if !self.trick_started {

@@ -1,6 +1,8 @@
 //! The contest line protocol, `|TYPE|KEY|DATA...|END|`: formatting the server's messages and
 //! reading a program's `|RESPONSE|card|XX|END|` answers as the contest's reference server
-//! does. Cards are rank + suit letters with ten written `T` (`TD`, `QS`).
+//! does. Cards are rank + suit letters with ten written `T` (`TD`, `QS`). Parlor's bids
+//! (spades, ohhell) follow the same shape: `|QUERY|bid|MIN|MAX|FORBIDDEN|END|` answered by
+//! `|RESPONSE|bid|N|END|`.
 
 use parlor_shared::{Card, CardSet, Rank, Suit};
 
@@ -26,6 +28,30 @@ pub fn info(key: &str, fields: &[String]) -> String {
 #[must_use]
 pub fn query_card() -> String {
     message("QUERY", "card", &[])
+}
+
+/// The bid query: any number from `min` to `max` but `forbidden` (`-` when every one is
+/// allowed).
+#[must_use]
+pub fn query_bid(min: u8, max: u8, forbidden: Option<u8>) -> String {
+    let forbidden = forbidden.map_or_else(|| "-".to_string(), |f| f.to_string());
+    message(
+        "QUERY",
+        "bid",
+        &[min.to_string(), max.to_string(), forbidden],
+    )
+}
+
+/// Reads a bid answer as a card answer is read: the fourth `|`-separated field
+/// (`|RESPONSE|bid|3|END|`), which must be a number in plain digits (`3`, `10`; not ` 3`,
+/// `+3` or `three`). `None` when it is not one.
+#[must_use]
+pub fn parse_bid(line: &str) -> Option<u8> {
+    let field = line.split('|').nth(3)?;
+    if field.is_empty() || field.len() > 2 || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    field.parse().ok()
 }
 
 /// A hand as one field: cards separated by spaces (`6H 7D AC`).
@@ -110,5 +136,21 @@ mod tests {
             );
         }
         assert_eq!(parse_answer("QS"), Answer::Garbage(None));
+    }
+
+    #[test]
+    fn bids_are_asked_and_read_in_the_same_shape() {
+        assert_eq!(query_bid(0, 13, None), "|QUERY|bid|0|13|-|END|");
+        assert_eq!(query_bid(0, 5, Some(2)), "|QUERY|bid|0|5|2|END|");
+        assert_eq!(parse_bid("|RESPONSE|bid|3|END|"), Some(3));
+        assert_eq!(parse_bid("|RESPONSE|bid|12|END|"), Some(12));
+        for bad in ["", " 3", "3 ", "+3", "-1", "three", "100", "QS"] {
+            assert_eq!(
+                parse_bid(&format!("|RESPONSE|bid|{bad}|END|")),
+                None,
+                "{bad}"
+            );
+        }
+        assert_eq!(parse_bid("3"), None);
     }
 }

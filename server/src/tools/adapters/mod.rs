@@ -50,8 +50,14 @@ pub fn seated(
     if let Some(cmd) = spec.strip_prefix("exec:") {
         let argv = exec::split_command(cmd)
             .with_context(|| format!("exec:{cmd}: no command, or unbalanced quotes"))?;
-        let bot = exec::ExecBot::new(argv, variant, seat, Duration::from_millis(move_ms))
-            .with_context(|| format!("starting {cmd:?}"))?;
+        let bot = exec::ExecBot::new(
+            argv,
+            variant,
+            variant.players(),
+            seat,
+            Duration::from_millis(move_ms),
+        )
+        .with_context(|| format!("starting {cmd:?}"))?;
         return Ok(Seated::Player(Box::new(bot)));
     }
     if let Some(path) = spec.strip_prefix("script:") {
