@@ -146,6 +146,71 @@ fn strong_beats_the_heuristic_at_hearts_on_a_fixed_sample() {
     assert!(s < h, "strong {s} vs heuristic {h}");
 }
 
+/// Mean points per hand of bot 0 and bot 1 over `deals` duplicated deals played to `target`
+/// (`None`: the variant's own end).
+fn duel_to(variant: Variant, target: Option<i32>, bots: &[&str], deals: u64) -> (f64, f64) {
+    let names: Vec<String> = bots.iter().map(|s| s.to_string()).collect();
+    let n = names.len();
+    let options = Options {
+        target,
+        ..Options::default()
+    };
+    let games: Vec<_> = (0..deals * n as u64)
+        .map(|i| {
+            let f = fixture(3, i, n);
+            let mut seats: Vec<Seated> = f
+                .seating
+                .iter()
+                .enumerate()
+                .map(|(s, &b)| Seated::builtin(&names[b], variant, i * 10 + s as u64).unwrap())
+                .collect();
+            (
+                f.clone(),
+                play_match(variant, &options, f.seed, &mut seats).unwrap(),
+            )
+        })
+        .collect();
+    let report = summarize(&names, &games);
+    (
+        report[0].points_per_hand.mean,
+        report[1].points_per_hand.mean,
+    )
+}
+
+/// Partnership against partnership in Spades (to 200), and two of each at an Oh Hell table
+/// (a whole match): strong ahead of the heuristic, the heuristic well ahead of random.
+#[test]
+fn strong_beats_the_heuristic_and_the_heuristic_random_in_the_games_that_bid() {
+    let (s, h) = duel_to(
+        Variant::Spades,
+        Some(200),
+        &["strong:40", "heuristic", "strong:40", "heuristic"],
+        3,
+    );
+    assert!(s > h, "spades: strong {s} vs heuristic {h}");
+    let (h, r) = duel_to(
+        Variant::Spades,
+        Some(200),
+        &["heuristic", "random", "heuristic", "random"],
+        6,
+    );
+    assert!(h > r + 50.0, "spades: heuristic {h} vs random {r}");
+    let (s, h) = duel_to(
+        Variant::OhHell,
+        None,
+        &["strong:40", "heuristic", "strong:40", "heuristic"],
+        1,
+    );
+    assert!(s > h, "ohhell: strong {s} vs heuristic {h}");
+    let (h, r) = duel_to(
+        Variant::OhHell,
+        None,
+        &["heuristic", "random", "heuristic", "random"],
+        6,
+    );
+    assert!(h > 2.0 * r, "ohhell: heuristic {h} vs random {r}");
+}
+
 #[test]
 fn sampled_deals_agree_with_the_view_and_rebuild_the_position() {
     let mut rng = BotRng::new(5);
