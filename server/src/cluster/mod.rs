@@ -316,9 +316,32 @@ impl Cluster {
         }
     }
 
-    /// Says the node drains: it adopts nothing more.
-    pub fn drain(&self) {
+    /// Says the node drains, here and in its row of `nodes` at once: it adopts nothing more,
+    /// the other nodes place no new table on it and share its tables among themselves as
+    /// their leases are let go, without waiting for a round of its own.
+    pub async fn drain(&self) {
         self.inner.draining.store(true, Ordering::Relaxed);
+        let said = match self.db().await {
+            Ok(db) => {
+                let count = self.inner.fence.count();
+                leases::heartbeat(&db, self.node(), self.address(), count, true).await
+            }
+            Err(err) => Err(err),
+        };
+        match said {
+            Ok(()) => {
+                tracing::info!(node = %self.node(), "draining: the other nodes take the tables")
+            }
+            Err(err) => {
+                tracing::warn!(%err, "could not say the node drains: its tables are adopted once their leases run out")
+            }
+        }
+    }
+
+    /// True once the node drains.
+    #[must_use]
+    pub fn is_draining(&self) -> bool {
+        self.inner.draining.load(Ordering::Relaxed)
     }
 
     /// Renews, watches and adopts every third of a lease until `shutdown`.
@@ -330,7 +353,7 @@ impl Cluster {
             }
             tokio::select! {
                 () = shutdown.cancelled() => {
-                    self.drain();
+                    self.drain().await;
                     return;
                 }
                 () = tokio::time::sleep(every) => {}

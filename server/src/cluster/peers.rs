@@ -111,7 +111,8 @@ impl Cluster {
     }
 
     /// The node a new table should open on when it is not this one: the live node, not
-    /// draining, holding the fewest tables, if it holds fewer than this one's `mine`.
+    /// draining, holding the fewest tables, if it holds fewer than this one's `mine` (or
+    /// whatever it holds, while this one drains).
     pub async fn placement(&self, mine: usize) -> Option<String> {
         let nodes = self.nodes().await;
         let mut placed = self.inner.placed.lock().expect("lock");
@@ -121,7 +122,7 @@ impl Cluster {
             .filter(|n| n.live && !n.draining && n.id != self.node())
             .min_by_key(|n| load(&n.id, n.tables))?;
         let theirs = load(&best.id, best.tables);
-        if usize::try_from(theirs).unwrap_or(usize::MAX) >= mine {
+        if !self.is_draining() && usize::try_from(theirs).unwrap_or(usize::MAX) >= mine {
             return None;
         }
         *placed.entry(best.id).or_insert(0) += 1;
