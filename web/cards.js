@@ -55,6 +55,11 @@ export function cardShort(card) {
   return rankLabel(card) + SUIT_SYMBOLS[card[1]];
 }
 
+/** A card button's name: what it shows, then how it is said ("Q♠, Queen of spades"), so voice control and screen readers agree. @param {string} card */
+export function cardLabel(card) {
+  return t('card.label', { short: cardShort(card), name: cardName(card) });
+}
+
 /** A suit's name with its symbol: "♥ hearts". @param {string} suit */
 export function suitLabel(suit) {
   return `${SUIT_SYMBOLS[suit]} ${suitName(suit)}`;

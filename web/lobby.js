@@ -309,7 +309,7 @@ function renderCreate(lobby) {
     h('p', { class: 'hint' }, t('lobby.list_table_hint'))),
   tableSettings(state),
   h('p', { class: 'hint' }, t('lobby.empty_seats_hint')),
-  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? t('lobby.creating') : t('lobby.create'))),
+  h('div', { class: 'row create-row' }, h('button', { type: 'submit', class: 'primary big', id: 'create-table', disabled: state.busy }, state.busy ? t('lobby.creating') : t('lobby.create'))),
   state.error ? h('p', { class: 'error', role: 'alert' }, state.error) : null);
   replaceChildren(lobby.createBox, h('h2', { id: 'create-title' }, t('lobby.create_title')), form);
 }

@@ -24,9 +24,9 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Serious or critical axe-core findings on the page as it is now. */
 async function axeProblems(page) {
   if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ path: axePath });
-  // A card's face ("Q♠") is symbolic and its name spoken ("Queen of spades") on purpose.
+  // A card's name starts with what it shows ("Q♠, Queen of spades"): the visible-name check is on.
   const result = await page.evaluate(() => window.axe.run(document, {
-    resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: false } },
+    resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: true } },
   }));
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);

@@ -14,7 +14,7 @@ import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } fr
 
 /** Phones upright and sideways, a tablet both ways, the common laptops and desktops. */
 const SIZES = [
-  [360, 740], [390, 844], [740, 360], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
+  [360, 740], [375, 667], [390, 844], [740, 360], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
 ];
 
 let browser;
@@ -39,6 +39,11 @@ function measure() {
     trick: one('.center .trick:not(.bidding)'),
     center: one('.center'),
     played: [...document.querySelectorAll('.trick .played .card')].map(box),
+    playedRanks: [...document.querySelectorAll('.trick .played .card .rank')].map((el) => parseFloat(getComputedStyle(el).fontSize)),
+    caption: one('#trick-caption'),
+    // The rows the buttons under the hand take (a suggestion's words and the pass button aside).
+    actionRows: new Set([...document.querySelectorAll('.hand-actions > button:not(.big), .hand-actions > .hand-more')]
+      .filter((el) => el.getClientRects().length > 0).map((el) => Math.round(el.getBoundingClientRect().top))).size,
     turn: one('#turn'),
     pass: one('#pass-button'),
     bid: one('#bid-button'),
@@ -63,12 +68,16 @@ function onScreen(m, b, what, size) {
 async function checkSizes(page, phase, cards = 13, game = '') {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
+  // A trick just taken stays a moment, then slides away: measure the table after it.
+  await page.waitForFunction(() => window.__parlor.trickHold === null, null, { timeout: 10000 });
   for (const [width, height] of SIZES) {
     const size = `${width}×${height} (${phase})`;
     await page.setViewportSize({ width, height });
     // The game fits itself on the resize; wait for the layout to settle on its new height.
     await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
     await page.evaluate(() => window.scrollTo(0, 0));
+    // A card still flying to the table is measured where it lands.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
     await page.screenshot({ path: path.join(dir, `layout-${game ? `${game}-` : ''}${phase}-${width}x${height}.png`) });
     assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
     const m = await page.evaluate(measure);
@@ -86,7 +95,14 @@ async function checkSizes(page, phase, cards = 13, game = '') {
     const overlaps = (a, b) => a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
     for (const p of m.plates) {
       assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}: ${JSON.stringify({ turn: m.turn, trick: m.trick, plate: p })}`);
+      for (const c of m.played) assert.ok(!overlaps(c, p), `a card on the table clears the plates at ${size}: ${JSON.stringify({ card: c, plate: p })}`);
+      if (m.caption) assert.ok(!overlaps(m.caption, p), `who took the trick clears the plates at ${size}`);
     }
+    m.plates.forEach((p, i) => m.plates.slice(i + 1).forEach((q) => assert.ok(!overlaps(p, q), `the plates do not overlap at ${size}: ${JSON.stringify([p, q])}`)));
+    // The trick is as readable as the hand: a rank of at least 14 px on a card at least 40 px wide.
+    for (const r of m.playedRanks) assert.ok(r >= 14, `a rank on the table is at least 14 px at ${size}: ${r}`);
+    for (const c of m.played) assert.ok(c.w >= 40, `a card on the table is at least 40 px wide at ${size}: ${c.w}`);
+    assert.ok(m.actionRows <= 2, `the buttons under the hand take at most two rows at ${size}: ${m.actionRows}`);
     if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
     else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
     if (phase === 'bidding') {
@@ -176,5 +192,61 @@ test('oh hell with seven seats: every plate, the hand, the bid box and the trick
   }, 60000, 'our turn with cards on the table');
   await checkSizes(page, 'playing', (await page.evaluate(() => window.__parlor.view.hand.length)), 'ohhell7');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Sits at a new table of `variant` with computers and plays until it is our turn with cards on the table. */
+async function seatedWithCardsOnTable(variant, options = {}) {
+  const created = await createByApi(server.url, { variant, options, table_options: { bot_delay_ms: 0 }, seed: 2024 });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 0);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  await until(async () => {
+    const v = await page.evaluate(() => window.__parlor?.view);
+    if (v?.legal?.type === 'play' && v.trick.plays.length >= Math.min(2, v.players - 1)) return true;
+    if (v && v.legal?.type !== 'wait') await actOnce(page);
+    return false;
+  }, 60000, 'our turn with cards on the table');
+  return { page, context, errors };
+}
+
+for (const [variant, options, name] of [
+  ['filippa', {}, 'filippa'], ['hearts5', {}, 'hearts5'], ['tricks', {}, 'tricks'], ['whist', {}, 'whist'],
+  ['ohhell', { players: 3 }, 'ohhell3'], ['ohhell', { players: 5 }, 'ohhell5'],
+]) {
+  test(`${name}: the trick is readable and clear of the plates at every size, before and after "Suggest a card"`, async () => {
+    const { page, context, errors } = await seatedWithCardsOnTable(variant, options);
+    const cards = await page.evaluate(() => window.__parlor.view.hand.length);
+    await checkSizes(page, 'playing', cards, name);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('#hint-button').click();
+    await page.locator('#hint-note:not(:empty)').waitFor();
+    await checkSizes(page, 'suggested', cards, name);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('on a phone the lobby opens with its level-one heading and "Create table" on the first screen', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.locator('#create-table').waitFor();
+  // The games are listed once /api/variants answers: the form at its full length.
+  await page.locator('input[name="variant"][value="ohhell"]').waitFor();
+  const where = await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const button = document.querySelector('#create-table');
+    const r = button.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { top: r.top, bottom: r.bottom, height: window.innerHeight, tappable: button.contains(hit), h1: document.querySelectorAll('h1').length };
+  });
+  assert.equal(where.h1, 1, 'one level-one heading');
+  assert.ok(where.top >= 0 && where.bottom <= where.height, `"Create table" is on the first screen: ${JSON.stringify(where)}`);
+  assert.ok(where.tappable, '"Create table" is not covered');
   await context.close();
 });

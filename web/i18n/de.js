@@ -246,6 +246,7 @@ export default {
   'hand.four_colour': 'Vierfarbiges Blatt',
   'hand.sound_title': 'Ein Ton, wenn du dran bist und diese Seite im Hintergrund ist',
   'hand.sound': 'Ton',
+  'hand.more': 'Mehr',
   'hand.label': 'Deine Karten',
   'hand.label_pass': { one: 'Deine Karten: wähle {count} Karte zum Weitergeben', other: 'Deine Karten: wähle {count} Karten zum Weitergeben' },
 
@@ -422,6 +423,7 @@ export default {
   'howto.scoring.tricks_plus_ten': 'Jeder genommene Stich ist ein Punkt, eine genaue Ansage zählt 10 mehr. Die höchste Summe nach dem letzten Spiel gewinnt.',
 
   'card.name': '{suit}-{rank}',
+  'card.label': '{short}, {name}',
   'rank.2': 'Zwei',
   'rank.3': 'Drei',
   'rank.4': 'Vier',

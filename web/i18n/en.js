@@ -245,6 +245,7 @@ export default {
   'hand.four_colour': 'Four-colour deck',
   'hand.sound_title': 'A chime when it is your turn and this page is in the background',
   'hand.sound': 'Sound',
+  'hand.more': 'More',
   'hand.label': 'Your hand',
   'hand.label_pass': { one: 'Your hand: choose {count} card to pass', other: 'Your hand: choose {count} cards to pass' },
 
@@ -421,6 +422,7 @@ export default {
   'howto.scoring.tricks_plus_ten': 'Every trick taken is a point, and an exact bid scores 10 more. The highest total after the last hand wins.',
 
   'card.name': '{rank} of {suit}',
+  'card.label': '{short}, {name}',
   'rank.2': 'Two',
   'rank.3': 'Three',
   'rank.4': 'Four',

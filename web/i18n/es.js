@@ -245,6 +245,7 @@ export default {
   'hand.score_sheet': 'Hoja de puntos',
   'hand.four_colour': 'Baraja de cuatro colores',
   'hand.sound': 'Sonido',
+  'hand.more': 'Más',
   'hand.sound_title': 'Un aviso sonoro cuando es tu turno y esta página está en segundo plano',
   'hand.label': 'Tu mano',
   'hand.label_pass': { one: 'Tu mano: elige {count} carta para pasar', other: 'Tu mano: elige {count} cartas para pasar' },
@@ -422,6 +423,7 @@ export default {
   'howto.scoring.tricks_plus_ten': 'Cada baza hecha es un punto, y una apuesta exacta vale 10 más. Gana el mayor total tras la última mano.',
 
   'card.name': '{rank} de {suit}',
+  'card.label': '{short}, {name}',
   'rank.2': 'Dos',
   'rank.3': 'Tres',
   'rank.4': 'Cuatro',

@@ -245,6 +245,7 @@ export default {
   'hand.score_sheet': 'Feuille de marque',
   'hand.four_colour': 'Jeu à quatre couleurs',
   'hand.sound': 'Son',
+  'hand.more': 'Plus',
   'hand.sound_title': 'Un carillon quand c’est votre tour et que cette page est en arrière-plan',
   'hand.label': 'Votre main',
   'hand.label_pass': { one: 'Votre main : choisissez {count} carte à passer', other: 'Votre main : choisissez {count} cartes à passer' },
@@ -422,6 +423,7 @@ export default {
   'howto.scoring.tricks_plus_ten': 'Chaque pli fait vaut un point, et une annonce exacte 10 de plus. Le plus grand total après la dernière donne gagne.',
 
   'card.name': '{rank} de {suit}',
+  'card.label': '{short}, {name}',
   'rank.2': 'Deux',
   'rank.3': 'Trois',
   'rank.4': 'Quatre',

@@ -246,6 +246,7 @@ export default {
   'hand.score_sheet': 'Tabela wyników',
   'hand.four_colour': 'Talia czterokolorowa',
   'hand.sound': 'Dźwięk',
+  'hand.more': 'Więcej',
   'hand.sound_title': 'Sygnał, gdy jest twoja kolej, a ta strona jest w tle',
   'hand.label': 'Twoje karty',
   'hand.label_pass': { one: 'Twoje karty: wybierz {count} kartę do przekazania', few: 'Twoje karty: wybierz {count} karty do przekazania', many: 'Twoje karty: wybierz {count} kart do przekazania', other: 'Twoje karty: wybierz {count} karty do przekazania' },
@@ -423,6 +424,7 @@ export default {
   'howto.scoring.tricks_plus_ten': 'Każda wzięta lewa to punkt, a dokładna licytacja daje 10 więcej. Po ostatnim rozdaniu wygrywa najwyższa suma.',
 
   'card.name': '{rank} {suit}',
+  'card.label': '{short}, {name}',
   'rank.2': 'Dwójka',
   'rank.3': 'Trójka',
   'rank.4': 'Czwórka',

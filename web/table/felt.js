@@ -9,7 +9,7 @@
 import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
 import { t, tParts } from '../i18n/index.js';
 import { h, replaceChildren } from '../dom.js';
-import { completedPlays, dealtSize, passSteps, trickOnTable } from '../view-model.js';
+import { dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { bidStat } from './bid.js';
 import { flyIn } from './motion.js';
@@ -170,14 +170,14 @@ function receivedNote(s, v) {
 
 /** The trick shown in the middle and its caption. @param {TableState} s @param {PlayerView} v */
 function shownTrick(s, v) {
-  const last = v.tricks[v.tricks.length - 1];
+  const last = s.lastTrick;
   if (s.showLast && last) {
-    return { plays: completedPlays(last, v.players), winner: last.winner, done: true, caption: t('felt.last_trick', { name: seatName(s, last.winner) }) };
+    return { plays: last.plays, winner: last.winner, done: true, caption: t('felt.last_trick', { name: seatName(s, last.winner) }) };
   }
-  const held = s.trickHold !== null ? v.tricks[s.trickHold] : null;
+  const held = s.trickHold;
   if (held) {
     // Just finished: it stays a moment before the next trick shows (motion.js).
-    return { plays: completedPlays(held, v.players), winner: held.winner, done: true, caption: t('felt.took', { name: seatName(s, held.winner) }) };
+    return { plays: held.plays, winner: held.winner, done: true, caption: t('felt.took', { name: seatName(s, held.winner) }) };
   }
   const shown = trickOnTable(v);
   return { ...shown, caption: shown.done && shown.winner !== null ? t('felt.took', { name: seatName(s, shown.winner) }) : '' };
@@ -188,7 +188,7 @@ function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players, s.trickHold, v.bids];
+      v.pass, v.winners, v.players, s.trickHold, s.lastTrick, v.bids];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);

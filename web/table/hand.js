@@ -5,7 +5,7 @@
 //
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
-import { cardName, sortHand, suitOf } from '../cards.js';
+import { cardLabel, cardName, sortHand, suitOf } from '../cards.js';
 import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
@@ -54,7 +54,7 @@ class CardButtons {
       if (fresh && v.trick.plays.length === 0) cls.push('received');
       const button = this.button(card);
       button.className = cls.join(' ');
-      button.setAttribute('aria-label', fresh ? t('hand.passed_to_you', { card: cardName(card) }) : cardName(card));
+      button.setAttribute('aria-label', fresh ? t('hand.passed_to_you', { card: cardLabel(card) }) : cardLabel(card));
       setOrRemove(button, 'aria-pressed', passing ? String(selected) : null);
       setOrRemove(button, 'aria-disabled', playable && !isLegal ? 'true' : null);
       return button;
@@ -91,10 +91,16 @@ function handActions(s, v, actions) {
   }
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   out.push(h('button', {
-    type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: v.tricks.length === 0, 'aria-pressed': String(s.showLast),
+    type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
   }, s.showLast ? t('hand.back_to_trick') : t('hand.last_trick')));
   out.push(h('button', { type: 'button', id: 'scores-button', 'data-focus': 'scores-button', onclick: () => actions.openScores(true) }, t('hand.score_sheet')));
+  return out;
+}
+
+/** The settings folded under "More", so the row under the hand stays short on a phone. @param {TableState} s @param {Actions} actions */
+function moreSettings(s, actions) {
+  const out = [];
   out.push(h('label', { class: 'check small' },
     h('input', {
       type: 'checkbox', id: 'four-colour', checked: s.fourColour, 'data-focus': 'four-colour',
@@ -113,9 +119,12 @@ export function handPart(actions) {
   const cards = new CardButtons(actions);
   /** The bid prompt the box was last opened for, so the focus moves into it once. */
   let bidPrompt = /** @type {unknown} */ (null);
+  // Kept across redraws, so it stays open while the table moves on.
+  const moreList = h('div', { class: 'hand-more-list' });
+  const more = h('details', { class: 'hand-more', id: 'hand-more' }, h('summary', {}, t('hand.more')), moreList);
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
+    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => keepFocus(el, () => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
@@ -124,11 +133,14 @@ export function handPart(actions) {
       cards.draw(s, v));
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));
+    // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
+    hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
+    replaceChildren(moreList, moreSettings(s, actions));
     replaceChildren(el,
       hand,
       bidBox(s, v, actions),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
-      h('div', { class: 'hand-actions' }, handActions(s, v, actions)));
+      h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
     if (legal.type === 'bid' && bidPrompt !== legal) {
       // A new bid prompt: the keyboard goes to the box, unless it is busy elsewhere (the chat).
       const active = document.activeElement;

@@ -9,9 +9,12 @@
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('./state.js').Store} Store */
+/** @typedef {import('./state.js').FinishedTrick} FinishedTrick */
+
+import { completedPlays } from '../view-model.js';
 
 /** How long a finished trick stays before it slides away (ms). */
-const HOLD_MS = 1200;
+const HOLD_MS = 1600;
 /** How long a card takes to reach the table, and a trick its taker (ms). */
 const FLY_MS = 260;
 const SLIDE_MS = 380;
@@ -73,9 +76,10 @@ function slideToWinner(winner) {
 }
 
 /**
- * Keeps a just-finished trick on the table for a moment, then slides it away. The hold ends at
- * once when the player must play (they need to see the new trick), at a new hand, or when a
- * snapshot replaces the view.
+ * Keeps every just-finished trick on the table for a moment, then slides it away; the last
+ * trick of a hand too, before the score sheet opens, and it stays the one "Last trick" shows
+ * after the next hand is dealt. The hold ends early when the player plays to the next trick
+ * (they have seen it) or asks for the last trick.
  * @param {Store} store
  */
 export function trickHolder(store) {
@@ -94,26 +98,24 @@ export function trickHolder(store) {
     if (!v) return;
     const count = v.tricks.length;
     const fresh = v.hand_number === hand && count === known + 1 && known >= 0;
-    const sameHand = v.hand_number === hand;
     known = count;
     hand = v.hand_number;
     if (fresh) {
       if (timer) clearTimeout(timer);
-      store.set({ trickHold: count - 1 });
-      const held = count - 1;
+      const last = v.tricks[count - 1];
+      /** @type {FinishedTrick} */
+      const held = { plays: completedPlays(last, v.players), winner: last.winner };
+      store.set({ trickHold: held, lastTrick: held });
       timer = setTimeout(() => {
         timer = null;
-        const trick = store.state.view?.tricks[held];
-        if (store.state.trickHold !== held || !trick) return;
-        slideToWinner(trick.winner).then(() => {
+        if (store.state.trickHold !== held) return;
+        slideToWinner(held.winner).then(() => {
           if (store.state.trickHold === held) store.set({ trickHold: null });
         });
       }, HOLD_MS);
       return;
     }
-    // The player must see the trick they play to, and their own card once played.
-    const mine = s.role === 'player' && (v.legal.type === 'play' || v.trick.plays.some((p) => p.seat === s.seat));
-    const needed = mine && v.trick.plays.length > 0;
-    if (s.trickHold !== null && (!sameHand || needed || !v.tricks[s.trickHold] || s.showLast)) release();
+    const mine = s.role === 'player' && v.trick.plays.some((p) => p.seat === s.seat);
+    if (s.trickHold !== null && (mine || s.showLast)) release();
   };
 }

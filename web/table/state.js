@@ -8,6 +8,7 @@
 /**
  * @typedef {import('../view-model.js').PlayerView} PlayerView
  * @typedef {import('../view-model.js').VariantFacts} VariantFacts
+ * @typedef {{ plays: import('../view-model.js').Play[], winner: number }} FinishedTrick
  * @typedef {'none' | 'joining' | 'player' | 'spectator' | 'elsewhere'} Role
  *
  * @typedef {object} TableState
@@ -31,7 +32,8 @@
  * @property {null | 'auto' | 'manual'} dialogOpenFor
  * @property {boolean} fourColour
  * @property {boolean} sound the "your turn" chime is wanted
- * @property {number | null} trickHold the finished trick (its index) kept on the table a moment
+ * @property {FinishedTrick | null} trickHold the finished trick kept on the table a moment
+ * @property {FinishedTrick | null} lastTrick the trick finished last, of this hand or the one before (what "Last trick" shows)
  * @property {number | null} standInAsk the seat the host asked to hand to a computer, awaiting yes or no
  * @property {number | null} turnDeadline when (`Date.now()` time) a computer plays the move asked for, at a table with a turn clock
  * @property {Record<number, string>} botChoice the strength chosen per empty seat
@@ -69,6 +71,7 @@ export function initialState(tableId, fourColour, sound = true) {
     fourColour,
     sound,
     trickHold: null,
+    lastTrick: null,
     turnDeadline: null,
     standInAsk: null,
     botChoice: {},
