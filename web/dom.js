@@ -51,12 +51,19 @@ export function keepFocus(el, draw) {
   draw();
   if (!key || (document.activeElement && document.activeElement !== document.body && el.contains(document.activeElement))) return;
   const same = /** @type {HTMLElement | null} */ (el.querySelector(`[data-focus="${CSS.escape(key)}"]`));
-  if (same) {
-    same.focus();
-  } else {
-    const all = /** @type {HTMLElement[]} */ ([...el.querySelectorAll('[data-focus]')]);
-    const near = all[Math.min(index, all.length - 1)];
-    if (near) near.focus();
+  // Without scrolling: the element is where the focus was, and a scroll into view would lay
+  // the page out at once, on every redraw.
+  if (same) same.focus({ preventScroll: true });
+  if (same && document.activeElement === same) return;
+  // Gone, or not to be used now (disabled): the nearest that can take the focus.
+  const all = /** @type {HTMLElement[]} */ ([...el.querySelectorAll('[data-focus]')]);
+  const from = Math.min(Math.max(index, 0), all.length - 1);
+  for (let d = 0; d < all.length; d += 1) {
+    for (const near of [all[from + d], all[from - d]]) {
+      if (!near) continue;
+      near.focus({ preventScroll: true });
+      if (document.activeElement === near) return;
+    }
   }
 }
 

@@ -23,5 +23,15 @@ export function fitToScreen(el) {
     if (el.style.getPropertyValue('--game-h') !== value) el.style.setProperty('--game-h', value);
   };
   window.addEventListener('resize', fit);
-  return fit;
+  // From a redraw, once a frame at most, just before it is painted: reading the layout in the
+  // middle of a message's redraws would lay the page out once per message.
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fit();
+    });
+  };
 }

@@ -114,6 +114,19 @@ function moreSettings(s, actions) {
   return out;
 }
 
+/**
+ * Puts `buttons` in `hand` in order, moving only those out of place: a button moved loses the
+ * keyboard focus, and moving many lays the page out again.
+ * @param {HTMLElement} hand @param {HTMLElement[]} buttons
+ */
+function placeCards(hand, buttons) {
+  const keep = new Set(buttons);
+  for (const child of [...hand.children]) if (!keep.has(/** @type {HTMLElement} */ (child))) child.remove();
+  buttons.forEach((button, i) => {
+    if (hand.children[i] !== button) hand.insertBefore(button, hand.children[i] || null);
+  });
+}
+
 /** Your hand and what you can do with it. @param {Actions} actions */
 export function handPart(actions) {
   const cards = new CardButtons(actions);
@@ -122,6 +135,7 @@ export function handPart(actions) {
   // Kept across redraws, so it stays open while the table moves on.
   const moreList = h('div', { class: 'hand-more-list' });
   const more = h('details', { class: 'hand-more', id: 'hand-more' }, h('summary', {}, t('hand.more')), moreList);
+  const hand = h('div', { class: 'hand', role: 'group' });
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
@@ -129,16 +143,18 @@ export function handPart(actions) {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
     el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
-    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? t('hand.label_pass', { count: legal.count }) : t('hand.label') },
-      cards.draw(s, v));
+    hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count }) : t('hand.label'));
+    placeCards(hand, cards.draw(s, v));
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));
     // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
     hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
     replaceChildren(moreList, moreSettings(s, actions));
-    replaceChildren(el,
-      hand,
-      bidBox(s, v, actions),
+    // The hand stays in place; what follows it is drawn anew.
+    if (el.firstChild !== hand) el.prepend(hand);
+    while (hand.nextSibling) hand.nextSibling.remove();
+    el.append(
+      ...[bidBox(s, v, actions)].filter((x) => x),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
     if (legal.type === 'bid' && bidPrompt !== legal) {

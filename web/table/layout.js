@@ -5,7 +5,7 @@
 // Owns: the page's root element and the choice of parts; each part draws itself. May not
 // touch: the state.
 
-import { h, replaceChildren } from '../dom.js';
+import { h, keepFocus, replaceChildren } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { feltPart } from './felt.js';
 import { handPart } from './hand.js';
@@ -101,7 +101,8 @@ export function tableLayout(root, actions, announcer) {
     const key = `table:${want.seats}:${want.game}:${want.invite}`;
     page.className = `table-page variant-${variantName(s)}`;
     if (shown !== key) {
-      page.replaceChildren(...[head, want.seats && seats, want.game && game, want.invite && invite].filter((p) => p).map((p) => /** @type {Part} */ (p).el));
+      // The game moves when the seats come back (the match over): the focus stays where it was.
+      keepFocus(page, () => page.replaceChildren(...[head, want.seats && seats, want.game && game, want.invite && invite].filter((p) => p).map((p) => /** @type {Part} */ (p).el)));
       if (!page.isConnected) root.replaceChildren(page);
       shown = key;
     }
