@@ -43,9 +43,12 @@ test('one person and three computer players play a whole hand of hearts, passing
       shot = true;
       await screenshot(page, 'desktop-mid-hand');
     }
-    return (await page.locator('#score-dialog[open] tr.hand-row[data-hand="0"]').count()) > 0;
+    // Done once the next hand is dealt (nothing of it played): the hand's last trick stays a
+    // moment on the table before the score sheet opens.
+    return (await page.evaluate(() => window.__parlor.view.hand_number)) >= 1;
   });
   assert.ok(shot, 'a mid-hand screenshot was taken');
+  await page.locator('#score-dialog[open] tr.hand-row[data-hand="0"]').waitFor({ timeout: 30000 });
 
   // The score sheet: 26 penalty points handed out in all, or a moon (26 to each other player).
   const row = page.locator('#score-dialog tr.hand-row[data-hand="0"]');
@@ -142,6 +145,8 @@ test('a refresh in the middle of a trick brings back the hand, the trick and the
     return m && m.tricks >= 2 && m.plays >= 1 && m.legal === 'play';
   });
   assert.match(refused, /\w+ \w+/, 'a sentence explains the refusal');
+  // The trick taken before stays a moment: compare the one being played.
+  await until(() => page.evaluate(() => window.__parlor.trickHold === null), 10000, 'the taken trick to go');
   const before = { hand: await handCards(page), trick: await trickCards(page), turn: await page.locator('#turn').textContent() };
   assert.ok(before.trick.length >= 1);
   assert.match(before.turn, /Your turn/);

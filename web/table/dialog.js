@@ -56,8 +56,7 @@ export function scoreDialog(store, actions) {
       const v = s.view;
       const seated = s.role === 'player' || s.role === 'spectator';
       const lastHand = v?.history[v.history.length - 1];
-      if (seated && lastHand && lastHand.hand > s.dialogHand && s.dialogOpenFor === null && s.trickHold === null) {
-        // (Once the hand's last trick has been seen.)
+      if (seated && lastHand && lastHand.hand > s.dialogHand && s.dialogOpenFor === null) {
         // Open by itself once per finished hand (and at the end of the match).
         store.set({ dialogOpenFor: 'auto' });
         return;

@@ -5,7 +5,7 @@
 // Owns: the page's root element and the choice of parts; each part draws itself. May not
 // touch: the state.
 
-import { h, keepFocus, replaceChildren } from '../dom.js';
+import { h, replaceChildren } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { feltPart } from './felt.js';
 import { handPart } from './hand.js';
@@ -101,8 +101,11 @@ export function tableLayout(root, actions, announcer) {
     const key = `table:${want.seats}:${want.game}:${want.invite}`;
     page.className = `table-page variant-${variantName(s)}`;
     if (shown !== key) {
-      // The game moves when the seats come back (the match over): the focus stays where it was.
-      keepFocus(page, () => page.replaceChildren(...[head, want.seats && seats, want.game && game, want.invite && invite].filter((p) => p).map((p) => /** @type {Part} */ (p).el)));
+      // The game moves when the seats come back (the match over): the focus stays where it was,
+      // if that is still on the page (else the parts drawn next say where it goes).
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
+      page.replaceChildren(...[head, want.seats && seats, want.game && game, want.invite && invite].filter((p) => p).map((p) => /** @type {Part} */ (p).el));
+      if (active && active !== document.body && page.contains(active) && document.activeElement !== active) active.focus({ preventScroll: true });
       if (!page.isConnected) root.replaceChildren(page);
       shown = key;
     }

@@ -77,8 +77,8 @@ function slideToWinner(winner) {
 
 /**
  * Keeps every just-finished trick on the table for a moment, then slides it away; the last
- * trick of a hand too, before the score sheet opens, and it stays the one "Last trick" shows
- * after the next hand is dealt. The hold ends early when the player plays to the next trick
+ * trick of a hand too, for a moment after the score sheet is closed, and it stays the one
+ * "Last trick" shows after the next hand is dealt. The hold ends early when the player plays to the next trick
  * (they have seen it) or asks for the last trick.
  * @param {Store} store
  */
@@ -87,6 +87,20 @@ export function trickHolder(store) {
   let hand = -1;
   /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
+  /** The trick whose moment ran out under the score sheet: it stays its moment once the sheet closes. */
+  let waiting = /** @type {FinishedTrick | null} */ (null);
+  /** @param {FinishedTrick} held */
+  const later = (held) => setTimeout(() => {
+    timer = null;
+    if (store.state.trickHold !== held) return;
+    if (store.state.dialogOpenFor !== null) {
+      waiting = held;
+      return;
+    }
+    slideToWinner(held.winner).then(() => {
+      if (store.state.trickHold === held) store.set({ trickHold: null });
+    });
+  }, HOLD_MS);
   const release = () => {
     if (timer) clearTimeout(timer);
     timer = null;
@@ -106,14 +120,13 @@ export function trickHolder(store) {
       /** @type {FinishedTrick} */
       const held = { plays: completedPlays(last, v.players), winner: last.winner };
       store.set({ trickHold: held, lastTrick: held });
-      timer = setTimeout(() => {
-        timer = null;
-        if (store.state.trickHold !== held) return;
-        slideToWinner(held.winner).then(() => {
-          if (store.state.trickHold === held) store.set({ trickHold: null });
-        });
-      }, HOLD_MS);
+      waiting = null;
+      timer = later(held);
       return;
+    }
+    if (waiting && s.dialogOpenFor === null) {
+      if (s.trickHold === waiting) timer = later(waiting);
+      waiting = null;
     }
     const mine = s.role === 'player' && v.trick.plays.some((p) => p.seat === s.seat);
     if (s.trickHold !== null && (mine || s.showLast)) release();
