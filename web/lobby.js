@@ -36,6 +36,7 @@ const OPTION_LABELS = {
   bag_limit: 'Bags before they cost points',
   bag_penalty: 'What the bags cost',
   spades_broken: 'No leading spades until they are broken',
+  jokers: 'Jokers above the ace of spades (no 2♣ or 2♦)',
   players: 'Players',
   schedule: 'Hand sizes',
   hook: 'The dealer may not make the bids add up',

@@ -358,7 +358,13 @@ mod tests {
         let secret = hand_secret(&practice_master(42), 0);
         assert_eq!(deck_of(&secret, Deck::STANDARD), deck(&secret).to_vec());
         let jokers = deck_of(&secret, Deck::SPADES_JOKERS);
-        assert_eq!(jokers.len(), 52);
+        // The worked example's secret over the jokers' deck; the Python SDK's independent
+        // recipe pins the same cards.
+        let pinned = "TH 6H 6S JC 9S 7C 4D 9H QD 7S KC 4C 7D KS TC QH AH 6C KH 8C 9C 4S 4H 5H 8D \
+                      7H 8S 6D 9D 5D AS JH TS 5C LJ 5S JS 2H AC JD BJ KD 3S 2S AD 3D 8H QS 3H TD \
+                      QC 3C";
+        let text: Vec<String> = jokers.iter().map(ToString::to_string).collect();
+        assert_eq!(text.join(" "), pinned);
         assert_eq!(
             jokers.iter().copied().collect::<CardSet>(),
             Deck::SPADES_JOKERS.cards()

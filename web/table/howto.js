@@ -83,6 +83,9 @@ const WORDS = {
       : 'There are no nil bids at this table: every bid is at least one trick.',
     `Spades are always trump. Follow suit if you can; if you cannot, play a spade or any other card.${
       r.value('spades_broken') ? ' Spades may not be led until one has been played, unless you hold nothing else.' : ''}`,
+    ...(r.value('jokers')
+      ? ['The big and the little joker replace the 2♣ and the 2♦. They are the two highest spades, above the ace (the big joker highest), and count as spades in every way.']
+      : []),
     r.facts.scoring,
     r.value('bag_limit') > 0
       ? `Tricks over the bid are bags: every ${r.value('bag_limit')} bags a side collects cost ${r.value('bag_penalty')} points.`
