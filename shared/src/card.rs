@@ -741,6 +741,8 @@ impl std::ops::SubAssign for CardSet {
     }
 }
 
+/// The plain cards not in the set: the complement within the standard deck, never a joker
+/// (a game with jokers takes its complement from its own deck).
 impl std::ops::Not for CardSet {
     type Output = CardSet;
     fn not(self) -> CardSet {
