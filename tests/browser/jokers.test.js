@@ -44,6 +44,11 @@ test('a joker in the hand is drawn, named and sorted as the highest spade', asyn
   assert.ok(spades.every((c) => order.indexOf(c) < at), `after the spades: ${order}`);
   assert.ok(order.slice(at + 1).every((c) => c[1] === 'H' || c === 'LJ' || c === 'BJ'), `before the hearts: ${order}`);
   await screenshot(page, 'spades-jokers-hand');
+
+  // How to play says what the jokers are at this table.
+  await page.locator('#howto-button').click();
+  const howto = await page.locator('#howto-dialog[open]').textContent();
+  assert.match(howto, /The big and the little joker replace the 2♣ and the 2♦/);
   assert.deepEqual(errors, []);
   await context.close();
 });
