@@ -208,7 +208,7 @@ export type ClientMsg =
  */
 export type Seat = number;
 /**
- * A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
+ * A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. "QS", "TD", "10h", "BJ". The server always writes two capitals with T for ten.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Card".
@@ -529,7 +529,7 @@ export type Action =
  */
 export type BadCard = 'penalty' | 'reject';
 /**
- * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
+ * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Cards".
@@ -1175,6 +1175,10 @@ export interface Options {
    */
   hook?: boolean | null;
   /**
+   * The big and little joker replace the twos of clubs and diamonds (spades).
+   */
+  jokers?: boolean | null;
+  /**
    * A partnership at minus this or below loses; 0 never (spades).
    */
   mercy?: number | null;
@@ -1559,7 +1563,7 @@ export interface VariantFacts {
   card_points: {
     /**
      * This interface was referenced by `undefined`'s JSON-Schema definition
-     * via the `patternProperty` "^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$".
+     * via the `patternProperty` "^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$".
      */
     [k: string]: number;
   };

@@ -53,6 +53,7 @@ fn options(variant: Variant, knob: u8) -> Options {
             o.bag_penalty = Some(if knob & 64 == 0 { 100 } else { 50 });
             // Random bidders sink more than they climb: the mercy line ends their matches.
             o.mercy = Some(if knob & 128 == 0 { 200 } else { 100 });
+            o.jokers = Some(knob & 1 == 1);
         }
         Variant::OhHell => {
             o.players = Some(3 + knob % 5);
@@ -119,8 +120,9 @@ fn viewers(n: u8) -> Vec<Option<Seat>> {
     Seat::all(n).map(Some).chain([None]).collect()
 }
 
-/// The 52 cards are in exactly one place: a hand, a trick of this hand, or left over (in Oh
-/// Hell, where part of the deck is not dealt, the cards dealt and the one turned up are).
+/// The deck's 52 cards (with jokers, no two of clubs or diamonds) are in exactly one place: a
+/// hand, a trick of this hand, or left over (in Oh Hell, where part of the deck is not dealt,
+/// the cards dealt and the one turned up are).
 fn check_cards_accounted(game: &Game) {
     let mut places: Vec<CardSet> = Seat::all(game.players()).map(|s| game.hand(s)).collect();
     places.extend(
@@ -154,7 +156,7 @@ fn check_cards_accounted(game: &Game) {
         assert_eq!(union.len(), total, "a card is in two places");
     } else {
         assert_eq!(total, 52, "a card is in two places or missing");
-        assert_eq!(union, CardSet::FULL);
+        assert_eq!(union, game.rules().deck().cards());
     }
     // Passed cards stay in the giver's hand until every pass has been chosen.
     if game.phase() == Phase::Passing {
@@ -470,7 +472,7 @@ fn check_match_end(game: &Game) {
 /// Plays `seat`'s every card that is not legal and checks each is refused, game unchanged.
 fn check_refusals(game: &mut Game, seat: Seat, legal: CardSet, penalty_mode: bool) {
     let before = game.clone();
-    for card in CardSet::FULL - legal {
+    for card in CardSet::EVERY - legal {
         if penalty_mode {
             break;
         }
@@ -796,6 +798,12 @@ proptest! {
     #[test]
     fn spades_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
         run(Variant::Spades, knob, seed, moves);
+    }
+
+    /// With jokers (an odd knob): each deal is the jokers' 52 cards, each in one place.
+    #[test]
+    fn spades_matches_with_jokers(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
+        run(Variant::Spades, knob | 1, seed, moves);
     }
 
     #[test]

@@ -58,6 +58,7 @@ fn short(variant: Variant, knob: u8) -> Options {
                 options.bag_limit = Some(i32::from(knob % 4));
                 // Never 0: random bidders sink, and the mercy line ends their match.
                 options.mercy = Some(50 + i32::from(knob % 4) * 50);
+                options.jokers = Some(knob & 32 != 0);
             }
         }
         Variant::OhHell => {
@@ -105,6 +106,7 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         bag_limit: on(12).then_some(ints[3]),
         bag_penalty: on(13).then_some(ints[4]),
         spades_broken: on(14).then_some(on(15)),
+        jokers: on(30).then_some(on(31)),
         schedule: on(16).then_some(
             [
                 Schedule::DownUp,

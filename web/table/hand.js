@@ -5,7 +5,7 @@
 //
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
-import { cardName, sortHand, suitOf } from '../cards.js';
+import { cardClasses, cardName, sortHand } from '../cards.js';
 import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, focusBidBox } from './bid.js';
 import { cardFace } from './card-view.js';
@@ -48,7 +48,7 @@ class CardButtons {
       const isLegal = passing || (playable ? playable.has(card) : false);
       const selected = s.selected.has(card);
       const fresh = received.has(card) && v.tricks.length === 0;
-      const cls = ['card', `suit-${suitOf(card)}`];
+      const cls = ['card', ...cardClasses(card)];
       if (playable || passing) cls.push(isLegal ? 'legal' : 'dimmed');
       if (selected) cls.push('selected');
       if (fresh && v.trick.plays.length === 0) cls.push('received');

@@ -201,7 +201,7 @@ fn stack(
     }
     // The cards nobody was dealt, those turned face up first (hearts5's pair, Oh Hell's
     // trump card).
-    let rest = CardSet::FULL - used;
+    let rest = rules.deck().cards() - used;
     match view.variant {
         Variant::Hearts5 if rest != view.face_up => {
             return Err(SimError::Shape("hearts5 leftovers differ"));

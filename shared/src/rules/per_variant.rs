@@ -193,7 +193,7 @@ mod tests {
         };
         let hand = CardSet::parse_compact("2AH QS 2C").unwrap();
         assert_eq!(plain.lead_options(hand, table), hand);
-        assert_eq!(plain.discard_preference(table), CardSet::FULL);
+        assert_eq!(plain.discard_preference(table), CardSet::EVERY);
     }
 
     #[test]

@@ -68,6 +68,14 @@ pub fn presets(variant: Variant) -> Vec<Preset> {
                     ..none()
                 },
             ),
+            preset(
+                "Jokers",
+                "Big and little joker above the ace of spades, instead of the 2 of clubs and 2 of diamonds",
+                Options {
+                    jokers: Some(true),
+                    ..none()
+                },
+            ),
         ],
         Variant::OhHell => vec![
             preset(

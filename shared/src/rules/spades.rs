@@ -5,8 +5,9 @@
 //! wins (the other side, once one sinks to the mercy line). Owns each side's bags; it may not
 //! touch the game's state beyond what the [`VariantRules`] hooks hand it.
 //!
-//! Blind nil and jokers are not played yet: a blind bid would be a bid made before the
-//! `dealt` event reaches its seat, and jokers a deck spec; neither changes what is here.
+//! Blind nil is not played yet: a blind bid would be a bid made before the `dealt` event
+//! reaches its seat. Jokers (option `jokers`) are only the rules' deck (`Rules::deck`): they
+//! are spades above the ace, so nothing here treats them apart.
 
 use std::collections::BTreeMap;
 

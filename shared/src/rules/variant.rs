@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::deck::Deck;
+
 /// Which game is played at a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -223,6 +225,11 @@ impl Variant {
                     true,
                     "Spades may not be led until a spade has been played, unless the leader holds only spades.",
                 ),
+                boolean(
+                    "jokers",
+                    false,
+                    "The big and little joker replace the twos of clubs and diamonds: the two highest spades, above the ace; the dealer's left leads first.",
+                ),
             ],
             Variant::OhHell => vec![
                 integer("players", 3, 7, 4, "Seats at the table (3 to 7)."),
@@ -383,6 +390,9 @@ pub struct Options {
     /// Spades may not be led until one has been played (spades).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spades_broken: Option<bool>,
+    /// The big and little joker replace the twos of clubs and diamonds (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jokers: Option<bool>,
     /// How hand sizes go (ohhell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
@@ -421,6 +431,8 @@ pub struct Rules {
     pub bag_penalty: i32,
     /// Spades: no spade lead until a spade has been played.
     pub spades_broken: bool,
+    /// Spades: the jokers are dealt instead of the twos of clubs and diamonds.
+    pub jokers: bool,
     /// Oh Hell: how hand sizes go.
     pub schedule: Schedule,
     /// Oh Hell: the dealer may not make the bids add up to the tricks.
@@ -446,6 +458,7 @@ impl Rules {
             ("bag_limit", options.bag_limit.is_some()),
             ("bag_penalty", options.bag_penalty.is_some()),
             ("spades_broken", options.spades_broken.is_some()),
+            ("jokers", options.jokers.is_some()),
             ("schedule", options.schedule.is_some()),
             ("hook", options.hook.is_some()),
             ("scoring", options.scoring.is_some()),
@@ -492,6 +505,7 @@ impl Rules {
             bag_limit,
             bag_penalty,
             spades_broken: options.spades_broken.unwrap_or(true),
+            jokers: options.jokers.unwrap_or(false),
             schedule: options.schedule.unwrap_or_default(),
             hook: options.hook.unwrap_or(true),
             scoring: options.scoring.unwrap_or_default(),
@@ -502,6 +516,16 @@ impl Rules {
     #[must_use]
     pub fn players(&self) -> u8 {
         self.players
+    }
+
+    /// The cards this game deals.
+    #[must_use]
+    pub fn deck(&self) -> Deck {
+        if self.jokers {
+            Deck::SPADES_JOKERS
+        } else {
+            Deck::STANDARD
+        }
     }
 
     /// The default rules of a variant.
@@ -535,6 +559,9 @@ impl Rules {
                 options.bag_limit = Some(self.bag_limit);
                 options.bag_penalty = Some(self.bag_penalty);
                 options.spades_broken = Some(self.spades_broken);
+                // Spelled out only when on: the tables stored before the option existed keep
+                // their options, and so their views, byte for byte.
+                options.jokers = self.jokers.then_some(true);
             }
             Variant::OhHell => {
                 options.players = Some(self.players);
@@ -731,7 +758,10 @@ mod tests {
     #[test]
     fn the_options_spelled_out_are_the_ones_listed() {
         for variant in Variant::ALL {
-            let options = serde_json::to_value(Rules::standard(variant).options()).unwrap();
+            // `jokers` is spelled out only when on (see `Rules::options`).
+            let mut rules = Rules::standard(variant);
+            rules.jokers = variant == Variant::Spades;
+            let options = serde_json::to_value(rules.options()).unwrap();
             let spelled: Vec<&str> = options
                 .as_object()
                 .unwrap()
@@ -751,5 +781,35 @@ mod tests {
             assert_eq!(Rules::new(variant, &rules.options()).unwrap(), rules);
             assert_eq!(variant.name().parse::<Variant>().unwrap(), variant);
         }
+        let jokers = Options {
+            jokers: Some(true),
+            ..Options::default()
+        };
+        let rules = Rules::new(Variant::Spades, &jokers).unwrap();
+        assert_eq!(
+            Rules::new(Variant::Spades, &rules.options()).unwrap(),
+            rules
+        );
+        assert_eq!(rules.options().jokers, Some(true));
+        assert_eq!(Rules::standard(Variant::Spades).options().jokers, None);
+    }
+
+    #[test]
+    fn jokers_are_a_spades_option_that_changes_the_deck() {
+        assert!(!Rules::standard(Variant::Spades).jokers);
+        assert_eq!(Rules::standard(Variant::Spades).deck(), Deck::STANDARD);
+        let jokers = Options {
+            jokers: Some(true),
+            ..Options::default()
+        };
+        assert_eq!(
+            Rules::new(Variant::Spades, &jokers).unwrap().deck(),
+            Deck::SPADES_JOKERS
+        );
+        let err = Rules::new(Variant::Hearts, &jokers).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the option `jokers` does not apply to hearts"
+        );
     }
 }

@@ -115,7 +115,7 @@ pub(super) trait VariantRules {
     /// trick rather than per card, so playing a card needs no dispatch.
     fn discard_preference(&self, table: Table) -> CardSet {
         let _ = table;
-        CardSet::FULL
+        CardSet::EVERY
     }
 
     /// Why a lead from `hand` outside [`VariantRules::lead_options`] is refused. Only called

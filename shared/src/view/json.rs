@@ -25,7 +25,7 @@
 
 use std::sync::Arc;
 
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{CARD_INDICES, Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::protocol::ServerMsg;
 use crate::rules::{
@@ -513,6 +513,7 @@ fn write_options(out: &mut String, options: &Options) {
         bag_limit,
         bag_penalty,
         spades_broken,
+        jokers,
         schedule,
         hook,
         scoring,
@@ -573,6 +574,10 @@ fn write_options(out: &mut String, options: &Options) {
     if let Some(spades_broken) = spades_broken {
         key(out, "spades_broken");
         boolean(out, *spades_broken);
+    }
+    if let Some(jokers) = jokers {
+        key(out, "jokers");
+        boolean(out, *jokers);
     }
     if let Some(schedule) = schedule {
         key(out, "schedule");
@@ -716,21 +721,27 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
 
 // ---- values --------------------------------------------------------------------------------
 
-/// Every card quoted with a comma before it, in index order (`suit * 13 + rank`): card `i` is
-/// `CARDS[5 * i..5 * i + 5]`, or without its comma one byte later.
+/// Every card quoted with a comma before it, in index order (`suit * 13 + rank`, then the
+/// jokers `LJ` and `BJ`): card `i` is `CARDS[5 * i..5 * i + 5]`, or without its comma one
+/// byte later.
 const CARDS: &str = match std::str::from_utf8(&card_table()) {
     Ok(table) => table,
     Err(_) => panic!("card names are ASCII"),
 };
 
-const fn card_table() -> [u8; 5 * 52] {
-    let mut table = [0u8; 5 * 52];
+const fn card_table() -> [u8; 5 * CARD_INDICES as usize] {
+    let mut table = [0u8; 5 * CARD_INDICES as usize];
     let mut i = 0;
-    while i < 52 {
+    while i < CARD_INDICES as usize {
+        let [rank, suit] = if i < 52 {
+            [b"23456789TJQKA"[i % 13], b"CDHS"[i / 13]]
+        } else {
+            [b"LB"[i - 52], b'J']
+        };
         table[5 * i] = b',';
         table[5 * i + 1] = b'"';
-        table[5 * i + 2] = b"23456789TJQKA"[i % 13];
-        table[5 * i + 3] = b"CDHS"[i / 13];
+        table[5 * i + 2] = rank;
+        table[5 * i + 3] = suit;
         table[5 * i + 4] = b'"';
         i += 1;
     }

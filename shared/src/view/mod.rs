@@ -15,8 +15,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
+use crate::deck::Deck;
 use crate::rules::{
-    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Variant,
+    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules, Variant,
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
@@ -184,7 +185,13 @@ impl PlayerView {
     /// The cards whose place nobody can know: not in the viewer's hand, not played, not face up.
     #[must_use]
     pub fn unseen_cards(&self) -> CardSet {
-        CardSet::FULL - self.hand - self.played_cards() - self.face_up
+        self.deck().cards() - self.hand - self.played_cards() - self.face_up
+    }
+
+    /// The cards the game deals, from its rules (a view's options are always valid ones).
+    #[must_use]
+    pub fn deck(&self) -> Deck {
+        Rules::new(self.variant, &self.options).map_or(Deck::STANDARD, |rules| rules.deck())
     }
 }
 

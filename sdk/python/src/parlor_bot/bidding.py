@@ -24,7 +24,9 @@ def sure_tricks(view: "View") -> int:
     for suit in {c.suit for c in view.hand}:
         ranks = {c.rank for c in view.hand if c.suit == suit}
         length = len(ranks)
+        # The jokers are spades above the ace: each is a trick like an ace.
         count += ACE in ranks
+        count += sum(1 for r in ranks if r > ACE)
         count += KING in ranks and length >= 2
         if suit == view.trump:
             count += QUEEN in ranks and length >= 3

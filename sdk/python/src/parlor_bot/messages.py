@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 # A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
 Seat = int
 
-# A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
+# A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. "QS", "TD", "10h", "BJ". The server always writes two capitals with T for ten.
 Card = str
 
 # Which game is played at a table.
@@ -223,7 +223,7 @@ class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
 
 
-_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
+_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
 
 class Options(_OptionsOptional):
     """The options a table was created with. Each is optional; absent ones take the variant's
@@ -559,7 +559,7 @@ class VariantInfo(_VariantInfoRequired, _VariantInfoOptional):
 # What a client sends.
 ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
-# A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
+# A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
 Cards = List['Card']
 
 # What a seat may do now.

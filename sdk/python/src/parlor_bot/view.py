@@ -608,7 +608,8 @@ class View:
     def unseen_cards(self) -> List[Card]:
         """Cards whose place you cannot know: not yours, not played, not face up."""
         known = set(self.hand) | set(self.played_cards()) | set(self.face_up)
-        return [c for c in full_deck() if c not in known]
+        deck = full_deck(jokers=bool(self.options.get("jokers")))
+        return [c for c in deck if c not in known]
 
     def cards_out(self, suit: str) -> List[Card]:
         """The cards of ``suit`` still held by the others (that you have not seen played)."""

@@ -5,7 +5,7 @@
 
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
-use crate::deck::shuffled_deck;
+use crate::deck::{Deck, shuffled_deck_of};
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatList, SeatSet};
@@ -55,9 +55,9 @@ impl Game {
             let secret = fair::hand_secret(master, self.hand);
             self.deal_secret = Some(secret);
             self.deal_commitment = Some(fair::commitment(&secret));
-            fair::deck(&secret)
+            Deck::engine_order(fair::deck_of(&secret, self.rules.deck()))
         } else {
-            shuffled_deck(&mut self.rng)
+            shuffled_deck_of(self.rules.deck(), &mut self.rng)
         };
         let dealt = n as usize * self.rules.hand_size(self.hand) as usize;
         // `by_turn[k]`: the cards of the k-th seat served in each round, from the dealer's left.

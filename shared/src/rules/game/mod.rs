@@ -213,7 +213,7 @@ impl Game {
             trick: Trick::new(Seat(0)),
             turn: Seat(0),
             legal: CardSet::EMPTY,
-            discard_preference: CardSet::FULL,
+            discard_preference: CardSet::EVERY,
             completed: Vec::with_capacity(13),
             played: CardSet::EMPTY,
             trump: None,
