@@ -28,7 +28,7 @@ mod whist;
 pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
 pub use facts::{FirstLead, PlayerCounts, TrumpRule, VariantFacts};
-pub use game::{Game, PASS_COUNT, Phase, first_dealer};
+pub use game::{EXCHANGE_COUNT, Game, PASS_COUNT, Phase, first_dealer};
 pub use presets::{Preset, presets};
 pub use trick::{CompletedTrick, Plays, Trick, TrickCards};
 pub use variant::{

@@ -2,11 +2,10 @@
 //! bid the tricks they expect (0 is nil), spades are always trump and may not be led until one
 //! has been played, a side that makes its contract scores 10 a trick bid and a point a bag
 //! (overtrick), every `bag_limit` bags cost `bag_penalty`, and the first side to the target
-//! wins (the other side, once one sinks to the mercy line). Owns each side's bags; it may not
-//! touch the game's state beyond what the [`VariantRules`] hooks hand it.
-//!
-//! Blind nil and jokers are not played yet: a blind bid would be a bid made before the
-//! `dealt` event reaches its seat, and jokers a deck spec; neither changes what is here.
+//! wins (the other side, once one sinks to the mercy line). With `blind_nil`, a player of a
+//! side behind by `blind_nil_behind` may bid nil before looking (the kit's blind bid and
+//! exchange, `game::blind`), for twice a nil. Owns each side's bags and this hand's blind
+//! bids; it may not touch the game's state beyond what the [`VariantRules`] hooks hand it.
 
 use std::collections::BTreeMap;
 
@@ -15,10 +14,13 @@ use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{BidRange, HandScore, HandSetup, Table, VariantRules, add_points};
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
 
 /// What a nil bid wins when the bidder takes no trick, and loses when they take one.
 pub(super) const NIL: i32 = 100;
+
+/// What a blind nil wins or loses: twice a nil.
+const BLIND_NIL: i32 = 2 * NIL;
 
 /// Points per trick of a contract, won when it is made and lost when it is not.
 const PER_TRICK: i32 = 10;
@@ -38,8 +40,14 @@ pub(super) struct Spades {
     bag_penalty: i32,
     /// No spade lead until a spade has been played.
     spades_broken: bool,
+    /// A side behind by `blind_nil_behind` or more may bid nil before looking.
+    blind_nil: bool,
+    /// How far behind a side must be to bid blind nil.
+    blind_nil_behind: i32,
     /// The bags each side holds, North/South (seats 0 and 2) first.
     bags: [i32; 2],
+    /// The seats that bid blind nil this hand.
+    blind: SeatSet,
 }
 
 impl Spades {
@@ -51,7 +59,10 @@ impl Spades {
             bag_limit: rules.bag_limit,
             bag_penalty: rules.bag_penalty,
             spades_broken: rules.spades_broken,
+            blind_nil: rules.blind_nil,
+            blind_nil_behind: rules.blind_nil_behind,
             bags: [0; 2],
+            blind: SeatSet::EMPTY,
         }
     }
 
@@ -68,10 +79,12 @@ impl Spades {
         let (mut contract, mut toward, mut bags, mut points) = (0, 0, 0, 0);
         for seat in [Seat(side), Seat(side + 2)] {
             let (bid, took) = (i32::from(bids[seat]), i32::from(tricks[seat]));
-            if self.nil && bid == 0 {
+            let blind = self.blind.contains(seat);
+            if blind || (self.nil && bid == 0) {
                 // A nil bidder's tricks do not help the partner's bid: they are the side's bags.
+                let value = if blind { BLIND_NIL } else { NIL };
                 nil[seat] = Some(took == 0);
-                points += if took == 0 { NIL } else { -NIL };
+                points += if took == 0 { value } else { -value };
                 bags += took;
             } else {
                 contract += bid;
@@ -102,6 +115,7 @@ impl Spades {
 impl VariantRules for Spades {
     /// Spades are trump in every hand; nothing is turned up.
     fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+        self.blind = SeatSet::EMPTY;
         HandSetup {
             trump: Some(Suit::Spades),
             ..HandSetup::PLAIN
@@ -135,6 +149,34 @@ impl VariantRules for Spades {
         }
     }
 
+    /// Both players of a side behind by `blind_nil_behind` or more (one of them at most
+    /// bids: the kit lets a blind bidder's partner look).
+    fn blind_bidders(&self, totals: &PerSeat<i32>) -> SeatSet {
+        let (ours, theirs) = (totals[Seat(0)], totals[Seat(1)]);
+        let side = if ours < theirs { 0 } else { 1 };
+        let gap = (ours - theirs).abs();
+        let mut seats = SeatSet::EMPTY;
+        if self.blind_nil && gap > 0 && gap >= self.blind_nil_behind {
+            seats.insert(Seat(side));
+            seats.insert(Seat(side + 2));
+        }
+        seats
+    }
+
+    fn blind_refusal(&self) -> RuleError {
+        if self.blind_nil {
+            RuleError::BlindNilNotBehind {
+                behind: self.blind_nil_behind,
+            }
+        } else {
+            RuleError::NoBlindNil
+        }
+    }
+
+    fn blind_bid(&mut self, seat: Seat) {
+        self.blind.insert(seat);
+    }
+
     fn score_hand(
         &mut self,
         _taken: &PerSeat<CardSet>,
@@ -161,10 +203,12 @@ impl VariantRules for Spades {
         add_points(totals, &points);
         let someone_bid_nil = nil.as_slice().iter().any(Option::is_some);
         let penalised = penalties.as_slice().iter().any(|p| *p != 0);
+        let blind: Vec<Seat> = self.blind.iter().collect();
         HandScore {
             bags: Some(bags),
             bag_penalty: penalised.then_some(penalties),
             nil: someone_bid_nil.then_some(nil),
+            blind_nil: (!blind.is_empty()).then(|| SeatList::from_slice(&blind)),
             ..HandScore::points(points)
         }
     }
