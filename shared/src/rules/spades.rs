@@ -366,6 +366,64 @@ mod tests {
     }
 
     #[test]
+    fn a_blind_nil_wins_or_loses_two_hundred_even_where_nil_is_off() {
+        let mut rules = spades(Options {
+            nil: Some(false),
+            blind_nil: Some(true),
+            ..Options::default()
+        });
+        let mut totals = [0; 4];
+        rules.start_hand(1, &[Card::TWO_OF_CLUBS; 52], 52);
+        rules.blind_bid(Seat(1));
+        // Seat 1 bid blind nil and takes nothing; seat 3 bids 4 and takes 4.
+        let score = hand(&mut rules, [4, 0, 5, 4], [4, 0, 5, 4], &mut totals);
+        assert_eq!(score.points.as_slice(), &[90, 240, 90, 240]);
+        assert_eq!(score.blind_nil.unwrap().to_vec(), [Seat(1)]);
+        // Failed: −200, and its 3 tricks are the side's bags, not towards seat 3's 4.
+        rules.start_hand(2, &[Card::TWO_OF_CLUBS; 52], 52);
+        rules.blind_bid(Seat(3));
+        let score = hand(&mut rules, [4, 4, 3, 0], [4, 3, 3, 3], &mut totals);
+        assert_eq!(score.points.as_slice(), &[70, -237, 70, -237]);
+        assert_eq!(
+            score.nil.unwrap().as_slice(),
+            &[None, None, None, Some(false)]
+        );
+        // A new hand forgets the blind bids.
+        rules.start_hand(3, &[Card::TWO_OF_CLUBS; 52], 52);
+        let score = hand(&mut rules, [4, 4, 4, 1], [4, 4, 4, 1], &mut totals);
+        assert_eq!(score.blind_nil, None);
+    }
+
+    #[test]
+    fn blind_nil_is_for_a_side_behind_by_the_threshold() {
+        let rules = spades(Options {
+            blind_nil: Some(true),
+            ..Options::default()
+        });
+        let totals = |v: [i32; 4]| PerSeat::from_slice(&v);
+        let seats = |set: SeatSet| set.iter().collect::<Vec<_>>();
+        assert_eq!(
+            seats(rules.blind_bidders(&totals([200, 100, 200, 100]))),
+            [Seat(1), Seat(3)]
+        );
+        assert_eq!(seats(rules.blind_bidders(&totals([-50, 49, -50, 49]))), []);
+        assert_eq!(
+            seats(rules.blind_bidders(&totals([-60, 40, -60, 40]))),
+            [Seat(0), Seat(2)]
+        );
+        assert!(
+            standard()
+                .blind_bidders(&totals([0, 500, 0, 500]))
+                .is_empty()
+        );
+        assert_eq!(standard().blind_refusal(), RuleError::NoBlindNil);
+        assert_eq!(
+            rules.blind_refusal().to_string(),
+            "blind nil is allowed only for a side behind by 100 or more"
+        );
+    }
+
+    #[test]
     fn without_nil_a_bid_starts_at_one() {
         let no_nil = spades(Options {
             nil: Some(false),
