@@ -90,6 +90,37 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
     },
+    /// Bid blind nil (spades with `blind_nil`), answering a `blind` prompt: nil, bid before
+    /// looking at your cards.
+    BlindNil {
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Look at your cards instead of bidding blind nil, answering a `blind` prompt: your
+    /// `dealt` follows, then a `bid` prompt.
+    SeeCards {
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Give your partner cards in a blind nil exchange, answering an `exchange` prompt.
+    Exchange {
+        /// The cards, as many as the prompt's `count`.
+        cards: Vec<Card>,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
     /// Host only: seat a built-in bot.
     AddBot {
         /// The empty seat.
@@ -201,6 +232,11 @@ impl ClientMsg {
             }),
             ClientMsg::Play { card, .. } => Some(Action::Play { card: *card }),
             ClientMsg::Bid { tricks, .. } => Some(Action::Bid { tricks: *tricks }),
+            ClientMsg::BlindNil { .. } => Some(Action::BlindNil),
+            ClientMsg::SeeCards { .. } => Some(Action::SeeCards),
+            ClientMsg::Exchange { cards, .. } => Some(Action::Exchange {
+                cards: cards.clone(),
+            }),
             _ => None,
         }
     }
