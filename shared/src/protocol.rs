@@ -301,12 +301,15 @@ fn compact_play(text: &str) -> Option<ClientMsg> {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 21] = [
+pub const CLIENT_TYPES: [&str; 24] = [
     "join",
     "watch",
     "pass",
     "play",
     "bid",
+    "blind_nil",
+    "see_cards",
+    "exchange",
     "add_bot",
     "remove_bot",
     "start",
@@ -1075,6 +1078,17 @@ mod tests {
             }
         );
         assert_eq!(bid.action(), Some(Action::Bid { tricks: 3 }));
+        let blind = ClientMsg::parse(r#"{"type":"blind_nil","seq":8}"#).unwrap();
+        assert_eq!(blind.action(), Some(Action::BlindNil));
+        let look = ClientMsg::parse(r#"{"type":"see_cards"}"#).unwrap();
+        assert_eq!(look.action(), Some(Action::SeeCards));
+        let give = ClientMsg::parse(r#"{"type":"exchange","cards":["2D","3D"],"seq":9}"#).unwrap();
+        assert_eq!(
+            give.action(),
+            Some(Action::Exchange {
+                cards: vec!["2D".parse().unwrap(), "3D".parse().unwrap()]
+            })
+        );
         let join = ClientMsg::parse(r#"{"type":"join","table":"t1","name":"Ann"}"#).unwrap();
         assert!(matches!(
             join,
