@@ -72,7 +72,7 @@ export class Actions {
   clickCard(card) {
     const v = this.state.view;
     if (!v) return;
-    if (v.legal.type === 'pass') {
+    if (v.legal.type === 'pass' || v.legal.type === 'exchange') {
       this.choose(card, v.legal.count);
       return;
     }
@@ -90,6 +90,7 @@ export class Actions {
     this.store.set({
       error: v.phase === 'passing' ? 'You have passed your cards: waiting for the others.'
         : v.legal.type === 'bid' ? 'First your bid: how many tricks will you take?'
+          : v.phase === 'exchanging' ? 'Play starts once the partners have exchanged their cards.'
           : v.phase === 'bidding' ? 'Play starts once everyone has bid.' : 'It is not your turn yet.',
     });
   }
@@ -113,7 +114,7 @@ export class Actions {
     if (selected.has(card)) selected.delete(card);
     else if (selected.size < count) selected.add(card);
     else {
-      this.store.set({ error: `You pass exactly ${count} cards: click a chosen card to put it back first.` });
+      this.store.set({ error: `You give exactly ${count} cards: click a chosen card to put it back first.` });
       return;
     }
     this.store.set({ selected, error: '' });
@@ -125,6 +126,28 @@ export class Actions {
     if (!v || v.legal.type !== 'pass' || this.state.selected.size !== v.legal.count) return;
     this.session.send({ type: 'pass', cards: [...this.state.selected] });
     this.store.set({ selected: new Set() });
+  }
+
+  /** Gives the chosen cards to the partner in a blind nil exchange. */
+  exchangeSelected() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'exchange' || this.state.selected.size !== v.legal.count) return;
+    this.session.send({ type: 'exchange', cards: [...this.state.selected] });
+    this.store.set({ selected: new Set() });
+  }
+
+  /** Bids blind nil, before looking at the cards. */
+  blindNil() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'blind') return;
+    if (this.session.send({ type: 'blind_nil' })) this.store.set({ error: '' });
+  }
+
+  /** Looks at the face-down cards instead of bidding blind nil. */
+  seeCards() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'blind') return;
+    if (this.session.send({ type: 'see_cards' })) this.store.set({ error: '' });
   }
 
   /** Chooses a bid in the bid box (sent with `bidChosen`). @param {number} tricks */

@@ -1,14 +1,15 @@
 // @ts-check
 // Bidding: the bid box on a `bid` prompt (a button per number from the prompt's `min` to its
-// `max`, the one the dealer may not bid marked and explained), and how a bid reads on the
-// plates and the score sheet ("2/3": tricks taken of the bid; "Nil").
+// `max`, the one the dealer may not bid marked and explained), the choice on a `blind` prompt
+// ("Blind nil" or "See my cards", while the hand is face down), and how a bid reads on the
+// plates and the score sheet ("2/3": tricks taken of the bid; "Nil"; "Blind nil").
 //
 // Owns: the bid box's markup and keys, and the words of bids. What may be bid comes from the
 // prompt alone; whether 0 is nil comes from the table's `nil` option. May not touch: the state
 // (clicks and keys go through the actions).
 
 import { h } from '../dom.js';
-import { isNil } from '../view-model.js';
+import { isBlindNil, isNil } from '../view-model.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
@@ -132,16 +133,57 @@ export function focusIdleBidBox() {
 }
 
 /**
- * A seat's bid and tricks on its plate: "2/3" (taken of the bid), "1/Nil"; null before it bids.
+ * Keys in the blind nil choice: the arrows move between its two buttons (Enter and Space press
+ * them, as on any button).
+ * @param {KeyboardEvent} e
+ */
+function blindKeys(e) {
+  if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+  e.preventDefault();
+  const other = /** @type {HTMLElement} */ (e.target).id === 'blind-nil-button' ? 'see-cards-button' : 'blind-nil-button';
+  document.getElementById(other)?.focus();
+}
+
+/**
+ * The choice on a `blind` prompt, while the hand is still face down: bid blind nil without
+ * looking, or see the cards (and then bid as usual).
+ * @param {PlayerView} v @param {Actions} actions
+ */
+export function blindBox(v, actions) {
+  if (v.legal.type !== 'blind') return null;
+  return h('div', { class: 'bid-box blind-box', id: 'blind-box', role: 'group', 'aria-labelledby': 'blind-note' },
+    h('p', { class: 'bid-note', id: 'blind-note' },
+      'Your cards are face down. Bid blind nil without looking (200 points if you take no trick, minus 200 if you take one; then you and your partner exchange two cards), or see your cards and bid as usual.'),
+    h('div', { class: 'bid-options' },
+      h('button', {
+        type: 'button', class: 'primary big', id: 'blind-nil-button', 'data-focus': 'blind-nil-button',
+        onclick: () => actions.blindNil(), onkeydown: blindKeys,
+      }, 'Blind nil'),
+      h('button', {
+        type: 'button', class: 'big', id: 'see-cards-button', 'data-focus': 'see-cards-button',
+        onclick: () => actions.seeCards(), onkeydown: blindKeys,
+      }, 'See my cards')));
+}
+
+/** Moves the focus to "See my cards", the choice that risks nothing. */
+export function focusBlindBox() {
+  document.getElementById('see-cards-button')?.focus({ preventScroll: true });
+}
+
+/**
+ * A seat's bid and tricks on its plate: "2/3" (taken of the bid), "1/Nil", "0/Blind nil"; null
+ * before it bids.
  * @param {PlayerView} v @param {number} seat
  */
 export function bidStat(v, seat) {
   const bid = v.bids?.[seat];
   if (bid === null || bid === undefined) return null;
   const took = v.tricks_won[seat];
-  const text = bidText(v, bid);
-  const spoken = text === 'Nil' ? `bid nil, took ${took}` : `bid ${bid}, took ${took}`;
-  return h('span', { class: `stat bid${text === 'Nil' ? ' nil' : ''}`, 'data-bid': bid, 'data-took': took, title: 'Tricks taken / bid' },
+  const blind = isBlindNil(v, seat);
+  const text = blind ? 'Blind nil' : bidText(v, bid);
+  const spoken = blind ? `bid blind nil, took ${took}` : text === 'Nil' ? `bid nil, took ${took}` : `bid ${bid}, took ${took}`;
+  const nil = blind || text === 'Nil';
+  return h('span', { class: `stat bid${nil ? ' nil' : ''}${blind ? ' blind' : ''}`, 'data-bid': bid, 'data-took': took, title: 'Tricks taken / bid' },
     h('span', { 'aria-hidden': 'true' }, `${took}/${text}`),
     h('span', { class: 'sr-only' }, spoken));
 }

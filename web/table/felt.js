@@ -127,7 +127,10 @@ function turnText(s, v) {
   }
   if (player && v.legal.type === 'play') return 'Your turn: play a card';
   if (player && v.legal.type === 'bid') return 'Your bid: how many tricks will you take?';
+  if (player && v.legal.type === 'blind') return 'Your bid: blind nil, or see your cards first?';
+  if (player && v.legal.type === 'exchange') return `Choose ${v.legal.count} cards to give ${seatName(s, v.legal.to)}`;
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
+  if (next !== undefined && v.phase === 'exchanging') return `${seatName(s, next)} is giving cards to their partner`;
   if (next !== undefined) return v.phase === 'bidding' ? `${seatName(s, next)}’s turn to bid` : `${seatName(s, next)}’s turn`;
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
     return 'Waiting for the two of clubs to lead';

@@ -7,9 +7,9 @@
 
 import { cardName, sortHand, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
-import { bidBox, bidButton, focusBidBox } from './bid.js';
+import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
 import { cardFace } from './card-view.js';
-import { DIRECTION_TEXT } from './names.js';
+import { DIRECTION_TEXT, seatName } from './names.js';
 import { part, setOrRemove } from './part.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -40,7 +40,7 @@ class CardButtons {
   /** The buttons for the hand as it is now, in the order they are shown. @param {TableState} s @param {PlayerView} v */
   draw(s, v) {
     const legal = v.legal;
-    const passing = legal.type === 'pass';
+    const passing = legal.type === 'pass' || legal.type === 'exchange';
     const playable = legal.type === 'play' ? new Set(legal.cards) : null;
     const received = new Set(v.pass?.received || []);
     const out = sortHand(v.hand).map((card) => {
@@ -88,6 +88,14 @@ function handActions(s, v, actions) {
       onclick: () => actions.passSelected(),
     }, n === legal.count ? `Pass ${dir}` : `Pass ${dir} (${n} of ${legal.count} chosen)`));
   }
+  if (legal.type === 'exchange') {
+    const n = s.selected.size;
+    const to = seatName(s, legal.to);
+    out.push(h('button', {
+      type: 'button', class: 'primary big', id: 'exchange-button', disabled: n !== legal.count, 'data-focus': 'exchange-button',
+      onclick: () => actions.exchangeSelected(),
+    }, n === legal.count ? `Give ${legal.count} to ${to}` : `Give ${legal.count} to ${to} (${n} of ${legal.count} chosen)`));
+  }
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: v.tricks.length === 0, 'aria-pressed': String(s.showLast),
@@ -110,22 +118,25 @@ function handActions(s, v, actions) {
 /** Your hand and what you can do with it. @param {Actions} actions */
 export function handPart(actions) {
   const cards = new CardButtons(actions);
-  /** The bid prompt the box was last opened for, so the focus moves into it once. */
+  /** The bid (or blind) prompt the box was last opened for, so the focus moves into it once. */
   let bidPrompt = /** @type {unknown} */ (null);
   return part(h('section', { 'aria-label': 'Your hand' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
+    return [v.hand, v.legal, v.pass, v.blind, v.tricks.length, v.trick.plays.length === 0, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
-    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
-    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass` : 'Your hand' },
-      cards.draw(s, v));
+    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' ? ' bidding' : ''}`;
+    const label = legal.type === 'pass' ? `Your hand: choose ${legal.count} cards to pass`
+      : legal.type === 'exchange' ? `Your hand: choose ${legal.count} cards to give your partner` : 'Your hand';
+    const hand = h('div', { class: 'hand', role: 'group', 'aria-label': label }, cards.draw(s, v));
+    const faceDown = s.seat !== null && (v.blind?.face_down.includes(s.seat) ?? false);
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));
     replaceChildren(el,
-      hand,
+      faceDown ? h('p', { class: 'face-down', id: 'face-down' }, `Your ${v.hand_sizes[s.seat ?? 0]} cards are face down.`) : hand,
       bidBox(s, v, actions),
+      blindBox(v, actions),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, handActions(s, v, actions)));
     if (legal.type === 'bid' && bidPrompt !== legal) {
@@ -133,6 +144,10 @@ export function handPart(actions) {
       const active = document.activeElement;
       if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
     }
-    bidPrompt = legal.type === 'bid' ? legal : null;
+    if (legal.type === 'blind' && bidPrompt !== legal) {
+      const active = document.activeElement;
+      if (!active || active === document.body || el.contains(active)) focusBlindBox();
+    }
+    bidPrompt = legal.type === 'bid' || legal.type === 'blind' ? legal : null;
   });
 }

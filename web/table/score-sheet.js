@@ -37,7 +37,8 @@ function bidLines(s, v, r, c, teams, short) {
   const bids = /** @type {number[]} */ (r.bids);
   const seats = teams ? [c.seat, c.seat + 2] : [c.seat];
   const took = seats.reduce((sum, seat) => sum + r.tricks[seat], 0);
-  const bid = seats.map((seat) => bidText(v, bids[seat])).join(' + ');
+  const blind = (/** @type {number} */ seat) => r.blind_nil?.includes(seat) ?? false;
+  const bid = seats.map((seat) => (blind(seat) ? 'Blind nil' : bidText(v, bids[seat]))).join(' + ');
   const out = [h('span', { class: 'bid-line', 'data-bid': seats.map((seat) => bids[seat]).join('+'), 'data-took': took },
     short ? [h('span', { 'aria-hidden': 'true' }, `${took}/${bid}`), h('span', { class: 'sr-only' }, `bid ${bid}, took ${took}`)]
       : `bid ${bid} · took ${took}`)];
@@ -45,7 +46,9 @@ function bidLines(s, v, r, c, teams, short) {
     const nil = r.nil?.[seat];
     if (nil === true || nil === false) {
       const who = teams ? `${seatName(s, seat)}: ` : '';
-      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil) }, `${who}nil ${nil ? 'made' : 'failed'}`));
+      const what = blind(seat) ? 'blind nil' : 'nil';
+      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil), 'data-blind': blind(seat) ? 'true' : null },
+        `${who}${what} ${nil ? 'made' : 'failed'}`));
     }
   }
   if (r.bags) out.push(h('span', { class: 'bags-line', 'data-bags': r.bags[c.seat] }, `bags ${r.bags[c.seat]}`));

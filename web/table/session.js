@@ -191,7 +191,7 @@ export class Session {
     }
     /** @type {Partial<TableState>} */
     const patch = { view: applyYourTurn(s.view, msg.legal, facts, s.seat) };
-    if (msg.legal.type === 'pass' && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
+    if ((msg.legal.type === 'pass' || msg.legal.type === 'exchange') && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
       patch.selected = new Set([...s.selected].filter((c) => msg.legal.from.includes(c)));
     }
     if (s.bidChoice !== null && (msg.legal.type !== 'bid' || s.bidChoice < msg.legal.min
