@@ -126,9 +126,10 @@ export function focusBidBox(v, chosen) {
   /** @type {HTMLElement | null} */ (document.querySelector(`.bid-option[data-bid="${first}"]`))?.focus({ preventScroll: true });
 }
 
-/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one). */
+/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one; or "See my cards"). */
 export function focusIdleBidBox() {
-  const button = document.querySelector('.hand-area.active .bid-option.chosen') || document.querySelector('.hand-area.active .bid-option:not(.forbidden)');
+  const button = document.querySelector('.hand-area.active .bid-option.chosen') || document.querySelector('.hand-area.active .bid-option:not(.forbidden)')
+    || document.querySelector('.hand-area.active #see-cards-button');
   /** @type {HTMLElement | null} */ (button)?.focus({ preventScroll: true });
 }
 
