@@ -18,7 +18,7 @@ import { bidText } from './bid.js';
 /** The cards an action names. @param {any} action @returns {string[]} */
 function cardsOf(action) {
   if (!action) return [];
-  if (action.type === 'pass') return action.cards;
+  if (action.type === 'pass' || action.type === 'exchange') return action.cards;
   return action.type === 'play' ? [action.card] : [];
 }
 
@@ -54,14 +54,17 @@ export function hintButton(store, session) {
       note.remove();
     } else {
       const type = s.view?.legal.type;
-      button.textContent = type === 'pass' ? 'Suggest cards to pass' : type === 'bid' ? 'Suggest a bid' : 'Suggest a card';
+      button.textContent = type === 'pass' ? 'Suggest cards to pass' : type === 'exchange' ? 'Suggest cards to give'
+        : type === 'bid' || type === 'blind' ? 'Suggest a bid' : 'Suggest a card';
       if (button.parentElement !== actions) actions.prepend(button);
       if (note.parentElement !== actions) button.after(note);
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
+    const blind = key && s.hint?.action?.type === 'blind_nil' ? 'Suggested: blind nil'
+      : key && s.hint?.action?.type === 'see_cards' ? 'Suggested: see your cards' : '';
     note.textContent = suggested.size ? `Suggested: ${[...suggested].map(cardName).join(', ')}`
-      : bid !== null ? `Suggested: bid ${bidText(/** @type {any} */ (s.view), bid)}` : '';
+      : bid !== null ? `Suggested: bid ${bidText(/** @type {any} */ (s.view), bid)}` : blind;
     for (const el of document.querySelectorAll('.hand .card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
     }
