@@ -8,7 +8,9 @@ mod common;
 use common::{bid, deck_of, finish_hand, refused, set};
 use parlor_shared::bots::RandomBot;
 use parlor_shared::rules::{Legal, RuleError};
-use parlor_shared::{Action, CardSet, Event, Game, Options, Phase, PlayerView, Seat, Variant};
+use parlor_shared::{
+    Action, CardSet, Event, Game, Options, Phase, PlayerView, Seat, SeatSet, Variant,
+};
 
 /// One suit a seat: seat 0 spades, 1 clubs, 2 hearts, 3 diamonds.
 const SUITS: [&str; 4] = [
@@ -223,7 +225,7 @@ fn a_blind_nil_bidder_sees_nothing_until_they_bid_then_partners_exchange_two_car
     let line = game.history()[1].clone();
     assert!(events.contains(&Event::HandScored(line.clone())));
     assert_eq!(line.points.as_slice(), &[230, 190, 230, 190]);
-    assert_eq!(line.blind_nil.unwrap().to_vec(), [Seat(1)]);
+    assert_eq!(line.blind_nil, Some(SeatSet::one(Seat(1))));
     assert_eq!(
         line.nil.unwrap().as_slice(),
         &[None, Some(true), Some(true), None]

@@ -389,7 +389,7 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
             );
             let blind: Vec<Seat> = start.blind.iter().map(|s| Seat(*s as u8)).collect();
             assert_eq!(
-                result.blind_nil.map(|b| b.to_vec()),
+                result.blind_nil.map(|b| b.iter().collect::<Vec<_>>()),
                 (!blind.is_empty()).then_some(blind)
             );
             assert_eq!(points, expected.as_slice());

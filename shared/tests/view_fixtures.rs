@@ -398,4 +398,3 @@ fn the_recorded_matches_show_what_they_should() {
         }
     }
 }
-

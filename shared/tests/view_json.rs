@@ -349,7 +349,13 @@ proptest! {
             bags: on(1).then(|| per_seat(&ints, n)),
             bag_penalty: on(2).then(|| per_seat(&ints.iter().rev().copied().collect::<Vec<_>>(), n)),
             nil: on(3).then(|| per_seat(&(0..n).map(|k| on(4 + k as u32).then_some(on(12 + k as u32))).collect::<Vec<_>>(), n)),
-            blind_nil: on(21).then(|| Seat::all(n as u8).filter(|s| on(22 + u32::from(s.0))).collect::<Vec<_>>().into()),
+            blind_nil: on(21).then(|| {
+                let mut set = parlor_shared::SeatSet::EMPTY;
+                for s in Seat::all(n as u8).filter(|s| on(22 + u32::from(s.0))) {
+                    set.insert(s);
+                }
+                set
+            }),
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();

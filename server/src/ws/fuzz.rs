@@ -248,7 +248,7 @@ fn answer(client: &mut Client, n: u16, with_seq: bool) -> String {
             let tricks = allowed[usize::from(n) % allowed.len()];
             json!({"type": "bid", "tricks": tricks, "seq": seq}).to_string()
         }
-        Legal::Blind if n % 2 == 0 => json!({"type": "blind_nil", "seq": seq}).to_string(),
+        Legal::Blind if n.is_multiple_of(2) => json!({"type": "blind_nil", "seq": seq}).to_string(),
         Legal::Blind => json!({"type": "see_cards", "seq": seq}).to_string(),
         Legal::Exchange { from, count, .. } => {
             let cards: Vec<_> = from.iter().take(*count as usize).collect();

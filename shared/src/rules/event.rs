@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
-use crate::seat::{PerSeat, Seat, SeatList};
+use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
 
 /// A player's move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -300,10 +300,46 @@ pub struct HandResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nil: Option<PerSeat<Option<bool>>>,
     /// Spades: the seats whose nil (in `nil`) was bid blind; absent when nobody bid blind.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blind_nil: Option<SeatList>,
+    // A set of seats (a byte), written as their list: a score line travels in an event, and
+    // every event is as large as the largest.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "seat_set_list"
+    )]
+    #[schemars(with = "Option<Vec<Seat>>")]
+    pub blind_nil: Option<SeatSet>,
     /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
     /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Hash32>,
+}
+
+/// A set of seats written as the list of its seats, lowest first.
+mod seat_set_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::seat::{Seat, SeatSet};
+
+    #[allow(clippy::ref_option)] // serde's `with` hands the field by reference
+    pub fn serialize<S: Serializer>(set: &Option<SeatSet>, out: S) -> Result<S::Ok, S::Error> {
+        set.map(|set| set.iter().collect::<Vec<Seat>>())
+            .serialize(out)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<SeatSet>, D::Error> {
+        let seats = Option::<Vec<Seat>>::deserialize(input)?;
+        seats
+            .map(|seats| {
+                let mut set = SeatSet::EMPTY;
+                for seat in seats {
+                    if usize::from(seat.0) >= crate::seat::MAX_SEATS {
+                        return Err(serde::de::Error::custom("no such seat"));
+                    }
+                    set.insert(seat);
+                }
+                Ok(set)
+            })
+            .transpose()
+    }
 }

@@ -14,7 +14,7 @@ use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{BidRange, HandScore, HandSetup, Table, VariantRules, add_points};
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// What a nil bid wins when the bidder takes no trick, and loses when they take one.
 pub(super) const NIL: i32 = 100;
@@ -203,12 +203,11 @@ impl VariantRules for Spades {
         add_points(totals, &points);
         let someone_bid_nil = nil.as_slice().iter().any(Option::is_some);
         let penalised = penalties.as_slice().iter().any(|p| *p != 0);
-        let blind: Vec<Seat> = self.blind.iter().collect();
         HandScore {
             bags: Some(bags),
             bag_penalty: penalised.then_some(penalties),
             nil: someone_bid_nil.then_some(nil),
-            blind_nil: (!blind.is_empty()).then(|| SeatList::from_slice(&blind)),
+            blind_nil: (!self.blind.is_empty()).then_some(self.blind),
             ..HandScore::points(points)
         }
     }
@@ -378,7 +377,7 @@ mod tests {
         // Seat 1 bid blind nil and takes nothing; seat 3 bids 4 and takes 4.
         let score = hand(&mut rules, [4, 0, 5, 4], [4, 0, 5, 4], &mut totals);
         assert_eq!(score.points.as_slice(), &[90, 240, 90, 240]);
-        assert_eq!(score.blind_nil.unwrap().to_vec(), [Seat(1)]);
+        assert_eq!(score.blind_nil, Some(SeatSet::one(Seat(1))));
         // Failed: −200, and its 3 tricks are the side's bags, not towards seat 3's 4.
         rules.start_hand(2, &[Card::TWO_OF_CLUBS; 52], 52);
         rules.blind_bid(Seat(3));

@@ -10,7 +10,7 @@
 use super::RuleError;
 use super::event::PassDirection;
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// What a variant sets up for a freshly dealt hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub(super) struct HandScore {
     /// Each nil bid's outcome, when someone bid nil (spades).
     pub nil: Option<PerSeat<Option<bool>>>,
     /// The seats whose nil was bid blind, when someone did (spades).
-    pub blind_nil: Option<SeatList>,
+    pub blind_nil: Option<SeatSet>,
 }
 
 impl HandScore {

@@ -785,7 +785,8 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
     }
     if let Some(blind) = blind_nil {
         out.push_str(r#","blind_nil":"#);
-        seats(out, blind);
+        let list: arrayvec::ArrayVec<Seat, MAX_SEATS> = blind.iter().collect();
+        seats(out, &list);
     }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
