@@ -4,8 +4,8 @@
 //! dealer's left, passing, bidding, trick play (follow suit, trump wins), the match totals and
 //! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
-//! holds the state and the ways in; `read`, `passing`, `bidding`, `play` and `hand` hold the
-//! rest.
+//! holds the state and the ways in; `read`, `passing`, `bidding`, `blind` (face-down hands and
+//! the partners' exchange), `play` and `hand` hold the rest.
 
 mod bidding;
 mod blind;
