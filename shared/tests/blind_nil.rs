@@ -365,3 +365,48 @@ fn random_matches_with_blind_nil_hide_face_down_hands_and_exchange_two_for_two()
         "every blind nil is followed by an exchange"
     );
 }
+
+/// The heuristic and strong players at a blind nil table (nil itself off, so a blind nil is the
+/// only bid of 0): every move they choose from their views is legal, and they bid blind nil
+/// exactly when 200 or more behind (the same view with the totals further apart: blind nil).
+#[test]
+fn the_built_in_players_choose_legal_blind_nil_moves() {
+    use parlor_shared::bots::{HeuristicBot, Rollout, Strategy, StrongBot};
+    let (mut blind_bids, mut choices) = (0, 0);
+    for seed in 0..6 {
+        let options = Options {
+            nil: Some(false),
+            target: Some(400),
+            ..blind_options(100)
+        };
+        let mut game = Game::new(Variant::Spades, &options, seed).unwrap();
+        let mut strong = StrongBot::new(seed, 8, Rollout::Heuristic);
+        while let Some(seat) = game.to_act().first() {
+            let view = PlayerView::of(&game, Some(seat));
+            let action = if seat == Seat(0) {
+                strong.choose(&view)
+            } else {
+                HeuristicBot.choose(&view)
+            };
+            assert!(
+                view.legal.allows(&action),
+                "{action:?} for {:?}",
+                view.legal
+            );
+            if view.legal == Legal::Blind {
+                choices += 1;
+                let behind = view.totals[seat.next(4)] - view.totals[seat];
+                assert_eq!(action == Action::BlindNil, behind >= 200, "{behind} behind");
+                let mut far = view.clone();
+                far.totals[seat] -= 200;
+                blind_bids += usize::from(HeuristicBot.choose(&far) == Action::BlindNil);
+            }
+            game.apply(seat, &action).unwrap();
+        }
+    }
+    assert!(choices > 0, "no seat was dealt face down");
+    assert_eq!(
+        blind_bids, choices,
+        "200 further behind, every choice is blind nil"
+    );
+}
