@@ -64,6 +64,13 @@ impl Position {
         let mut rules = Rules::new(variant, &view.options)?;
         rules.passing = false;
         rules.target = 100_000;
+        // A blind nil is replayed as a plain nil: the cards are already where the exchange
+        // left them, and a bid of 0 must be allowed even where nil is not. The simulated hand
+        // offers no blind choice of its own: every seat in it has seen its cards.
+        if view.blind.as_ref().is_some_and(|b| !b.bid.is_empty()) {
+            rules.nil = true;
+        }
+        rules.blind_nil = false;
         // What each real seat held when play began.
         let mut start = *hands;
         for t in &view.tricks {

@@ -61,6 +61,14 @@ pub fn presets(variant: Variant) -> Vec<Preset> {
                 },
             ),
             preset(
+                "Blind nil",
+                "A side 100 or more behind may bid nil before looking: 200 won or lost, two cards exchanged with the partner",
+                Options {
+                    blind_nil: Some(true),
+                    ..none()
+                },
+            ),
+            preset(
                 "Spades led any time",
                 "Spades may be led before one has been played",
                 Options {

@@ -230,6 +230,18 @@ impl Variant {
                     false,
                     "The big and little joker replace the twos of clubs and diamonds: the two highest spades, above the ace; the dealer's left leads first.",
                 ),
+                boolean(
+                    "blind_nil",
+                    false,
+                    "A player of a side far enough behind may bid nil before looking at their cards: 200 points if they take no trick, minus 200 if they do; they and their partner then exchange two cards.",
+                ),
+                integer(
+                    "blind_nil_behind",
+                    0,
+                    100_000,
+                    100,
+                    "How far behind a side must be for its players to bid blind nil.",
+                ),
             ],
             Variant::OhHell => vec![
                 integer("players", 3, 7, 4, "Seats at the table (3 to 7)."),
@@ -393,6 +405,12 @@ pub struct Options {
     /// The big and little joker replace the twos of clubs and diamonds (spades).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jokers: Option<bool>,
+    /// A side far enough behind may bid nil before looking at its cards (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil: Option<bool>,
+    /// How far behind a side must be to bid blind nil (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil_behind: Option<i32>,
     /// How hand sizes go (ohhell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
@@ -433,6 +451,10 @@ pub struct Rules {
     pub spades_broken: bool,
     /// Spades: the jokers are dealt instead of the twos of clubs and diamonds.
     pub jokers: bool,
+    /// Spades: a side far enough behind may bid nil before looking at its cards.
+    pub blind_nil: bool,
+    /// Spades: how far behind a side must be to bid blind nil.
+    pub blind_nil_behind: i32,
     /// Oh Hell: how hand sizes go.
     pub schedule: Schedule,
     /// Oh Hell: the dealer may not make the bids add up to the tricks.
@@ -459,6 +481,8 @@ impl Rules {
             ("bag_penalty", options.bag_penalty.is_some()),
             ("spades_broken", options.spades_broken.is_some()),
             ("jokers", options.jokers.is_some()),
+            ("blind_nil", options.blind_nil.is_some()),
+            ("blind_nil_behind", options.blind_nil_behind.is_some()),
             ("schedule", options.schedule.is_some()),
             ("hook", options.hook.is_some()),
             ("scoring", options.scoring.is_some()),
@@ -492,6 +516,8 @@ impl Rules {
         in_range("bag_limit", bag_limit.into(), 0, 100)?;
         let bag_penalty = options.bag_penalty.unwrap_or(100);
         in_range("bag_penalty", bag_penalty.into(), 0, 1000)?;
+        let blind_nil_behind = options.blind_nil_behind.unwrap_or(100);
+        in_range("blind_nil_behind", blind_nil_behind.into(), 0, 100_000)?;
         Ok(Rules {
             variant,
             target,
@@ -506,6 +532,8 @@ impl Rules {
             bag_penalty,
             spades_broken: options.spades_broken.unwrap_or(true),
             jokers: options.jokers.unwrap_or(false),
+            blind_nil: options.blind_nil.unwrap_or(false),
+            blind_nil_behind,
             schedule: options.schedule.unwrap_or_default(),
             hook: options.hook.unwrap_or(true),
             scoring: options.scoring.unwrap_or_default(),
@@ -535,7 +563,8 @@ impl Rules {
     }
 
     /// Every option of the variant, spelled out with its value: the options
-    /// [`Variant::option_specs`] lists (a test checks they agree), named here rather than read
+    /// [`Variant::option_specs`] lists (a test checks they agree; Spades' blind nil options
+    /// only when blind nil is on), named here rather than read
     /// from that list, which every view would otherwise build and drop again.
     #[must_use]
     pub fn options(&self) -> Options {
@@ -559,9 +588,13 @@ impl Rules {
                 options.bag_limit = Some(self.bag_limit);
                 options.bag_penalty = Some(self.bag_penalty);
                 options.spades_broken = Some(self.spades_broken);
-                // Spelled out only when on: the tables stored before the option existed keep
-                // their options, and so their views, byte for byte.
+                // Jokers and blind nil are spelled out only when on: the tables stored before
+                // these options existed keep their options, and so their views, byte for byte.
                 options.jokers = self.jokers.then_some(true);
+                if self.blind_nil {
+                    options.blind_nil = Some(true);
+                    options.blind_nil_behind = Some(self.blind_nil_behind);
+                }
             }
             Variant::OhHell => {
                 options.players = Some(self.players);
@@ -757,10 +790,22 @@ mod tests {
 
     #[test]
     fn the_options_spelled_out_are_the_ones_listed() {
+        let blind = Options {
+            blind_nil: Some(true),
+            ..Options::default()
+        };
+        let rules = Rules::new(Variant::Spades, &blind).unwrap();
+        let options = serde_json::to_value(rules.options()).unwrap();
+        assert_eq!(options["blind_nil_behind"], 100);
+        assert_eq!(
+            Rules::new(Variant::Spades, &rules.options()).unwrap(),
+            rules
+        );
         for variant in Variant::ALL {
-            // `jokers` is spelled out only when on (see `Rules::options`).
+            // `jokers` and `blind_nil` are spelled out only when on (see `Rules::options`).
             let mut rules = Rules::standard(variant);
             rules.jokers = variant == Variant::Spades;
+            rules.blind_nil = variant == Variant::Spades;
             let options = serde_json::to_value(rules.options()).unwrap();
             let spelled: Vec<&str> = options
                 .as_object()

@@ -34,7 +34,7 @@ use crate::rules::{
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
-use super::{PassView, PlayedCard, PlayerView, TrickView};
+use super::{BlindView, PassView, PlayedCard, PlayerView, TrickView};
 
 /// Writes `msg` as JSON to `out` when it is one of the messages written here (`your_turn`,
 /// `state`, `event`), returning `false` (and writing nothing) for any other: those go through
@@ -233,6 +233,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         bids,
         hearts_broken,
         pass,
+        blind,
         totals,
         negatives,
         pool,
@@ -254,6 +255,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     out.push_str(match phase {
         Phase::Passing => r#""passing""#,
         Phase::Bidding => r#""bidding""#,
+        Phase::Exchanging => r#""exchanging""#,
         Phase::Playing => r#""playing""#,
         Phase::MatchOver => r#""match_over""#,
     });
@@ -295,6 +297,9 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     match pass {
         Some(pass) => write_pass(out, pass),
         None => out.push_str("null"),
+    }
+    if let Some(blind) = blind {
+        write_blind(out, blind);
     }
     match cache.as_deref_mut() {
         Some(cache) => cache
@@ -373,6 +378,16 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
             }
             out.push('}');
         }
+        Legal::Blind => out.push_str(r#"{"type":"blind"}"#),
+        Legal::Exchange { count, to, from } => {
+            out.push_str(r#"{"type":"exchange","count":"#);
+            uint(out, u64::from(*count));
+            out.push_str(r#","to":"#);
+            seat_number(out, *to);
+            out.push_str(r#","from":"#);
+            card_set(out, *from);
+            out.push('}');
+        }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
     }
 }
@@ -387,20 +402,31 @@ pub fn write_action(out: &mut String, action: &Action) {
         }
         Action::Pass { cards } => {
             out.push_str(r#"{"type":"pass","cards":["#);
-            for (i, card) in cards.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(quoted_card(*card));
-            }
-            out.push(']');
+            quoted_cards(out, cards);
         }
+        Action::Exchange { cards } => {
+            out.push_str(r#"{"type":"exchange","cards":["#);
+            quoted_cards(out, cards);
+        }
+        Action::BlindNil => out.push_str(r#"{"type":"blind_nil""#),
+        Action::SeeCards => out.push_str(r#"{"type":"see_cards""#),
         Action::Bid { tricks } => {
             out.push_str(r#"{"type":"bid","tricks":"#);
             uint(out, u64::from(*tricks));
         }
     }
     out.push('}');
+}
+
+/// Cards in the order given, quoted, and the closing bracket.
+fn quoted_cards(out: &mut String, cards: &[Card]) {
+    for (i, card) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(quoted_card(*card));
+    }
+    out.push(']');
 }
 
 /// Writes an event as `serde_json` writes [`Event`].
@@ -436,6 +462,26 @@ pub fn write_event(out: &mut String, event: &Event) {
             seat_number(out, *seat);
             out.push_str(r#","cards":"#);
             card_set(out, *cards);
+        }
+        Event::DealtFaceDown { seats: face_down } => {
+            out.push_str(r#"{"kind":"dealt_face_down","seats":"#);
+            seats(out, face_down);
+        }
+        Event::CardsSeen { seat } => {
+            out.push_str(r#"{"kind":"cards_seen","seat":"#);
+            seat_number(out, *seat);
+        }
+        Event::BlindNil { seat } => {
+            out.push_str(r#"{"kind":"blind_nil","seat":"#);
+            seat_number(out, *seat);
+        }
+        Event::Exchanged { from, to, count } => {
+            out.push_str(r#"{"kind":"exchanged","from":"#);
+            seat_number(out, *from);
+            out.push_str(r#","to":"#);
+            seat_number(out, *to);
+            out.push_str(r#","count":"#);
+            uint(out, u64::from(*count));
         }
         Event::TrumpShown { trump, cards } => {
             out.push_str(r#"{"kind":"trump_shown","trump":"#);
@@ -514,6 +560,8 @@ fn write_options(out: &mut String, options: &Options) {
         bag_penalty,
         spades_broken,
         jokers,
+        blind_nil,
+        blind_nil_behind,
         schedule,
         hook,
         scoring,
@@ -579,6 +627,14 @@ fn write_options(out: &mut String, options: &Options) {
         key(out, "jokers");
         boolean(out, *jokers);
     }
+    if let Some(blind_nil) = blind_nil {
+        key(out, "blind_nil");
+        boolean(out, *blind_nil);
+    }
+    if let Some(behind) = blind_nil_behind {
+        key(out, "blind_nil_behind");
+        int(out, i64::from(*behind));
+    }
     if let Some(schedule) = schedule {
         key(out, "schedule");
         out.push_str(match schedule {
@@ -639,6 +695,24 @@ fn write_completed_trick(out: &mut String, trick: &CompletedTrick) {
     out.push('}');
 }
 
+fn write_blind(out: &mut String, blind: &BlindView) {
+    let BlindView {
+        face_down,
+        bid,
+        given,
+        received,
+    } = blind;
+    out.push_str(r#","blind":{"face_down":"#);
+    seats(out, face_down);
+    out.push_str(r#","bid":"#);
+    seats(out, bid);
+    out.push_str(r#","given":"#);
+    card_set(out, *given);
+    out.push_str(r#","received":"#);
+    card_set(out, *received);
+    out.push('}');
+}
+
 fn write_pass(out: &mut String, pass: &PassView) {
     let PassView {
         direction,
@@ -672,6 +746,7 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         bags,
         bag_penalty,
         nil,
+        blind_nil,
         secret,
     } = result;
     out.push_str(r#""hand":"#);
@@ -712,6 +787,11 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
             }
         }
         out.push(']');
+    }
+    if let Some(blind) = blind_nil {
+        out.push_str(r#","blind_nil":"#);
+        let list: arrayvec::ArrayVec<Seat, MAX_SEATS> = blind.iter().collect();
+        seats(out, &list);
     }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
@@ -931,6 +1011,11 @@ mod tests {
             actions.push(Action::Pass { cards });
         }
         actions.extend([0, 7, 13, 17, 255].map(|tricks| Action::Bid { tricks }));
+        actions.extend([Action::BlindNil, Action::SeeCards]);
+        for n in 0..=3u8 {
+            let cards = (0..n).map(|i| Card::from_index(3 * i)).collect();
+            actions.push(Action::Exchange { cards });
+        }
         for action in actions {
             let mut out = String::new();
             write_action(&mut out, &action);

@@ -67,6 +67,9 @@ pub struct PlayerView {
     pub hearts_broken: bool,
     /// This hand's passing, if there is any.
     pub pass: Option<PassView>,
+    /// Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<BlindView>,
     /// Match totals (filippa: positive totals).
     pub totals: PerSeat<i32>,
     /// Filippa's negative totals.
@@ -123,6 +126,23 @@ pub struct PassView {
     pub waiting: Seats,
 }
 
+/// Blind nil this hand as the viewer knows it. A face-down hand is not in its holder's
+/// `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BlindView {
+    /// Seats whose cards are face down: they may bid blind nil and have not looked.
+    #[schemars(with = "Vec<Seat>")]
+    pub face_down: Seats,
+    /// Seats that bid blind nil this hand.
+    #[schemars(with = "Vec<Seat>")]
+    pub bid: Seats,
+    /// The cards the viewer gave its partner in the exchange (empty until given, and for
+    /// everyone outside the exchange).
+    pub given: CardSet,
+    /// The cards the viewer received from its partner in the exchange.
+    pub received: CardSet,
+}
+
 impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
@@ -142,7 +162,13 @@ impl PlayerView {
             phase: game.phase(),
             hand_number: game.hand_number(),
             dealer: game.dealer(),
-            hand: own(&|s| game.hand(s)),
+            hand: own(&|s| {
+                if game.face_down().contains(s) {
+                    CardSet::EMPTY
+                } else {
+                    game.hand(s)
+                }
+            }),
             hand_sizes,
             trump: game.trump(),
             face_up: game.face_up(),
@@ -162,6 +188,12 @@ impl PlayerView {
                 given: own(&|s| game.passed_by(s)),
                 received: own(&|s| game.received_by(s)),
                 waiting: game.to_pass().iter().collect(),
+            }),
+            blind: game.plays_blind().then(|| BlindView {
+                face_down: game.face_down().iter().collect(),
+                bid: game.blind_bids().iter().collect(),
+                given: own(&|s| game.passed_by(s)),
+                received: own(&|s| game.received_by(s)),
             }),
             totals: game.totals(),
             negatives: game.negatives(),

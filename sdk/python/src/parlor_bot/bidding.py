@@ -34,6 +34,18 @@ def sure_tricks(view: "View") -> int:
     return count
 
 
+def simple_exchange(view: "View") -> list:
+    """The cards to give in a blind nil exchange: the lowest (spades last) to a partner who bid
+    blind nil, the highest (spades first) back to the partner, who can use them."""
+    bidder = view.blind is not None and view.exchange_to in view.blind.bid
+
+    def strength(card):
+        return (card.suit == "S", card.rank)
+
+    cards = sorted(view.legal, key=strength, reverse=not bidder)
+    return cards[: view.pass_count]
+
+
 def simple_bid(view: "View") -> int:
     """A legal bid from :func:`sure_tricks`: the allowed bid nearest the count, at least one
     in Spades (where 0 is nil, a bid to make only on purpose)."""

@@ -30,11 +30,14 @@ impl Game {
                 .then(|| self.rules.hand_size(self.hand)),
         });
         for seat in Seat::all(self.players) {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.hands[seat],
-            });
+            if !self.face_down.contains(seat) {
+                events.push(Event::Dealt {
+                    seat,
+                    cards: self.hands[seat],
+                });
+            }
         }
+        self.announce_face_down(events);
         if let Some(trump) = self.trump {
             events.push(Event::TrumpShown {
                 trump,
@@ -85,6 +88,7 @@ impl Game {
         self.trump = setup.trump;
         self.face_up = setup.face_up;
         self.pass_direction = setup.pass;
+        self.deal_face_down();
         self.announce_hand(events);
         if self.pass_direction.is_some() {
             self.phase = Phase::Passing;
@@ -125,6 +129,7 @@ impl Game {
             bags: score.bags,
             bag_penalty: score.bag_penalty,
             nil: score.nil,
+            blind_nil: score.blind_nil,
             secret: self.deal_secret,
         };
         self.history.push(result.clone());

@@ -4,10 +4,11 @@
 //! dealer's left, passing, bidding, trick play (follow suit, trump wins), the match totals and
 //! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
-//! holds the state and the ways in; `read`, `passing`, `bidding`, `play` and `hand` hold the
-//! rest.
+//! holds the state and the ways in; `read`, `passing`, `bidding`, `blind` (face-down hands and
+//! the partners' exchange), `play` and `hand` hold the rest.
 
 mod bidding;
+mod blind;
 mod hand;
 mod lines;
 mod passing;
@@ -28,6 +29,8 @@ use crate::seat::{PerSeat, Seat, SeatSet};
 /// Cards each player passes in the variants that pass.
 pub const PASS_COUNT: u32 = 3;
 
+pub use blind::EXCHANGE_COUNT;
+
 /// Where the game stands.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
@@ -38,6 +41,8 @@ pub enum Phase {
     Passing,
     /// Each seat in turn from the dealer's left bids the tricks it expects.
     Bidding,
+    /// After a blind bid: the bidder's partner gives cards, then the bidder gives some back.
+    Exchanging,
     /// Tricks are being played.
     Playing,
     /// The match has ended.
@@ -101,6 +106,14 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Each seat's bid this hand, once made (always `None` in the variants that do not bid).
     bids: PerSeat<Option<u8>>,
+    /// Seats the variant lets bid blind this hand (see `blind`).
+    may_bid_blind: SeatSet,
+    /// Seats whose hand is face down: not shown to them until they look or bid blind.
+    face_down: SeatSet,
+    /// Seats that bid blind this hand.
+    blind: SeatSet,
+    /// The exchange's steps still to come after a blind bid, giver and receiver.
+    giving: Vec<(Seat, Seat)>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
     /// The score sheet, one line per finished hand (shared with views on request, see
@@ -223,6 +236,10 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             bids: PerSeat::new(n),
+            may_bid_blind: SeatSet::EMPTY,
+            face_down: SeatSet::EMPTY,
+            blind: SeatSet::EMPTY,
+            giving: Vec::new(),
             totals: PerSeat::new(n),
             history: Lines::default(),
             winners: Vec::new(),
@@ -269,6 +286,9 @@ impl Game {
             Action::Pass { cards } => self.pass(seat, cards, events),
             Action::Play { card } => self.play(seat, *card, events),
             Action::Bid { tricks } => self.bid(seat, *tricks, events),
+            Action::BlindNil => self.bid_blind(seat, events),
+            Action::SeeCards => self.see_cards(seat, events),
+            Action::Exchange { cards } => self.exchange(seat, cards, events),
         }
     }
 }

@@ -68,7 +68,8 @@ impl Game {
         self.dealer
     }
 
-    /// The cards `seat` holds. Hidden information: only for that seat's view.
+    /// The cards `seat` holds. Hidden information: only for that seat's view, and not even
+    /// that while they are face down ([`Game::face_down`]).
     #[must_use]
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands[seat]
@@ -202,13 +203,14 @@ impl Game {
         self.phase == Phase::MatchOver
     }
 
-    /// Who has to act now: everyone who has not passed yet, the one player to bid, or the one
-    /// player to play.
+    /// Who has to act now: everyone who has not passed yet, the one player to bid, to give
+    /// cards in an exchange, or to play.
     #[must_use]
     pub fn to_act(&self) -> SeatSet {
         match self.phase {
             Phase::Passing => self.to_pass,
             Phase::Bidding => SeatSet::one(self.next_bidder()),
+            Phase::Exchanging => SeatSet::one(self.next_giver()),
             Phase::Playing => SeatSet::one(self.next_to_play()),
             Phase::MatchOver => SeatSet::EMPTY,
         }
@@ -250,6 +252,7 @@ impl Game {
                 from: self.hands[seat],
             },
             Phase::Bidding => self.legal_bid(),
+            Phase::Exchanging => self.legal_exchange(seat),
             Phase::Playing => Legal::Play {
                 cards: self.legal_plays(seat),
             },
