@@ -2,7 +2,7 @@
 // After a first hand that leaves our side behind, our cards come face down: the page shows
 // none of them, and asks "Blind nil" or "See my cards". We bid blind nil (by click at one
 // table, by keys at another), then give our partner two cards of our choice in the exchange,
-// and the plates and the score sheet say "blind nil".
+// and the plates, the score sheet and the live log say "blind nil".
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,7 +63,7 @@ async function exchangeTwo(page) {
   const chosen = [await cards.nth(0).getAttribute('data-card'), await cards.nth(1).getAttribute('data-card')];
   await cards.nth(0).click();
   await cards.nth(1).click();
-  assert.match(await button.textContent(), /^Give 2 to /);
+  assert.match(await button.textContent(), /^Give 2 cards to /);
   await button.click();
   await until(async () => (await view(page)).phase === 'playing', 10000, 'play to start after the exchange');
   const after = await view(page);
@@ -80,7 +80,12 @@ test('blind nil by click: the hand is face down, then the exchange, the plates a
   await page.locator('#blind-nil-button').click();
   await until(async () => (await page.locator('#blind-box').count()) === 0, 10000, 'the blind nil to be taken');
   await page.locator('.plate[data-seat="0"] .stat.bid.blind', { hasText: '0/Blind nil' }).waitFor();
+  // The live log says the blind nil in words, as it says bids, and not again as a bid of nil.
+  const log = await page.locator('#announcements').textContent();
+  assert.match(log, /You bid blind nil\./);
+  assert.doesNotMatch(log, /You bid Nil\./);
   await exchangeTwo(page);
+  assert.match(await page.locator('#announcements').textContent(), /gives you 2 cards\..*You give 2 cards to /s);
   // The rest of the hand, then the score sheet names the blind nil.
   await playUntil(page, async () => (await page.locator('#score-dialog[open]').count()) > 0);
   const line = page.locator('#score-dialog[open] .nil-line[data-blind="true"]').first();

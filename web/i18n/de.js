@@ -641,4 +641,6 @@ export default {
   'say.blind_nil': '{name} sagt Blind Null an.',
   'say.you_blind_nil': 'Du sagst Blind Null an.',
   'say.exchanged': { one: '{from} gibt {to} {count} Karte.', other: '{from} gibt {to} {count} Karten.' },
+  'say.exchanged_you': { one: '{from} gibt dir {count} Karte.', other: '{from} gibt dir {count} Karten.' },
+  'say.you_exchanged': { one: 'Du gibst {to} {count} Karte.', other: 'Du gibst {to} {count} Karten.' },
 };

@@ -640,4 +640,6 @@ export default {
   'say.blind_nil': '{name} bids blind nil.',
   'say.you_blind_nil': 'You bid blind nil.',
   'say.exchanged': { one: '{from} gives {count} card to {to}.', other: '{from} gives {count} cards to {to}.' },
+  'say.exchanged_you': { one: '{from} gives you {count} card.', other: '{from} gives you {count} cards.' },
+  'say.you_exchanged': { one: 'You give {count} card to {to}.', other: 'You give {count} cards to {to}.' },
 };

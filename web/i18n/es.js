@@ -641,4 +641,6 @@ export default {
   'say.blind_nil': '{name} apuesta nula a ciegas.',
   'say.you_blind_nil': 'Apuestas nula a ciegas.',
   'say.exchanged': { one: '{from} da {count} carta a {to}.', other: '{from} da {count} cartas a {to}.' },
+  'say.exchanged_you': { one: '{from} te da {count} carta.', other: '{from} te da {count} cartas.' },
+  'say.you_exchanged': { one: 'Das {count} carta a {to}.', other: 'Das {count} cartas a {to}.' },
 };

@@ -641,4 +641,6 @@ export default {
   'say.blind_nil': '{name} annonce nulle à l’aveugle.',
   'say.you_blind_nil': 'Vous annoncez nulle à l’aveugle.',
   'say.exchanged': { one: '{from} donne {count} carte à {to}.', other: '{from} donne {count} cartes à {to}.' },
+  'say.exchanged_you': { one: '{from} vous donne {count} carte.', other: '{from} vous donne {count} cartes.' },
+  'say.you_exchanged': { one: 'Vous donnez {count} carte à {to}.', other: 'Vous donnez {count} cartes à {to}.' },
 };

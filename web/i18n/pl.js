@@ -642,4 +642,6 @@ export default {
   'say.blind_nil': '{name} licytuje ślepe zero.',
   'say.you_blind_nil': 'Licytujesz ślepe zero.',
   'say.exchanged': { one: '{from} daje {count} kartę: {to}.', few: '{from} daje {count} karty: {to}.', many: '{from} daje {count} kart: {to}.', other: '{from} daje {count} karty: {to}.' },
+  'say.exchanged_you': { one: '{from} daje ci {count} kartę.', few: '{from} daje ci {count} karty.', many: '{from} daje ci {count} kart.', other: '{from} daje ci {count} karty.' },
+  'say.you_exchanged': { one: 'Dajesz {count} kartę: {to}.', few: 'Dajesz {count} karty: {to}.', many: 'Dajesz {count} kart: {to}.', other: 'Dajesz {count} karty: {to}.' },
 };

@@ -34,6 +34,8 @@ export function eventWords(s, event) {
     case 'dealt_face_down':
       return t('say.face_down', { names: listText(event.seats.map(who)), count: event.seats.length });
     case 'cards_seen':
+      // A blind nil bidder is shown their cards for the exchange: that is no choice to tell.
+      if (isBlindNil(v, event.seat)) return '';
       return t(isMe(s, event.seat) ? 'say.you_cards_seen' : 'say.cards_seen', { name: who(event.seat) });
     case 'blind_nil':
       return t(isMe(s, event.seat) ? 'say.you_blind_nil' : 'say.blind_nil', { name: who(event.seat) });
@@ -42,7 +44,8 @@ export function eventWords(s, event) {
       if (event.tricks === 0 && isBlindNil(v, event.seat)) return '';
       return t(isMe(s, event.seat) ? 'say.you_bid' : 'say.bid', { name: who(event.seat), bid: bidText(v, event.tricks) });
     case 'exchanged':
-      return t('say.exchanged', { from: who(event.from), to: who(event.to), count: event.count });
+      return t(isMe(s, event.to) ? 'say.exchanged_you' : isMe(s, event.from) ? 'say.you_exchanged' : 'say.exchanged',
+        { from: who(event.from), to: who(event.to), count: event.count });
     case 'played':
       return t(isMe(s, event.seat) ? 'say.you_played' : 'say.played', { name: who(event.seat), card: cardName(event.card) });
     case 'trick_won':
