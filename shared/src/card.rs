@@ -459,10 +459,18 @@ impl CardSet {
     #[must_use]
     pub fn select(self, n: u32) -> Card {
         debug_assert!(n < self.len(), "card {n} of {}", self.len());
-        let mut bits = self.0;
-        for _ in 0..n {
-            // Clears the lowest card.
-            bits &= bits.wrapping_sub(1);
+        // Clearing the lowest card four times, then choosing among the results, costs no
+        // branch: the usual case, since a random pick among the cards of one suit is small.
+        let x0 = self.0;
+        let x1 = x0 & x0.wrapping_sub(1);
+        let x2 = x1 & x1.wrapping_sub(1);
+        let x3 = x2 & x2.wrapping_sub(1);
+        let mut bits = [x0, x1, x2, x3][(n & 3) as usize];
+        if n >= 4 {
+            bits = self.0;
+            for _ in 0..n {
+                bits &= bits.wrapping_sub(1);
+            }
         }
         Card(bits.trailing_zeros().min(63) as u8)
     }

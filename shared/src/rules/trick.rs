@@ -266,10 +266,11 @@ impl Trick {
 
     /// Adds `seat`'s card (cards come in turn from the leader) and returns who is winning now.
     pub fn push(&mut self, seat: Seat, card: Card, trump: Option<Suit>) -> Seat {
-        if self.is_empty() {
+        let lead = self.is_empty();
+        if lead {
             self.led = card.suit_set();
-            self.take(seat, card);
-        } else if beats(card, self.best, trump) {
+        }
+        if lead | beats(card, self.best, trump) {
             self.take(seat, card);
         }
         self.cards.push(card);
@@ -285,13 +286,11 @@ impl Trick {
 }
 
 /// Whether `card` beats `best`: a higher card of its suit, or a trump over a non-trump.
-/// Within one suit, card indices are in rank order.
+/// Within one suit, card indices are in rank order. Plain `&` and `|` rather than `if`: in
+/// random play whether a card beats is a coin toss, and a branch on it would often guess wrong.
 fn beats(card: Card, best: Card, trump: Option<Suit>) -> bool {
-    if card.suit() == best.suit() {
-        card.index() > best.index()
-    } else {
-        Some(card.suit()) == trump
-    }
+    let same = card.suit() == best.suit();
+    (same & (card.index() > best.index())) | (!same & (Some(card.suit()) == trump))
 }
 
 /// A finished trick as every player saw it.
