@@ -242,25 +242,6 @@ const SUIT_MASK_OF: [u64; 64] = {
     table
 };
 
-/// `SELECT_IN_BYTE[b * 8 + k]`: the position of the `k`th set bit of the byte `b`.
-const SELECT_IN_BYTE: [u8; 2048] = {
-    let mut table = [0; 2048];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                table[b * 8 + k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
 /// One playing card. Written `QS`, `TD`, `2C` on the wire, the jokers `LJ` and `BJ`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Card(u8);
@@ -280,15 +261,6 @@ impl Card {
     #[must_use]
     pub fn from_index(i: u8) -> Card {
         assert!(i < CARD_INDICES, "card index {i} out of range");
-        Card(i)
-    }
-
-    /// The card of index `i`, for an index the engine itself packed into a record (so below
-    /// 54): no range check on the hot path, as [`Card::from_index`] makes.
-    #[must_use]
-    #[inline]
-    pub(crate) const fn from_packed(i: u8) -> Card {
-        debug_assert!(i < CARD_INDICES);
         Card(i)
     }
 
@@ -552,13 +524,7 @@ impl CardSet {
     }
 
     /// The `n`th card in index order (0-based), if there are that many.
-    ///
-    /// Branch-free select: per-byte population counts and their prefix sums (one multiply)
-    /// find the byte holding the card, a 2 KiB table the bit within it; or one BMI2 `pdep`
-    /// when built with the `pdep` feature for a CPU that has it. Random players pick a card
-    /// this way on every move.
     #[must_use]
-    #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
         (n < self.len()).then(|| self.select(n))
     }
@@ -567,49 +533,22 @@ impl CardSet {
     /// (a random pick's `below(len)`): [`CardSet::nth`] without testing it again. Past the
     /// last card (a mistake, caught in debug builds) it returns a card not in the set.
     #[must_use]
-    #[inline]
     pub fn select(self, n: u32) -> Card {
         debug_assert!(n < self.len(), "card {n} of {}", self.len());
-        // With BMI2, depositing the single bit `1 << n` lands it on the set's `n`th card.
-        #[cfg(all(feature = "pdep", target_arch = "x86_64", target_feature = "bmi2"))]
-        let card = Card(safe_arch::population_deposit_u64(1 << n, self.0).trailing_zeros() as u8);
-        #[cfg(not(all(feature = "pdep", target_arch = "x86_64", target_feature = "bmi2")))]
-        let card = self.select_by_counts(n);
-        card
-    }
-
-    /// [`CardSet::select`] without BMI2: branch-free, from per-byte population counts.
-    #[inline]
-    #[cfg_attr(feature = "pdep", allow(dead_code))]
-    fn select_by_counts(self, n: u32) -> Card {
-        if n < 4 {
-            // The usual case (following suit leaves few cards): clear the lowest bits and
-            // select, a short dependency chain.
-            let x0 = self.0;
-            let x1 = x0 & x0.wrapping_sub(1);
-            let x2 = x1 & x1.wrapping_sub(1);
-            let x3 = x2 & x2.wrapping_sub(1);
-            let low = if n & 1 == 0 { x0 } else { x1 };
-            let high = if n & 1 == 0 { x2 } else { x3 };
-            let bits = if n & 2 == 0 { low } else { high };
-            return Card(bits.trailing_zeros() as u8);
+        // Clearing the lowest card four times, then choosing among the results, costs no
+        // branch: the usual case, since a random pick among the cards of one suit is small.
+        let x0 = self.0;
+        let x1 = x0 & x0.wrapping_sub(1);
+        let x2 = x1 & x1.wrapping_sub(1);
+        let x3 = x2 & x2.wrapping_sub(1);
+        let mut bits = [x0, x1, x2, x3][(n & 3) as usize];
+        if n >= 4 {
+            bits = self.0;
+            for _ in 0..n {
+                bits &= bits.wrapping_sub(1);
+            }
         }
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let x = self.0;
-        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
-        counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-        counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        // Byte i of `prefix`: the cards in bytes 0..=i (at most 52, so no carries).
-        let prefix = counts.wrapping_mul(ONES);
-        // High bit of byte i set when prefix_i <= n: those bytes lie wholly below the card.
-        let below = (((u64::from(n) * ONES) | HIGH) - prefix) & HIGH;
-        let byte = below.count_ones();
-        let before = ((prefix << 8) >> (8 * byte)) & 0xFF;
-        let bits = (x >> (8 * byte)) & 0xFF;
-        let within = u64::from(n) - before;
-        let bit = SELECT_IN_BYTE[(((bits << 3) | within) & 0x7FF) as usize];
-        Card(8 * byte as u8 + bit)
+        Card(bits.trailing_zeros().min(63) as u8)
     }
 
     /// The cards in index order.
@@ -1009,8 +948,6 @@ mod tests {
             let set = CardSet::from_bits(bits);
             for (n, card) in set.iter().enumerate() {
                 prop_assert_eq!(set.select(n as u32), card);
-                // The counting select, whichever `select` is built.
-                prop_assert_eq!(set.select_by_counts(n as u32), card);
             }
         }
 

@@ -1,27 +1,13 @@
 //! The JSON of the messages a table sends at every move — `your_turn`, `state` and `event` —
 //! written by hand, byte for byte what `serde_json` writes from their `Serialize` derives.
 //!
-//! Why by hand: a prompt carries a whole [`PlayerView`] (about 1.7 KB, 2.6 KB late in a
-//! match), and encoding it was the largest part of the server's work per move. Through
-//! `serde_json`, every field name and every two-letter card goes through the string escaper
-//! (scanned byte by byte for characters to escape) and every value through the serializer's
-//! generic state machine: `format_escaped_str` alone was 11% of the server's instructions.
-//! Here field names are literals, a card is one copy of its quoted two letters from a table,
-//! small numbers are written digit by digit, and nothing is scanned. Nothing a client can
-//! write reaches these messages, so there is nothing to escape.
-//!
-//! Measured under callgrind on the server during `parlor loadtest --tables 40` (release build),
-//! instructions per call: a view 25.5 k → 7.5 k, a whole `your_turn` frame 29.1 k → 8.9 k, an
-//! `event` frame 2.5 k → 0.65 k; the server's instructions per move 116 k → 90 k. Late in a
-//! match about two thirds of a view's cost was its score sheet (`history`), which does not
-//! change within a hand: a table keeps it written, with the other parts of a view that change
-//! seldom ([`ViewCache`]).
-//!
-//! The derives stay the reference (and serve every other message and use): the property test
-//! `shared/tests/view_json.rs` compares this writer with `serde_json::to_string` on every view
-//! of random matches of every variant, every seat and a spectator, at every step. Each writer
-//! below destructures its type without `..`, so a field added to a message fails to compile
-//! here until it is written.
+//! Why by hand: a prompt carries a whole [`PlayerView`], and encoding it through `serde_json`
+//! (every name and card through the string escaper, every value through the generic
+//! serializer) would be the largest part of the server's work per move. Here names are literals and
+//! a card is a copy of its quoted letters; nothing a client can write reaches these messages,
+//! so there is nothing to escape. The derives stay the reference: `shared/tests/view_json.rs`
+//! compares both on every view of random matches. Each writer destructures its type without
+//! `..`, so a field added to a message fails to compile here until it is written.
 
 use std::sync::Arc;
 
@@ -107,14 +93,9 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
     write_view_with(out, view, None);
 }
 
-/// What a table writes into view after view, kept written: the parts of a view that change far
-/// less often than views are made. The score sheet changes once a hand, yet writing it was about
-/// two thirds of a late view's cost; the deal's commitment once a hand (64 hex digits, about
-/// 0.4 k instructions); the match's totals once a hand (0.5 k).
-///
-/// The hand's finished tricks are not kept: held written (up to 1 KB a table) they took 0.9 k
-/// instructions off a prompt, yet the server was no faster in alternated runs at 250 tables,
-/// and each table held 1.5 KB more.
+/// What a table writes into view after view, kept written: the parts of a view that change
+/// once a hand (the score sheet, the deal's commitment, the match's totals) while views are
+/// made at every move.
 ///
 /// Each part is written again only when the view differs from what it holds (the score sheet
 /// from its first differing line), so a cache given the views of any match, in any order,
@@ -131,8 +112,8 @@ pub struct ViewCache {
 /// A match's score sheet (a view's `history`) as last written.
 ///
 /// The lines it holds are the view's own, shared (not a copy of them): shared lines cannot
-/// change while the sheet holds them, so a view carrying the very lines it holds (views of
-/// one game, until its next hand ends: [`crate::Game::shared_history`]) needs no comparing.
+/// change while the sheet holds them, so a view carrying the very lines it holds (a table's
+/// views, see [`PlayerView::with_history`]) needs no comparing.
 #[derive(Debug, Default, Clone)]
 struct ScoreSheet {
     /// The lines written, as they were.
@@ -392,8 +373,7 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
     }
 }
 
-/// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one
-/// (`serde_json` took some 500 instructions for `{"type":"play","card":"QS"}`).
+/// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one.
 pub fn write_action(out: &mut String, action: &Action) {
     match action {
         Action::Play { card } => {

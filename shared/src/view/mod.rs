@@ -77,7 +77,7 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    // The game's lines: its own, shared, at a table; a copy elsewhere (`Game::shared_history`).
+    // Shared, so that a table can hand every view the same lines (`PlayerView::with_history`).
     pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
     #[schemars(with = "Vec<Seat>")]
@@ -147,6 +147,18 @@ impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
     pub fn of(game: &Game, viewer: Option<Seat>) -> PlayerView {
+        PlayerView::with_history(game, viewer, Arc::new(game.history().to_vec()))
+    }
+
+    /// [`PlayerView::of`] holding `history`, which must be the game's score sheet: for a
+    /// caller that makes many views of one game and keeps its lines rather than copy them.
+    #[must_use]
+    pub fn with_history(
+        game: &Game,
+        viewer: Option<Seat>,
+        history: Arc<Vec<HandResult>>,
+    ) -> PlayerView {
+        debug_assert_eq!(history.as_slice(), game.history());
         let n = game.players();
         let own = |f: &dyn Fn(Seat) -> CardSet| viewer.map_or(CardSet::EMPTY, f);
         let mut hand_sizes = PerSeat::new(n);
@@ -198,7 +210,7 @@ impl PlayerView {
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
-            history: game.shared_history(),
+            history,
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().iter().copied().collect(),
@@ -243,76 +255,21 @@ mod tests {
     use crate::bots::RandomBot;
     use crate::rules::{Options, Variant};
 
-    /// Views of a game that keeps its lines shared carry the game's own lines and share them
-    /// until a hand ends; the lines a view holds stay as they were when a hand ends after it
-    /// was made.
+    /// A view given the game's lines holds those very lines and is otherwise the view `of`
+    /// makes, through several hands of a match.
     #[test]
-    fn views_share_the_score_sheet_until_a_hand_ends() {
+    fn a_view_with_the_game_s_lines_is_the_same_view() {
         let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
-        game.keep_history_shared();
         let mut bot = RandomBot::new(4);
         let mut events = Vec::new();
-        let mut last = PlayerView::of(&game, None);
-        let mut hands_ended = 0;
-        while !game.is_over() && hands_ended < 3 {
+        while game.history().len() < 3 {
             let seat = game.to_act().first().unwrap();
-            let held = last.history.as_ref().clone();
             bot.act_on(&mut game, seat, &mut events).unwrap();
-            assert_eq!(*last.history, held, "a view's lines never change");
-            let view = PlayerView::of(&game, Some(seat));
-            assert_eq!(view.history.as_slice(), game.history());
-            if view.history.len() == last.history.len() {
-                assert!(Arc::ptr_eq(&view.history, &last.history));
-            } else {
-                assert_eq!(view.history.len(), last.history.len() + 1);
-                assert_eq!(view.history[..held.len()], held[..]);
-                hands_ended += 1;
-            }
-            last = view;
+            let lines = Arc::new(game.history().to_vec());
+            let view = PlayerView::with_history(&game, Some(seat), Arc::clone(&lines));
+            assert!(Arc::ptr_eq(&view.history, &lines));
+            assert_eq!(view, PlayerView::of(&game, Some(seat)));
         }
-        assert_eq!(hands_ended, 3);
-    }
-
-    /// A game alone with its shared lines adds each hand's line in place; a copy of the game
-    /// shares them until one of the two finishes a hand. A game that does not share its
-    /// lines gives each view a copy, and equals its sharing twin.
-    #[test]
-    fn a_game_copies_its_lines_only_while_they_are_shared() {
-        let mut game = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
-        let mut owned = game.clone();
-        game.keep_history_shared();
-        assert_eq!(game, owned);
-        let mut bot = RandomBot::new(6);
-        let mut events = Vec::new();
-        let finish_hand = |game: &mut Game, bot: &mut RandomBot, events: &mut Vec<_>| {
-            let lines = game.history().len();
-            while game.history().len() == lines {
-                let seat = game.to_act().first().unwrap();
-                bot.act_on(game, seat, events).unwrap();
-            }
-        };
-        let alone = Arc::as_ptr(&game.shared_history());
-        finish_hand(&mut game, &mut bot, &mut events);
-        assert_eq!(Arc::as_ptr(&game.shared_history()), alone, "added in place");
-        let before = game.shared_history();
-        let copy = game.clone();
-        assert!(Arc::ptr_eq(&copy.shared_history(), &before));
-        drop(before);
-        finish_hand(&mut game, &mut bot, &mut events);
-        assert_eq!(copy.history().len(), 1, "the copy's lines did not change");
-        assert_eq!(game.history().len(), 2);
-        assert_eq!(game.history()[0], copy.history()[0]);
-
-        let mut bot = RandomBot::new(6);
-        for _ in 0..2 {
-            finish_hand(&mut owned, &mut bot, &mut events);
-        }
-        assert_eq!(
-            owned, game,
-            "the same play, the same game, however the lines are kept"
-        );
-        let (a, b) = (owned.shared_history(), owned.shared_history());
-        assert!(!Arc::ptr_eq(&a, &b) && a == b, "copies of the owned lines");
     }
 
     /// A view's lists are kept inline: a view read from JSON with more tricks than a hand

@@ -10,14 +10,12 @@
 mod bidding;
 mod blind;
 mod hand;
-mod lines;
 mod passing;
 mod play;
 mod read;
 
-use self::lines::Lines;
 use super::RuleError;
-use super::event::{Action, Event, PassDirection};
+use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
 use super::trick::{Plays, Trick};
 use super::variant::{Options, OptionsError, Rules, Variant};
@@ -64,8 +62,8 @@ pub struct Game {
     master: Option<Hash32>,
     /// The secret the current hand was dealt from (revealed when it is scored).
     deal_secret: Option<Hash32>,
-    /// Its commitment (SHA-256 of the secret), worked out once per deal: every view carries
-    /// it, and hashing it again for each prompt was a twentieth of the server's work per move.
+    /// Its commitment (SHA-256 of the secret), worked out once per deal because every view
+    /// carries it.
     deal_commitment: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
     stacked: Vec<[Card; 52]>,
@@ -88,7 +86,7 @@ pub struct Game {
     /// The cards a player void in the led suit must play if they hold any, set by the variant
     /// at the start of each trick.
     discard_preference: CardSet,
-    /// This hand's finished tricks, each as its one-word record (no allocation per trick).
+    /// This hand's finished tricks.
     completed: Vec<Plays>,
     /// The cards of this hand's finished tricks (kept per trick, not per card).
     played: CardSet,
@@ -116,9 +114,8 @@ pub struct Game {
     giving: Vec<(Seat, Seat)>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    /// The score sheet, one line per finished hand (shared with views on request, see
-    /// `lines`).
-    history: Lines,
+    /// The score sheet, one line per finished hand.
+    history: Vec<HandResult>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -241,7 +238,7 @@ impl Game {
             blind: SeatSet::EMPTY,
             giving: Vec::new(),
             totals: PerSeat::new(n),
-            history: Lines::default(),
+            history: Vec::new(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
@@ -256,13 +253,6 @@ impl Game {
     /// is not consumed by a stacked hand.
     pub fn stack_deck(&mut self, deck: [Card; 52]) {
         self.stacked.push(deck);
-    }
-
-    /// Keeps the score sheet shared from now on, so that views made of the game take its
-    /// lines without a copy: for a game views are made of again and again (a table's). A
-    /// game that is cloned often (a bot's simulation) is faster without.
-    pub fn keep_history_shared(&mut self) {
-        self.history.share();
     }
 
     /// Applies `seat`'s action and returns what happened. On error nothing changed.

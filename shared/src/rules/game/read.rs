@@ -1,8 +1,6 @@
 //! Reading a game: every accessor the views, bots and server use (the bids are read in
-//! `bidding`), and what each seat may do now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
-//! asked of the variant's state.
-
-use std::sync::Arc;
+//! `bidding`), and what each seat may do now. Nothing here changes the game; variant-only
+//! values (filippa's pool and negatives) are asked of the variant's state.
 
 use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
@@ -91,7 +89,7 @@ impl Game {
         })
     }
 
-    /// The tricks completed this hand as the game keeps them, a word each.
+    /// The tricks completed this hand as the game keeps them.
     #[must_use]
     pub fn completed_plays(&self) -> &[Plays] {
         &self.completed
@@ -180,15 +178,7 @@ impl Game {
     /// One score line per finished hand.
     #[must_use]
     pub fn history(&self) -> &[HandResult] {
-        self.history.as_slice()
-    }
-
-    /// The score sheet as a view holds it: lines that never change (a hand finished later
-    /// goes into a copy while they are held). The game's own lines once it keeps them shared
-    /// ([`Game::keep_history_shared`]), a copy of them before.
-    #[must_use]
-    pub fn shared_history(&self) -> Arc<Vec<HandResult>> {
-        self.history.shared()
+        &self.history
     }
 
     /// The winners, once the match is over.
