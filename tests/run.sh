@@ -94,16 +94,6 @@ export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261126}"
 echo "property tests seeded with PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
 cargo test --workspace
 
-step "Rust: the card select as one BMI2 pdep (feature pdep)"
-# The feature's select is compiled only for a CPU with BMI2: its own small build, in its own
-# target directory, runs the card tests that compare it with the cards in order.
-if grep -qw bmi2 /proc/cpuinfo 2>/dev/null; then
-  RUSTFLAGS="-C target-cpu=x86-64-v2 -C target-feature=+bmi2" CARGO_TARGET_DIR="$root/target/pdep" \
-    cargo test -p parlor-shared --features pdep --lib card::
-else
-  echo "this CPU has no BMI2: the pdep select is not tested here"
-fi
-
 if [ -f tests/browser/package.json ]; then
   step "Browser tests (headless Chromium)"
   if [ ! -x /usr/bin/chromium ]; then

@@ -17,19 +17,24 @@ import { sortEngine } from './cards.js';
  * @typedef {string} Card two letters, rank then suit: "QS"
  * @typedef {{ type: 'wait' } | { type: 'play', cards: Card[] }
  *   | { type: 'pass', count: number, direction: string, from: Card[] }
- *   | { type: 'bid', min: number, max: number, forbidden: number | null }} Legal
+ *   | { type: 'bid', min: number, max: number, forbidden: number | null }
+ *   | { type: 'blind' } | { type: 'exchange', count: number, to: number, from: Card[] }} Legal
  * @typedef {{ seat: number, card: Card }} Play
  * @typedef {{ leader: number, cards: Card[], winner: number }} CompletedTrick
  * @typedef {{ direction: string, given: Card[], received: Card[], waiting: number[] }} PassView
+ * @typedef {{ face_down: number[], bid: number[], given: Card[], received: Card[] }} BlindView
+ *   blind nil this hand (spades with the `blind_nil` option): seats whose cards are still face
+ *   down, seats that bid blind nil, the viewer's own cards of the exchange
  * @typedef {{ hand: number, points: number[], penalties: number[], tricks: number[],
  *   totals: number[], pool_carried: number, moon: number | null, bids?: number[],
- *   bags?: number[], bag_penalty?: number[], nil?: (boolean | null)[] }} HandResult
+ *   bags?: number[], bag_penalty?: number[], nil?: (boolean | null)[],
+ *   blind_nil?: number[] }} HandResult
  * @typedef {object} PlayerView
  * @property {string} variant
  * @property {Record<string, unknown>} options
  * @property {number | null} seat
  * @property {number} players
- * @property {'passing' | 'bidding' | 'playing' | 'match_over'} phase
+ * @property {'passing' | 'bidding' | 'exchanging' | 'playing' | 'match_over'} phase
  * @property {number} hand_number
  * @property {number} dealer
  * @property {Card[]} hand
@@ -43,6 +48,7 @@ import { sortEngine } from './cards.js';
  *   the variants that bid
  * @property {boolean} hearts_broken
  * @property {PassView | null} pass
+ * @property {BlindView} [blind] only at a table that plays blind nil
  * @property {number[]} totals
  * @property {number[]} negatives
  * @property {number} pool
@@ -153,6 +159,8 @@ function handStarted(view, event, facts, mySeat) {
   });
   if (facts.bidding) v.bids = filled(n, null);
   else delete v.bids;
+  if (view.options.blind_nil === true) v.blind = { face_down: [], bid: [], given: [], received: [] };
+  else delete v.blind;
   if (event.pass) {
     v.phase = 'passing';
     v.to_act = seats(n);
@@ -187,6 +195,13 @@ function bid(view, event, facts, mySeat) {
   if (!view.bids) return view;
   const v = { ...view, bids: view.bids.map((b, s) => (s === event.seat ? event.tricks : b)) };
   if (v.bids.every((b) => b !== null)) {
+    const bidder = v.blind?.bid[0];
+    if (bidder !== undefined) {
+      // After a blind nil the bidder's partner gives cards first.
+      v.phase = 'exchanging';
+      v.to_act = [(bidder + 2) % v.players];
+      return v;
+    }
     v.phase = 'playing';
     findFirstLeader(v, facts, mySeat);
   } else {
@@ -212,7 +227,42 @@ function passChosen(view, event, facts, mySeat) {
 }
 
 /**
- * Cards changed hands (the viewer sees only its own pass and the one it receives).
+ * Cards went to a partner in a blind nil exchange: the bidder gives back next, then play starts.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function exchanged(view, event, facts, mySeat) {
+  const sizes = view.hand_sizes.map((x, s) => {
+    if (s === event.from) return Math.max(0, x - event.count);
+    return s === event.to ? x + event.count : x;
+  });
+  const v = { ...view, hand_sizes: sizes };
+  if (v.blind?.bid.includes(event.to)) {
+    v.to_act = [event.to];
+  } else {
+    v.phase = 'playing';
+    findFirstLeader(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * Blind nil's public events: who holds their cards face down, who looked, who bid blind.
+ * @param {PlayerView} view @param {any} event
+ * @returns {PlayerView}
+ */
+function blindChange(view, event) {
+  if (!view.blind) return view;
+  const b = view.blind;
+  const blind = event.kind === 'dealt_face_down' ? { ...b, face_down: [...event.seats] }
+    : event.kind === 'cards_seen' ? { ...b, face_down: b.face_down.filter((s) => s !== event.seat) }
+      : { ...b, bid: [...b.bid, event.seat] };
+  return { ...view, blind };
+}
+
+/**
+ * Cards changed hands (the viewer sees only its own pass and the one it receives, or its own
+ * part of a blind nil exchange).
  * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
@@ -221,10 +271,12 @@ function cardsPassed(view, event, facts, mySeat) {
   if (event.from === mySeat) {
     v.hand = without(v.hand, event.cards);
     if (v.pass) v.pass = { ...v.pass, given: [...event.cards] };
+    if (v.blind) v.blind = { ...v.blind, given: [...event.cards] };
   }
   if (event.to === mySeat) {
     v.hand = sortEngine([...v.hand, ...event.cards]);
     if (v.pass) v.pass = { ...v.pass, received: [...event.cards] };
+    if (v.blind) v.blind = { ...v.blind, received: [...event.cards] };
   }
   findFirstLeader(v, facts, mySeat);
   return v;
@@ -313,6 +365,12 @@ function change(view, event, facts, mySeat) {
       return cardsPassed(view, event, facts, mySeat);
     case 'bid':
       return bid(view, event, facts, mySeat);
+    case 'dealt_face_down':
+    case 'cards_seen':
+    case 'blind_nil':
+      return blindChange(view, event);
+    case 'exchanged':
+      return exchanged(view, event, facts, mySeat);
     case 'played':
       return played(view, event, mySeat);
     case 'trick_won':
@@ -402,4 +460,12 @@ export function dealtSize(view) {
  */
 export function isNil(view, bid) {
   return bid === 0 && view.options.nil === true;
+}
+
+/**
+ * Whether `seat` bid blind nil this hand.
+ * @param {PlayerView} view @param {number} seat
+ */
+export function isBlindNil(view, seat) {
+  return view.blind?.bid.includes(seat) ?? false;
 }

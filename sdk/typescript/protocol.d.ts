@@ -94,6 +94,43 @@ export type ClientMsg =
     }
   | {
       /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'blind_nil';
+    }
+  | {
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'see_cards';
+    }
+  | {
+      /**
+       * The cards, as many as the prompt's `count`.
+       */
+      cards: Card[];
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'exchange';
+    }
+  | {
+      /**
        * The empty seat.
        */
       seat: Seat;
@@ -208,7 +245,7 @@ export type ClientMsg =
  */
 export type Seat = number;
 /**
- * A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
+ * A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. "QS", "TD", "10h", "BJ". The server always writes two capitals with T for ten.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Card".
@@ -520,6 +557,19 @@ export type Action =
        */
       tricks: number;
       type: 'bid';
+    }
+  | {
+      type: 'blind_nil';
+    }
+  | {
+      type: 'see_cards';
+    }
+  | {
+      /**
+       * The cards given, as many as the exchange asks.
+       */
+      cards: Card[];
+      type: 'exchange';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -529,7 +579,7 @@ export type Action =
  */
 export type BadCard = 'penalty' | 'reject';
 /**
- * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
+ * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Cards".
@@ -580,6 +630,42 @@ export type Event =
        * Whose hand.
        */
       seat: Seat;
+    }
+  | {
+      kind: 'dealt_face_down';
+      /**
+       * The seats whose cards are face down.
+       */
+      seats: Seat[];
+    }
+  | {
+      kind: 'cards_seen';
+      /**
+       * Who looked.
+       */
+      seat: Seat;
+    }
+  | {
+      kind: 'blind_nil';
+      /**
+       * Who bid.
+       */
+      seat: Seat;
+    }
+  | {
+      /**
+       * How many cards.
+       */
+      count: number;
+      /**
+       * The giver.
+       */
+      from: Seat;
+      kind: 'exchanged';
+      /**
+       * The receiver.
+       */
+      to: Seat;
     }
   | {
       /**
@@ -802,6 +888,24 @@ export type Legal =
       type: 'bid';
     }
   | {
+      type: 'blind';
+    }
+  | {
+      /**
+       * How many cards to give.
+       */
+      count: number;
+      /**
+       * The cards one may choose from (the whole hand).
+       */
+      from: Cards;
+      /**
+       * The partner who receives them.
+       */
+      to: Seat;
+      type: 'exchange';
+    }
+  | {
       type: 'wait';
     };
 /**
@@ -864,7 +968,7 @@ export type PerSeat_NullableUint8 =
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Phase".
  */
-export type Phase = 'passing' | 'bidding' | 'playing' | 'match_over';
+export type Phase = 'passing' | 'bidding' | 'exchanging' | 'playing' | 'match_over';
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Suit".
@@ -1066,6 +1170,32 @@ export interface Preset {
   options: Options;
 }
 /**
+ * Blind nil this hand as the viewer knows it. A face-down hand is not in its holder's
+ * `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "BlindView".
+ */
+export interface BlindView {
+  /**
+   * Seats that bid blind nil this hand.
+   */
+  bid: Seat[];
+  /**
+   * Seats whose cards are face down: they may bid blind nil and have not looked.
+   */
+  face_down: Seat[];
+  /**
+   * The cards the viewer gave its partner in the exchange (empty until given, and for
+   * everyone outside the exchange).
+   */
+  given: Cards;
+  /**
+   * The cards the viewer received from its partner in the exchange.
+   */
+  received: Cards;
+}
+/**
  * A finished trick as every player saw it.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -1106,6 +1236,10 @@ export interface HandResult {
    * Each seat's bid this hand, in the variants that bid (spades, ohhell).
    */
   bids?: PerSeatUint8 | null;
+  /**
+   * Spades: the seats whose nil (in `nil`) was bid blind; absent when nobody bid blind.
+   */
+  blind_nil?: Seat[] | null;
   /**
    * The hand's number, from 0.
    */
@@ -1167,6 +1301,14 @@ export interface Options {
    */
   bag_penalty?: number | null;
   /**
+   * A side far enough behind may bid nil before looking at its cards (spades).
+   */
+  blind_nil?: boolean | null;
+  /**
+   * How far behind a side must be to bid blind nil (spades).
+   */
+  blind_nil_behind?: number | null;
+  /**
    * Hands in a match (hearts5).
    */
   hands?: number | null;
@@ -1174,6 +1316,10 @@ export interface Options {
    * The dealer may not make the bids add up to the tricks (ohhell).
    */
   hook?: boolean | null;
+  /**
+   * The big and little joker replace the twos of clubs and diamonds (spades).
+   */
+  jokers?: boolean | null;
   /**
    * A partnership at minus this or below loses; 0 never (spades).
    */
@@ -1263,6 +1409,10 @@ export interface PlayerView {
    * ohhell); absent in the others.
    */
   bids?: PerSeat_NullableUint8 | null;
+  /**
+   * Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
+   */
+  blind?: BlindView | null;
   /**
    * SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
    * published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
@@ -1559,7 +1709,7 @@ export interface VariantFacts {
   card_points: {
     /**
      * This interface was referenced by `undefined`'s JSON-Schema definition
-     * via the `patternProperty` "^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$".
+     * via the `patternProperty` "^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$".
      */
     [k: string]: number;
   };

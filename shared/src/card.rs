@@ -1,7 +1,11 @@
 //! Cards, suits, ranks and the 64-bit [`CardSet`].
 //!
 //! A card is one byte (`suit * 13 + rank`), so a set of cards is one `u64`: the engine's hot
-//! paths (legal moves, following suit, scoring) are a handful of bit operations.
+//! paths (legal moves, following suit, scoring) are a handful of bit operations. The two
+//! jokers take the indices after the ace of spades (52 little, 53 big): they are spades ranked
+//! above the ace, the only way a game here plays them, so following suit and taking tricks
+//! need no case of their own. Which cards a game deals is its deck's business
+//! ([`crate::deck::Deck`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -116,10 +120,15 @@ impl Rank {
     pub const QUEEN: Rank = Rank(10);
     /// The king.
     pub const KING: Rank = Rank(11);
-    /// The ace, highest rank.
+    /// The ace, highest rank of a plain suit.
     pub const ACE: Rank = Rank(12);
+    /// The little joker's rank: a spade above the ace.
+    pub const LITTLE_JOKER: Rank = Rank(13);
+    /// The big joker's rank: the highest spade.
+    pub const BIG_JOKER: Rank = Rank(14);
 
-    /// The rank with index `i`: 0 is the two, 12 the ace.
+    /// The rank with index `i`: 0 is the two, 12 the ace (13 and 14 are the jokers, spades
+    /// only: see [`Card::LITTLE_JOKER`]).
     ///
     /// # Panics
     /// If `i` is 13 or more.
@@ -135,24 +144,38 @@ impl Rank {
         self.0
     }
 
-    /// Face value: 2 to 10, jack 11, queen 12, king 13, ace 14.
+    /// Face value: 2 to 10, jack 11, queen 12, king 13, ace 14 (the jokers 15 and 16).
     #[must_use]
     pub fn value(self) -> u8 {
         self.0 + 2
     }
 
-    /// The ASCII character: `2`..`9`, `T`, `J`, `Q`, `K`, `A`.
+    /// The ASCII character: `2`..`9`, `T`, `J`, `Q`, `K`, `A` (`L` and `B` for the jokers,
+    /// which are written whole: see [`Card`]'s notation).
     #[must_use]
     pub fn letter(self) -> char {
-        b"23456789TJQKA"[self.0 as usize] as char
+        b"23456789TJQKALB"[self.0 as usize] as char
     }
 
     /// The English name: "ten", "queen".
     #[must_use]
     pub fn name(self) -> &'static str {
         [
-            "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-            "queen", "king", "ace",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+            "ace",
+            "little joker",
+            "big joker",
         ][self.0 as usize]
     }
 
@@ -178,7 +201,11 @@ impl fmt::Display for Rank {
     }
 }
 
-/// Suit of each card index (64 entries so any masked index is in bounds without a check).
+/// How many card indices there are: the 52 plain cards and the two jokers.
+pub const CARD_INDICES: u8 = 54;
+
+/// Suit of each card index (64 entries so any masked index is in bounds without a check);
+/// the jokers are spades.
 const SUIT_OF: [Suit; 64] = {
     let mut table = [Suit::Spades; 64];
     let mut i = 0;
@@ -189,48 +216,33 @@ const SUIT_OF: [Suit; 64] = {
     table
 };
 
-/// Rank index of each card index.
+/// Rank index of each card index: the jokers are the spades' ranks 13 and 14.
 const RANK_OF: [u8; 64] = {
     let mut table = [0; 64];
     let mut i = 0;
-    while i < 52 {
-        table[i] = (i % 13) as u8;
+    while i < CARD_INDICES as usize {
+        table[i] = if i < 52 {
+            (i % 13) as u8
+        } else {
+            (i - 39) as u8
+        };
         i += 1;
     }
     table
 };
 
-/// The suit mask of each card index.
+/// The suit mask of each card index (a joker's is the spades', jokers included).
 const SUIT_MASK_OF: [u64; 64] = {
     let mut table = [0; 64];
     let mut i = 0;
-    while i < 52 {
-        table[i] = SUIT_MASK << (i / 13 * 13);
+    while i < CARD_INDICES as usize {
+        table[i] = CardSet::suit(SUIT_OF[i]).0;
         i += 1;
     }
     table
 };
 
-/// `SELECT_IN_BYTE[b * 8 + k]`: the position of the `k`th set bit of the byte `b`.
-const SELECT_IN_BYTE: [u8; 2048] = {
-    let mut table = [0; 2048];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                table[b * 8 + k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// One playing card. Written `QS`, `TD`, `2C` on the wire.
+/// One playing card. Written `QS`, `TD`, `2C` on the wire, the jokers `LJ` and `BJ`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Card(u8);
 
@@ -241,26 +253,18 @@ impl Card {
         Card(suit as u8 * 13 + rank.0)
     }
 
-    /// The card with index `i` (0..52): clubs 2..A, then diamonds, hearts, spades.
+    /// The card with index `i` (0..54): clubs 2..A, then diamonds, hearts, spades, then the
+    /// little and the big joker.
     ///
     /// # Panics
-    /// If `i` is 52 or more.
+    /// If `i` is 54 or more.
     #[must_use]
     pub fn from_index(i: u8) -> Card {
-        assert!(i < 52, "card index {i} out of range");
+        assert!(i < CARD_INDICES, "card index {i} out of range");
         Card(i)
     }
 
-    /// The card of index `i`, for an index the engine itself packed into a record (so below
-    /// 52): no range check on the hot path, as [`Card::from_index`] makes.
-    #[must_use]
-    #[inline]
-    pub(crate) const fn from_packed(i: u8) -> Card {
-        debug_assert!(i < 52);
-        Card(i)
-    }
-
-    /// The index 0..52.
+    /// The index 0..54.
     #[must_use]
     #[inline]
     pub fn index(self) -> u8 {
@@ -288,11 +292,26 @@ impl Card {
         CardSet(SUIT_MASK_OF[(self.0 & 63) as usize])
     }
 
-    /// How people say it: "queen of spades".
+    /// True for the little and the big joker.
+    #[must_use]
+    #[inline]
+    pub const fn is_joker(self) -> bool {
+        self.0 >= 52
+    }
+
+    /// How people say it: "queen of spades", "big joker".
     #[must_use]
     pub fn name(self) -> String {
+        if self.is_joker() {
+            return self.rank().name().to_string();
+        }
         format!("{} of {}", self.rank().name(), self.suit().name())
     }
+
+    /// The little joker: a spade above the ace, below the big joker.
+    pub const LITTLE_JOKER: Card = Card::new(Rank::LITTLE_JOKER, Suit::Spades);
+    /// The big joker: the highest spade.
+    pub const BIG_JOKER: Card = Card::new(Rank::BIG_JOKER, Suit::Spades);
 
     /// The queen of spades, Hearts' 13-point card.
     pub const QUEEN_OF_SPADES: Card = Card::new(Rank::QUEEN, Suit::Spades);
@@ -313,9 +332,23 @@ impl Ord for Card {
     }
 }
 
+impl Card {
+    /// The canonical notation: a rank then a suit (`QS`, `TD`), or `LJ` / `BJ` for a joker.
+    #[must_use]
+    pub fn notation(self) -> [u8; 2] {
+        let second = if self.is_joker() {
+            b'J'
+        } else {
+            self.suit().letter() as u8
+        };
+        [self.rank().letter() as u8, second]
+    }
+}
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+        let [a, b] = self.notation();
+        write!(f, "{}{}", a as char, b as char)
     }
 }
 
@@ -330,7 +363,7 @@ impl fmt::Debug for Card {
 pub enum CardParseError {
     /// The text is not a rank then a suit in the protocol's syntax.
     #[error(
-        "`{0}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), like QS, TD or 10H (either case)"
+        "`{0}` is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), like QS, TD or 10H, or LJ / BJ for the little / big joker (either case)"
     )]
     NotACard(String),
     /// A character in a hand is neither a rank, a suit nor a space.
@@ -344,8 +377,9 @@ pub enum CardParseError {
     Duplicate(Card),
 }
 
-/// The protocol's one card syntax, `^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$`: a rank (`2`-`9`, `T` or `10`,
-/// `J`, `Q`, `K`, `A`) then a suit (`C`, `D`, `H`, `S`), in either case, nothing around them.
+/// The protocol's one card syntax, `^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$`: a rank
+/// (`2`-`9`, `T` or `10`, `J`, `Q`, `K`, `A`) then a suit (`C`, `D`, `H`, `S`), or `LJ` / `BJ`
+/// for the little / big joker, in either case, nothing around them.
 /// Cards are always written back in the canonical form, two capitals with `T` for ten, so a
 /// client that echoes what it was sent is always understood. Symbols and spaces are refused.
 /// (The compact notation of [`CardSet::parse_compact`] is a shorthand for tests and tools.)
@@ -360,6 +394,11 @@ impl FromStr for Card {
             _ => return Err(bad()),
         };
         let (r, s) = (r.to_ascii_uppercase(), s.to_ascii_uppercase());
+        match (r, s) {
+            (b'L', b'J') => return Ok(Card::LITTLE_JOKER),
+            (b'B', b'J') => return Ok(Card::BIG_JOKER),
+            _ => {}
+        }
         let rank = b"23456789TJQKA"
             .iter()
             .position(|&c| c == r)
@@ -371,7 +410,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let bytes = [self.rank().letter() as u8, self.suit().letter() as u8];
+        let bytes = self.notation();
         s.serialize_str(std::str::from_utf8(&bytes).expect("ASCII"))
     }
 }
@@ -392,13 +431,17 @@ const SUIT_MASK: u64 = (1 << 13) - 1;
 impl CardSet {
     /// No cards.
     pub const EMPTY: CardSet = CardSet(0);
-    /// All 52 cards.
+    /// The 52 plain cards, the standard deck (no joker).
     pub const FULL: CardSet = CardSet((1 << 52) - 1);
+    /// The little and the big joker.
+    pub const JOKERS: CardSet = CardSet(0b11 << 52);
+    /// Every card there is: the 52 plain cards and the two jokers.
+    pub const EVERY: CardSet = CardSet(Self::FULL.0 | Self::JOKERS.0);
 
-    /// The set from its bit mask (bits 52 and up are dropped).
+    /// The set from its bit mask (bits 54 and up are dropped).
     #[must_use]
     pub const fn from_bits(bits: u64) -> CardSet {
-        CardSet(bits & Self::FULL.0)
+        CardSet(bits & Self::EVERY.0)
     }
 
     /// The raw bit mask.
@@ -407,10 +450,15 @@ impl CardSet {
         self.0
     }
 
-    /// Every card of one suit.
+    /// Every card of one suit; the spades hold the jokers.
     #[must_use]
     pub const fn suit(suit: Suit) -> CardSet {
-        CardSet(SUIT_MASK << (suit as u64 * 13))
+        let jokers = if matches!(suit, Suit::Spades) {
+            Self::JOKERS.0
+        } else {
+            0
+        };
+        CardSet((SUIT_MASK << (suit as u64 * 13)) | jokers)
     }
 
     /// A set holding one card.
@@ -476,13 +524,7 @@ impl CardSet {
     }
 
     /// The `n`th card in index order (0-based), if there are that many.
-    ///
-    /// Branch-free select: per-byte population counts and their prefix sums (one multiply)
-    /// find the byte holding the card, a 2 KiB table the bit within it; or one BMI2 `pdep`
-    /// when built with the `pdep` feature for a CPU that has it. Random players pick a card
-    /// this way on every move.
     #[must_use]
-    #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
         (n < self.len()).then(|| self.select(n))
     }
@@ -491,49 +533,22 @@ impl CardSet {
     /// (a random pick's `below(len)`): [`CardSet::nth`] without testing it again. Past the
     /// last card (a mistake, caught in debug builds) it returns a card not in the set.
     #[must_use]
-    #[inline]
     pub fn select(self, n: u32) -> Card {
         debug_assert!(n < self.len(), "card {n} of {}", self.len());
-        // With BMI2, depositing the single bit `1 << n` lands it on the set's `n`th card.
-        #[cfg(all(feature = "pdep", target_arch = "x86_64", target_feature = "bmi2"))]
-        let card = Card(safe_arch::population_deposit_u64(1 << n, self.0).trailing_zeros() as u8);
-        #[cfg(not(all(feature = "pdep", target_arch = "x86_64", target_feature = "bmi2")))]
-        let card = self.select_by_counts(n);
-        card
-    }
-
-    /// [`CardSet::select`] without BMI2: branch-free, from per-byte population counts.
-    #[inline]
-    #[cfg_attr(feature = "pdep", allow(dead_code))]
-    fn select_by_counts(self, n: u32) -> Card {
-        if n < 4 {
-            // The usual case (following suit leaves few cards): clear the lowest bits and
-            // select, a short dependency chain.
-            let x0 = self.0;
-            let x1 = x0 & x0.wrapping_sub(1);
-            let x2 = x1 & x1.wrapping_sub(1);
-            let x3 = x2 & x2.wrapping_sub(1);
-            let low = if n & 1 == 0 { x0 } else { x1 };
-            let high = if n & 1 == 0 { x2 } else { x3 };
-            let bits = if n & 2 == 0 { low } else { high };
-            return Card(bits.trailing_zeros() as u8);
+        // Clearing the lowest card four times, then choosing among the results, costs no
+        // branch: the usual case, since a random pick among the cards of one suit is small.
+        let x0 = self.0;
+        let x1 = x0 & x0.wrapping_sub(1);
+        let x2 = x1 & x1.wrapping_sub(1);
+        let x3 = x2 & x2.wrapping_sub(1);
+        let mut bits = [x0, x1, x2, x3][(n & 3) as usize];
+        if n >= 4 {
+            bits = self.0;
+            for _ in 0..n {
+                bits &= bits.wrapping_sub(1);
+            }
         }
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let x = self.0;
-        let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
-        counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-        counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        // Byte i of `prefix`: the cards in bytes 0..=i (at most 52, so no carries).
-        let prefix = counts.wrapping_mul(ONES);
-        // High bit of byte i set when prefix_i <= n: those bytes lie wholly below the card.
-        let below = (((u64::from(n) * ONES) | HIGH) - prefix) & HIGH;
-        let byte = below.count_ones();
-        let before = ((prefix << 8) >> (8 * byte)) & 0xFF;
-        let bits = (x >> (8 * byte)) & 0xFF;
-        let within = u64::from(n) - before;
-        let bit = SELECT_IN_BYTE[(((bits << 3) | within) & 0x7FF) as usize];
-        Card(8 * byte as u8 + bit)
+        Card(bits.trailing_zeros().min(63) as u8)
     }
 
     /// The cards in index order.
@@ -561,13 +576,26 @@ impl CardSet {
     /// Parses the compact notation for people, e.g. `467QA♣ 2K♦` or `467QAc2Kd`.
     ///
     /// Whitespace anywhere is ignored; a group of ranks is closed by its suit; ten may be written
-    /// `T`, `0` or `10`. Single cards with a suit each (`4c 6c`) are just one-card groups.
+    /// `T`, `0` or `10`. Single cards with a suit each (`4c 6c`) are just one-card groups. The
+    /// jokers are written whole, `LJ` and `BJ`, between groups.
     pub fn parse_compact(text: &str) -> Result<CardSet, CardParseError> {
         let mut set = CardSet::EMPTY;
         let mut pending: Vec<Rank> = Vec::new();
         let mut chars = text.chars().filter(|c| !c.is_whitespace()).peekable();
         while let Some(c) = chars.next() {
-            if c == '1' && chars.peek() == Some(&'0') {
+            let joker = match c.to_ascii_uppercase() {
+                'L' => Some(Card::LITTLE_JOKER),
+                'B' => Some(Card::BIG_JOKER),
+                _ => None,
+            };
+            if let Some(joker) = joker {
+                if !chars.next().is_some_and(|j| j.eq_ignore_ascii_case(&'J')) {
+                    return Err(CardParseError::BadChar(c));
+                }
+                if !set.insert(joker) {
+                    return Err(CardParseError::Duplicate(joker));
+                }
+            } else if c == '1' && chars.peek() == Some(&'0') {
                 chars.next();
                 pending.push(Rank::TEN);
             } else if let Some(rank) = Rank::from_char(c) {
@@ -594,14 +622,15 @@ impl CardSet {
 
     /// The compact notation: suits in the order clubs, diamonds, spades, hearts, ranks low to
     /// high, each group closed by its suit symbol (`467QA♣ 2K♦`), or by a lower-case letter
-    /// when `ascii` (`467QAc 2Kd`).
+    /// when `ascii` (`467QAc 2Kd`); the jokers last, `LJ BJ`.
     #[must_use]
     pub fn to_compact(self, ascii: bool) -> String {
+        let plain = self - CardSet::JOKERS;
         let groups = [Suit::Clubs, Suit::Diamonds, Suit::Spades, Suit::Hearts]
             .into_iter()
-            .filter(|&s| self.has_suit(s))
+            .filter(|&s| plain.has_suit(s))
             .map(|suit| {
-                let mut group: String = self
+                let mut group: String = plain
                     .of_suit(suit)
                     .iter()
                     .map(|c| c.rank().letter())
@@ -613,7 +642,8 @@ impl CardSet {
                 });
                 group
             });
-        groups.collect::<Vec<_>>().join(" ")
+        let jokers = (self & CardSet::JOKERS).iter().map(|j| j.to_string());
+        groups.chain(jokers).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -650,6 +680,8 @@ impl std::ops::SubAssign for CardSet {
     }
 }
 
+/// The plain cards not in the set: the complement within the standard deck, never a joker
+/// (a game with jokers takes its complement from its own deck).
 impl std::ops::Not for CardSet {
     type Output = CardSet;
     fn not(self) -> CardSet {
@@ -732,8 +764,8 @@ impl schemars::JsonSchema for Card {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "description": "A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. \"QS\", \"TD\", \"10h\". The server always writes two capitals with T for ten.",
-            "pattern": "^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$"
+            "description": "A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. \"QS\", \"TD\", \"10h\", \"BJ\". The server always writes two capitals with T for ten.",
+            "pattern": "^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$"
         })
     }
 }
@@ -746,7 +778,7 @@ impl schemars::JsonSchema for CardSet {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "array",
-            "description": "A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).",
+            "description": "A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).",
             "items": generator.subschema_for::<Card>(),
             "uniqueItems": true
         })
@@ -782,12 +814,14 @@ mod tests {
         assert_eq!(card("10h").to_string(), "TH", "written back canonically");
         let rank = |c: u8| b"23456789TJQKA".contains(&c.to_ascii_uppercase());
         let suit = |c: u8| b"CDHS".contains(&c.to_ascii_uppercase());
+        let joker = |a: u8, b: u8| b"LB".contains(&a.to_ascii_uppercase()) && b"Jj".contains(&b);
         // Every two- and three-character ASCII string parses exactly when it matches
-        // ^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$.
+        // ^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$.
         for a in 32u8..127 {
             for b in 32u8..127 {
                 let t = String::from_utf8(vec![a, b]).unwrap();
-                assert_eq!(t.parse::<Card>().is_ok(), rank(a) && suit(b), "{t:?}");
+                let ok = (rank(a) && suit(b)) || joker(a, b);
+                assert_eq!(t.parse::<Card>().is_ok(), ok, "{t:?}");
                 for c in [b'C', b'h', b'X', b' ', b'0'] {
                     let t = String::from_utf8(vec![a, b, c]).unwrap();
                     let ok = a == b'1' && b == b'0' && suit(c);
@@ -798,9 +832,42 @@ mod tests {
     }
 
     #[test]
+    fn the_jokers_are_spades_above_the_ace_written_lj_and_bj() {
+        assert_eq!(card("LJ"), Card::LITTLE_JOKER);
+        assert_eq!(card("bj"), Card::BIG_JOKER);
+        assert_eq!(Card::BIG_JOKER.to_string(), "BJ");
+        assert_eq!(Card::LITTLE_JOKER.name(), "little joker");
+        assert_eq!(card("AS").name(), "ace of spades");
+        for joker in [Card::LITTLE_JOKER, Card::BIG_JOKER] {
+            assert!(joker.is_joker());
+            assert_eq!(joker.suit(), Suit::Spades);
+            assert!(CardSet::suit(Suit::Spades).contains(joker));
+            assert_eq!(joker.suit_set(), CardSet::suit(Suit::Spades));
+            assert!(joker.rank() > Rank::ACE && joker.index() > card("AS").index());
+        }
+        assert!(Card::BIG_JOKER.rank() > Card::LITTLE_JOKER.rank());
+        assert!(!card("AS").is_joker());
+        assert!(!CardSet::FULL.contains(Card::BIG_JOKER));
+        assert_eq!(CardSet::EVERY.len(), 54);
+        let json = serde_json::to_string(&CardSet::parse_compact("As LJ BJ").unwrap()).unwrap();
+        assert_eq!(json, r#"["AS","LJ","BJ"]"#);
+        let hand = CardSet::parse_compact("3c bj 2s lj").unwrap();
+        assert_eq!(hand.to_compact(false), "3♣ 2♠ LJ BJ");
+        assert_eq!(
+            CardSet::parse_compact("Lx"),
+            Err(CardParseError::BadChar('L'))
+        );
+        assert_eq!(
+            CardSet::parse_compact("LJ lj"),
+            Err(CardParseError::Duplicate(Card::LITTLE_JOKER))
+        );
+    }
+
+    #[test]
     fn refuses_other_spellings_with_the_rule_in_the_message() {
         for bad in [
-            "", "Q", "QX", "1H", "11H", "QSS", "floober", "0h", "Q♠", " QS", "QS ", "010H",
+            "", "Q", "QX", "1H", "11H", "QSS", "floober", "0h", "Q♠", " QS", "QS ", "010H", "JJ",
+            "LJJ", "J",
         ] {
             let err = bad.parse::<Card>().unwrap_err().to_string();
             assert!(err.contains("is not a card"), "{bad}: {err}");
@@ -864,7 +931,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn display_parse_round_trip(i in 0u8..52) {
+        fn display_parse_round_trip(i in 0u8..CARD_INDICES) {
             let c = Card::from_index(i);
             prop_assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
             prop_assert_eq!(c.to_string().to_lowercase().parse::<Card>().unwrap(), c);
@@ -881,8 +948,6 @@ mod tests {
             let set = CardSet::from_bits(bits);
             for (n, card) in set.iter().enumerate() {
                 prop_assert_eq!(set.select(n as u32), card);
-                // The counting select, whichever `select` is built.
-                prop_assert_eq!(set.select_by_counts(n as u32), card);
             }
         }
 

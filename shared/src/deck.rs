@@ -1,13 +1,103 @@
-//! Seeded shuffling and dealing.
+//! Decks, seeded shuffling and dealing.
 //!
-//! The shuffle is written out here rather than taken from `rand::seq`, because a game must replay
-//! identically for as long as its log is kept: ChaCha8's output is fixed by its specification, and
-//! this Fisher-Yates and `below` never change with a dependency upgrade.
+//! A [`Deck`] says which cards a variant deals (24 to 54 of them); the suit and rank a card
+//! plays as are the card's own ([`Card::suit`], [`Card::rank`]: a joker is a spade above the
+//! ace). The shuffle is written out here rather than taken from `rand::seq`, because a game
+//! must replay identically for as long as its log is kept: ChaCha8's output is fixed by its
+//! specification, and this Fisher-Yates and `below` never change with a dependency upgrade.
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
 
-use crate::card::Card;
+use crate::card::{Card, CardSet, Rank, Suit};
+
+/// The cards a variant deals, one of each. A deck is a set, so a double deck would need a
+/// count per card: the shuffle and the fair deal below already take a deck of any length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Deck(CardSet);
+
+/// A set of cards that cannot be a deck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("a deck holds {min} to {max} cards, not {0}", min = Deck::MIN_CARDS, max = Deck::MAX_CARDS)]
+pub struct BadDeck(pub u32);
+
+impl Deck {
+    /// The fewest cards a deck holds (a euchre deck, nine to ace).
+    pub const MIN_CARDS: u32 = 24;
+    /// The most cards a deck holds: the 52 plain cards and both jokers.
+    pub const MAX_CARDS: u32 = 54;
+
+    /// The 52 plain cards.
+    pub const STANDARD: Deck = Deck(CardSet::FULL);
+
+    /// Spades with jokers: the two jokers replace the twos of clubs and diamonds, still 52.
+    pub const SPADES_JOKERS: Deck = Deck(CardSet::from_bits(
+        (CardSet::FULL.bits()
+            & !CardSet::single(Card::new(Rank::TWO, Suit::Clubs)).bits()
+            & !CardSet::single(Card::new(Rank::TWO, Suit::Diamonds)).bits())
+            | CardSet::JOKERS.bits(),
+    ));
+
+    /// The deck of exactly these cards.
+    pub fn new(cards: CardSet) -> Result<Deck, BadDeck> {
+        if (Deck::MIN_CARDS..=Deck::MAX_CARDS).contains(&cards.len()) {
+            Ok(Deck(cards))
+        } else {
+            Err(BadDeck(cards.len()))
+        }
+    }
+
+    /// Its cards.
+    #[must_use]
+    pub const fn cards(self) -> CardSet {
+        self.0
+    }
+
+    /// How many cards it holds.
+    #[must_use]
+    pub const fn len(self) -> usize {
+        self.0.len() as usize
+    }
+
+    /// Never: a deck holds at least [`Deck::MIN_CARDS`].
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The cards in index order, the order a shuffle starts from.
+    #[must_use]
+    pub fn ordered(self) -> Vec<Card> {
+        self.0.to_vec()
+    }
+
+    /// The deck shuffled by Fisher-Yates ([`shuffle_in_place`]) driven by `words`, which must
+    /// hold at least [`Deck::shuffle_bytes`] bytes.
+    #[must_use]
+    pub fn shuffled(self, words: &[u8]) -> Vec<Card> {
+        let mut cards = self.ordered();
+        shuffle_in_place(&mut cards, words);
+        cards
+    }
+
+    /// The bytes a shuffle of this deck reads: one 32-bit word per card but the first.
+    #[must_use]
+    pub const fn shuffle_bytes(self) -> usize {
+        4 * (self.len() - 1)
+    }
+
+    /// The deck as the engine deals it, 52 cards.
+    ///
+    /// # Panics
+    /// For a deck of another size: every variant deals 52 (a test holds them to it).
+    #[must_use]
+    pub fn engine_order(cards: Vec<Card>) -> [Card; 52] {
+        cards
+            .try_into()
+            .unwrap_or_else(|c: Vec<Card>| panic!("the engine deals 52 cards, not {}", c.len()))
+    }
+}
 
 /// The deals' random source: reproducible from a `u64` seed on every platform (bots draw from
 /// [`crate::bots::BotRng`]).
@@ -44,20 +134,42 @@ pub fn shuffled_deck(rng: &mut DeckRng) -> [Card; 52] {
     fisher_yates(&bytes)
 }
 
-/// Fisher-Yates over the ordered deck, driven by 51 little-endian 32-bit words: step `k`
-/// (from 0) swaps position `i = 51 - k` with `j = (word_k * (i + 1)) >> 32`. Shared by the
-/// seeded shuffle and the fair deal (`crate::fair`), whose recipe documents it.
+/// [`shuffled_deck`] of `deck`'s cards: the same words drawn, over the deck's own cards (the
+/// standard deck takes exactly [`shuffled_deck`]'s path).
+pub fn shuffled_deck_of(deck: Deck, rng: &mut DeckRng) -> [Card; 52] {
+    if deck == Deck::STANDARD {
+        return shuffled_deck(rng);
+    }
+    let mut bytes = vec![0u8; deck.shuffle_bytes()];
+    rng.0.fill_bytes(&mut bytes);
+    Deck::engine_order(deck.shuffled(&bytes))
+}
+
+/// Fisher-Yates over the ordered deck, driven by 51 little-endian 32-bit words (see
+/// [`shuffle_in_place`]). Shared by the seeded shuffle and the fair deal (`crate::fair`),
+/// whose recipe documents it.
 #[must_use]
 pub fn fisher_yates(bytes: &[u8; 51 * 4]) -> [Card; 52] {
     let mut deck = ordered_deck();
-    for (step, word) in bytes.chunks_exact(4).enumerate() {
-        let i = 51 - step;
+    shuffle_in_place(&mut deck, bytes);
+    deck
+}
+
+/// Fisher-Yates over `cards` (of any length `n`), driven by `n - 1` little-endian 32-bit
+/// words: step `k` (from 0) swaps position `i = n - 1 - k` with `j = (word_k * (i + 1)) >> 32`.
+///
+/// # Panics
+/// When `words` holds fewer than `4 * (n - 1)` bytes.
+pub fn shuffle_in_place(cards: &mut [Card], words: &[u8]) {
+    let steps = cards.len().saturating_sub(1);
+    assert!(words.len() >= 4 * steps, "{steps} words to shuffle");
+    for (step, word) in words.chunks_exact(4).take(steps).enumerate() {
+        let i = cards.len() - 1 - step;
         let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
         // `below(i + 1)`: multiply-shift.
         let j = ((u64::from(word) * (i as u64 + 1)) >> 32) as usize;
-        deck.swap(i, j);
+        cards.swap(i, j);
     }
-    deck
 }
 
 #[cfg(test)]
@@ -80,6 +192,58 @@ mod tests {
             .map(|c| c.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn a_deck_holds_24_to_54_cards_and_the_jokers_deck_drops_the_black_and_red_twos() {
+        let jokers = Deck::SPADES_JOKERS.cards();
+        assert_eq!(jokers.len(), 52);
+        assert!(jokers.contains(Card::BIG_JOKER) && jokers.contains(Card::LITTLE_JOKER));
+        for gone in ["2C", "2D"] {
+            assert!(!jokers.contains(gone.parse().unwrap()), "{gone}");
+        }
+        assert_eq!(Deck::new(CardSet::EVERY).map(Deck::len), Ok(54));
+        let euchre = CardSet::parse_compact("9TJQKAc 9TJQKAd 9TJQKAh 9TJQKAs").unwrap();
+        assert_eq!(Deck::new(euchre).map(Deck::len), Ok(24));
+        let small = CardSet::parse_compact("TJQKAc 9TJQKAd 9TJQKAh 9TJQKAs").unwrap();
+        assert_eq!(Deck::new(small), Err(BadDeck(23)));
+        assert_eq!(
+            BadDeck(23).to_string(),
+            "a deck holds 24 to 54 cards, not 23"
+        );
+    }
+
+    #[test]
+    fn a_deck_of_any_size_shuffles_to_its_own_cards_and_the_standard_one_as_before() {
+        let mut rng = DeckRng::new(5);
+        let mut bytes = vec![0u8; 53 * 4];
+        rng.0.fill_bytes(&mut bytes);
+        let euchre =
+            Deck::new(CardSet::parse_compact("9TJQKAc 9TJQKAd 9TJQKAh 9TJQKAs").unwrap()).unwrap();
+        for deck in [
+            Deck::new(CardSet::EVERY).unwrap(),
+            euchre,
+            Deck::SPADES_JOKERS,
+        ] {
+            let cards = deck.shuffled(&bytes);
+            assert_eq!(cards.len(), deck.len());
+            assert_eq!(cards.iter().copied().collect::<CardSet>(), deck.cards());
+            assert_ne!(cards, deck.ordered(), "shuffled");
+        }
+        let standard: [u8; 204] = bytes[..204].try_into().unwrap();
+        assert_eq!(
+            Deck::STANDARD.shuffled(&bytes),
+            fisher_yates(&standard).to_vec()
+        );
+        assert_eq!(
+            shuffled_deck_of(Deck::STANDARD, &mut DeckRng::new(0)),
+            shuffled_deck(&mut DeckRng::new(0))
+        );
+        let jokers = shuffled_deck_of(Deck::SPADES_JOKERS, &mut DeckRng::new(0));
+        assert_eq!(
+            jokers.iter().copied().collect::<CardSet>(),
+            Deck::SPADES_JOKERS.cards()
+        );
     }
 
     /// The shuffle must never change: saved games and logs replay from their seeds.

@@ -10,8 +10,9 @@
 //! - hand `h` of the match is dealt from `SHA-256("parlor hand v1" || master || h as 4 bytes
 //!   big-endian)` ([`hand_secret`]): revealing one hand's secret tells nothing of the others;
 //! - the commitment is `SHA-256(hand secret)` ([`commitment`]);
-//! - the deck is the ordered deck shuffled by Fisher-Yates with words of the ChaCha20
-//!   keystream keyed by the hand secret ([`deck`]);
+//! - the deck is the variant's cards in index order (52 plain cards; with Spades' jokers the
+//!   twos of clubs and diamonds give way to the little and big joker), shuffled by
+//!   Fisher-Yates with words of the ChaCha20 keystream keyed by the hand secret ([`deck_of`]);
 //! - the cards go out one at a time from the dealer's left ([`deal`]).
 //!
 //! Pure: no I/O, no clock. Drawing a master secret is the server's job.
@@ -25,7 +26,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
 use crate::card::{Card, CardSet};
-use crate::deck::fisher_yates;
+use crate::deck::{Deck, fisher_yates};
 use crate::rules::{Rules, Variant};
 use crate::seat::{PerSeat, Seat};
 
@@ -165,6 +166,16 @@ pub fn deck(secret: &Hash32) -> [Card; 52] {
     fisher_yates(&bytes)
 }
 
+/// The shuffled `deck` of `secret`: Fisher-Yates over the deck's cards in index order with
+/// the first `4 * (cards - 1)` bytes of the ChaCha20 keystream (key = the secret, nonce and
+/// counter 0), read as little-endian 32-bit words. For the standard deck, exactly [`deck`].
+#[must_use]
+pub fn deck_of(secret: &Hash32, deck: Deck) -> Vec<Card> {
+    let mut bytes = vec![0u8; deck.shuffle_bytes()];
+    ChaCha20Rng::from_seed(secret.0).fill_bytes(&mut bytes);
+    deck.shuffled(&bytes)
+}
+
 /// A deal: each seat's cards, the cards left over and the cards turned face up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
@@ -173,7 +184,7 @@ pub struct Deal {
     /// Cards nobody was dealt (hearts5's pair, the rest of an Oh Hell deck).
     pub undealt: CardSet,
     /// Cards shown to everyone at the deal: hearts5's undealt pair, whist's last card (the
-    /// dealer's, `deck[51]`), Oh Hell's first card after the deal; none in the other
+    /// dealer's, the deck's last), Oh Hell's first card after the deal; none in the other
     /// variants.
     pub face_up: CardSet,
 }
@@ -183,16 +194,17 @@ pub struct Deal {
 /// default table and first hand: a game with other options or a later Oh Hell hand is dealt by
 /// [`deal_hand`].
 #[must_use]
-pub fn deal(variant: Variant, dealer: Seat, deck: &[Card; 52]) -> Deal {
+pub fn deal(variant: Variant, dealer: Seat, deck: &[Card]) -> Deal {
     deal_hand(&Rules::standard(variant), 0, dealer, deck)
 }
 
 /// Deals `deck` for the hand numbered `hand` (from 0) of a game of `rules` when `dealer` deals:
-/// one card at a time from the dealer's left, as many each as the rules deal in that hand.
+/// one card at a time from the dealer's left, as many each as the rules deal in that hand
+/// (never more than the deck holds).
 #[must_use]
-pub fn deal_hand(rules: &Rules, hand: u32, dealer: Seat, deck: &[Card; 52]) -> Deal {
+pub fn deal_hand(rules: &Rules, hand: u32, dealer: Seat, deck: &[Card]) -> Deal {
     let n = rules.players();
-    let dealt = usize::from(n) * rules.hand_size(hand) as usize;
+    let dealt = (usize::from(n) * rules.hand_size(hand) as usize).min(deck.len());
     let mut hands: PerSeat<CardSet> = PerSeat::new(n);
     let mut seat = dealer.next(n);
     for &card in &deck[..dealt] {
@@ -202,7 +214,7 @@ pub fn deal_hand(rules: &Rules, hand: u32, dealer: Seat, deck: &[Card; 52]) -> D
     let undealt: CardSet = deck[dealt..].iter().copied().collect();
     let face_up = match rules.variant {
         Variant::Hearts5 => undealt,
-        Variant::Whist => CardSet::single(deck[51]),
+        Variant::Whist => deck.last().map_or(CardSet::EMPTY, |c| CardSet::single(*c)),
         Variant::OhHell => deck
             .get(dealt)
             .map_or(CardSet::EMPTY, |c| CardSet::single(*c)),
@@ -221,11 +233,11 @@ pub fn deal_of(variant: Variant, dealer: Seat, secret: &Hash32) -> Deal {
     deal(variant, dealer, &deck(secret))
 }
 
-/// The deal of the hand numbered `hand` of a game of `rules` from its secret: [`deck`] then
-/// [`deal_hand`].
+/// The deal of the hand numbered `hand` of a game of `rules` from its secret: [`deck_of`]
+/// the rules' deck, then [`deal_hand`].
 #[must_use]
 pub fn deal_hand_of(rules: &Rules, hand: u32, dealer: Seat, secret: &Hash32) -> Deal {
-    deal_hand(rules, hand, dealer, &deck(secret))
+    deal_hand(rules, hand, dealer, &deck_of(secret, rules.deck()))
 }
 
 #[cfg(test)]
@@ -267,13 +279,33 @@ mod tests {
     /// The engine deals every hand of a match exactly as the recipe says.
     #[test]
     fn the_engine_deals_by_the_recipe() {
-        for variant in Variant::ALL {
+        let mut tables: Vec<(Variant, Options)> = Variant::ALL
+            .iter()
+            .map(|&v| (v, Options::default()))
+            .collect();
+        // The jokers' deck, and Oh Hell's smallest and largest tables (three seats leave a stock).
+        tables.push((
+            Variant::Spades,
+            Options {
+                jokers: Some(true),
+                ..Options::default()
+            },
+        ));
+        for players in [3, 7] {
+            tables.push((
+                Variant::OhHell,
+                Options {
+                    players: Some(players),
+                    ..Options::default()
+                },
+            ));
+        }
+        for (variant, mut options) in tables {
             let master = practice_master(7);
             // Random bidders sink a Spades side to the mercy line in a hand or two.
-            let options = Options {
-                mercy: (variant == Variant::Spades).then_some(0),
-                ..Options::default()
-            };
+            if variant == Variant::Spades {
+                options.mercy = Some(0);
+            }
             let rules = crate::Rules::new(variant, &options).unwrap();
             let mut game = Game::with_master(rules, master);
             let mut bot = crate::bots::RandomBot::new(1);
@@ -318,6 +350,65 @@ mod tests {
                 events = game.apply(seat, &action).unwrap();
             }
             assert!(checked >= 8, "{variant}: {checked}");
+        }
+    }
+
+    #[test]
+    fn the_standard_deck_of_a_secret_is_the_pinned_deck_and_the_jokers_deck_its_own() {
+        let secret = hand_secret(&practice_master(42), 0);
+        assert_eq!(deck_of(&secret, Deck::STANDARD), deck(&secret).to_vec());
+        let jokers = deck_of(&secret, Deck::SPADES_JOKERS);
+        // The worked example's secret over the jokers' deck; the Python SDK's independent
+        // recipe pins the same cards.
+        let pinned = "TH 6H 6S JC 9S 7C 4D 9H QD 7S KC 4C 7D KS TC QH AH 6C KH 8C 9C 4S 4H 5H 8D \
+                      7H 8S 6D 9D 5D AS JH TS 5C LJ 5S JS 2H AC JD BJ KD 3S 2S AD 3D 8H QS 3H TD \
+                      QC 3C";
+        let text: Vec<String> = jokers.iter().map(ToString::to_string).collect();
+        assert_eq!(text.join(" "), pinned);
+        assert_eq!(
+            jokers.iter().copied().collect::<CardSet>(),
+            Deck::SPADES_JOKERS.cards()
+        );
+        let rules = crate::Rules::new(
+            Variant::Spades,
+            &Options {
+                jokers: Some(true),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let deal = deal_hand_of(&rules, 0, Seat(3), &secret);
+        let mut all = CardSet::EMPTY;
+        for (_, hand) in deal.hands.iter() {
+            assert_eq!(hand.len(), 13);
+            all |= *hand;
+        }
+        assert_eq!(all, Deck::SPADES_JOKERS.cards());
+        assert!(deal.undealt.is_empty());
+    }
+
+    /// A deck of any size deals by the same recipe: 24 cards to three seats of eight, 54 to
+    /// four of thirteen with two left over.
+    #[test]
+    fn decks_of_24_to_54_cards_deal_every_card_once() {
+        let secret = hand_secret(&practice_master(3), 1);
+        let euchre =
+            Deck::new(CardSet::parse_compact("9TJQKAc 9TJQKAd 9TJQKAh 9TJQKAs").unwrap()).unwrap();
+        let every = Deck::new(CardSet::EVERY).unwrap();
+        for (deck, players) in [(euchre, 3), (every, 4)] {
+            let cards = deck_of(&secret, deck);
+            assert_eq!(cards.iter().copied().collect::<CardSet>(), deck.cards());
+            let options = Options {
+                players: Some(players),
+                schedule: Some(crate::rules::Schedule::Up),
+                ..Options::default()
+            };
+            let rules = crate::Rules::new(Variant::OhHell, &options).unwrap();
+            let deal = deal_hand(&rules, 7, Seat(0), &cards);
+            let dealt: CardSet = deal.hands.iter().fold(CardSet::EMPTY, |a, (_, h)| a | *h);
+            assert_eq!(dealt.len(), 8 * u32::from(players));
+            assert_eq!(dealt | deal.undealt, deck.cards());
+            assert!((dealt & deal.undealt).is_empty());
         }
     }
 

@@ -90,6 +90,37 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
     },
+    /// Bid blind nil (spades with `blind_nil`), answering a `blind` prompt: nil, bid before
+    /// looking at your cards.
+    BlindNil {
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Look at your cards instead of bidding blind nil, answering a `blind` prompt: your
+    /// `dealt` follows, then a `bid` prompt.
+    SeeCards {
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Give your partner cards in a blind nil exchange, answering an `exchange` prompt.
+    Exchange {
+        /// The cards, as many as the prompt's `count`.
+        cards: Vec<Card>,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
     /// Host only: seat a built-in bot.
     AddBot {
         /// The empty seat.
@@ -201,6 +232,11 @@ impl ClientMsg {
             }),
             ClientMsg::Play { card, .. } => Some(Action::Play { card: *card }),
             ClientMsg::Bid { tricks, .. } => Some(Action::Bid { tricks: *tricks }),
+            ClientMsg::BlindNil { .. } => Some(Action::BlindNil),
+            ClientMsg::SeeCards { .. } => Some(Action::SeeCards),
+            ClientMsg::Exchange { cards, .. } => Some(Action::Exchange {
+                cards: cards.clone(),
+            }),
             _ => None,
         }
     }
@@ -265,12 +301,15 @@ fn compact_play(text: &str) -> Option<ClientMsg> {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 21] = [
+pub const CLIENT_TYPES: [&str; 24] = [
     "join",
     "watch",
     "pass",
     "play",
     "bid",
+    "blind_nil",
+    "see_cards",
+    "exchange",
     "add_bot",
     "remove_bot",
     "start",
@@ -1039,6 +1078,17 @@ mod tests {
             }
         );
         assert_eq!(bid.action(), Some(Action::Bid { tricks: 3 }));
+        let blind = ClientMsg::parse(r#"{"type":"blind_nil","seq":8}"#).unwrap();
+        assert_eq!(blind.action(), Some(Action::BlindNil));
+        let look = ClientMsg::parse(r#"{"type":"see_cards"}"#).unwrap();
+        assert_eq!(look.action(), Some(Action::SeeCards));
+        let give = ClientMsg::parse(r#"{"type":"exchange","cards":["2D","3D"],"seq":9}"#).unwrap();
+        assert_eq!(
+            give.action(),
+            Some(Action::Exchange {
+                cards: vec!["2D".parse().unwrap(), "3D".parse().unwrap()]
+            })
+        );
         let join = ClientMsg::parse(r#"{"type":"join","table":"t1","name":"Ann"}"#).unwrap();
         assert!(matches!(
             join,

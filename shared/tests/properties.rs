@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::bids::{ohhell_points, spades_line};
+use common::bids::{ohhell_points, spades_line_blind};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::filippa::penalty;
 use parlor_shared::rules::{BadCard, HandResult, Legal, Moon, OhHellScoring, Schedule};
@@ -53,6 +53,12 @@ fn options(variant: Variant, knob: u8) -> Options {
             o.bag_penalty = Some(if knob & 64 == 0 { 100 } else { 50 });
             // Random bidders sink more than they climb: the mercy line ends their matches.
             o.mercy = Some(if knob & 128 == 0 { 200 } else { 100 });
+            // Both on together too: the jokers deck under blind bids and exchanges.
+            o.jokers = Some(knob & 1 == 1);
+            if knob & 2 == 2 {
+                o.blind_nil = Some(true);
+                o.blind_nil_behind = Some(if knob & 1 == 0 { 100 } else { 0 });
+            }
         }
         Variant::OhHell => {
             o.players = Some(3 + knob % 5);
@@ -110,8 +116,17 @@ fn played(game: &Game) -> CardSet {
 fn allowed(game: &Game, viewer: Option<Seat>) -> CardSet {
     let public = played(game) | game.face_up();
     match viewer {
-        Some(s) => public | game.hand(s) | game.passed_by(s) | game.received_by(s),
+        Some(s) => public | own_hand(game, s) | game.passed_by(s) | game.received_by(s),
         None => public,
+    }
+}
+
+/// The cards `seat` holds as it sees them: none while they are face down (blind nil).
+fn own_hand(game: &Game, seat: Seat) -> CardSet {
+    if game.face_down().contains(seat) {
+        CardSet::EMPTY
+    } else {
+        game.hand(seat)
     }
 }
 
@@ -119,8 +134,9 @@ fn viewers(n: u8) -> Vec<Option<Seat>> {
     Seat::all(n).map(Some).chain([None]).collect()
 }
 
-/// The 52 cards are in exactly one place: a hand, a trick of this hand, or left over (in Oh
-/// Hell, where part of the deck is not dealt, the cards dealt and the one turned up are).
+/// The deck's 52 cards (with jokers, no two of clubs or diamonds) are in exactly one place: a
+/// hand, a trick of this hand, or left over (in Oh Hell, where part of the deck is not dealt,
+/// the cards dealt and the one turned up are).
 fn check_cards_accounted(game: &Game) {
     let mut places: Vec<CardSet> = Seat::all(game.players()).map(|s| game.hand(s)).collect();
     places.extend(
@@ -154,7 +170,7 @@ fn check_cards_accounted(game: &Game) {
         assert_eq!(union.len(), total, "a card is in two places");
     } else {
         assert_eq!(total, 52, "a card is in two places or missing");
-        assert_eq!(union, CardSet::FULL);
+        assert_eq!(union, game.rules().deck().cards());
     }
     // Passed cards stay in the giver's hand until every pass has been chosen.
     if game.phase() == Phase::Passing {
@@ -178,7 +194,7 @@ fn check_views(game: &Game) {
         );
         match viewer {
             Some(s) => {
-                assert_eq!(view.hand, game.hand(s));
+                assert_eq!(view.hand, own_hand(game, s));
                 assert_eq!(view.legal, game.legal_actions(s));
             }
             None => {
@@ -242,6 +258,8 @@ struct HandStart {
     bids: Vec<Option<u8>>,
     /// Spades: each side's bags before the hand.
     bags: [i32; 2],
+    /// Spades: the seats that bid blind nil, as the events told them.
+    blind: Vec<usize>,
 }
 
 impl HandStart {
@@ -255,6 +273,7 @@ impl HandStart {
             hand_size: game.rules().hand_size(game.hand_number()),
             bids: vec![None; game.players() as usize],
             bags,
+            blind: Vec::new(),
         }
     }
 }
@@ -364,8 +383,18 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
                 result.bids.expect("bids on the line").as_slice(),
                 bids.as_slice()
             );
-            let (expected, bags, penalties, nil) =
-                spades_line(game.rules(), &bids, result.tricks.as_slice(), start.bags);
+            let (expected, bags, penalties, nil) = spades_line_blind(
+                game.rules(),
+                &bids,
+                result.tricks.as_slice(),
+                start.bags,
+                &start.blind,
+            );
+            let blind: Vec<Seat> = start.blind.iter().map(|s| Seat(*s as u8)).collect();
+            assert_eq!(
+                result.blind_nil.map(|b| b.iter().collect::<Vec<_>>()),
+                (!blind.is_empty()).then_some(blind)
+            );
             assert_eq!(points, expected.as_slice());
             let per_side = |v: [i32; 2]| [v[0], v[1], v[0], v[1]];
             assert_eq!(
@@ -470,7 +499,7 @@ fn check_match_end(game: &Game) {
 /// Plays `seat`'s every card that is not legal and checks each is refused, game unchanged.
 fn check_refusals(game: &mut Game, seat: Seat, legal: CardSet, penalty_mode: bool) {
     let before = game.clone();
-    for card in CardSet::FULL - legal {
+    for card in CardSet::EVERY - legal {
         if penalty_mode {
             break;
         }
@@ -695,6 +724,35 @@ fn playout(
                     tricks: allowed[pick as usize],
                 }
             }
+            Legal::Blind => {
+                assert_eq!(to_act, vec![seat]);
+                assert!(game.face_down().contains(seat));
+                assert_eq!(PlayerView::of(&game, Some(seat)).hand, CardSet::EMPTY);
+                let copy = game.clone();
+                let err = game.apply(seat, &Action::Bid { tricks: 1 }).unwrap_err();
+                assert_eq!(err, RuleError::CardsFaceDown);
+                assert!(game == copy, "a refusal changes nothing");
+                if rng.below(2) == 0 {
+                    Action::BlindNil
+                } else {
+                    Action::SeeCards
+                }
+            }
+            Legal::Exchange { count, to, from } => {
+                assert_eq!(to_act, vec![seat]);
+                assert_eq!((count, to), (2, seat.partner()));
+                assert_eq!(from, game.hand(seat));
+                assert!(game.blind_bids().contains(seat) || game.blind_bids().contains(to));
+                let mut left = from;
+                let cards: Vec<Card> = (0..count)
+                    .map(|_| {
+                        let c = left.nth(rng.below(left.len())).unwrap();
+                        left.remove(c);
+                        c
+                    })
+                    .collect();
+                Action::Exchange { cards }
+            }
             Legal::Wait => panic!("{seat} is to act but may not"),
         };
         let before = game.clone();
@@ -714,6 +772,13 @@ fn playout(
                 Event::Bid { seat, tricks } => {
                     assert_eq!(start.bids[seat.index()], None, "one bid a hand");
                     start.bids[seat.index()] = Some(*tricks);
+                }
+                Event::BlindNil { seat } => start.blind.push(seat.index()),
+                Event::CardsPassed { from, to, cards } if before.phase() == Phase::Exchanging => {
+                    // Exactly the cards chosen move, from the giver to the partner.
+                    assert_eq!(cards.len(), 2);
+                    assert_eq!(game.hand(*from), before.hand(*from) - *cards);
+                    assert_eq!(game.hand(*to), before.hand(*to) | *cards);
                 }
                 Event::Dealt { cards, .. } => assert_eq!(cards.len(), start.hand_size),
                 Event::HandScored(result) => {
@@ -796,6 +861,12 @@ proptest! {
     #[test]
     fn spades_matches(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
         run(Variant::Spades, knob, seed, moves);
+    }
+
+    /// With jokers (an odd knob): each deal is the jokers' 52 cards, each in one place.
+    #[test]
+    fn spades_matches_with_jokers(knob in any::<u8>(), seed in any::<u64>(), moves in any::<u64>()) {
+        run(Variant::Spades, knob | 1, seed, moves);
     }
 
     #[test]

@@ -30,8 +30,11 @@ fn short(variant: Variant, bad_card: BadCard, seed: u64) -> Options {
             target: Some(40),
             ..Options::default()
         },
+        // Half the matches with blind nil: face-down hands, blind bids and exchanges.
         Variant::Spades => Options {
             target: Some(150),
+            blind_nil: (seed % 2 == 1).then_some(true),
+            blind_nil_behind: (seed % 2 == 1).then_some(30),
             ..Options::default()
         },
         // Every table size; the hands go up to the largest.

@@ -3,7 +3,7 @@
 //! view logic cannot drift from Rust's.
 //!
 //! Each file holds one seeded match of short options (Oh Hell, whose matches cannot be short,
-//! its first two hands): the variant's `/api/variants` entry, and streams of the messages one
+//! its first two hands; `spades_blind`, Spades with blind nil, its first two): the variant's `/api/variants` entry, and streams of the messages one
 //! viewer receives (events and `your_turn` prompts) with the view after each. This test fails when a committed file is stale; run
 //! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
 
@@ -20,6 +20,8 @@ use serde_json::Value;
 
 /// The match a fixture records.
 struct Plan {
+    /// The file's name, without `.json`: the variant's, or a variant's with house rules.
+    file: &'static str,
     variant: Variant,
     options: Options,
     seed: u64,
@@ -31,7 +33,8 @@ struct Plan {
 }
 
 fn plans() -> Vec<Plan> {
-    let plan = |variant, options, seed| Plan {
+    let plan = |variant: Variant, options, seed| Plan {
+        file: variant.name(),
         variant,
         options,
         seed,
@@ -67,6 +70,21 @@ fn plans() -> Vec<Plan> {
         },
         plan(Variant::Whist, target(WHIST_TARGET), WHIST_SEED),
         plan(Variant::Spades, target(SPADES_TARGET), SPADES_SEED),
+        // Blind nil: the second hand deals seat 0's side face down, seat 0 bids blind nil and
+        // gives two cards back to seat 2, who gave first.
+        Plan {
+            file: "spades_blind",
+            hands: Some(2),
+            ..plan(
+                Variant::Spades,
+                Options {
+                    blind_nil: Some(true),
+                    blind_nil_behind: Some(10),
+                    ..target(SPADES_TARGET)
+                },
+                SPADES_BLIND_SEED,
+            )
+        },
         Plan {
             hands: Some(2),
             ..plan(
@@ -83,7 +101,8 @@ fn plans() -> Vec<Plan> {
 
 // Seeds and targets chosen so that each match lasts two hands (Oh Hell's recording stops after
 // two), filippa's first hand carries its pool, in hearts seat 0 passes the two of clubs (so it
-// knows who leads without holding it) and in spades someone bids nil and bags cost a penalty;
+// knows who leads without holding it), in spades someone bids nil and bags cost a penalty, and
+// with blind nil seat 0 bids it in the second hand;
 // `the_recorded_matches_show_what_they_should` checks it.
 const HEARTS_SEED: u64 = 3;
 const HEARTS_TARGET: i32 = 20;
@@ -96,6 +115,7 @@ const WHIST_SEED: u64 = 1;
 const WHIST_TARGET: i32 = 2;
 const SPADES_SEED: u64 = 39;
 const SPADES_TARGET: i32 = 100;
+const SPADES_BLIND_SEED: u64 = 3;
 const OHHELL_SEED: u64 = 0;
 const OHHELL_PLAYERS: u8 = 5;
 
@@ -247,10 +267,10 @@ fn scored(events: &[Event]) -> usize {
         .count()
 }
 
-fn path_of(variant: Variant) -> PathBuf {
+fn path_of(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/views")
-        .join(format!("{variant}.json"))
+        .join(format!("{file}.json"))
 }
 
 #[test]
@@ -259,14 +279,14 @@ fn the_committed_fixtures_are_current() {
     let mut stale = Vec::new();
     for plan in plans() {
         let (fresh, _) = record(&plan);
-        let path = path_of(plan.variant);
+        let path = path_of(plan.file);
         if update {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &fresh).unwrap();
         }
         let stored = std::fs::read_to_string(&path).unwrap_or_default();
         if stored != fresh {
-            stale.push(plan.variant.name());
+            stale.push(plan.file);
         }
     }
     assert!(
@@ -278,8 +298,9 @@ fn the_committed_fixtures_are_current() {
 
 #[test]
 fn replaying_each_fixture_gives_each_recorded_view() {
-    for variant in Variant::ALL {
-        let text = std::fs::read_to_string(path_of(variant)).unwrap();
+    for plan in plans() {
+        let variant = plan.variant;
+        let text = std::fs::read_to_string(path_of(plan.file)).unwrap();
         let fixture: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(fixture["variant"], variant.name());
         let info = serde_json::to_value(VariantInfo::of(variant)).unwrap();
@@ -351,6 +372,11 @@ fn the_recorded_matches_show_what_they_should() {
             Variant::Tricks => assert!(
                 events.iter().any(|e| matches!(e, Event::BadCard { .. })),
                 "tricks: the match should show a bad card"
+            ),
+            Variant::Spades if plan.file == "spades_blind" => assert!(
+                events.iter().any(|e| matches!(e, Event::BlindNil { seat } if seat.0 % 2 == 0))
+                    && events.iter().any(|e| matches!(e, Event::Exchanged { .. })),
+                "spades_blind: pick a seed where seat 0's side bids blind nil and exchanges"
             ),
             Variant::Spades => {
                 let lines = || {

@@ -14,6 +14,7 @@ use parlor_shared::rules::{
     BadCard, CompletedTrick, Event, HandResult, Legal, Moon, OhHellScoring, PassDirection, Rules,
     Schedule,
 };
+use parlor_shared::view::BlindView;
 use parlor_shared::view::json::{
     ViewCache, write_event, write_message, write_message_with, write_view,
 };
@@ -58,6 +59,11 @@ fn short(variant: Variant, knob: u8) -> Options {
                 options.bag_limit = Some(i32::from(knob % 4));
                 // Never 0: random bidders sink, and the mercy line ends their match.
                 options.mercy = Some(50 + i32::from(knob % 4) * 50);
+                options.jokers = Some(knob & 32 != 0);
+            }
+            if knob & 32 != 0 {
+                options.blind_nil = Some(true);
+                options.blind_nil_behind = Some(i32::from(knob % 3) * 50);
             }
         }
         Variant::OhHell => {
@@ -105,6 +111,7 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         bag_limit: on(12).then_some(ints[3]),
         bag_penalty: on(13).then_some(ints[4]),
         spades_broken: on(14).then_some(on(15)),
+        jokers: on(30).then_some(on(31)),
         schedule: on(16).then_some(
             [
                 Schedule::DownUp,
@@ -115,6 +122,8 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         ),
         hook: on(19).then_some(on(20)),
         scoring: on(21).then_some(scoring((bits >> 22) as u8)),
+        blind_nil: on(24).then_some(on(25)),
+        blind_nil_behind: on(26).then_some(ints[5 % ints.len()]),
     }
 }
 
@@ -314,12 +323,22 @@ proptest! {
         let direction = [PassDirection::Left, PassDirection::Right, PassDirection::Across][direction];
         view.legal = if extra % 5 == 0 {
             Legal::Bid { min: small[0], max: small[1], forbidden: flag.then_some(small[2]) }
+        } else if extra % 7 == 1 {
+            Legal::Blind
+        } else if extra % 7 == 2 {
+            Legal::Exchange { count, to: Seat(small[3] % 7), from: parlor_shared::CardSet::from_bits(bits) }
         } else if flag {
             Legal::Pass { count, direction, from: parlor_shared::CardSet::from_bits(!bits) }
         } else {
             Legal::Play { cards: parlor_shared::CardSet::from_bits(bits) }
         };
         let on = |bit: u32| extra & (1 << (bit + 32)) != 0;
+        view.blind = on(29).then(|| BlindView {
+            face_down: Seat::all(n as u8).filter(|s| on(22 + u32::from(s.0))).collect(),
+            bid: Seat::all(n as u8).filter(|s| !on(22 + u32::from(s.0))).collect(),
+            given: parlor_shared::CardSet::from_bits(bits >> 3),
+            received: parlor_shared::CardSet::from_bits(!bits >> 5),
+        });
         let line = HandResult {
             hand: hand_number,
             points: per_seat(&ints, n),
@@ -332,6 +351,13 @@ proptest! {
             bags: on(1).then(|| per_seat(&ints, n)),
             bag_penalty: on(2).then(|| per_seat(&ints.iter().rev().copied().collect::<Vec<_>>(), n)),
             nil: on(3).then(|| per_seat(&(0..n).map(|k| on(4 + k as u32).then_some(on(12 + k as u32))).collect::<Vec<_>>(), n)),
+            blind_nil: on(21).then(|| {
+                let mut set = parlor_shared::SeatSet::EMPTY;
+                for s in Seat::all(n as u8).filter(|s| on(22 + u32::from(s.0))) {
+                    set.insert(s);
+                }
+                set
+            }),
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();
@@ -382,6 +408,12 @@ proptest! {
             seq,
         );
         check_event(&Event::Bid { seat: Seat(small[3] % 7), tricks: small[4] }, seq, seq);
+        let seat = Seat(small[0] % 7);
+        let face_down: Vec<Seat> = view.blind.as_ref().map_or_else(Vec::new, |b| b.face_down.to_vec());
+        check_event(&Event::DealtFaceDown { seats: face_down.into() }, seq, seq);
+        check_event(&Event::CardsSeen { seat }, seq, seq);
+        check_event(&Event::BlindNil { seat }, seq, seq);
+        check_event(&Event::Exchanged { from: seat, to: Seat(small[1] % 7), count }, seq, seq);
     }
 }
 

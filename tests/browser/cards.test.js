@@ -26,3 +26,20 @@ test('isCard accepts exactly what the schema pattern accepts', () => {
     assert.equal(isCard(bad), false, String(bad));
   }
 });
+
+test('the jokers are spades above the ace, named and drawn as jokers', async () => {
+  const { cardName, cardShort, isJoker, sortEngine, sortHand, suitOf, cardClasses } = await import('../../web/cards.js');
+  for (const good of ['LJ', 'BJ', 'lj', 'bJ']) assert.equal(isCard(good), true, good);
+  for (const bad of ['JJ', 'LS', 'BJJ', 'XJ']) assert.equal(isCard(bad), false, bad);
+  assert.equal(cardName('BJ'), 'Big joker');
+  assert.equal(cardName('LJ'), 'Little joker');
+  assert.equal(cardName('AS'), 'Ace of spades');
+  assert.equal(cardShort('BJ'), 'BJ★');
+  assert.equal(isJoker('BJ') && !isJoker('JS'), true);
+  assert.equal(suitOf('LJ'), 'S');
+  assert.deepEqual(cardClasses('BJ'), ['suit-S', 'joker', 'joker-big']);
+  assert.deepEqual(cardClasses('QH'), ['suit-H']);
+  // The server's order: spades 2 to ace, then the little and the big joker.
+  assert.deepEqual(sortEngine(['BJ', '3C', 'AS', 'LJ', '2S']), ['3C', '2S', 'AS', 'LJ', 'BJ']);
+  assert.deepEqual(sortHand(['BJ', '2H', 'LJ', 'KS', '3C']), ['3C', 'KS', 'LJ', 'BJ', '2H']);
+});

@@ -351,6 +351,19 @@ pub fn move_message(action: Action) -> ClientMsg {
             seat: None,
             seq: None,
         },
+        Action::BlindNil => ClientMsg::BlindNil {
+            seat: None,
+            seq: None,
+        },
+        Action::SeeCards => ClientMsg::SeeCards {
+            seat: None,
+            seq: None,
+        },
+        Action::Exchange { cards } => ClientMsg::Exchange {
+            cards,
+            seat: None,
+            seq: None,
+        },
     }
 }
 

@@ -385,3 +385,101 @@ async fn every_hand_of_every_variant_verifies_by_the_recipe() {
     }
     server.stop();
 }
+
+/// `parlor verify --secret` deals a table's own deck and hand sizes: Spades with jokers (52
+/// cards, no two of clubs or diamonds), and a later hand of a three-seat Oh Hell match, which
+/// leaves a stock; an option the variant does not have is refused.
+#[test]
+fn verify_with_a_secret_deals_the_tables_deck_and_hand_sizes() {
+    let secret = hex::encode(hand_secret(&[9; 32], 0));
+    let run = |args: &[&str]| {
+        let out = Command::new(parlor_bin())
+            .args(["verify", "--secret", &secret])
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.success(),
+            text,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let seat_cards = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("seat ").and_then(|l| l.split_once(": ")))
+            .map(|(_, cards)| cards.split(' ').map(String::from).collect())
+            .collect()
+    };
+
+    let (ok, out, err) = run(&[
+        "--variant",
+        "spades",
+        "--dealer",
+        "3",
+        "--options",
+        r#"{"jokers":true}"#,
+    ]);
+    assert!(ok, "{err}");
+    let hands = seat_cards(&out);
+    assert_eq!(hands.len(), 4, "{out}");
+    let all: Vec<&String> = hands.iter().flatten().collect();
+    assert!(hands.iter().all(|h| h.len() == 13), "{out}");
+    assert!(
+        all.iter().any(|c| *c == "BJ") && all.iter().any(|c| *c == "LJ"),
+        "{out}"
+    );
+    assert!(!all.iter().any(|c| *c == "2C" || *c == "2D"), "{out}");
+    let (_, plain, _) = run(&["--variant", "spades", "--dealer", "3"]);
+    assert_ne!(
+        seat_cards(&plain),
+        hands,
+        "the jokers' deck shuffles to other hands"
+    );
+
+    // Hand 5 of a three-seat match deals 12 each (17 down to 12), turns one up, keeps 15.
+    let (ok, out, err) = run(&[
+        "--variant",
+        "ohhell",
+        "--dealer",
+        "0",
+        "--options",
+        r#"{"players":3}"#,
+        "--hand",
+        "5",
+    ]);
+    assert!(ok, "{err}");
+    let hands = seat_cards(&out);
+    assert_eq!(
+        hands.iter().map(Vec::len).collect::<Vec<_>>(),
+        [12, 12, 12],
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("face up: ") && l.len() == "face up: QS".len()),
+        "{out}"
+    );
+    let (ok, _, err) = run(&[
+        "--variant",
+        "ohhell",
+        "--dealer",
+        "3",
+        "--options",
+        r#"{"players":3}"#,
+    ]);
+    assert!(!ok && err.contains("seats 0 to 2"), "{err}");
+
+    let (ok, _, err) = run(&[
+        "--variant",
+        "hearts",
+        "--dealer",
+        "3",
+        "--options",
+        r#"{"jokers":true}"#,
+    ]);
+    assert!(
+        !ok && err.contains("`jokers` does not apply to hearts"),
+        "{err}"
+    );
+}

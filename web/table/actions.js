@@ -73,7 +73,7 @@ export class Actions {
   clickCard(card) {
     const v = this.state.view;
     if (!v) return;
-    if (v.legal.type === 'pass') {
+    if (v.legal.type === 'pass' || v.legal.type === 'exchange') {
       this.choose(card, v.legal.count);
       return;
     }
@@ -91,6 +91,7 @@ export class Actions {
     this.store.set({
       error: v.phase === 'passing' ? t('play.passed_wait')
         : v.legal.type === 'bid' ? t('play.bid_first')
+          : v.phase === 'exchanging' ? t('play.after_exchange')
           : v.phase === 'bidding' ? t('play.after_bids') : t('play.not_your_turn'),
     });
   }
@@ -114,7 +115,7 @@ export class Actions {
     if (selected.has(card)) selected.delete(card);
     else if (selected.size < count) selected.add(card);
     else {
-      this.store.set({ error: t('play.pass_exactly', { count }) });
+      this.store.set({ error: t(this.state.view?.legal.type === 'exchange' ? 'play.give_exactly' : 'play.pass_exactly', { count }) });
       return;
     }
     this.store.set({ selected, error: '' });
@@ -131,6 +132,28 @@ export class Actions {
     const stays = [...document.querySelectorAll('.hand .card')].find((b) => !passed.has(/** @type {HTMLElement} */ (b).dataset.card || ''));
     if (document.activeElement?.id === 'pass-button') /** @type {HTMLElement | undefined} */ (stays)?.focus();
     this.store.set({ selected: new Set() });
+  }
+
+  /** Gives the chosen cards to the partner in a blind nil exchange. */
+  exchangeSelected() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'exchange' || this.state.selected.size !== v.legal.count) return;
+    this.session.send({ type: 'exchange', cards: [...this.state.selected] });
+    this.store.set({ selected: new Set() });
+  }
+
+  /** Bids blind nil, before looking at the cards. */
+  blindNil() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'blind') return;
+    if (this.session.send({ type: 'blind_nil' })) this.store.set({ error: '' });
+  }
+
+  /** Looks at the face-down cards instead of bidding blind nil. */
+  seeCards() {
+    const v = this.state.view;
+    if (!v || v.legal.type !== 'blind') return;
+    if (this.session.send({ type: 'see_cards' })) this.store.set({ error: '' });
   }
 
   /** Chooses a bid in the bid box (sent with `bidChosen`). @param {number} tricks */

@@ -8,6 +8,7 @@
 import { cardName, suitName } from '../cards.js';
 import { h } from '../dom.js';
 import { listText, t } from '../i18n/index.js';
+import { isBlindNil } from '../view-model.js';
 import { bidText } from './bid.js';
 import { directionText, isMe, seatName, teamName, winnersText } from './names.js';
 import { factsOf } from './state.js';
@@ -30,8 +31,21 @@ export function eventWords(s, event) {
     case 'cards_passed':
       return event.to === s.seat && s.role === 'player'
         ? t('say.passed_you', { name: who(event.from), cards: listText(event.cards.map(cardName)) }) : '';
+    case 'dealt_face_down':
+      return t('say.face_down', { names: listText(event.seats.map(who)), count: event.seats.length });
+    case 'cards_seen':
+      // A blind nil bidder is shown their cards for the exchange: that is no choice to tell.
+      if (isBlindNil(v, event.seat)) return '';
+      return t(isMe(s, event.seat) ? 'say.you_cards_seen' : 'say.cards_seen', { name: who(event.seat) });
+    case 'blind_nil':
+      return t(isMe(s, event.seat) ? 'say.you_blind_nil' : 'say.blind_nil', { name: who(event.seat) });
     case 'bid':
+      // A blind nil was said in words already; its bid of 0 that follows is not said again.
+      if (event.tricks === 0 && isBlindNil(v, event.seat)) return '';
       return t(isMe(s, event.seat) ? 'say.you_bid' : 'say.bid', { name: who(event.seat), bid: bidText(v, event.tricks) });
+    case 'exchanged':
+      return t(isMe(s, event.to) ? 'say.exchanged_you' : isMe(s, event.from) ? 'say.you_exchanged' : 'say.exchanged',
+        { from: who(event.from), to: who(event.to), count: event.count });
     case 'played':
       return t(isMe(s, event.seat) ? 'say.you_played' : 'say.played', { name: who(event.seat), card: cardName(event.card) });
     case 'trick_won':
@@ -61,6 +75,8 @@ export function scoresText(s, points, totals) {
 export function promptWords(s, legal) {
   if (legal.type === 'play') return t('turn.you_play');
   if (legal.type === 'bid') return t('turn.you_bid');
+  if (legal.type === 'blind') return t('turn.you_blind');
+  if (legal.type === 'exchange') return t('turn.choose_exchange', { count: legal.count, name: seatName(s, legal.to) });
   if (legal.type === 'pass') return t('turn.choose_pass', { count: legal.count, dir: directionText(legal.direction) });
   return '';
 }

@@ -1,7 +1,8 @@
 // @ts-check
 // Bidding: the bid box on a `bid` prompt (a button per number from the prompt's `min` to its
-// `max`, the one the dealer may not bid marked and explained), and how a bid reads on the
-// plates and the score sheet ("2/3": tricks taken of the bid; "Nil").
+// `max`, the one the dealer may not bid marked and explained), the choice on a `blind` prompt
+// ("Blind nil" or "See my cards", while the hand is face down), and how a bid reads on the
+// plates and the score sheet ("2/3": tricks taken of the bid; "Nil"; "Blind nil").
 //
 // Owns: the bid box's markup and keys, and the words of bids. What may be bid comes from the
 // prompt alone; whether 0 is nil comes from the table's `nil` option. May not touch: the state
@@ -9,7 +10,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n/index.js';
-import { isNil } from '../view-model.js';
+import { isBlindNil, isNil } from '../view-model.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
@@ -126,23 +127,65 @@ export function focusBidBox(v, chosen) {
   /** @type {HTMLElement | null} */ (document.querySelector(`.bid-option[data-bid="${first}"]`))?.focus({ preventScroll: true });
 }
 
-/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one). */
+/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one; or "See my cards"). */
 export function focusIdleBidBox() {
-  const button = document.querySelector('.hand-area.active .bid-option.chosen') || document.querySelector('.hand-area.active .bid-option:not(.forbidden)');
+  const button = document.querySelector('.hand-area.active .bid-option.chosen') || document.querySelector('.hand-area.active .bid-option:not(.forbidden)')
+    || document.querySelector('.hand-area.active #see-cards-button');
   /** @type {HTMLElement | null} */ (button)?.focus({ preventScroll: true });
 }
 
 /**
- * A seat's bid and tricks on its plate: "2/3" (taken of the bid), "1/Nil"; null before it bids.
+ * Keys in the blind nil choice: the arrows move between its two buttons (Enter and Space press
+ * them, as on any button).
+ * @param {KeyboardEvent} e
+ */
+function blindKeys(e) {
+  if (!/^Arrow(Left|Right|Up|Down)$/.test(e.key)) return;
+  e.preventDefault();
+  const other = /** @type {HTMLElement} */ (e.target).id === 'blind-nil-button' ? 'see-cards-button' : 'blind-nil-button';
+  document.getElementById(other)?.focus();
+}
+
+/**
+ * The choice on a `blind` prompt, while the hand is still face down: bid blind nil without
+ * looking, or see the cards (and then bid as usual).
+ * @param {PlayerView} v @param {Actions} actions
+ */
+export function blindBox(v, actions) {
+  if (v.legal.type !== 'blind') return null;
+  return h('div', { class: 'bid-box blind-box', id: 'blind-box', role: 'group', 'aria-labelledby': 'blind-note' },
+    h('p', { class: 'bid-note', id: 'blind-note' },
+      t('bid.blind_note')),
+    h('div', { class: 'bid-options' },
+      h('button', {
+        type: 'button', class: 'primary big', id: 'blind-nil-button', 'data-focus': 'blind-nil-button',
+        onclick: () => actions.blindNil(), onkeydown: blindKeys,
+      }, t('bid.blind_nil')),
+      h('button', {
+        type: 'button', class: 'big', id: 'see-cards-button', 'data-focus': 'see-cards-button',
+        onclick: () => actions.seeCards(), onkeydown: blindKeys,
+      }, t('bid.see_cards'))));
+}
+
+/** Moves the focus to "See my cards", the choice that risks nothing. */
+export function focusBlindBox() {
+  document.getElementById('see-cards-button')?.focus({ preventScroll: true });
+}
+
+/**
+ * A seat's bid and tricks on its plate: "2/3" (taken of the bid), "1/Nil", "0/Blind nil"; null
+ * before it bids.
  * @param {PlayerView} v @param {number} seat
  */
 export function bidStat(v, seat) {
   const bid = v.bids?.[seat];
   if (bid === null || bid === undefined) return null;
   const took = v.tricks_won[seat];
-  const text = bidText(v, bid);
-  const spoken = isNil(v, bid) ? t('bid.spoken_nil', { took }) : t('sheet.bid_took_spoken', { bid, took });
-  return h('span', { class: `stat bid${isNil(v, bid) ? ' nil' : ''}`, 'data-bid': bid, 'data-took': took, title: t('bid.stat_title') },
+  const blind = isBlindNil(v, seat);
+  const nil = blind || isNil(v, bid);
+  const text = blind ? t('bid.blind_nil') : bidText(v, bid);
+  const spoken = blind ? t('bid.spoken_blind_nil', { took }) : isNil(v, bid) ? t('bid.spoken_nil', { took }) : t('sheet.bid_took_spoken', { bid, took });
+  return h('span', { class: `stat bid${nil ? ' nil' : ''}${blind ? ' blind' : ''}`, 'data-bid': bid, 'data-took': took, title: t('bid.stat_title') },
     h('span', { 'aria-hidden': 'true' }, `${took}/${text}`),
     h('span', { class: 'sr-only' }, spoken));
 }

@@ -3,12 +3,13 @@
 //
 // Owns: the markup of a card face. May not touch: anything else.
 
-import { cardName, rankLabel, suitOf, SUIT_SYMBOLS } from '../cards.js';
+import { cardClasses, cardName, pipOf, rankLabel } from '../cards.js';
 import { h } from '../dom.js';
 
-/** The inside of a card: rank and pip in the corner, a big pip in the middle. @param {string} card */
+/** The inside of a card: rank and pip in the corner, a big pip in the middle (a joker: its
+ * letters and a star). @param {string} card */
 export function cardFace(card) {
-  const symbol = SUIT_SYMBOLS[/** @type {'C' | 'D' | 'H' | 'S'} */ (suitOf(card))];
+  const symbol = pipOf(card);
   return [
     h('span', { class: 'corner', 'aria-hidden': 'true' }, h('span', { class: 'rank' }, rankLabel(card)), h('span', { class: 'pip' }, symbol)),
     h('span', { class: 'big-pip', 'aria-hidden': 'true' }, symbol),
@@ -17,5 +18,5 @@ export function cardFace(card) {
 
 /** A card that is only shown (on the table), named for screen readers by `label`. @param {string} card @param {string} label */
 export function staticCard(card, label) {
-  return h('div', { class: `card static suit-${suitOf(card)} `, role: 'img', 'aria-label': label, title: cardName(card) }, cardFace(card));
+  return h('div', { class: `card static ${cardClasses(card).join(' ')} `, role: 'img', 'aria-label': label, title: cardName(card) }, cardFace(card));
 }

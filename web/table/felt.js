@@ -136,7 +136,10 @@ export function turnText(s, v) {
   if (player && s.seat !== null && seatInfo(s, s.seat)?.bot_playing && s.table?.status === 'playing') return t('turn.computer_plays');
   if (player && v.legal.type === 'play') return t('turn.you_play');
   if (player && v.legal.type === 'bid') return t('turn.you_bid');
+  if (player && v.legal.type === 'blind') return t('turn.you_blind');
+  if (player && v.legal.type === 'exchange') return t('turn.choose_exchange', { count: v.legal.count, name: seatName(s, v.legal.to) });
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
+  if (next !== undefined && v.phase === 'exchanging') return t('turn.exchanging', { name: seatName(s, next) });
   if (next !== undefined) return t(v.phase === 'bidding' ? 'turn.their_bid' : 'turn.theirs', { name: seatName(s, next) });
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
     return t('turn.wait_two_clubs');

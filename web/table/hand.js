@@ -5,12 +5,12 @@
 //
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
-import { cardLabel, cardName, sortHand, suitOf } from '../cards.js';
+import { cardClasses, cardLabel, cardName, sortHand } from '../cards.js';
 import { h, keepFocus, replaceChildren } from '../dom.js';
-import { bidBox, bidButton, focusBidBox } from './bid.js';
+import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
-import { directionText } from './names.js';
+import { directionText, seatName } from './names.js';
 import { part, setOrRemove } from './part.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -41,14 +41,14 @@ class CardButtons {
   /** The buttons for the hand as it is now, in the order they are shown. @param {TableState} s @param {PlayerView} v */
   draw(s, v) {
     const legal = v.legal;
-    const passing = legal.type === 'pass';
+    const passing = legal.type === 'pass' || legal.type === 'exchange';
     const playable = legal.type === 'play' ? new Set(legal.cards) : null;
     const received = new Set(v.pass?.received || []);
     const out = sortHand(v.hand).map((card) => {
       const isLegal = passing || (playable ? playable.has(card) : false);
       const selected = s.selected.has(card);
       const fresh = received.has(card) && v.tricks.length === 0;
-      const cls = ['card', `suit-${suitOf(card)}`];
+      const cls = ['card', ...cardClasses(card)];
       if (playable || passing) cls.push(isLegal ? 'legal' : 'dimmed');
       if (selected) cls.push('selected');
       if (fresh && v.trick.plays.length === 0) cls.push('received');
@@ -88,6 +88,14 @@ function handActions(s, v, actions) {
       type: 'button', class: 'primary big', id: 'pass-button', disabled: n !== legal.count, 'data-focus': 'pass-button',
       onclick: () => actions.passSelected(),
     }, n === legal.count ? t('hand.pass', { dir }) : t('hand.pass_chosen', { dir, n, count: legal.count })));
+  }
+  if (legal.type === 'exchange') {
+    const n = s.selected.size;
+    const to = seatName(s, legal.to);
+    out.push(h('button', {
+      type: 'button', class: 'primary big', id: 'exchange-button', disabled: n !== legal.count, 'data-focus': 'exchange-button',
+      onclick: () => actions.exchangeSelected(),
+    }, n === legal.count ? t('hand.give', { count: legal.count, name: to }) : t('hand.give_chosen', { count: legal.count, name: to, n })));
   }
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   out.push(h('button', {
@@ -130,7 +138,7 @@ function placeCards(hand, buttons) {
 /** Your hand and what you can do with it. @param {Actions} actions */
 export function handPart(actions) {
   const cards = new CardButtons(actions);
-  /** The bid prompt the box was last opened for, so the focus moves into it once. */
+  /** The bid (or blind) prompt the box was last opened for, so the focus moves into it once. */
   let bidPrompt = /** @type {unknown} */ (null);
   // Kept across redraws, so it stays open while the table moves on.
   const moreList = h('div', { class: 'hand-more-list' });
@@ -138,23 +146,31 @@ export function handPart(actions) {
   const hand = h('div', { class: 'hand', role: 'group' });
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
+    return [v.hand, v.legal, v.pass, v.blind, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
   }, (el, s) => keepFocus(el, () => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
-    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' ? ' bidding' : ''}`;
-    hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count }) : t('hand.label'));
+    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' ? ' bidding' : ''}`;
+    hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count })
+      : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count }) : t('hand.label'));
     placeCards(hand, cards.draw(s, v));
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));
     // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
     hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
     replaceChildren(moreList, moreSettings(s, actions));
+    // A blind nil candidate's cards stay face down: the hand is hidden, a line says so.
+    const faceDown = s.seat !== null && (v.blind?.face_down.includes(s.seat) ?? false);
+    hand.hidden = faceDown;
     // The hand stays in place; what follows it is drawn anew.
     if (el.firstChild !== hand) el.prepend(hand);
     while (hand.nextSibling) hand.nextSibling.remove();
     el.append(
-      ...[bidBox(s, v, actions)].filter((x) => x),
+      ...[
+        faceDown ? h('p', { class: 'face-down', id: 'face-down' }, t('hand.face_down', { count: v.hand_sizes[s.seat ?? 0] })) : null,
+        bidBox(s, v, actions),
+        blindBox(v, actions),
+      ].filter((x) => x),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
     if (legal.type === 'bid' && bidPrompt !== legal) {
@@ -162,6 +178,11 @@ export function handPart(actions) {
       const active = document.activeElement;
       if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
     }
-    bidPrompt = legal.type === 'bid' ? legal : null;
+    if (legal.type === 'blind' && bidPrompt !== legal) {
+      // The same for the blind nil choice: the keyboard goes to the choice that risks nothing.
+      const active = document.activeElement;
+      if (!active || active === document.body || el.contains(active)) focusBlindBox();
+    }
+    bidPrompt = legal.type === 'bid' || legal.type === 'blind' ? legal : null;
   }));
 }

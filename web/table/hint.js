@@ -19,7 +19,7 @@ import { bidText } from './bid.js';
 /** The cards an action names. @param {any} action @returns {string[]} */
 function cardsOf(action) {
   if (!action) return [];
-  if (action.type === 'pass') return action.cards;
+  if (action.type === 'pass' || action.type === 'exchange') return action.cards;
   return action.type === 'play' ? [action.card] : [];
 }
 
@@ -55,14 +55,17 @@ export function hintButton(store, session) {
       note.remove();
     } else {
       const type = s.view?.legal.type;
-      button.textContent = type === 'pass' ? t('hint.pass') : type === 'bid' ? t('hint.bid') : t('hint.card');
+      button.textContent = type === 'pass' ? t('hint.pass') : type === 'exchange' ? t('hint.exchange')
+        : type === 'bid' || type === 'blind' ? t('hint.bid') : t('hint.card');
       if (button.parentElement !== actions) actions.prepend(button);
       if (note.parentElement !== actions) button.after(note);
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
+    const blind = key && s.hint?.action?.type === 'blind_nil' ? t('hint.suggested_blind_nil')
+      : key && s.hint?.action?.type === 'see_cards' ? t('hint.suggested_see_cards') : '';
     note.textContent = suggested.size ? t('hint.suggested', { what: [...suggested].map(cardName).join(', ') })
-      : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : '';
+      : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : blind;
     for (const el of document.querySelectorAll('.hand .card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
     }

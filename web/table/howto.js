@@ -86,6 +86,8 @@ const WORDS = {
     t('howto.spades.bid', { count: r.facts.hand_size }),
     r.value('nil') ? t('howto.spades.nil') : t('howto.spades.no_nil'),
     r.value('spades_broken') ? `${t('howto.spades.trump')} ${t('howto.spades.broken')}` : t('howto.spades.trump'),
+    ...(r.value('jokers') ? [t('howto.spades.jokers')] : []),
+    ...(r.value('blind_nil') ? [t('howto.spades.blind_nil', { behind: r.value('blind_nil_behind') })] : []),
     scoringText('spades', r.facts),
     r.value('bag_limit') > 0 ? t('howto.spades.bags', { limit: r.value('bag_limit'), cost: r.value('bag_penalty') }) : t('howto.spades.no_bags'),
     r.value('mercy') > 0 ? t('howto.spades.end_mercy', { target: withUsual(r, 'target', 'points'), mercy: r.value('mercy') })

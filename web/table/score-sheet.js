@@ -39,15 +39,18 @@ function bidLines(s, v, r, c, teams, short) {
   const bids = /** @type {number[]} */ (r.bids);
   const seats = teams ? [c.seat, c.seat + 2] : [c.seat];
   const took = seats.reduce((sum, seat) => sum + r.tricks[seat], 0);
-  const bid = seats.map((seat) => bidText(v, bids[seat])).join(' + ');
+  const blind = (/** @type {number} */ seat) => r.blind_nil?.includes(seat) ?? false;
+  const bid = seats.map((seat) => (blind(seat) ? t('bid.blind_nil') : bidText(v, bids[seat]))).join(' + ');
   const out = [h('span', { class: 'bid-line', 'data-bid': seats.map((seat) => bids[seat]).join('+'), 'data-took': took },
     short ? [h('span', { 'aria-hidden': 'true' }, `${took}/${bid}`), h('span', { class: 'sr-only' }, t('sheet.bid_took_spoken', { bid, took }))]
       : t('sheet.bid_took', { bid, took }))];
   for (const seat of seats) {
     const nil = r.nil?.[seat];
     if (nil === true || nil === false) {
-      const words = t(nil ? 'sheet.nil_made' : 'sheet.nil_failed');
-      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil) }, teams ? `${seatName(s, seat)}: ${words}` : words));
+      const blindNil = blind(seat);
+      const words = t(blindNil ? (nil ? 'sheet.blind_nil_made' : 'sheet.blind_nil_failed') : nil ? 'sheet.nil_made' : 'sheet.nil_failed');
+      out.push(h('span', { class: `nil-line ${nil ? 'made' : 'failed'}`, 'data-nil': String(nil), 'data-blind': blindNil ? 'true' : null },
+        teams ? `${seatName(s, seat)}: ${words}` : words));
     }
   }
   if (r.bags) out.push(h('span', { class: 'bags-line', 'data-bags': r.bags[c.seat] }, t('sheet.bags', { n: r.bags[c.seat] })));

@@ -204,7 +204,7 @@ export class Session {
       // A turn clock: when a computer would play this move for us.
       turnDeadline: typeof msg.timeout_ms === 'number' && msg.legal.type !== 'wait' ? Date.now() + msg.timeout_ms : null,
     };
-    if (msg.legal.type === 'pass' && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
+    if ((msg.legal.type === 'pass' || msg.legal.type === 'exchange') && [...s.selected].some((c) => !msg.legal.from.includes(c))) {
       patch.selected = new Set([...s.selected].filter((c) => msg.legal.from.includes(c)));
     }
     if (s.bidChoice !== null && (msg.legal.type !== 'bid' || s.bidChoice < msg.legal.min

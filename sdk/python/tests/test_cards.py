@@ -40,15 +40,19 @@ def test_every_short_text_parses_exactly_when_the_schema_pattern_matches():
 
 @pytest.mark.parametrize(
     "bad", ["", "Q", "QX", "1S", "11S", "ZZ", "QSS", "floober", " QS", "QS\n", "0h",
-            "Q\u2660", "010H"])
+            "Q\u2660", "010H", "JJ", "BJJ", "LS"])
 def test_bad_text_is_refused_with_the_servers_reason(bad):
-    with pytest.raises(CardError, match=r"is not a card: .* like QS, TD or 10H \(either case\)"):
+    with pytest.raises(
+        CardError, match=r"is not a card: .* like QS, TD or 10H, or LJ / BJ .* \(either case\)"
+    ):
         Card(bad)
 
 
 def test_bad_rank_or_suit_numbers_are_refused():
     with pytest.raises(CardError):
-        Card(15, "S")
+        Card(17, "S")
+    with pytest.raises(CardError, match="the jokers are spades"):
+        Card(15, "H")
     with pytest.raises(CardError):
         Card(5, "X")
 
@@ -108,3 +112,19 @@ def test_intervals():
     assert low == 0.0 and 0.6 < high < 0.7
     low, high = wilson_interval(10, 20)
     assert abs((low + high) / 2 - 0.5) < 1e-9 and 0.29 < low < 0.3
+
+
+def test_the_jokers_are_spades_above_the_ace():
+    big, little = Card("BJ"), Card("lj")
+    assert str(big) == "BJ" and str(little) == "LJ" and repr(big) == "Card('BJ')"
+    assert big.suit == little.suit == SPADES and big.is_joker and not Card("AS").is_joker
+    assert big.rank > little.rank > ACE
+    assert (little.index, big.index) == (52, 53)
+    assert big.name == "big joker" and little.name == "little joker"
+    assert Card(str(big)) == big and pickle.loads(pickle.dumps(little)) == little
+    # A joker takes the ace of spades; the big joker takes the little one.
+    assert trick_winner(parse_cards("AS LJ KS 2S"), "S") == 1
+    assert trick_winner(parse_cards("6C AS BJ LJ"), "S") == 2
+    deck = full_deck(jokers=True)
+    assert len(set(deck)) == 52 and "2C" not in deck and "2D" not in deck
+    assert deck[-2:] == [little, big]

@@ -29,3 +29,31 @@ def test_verify_hand_accepts_the_deal_and_refuses_a_changed_one():
     swapped[0] = [hands[1][0]] + hands[0][1:]
     assert verify_hand("hearts", 3, SECRET, COMMIT, swapped)
     assert verify_hand("hearts", 3, SECRET, "00" * 32, dealt)
+
+
+#: The worked example's secret over Spades' deck with jokers (the engine pins the same).
+JOKERS_DECK = (
+    "TH 6H 6S JC 9S 7C 4D 9H QD 7S KC 4C 7D KS TC QH AH 6C KH 8C 9C 4S 4H 5H 8D 7H 8S 6D "
+    "9D 5D AS JH TS 5C LJ 5S JS 2H AC JD BJ KD 3S 2S AD 3D 8H QS 3H TD QC 3C"
+)
+
+
+def test_the_jokers_deck_has_52_cards_without_the_twos_of_clubs_and_diamonds():
+    cards = deck(bytes.fromhex(SECRET), jokers=True)
+    assert " ".join(cards) == JOKERS_DECK
+    assert len(set(cards)) == 52 and "2C" not in cards and "2D" not in cards
+    hands = deal("spades", 3, bytes.fromhex(SECRET), jokers=True)
+    assert "BJ" in hands[0]
+    dealt = {seat: hands[seat] for seat in range(4)}
+    assert verify_hand("spades", 3, SECRET, COMMIT, dealt, jokers=True) == []
+    # Read without jokers, the same secret deals other cards.
+    assert verify_hand("spades", 3, SECRET, COMMIT, dealt)
+
+
+def test_oh_hell_hand_sizes_leave_a_stock():
+    hands = deal("ohhell", 0, bytes.fromhex(SECRET), players=3, hand_size=5)
+    assert [len(hands[s]) for s in range(3)] == [5, 5, 5]
+    assert len(hands[-1]) == 52 - 15
+    dealt = {seat: hands[seat] for seat in range(3)}
+    assert verify_hand("ohhell", 0, SECRET, COMMIT, dealt, players=3, hand_size=5) == []
+    assert verify_hand("ohhell", 0, SECRET, COMMIT, dealt, players=3, hand_size=6)

@@ -138,3 +138,12 @@ def test_table_talk_and_unknown_messages_are_ignored():
     session = Session(object(), "ws://127.0.0.1:1/ws", "t1", log=None)
     session._handle(chat)
     session._handle({"type": "something_new"})
+
+
+def test_unseen_cards_come_from_the_tables_deck():
+    view = View.from_state(load("whist")["first"])
+    assert Card("BJ") not in view.unseen_cards()
+    view.options["jokers"] = True
+    unseen = view.unseen_cards()
+    assert Card("BJ") in unseen and Card("LJ") in unseen
+    assert Card("2C") not in unseen and Card("2D") not in unseen

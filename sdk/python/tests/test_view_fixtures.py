@@ -16,15 +16,17 @@ from parlor_bot.facts import Facts
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "views"
 VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell"]
+#: Each fixture file and the variant it plays: one a variant, and Spades with blind nil.
+FILES = [(v, v) for v in VARIANTS] + [("spades_blind", "spades")]
 
 
 def load(variant):
     return json.loads((FIXTURES / f"{variant}.json").read_text())
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_replaying_the_fixture_gives_every_recorded_view(variant):
-    fixture = load(variant)
+@pytest.mark.parametrize("file,variant", FILES)
+def test_replaying_the_fixture_gives_every_recorded_view(file, variant):
+    fixture = load(file)
     assert fixture["variant"] == variant
     facts = Facts.from_json(fixture["info"]["facts"])
     for stream in fixture["streams"]:
@@ -44,11 +46,12 @@ def test_replaying_the_fixture_gives_every_recorded_view(variant):
 
 def test_the_fixtures_cover_what_clients_must_get_right():
     kinds = set()
-    for variant in VARIANTS:
-        for stream in load(variant)["streams"]:
+    for file, _ in FILES:
+        for stream in load(file)["streams"]:
             for step in stream["steps"]:
                 kinds.add(step["event"]["kind"] if "event" in step else "your_turn")
     assert kinds >= {
         "hand_started", "dealt", "trump_shown", "pass_chosen", "cards_passed", "played",
         "trick_won", "bad_card", "hand_scored", "match_over", "your_turn", "bid",
+        "dealt_face_down", "cards_seen", "blind_nil", "exchanged",
     }

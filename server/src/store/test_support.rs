@@ -44,6 +44,10 @@ pub(crate) fn first_legal(game: &Game) -> (Seat, Action) {
         Legal::Bid { min, forbidden, .. } => Action::Bid {
             tricks: if forbidden == Some(min) { min + 1 } else { min },
         },
+        Legal::Blind => Action::SeeCards,
+        Legal::Exchange { count, from, .. } => Action::Exchange {
+            cards: from.iter().take(count as usize).collect(),
+        },
         Legal::Wait => unreachable!("a seat to act has a move"),
     };
     (seat, action)

@@ -19,6 +19,7 @@ use tokio::sync::watch;
 use tokio::time::{Instant, Sleep, sleep_until};
 use tokio_util::sync::CancellationToken;
 
+use self::sheet::SharedSheet;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::SeatState;
 use super::thinking::{Answer, Bots, Thought};
@@ -39,6 +40,7 @@ mod requests;
 mod results;
 mod seating;
 mod send;
+mod sheet;
 mod storage;
 
 /// What a new table is made of.
@@ -121,6 +123,7 @@ pub(super) fn start(
         matches_played: 0,
         awaiting: SeatSet::EMPTY,
         view_cache: ViewCache::default(),
+        sheet: SharedSheet::default(),
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
@@ -244,6 +247,8 @@ struct TableActor {
     /// What the views sent at every move repeat (the score sheet, the finished tricks, the
     /// deal's commitment), as last written.
     view_cache: ViewCache,
+    /// The score sheet the views sent at every move share.
+    sheet: SharedSheet,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// Where the table's bots come from and think.
@@ -587,9 +592,6 @@ impl TableActor {
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) {
         self.game = restored.game;
-        if let Some(game) = &mut self.game {
-            game.keep_history_shared();
-        }
         self.moves = restored.log.len();
         self.seq = restored.seq;
         self.matches_played = restored.matches_played;

@@ -225,6 +225,9 @@ fn done(action: &Action) -> String {
         Action::Play { card } => format!("played {card}"),
         Action::Pass { .. } => "passed these cards".to_string(),
         Action::Bid { tricks } => format!("bid {tricks}"),
+        Action::BlindNil => "bid blind nil".to_string(),
+        Action::SeeCards => "looked at your cards".to_string(),
+        Action::Exchange { .. } => "gave these cards".to_string(),
     }
 }
 

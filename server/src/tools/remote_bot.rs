@@ -331,6 +331,13 @@ pub fn move_message(action: Action, seq: Option<u64>) -> ClientMsg {
             seat: None,
             seq,
         },
+        Action::BlindNil => ClientMsg::BlindNil { seat: None, seq },
+        Action::SeeCards => ClientMsg::SeeCards { seat: None, seq },
+        Action::Exchange { cards } => ClientMsg::Exchange {
+            cards,
+            seat: None,
+            seq,
+        },
     }
 }
 

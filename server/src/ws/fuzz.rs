@@ -248,6 +248,12 @@ fn answer(client: &mut Client, n: u16, with_seq: bool) -> String {
             let tricks = allowed[usize::from(n) % allowed.len()];
             json!({"type": "bid", "tricks": tricks, "seq": seq}).to_string()
         }
+        Legal::Blind if n.is_multiple_of(2) => json!({"type": "blind_nil", "seq": seq}).to_string(),
+        Legal::Blind => json!({"type": "see_cards", "seq": seq}).to_string(),
+        Legal::Exchange { from, count, .. } => {
+            let cards: Vec<_> = from.iter().take(*count as usize).collect();
+            json!({"type": "exchange", "cards": cards, "seq": seq}).to_string()
+        }
         Legal::Wait => r#"{"type":"sync"}"#.to_string(),
     }
 }

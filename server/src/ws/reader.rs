@@ -311,7 +311,12 @@ impl Reader {
                 Box::pin(self.join(&table, request)).await;
                 return;
             }
-            ClientMsg::Play { .. } | ClientMsg::Pass { .. } | ClientMsg::Bid { .. } => {
+            ClientMsg::Play { .. }
+            | ClientMsg::Pass { .. }
+            | ClientMsg::Bid { .. }
+            | ClientMsg::BlindNil { .. }
+            | ClientMsg::SeeCards { .. }
+            | ClientMsg::Exchange { .. } => {
                 unreachable!("moves are made into requests above")
             }
             ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
@@ -429,9 +434,17 @@ impl Reader {
     }
 }
 
-/// The table request a move (`play`, `pass`, `bid`) makes; `None` for any other message.
+/// The table request a move (`play`, `pass`, `bid`, `blind_nil`, `see_cards`, `exchange`)
+/// makes; `None` for any other message.
 fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
     match msg {
+        ClientMsg::BlindNil { seat, seq }
+        | ClientMsg::SeeCards { seat, seq }
+        | ClientMsg::Exchange { seat, seq, .. } => Some(TableRequest::Move {
+            action: msg.action().expect("a move"),
+            seat: *seat,
+            seq: *seq,
+        }),
         ClientMsg::Play { card, seat, seq } => Some(TableRequest::Move {
             action: Action::Play { card: *card },
             seat: *seat,

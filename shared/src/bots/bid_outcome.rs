@@ -79,6 +79,7 @@ mod tests {
             bags: None,
             bag_penalty: None,
             nil: nil.map(|n| PerSeat::from_slice(&n)),
+            blind_nil: None,
             secret: None,
         }
     }

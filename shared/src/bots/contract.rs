@@ -5,12 +5,13 @@
 //! Play aims at the bid exactly: take tricks (as in whist or tricks) while the bid, or the
 //! side's contract in Spades, still needs them, and duck (as in hearts) once it is made, so no
 //! overtrick becomes a bag or breaks an Oh Hell bid. A nil bidder ducks every trick; its
-//! partner covers it, overtaking the nil bidder's card and leading high.
+//! partner covers it, overtaking the nil bidder's card and leading high. Blind nil only far
+//! behind; its exchange sends the blind bidder low cards and the partner high ones.
 
 use super::heuristic::{avoid, take};
 use super::table::Table;
 use crate::card::{Card, CardSet, Rank, Suit};
-use crate::rules::{Legal, Variant};
+use crate::rules::{Action, Legal, Variant};
 use crate::seat::Seat;
 use crate::view::PlayerView;
 
@@ -48,6 +49,40 @@ pub fn bid(view: &PlayerView) -> u8 {
     // The hook: one off, towards what the hand is worth.
     let down = bid > min && (estimate < f64::from(bid) || bid == max);
     if down { bid - 1 } else { bid + 1 }
+}
+
+/// How far behind a side must be before this player bids blind nil: a gamble for a side that
+/// needs one.
+const BLIND_NIL_BEHIND: i32 = 200;
+
+/// Faced with its cards face down: blind nil when the side is far behind, else look.
+#[must_use]
+pub fn blind(view: &PlayerView) -> Action {
+    let behind = view
+        .seat
+        .map_or(0, |me| view.totals[me.next(view.players)] - view.totals[me]);
+    if behind >= BLIND_NIL_BEHIND {
+        Action::BlindNil
+    } else {
+        Action::SeeCards
+    }
+}
+
+/// The `count` cards of `from` to give `to` in a blind nil exchange: the lowest (short of
+/// spades) to the blind bidder, who wants nothing that wins; the highest (spades first) back
+/// to the partner, who can use them.
+#[must_use]
+pub fn exchange(view: &PlayerView, count: u32, to: Seat, from: CardSet) -> Vec<Card> {
+    let to_bidder = view.blind.as_ref().is_some_and(|b| b.bid.contains(&to));
+    let strength = |c: &Card| (c.suit() == Suit::Spades, c.rank());
+    let mut cards = from.to_vec();
+    if to_bidder {
+        cards.sort_by_key(strength);
+    } else {
+        cards.sort_by_key(|c| std::cmp::Reverse(strength(c)));
+    }
+    cards.truncate(count as usize);
+    cards
 }
 
 /// The tricks `hand` should take on its own with `trump`, roughly: trump honours and length,

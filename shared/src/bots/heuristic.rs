@@ -35,6 +35,10 @@ impl Strategy for HeuristicBot {
             Legal::Bid { .. } => Action::Bid {
                 tricks: contract::bid(view),
             },
+            Legal::Blind => contract::blind(view),
+            Legal::Exchange { count, to, from } => Action::Exchange {
+                cards: contract::exchange(view, count, to, from),
+            },
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
     }

@@ -27,20 +27,33 @@ impl RandomBot {
         cards.nth(self.rng.below(cards.len()))
     }
 
+    /// `count` distinct cards of `from`, uniformly.
+    fn pick_cards(&mut self, count: u32, from: CardSet) -> Option<Vec<crate::card::Card>> {
+        let mut left = from;
+        let mut cards = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let card = self.pick(left)?;
+            left.remove(card);
+            cards.push(card);
+        }
+        Some(cards)
+    }
+
     /// A uniformly random legal action, or `None` when there is nothing to do.
     pub fn choose_legal(&mut self, legal: &Legal) -> Option<Action> {
         match *legal {
             Legal::Play { cards } => self.pick(cards).map(|card| Action::Play { card }),
-            Legal::Pass { count, from, .. } => {
-                let mut left = from;
-                let mut cards = Vec::with_capacity(count as usize);
-                for _ in 0..count {
-                    let card = self.pick(left)?;
-                    left.remove(card);
-                    cards.push(card);
-                }
-                Some(Action::Pass { cards })
-            }
+            Legal::Pass { count, from, .. } => self
+                .pick_cards(count, from)
+                .map(|cards| Action::Pass { cards }),
+            Legal::Exchange { count, from, .. } => self
+                .pick_cards(count, from)
+                .map(|cards| Action::Exchange { cards }),
+            Legal::Blind => Some(if self.rng.below(2) == 0 {
+                Action::BlindNil
+            } else {
+                Action::SeeCards
+            }),
             Legal::Bid {
                 min,
                 max,
@@ -82,12 +95,13 @@ impl RandomBot {
                 }
                 game.pass_cards(seat, chosen, events)
             }
-            Phase::Bidding => {
+            Phase::Bidding | Phase::Exchanging => {
                 let legal = game.legal_actions(seat);
-                let Some(Action::Bid { tricks }) = self.choose_legal(&legal) else {
-                    return Err(RuleError::NotYourTurn);
-                };
-                game.bid(seat, tricks, events)
+                match self.choose_legal(&legal) {
+                    Some(Action::Bid { tricks }) => game.bid(seat, tricks, events),
+                    Some(action) => game.apply_into(seat, &action, events),
+                    None => Err(RuleError::NotYourTurn),
+                }
             }
             Phase::MatchOver => Err(RuleError::MatchOver),
         }

@@ -64,6 +64,13 @@ impl Position {
         let mut rules = Rules::new(variant, &view.options)?;
         rules.passing = false;
         rules.target = 100_000;
+        // A blind nil is replayed as a plain nil: the cards are already where the exchange
+        // left them, and a bid of 0 must be allowed even where nil is not. The simulated hand
+        // offers no blind choice of its own: every seat in it has seen its cards.
+        if view.blind.as_ref().is_some_and(|b| !b.bid.is_empty()) {
+            rules.nil = true;
+        }
+        rules.blind_nil = false;
         // What each real seat held when play began.
         let mut start = *hands;
         for t in &view.tricks {
@@ -201,7 +208,7 @@ fn stack(
     }
     // The cards nobody was dealt, those turned face up first (hearts5's pair, Oh Hell's
     // trump card).
-    let rest = CardSet::FULL - used;
+    let rest = rules.deck().cards() - used;
     match view.variant {
         Variant::Hearts5 if rest != view.face_up => {
             return Err(SimError::Shape("hearts5 leftovers differ"));

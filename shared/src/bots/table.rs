@@ -28,6 +28,8 @@ pub struct Table {
     trick_len: usize,
     /// The trump suit, if any.
     pub trump: Option<Suit>,
+    /// The cards the game deals (the standard 52, or Spades' with jokers).
+    pub deck: CardSet,
     /// Cards out of play this hand: played (finished tricks and the table), hearts5's undealt
     /// pair and Oh Hell's turned-up card.
     pub out: CardSet,
@@ -78,6 +80,7 @@ impl Table {
             trick,
             trick_len: view.trick.plays.len(),
             trump: view.trump,
+            deck: view.deck().cards(),
             out: view.played_cards() | undealt,
             taken,
             first_trick: view.tricks.is_empty(),
@@ -110,6 +113,7 @@ impl Table {
             trick,
             trick_len: t.len(),
             trump: game.trump(),
+            deck: game.rules().deck().cards(),
             out,
             taken,
             first_trick: game.completed_count() == 0,
@@ -132,6 +136,7 @@ impl Table {
             trick: [Card::TWO_OF_CLUBS; MAX_SEATS],
             trick_len: 0,
             trump: None,
+            deck: CardSet::FULL,
             out: CardSet::EMPTY,
             taken: PerSeat::new(players),
             first_trick: true,
@@ -197,7 +202,7 @@ impl Table {
     /// Cards whose holder the seat cannot see: not its own and not out of play.
     #[must_use]
     pub fn unseen(&self) -> CardSet {
-        CardSet::FULL - self.hand - self.out
+        self.deck - self.hand - self.out
     }
 
     /// True when no unseen card of `card`'s suit is higher (it wins any trick of its suit that

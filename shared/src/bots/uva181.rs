@@ -47,6 +47,18 @@ impl Strategy for Uva181Bot {
             Legal::Bid { min, forbidden, .. } => Action::Bid {
                 tricks: if forbidden == Some(min) { min + 1 } else { min },
             },
+            Legal::Blind => Action::SeeCards,
+            Legal::Exchange { count, from, .. } => {
+                let mut left = from;
+                let cards = (0..count)
+                    .map(|_| {
+                        let card = Self::pick(left, view.trump).expect("enough cards");
+                        left.remove(card);
+                        card
+                    })
+                    .collect();
+                Action::Exchange { cards }
+            }
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
     }

@@ -80,6 +80,30 @@ pub enum RuleError {
     /// Spades: no spade lead before spades are broken, unless that is all one holds.
     #[error("spades are not broken yet: lead another suit")]
     SpadesNotBroken,
+    /// Blind nil is not among this table's rules.
+    #[error("blind nil is not played at this table")]
+    NoBlindNil,
+    /// Blind nil is only for a side far enough behind.
+    #[error("blind nil is allowed only for a side behind by {behind} or more")]
+    BlindNilNotBehind {
+        /// How far behind a side must be.
+        behind: i32,
+    },
+    /// One blind nil a side.
+    #[error("your partner has bid blind nil: one blind nil a side")]
+    PartnerBidBlind,
+    /// Blind nil is bid before looking.
+    #[error("blind nil is bid before looking at your cards, and you have seen them")]
+    CardsAlreadySeen,
+    /// A bid or a look from a seat whose cards are face down and has not chosen.
+    #[error("your cards are face down: bid blind nil, or look at them first")]
+    CardsFaceDown,
+    /// A card, pass or bid while partners exchange cards after a blind nil.
+    #[error("the blind nil bidder and their partner are exchanging cards now")]
+    ExchangingNow,
+    /// An exchange outside one.
+    #[error("there is no exchange of cards now")]
+    NotExchangingNow,
 }
 
 impl RuleError {
@@ -106,6 +130,13 @@ impl RuleError {
             RuleError::BidOutOfRange { .. } => "bid_out_of_range",
             RuleError::BidsWouldAddUp { .. } => "bids_would_add_up",
             RuleError::SpadesNotBroken => "spades_not_broken",
+            RuleError::NoBlindNil => "no_blind_nil",
+            RuleError::BlindNilNotBehind { .. } => "blind_nil_not_behind",
+            RuleError::PartnerBidBlind => "partner_bid_blind",
+            RuleError::CardsAlreadySeen => "cards_already_seen",
+            RuleError::CardsFaceDown => "cards_face_down",
+            RuleError::ExchangingNow => "exchanging_now",
+            RuleError::NotExchangingNow => "not_exchanging_now",
         }
     }
 }

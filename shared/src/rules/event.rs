@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
-use crate::seat::{PerSeat, Seat, SeatList};
+use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
 
 /// A player's move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -25,6 +25,15 @@ pub enum Action {
     Bid {
         /// The tricks bid.
         tricks: u8,
+    },
+    /// Bid nil without looking at one's cards (Spades' blind nil).
+    BlindNil,
+    /// Look at one's cards instead of bidding blind; then bid as usual.
+    SeeCards,
+    /// Give these cards to one's partner in a blind nil exchange.
+    Exchange {
+        /// The cards given, as many as the exchange asks.
+        cards: Vec<Card>,
     },
 }
 
@@ -80,6 +89,18 @@ pub enum Legal {
         /// make the bids add up to the tricks in the hand (Oh Hell's hook).
         forbidden: Option<u8>,
     },
+    /// The viewer's cards are face down: bid blind nil (`blind_nil`), or look at them
+    /// (`see_cards`) and then bid.
+    Blind,
+    /// Choose exactly `count` distinct cards of `from` to give `to` (a blind nil exchange).
+    Exchange {
+        /// How many cards to give.
+        count: u32,
+        /// The partner who receives them.
+        to: Seat,
+        /// The cards one may choose from (the whole hand).
+        from: CardSet,
+    },
     /// Nothing to do: wait for the others.
     Wait,
 }
@@ -102,6 +123,11 @@ impl Legal {
                 },
                 Action::Bid { tricks },
             ) => (*min..=*max).contains(tricks) && *forbidden != Some(*tricks),
+            (Legal::Blind, Action::BlindNil | Action::SeeCards) => true,
+            (Legal::Exchange { count, from, .. }, Action::Exchange { cards }) => {
+                cards.len() == *count as usize
+                    && CardSet::try_from_cards(cards).is_ok_and(|set| (set - *from).is_empty())
+            }
             _ => false,
         }
     }
@@ -137,6 +163,32 @@ pub enum Event {
         seat: Seat,
         /// The cards.
         cards: CardSet,
+    },
+    /// These seats' hands were dealt face down: each may bid blind nil before looking, and
+    /// is sent its `dealt` only once it looks or bids (Spades' blind nil).
+    DealtFaceDown {
+        /// The seats whose cards are face down.
+        seats: SeatList,
+    },
+    /// A seat whose hand was face down looked at it (its `dealt` follows, to it alone).
+    CardsSeen {
+        /// Who looked.
+        seat: Seat,
+    },
+    /// A seat bid blind nil, a nil bid made before looking (a `bid` of 0 follows).
+    BlindNil {
+        /// Who bid.
+        seat: Seat,
+    },
+    /// Cards went to a partner in a blind nil exchange; which cards is not public (a
+    /// `cards_passed` tells the two partners).
+    Exchanged {
+        /// The giver.
+        from: Seat,
+        /// The receiver.
+        to: Seat,
+        /// How many cards.
+        count: u32,
     },
     /// Trump is set by cards shown to everyone: the two undealt cards (hearts5), the dealer's
     /// last card (whist) or the card turned up after the deal (ohhell); or, with no card
@@ -247,8 +299,47 @@ pub struct HandResult {
     /// that did not bid nil; absent when nobody bid nil.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nil: Option<PerSeat<Option<bool>>>,
+    /// Spades: the seats whose nil (in `nil`) was bid blind; absent when nobody bid blind.
+    // A set of seats (a byte), written as their list: a score line travels in an event, and
+    // every event is as large as the largest.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "seat_set_list"
+    )]
+    #[schemars(with = "Option<Vec<Seat>>")]
+    pub blind_nil: Option<SeatSet>,
     /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
     /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Hash32>,
+}
+
+/// A set of seats written as the list of its seats, lowest first.
+mod seat_set_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::seat::{Seat, SeatSet};
+
+    #[allow(clippy::ref_option)] // serde's `with` hands the field by reference
+    pub fn serialize<S: Serializer>(set: &Option<SeatSet>, out: S) -> Result<S::Ok, S::Error> {
+        set.map(|set| set.iter().collect::<Vec<Seat>>())
+            .serialize(out)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<SeatSet>, D::Error> {
+        let seats = Option::<Vec<Seat>>::deserialize(input)?;
+        seats
+            .map(|seats| {
+                let mut set = SeatSet::EMPTY;
+                for seat in seats {
+                    if usize::from(seat.0) >= crate::seat::MAX_SEATS {
+                        return Err(serde::de::Error::custom("no such seat"));
+                    }
+                    set.insert(seat);
+                }
+                Ok(set)
+            })
+            .transpose()
+    }
 }

@@ -1,7 +1,7 @@
 //! One rules engine for every trick-taking variant.
 //!
-//! [`Game`] is a phase machine (passing, bidding, playing, match over) that deals, checks and
-//! runs the bidding and the tricks every variant shares. Each variant's file (`hearts`,
+//! [`Game`] is a phase machine (passing, bidding, exchanging, playing, match over) that deals,
+//! checks and runs the bidding and the tricks every variant shares. Each variant's file (`hearts`,
 //! `filippa`, `hearts5`, `tricks`, `whist`, `spades`, `ohhell`) holds everything that differs
 //! for it: trump and passing at the deal, whether and what its players bid, legality beyond
 //! following suit, scoring, what ends the match, the state only it keeps and the facts clients
@@ -28,7 +28,7 @@ mod whist;
 pub use error::RuleError;
 pub use event::{Action, Event, HandResult, Legal, PassDirection};
 pub use facts::{FirstLead, PlayerCounts, TrumpRule, VariantFacts};
-pub use game::{Game, PASS_COUNT, Phase, first_dealer};
+pub use game::{EXCHANGE_COUNT, Game, PASS_COUNT, Phase, first_dealer};
 pub use presets::{Preset, presets};
 pub use trick::{CompletedTrick, Plays, Trick, TrickCards};
 pub use variant::{

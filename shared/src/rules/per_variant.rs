@@ -15,7 +15,7 @@ use super::{
 use super::{ohhell, ohhell::OhHell, spades, spades::Spades};
 use super::{tricks, tricks::Tricks, whist, whist::Whist};
 use crate::card::{Card, CardSet};
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 impl Variant {
     /// The facts clients need about this variant's rules, from the variant's own file.
@@ -161,6 +161,21 @@ impl VariantState {
         forward!(self, v => v.bid_range(tricks, earlier, last))
     }
 
+    /// [`VariantRules::blind_bidders`].
+    pub fn blind_bidders(&self, totals: &PerSeat<i32>) -> SeatSet {
+        forward!(self, v => v.blind_bidders(totals))
+    }
+
+    /// [`VariantRules::blind_refusal`].
+    pub fn blind_refusal(&self) -> RuleError {
+        forward!(self, v => v.blind_refusal())
+    }
+
+    /// [`VariantRules::blind_bid`].
+    pub fn blind_bid(&mut self, seat: Seat) {
+        forward!(self, v => v.blind_bid(seat))
+    }
+
     /// [`VariantRules::score_hand`].
     pub fn score_hand(
         &mut self,
@@ -193,7 +208,7 @@ mod tests {
         };
         let hand = CardSet::parse_compact("2AH QS 2C").unwrap();
         assert_eq!(plain.lead_options(hand, table), hand);
-        assert_eq!(plain.discard_preference(table), CardSet::FULL);
+        assert_eq!(plain.discard_preference(table), CardSet::EVERY);
     }
 
     #[test]

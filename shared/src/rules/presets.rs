@@ -61,10 +61,26 @@ pub fn presets(variant: Variant) -> Vec<Preset> {
                 },
             ),
             preset(
+                "Blind nil",
+                "A side 100 or more behind may bid nil before looking: 200 won or lost, two cards exchanged with the partner",
+                Options {
+                    blind_nil: Some(true),
+                    ..none()
+                },
+            ),
+            preset(
                 "Spades led any time",
                 "Spades may be led before one has been played",
                 Options {
                     spades_broken: Some(false),
+                    ..none()
+                },
+            ),
+            preset(
+                "Jokers",
+                "Big and little joker above the ace of spades, instead of the 2 of clubs and 2 of diamonds",
+                Options {
+                    jokers: Some(true),
                     ..none()
                 },
             ),

@@ -2,11 +2,12 @@
 //! bid the tricks they expect (0 is nil), spades are always trump and may not be led until one
 //! has been played, a side that makes its contract scores 10 a trick bid and a point a bag
 //! (overtrick), every `bag_limit` bags cost `bag_penalty`, and the first side to the target
-//! wins (the other side, once one sinks to the mercy line). Owns each side's bags; it may not
-//! touch the game's state beyond what the [`VariantRules`] hooks hand it.
-//!
-//! Blind nil and jokers are not played yet: a blind bid would be a bid made before the
-//! `dealt` event reaches its seat, and jokers a deck spec; neither changes what is here.
+//! wins (the other side, once one sinks to the mercy line). With `blind_nil`, a player of a
+//! side behind by `blind_nil_behind` may bid nil before looking (the kit's blind bid and
+//! exchange, `game::blind`), for twice a nil. Jokers (option `jokers`) are only the rules'
+//! deck (`Rules::deck`): they are spades above the ace, so nothing here treats them apart.
+//! Owns each side's bags and this hand's blind bids; it may not touch the game's state
+//! beyond what the [`VariantRules`] hooks hand it.
 
 use std::collections::BTreeMap;
 
@@ -15,10 +16,13 @@ use super::facts::{FirstLead, TrumpRule, VariantFacts};
 use super::variant::Rules;
 use super::variant_rules::{BidRange, HandScore, HandSetup, Table, VariantRules, add_points};
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// What a nil bid wins when the bidder takes no trick, and loses when they take one.
 pub(super) const NIL: i32 = 100;
+
+/// What a blind nil wins or loses: twice a nil.
+const BLIND_NIL: i32 = 2 * NIL;
 
 /// Points per trick of a contract, won when it is made and lost when it is not.
 const PER_TRICK: i32 = 10;
@@ -38,8 +42,14 @@ pub(super) struct Spades {
     bag_penalty: i32,
     /// No spade lead until a spade has been played.
     spades_broken: bool,
+    /// A side behind by `blind_nil_behind` or more may bid nil before looking.
+    blind_nil: bool,
+    /// How far behind a side must be to bid blind nil.
+    blind_nil_behind: i32,
     /// The bags each side holds, North/South (seats 0 and 2) first.
     bags: [i32; 2],
+    /// The seats that bid blind nil this hand.
+    blind: SeatSet,
 }
 
 impl Spades {
@@ -51,7 +61,10 @@ impl Spades {
             bag_limit: rules.bag_limit,
             bag_penalty: rules.bag_penalty,
             spades_broken: rules.spades_broken,
+            blind_nil: rules.blind_nil,
+            blind_nil_behind: rules.blind_nil_behind,
             bags: [0; 2],
+            blind: SeatSet::EMPTY,
         }
     }
 
@@ -68,10 +81,12 @@ impl Spades {
         let (mut contract, mut toward, mut bags, mut points) = (0, 0, 0, 0);
         for seat in [Seat(side), Seat(side + 2)] {
             let (bid, took) = (i32::from(bids[seat]), i32::from(tricks[seat]));
-            if self.nil && bid == 0 {
+            let blind = self.blind.contains(seat);
+            if blind || (self.nil && bid == 0) {
                 // A nil bidder's tricks do not help the partner's bid: they are the side's bags.
+                let value = if blind { BLIND_NIL } else { NIL };
                 nil[seat] = Some(took == 0);
-                points += if took == 0 { NIL } else { -NIL };
+                points += if took == 0 { value } else { -value };
                 bags += took;
             } else {
                 contract += bid;
@@ -102,6 +117,7 @@ impl Spades {
 impl VariantRules for Spades {
     /// Spades are trump in every hand; nothing is turned up.
     fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+        self.blind = SeatSet::EMPTY;
         HandSetup {
             trump: Some(Suit::Spades),
             ..HandSetup::PLAIN
@@ -135,6 +151,34 @@ impl VariantRules for Spades {
         }
     }
 
+    /// Both players of a side behind by `blind_nil_behind` or more (one of them at most
+    /// bids: the kit lets a blind bidder's partner look).
+    fn blind_bidders(&self, totals: &PerSeat<i32>) -> SeatSet {
+        let (ours, theirs) = (totals[Seat(0)], totals[Seat(1)]);
+        let side = if ours < theirs { 0 } else { 1 };
+        let gap = (ours - theirs).abs();
+        let mut seats = SeatSet::EMPTY;
+        if self.blind_nil && gap > 0 && gap >= self.blind_nil_behind {
+            seats.insert(Seat(side));
+            seats.insert(Seat(side + 2));
+        }
+        seats
+    }
+
+    fn blind_refusal(&self) -> RuleError {
+        if self.blind_nil {
+            RuleError::BlindNilNotBehind {
+                behind: self.blind_nil_behind,
+            }
+        } else {
+            RuleError::NoBlindNil
+        }
+    }
+
+    fn blind_bid(&mut self, seat: Seat) {
+        self.blind.insert(seat);
+    }
+
     fn score_hand(
         &mut self,
         _taken: &PerSeat<CardSet>,
@@ -165,6 +209,7 @@ impl VariantRules for Spades {
             bags: Some(bags),
             bag_penalty: penalised.then_some(penalties),
             nil: someone_bid_nil.then_some(nil),
+            blind_nil: (!self.blind.is_empty()).then_some(self.blind),
             ..HandScore::points(points)
         }
     }
@@ -319,6 +364,64 @@ mod tests {
             &[Some(false), None, None, None]
         );
         assert_eq!(score.bags.unwrap().as_slice(), &[2, 2, 2, 2]);
+    }
+
+    #[test]
+    fn a_blind_nil_wins_or_loses_two_hundred_even_where_nil_is_off() {
+        let mut rules = spades(Options {
+            nil: Some(false),
+            blind_nil: Some(true),
+            ..Options::default()
+        });
+        let mut totals = [0; 4];
+        rules.start_hand(1, &[Card::TWO_OF_CLUBS; 52], 52);
+        rules.blind_bid(Seat(1));
+        // Seat 1 bid blind nil and takes nothing; seat 3 bids 4 and takes 4.
+        let score = hand(&mut rules, [4, 0, 5, 4], [4, 0, 5, 4], &mut totals);
+        assert_eq!(score.points.as_slice(), &[90, 240, 90, 240]);
+        assert_eq!(score.blind_nil, Some(SeatSet::one(Seat(1))));
+        // Failed: −200, and its 3 tricks are the side's bags, not towards seat 3's 4.
+        rules.start_hand(2, &[Card::TWO_OF_CLUBS; 52], 52);
+        rules.blind_bid(Seat(3));
+        let score = hand(&mut rules, [4, 4, 3, 0], [4, 3, 3, 3], &mut totals);
+        assert_eq!(score.points.as_slice(), &[70, -237, 70, -237]);
+        assert_eq!(
+            score.nil.unwrap().as_slice(),
+            &[None, None, None, Some(false)]
+        );
+        // A new hand forgets the blind bids.
+        rules.start_hand(3, &[Card::TWO_OF_CLUBS; 52], 52);
+        let score = hand(&mut rules, [4, 4, 4, 1], [4, 4, 4, 1], &mut totals);
+        assert_eq!(score.blind_nil, None);
+    }
+
+    #[test]
+    fn blind_nil_is_for_a_side_behind_by_the_threshold() {
+        let rules = spades(Options {
+            blind_nil: Some(true),
+            ..Options::default()
+        });
+        let totals = |v: [i32; 4]| PerSeat::from_slice(&v);
+        let seats = |set: SeatSet| set.iter().collect::<Vec<_>>();
+        assert_eq!(
+            seats(rules.blind_bidders(&totals([200, 100, 200, 100]))),
+            [Seat(1), Seat(3)]
+        );
+        assert_eq!(seats(rules.blind_bidders(&totals([-50, 49, -50, 49]))), []);
+        assert_eq!(
+            seats(rules.blind_bidders(&totals([-60, 40, -60, 40]))),
+            [Seat(0), Seat(2)]
+        );
+        assert!(
+            standard()
+                .blind_bidders(&totals([0, 500, 0, 500]))
+                .is_empty()
+        );
+        assert_eq!(standard().blind_refusal(), RuleError::NoBlindNil);
+        assert_eq!(
+            rules.blind_refusal().to_string(),
+            "blind nil is allowed only for a side behind by 100 or more"
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::deck::Deck;
+
 /// Which game is played at a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -223,6 +225,23 @@ impl Variant {
                     true,
                     "Spades may not be led until a spade has been played, unless the leader holds only spades.",
                 ),
+                boolean(
+                    "jokers",
+                    false,
+                    "The big and little joker replace the twos of clubs and diamonds: the two highest spades, above the ace; the dealer's left leads first.",
+                ),
+                boolean(
+                    "blind_nil",
+                    false,
+                    "A player of a side far enough behind may bid nil before looking at their cards: 200 points if they take no trick, minus 200 if they do; they and their partner then exchange two cards.",
+                ),
+                integer(
+                    "blind_nil_behind",
+                    0,
+                    100_000,
+                    100,
+                    "How far behind a side must be for its players to bid blind nil.",
+                ),
             ],
             Variant::OhHell => vec![
                 integer("players", 3, 7, 4, "Seats at the table (3 to 7)."),
@@ -383,6 +402,15 @@ pub struct Options {
     /// Spades may not be led until one has been played (spades).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spades_broken: Option<bool>,
+    /// The big and little joker replace the twos of clubs and diamonds (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jokers: Option<bool>,
+    /// A side far enough behind may bid nil before looking at its cards (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil: Option<bool>,
+    /// How far behind a side must be to bid blind nil (spades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil_behind: Option<i32>,
     /// How hand sizes go (ohhell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
@@ -421,6 +449,12 @@ pub struct Rules {
     pub bag_penalty: i32,
     /// Spades: no spade lead until a spade has been played.
     pub spades_broken: bool,
+    /// Spades: the jokers are dealt instead of the twos of clubs and diamonds.
+    pub jokers: bool,
+    /// Spades: a side far enough behind may bid nil before looking at its cards.
+    pub blind_nil: bool,
+    /// Spades: how far behind a side must be to bid blind nil.
+    pub blind_nil_behind: i32,
     /// Oh Hell: how hand sizes go.
     pub schedule: Schedule,
     /// Oh Hell: the dealer may not make the bids add up to the tricks.
@@ -446,6 +480,9 @@ impl Rules {
             ("bag_limit", options.bag_limit.is_some()),
             ("bag_penalty", options.bag_penalty.is_some()),
             ("spades_broken", options.spades_broken.is_some()),
+            ("jokers", options.jokers.is_some()),
+            ("blind_nil", options.blind_nil.is_some()),
+            ("blind_nil_behind", options.blind_nil_behind.is_some()),
             ("schedule", options.schedule.is_some()),
             ("hook", options.hook.is_some()),
             ("scoring", options.scoring.is_some()),
@@ -479,6 +516,8 @@ impl Rules {
         in_range("bag_limit", bag_limit.into(), 0, 100)?;
         let bag_penalty = options.bag_penalty.unwrap_or(100);
         in_range("bag_penalty", bag_penalty.into(), 0, 1000)?;
+        let blind_nil_behind = options.blind_nil_behind.unwrap_or(100);
+        in_range("blind_nil_behind", blind_nil_behind.into(), 0, 100_000)?;
         Ok(Rules {
             variant,
             target,
@@ -492,6 +531,9 @@ impl Rules {
             bag_limit,
             bag_penalty,
             spades_broken: options.spades_broken.unwrap_or(true),
+            jokers: options.jokers.unwrap_or(false),
+            blind_nil: options.blind_nil.unwrap_or(false),
+            blind_nil_behind,
             schedule: options.schedule.unwrap_or_default(),
             hook: options.hook.unwrap_or(true),
             scoring: options.scoring.unwrap_or_default(),
@@ -504,6 +546,16 @@ impl Rules {
         self.players
     }
 
+    /// The cards this game deals.
+    #[must_use]
+    pub fn deck(&self) -> Deck {
+        if self.jokers {
+            Deck::SPADES_JOKERS
+        } else {
+            Deck::STANDARD
+        }
+    }
+
     /// The default rules of a variant.
     #[must_use]
     pub fn standard(variant: Variant) -> Rules {
@@ -511,7 +563,8 @@ impl Rules {
     }
 
     /// Every option of the variant, spelled out with its value: the options
-    /// [`Variant::option_specs`] lists (a test checks they agree), named here rather than read
+    /// [`Variant::option_specs`] lists (a test checks they agree; Spades' blind nil options
+    /// only when blind nil is on), named here rather than read
     /// from that list, which every view would otherwise build and drop again.
     #[must_use]
     pub fn options(&self) -> Options {
@@ -535,6 +588,13 @@ impl Rules {
                 options.bag_limit = Some(self.bag_limit);
                 options.bag_penalty = Some(self.bag_penalty);
                 options.spades_broken = Some(self.spades_broken);
+                // Jokers and blind nil are spelled out only when on: the tables stored before
+                // these options existed keep their options, and so their views, byte for byte.
+                options.jokers = self.jokers.then_some(true);
+                if self.blind_nil {
+                    options.blind_nil = Some(true);
+                    options.blind_nil_behind = Some(self.blind_nil_behind);
+                }
             }
             Variant::OhHell => {
                 options.players = Some(self.players);
@@ -730,8 +790,23 @@ mod tests {
 
     #[test]
     fn the_options_spelled_out_are_the_ones_listed() {
+        let blind = Options {
+            blind_nil: Some(true),
+            ..Options::default()
+        };
+        let rules = Rules::new(Variant::Spades, &blind).unwrap();
+        let options = serde_json::to_value(rules.options()).unwrap();
+        assert_eq!(options["blind_nil_behind"], 100);
+        assert_eq!(
+            Rules::new(Variant::Spades, &rules.options()).unwrap(),
+            rules
+        );
         for variant in Variant::ALL {
-            let options = serde_json::to_value(Rules::standard(variant).options()).unwrap();
+            // `jokers` and `blind_nil` are spelled out only when on (see `Rules::options`).
+            let mut rules = Rules::standard(variant);
+            rules.jokers = variant == Variant::Spades;
+            rules.blind_nil = variant == Variant::Spades;
+            let options = serde_json::to_value(rules.options()).unwrap();
             let spelled: Vec<&str> = options
                 .as_object()
                 .unwrap()
@@ -751,5 +826,35 @@ mod tests {
             assert_eq!(Rules::new(variant, &rules.options()).unwrap(), rules);
             assert_eq!(variant.name().parse::<Variant>().unwrap(), variant);
         }
+        let jokers = Options {
+            jokers: Some(true),
+            ..Options::default()
+        };
+        let rules = Rules::new(Variant::Spades, &jokers).unwrap();
+        assert_eq!(
+            Rules::new(Variant::Spades, &rules.options()).unwrap(),
+            rules
+        );
+        assert_eq!(rules.options().jokers, Some(true));
+        assert_eq!(Rules::standard(Variant::Spades).options().jokers, None);
+    }
+
+    #[test]
+    fn jokers_are_a_spades_option_that_changes_the_deck() {
+        assert!(!Rules::standard(Variant::Spades).jokers);
+        assert_eq!(Rules::standard(Variant::Spades).deck(), Deck::STANDARD);
+        let jokers = Options {
+            jokers: Some(true),
+            ..Options::default()
+        };
+        assert_eq!(
+            Rules::new(Variant::Spades, &jokers).unwrap().deck(),
+            Deck::SPADES_JOKERS
+        );
+        let err = Rules::new(Variant::Hearts, &jokers).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the option `jokers` does not apply to hearts"
+        );
     }
 }

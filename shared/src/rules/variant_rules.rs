@@ -10,7 +10,7 @@
 use super::RuleError;
 use super::event::PassDirection;
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{PerSeat, Seat};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 /// What a variant sets up for a freshly dealt hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,8 @@ pub(super) struct HandScore {
     pub bag_penalty: Option<PerSeat<i32>>,
     /// Each nil bid's outcome, when someone bid nil (spades).
     pub nil: Option<PerSeat<Option<bool>>>,
+    /// The seats whose nil was bid blind, when someone did (spades).
+    pub blind_nil: Option<SeatSet>,
 }
 
 impl HandScore {
@@ -85,6 +87,7 @@ impl HandScore {
             bags: None,
             bag_penalty: None,
             nil: None,
+            blind_nil: None,
         }
     }
 }
@@ -115,7 +118,7 @@ pub(super) trait VariantRules {
     /// trick rather than per card, so playing a card needs no dispatch.
     fn discard_preference(&self, table: Table) -> CardSet {
         let _ = table;
-        CardSet::FULL
+        CardSet::EVERY
     }
 
     /// Why a lead from `hand` outside [`VariantRules::lead_options`] is refused. Only called
@@ -162,6 +165,23 @@ pub(super) trait VariantRules {
             max: tricks,
             forbidden: None,
         }
+    }
+
+    /// The seats that may bid blind, before looking at the cards just dealt, given the match
+    /// `totals`: their hands are dealt face down. By default nobody.
+    fn blind_bidders(&self, totals: &PerSeat<i32>) -> SeatSet {
+        let _ = totals;
+        SeatSet::EMPTY
+    }
+
+    /// Why a seat outside [`VariantRules::blind_bidders`] may not bid blind.
+    fn blind_refusal(&self) -> RuleError {
+        RuleError::NoBlindNil
+    }
+
+    /// Notes that `seat` bid blind this hand (its bid is 0, handed to `score_hand` as usual).
+    fn blind_bid(&mut self, seat: Seat) {
+        let _ = seat;
     }
 
     /// Scores the finished hand and adds it to `totals`. `bids` holds each seat's bid in the

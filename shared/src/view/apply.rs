@@ -27,11 +27,13 @@
 //!
 //! Bidding needs no exception: who bids next, each bid and the start of play follow from the
 //! `hand_started` and `bid` events alone (the engine's trick waits for the dealer's left while
-//! the players bid, as a followed view shows it).
+//! the players bid, as a followed view shows it). Nor does blind nil: `dealt_face_down`,
+//! `cards_seen`, `blind_nil` and `exchanged` say who holds what face down, who bid blind and
+//! whose cards the exchange waits for (the partner gives first, then the bidder).
 
 use arrayvec::ArrayVec;
 
-use super::{PassView, PlayedCard, PlayerView, Seats, TrickView};
+use super::{BlindView, PassView, PlayedCard, PlayerView, Seats, TrickView};
 use crate::card::{Card, CardSet, Suit};
 use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase};
 use crate::seat::{PerSeat, Seat};
@@ -64,6 +66,22 @@ impl PlayerView {
                 self.hand_sizes[*seat] = cards.len() as u8;
                 self.find_first_leader();
             }
+            Event::DealtFaceDown { seats } => {
+                if let Some(blind) = &mut self.blind {
+                    blind.face_down = seats.iter().copied().collect();
+                }
+            }
+            Event::CardsSeen { seat } => {
+                if let Some(blind) = &mut self.blind {
+                    blind.face_down.retain(|s| s != seat);
+                }
+            }
+            Event::BlindNil { seat } => {
+                if let Some(blind) = &mut self.blind {
+                    blind.bid.push(*seat);
+                }
+            }
+            Event::Exchanged { from, to, count } => self.exchanged(*from, *to, *count),
             Event::TrumpShown { trump, cards } => {
                 self.trump = Some(*trump);
                 self.face_up = *cards;
@@ -147,6 +165,7 @@ impl PlayerView {
         self.tricks.clear();
         self.tricks_won = PerSeat::new(n);
         self.hearts_broken = false;
+        self.blind = (self.options.blind_nil == Some(true)).then(BlindView::default);
         self.pass = pass.map(|direction| PassView {
             direction,
             given: CardSet::EMPTY,
@@ -179,8 +198,16 @@ impl PlayerView {
         let Some(bids) = &mut self.bids else { return };
         bids[seat] = Some(tricks);
         if bids.as_slice().iter().all(Option::is_some) {
-            self.phase = Phase::Playing;
-            self.find_first_leader();
+            match self.blind.as_ref().and_then(|b| b.bid.first()) {
+                Some(bidder) => {
+                    self.phase = Phase::Exchanging;
+                    self.to_act = Seats::from_iter([bidder.partner()]);
+                }
+                None => {
+                    self.phase = Phase::Playing;
+                    self.find_first_leader();
+                }
+            }
         } else {
             self.to_act = Seats::from_iter([seat.next(self.players)]);
         }
@@ -197,18 +224,40 @@ impl PlayerView {
         }
     }
 
-    /// Cards changed hands (the viewer sees only its own pass and the one it receives).
+    /// Cards went to a partner in a blind nil exchange: the bidder gives back next, and
+    /// once it has, play starts.
+    fn exchanged(&mut self, from: Seat, to: Seat, count: u32) {
+        let count = u8::try_from(count).unwrap_or(u8::MAX);
+        self.hand_sizes[from] = self.hand_sizes[from].saturating_sub(count);
+        self.hand_sizes[to] = self.hand_sizes[to].saturating_add(count);
+        let to_bidder = self.blind.as_ref().is_some_and(|b| b.bid.contains(&to));
+        if to_bidder {
+            self.to_act = Seats::from_iter([to]);
+        } else {
+            self.phase = Phase::Playing;
+            self.find_first_leader();
+        }
+    }
+
+    /// Cards changed hands (the viewer sees only its own pass and the one it receives, or
+    /// its own part of a blind nil exchange).
     fn cards_passed(&mut self, from: Seat, to: Seat, cards: CardSet) {
         if self.seat == Some(from) {
             self.hand -= cards;
             if let Some(pass) = &mut self.pass {
                 pass.given = cards;
             }
+            if let Some(blind) = &mut self.blind {
+                blind.given = cards;
+            }
         }
         if self.seat == Some(to) {
             self.hand |= cards;
             if let Some(pass) = &mut self.pass {
                 pass.received = cards;
+            }
+            if let Some(blind) = &mut self.blind {
+                blind.received = cards;
             }
         }
         self.find_first_leader();

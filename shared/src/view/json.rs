@@ -1,31 +1,17 @@
 //! The JSON of the messages a table sends at every move — `your_turn`, `state` and `event` —
 //! written by hand, byte for byte what `serde_json` writes from their `Serialize` derives.
 //!
-//! Why by hand: a prompt carries a whole [`PlayerView`] (about 1.7 KB, 2.6 KB late in a
-//! match), and encoding it was the largest part of the server's work per move. Through
-//! `serde_json`, every field name and every two-letter card goes through the string escaper
-//! (scanned byte by byte for characters to escape) and every value through the serializer's
-//! generic state machine: `format_escaped_str` alone was 11% of the server's instructions.
-//! Here field names are literals, a card is one copy of its quoted two letters from a table,
-//! small numbers are written digit by digit, and nothing is scanned. Nothing a client can
-//! write reaches these messages, so there is nothing to escape.
-//!
-//! Measured under callgrind on the server during `parlor loadtest --tables 40` (release build),
-//! instructions per call: a view 25.5 k → 7.5 k, a whole `your_turn` frame 29.1 k → 8.9 k, an
-//! `event` frame 2.5 k → 0.65 k; the server's instructions per move 116 k → 90 k. Late in a
-//! match about two thirds of a view's cost was its score sheet (`history`), which does not
-//! change within a hand: a table keeps it written, with the other parts of a view that change
-//! seldom ([`ViewCache`]).
-//!
-//! The derives stay the reference (and serve every other message and use): the property test
-//! `shared/tests/view_json.rs` compares this writer with `serde_json::to_string` on every view
-//! of random matches of every variant, every seat and a spectator, at every step. Each writer
-//! below destructures its type without `..`, so a field added to a message fails to compile
-//! here until it is written.
+//! Why by hand: a prompt carries a whole [`PlayerView`], and encoding it through `serde_json`
+//! (every name and card through the string escaper, every value through the generic
+//! serializer) would be the largest part of the server's work per move. Here names are literals and
+//! a card is a copy of its quoted letters; nothing a client can write reaches these messages,
+//! so there is nothing to escape. The derives stay the reference: `shared/tests/view_json.rs`
+//! compares both on every view of random matches. Each writer destructures its type without
+//! `..`, so a field added to a message fails to compile here until it is written.
 
 use std::sync::Arc;
 
-use crate::card::{Card, CardSet, Suit};
+use crate::card::{CARD_INDICES, Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::protocol::ServerMsg;
 use crate::rules::{
@@ -34,7 +20,7 @@ use crate::rules::{
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
-use super::{PassView, PlayedCard, PlayerView, TrickView};
+use super::{BlindView, PassView, PlayedCard, PlayerView, TrickView};
 
 /// Writes `msg` as JSON to `out` when it is one of the messages written here (`your_turn`,
 /// `state`, `event`), returning `false` (and writing nothing) for any other: those go through
@@ -107,14 +93,9 @@ pub fn write_view(out: &mut String, view: &PlayerView) {
     write_view_with(out, view, None);
 }
 
-/// What a table writes into view after view, kept written: the parts of a view that change far
-/// less often than views are made. The score sheet changes once a hand, yet writing it was about
-/// two thirds of a late view's cost; the deal's commitment once a hand (64 hex digits, about
-/// 0.4 k instructions); the match's totals once a hand (0.5 k).
-///
-/// The hand's finished tricks are not kept: held written (up to 1 KB a table) they took 0.9 k
-/// instructions off a prompt, yet the server was no faster in alternated runs at 250 tables,
-/// and each table held 1.5 KB more.
+/// What a table writes into view after view, kept written: the parts of a view that change
+/// once a hand (the score sheet, the deal's commitment, the match's totals) while views are
+/// made at every move.
 ///
 /// Each part is written again only when the view differs from what it holds (the score sheet
 /// from its first differing line), so a cache given the views of any match, in any order,
@@ -131,8 +112,8 @@ pub struct ViewCache {
 /// A match's score sheet (a view's `history`) as last written.
 ///
 /// The lines it holds are the view's own, shared (not a copy of them): shared lines cannot
-/// change while the sheet holds them, so a view carrying the very lines it holds (views of
-/// one game, until its next hand ends: [`crate::Game::shared_history`]) needs no comparing.
+/// change while the sheet holds them, so a view carrying the very lines it holds (a table's
+/// views, see [`PlayerView::with_history`]) needs no comparing.
 #[derive(Debug, Default, Clone)]
 struct ScoreSheet {
     /// The lines written, as they were.
@@ -233,6 +214,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         bids,
         hearts_broken,
         pass,
+        blind,
         totals,
         negatives,
         pool,
@@ -254,6 +236,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     out.push_str(match phase {
         Phase::Passing => r#""passing""#,
         Phase::Bidding => r#""bidding""#,
+        Phase::Exchanging => r#""exchanging""#,
         Phase::Playing => r#""playing""#,
         Phase::MatchOver => r#""match_over""#,
     });
@@ -295,6 +278,9 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     match pass {
         Some(pass) => write_pass(out, pass),
         None => out.push_str("null"),
+    }
+    if let Some(blind) = blind {
+        write_blind(out, blind);
     }
     match cache.as_deref_mut() {
         Some(cache) => cache
@@ -373,12 +359,21 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
             }
             out.push('}');
         }
+        Legal::Blind => out.push_str(r#"{"type":"blind"}"#),
+        Legal::Exchange { count, to, from } => {
+            out.push_str(r#"{"type":"exchange","count":"#);
+            uint(out, u64::from(*count));
+            out.push_str(r#","to":"#);
+            seat_number(out, *to);
+            out.push_str(r#","from":"#);
+            card_set(out, *from);
+            out.push('}');
+        }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
     }
 }
 
-/// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one
-/// (`serde_json` took some 500 instructions for `{"type":"play","card":"QS"}`).
+/// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one.
 pub fn write_action(out: &mut String, action: &Action) {
     match action {
         Action::Play { card } => {
@@ -387,20 +382,31 @@ pub fn write_action(out: &mut String, action: &Action) {
         }
         Action::Pass { cards } => {
             out.push_str(r#"{"type":"pass","cards":["#);
-            for (i, card) in cards.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(quoted_card(*card));
-            }
-            out.push(']');
+            quoted_cards(out, cards);
         }
+        Action::Exchange { cards } => {
+            out.push_str(r#"{"type":"exchange","cards":["#);
+            quoted_cards(out, cards);
+        }
+        Action::BlindNil => out.push_str(r#"{"type":"blind_nil""#),
+        Action::SeeCards => out.push_str(r#"{"type":"see_cards""#),
         Action::Bid { tricks } => {
             out.push_str(r#"{"type":"bid","tricks":"#);
             uint(out, u64::from(*tricks));
         }
     }
     out.push('}');
+}
+
+/// Cards in the order given, quoted, and the closing bracket.
+fn quoted_cards(out: &mut String, cards: &[Card]) {
+    for (i, card) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(quoted_card(*card));
+    }
+    out.push(']');
 }
 
 /// Writes an event as `serde_json` writes [`Event`].
@@ -436,6 +442,26 @@ pub fn write_event(out: &mut String, event: &Event) {
             seat_number(out, *seat);
             out.push_str(r#","cards":"#);
             card_set(out, *cards);
+        }
+        Event::DealtFaceDown { seats: face_down } => {
+            out.push_str(r#"{"kind":"dealt_face_down","seats":"#);
+            seats(out, face_down);
+        }
+        Event::CardsSeen { seat } => {
+            out.push_str(r#"{"kind":"cards_seen","seat":"#);
+            seat_number(out, *seat);
+        }
+        Event::BlindNil { seat } => {
+            out.push_str(r#"{"kind":"blind_nil","seat":"#);
+            seat_number(out, *seat);
+        }
+        Event::Exchanged { from, to, count } => {
+            out.push_str(r#"{"kind":"exchanged","from":"#);
+            seat_number(out, *from);
+            out.push_str(r#","to":"#);
+            seat_number(out, *to);
+            out.push_str(r#","count":"#);
+            uint(out, u64::from(*count));
         }
         Event::TrumpShown { trump, cards } => {
             out.push_str(r#"{"kind":"trump_shown","trump":"#);
@@ -513,6 +539,9 @@ fn write_options(out: &mut String, options: &Options) {
         bag_limit,
         bag_penalty,
         spades_broken,
+        jokers,
+        blind_nil,
+        blind_nil_behind,
         schedule,
         hook,
         scoring,
@@ -574,6 +603,18 @@ fn write_options(out: &mut String, options: &Options) {
         key(out, "spades_broken");
         boolean(out, *spades_broken);
     }
+    if let Some(jokers) = jokers {
+        key(out, "jokers");
+        boolean(out, *jokers);
+    }
+    if let Some(blind_nil) = blind_nil {
+        key(out, "blind_nil");
+        boolean(out, *blind_nil);
+    }
+    if let Some(behind) = blind_nil_behind {
+        key(out, "blind_nil_behind");
+        int(out, i64::from(*behind));
+    }
     if let Some(schedule) = schedule {
         key(out, "schedule");
         out.push_str(match schedule {
@@ -634,6 +675,24 @@ fn write_completed_trick(out: &mut String, trick: &CompletedTrick) {
     out.push('}');
 }
 
+fn write_blind(out: &mut String, blind: &BlindView) {
+    let BlindView {
+        face_down,
+        bid,
+        given,
+        received,
+    } = blind;
+    out.push_str(r#","blind":{"face_down":"#);
+    seats(out, face_down);
+    out.push_str(r#","bid":"#);
+    seats(out, bid);
+    out.push_str(r#","given":"#);
+    card_set(out, *given);
+    out.push_str(r#","received":"#);
+    card_set(out, *received);
+    out.push('}');
+}
+
 fn write_pass(out: &mut String, pass: &PassView) {
     let PassView {
         direction,
@@ -667,6 +726,7 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         bags,
         bag_penalty,
         nil,
+        blind_nil,
         secret,
     } = result;
     out.push_str(r#""hand":"#);
@@ -708,6 +768,11 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         }
         out.push(']');
     }
+    if let Some(blind) = blind_nil {
+        out.push_str(r#","blind_nil":"#);
+        let list: arrayvec::ArrayVec<Seat, MAX_SEATS> = blind.iter().collect();
+        seats(out, &list);
+    }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
         hash(out, secret);
@@ -716,21 +781,27 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
 
 // ---- values --------------------------------------------------------------------------------
 
-/// Every card quoted with a comma before it, in index order (`suit * 13 + rank`): card `i` is
-/// `CARDS[5 * i..5 * i + 5]`, or without its comma one byte later.
+/// Every card quoted with a comma before it, in index order (`suit * 13 + rank`, then the
+/// jokers `LJ` and `BJ`): card `i` is `CARDS[5 * i..5 * i + 5]`, or without its comma one
+/// byte later.
 const CARDS: &str = match std::str::from_utf8(&card_table()) {
     Ok(table) => table,
     Err(_) => panic!("card names are ASCII"),
 };
 
-const fn card_table() -> [u8; 5 * 52] {
-    let mut table = [0u8; 5 * 52];
+const fn card_table() -> [u8; 5 * CARD_INDICES as usize] {
+    let mut table = [0u8; 5 * CARD_INDICES as usize];
     let mut i = 0;
-    while i < 52 {
+    while i < CARD_INDICES as usize {
+        let [rank, suit] = if i < 52 {
+            [b"23456789TJQKA"[i % 13], b"CDHS"[i / 13]]
+        } else {
+            [b"LB"[i - 52], b'J']
+        };
         table[5 * i] = b',';
         table[5 * i + 1] = b'"';
-        table[5 * i + 2] = b"23456789TJQKA"[i % 13];
-        table[5 * i + 3] = b"CDHS"[i / 13];
+        table[5 * i + 2] = rank;
+        table[5 * i + 3] = suit;
         table[5 * i + 4] = b'"';
         i += 1;
     }
@@ -920,6 +991,11 @@ mod tests {
             actions.push(Action::Pass { cards });
         }
         actions.extend([0, 7, 13, 17, 255].map(|tricks| Action::Bid { tricks }));
+        actions.extend([Action::BlindNil, Action::SeeCards]);
+        for n in 0..=3u8 {
+            let cards = (0..n).map(|i| Card::from_index(3 * i)).collect();
+            actions.push(Action::Exchange { cards });
+        }
         for action in actions {
             let mut out = String::new();
             write_action(&mut out, &action);

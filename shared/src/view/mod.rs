@@ -15,8 +15,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Suit};
+use crate::deck::Deck;
 use crate::rules::{
-    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Variant,
+    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules, Variant,
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
@@ -66,6 +67,9 @@ pub struct PlayerView {
     pub hearts_broken: bool,
     /// This hand's passing, if there is any.
     pub pass: Option<PassView>,
+    /// Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<BlindView>,
     /// Match totals (filippa: positive totals).
     pub totals: PerSeat<i32>,
     /// Filippa's negative totals.
@@ -73,7 +77,7 @@ pub struct PlayerView {
     /// Filippa's prize pool for this hand.
     pub pool: i32,
     /// The score sheet: one line per finished hand.
-    // The game's lines: its own, shared, at a table; a copy elsewhere (`Game::shared_history`).
+    // Shared, so that a table can hand every view the same lines (`PlayerView::with_history`).
     pub history: Arc<Vec<HandResult>>,
     /// Who has to act now.
     #[schemars(with = "Vec<Seat>")]
@@ -122,10 +126,39 @@ pub struct PassView {
     pub waiting: Seats,
 }
 
+/// Blind nil this hand as the viewer knows it. A face-down hand is not in its holder's
+/// `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BlindView {
+    /// Seats whose cards are face down: they may bid blind nil and have not looked.
+    #[schemars(with = "Vec<Seat>")]
+    pub face_down: Seats,
+    /// Seats that bid blind nil this hand.
+    #[schemars(with = "Vec<Seat>")]
+    pub bid: Seats,
+    /// The cards the viewer gave its partner in the exchange (empty until given, and for
+    /// everyone outside the exchange).
+    pub given: CardSet,
+    /// The cards the viewer received from its partner in the exchange.
+    pub received: CardSet,
+}
+
 impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
     pub fn of(game: &Game, viewer: Option<Seat>) -> PlayerView {
+        PlayerView::with_history(game, viewer, Arc::new(game.history().to_vec()))
+    }
+
+    /// [`PlayerView::of`] holding `history`, which must be the game's score sheet: for a
+    /// caller that makes many views of one game and keeps its lines rather than copy them.
+    #[must_use]
+    pub fn with_history(
+        game: &Game,
+        viewer: Option<Seat>,
+        history: Arc<Vec<HandResult>>,
+    ) -> PlayerView {
+        debug_assert_eq!(history.as_slice(), game.history());
         let n = game.players();
         let own = |f: &dyn Fn(Seat) -> CardSet| viewer.map_or(CardSet::EMPTY, f);
         let mut hand_sizes = PerSeat::new(n);
@@ -141,7 +174,13 @@ impl PlayerView {
             phase: game.phase(),
             hand_number: game.hand_number(),
             dealer: game.dealer(),
-            hand: own(&|s| game.hand(s)),
+            hand: own(&|s| {
+                if game.face_down().contains(s) {
+                    CardSet::EMPTY
+                } else {
+                    game.hand(s)
+                }
+            }),
             hand_sizes,
             trump: game.trump(),
             face_up: game.face_up(),
@@ -162,10 +201,16 @@ impl PlayerView {
                 received: own(&|s| game.received_by(s)),
                 waiting: game.to_pass().iter().collect(),
             }),
+            blind: game.plays_blind().then(|| BlindView {
+                face_down: game.face_down().iter().collect(),
+                bid: game.blind_bids().iter().collect(),
+                given: own(&|s| game.passed_by(s)),
+                received: own(&|s| game.received_by(s)),
+            }),
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
-            history: game.shared_history(),
+            history,
             to_act: game.to_act().iter().collect(),
             legal: viewer.map_or(Legal::Wait, |s| game.legal_actions(s)),
             winners: game.winners().iter().copied().collect(),
@@ -184,7 +229,13 @@ impl PlayerView {
     /// The cards whose place nobody can know: not in the viewer's hand, not played, not face up.
     #[must_use]
     pub fn unseen_cards(&self) -> CardSet {
-        CardSet::FULL - self.hand - self.played_cards() - self.face_up
+        self.deck().cards() - self.hand - self.played_cards() - self.face_up
+    }
+
+    /// The cards the game deals, from its rules (a view's options are always valid ones).
+    #[must_use]
+    pub fn deck(&self) -> Deck {
+        Rules::new(self.variant, &self.options).map_or(Deck::STANDARD, |rules| rules.deck())
     }
 }
 
@@ -204,76 +255,21 @@ mod tests {
     use crate::bots::RandomBot;
     use crate::rules::{Options, Variant};
 
-    /// Views of a game that keeps its lines shared carry the game's own lines and share them
-    /// until a hand ends; the lines a view holds stay as they were when a hand ends after it
-    /// was made.
+    /// A view given the game's lines holds those very lines and is otherwise the view `of`
+    /// makes, through several hands of a match.
     #[test]
-    fn views_share_the_score_sheet_until_a_hand_ends() {
+    fn a_view_with_the_game_s_lines_is_the_same_view() {
         let mut game = Game::new(Variant::Hearts, &Options::default(), 3).unwrap();
-        game.keep_history_shared();
         let mut bot = RandomBot::new(4);
         let mut events = Vec::new();
-        let mut last = PlayerView::of(&game, None);
-        let mut hands_ended = 0;
-        while !game.is_over() && hands_ended < 3 {
+        while game.history().len() < 3 {
             let seat = game.to_act().first().unwrap();
-            let held = last.history.as_ref().clone();
             bot.act_on(&mut game, seat, &mut events).unwrap();
-            assert_eq!(*last.history, held, "a view's lines never change");
-            let view = PlayerView::of(&game, Some(seat));
-            assert_eq!(view.history.as_slice(), game.history());
-            if view.history.len() == last.history.len() {
-                assert!(Arc::ptr_eq(&view.history, &last.history));
-            } else {
-                assert_eq!(view.history.len(), last.history.len() + 1);
-                assert_eq!(view.history[..held.len()], held[..]);
-                hands_ended += 1;
-            }
-            last = view;
+            let lines = Arc::new(game.history().to_vec());
+            let view = PlayerView::with_history(&game, Some(seat), Arc::clone(&lines));
+            assert!(Arc::ptr_eq(&view.history, &lines));
+            assert_eq!(view, PlayerView::of(&game, Some(seat)));
         }
-        assert_eq!(hands_ended, 3);
-    }
-
-    /// A game alone with its shared lines adds each hand's line in place; a copy of the game
-    /// shares them until one of the two finishes a hand. A game that does not share its
-    /// lines gives each view a copy, and equals its sharing twin.
-    #[test]
-    fn a_game_copies_its_lines_only_while_they_are_shared() {
-        let mut game = Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
-        let mut owned = game.clone();
-        game.keep_history_shared();
-        assert_eq!(game, owned);
-        let mut bot = RandomBot::new(6);
-        let mut events = Vec::new();
-        let finish_hand = |game: &mut Game, bot: &mut RandomBot, events: &mut Vec<_>| {
-            let lines = game.history().len();
-            while game.history().len() == lines {
-                let seat = game.to_act().first().unwrap();
-                bot.act_on(game, seat, events).unwrap();
-            }
-        };
-        let alone = Arc::as_ptr(&game.shared_history());
-        finish_hand(&mut game, &mut bot, &mut events);
-        assert_eq!(Arc::as_ptr(&game.shared_history()), alone, "added in place");
-        let before = game.shared_history();
-        let copy = game.clone();
-        assert!(Arc::ptr_eq(&copy.shared_history(), &before));
-        drop(before);
-        finish_hand(&mut game, &mut bot, &mut events);
-        assert_eq!(copy.history().len(), 1, "the copy's lines did not change");
-        assert_eq!(game.history().len(), 2);
-        assert_eq!(game.history()[0], copy.history()[0]);
-
-        let mut bot = RandomBot::new(6);
-        for _ in 0..2 {
-            finish_hand(&mut owned, &mut bot, &mut events);
-        }
-        assert_eq!(
-            owned, game,
-            "the same play, the same game, however the lines are kept"
-        );
-        let (a, b) = (owned.shared_history(), owned.shared_history());
-        assert!(!Arc::ptr_eq(&a, &b) && a == b, "copies of the owned lines");
     }
 
     /// A view's lists are kept inline: a view read from JSON with more tricks than a hand

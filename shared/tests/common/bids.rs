@@ -9,18 +9,30 @@ use parlor_shared::rules::OhHellScoring;
 pub type SpadesLine = (Vec<i32>, [i32; 2], [i32; 2], Vec<Option<bool>>);
 
 pub fn spades_line(rules: &Rules, bids: &[u8], took: &[u8], bags: [i32; 2]) -> SpadesLine {
+    spades_line_blind(rules, bids, took, bags, &[])
+}
+
+/// [`spades_line`] of a hand where the seats in `blind` bid blind nil: 200 made, -200 not.
+pub fn spades_line_blind(
+    rules: &Rules,
+    bids: &[u8],
+    took: &[u8],
+    bags: [i32; 2],
+    blind: &[usize],
+) -> SpadesLine {
     let mut points = vec![0; 4];
     let mut nil = vec![None; 4];
     let mut bags_after = [0; 2];
     let mut penalties = [0; 2];
     for side in 0..2 {
         let seats = [side, side + 2];
-        let is_nil = |s: usize| rules.nil && bids[s] == 0;
+        let is_nil = |s: usize| blind.contains(&s) || (rules.nil && bids[s] == 0);
         let mut side_points = 0;
         let mut new_bags = 0;
         for &s in seats.iter().filter(|s| is_nil(**s)) {
+            let value = if blind.contains(&s) { 200 } else { 100 };
             nil[s] = Some(took[s] == 0);
-            side_points += if took[s] == 0 { 100 } else { -100 };
+            side_points += if took[s] == 0 { value } else { -value };
             new_bags += i32::from(took[s]);
         }
         let contract: i32 = seats

@@ -83,6 +83,10 @@ pub fn lowest_action(game: &Game) -> Option<(Seat, Action)> {
         Legal::Bid { min, forbidden, .. } => Action::Bid {
             tricks: if forbidden == Some(min) { min + 1 } else { min },
         },
+        Legal::Blind => Action::SeeCards,
+        Legal::Exchange { count, from, .. } => Action::Exchange {
+            cards: from.iter().take(count as usize).collect(),
+        },
         Legal::Wait => unreachable!("a seat to act has something to do"),
     };
     Some((seat, action))

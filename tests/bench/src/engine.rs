@@ -94,8 +94,6 @@ fn instruction_sets() -> Vec<&'static str> {
         ("bmi1", cfg!(target_feature = "bmi1")),
         ("bmi2", cfg!(target_feature = "bmi2")),
         ("avx2", cfg!(target_feature = "avx2")),
-        // The card select as one `pdep` (feature `pdep`, with BMI2).
-        ("pdep", cfg!(all(feature = "pdep", target_feature = "bmi2"))),
     ] {
         if enabled {
             sets.push(name);

@@ -15,7 +15,7 @@ from .cards import (
     by_suit, full_deck, of_suit, parse_cards, trick_winner,
 )
 from .view import HandResult, Play, Trick, View
-from .bidding import simple_bid, sure_tricks
+from .bidding import simple_bid, simple_exchange, sure_tricks
 from .client import ParlorError, Problem, RunResult, Session, create_table
 from .bot import Bot, LowestCardBot
 from .serve import ServeResult
@@ -26,6 +26,6 @@ __all__ = [
     "ACE", "CLUBS", "DIAMONDS", "HEARTS", "JACK", "KING", "QUEEN", "RANKS", "SPADES", "SUITS",
     "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
     "HandResult", "Play", "Trick", "View", "ParlorError", "Problem", "RunResult", "Session",
-    "create_table", "Bot", "LowestCardBot", "ServeResult", "simple_bid", "sure_tricks",
+    "create_table", "Bot", "LowestCardBot", "ServeResult", "simple_bid", "simple_exchange", "sure_tricks",
     "__version__",
 ]

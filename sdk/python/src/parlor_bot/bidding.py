@@ -24,12 +24,26 @@ def sure_tricks(view: "View") -> int:
     for suit in {c.suit for c in view.hand}:
         ranks = {c.rank for c in view.hand if c.suit == suit}
         length = len(ranks)
+        # The jokers are spades above the ace: each is a trick like an ace.
         count += ACE in ranks
+        count += sum(1 for r in ranks if r > ACE)
         count += KING in ranks and length >= 2
         if suit == view.trump:
             count += QUEEN in ranks and length >= 3
             count += max(0, length - 4)
     return count
+
+
+def simple_exchange(view: "View") -> list:
+    """The cards to give in a blind nil exchange: the lowest (spades last) to a partner who bid
+    blind nil, the highest (spades first) back to the partner, who can use them."""
+    bidder = view.blind is not None and view.exchange_to in view.blind.bid
+
+    def strength(card):
+        return (card.suit == "S", card.rank)
+
+    cards = sorted(view.legal, key=strength, reverse=not bidder)
+    return cards[: view.pass_count]
 
 
 def simple_bid(view: "View") -> int:

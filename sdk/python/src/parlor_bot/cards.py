@@ -1,13 +1,15 @@
 """Cards, suits and ranks, written as on the wire: ``"QS"``, ``"TD"``, ``"2C"``.
 
-There is one card syntax, the protocol's ``^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$``: a rank (``T``
-or ``10`` for ten) then a suit, in either case, nothing around them. ``Card`` accepts exactly
-what the server accepts, and ``str(card)`` is always the canonical form the server writes: two
-capitals with ``T`` for ten.
+There is one card syntax, the protocol's ``^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$``:
+a rank (``T`` or ``10`` for ten) then a suit, or ``LJ`` / ``BJ`` for the little / big joker, in
+either case, nothing around them. ``Card`` accepts exactly what the server accepts, and
+``str(card)`` is always the canonical form the server writes: two capitals with ``T`` for ten.
 
 A :class:`Card` has a ``rank`` (2 to 14, ace high) and a ``suit`` (one of ``"C"``, ``"D"``,
-``"H"``, ``"S"``). Cards compare by rank first, then by suit (clubs < diamonds < hearts < spades),
-so ``min(view.legal)`` is the lowest card you may play and ``max(cards)`` the highest.
+``"H"``, ``"S"``). The jokers (Spades with the option ``jokers``) are spades of rank 15 (little)
+and 16 (big), above the ace, so following suit and :func:`trick_winner` need nothing special.
+Cards compare by rank first, then by suit (clubs < diamonds < hearts < spades), so
+``min(view.legal)`` is the lowest card you may play and ``max(cards)`` the highest.
 """
 
 from __future__ import annotations
@@ -31,8 +33,16 @@ QUEEN = 12
 KING = 13
 ACE = 14
 
+#: The jokers' ranks: spades above the ace.
+LITTLE_JOKER = 15
+BIG_JOKER = 16
+
 #: Ranks from the two (2) to the ace (14).
 RANKS = tuple(range(2, 15))
+
+#: The jokers as the server writes them, by rank.
+JOKERS = {LITTLE_JOKER: "LJ", BIG_JOKER: "BJ"}
+JOKER_NAMES = {LITTLE_JOKER: "little joker", BIG_JOKER: "big joker"}
 
 RANK_LETTERS = "23456789TJQKA"
 RANK_NAMES = (
@@ -41,12 +51,12 @@ RANK_NAMES = (
 )
 
 #: The protocol's card syntax, shared with the server and the web client.
-CARD_PATTERN = re.compile(r"^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$")
+CARD_PATTERN = re.compile(r"^(?:(?:10|[2-9TJQKAtjqka])[CDHScdhs]|[LBlb][Jj])$")
 
 #: The refusal's advice, word for word the server's.
 _ADVICE = (
     "is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), "
-    "like QS, TD or 10H (either case)"
+    "like QS, TD or 10H, or LJ / BJ for the little / big joker (either case)"
 )
 
 
@@ -58,8 +68,8 @@ class Card:
     """One playing card. Immutable and hashable, so it can go in sets and dict keys.
 
     ``Card("QS")``, ``Card(12, "S")`` and ``Card("Q", "S")`` are the queen of spades;
-    so are ``Card("qs")``; ``Card("10H")`` is ``Card("TH")``. ``str(card)`` is the canonical
-    two-letter form the server writes.
+    so are ``Card("qs")``; ``Card("10H")`` is ``Card("TH")``; ``Card("BJ")`` is
+    ``Card(BIG_JOKER, "S")``. ``str(card)`` is the canonical two-letter form the server writes.
     """
 
     __slots__ = ("_rank", "_suit")
@@ -74,10 +84,12 @@ class Card:
                 if len(rank) != 1 or rank not in RANK_LETTERS:
                     raise CardError(f"`{rank}` is not a rank: use 2-9, T, J, Q, K or A")
                 rank = RANK_LETTERS.index(rank) + 2
-            if not isinstance(rank, int) or not 2 <= rank <= 14:
-                raise CardError(f"`{rank}` is not a rank: use 2 to 14 (ace)")
+            if not isinstance(rank, int) or not 2 <= rank <= 16:
+                raise CardError(f"`{rank}` is not a rank: use 2 to 14 (ace), or 15 / 16 (jokers)")
             if suit not in SUITS:
                 raise CardError(f"`{suit}` is not a suit: use C, D, H or S")
+            if rank in JOKERS and suit != SPADES:
+                raise CardError("the jokers are spades")
             s = suit
             r = rank
         object.__setattr__(self, "_rank", r)
@@ -88,8 +100,13 @@ class Card:
 
     @property
     def rank(self) -> int:
-        """2 to 10, jack 11, queen 12, king 13, ace 14."""
+        """2 to 10, jack 11, queen 12, king 13, ace 14; little joker 15, big joker 16."""
         return self._rank
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the little and the big joker."""
+        return self._rank in JOKERS
 
     @property
     def suit(self) -> str:
@@ -98,17 +115,22 @@ class Card:
 
     @property
     def index(self) -> int:
-        """0..51 as the server numbers cards: clubs 2..A, then diamonds, hearts, spades."""
+        """0..53 as the server numbers cards: clubs 2..A, then diamonds, hearts, spades, then
+        the little and the big joker."""
         return SUITS.index(self._suit) * 13 + self._rank - 2
 
     @property
     def name(self) -> str:
-        """How people say it: ``"queen of spades"``."""
+        """How people say it: ``"queen of spades"``, ``"big joker"``."""
+        if self.is_joker:
+            return JOKER_NAMES[self._rank]
         return f"{RANK_NAMES[self._rank - 2]} of {SUIT_NAMES[self._suit]}"
 
     @property
     def symbol(self) -> str:
-        """With a suit symbol, for people: ``"Q\u2660"``."""
+        """With a suit symbol, for people: ``"Q\u2660"`` (a joker: ``"BJ"``)."""
+        if self.is_joker:
+            return JOKERS[self._rank]
         return RANK_LETTERS[self._rank - 2] + SUIT_SYMBOLS[self._suit]
 
     def _key(self):
@@ -140,6 +162,8 @@ class Card:
         return self._key() >= Card(other)._key()
 
     def __str__(self) -> str:
+        if self.is_joker:
+            return JOKERS[self._rank]
         return RANK_LETTERS[self._rank - 2] + self._suit
 
     def __repr__(self) -> str:
@@ -156,13 +180,15 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Parses the protocol's form, ``"QS"`` or ``"TD"``, and nothing else."""
+        """Parses the protocol's form, ``"QS"``, ``"TD"`` or ``"BJ"``, and nothing else."""
         return cls(text)
 
 
 def _parse(text: str):
     if not isinstance(text, str) or not CARD_PATTERN.fullmatch(text):
         raise CardError(f"`{text}` {_ADVICE}")
+    if text.upper() in ("LJ", "BJ"):
+        return (LITTLE_JOKER if text.upper() == "LJ" else BIG_JOKER), SPADES
     rank, suit = ("T", text[2]) if text.startswith("10") else (text[0], text[1])
     return RANK_LETTERS.index(rank.upper()) + 2, suit.upper()
 
@@ -176,9 +202,15 @@ def parse_cards(text: Union[str, Iterable[str]]) -> List[Card]:
     return [Card(p) for p in parts]
 
 
-def full_deck() -> List[Card]:
-    """All 52 cards, in the server's order (clubs 2..A, diamonds, hearts, spades)."""
-    return [Card(r, s) for s in SUITS for r in RANKS]
+def full_deck(jokers: bool = False) -> List[Card]:
+    """All 52 cards, in the server's order (clubs 2..A, diamonds, hearts, spades); with
+    ``jokers`` (Spades' option) the little and big joker replace the 2 of clubs and the 2 of
+    diamonds, last."""
+    cards = [Card(r, s) for s in SUITS for r in RANKS]
+    if not jokers:
+        return cards
+    plain = [c for c in cards if str(c) not in ("2C", "2D")]
+    return plain + [Card(LITTLE_JOKER, SPADES), Card(BIG_JOKER, SPADES)]
 
 
 def by_suit(cards: Iterable[Card]) -> List[Card]:

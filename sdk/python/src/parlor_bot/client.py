@@ -23,7 +23,7 @@ from numbers import Integral
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .backoff import backoff_delay
-from .bidding import simple_bid
+from .bidding import simple_bid, simple_exchange
 from .cards import Card, CardError
 from .facts import Facts, facts_by_variant
 from .view import MATCH_OVER, View
@@ -47,13 +47,15 @@ STALE_CODES = {
 
 #: The events that answer a move of this seat: its card, its pass, its bid, or its card's
 #: penalty.
-MOVE_EVENTS = ("played", "pass_chosen", "bid", "bad_card")
+MOVE_EVENTS = ("played", "pass_chosen", "bid", "bad_card", "cards_seen", "exchanged")
 
 
 def describe_move(msg: Dict[str, Any]) -> str:
     """A move message in a few words: ``QS``, ``2C 3D 4H``, ``bid 3``."""
     if msg.get("type") == "bid":
         return f"bid {msg.get('tricks')}"
+    if msg.get("type") in ("blind_nil", "see_cards"):
+        return msg["type"].replace("_", " ")
     return msg.get("card") or " ".join(msg.get("cards", []))
 
 
@@ -611,7 +613,8 @@ class Session:
         event = msg.get("event") or {}
         self.view.apply_event(event, seq)
         kind = event.get("kind")
-        if kind in MOVE_EVENTS and event.get("seat") == self.seat:
+        blind_bid = kind == "bid" and self.view.blind is not None and self.seat in self.view.blind.bid
+        if kind in MOVE_EVENTS and event.get("seat", event.get("from")) == self.seat and not blind_bid:
             self._resyncs = 0
             mine = self._inflight[0] if self._inflight else None
             if mine is not None and (
@@ -693,6 +696,8 @@ class Session:
         """Checks that the prompt fits the view; if it does not, asks for a fresh snapshot
         (and the prompt again) with `sync`."""
         view = self.view
+        if view.legal_kind == "blind":
+            return True  # the hand is face down: nothing to check
         if view.legal_kind == "bid":
             # A bid prompt names no cards: the hand's size is what can be checked.
             ok = view.seat is None or len(view.hand) == view.hand_sizes[view.seat]
@@ -718,9 +723,13 @@ class Session:
         view = self.view
         situation = view.summary()
         mine = view.copy()
-        method = {"pass": "pass_cards", "bid": "bid"}.get(view.legal_kind, "play_card")
-        # A bot written before bidding (or without a `bid`) gets the simple bid.
-        choose = getattr(self.bot, method, None) or (simple_bid if method == "bid" else None)
+        method = {
+            "pass": "pass_cards", "bid": "bid", "blind": "blind_nil", "exchange": "exchange_cards",
+        }.get(view.legal_kind, "play_card")
+        # A bot written before bidding (or without a `bid`) gets the simple bid; one without
+        # `blind_nil` looks at its cards, one without `exchange_cards` gives the simple exchange.
+        defaults = {"bid": simple_bid, "blind_nil": lambda v: False, "exchange_cards": simple_exchange}
+        choose = getattr(self.bot, method, None) or defaults.get(method)
         start = time.perf_counter()
         try:
             if choose is None:
@@ -781,6 +790,12 @@ class Session:
 
     @staticmethod
     def _move_message(view: View, answer: Any) -> Dict[str, Any]:
+        if view.legal_kind == "blind":
+            return {"type": "blind_nil" if answer is True else "see_cards"}
+        if view.legal_kind == "exchange":
+            if isinstance(answer, (str, Card)) or answer is None:
+                raise TypeError(f"exchange_cards must return a list of {view.pass_count} cards")
+            return {"type": "exchange", "cards": [str(Card(c)) for c in answer]}
         if view.legal_kind == "bid":
             if isinstance(answer, bool) or not isinstance(answer, Integral):
                 raise TypeError(f"bid must return a number of tricks, one of {view.legal_bids}")
@@ -807,6 +822,12 @@ class Session:
             chosen = f"bid {msg['tricks']}"
         elif view.legal_kind == "pass":
             msg = {"type": "pass", "cards": [str(c) for c in sorted(view.legal)[: view.pass_count]]}
+            chosen = msg["cards"]
+        elif view.legal_kind == "blind":
+            msg = {"type": "see_cards"}
+            chosen = "see cards"
+        elif view.legal_kind == "exchange":
+            msg = {"type": "exchange", "cards": [str(c) for c in simple_exchange(view)]}
             chosen = msg["cards"]
         elif view.legal:
             msg = {"type": "play", "card": str(min(view.legal))}

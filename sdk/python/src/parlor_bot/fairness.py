@@ -8,6 +8,9 @@ can check that the secret matches the commitment and recompute every seat's card
     problems = verify_hand(variant="hearts", dealer=3, secret=..., commitment=..., dealt={0: [...]})
     assert not problems, problems
 
+A table's options can change the deck (Spades' ``jokers``) and the hand sizes (Oh Hell's
+``players`` and the hand's own size): pass ``jokers=True``, ``players=`` and ``hand_size=``.
+
 It shares no code with the server: it is an independent reading of the documented recipe.
 """
 
@@ -15,24 +18,30 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import Dict, Iterable, List, Mapping
+from typing import Dict, Iterable, List, Mapping, Optional
 
-#: Seats and cards per seat of each variant.
+#: Seats and cards per seat of each variant (Oh Hell: its first hand at four seats).
 VARIANTS = {
     "hearts": (4, 13),
     "hearts5": (5, 10),
     "filippa": (4, 13),
     "tricks": (4, 13),
     "whist": (4, 13),
+    "spades": (4, 13),
+    "ohhell": (4, 12),
 }
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 
 
-def ordered_deck() -> List[str]:
-    """The deck in index order: clubs 2..A, diamonds, hearts, spades."""
-    return [rank + suit for suit in SUITS for rank in RANKS]
+def ordered_deck(jokers: bool = False) -> List[str]:
+    """The deck in index order: clubs 2..A, diamonds, hearts, spades; with ``jokers``, no 2C
+    or 2D and the little and big joker last."""
+    cards = [rank + suit for suit in SUITS for rank in RANKS]
+    if jokers:
+        cards = [c for c in cards if c not in ("2C", "2D")] + ["LJ", "BJ"]
+    return cards
 
 
 def hand_secret(master: bytes, hand: int) -> bytes:
@@ -88,21 +97,38 @@ def chacha20_keystream(key: bytes, length: int) -> bytes:
     return out[:length]
 
 
-def deck(secret: bytes) -> List[str]:
-    """The shuffled deck: Fisher-Yates driven by 51 little-endian words of the keystream."""
-    words = struct.unpack("<51I", chacha20_keystream(secret, 51 * 4))
-    cards = ordered_deck()
+def shuffle(cards: List[str], secret: bytes) -> List[str]:
+    """``cards`` (N of them) shuffled by Fisher-Yates driven by N - 1 little-endian words of the
+    keystream."""
+    n = len(cards)
+    words = struct.unpack(f"<{n - 1}I", chacha20_keystream(secret, (n - 1) * 4))
+    cards = list(cards)
     for step, word in enumerate(words):
-        i = 51 - step
+        i = n - 1 - step
         j = (word * (i + 1)) >> 32
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
-def deal(variant: str, dealer: int, secret: bytes) -> Dict[int, List[str]]:
-    """Each seat's cards: one at a time from the dealer's left. Key ``-1``: cards left over."""
+def deck(secret: bytes, jokers: bool = False) -> List[str]:
+    """The shuffled deck of a hand (with ``jokers``: Spades' deck with the jokers)."""
+    return shuffle(ordered_deck(jokers), secret)
+
+
+def deal(
+    variant: str,
+    dealer: int,
+    secret: bytes,
+    jokers: bool = False,
+    players: Optional[int] = None,
+    hand_size: Optional[int] = None,
+) -> Dict[int, List[str]]:
+    """Each seat's cards: one at a time from the dealer's left. Key ``-1``: cards left over.
+    ``players`` and ``hand_size`` override the variant's (Oh Hell's change)."""
     seats, size = VARIANTS[variant]
-    cards = deck(secret)
+    seats = players or seats
+    size = hand_size or size
+    cards = deck(secret, jokers)
     hands: Dict[int, List[str]] = {s: [] for s in range(seats)}
     seat = (dealer + 1) % seats
     for card in cards[: seats * size]:
@@ -123,17 +149,21 @@ def verify_hand(
     secret: str,
     commitment_hex: str,
     dealt: Mapping[int, Iterable[str]],
+    jokers: bool = False,
+    players: Optional[int] = None,
+    hand_size: Optional[int] = None,
 ) -> List[str]:
     """Checks one hand; returns what is wrong (an empty list when all is well).
 
     ``secret`` and ``commitment_hex`` are the hex strings of ``hand_scored`` and
     ``hand_started``; ``dealt`` maps seats to the cards they were dealt (any you know).
+    ``jokers``, ``players`` and ``hand_size`` are the table's (see :func:`deal`).
     """
     problems = []
     raw = bytes.fromhex(secret)
     if commitment(raw).hex() != commitment_hex.lower():
         problems.append("the secret does not hash to the commitment")
-    hands = deal(variant, dealer, raw)
+    hands = deal(variant, dealer, raw, jokers, players, hand_size)
     for seat, cards in dealt.items():
         want = sorted(hands[int(seat)])
         got = sorted(_canon(c) for c in cards)

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 # A seat number, `0..n` clockwise. The seat "left" of `s` is `s + 1 mod n`, the next to play.
 Seat = int
 
-# A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), in either case, e.g. "QS", "TD", "10h". The server always writes two capitals with T for ten.
+# A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. "QS", "TD", "10h", "BJ". The server always writes two capitals with T for ten.
 Card = str
 
 # Which game is played at a table.
@@ -56,7 +56,7 @@ PerSeatNullableBoolean = List[Optional[bool]]
 PassDirection = Union[Literal['left'], Literal['right'], Literal['across']]
 
 # Where the game stands.
-Phase = Union[Literal['passing'], Literal['bidding'], Literal['playing'], Literal['match_over']]
+Phase = Union[Literal['passing'], Literal['bidding'], Literal['exchanging'], Literal['playing'], Literal['match_over']]
 
 Suit = Literal['C', 'D', 'H', 'S']
 
@@ -103,6 +103,29 @@ _BidMsgOptional = TypedDict('_BidMsgOptional', {'seat': Optional['Seat'], 'seq':
 class BidMsg(_BidMsgRequired, _BidMsgOptional):
     """Bid the tricks you expect to take (spades, ohhell), within the prompt's `min` and
 `max` and not its `forbidden`."""
+
+
+_BlindNilMsgRequired = TypedDict('_BlindNilMsgRequired', {'type': Literal['blind_nil']})
+_BlindNilMsgOptional = TypedDict('_BlindNilMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class BlindNilMsg(_BlindNilMsgRequired, _BlindNilMsgOptional):
+    """Bid blind nil (spades with `blind_nil`), answering a `blind` prompt: nil, bid before
+looking at your cards."""
+
+
+_SeeCardsMsgRequired = TypedDict('_SeeCardsMsgRequired', {'type': Literal['see_cards']})
+_SeeCardsMsgOptional = TypedDict('_SeeCardsMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class SeeCardsMsg(_SeeCardsMsgRequired, _SeeCardsMsgOptional):
+    """Look at your cards instead of bidding blind nil, answering a `blind` prompt: your
+`dealt` follows, then a `bid` prompt."""
+
+
+_ExchangeMsgRequired = TypedDict('_ExchangeMsgRequired', {'cards': List['Card'], 'type': Literal['exchange']})
+_ExchangeMsgOptional = TypedDict('_ExchangeMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class ExchangeMsg(_ExchangeMsgRequired, _ExchangeMsgOptional):
+    """Give your partner cards in a blind nil exchange, answering an `exchange` prompt."""
 
 
 _AddBotMsgRequired = TypedDict('_AddBotMsgRequired', {'seat': 'Seat', 'strategy': str, 'type': Literal['add_bot']})
@@ -223,7 +246,7 @@ class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
 
 
-_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
+_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'blind_nil': Optional[bool], 'blind_nil_behind': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
 
 class Options(_OptionsOptional):
     """The options a table was created with. Each is optional; absent ones take the variant's
@@ -257,8 +280,15 @@ class TableMsg(_TableMsgRequired):
     """Who sits where and how the table stands; sent whenever that changes."""
 
 
+_BlindViewRequired = TypedDict('_BlindViewRequired', {'bid': List['Seat'], 'face_down': List['Seat'], 'given': 'Cards', 'received': 'Cards'})
+
+class BlindView(_BlindViewRequired):
+    """Blind nil this hand as the viewer knows it. A face-down hand is not in its holder's
+`hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid."""
+
+
 _HandResultRequired = TypedDict('_HandResultRequired', {'hand': int, 'penalties': 'PerSeatInt32', 'points': 'PerSeatInt32', 'pool_carried': int, 'totals': 'PerSeatInt32', 'tricks': 'PerSeatUint8'})
-_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32']}, total=False)
+_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'blind_nil': Optional[List['Seat']], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32']}, total=False)
 
 class HandResult(_HandResultRequired, _HandResultOptional):
     """The score sheet line of one hand."""
@@ -281,6 +311,19 @@ _BidLegalOptional = TypedDict('_BidLegalOptional', {'forbidden': Optional[int]},
 
 class BidLegal(_BidLegalRequired, _BidLegalOptional):
     """Bid a number of tricks from `min` to `max`, but not `forbidden`."""
+
+
+_BlindLegalRequired = TypedDict('_BlindLegalRequired', {'type': Literal['blind']})
+
+class BlindLegal(_BlindLegalRequired):
+    """The viewer's cards are face down: bid blind nil (`blind_nil`), or look at them
+(`see_cards`) and then bid."""
+
+
+_ExchangeLegalRequired = TypedDict('_ExchangeLegalRequired', {'count': int, 'from': 'Cards', 'to': 'Seat', 'type': Literal['exchange']})
+
+class ExchangeLegal(_ExchangeLegalRequired):
+    """Choose exactly `count` distinct cards of `from` to give `to` (a blind nil exchange)."""
 
 
 _WaitLegalRequired = TypedDict('_WaitLegalRequired', {'type': Literal['wait']})
@@ -314,7 +357,7 @@ class CompletedTrick(_CompletedTrickRequired):
 
 
 _PlayerViewRequired = TypedDict('_PlayerViewRequired', {'dealer': 'Seat', 'face_up': 'Cards', 'hand': 'Cards', 'hand_number': int, 'hand_sizes': 'PerSeatUint8', 'hearts_broken': bool, 'history': List['HandResult'], 'legal': 'Legal', 'negatives': 'PerSeatInt32', 'options': 'Options', 'phase': 'Phase', 'players': int, 'pool': int, 'to_act': List['Seat'], 'totals': 'PerSeatInt32', 'trick': 'TrickView', 'tricks': List['CompletedTrick'], 'tricks_won': 'PerSeatUint8', 'variant': 'Variant', 'winners': List['Seat']})
-_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
+_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'blind': Optional['BlindView'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
 
 class PlayerView(_PlayerViewRequired, _PlayerViewOptional):
     """The table as one player (or a spectator, with `seat: None`) sees it."""
@@ -337,6 +380,32 @@ _DealtEventRequired = TypedDict('_DealtEventRequired', {'cards': 'Cards', 'kind'
 
 class DealtEvent(_DealtEventRequired):
     """A player's dealt hand. Private to `seat`."""
+
+
+_DealtFaceDownEventRequired = TypedDict('_DealtFaceDownEventRequired', {'kind': Literal['dealt_face_down'], 'seats': List['Seat']})
+
+class DealtFaceDownEvent(_DealtFaceDownEventRequired):
+    """These seats' hands were dealt face down: each may bid blind nil before looking, and
+is sent its `dealt` only once it looks or bids (Spades' blind nil)."""
+
+
+_CardsSeenEventRequired = TypedDict('_CardsSeenEventRequired', {'kind': Literal['cards_seen'], 'seat': 'Seat'})
+
+class CardsSeenEvent(_CardsSeenEventRequired):
+    """A seat whose hand was face down looked at it (its `dealt` follows, to it alone)."""
+
+
+_BlindNilEventRequired = TypedDict('_BlindNilEventRequired', {'kind': Literal['blind_nil'], 'seat': 'Seat'})
+
+class BlindNilEvent(_BlindNilEventRequired):
+    """A seat bid blind nil, a nil bid made before looking (a `bid` of 0 follows)."""
+
+
+_ExchangedEventRequired = TypedDict('_ExchangedEventRequired', {'count': int, 'from': 'Seat', 'kind': Literal['exchanged'], 'to': 'Seat'})
+
+class ExchangedEvent(_ExchangedEventRequired):
+    """Cards went to a partner in a blind nil exchange; which cards is not public (a
+`cards_passed` tells the two partners)."""
 
 
 _TrumpShownEventRequired = TypedDict('_TrumpShownEventRequired', {'cards': 'Cards', 'kind': Literal['trump_shown'], 'trump': 'Suit'})
@@ -437,6 +506,24 @@ _BidActionRequired = TypedDict('_BidActionRequired', {'tricks': int, 'type': Lit
 
 class BidAction(_BidActionRequired):
     """Bid the tricks one expects to take this hand (in Spades 0 is nil)."""
+
+
+_BlindNilActionRequired = TypedDict('_BlindNilActionRequired', {'type': Literal['blind_nil']})
+
+class BlindNilAction(_BlindNilActionRequired):
+    """Bid nil without looking at one's cards (Spades' blind nil)."""
+
+
+_SeeCardsActionRequired = TypedDict('_SeeCardsActionRequired', {'type': Literal['see_cards']})
+
+class SeeCardsAction(_SeeCardsActionRequired):
+    """Look at one's cards instead of bidding blind; then bid as usual."""
+
+
+_ExchangeActionRequired = TypedDict('_ExchangeActionRequired', {'cards': List['Card'], 'type': Literal['exchange']})
+
+class ExchangeAction(_ExchangeActionRequired):
+    """Give these cards to one's partner in a blind nil exchange."""
 
 
 _HintServerMsgRequired = TypedDict('_HintServerMsgRequired', {'action': 'Action', 'seq': int, 'type': Literal['hint']})
@@ -557,22 +644,22 @@ class VariantInfo(_VariantInfoRequired, _VariantInfoOptional):
 
 
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
-# A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A).
+# A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
 Cards = List['Card']
 
 # What a seat may do now.
-Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal']
+Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'WaitLegal']
 
 # Something that happened at the table. Most events are public; [`Event::visible_to`] says
 # which are not.
-Event = Union['HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
+Event = Union['HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
 # A player's move.
-Action = Union['PassAction', 'PlayAction', 'BidAction']
+Action = Union['PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction']
 
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'BlindView', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']

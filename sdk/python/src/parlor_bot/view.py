@@ -77,6 +77,8 @@ class HandResult:
     #: Spades: each nil bid's outcome per seat (True made, False failed, None for a seat that
     #: did not bid nil); None when nobody bid nil.
     nil: Optional[List[Optional[bool]]] = None
+    #: Spades: the seats whose nil was bid blind (worth 200); None when nobody bid blind nil.
+    blind_nil: Optional[List[int]] = None
 
     def to_json(self) -> Dict[str, Any]:
         """As the server writes it."""
@@ -85,7 +87,7 @@ class HandResult:
             "tricks": list(self.tricks), "totals": list(self.totals),
             "pool_carried": self.pool_carried, "moon": self.moon,
         }
-        for name in ("bids", "bags", "bag_penalty", "nil"):
+        for name in ("bids", "bags", "bag_penalty", "nil", "blind_nil"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value)
@@ -106,6 +108,34 @@ class HandResult:
             bags=_optional_list(d.get("bags")),
             bag_penalty=_optional_list(d.get("bag_penalty")),
             nil=_optional_list(d.get("nil")),
+            blind_nil=_optional_list(d.get("blind_nil")),
+        )
+
+
+@dataclass
+class Blind:
+    """Blind nil this hand (Spades with the ``blind_nil`` option)."""
+
+    #: Seats whose cards are face down: they may bid blind nil and have not looked. While
+    #: yours are, your ``hand`` is empty.
+    face_down: List[int] = field(default_factory=list)
+    #: Seats that bid blind nil this hand.
+    bid: List[int] = field(default_factory=list)
+    #: The cards you gave your partner and received from them in the exchange.
+    given: List[Card] = field(default_factory=list)
+    received: List[Card] = field(default_factory=list)
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "face_down": list(self.face_down), "bid": list(self.bid),
+            "given": _names(self.given), "received": _names(self.received),
+        }
+
+    @classmethod
+    def from_json(cls, d: Dict[str, Any]) -> "Blind":
+        return cls(
+            face_down=list(d.get("face_down", [])), bid=list(d.get("bid", [])),
+            given=_cards(d.get("given")), received=_cards(d.get("received")),
         )
 
 
@@ -166,6 +196,8 @@ class View:
     received: List[Card] = field(default_factory=list)
     #: Seats that have not chosen their pass yet.
     pass_waiting: List[int] = field(default_factory=list)
+    #: Blind nil this hand, at a table that plays it (Spades' ``blind_nil``); None elsewhere.
+    blind: Optional[Blind] = None
     #: Match totals per seat (Whist: both partners show their side's points; Filippa: the
     #: positive totals).
     scores: List[int] = field(default_factory=list)
@@ -180,10 +212,13 @@ class View:
     #: The moves you may make now: the cards you may play, or (passing) the cards you may pass.
     #: Empty when you are asked to bid: see :attr:`legal_bids`.
     legal: List[Card] = field(default_factory=list)
-    #: "play", "pass", "bid" or "wait".
+    #: "play", "pass", "bid", "blind" (your cards are face down: bid blind nil or look),
+    #: "exchange" (give your partner cards after a blind nil) or "wait".
     legal_kind: str = "wait"
-    #: Cards to pass, when ``legal_kind == "pass"``.
+    #: Cards to pass (or give in an exchange), when ``legal_kind`` is "pass" or "exchange".
     pass_count: int = 0
+    #: When ``legal_kind == "exchange"``: the partner who receives the cards.
+    exchange_to: Optional[int] = None
     #: When ``legal_kind == "bid"``: the lowest and highest bids allowed, and the one bid
     #: between them that is not (Oh Hell's dealer under the hook), if any.
     bid_min: int = 0
@@ -232,6 +267,7 @@ class View:
             passed=_cards(pass_info.get("given")) if pass_info else [],
             received=_cards(pass_info.get("received")) if pass_info else [],
             pass_waiting=list(pass_info.get("waiting", [])) if pass_info else [],
+            blind=Blind.from_json(v["blind"]) if v.get("blind") else None,
             scores=list(v.get("totals") or [0] * n),
             negatives=list(v.get("negatives") or [0] * n),
             pool=v.get("pool", 0),
@@ -268,6 +304,10 @@ class View:
             self.pass_count = int(legal["count"])
             if legal.get("direction"):
                 self.pass_direction = legal["direction"]
+        elif kind == "exchange":
+            self.legal = _cards(legal.get("from"))
+            self.pass_count = int(legal["count"])
+            self.exchange_to = legal.get("to")
         else:
             self.legal = []
             self.pass_count = 0
@@ -347,6 +387,7 @@ class View:
         self.hearts_broken = False
         self.passed = []
         self.received = []
+        self.blind = Blind() if self.options.get("blind_nil") is True else None
         if self.pass_direction:
             self.phase = PASSING
             self.pass_waiting = list(range(n))
@@ -372,6 +413,11 @@ class View:
         seat = e["seat"]
         self.bids[seat] = e["tricks"]
         if all(b is not None for b in self.bids):
+            if self.blind is not None and self.blind.bid:
+                # After a blind nil the bidder's partner gives cards first.
+                self.phase = "exchanging"
+                self.to_act = [(self.blind.bid[0] + 2) % self.players]
+                return
             # The last bid (the dealer's): play starts.
             self.phase = PLAYING
             self._find_first_leader()
@@ -423,13 +469,43 @@ class View:
 
     def _on_cards_passed(self, e: Dict[str, Any]) -> None:
         cards = [Card(c) for c in e["cards"]]
+        exchange = self.blind is not None and not self.pass_direction
         if e["from"] == self.seat:
-            self.passed = by_suit(cards)
+            if exchange:
+                self.blind.given = by_suit(cards)
+            else:
+                self.passed = by_suit(cards)
             self.hand = by_suit(c for c in self.hand if c not in cards)
         if e["to"] == self.seat:
-            self.received = by_suit(cards)
+            if exchange:
+                self.blind.received = by_suit(cards)
+            else:
+                self.received = by_suit(cards)
             self.hand = by_suit(self.hand + [c for c in cards if c not in self.hand])
         self._find_first_leader()
+
+    def _on_dealt_face_down(self, e: Dict[str, Any]) -> None:
+        if self.blind is not None:
+            self.blind.face_down = list(e["seats"])
+
+    def _on_cards_seen(self, e: Dict[str, Any]) -> None:
+        if self.blind is not None and e["seat"] in self.blind.face_down:
+            self.blind.face_down.remove(e["seat"])
+
+    def _on_blind_nil(self, e: Dict[str, Any]) -> None:
+        if self.blind is not None:
+            self.blind.bid.append(e["seat"])
+
+    def _on_exchanged(self, e: Dict[str, Any]) -> None:
+        """Cards went to a partner: the blind nil bidder gives back next, then play starts."""
+        frm, to, count = e["from"], e["to"], e["count"]
+        self.hand_sizes[frm] = max(0, self.hand_sizes[frm] - count)
+        self.hand_sizes[to] += count
+        if self.blind is not None and to in self.blind.bid:
+            self.to_act = [to]
+        else:
+            self.phase = PLAYING
+            self._find_first_leader()
 
     def _on_played(self, e: Dict[str, Any]) -> None:
         seat, card = e["seat"], Card(e["card"])
@@ -508,6 +584,13 @@ class View:
                 "type": "bid", "min": self.bid_min, "max": self.bid_max,
                 "forbidden": self.bid_forbidden,
             }
+        elif self.legal_kind == "blind":
+            legal = {"type": "blind"}
+        elif self.legal_kind == "exchange":
+            legal = {
+                "type": "exchange", "count": self.pass_count, "to": self.exchange_to,
+                "from": _names(self.legal),
+            }
         else:
             legal = {"type": "wait"}
         out: Dict[str, Any] = {
@@ -548,6 +631,8 @@ class View:
         }
         if self.bids is not None:
             out["bids"] = list(self.bids)
+        if self.blind is not None:
+            out["blind"] = self.blind.to_json()
         return out
 
     # ---- questions bots ask ---------------------------------------------------------------
@@ -608,7 +693,8 @@ class View:
     def unseen_cards(self) -> List[Card]:
         """Cards whose place you cannot know: not yours, not played, not face up."""
         known = set(self.hand) | set(self.played_cards()) | set(self.face_up)
-        return [c for c in full_deck() if c not in known]
+        deck = full_deck(jokers=bool(self.options.get("jokers")))
+        return [c for c in deck if c not in known]
 
     def cards_out(self, suit: str) -> List[Card]:
         """The cards of ``suit`` still held by the others (that you have not seen played)."""

@@ -384,3 +384,71 @@ async fn tokens_an_older_version_stored_in_clear_are_hashed_on_open() {
         );
     }
 }
+
+/// A Spades hand with a blind nil, once finished, is built face up like any other: every seat's
+/// dealt hand (the bidder's, sent late, included) and the exchange as two passes.
+#[test]
+fn a_finished_blind_nil_hand_shows_its_exchange() {
+    use parlor_shared::bots::RandomBot;
+    use parlor_shared::{Options, Seat};
+    let options = Options {
+        blind_nil: Some(true),
+        blind_nil_behind: Some(1),
+        // A long match, with no mercy: it goes on until someone bids blind nil.
+        target: Some(5000),
+        mercy: Some(0),
+        ..Options::default()
+    };
+    let mut game = Game::new(Variant::Spades, &options, 3).unwrap();
+    let mut bot = RandomBot::new(3);
+    let mut actions = Vec::new();
+    let mut dealt = Vec::new();
+    let mut blind_hand = None;
+    while blind_hand.is_none() || game.hand_number() == blind_hand.unwrap() {
+        let seat = game.to_act().first().expect("the match goes on");
+        let action = bot.choose_legal(&game.legal_actions(seat)).unwrap();
+        let hand = game.hand_number();
+        for event in game.apply(seat, &action).unwrap() {
+            match event {
+                Event::BlindNil { .. } => blind_hand = Some(hand),
+                Event::Dealt { seat, cards } if game.hand_number() == hand => {
+                    dealt.push((hand, seat, cards));
+                }
+                _ => {}
+            }
+        }
+        actions.push(ActionRow {
+            match_no: 1,
+            idx: actions.len() as u32,
+            seat: seat.0,
+            action: serde_json::to_string(&action).unwrap(),
+            seq: 0,
+        });
+    }
+    let (mut log, _, _) = log_of(0);
+    log.table.variant = "spades".into();
+    log.table.options = serde_json::to_string(&options).unwrap();
+    log.table.seed = Some(3);
+    log.matches[0].seed = 3;
+    log.actions = actions;
+    let hands = hands::table_hands(&log).unwrap();
+    let blind_hand = blind_hand.unwrap();
+    let hand = &hands.finished[blind_hand as usize];
+    let bidder = hand.result.blind_nil.expect("a blind nil").first().unwrap();
+    assert_eq!(hand.passes.len(), 2);
+    assert!(
+        hand.passes
+            .iter()
+            .any(|p| p.to == bidder && p.from == bidder.partner())
+    );
+    assert!(
+        hand.passes
+            .iter()
+            .any(|p| p.from == bidder && p.to == Seat(bidder.0 ^ 2))
+    );
+    let (_, _, cards) = dealt
+        .iter()
+        .find(|(h, s, _)| *h == blind_hand && *s == bidder)
+        .expect("the bidder's hand, sent once it bid");
+    assert_eq!(hand.dealt[bidder.index()], *cards);
+}

@@ -49,9 +49,11 @@ impl TableActor {
                                         || game.phase() != Phase::Playing))
                         }
                         Action::Pass { .. } => repeated && !game.to_pass().contains(seat),
-                        Action::Bid { .. } => {
+                        Action::Bid { .. } | Action::BlindNil => {
                             repeated && game.bids().is_some_and(|bids| bids[seat].is_some())
                         }
+                        Action::SeeCards => repeated && !game.face_down().contains(seat),
+                        Action::Exchange { .. } => repeated && !game.to_act().contains(seat),
                     };
                 if duplicate {
                     return Err(TableError::DuplicateMove {

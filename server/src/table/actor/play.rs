@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableStatus};
-use parlor_shared::{Action, Event, PlayerView, Seat, SeatSet};
+use parlor_shared::{Action, Event, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::conn::prompt_frame;
@@ -107,7 +107,7 @@ impl TableActor {
             }
             if let Some(conn) = &state.conn {
                 // The view already holds the seat's legal moves: worked out once.
-                let view = PlayerView::of(game, Some(seat));
+                let view = self.sheet.view(game, Some(seat));
                 let frame = prompt_frame(self.seq, &view, timeout, &mut self.view_cache);
                 if !self.outbox.queue(conn, frame) {
                     self.dropped.push(conn.id);

@@ -199,9 +199,7 @@ impl TableActor {
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
         let dealer = first_dealer(rules.players(), self.matches_played + 1);
-        let mut game = Game::with_master_dealt_by(rules, master, dealer);
-        // A view goes out at every prompt: let them share the score sheet.
-        game.keep_history_shared();
+        let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
             .record_match_started(seed, master, self.seq + opening.len() as u64);

@@ -4,7 +4,7 @@
 //! connection.
 
 use parlor_shared::protocol::ServerMsg;
-use parlor_shared::{Event, PlayerView, Seat};
+use parlor_shared::{Event, Seat};
 
 use crate::conn::{ConnId, Frame};
 use crate::conn::{frame, frame_with};
@@ -91,7 +91,7 @@ impl TableActor {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of(game, Some(Seat(i as u8)))),
+                    view: Box::new(self.sheet.view(game, Some(Seat(i as u8)))),
                 };
                 let frame = frame_with(&msg, Some(&mut self.view_cache));
                 if !self.outbox.queue(conn, frame) {
@@ -103,7 +103,7 @@ impl TableActor {
             let public = frame_with(
                 &ServerMsg::State {
                     seq: self.seq,
-                    view: Box::new(PlayerView::of(game, None)),
+                    view: Box::new(self.sheet.view(game, None)),
                 },
                 Some(&mut self.view_cache),
             );

@@ -416,6 +416,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         tricks: tricks.into_iter().take(Variant::MAX_HAND_SIZE).collect(),
         tricks_won,
         bids: None,
+        blind: None,
         hearts_broken: broken,
         pass: passing.then(|| PassView {
             direction: PassDirection::Left,

@@ -24,11 +24,15 @@ impl Game {
         }
         match self.phase {
             Phase::Bidding => {}
+            Phase::Exchanging => return Err(RuleError::ExchangingNow),
             Phase::Passing | Phase::Playing => return Err(RuleError::NotBiddingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if seat != self.next_bidder() {
             return Err(RuleError::NotYourTurn);
+        }
+        if self.face_down.contains(seat) {
+            return Err(RuleError::CardsFaceDown);
         }
         let range = self.bid_range();
         if !(range.min..=range.max).contains(&tricks) {
@@ -43,12 +47,17 @@ impl Game {
                 tricks: range.max,
             });
         }
+        self.record_bid(seat, tricks, events);
+        Ok(())
+    }
+
+    /// Records a checked bid; after the last one, any blind bid's exchange or play starts.
+    pub(super) fn record_bid(&mut self, seat: Seat, tricks: u8, events: &mut Vec<Event>) {
         self.bids[seat] = Some(tricks);
         events.push(Event::Bid { seat, tricks });
         if self.bids.as_slice().iter().all(Option::is_some) {
-            self.start_play();
+            self.start_exchange_or_play();
         }
-        Ok(())
     }
 
     /// After the deal and any passing: bidding in a variant whose players bid, else play.
@@ -89,8 +98,11 @@ impl Game {
             .bid_range(tricks, earlier, bidder == self.dealer)
     }
 
-    /// What the next bidder may do.
+    /// What the next bidder may do: with its cards face down, bid blind or look first.
     pub(super) fn legal_bid(&self) -> Legal {
+        if self.face_down.contains(self.next_bidder()) {
+            return Legal::Blind;
+        }
         let BidRange {
             min,
             max,

@@ -5,7 +5,7 @@
 
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
-use crate::deck::shuffled_deck;
+use crate::deck::{Deck, shuffled_deck_of};
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatList, SeatSet};
@@ -30,11 +30,14 @@ impl Game {
                 .then(|| self.rules.hand_size(self.hand)),
         });
         for seat in Seat::all(self.players) {
-            events.push(Event::Dealt {
-                seat,
-                cards: self.hands[seat],
-            });
+            if !self.face_down.contains(seat) {
+                events.push(Event::Dealt {
+                    seat,
+                    cards: self.hands[seat],
+                });
+            }
         }
+        self.announce_face_down(events);
         if let Some(trump) = self.trump {
             events.push(Event::TrumpShown {
                 trump,
@@ -55,9 +58,9 @@ impl Game {
             let secret = fair::hand_secret(master, self.hand);
             self.deal_secret = Some(secret);
             self.deal_commitment = Some(fair::commitment(&secret));
-            fair::deck(&secret)
+            Deck::engine_order(fair::deck_of(&secret, self.rules.deck()))
         } else {
-            shuffled_deck(&mut self.rng)
+            shuffled_deck_of(self.rules.deck(), &mut self.rng)
         };
         let dealt = n as usize * self.rules.hand_size(self.hand) as usize;
         // `by_turn[k]`: the cards of the k-th seat served in each round, from the dealer's left.
@@ -85,6 +88,7 @@ impl Game {
         self.trump = setup.trump;
         self.face_up = setup.face_up;
         self.pass_direction = setup.pass;
+        self.deal_face_down();
         self.announce_hand(events);
         if self.pass_direction.is_some() {
             self.phase = Phase::Passing;
@@ -125,6 +129,7 @@ impl Game {
             bags: score.bags,
             bag_penalty: score.bag_penalty,
             nil: score.nil,
+            blind_nil: score.blind_nil,
             secret: self.deal_secret,
         };
         self.history.push(result.clone());

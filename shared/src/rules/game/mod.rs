@@ -4,19 +4,18 @@
 //! dealer's left, passing, bidding, trick play (follow suit, trump wins), the match totals and
 //! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
-//! holds the state and the ways in; `read`, `passing`, `bidding`, `play` and `hand` hold the
-//! rest.
+//! holds the state and the ways in; `read`, `passing`, `bidding`, `blind` (face-down hands and
+//! the partners' exchange), `play` and `hand` hold the rest.
 
 mod bidding;
+mod blind;
 mod hand;
-mod lines;
 mod passing;
 mod play;
 mod read;
 
-use self::lines::Lines;
 use super::RuleError;
-use super::event::{Action, Event, PassDirection};
+use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
 use super::trick::{Plays, Trick};
 use super::variant::{Options, OptionsError, Rules, Variant};
@@ -28,6 +27,8 @@ use crate::seat::{PerSeat, Seat, SeatSet};
 /// Cards each player passes in the variants that pass.
 pub const PASS_COUNT: u32 = 3;
 
+pub use blind::EXCHANGE_COUNT;
+
 /// Where the game stands.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
@@ -38,6 +39,8 @@ pub enum Phase {
     Passing,
     /// Each seat in turn from the dealer's left bids the tricks it expects.
     Bidding,
+    /// After a blind bid: the bidder's partner gives cards, then the bidder gives some back.
+    Exchanging,
     /// Tricks are being played.
     Playing,
     /// The match has ended.
@@ -59,8 +62,8 @@ pub struct Game {
     master: Option<Hash32>,
     /// The secret the current hand was dealt from (revealed when it is scored).
     deal_secret: Option<Hash32>,
-    /// Its commitment (SHA-256 of the secret), worked out once per deal: every view carries
-    /// it, and hashing it again for each prompt was a twentieth of the server's work per move.
+    /// Its commitment (SHA-256 of the secret), worked out once per deal because every view
+    /// carries it.
     deal_commitment: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
     stacked: Vec<[Card; 52]>,
@@ -83,7 +86,7 @@ pub struct Game {
     /// The cards a player void in the led suit must play if they hold any, set by the variant
     /// at the start of each trick.
     discard_preference: CardSet,
-    /// This hand's finished tricks, each as its one-word record (no allocation per trick).
+    /// This hand's finished tricks.
     completed: Vec<Plays>,
     /// The cards of this hand's finished tricks (kept per trick, not per card).
     played: CardSet,
@@ -101,11 +104,18 @@ pub struct Game {
     received: PerSeat<CardSet>,
     /// Each seat's bid this hand, once made (always `None` in the variants that do not bid).
     bids: PerSeat<Option<u8>>,
+    /// Seats the variant lets bid blind this hand (see `blind`).
+    may_bid_blind: SeatSet,
+    /// Seats whose hand is face down: not shown to them until they look or bid blind.
+    face_down: SeatSet,
+    /// Seats that bid blind this hand.
+    blind: SeatSet,
+    /// The exchange's steps still to come after a blind bid, giver and receiver.
+    giving: Vec<(Seat, Seat)>,
     /// Match totals (filippa: the positive totals).
     totals: PerSeat<i32>,
-    /// The score sheet, one line per finished hand (shared with views on request, see
-    /// `lines`).
-    history: Lines,
+    /// The score sheet, one line per finished hand.
+    history: Vec<HandResult>,
     winners: Vec<Seat>,
     /// What differs by variant: its rules and the state only it keeps.
     variant_rules: VariantState,
@@ -213,7 +223,7 @@ impl Game {
             trick: Trick::new(Seat(0)),
             turn: Seat(0),
             legal: CardSet::EMPTY,
-            discard_preference: CardSet::FULL,
+            discard_preference: CardSet::EVERY,
             completed: Vec::with_capacity(13),
             played: CardSet::EMPTY,
             trump: None,
@@ -223,8 +233,12 @@ impl Game {
             passed: PerSeat::new(n),
             received: PerSeat::new(n),
             bids: PerSeat::new(n),
+            may_bid_blind: SeatSet::EMPTY,
+            face_down: SeatSet::EMPTY,
+            blind: SeatSet::EMPTY,
+            giving: Vec::new(),
             totals: PerSeat::new(n),
-            history: Lines::default(),
+            history: Vec::new(),
             winners: Vec::new(),
             variant_rules: VariantState::new(&rules),
         };
@@ -239,13 +253,6 @@ impl Game {
     /// is not consumed by a stacked hand.
     pub fn stack_deck(&mut self, deck: [Card; 52]) {
         self.stacked.push(deck);
-    }
-
-    /// Keeps the score sheet shared from now on, so that views made of the game take its
-    /// lines without a copy: for a game views are made of again and again (a table's). A
-    /// game that is cloned often (a bot's simulation) is faster without.
-    pub fn keep_history_shared(&mut self) {
-        self.history.share();
     }
 
     /// Applies `seat`'s action and returns what happened. On error nothing changed.
@@ -269,6 +276,9 @@ impl Game {
             Action::Pass { cards } => self.pass(seat, cards, events),
             Action::Play { card } => self.play(seat, *card, events),
             Action::Bid { tricks } => self.bid(seat, *tricks, events),
+            Action::BlindNil => self.bid_blind(seat, events),
+            Action::SeeCards => self.see_cards(seat, events),
+            Action::Exchange { cards } => self.exchange(seat, cards, events),
         }
     }
 }

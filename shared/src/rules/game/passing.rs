@@ -40,6 +40,7 @@ impl Game {
         match self.phase {
             Phase::Passing => {}
             Phase::Bidding | Phase::Playing => return Err(RuleError::NotPassingNow),
+            Phase::Exchanging => return Err(RuleError::ExchangingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if !self.to_pass.contains(seat) {

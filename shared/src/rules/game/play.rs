@@ -128,6 +128,7 @@ impl Game {
             Phase::Playing => {}
             Phase::Passing => return Err(RuleError::PassingNow),
             Phase::Bidding => return Err(RuleError::BiddingNow),
+            Phase::Exchanging => return Err(RuleError::ExchangingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if seat != self.next_to_play() {

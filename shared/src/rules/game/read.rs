@@ -1,8 +1,6 @@
 //! Reading a game: every accessor the views, bots and server use (the bids are read in
-//! `bidding`), and what each seat may do now. Nothing here changes the game; variant-only values (filippa's pool and negatives) are
-//! asked of the variant's state.
-
-use std::sync::Arc;
+//! `bidding`), and what each seat may do now. Nothing here changes the game; variant-only
+//! values (filippa's pool and negatives) are asked of the variant's state.
 
 use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
@@ -68,7 +66,8 @@ impl Game {
         self.dealer
     }
 
-    /// The cards `seat` holds. Hidden information: only for that seat's view.
+    /// The cards `seat` holds. Hidden information: only for that seat's view, and not even
+    /// that while they are face down ([`Game::face_down`]).
     #[must_use]
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands[seat]
@@ -90,7 +89,7 @@ impl Game {
         })
     }
 
-    /// The tricks completed this hand as the game keeps them, a word each.
+    /// The tricks completed this hand as the game keeps them.
     #[must_use]
     pub fn completed_plays(&self) -> &[Plays] {
         &self.completed
@@ -179,15 +178,7 @@ impl Game {
     /// One score line per finished hand.
     #[must_use]
     pub fn history(&self) -> &[HandResult] {
-        self.history.as_slice()
-    }
-
-    /// The score sheet as a view holds it: lines that never change (a hand finished later
-    /// goes into a copy while they are held). The game's own lines once it keeps them shared
-    /// ([`Game::keep_history_shared`]), a copy of them before.
-    #[must_use]
-    pub fn shared_history(&self) -> Arc<Vec<HandResult>> {
-        self.history.shared()
+        &self.history
     }
 
     /// The winners, once the match is over.
@@ -202,13 +193,14 @@ impl Game {
         self.phase == Phase::MatchOver
     }
 
-    /// Who has to act now: everyone who has not passed yet, the one player to bid, or the one
-    /// player to play.
+    /// Who has to act now: everyone who has not passed yet, the one player to bid, to give
+    /// cards in an exchange, or to play.
     #[must_use]
     pub fn to_act(&self) -> SeatSet {
         match self.phase {
             Phase::Passing => self.to_pass,
             Phase::Bidding => SeatSet::one(self.next_bidder()),
+            Phase::Exchanging => SeatSet::one(self.next_giver()),
             Phase::Playing => SeatSet::one(self.next_to_play()),
             Phase::MatchOver => SeatSet::EMPTY,
         }
@@ -250,6 +242,7 @@ impl Game {
                 from: self.hands[seat],
             },
             Phase::Bidding => self.legal_bid(),
+            Phase::Exchanging => self.legal_exchange(seat),
             Phase::Playing => Legal::Play {
                 cards: self.legal_plays(seat),
             },

@@ -1,0 +1,329 @@
+//! Random legal matches of every variant at every preset the lobby offers (each Oh Hell preset
+//! at every table size; default options for a variant without presets): 105,000 hands in all,
+//! 15,000 a variant, played by a cheap random player.
+//!
+//! Every hand: each seat is dealt the hand's size (Oh Hell: the schedule worked out again here)
+//! by the seat on the last dealer's left; every card dealt is played exactly once, by a seat
+//! holding it (passes included); each trick has one card a seat and the tricks add up to the
+//! hand's size (but in the last hand of plain tricks, which stops at the target); in Spades the
+//! line's bags, bag penalties and nil results agree with the bids and tricks (`common::bids`);
+//! in Oh Hell every seat bids once in turn and the dealer's hook holds; the totals are the sum
+//! of the score lines; an Oh Hell match lasts its schedule. `properties.rs` checks more at every
+//! step of fewer matches.
+
+mod common;
+
+use common::bids::{ohhell_points, spades_line};
+use parlor_shared::deck::DeckRng;
+use parlor_shared::rules::{HandResult, Legal, Schedule, presets};
+use parlor_shared::{Action, CardSet, Event, Game, Options, Rules, Seat, Variant};
+
+/// Hands played of each variant.
+const HANDS_PER_VARIANT: usize = 15_000;
+
+/// The option sets played of `variant`: its presets, and Oh Hell's at every table size.
+fn option_sets(variant: Variant) -> Vec<Options> {
+    let mut sets: Vec<Options> = presets(variant).into_iter().map(|p| p.options).collect();
+    if sets.is_empty() {
+        sets.push(Options::default());
+    }
+    if variant == Variant::OhHell {
+        sets = sets
+            .iter()
+            .flat_map(|options| {
+                variant.player_range().map(|players| Options {
+                    players: Some(players),
+                    ..options.clone()
+                })
+            })
+            .collect();
+    }
+    sets
+}
+
+/// The cards each seat is dealt in Oh Hell's hand numbered `hand`, worked out from the
+/// schedule: the largest hand leaves one card to turn up for trump.
+fn ohhell_size(players: u8, schedule: Schedule, hand: u32) -> u32 {
+    let largest = 51 / u32::from(players);
+    let down: Vec<u32> = (1..=largest).rev().collect();
+    let up: Vec<u32> = (1..=largest).collect();
+    let sizes: Vec<u32> = match schedule {
+        Schedule::Down => down,
+        Schedule::Up => up,
+        Schedule::DownUp => down.iter().chain(&up[1..]).copied().collect(),
+        Schedule::UpDown => up.iter().chain(&down[1..]).copied().collect(),
+    };
+    sizes[hand as usize]
+}
+
+/// How many hands an Oh Hell match lasts.
+fn ohhell_hands(players: u8, schedule: Schedule) -> usize {
+    let largest = 51 / usize::from(players);
+    match schedule {
+        Schedule::Down | Schedule::Up => largest,
+        Schedule::DownUp | Schedule::UpDown => 2 * largest - 1,
+    }
+}
+
+fn hand_size(rules: &Rules, hand: u32) -> u32 {
+    match rules.variant {
+        Variant::OhHell => ohhell_size(rules.players, rules.schedule, hand),
+        variant => variant.hand_size(),
+    }
+}
+
+/// What one hand's checks keep while it is played.
+struct Hand {
+    size: u32,
+    dealer: Seat,
+    /// What each seat holds, as the events told it.
+    holding: Vec<CardSet>,
+    dealt: CardSet,
+    played: CardSet,
+    /// The cards of the trick on the table.
+    trick: CardSet,
+    tricks: u32,
+    bids: Vec<Option<u8>>,
+}
+
+impl Hand {
+    fn new(rules: &Rules, hand: u32, dealer: Seat) -> Hand {
+        let n = usize::from(rules.players);
+        Hand {
+            size: hand_size(rules, hand),
+            dealer,
+            holding: vec![CardSet::EMPTY; n],
+            dealt: CardSet::EMPTY,
+            played: CardSet::EMPTY,
+            trick: CardSet::EMPTY,
+            tricks: 0,
+            bids: vec![None; n],
+        }
+    }
+
+    /// Follows one event of the hand.
+    fn follow(&mut self, event: &Event, n: u8) {
+        match event {
+            Event::Dealt { seat, cards } => {
+                assert_eq!(cards.len(), self.size, "dealt the hand's size");
+                assert!((self.dealt & *cards).is_empty(), "a card dealt twice");
+                self.dealt |= *cards;
+                self.holding[seat.index()] = *cards;
+            }
+            Event::CardsPassed { from, to, cards } => {
+                assert_eq!(self.holding[from.index()] & *cards, *cards);
+                self.holding[from.index()] -= *cards;
+                self.holding[to.index()] |= *cards;
+            }
+            Event::Bid { seat, tricks } => {
+                let so_far = self.bids.iter().flatten().count() as u8;
+                assert_eq!(*seat, self.dealer.left(1 + so_far, n), "bids go in turn");
+                assert_eq!(self.bids[seat.index()], None, "one bid a hand");
+                self.bids[seat.index()] = Some(*tricks);
+            }
+            Event::Played { seat, card } => {
+                assert!(
+                    self.holding[seat.index()].remove(*card),
+                    "{seat:?} held {card}"
+                );
+                assert!(!self.played.contains(*card), "{card} played twice");
+                self.played.insert(*card);
+                self.trick.insert(*card);
+            }
+            Event::TrickWon { cards, .. } => {
+                assert_eq!(cards.len(), u32::from(n), "one card a seat");
+                assert_eq!(*cards, self.trick);
+                self.trick = CardSet::EMPTY;
+                self.tricks += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// The hand's score line and the game after it agree with what was played.
+    fn check_end(&self, game: &Game, line: &HandResult, bags: &mut [i32; 2]) {
+        let took = line.tricks.as_slice();
+        let rules = game.rules();
+        assert_eq!(took.iter().map(|t| u32::from(*t)).sum::<u32>(), self.tricks);
+        let held = self.holding.iter().fold(CardSet::EMPTY, |all, h| all | *h);
+        assert_eq!(
+            self.played | held,
+            self.dealt,
+            "every card dealt was played or held"
+        );
+        if rules.variant == Variant::Tricks && game.is_over() {
+            // The match ends the moment a total reaches the target, mid-hand.
+            let top = game.totals().as_slice().iter().copied().max().unwrap();
+            assert!(top >= rules.target);
+            assert_eq!(
+                held.len(),
+                u32::from(rules.players) * (self.size - self.tricks)
+            );
+        } else {
+            assert_eq!(self.tricks, self.size, "the tricks add up to the hand");
+            assert!(held.is_empty());
+        }
+        let bids = || -> Vec<u8> {
+            self.bids
+                .iter()
+                .map(|b| b.expect("every seat bid"))
+                .collect()
+        };
+        match rules.variant {
+            Variant::Spades => {
+                let bids = bids();
+                assert_eq!(line.bids.expect("the bids").as_slice(), bids.as_slice());
+                let (points, after, penalties, nil) = spades_line(rules, &bids, took, *bags);
+                assert_eq!(line.points.as_slice(), points.as_slice());
+                let per_side = |v: [i32; 2]| vec![v[0], v[1], v[0], v[1]];
+                assert_eq!(line.bags.expect("bags").as_slice(), per_side(after));
+                let penalised = penalties != [0, 0];
+                let penalty = line.bag_penalty.map(|p| p.as_slice().to_vec());
+                assert_eq!(penalty, penalised.then(|| per_side(penalties)));
+                let nil_bid = nil.iter().any(Option::is_some);
+                let nils = line.nil.map(|n| n.as_slice().to_vec());
+                assert_eq!(nils, nil_bid.then_some(nil));
+                *bags = after;
+            }
+            Variant::OhHell => {
+                let bids = bids();
+                assert_eq!(line.bids.expect("the bids").as_slice(), bids.as_slice());
+                let points = ohhell_points(rules, &bids, took);
+                assert_eq!(line.points.as_slice(), points.as_slice());
+                if rules.hook {
+                    let sum: u32 = bids.iter().map(|b| u32::from(*b)).sum();
+                    assert_ne!(sum, self.size, "the hook let the bids add up");
+                }
+            }
+            _ => assert_eq!(line.bids, None),
+        }
+        for seat in Seat::all(game.players()) {
+            let points: i32 = game.history().iter().map(|l| l.points[seat]).sum();
+            assert_eq!(game.totals()[seat], points, "totals are the lines' sum");
+            assert_eq!(line.totals[seat], points);
+            let minus: i32 = game.history().iter().map(|l| l.penalties[seat]).sum();
+            assert_eq!(game.negatives()[seat], minus);
+        }
+    }
+}
+
+/// A random player's bid: uniformly among those allowed half the time, else one of the three
+/// lowest (contracts random players can make, so that matches end).
+fn choose_bid(min: u8, max: u8, forbidden: Option<u8>, rng: &mut DeckRng) -> u8 {
+    let allowed: Vec<u8> = (min..=max).filter(|b| Some(*b) != forbidden).collect();
+    let pick = if rng.below(2) == 0 {
+        rng.below(allowed.len() as u32)
+    } else {
+        rng.below(allowed.len().min(3) as u32)
+    };
+    allowed[pick as usize]
+}
+
+/// `count` random cards of `from`.
+fn choose_pass(from: CardSet, count: u32, rng: &mut DeckRng) -> Vec<parlor_shared::Card> {
+    let mut left = from;
+    (0..count)
+        .map(|_| {
+            let card = left.select(rng.below(left.len()));
+            left.remove(card);
+            card
+        })
+        .collect()
+}
+
+/// Plays one match with random legal moves, checking every hand; returns the hands played.
+fn play_match(variant: Variant, options: &Options, seed: u64) -> usize {
+    let mut game = Game::new(variant, options, seed).unwrap();
+    let rules = *game.rules();
+    let n = rules.players;
+    let mut rng = DeckRng::new(seed ^ 0x5EED);
+    let mut hand = Hand::new(&rules, 0, game.dealer());
+    let mut bags = [0, 0];
+    let mut events = game.opening_events();
+    let mut steps = 0;
+    loop {
+        for event in &events {
+            hand.follow(event, n);
+            match event {
+                Event::HandScored(line) => hand.check_end(&game, line, &mut bags),
+                Event::HandStarted {
+                    hand: number,
+                    dealer,
+                    ..
+                } => {
+                    let expected = if *number == 0 {
+                        hand.dealer
+                    } else {
+                        hand.dealer.next(n)
+                    };
+                    assert_eq!(*dealer, expected, "the deal moves left");
+                    hand = Hand::new(&rules, *number, *dealer);
+                }
+                _ => {}
+            }
+        }
+        let Some(seat) = game.to_act().first() else {
+            break;
+        };
+        steps += 1;
+        assert!(
+            steps < 50_000,
+            "{variant:?} {options:?} seed {seed}: no end"
+        );
+        let action = match game.legal_actions(seat) {
+            Legal::Play { cards } => Action::Play {
+                card: cards.select(rng.below(cards.len())),
+            },
+            Legal::Pass { count, from, .. } => Action::Pass {
+                cards: choose_pass(from, count, &mut rng),
+            },
+            Legal::Bid {
+                min,
+                max,
+                forbidden,
+            } => {
+                if let Some(hooked) = forbidden {
+                    assert!(
+                        rules.hook && seat == hand.dealer,
+                        "only the dealer is hooked"
+                    );
+                    let others: u32 = hand.bids.iter().flatten().map(|b| u32::from(*b)).sum();
+                    assert_eq!(u32::from(hooked) + others, hand.size);
+                    let refused = game.clone().apply(seat, &Action::Bid { tricks: hooked });
+                    assert!(refused.is_err(), "the hooked bid is refused");
+                }
+                Action::Bid {
+                    tricks: choose_bid(min, max, forbidden, &mut rng),
+                }
+            }
+            Legal::Wait => panic!("{seat:?} is to act but may only wait"),
+        };
+        events.clear();
+        game.apply_into(seat, &action, &mut events).unwrap();
+    }
+    assert!(game.is_over());
+    if variant == Variant::OhHell {
+        assert_eq!(game.history().len(), ohhell_hands(n, rules.schedule));
+    }
+    game.history().len()
+}
+
+#[test]
+fn random_matches_of_every_preset_keep_the_rules_of_every_hand() {
+    let mut total = 0;
+    for variant in Variant::ALL {
+        let sets = option_sets(variant);
+        let mut hands = 0;
+        let mut seed = 0;
+        while hands < HANDS_PER_VARIANT {
+            hands += play_match(variant, &sets[seed as usize % sets.len()], seed);
+            seed += 1;
+        }
+        assert!(
+            seed as usize >= sets.len(),
+            "{variant:?}: every option set played"
+        );
+        total += hands;
+    }
+    assert!(total >= 105_000, "{total} hands");
+}
