@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::bids::{ohhell_points, spades_line};
+use common::bids::{ohhell_points, spades_line_blind};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::{HandResult, Legal, Schedule, presets};
 use parlor_shared::{Action, CardSet, Event, Game, Options, Rules, Seat, Variant};
@@ -84,6 +84,8 @@ struct Hand {
     trick: CardSet,
     tricks: u32,
     bids: Vec<Option<u8>>,
+    /// The seats that bid blind nil.
+    blind: Vec<usize>,
 }
 
 impl Hand {
@@ -98,6 +100,7 @@ impl Hand {
             trick: CardSet::EMPTY,
             tricks: 0,
             bids: vec![None; n],
+            blind: Vec::new(),
         }
     }
 
@@ -121,6 +124,7 @@ impl Hand {
                 assert_eq!(self.bids[seat.index()], None, "one bid a hand");
                 self.bids[seat.index()] = Some(*tricks);
             }
+            Event::BlindNil { seat } => self.blind.push(seat.index()),
             Event::Played { seat, card } => {
                 assert!(
                     self.holding[seat.index()].remove(*card),
@@ -173,7 +177,8 @@ impl Hand {
             Variant::Spades => {
                 let bids = bids();
                 assert_eq!(line.bids.expect("the bids").as_slice(), bids.as_slice());
-                let (points, after, penalties, nil) = spades_line(rules, &bids, took, *bags);
+                let (points, after, penalties, nil) =
+                    spades_line_blind(rules, &bids, took, *bags, &self.blind);
                 assert_eq!(line.points.as_slice(), points.as_slice());
                 let per_side = |v: [i32; 2]| vec![v[0], v[1], v[0], v[1]];
                 assert_eq!(line.bags.expect("bags").as_slice(), per_side(after));
@@ -296,6 +301,16 @@ fn play_match(variant: Variant, options: &Options, seed: u64) -> usize {
                     tricks: choose_bid(min, max, forbidden, &mut rng),
                 }
             }
+            Legal::Blind => {
+                if rng.below(4) == 0 {
+                    Action::BlindNil
+                } else {
+                    Action::SeeCards
+                }
+            }
+            Legal::Exchange { count, from, .. } => Action::Exchange {
+                cards: choose_pass(from, count, &mut rng),
+            },
             Legal::Wait => panic!("{seat:?} is to act but may only wait"),
         };
         events.clear();
