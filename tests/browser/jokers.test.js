@@ -30,7 +30,8 @@ test('a joker in the hand is drawn, named and sorted as the highest spade', asyn
   assert.ok(!hand.includes('2C') && !hand.includes('2D'));
 
   const joker = page.locator('.hand [data-card="BJ"]');
-  assert.equal(await joker.getAttribute('aria-label'), 'Big joker');
+  // Named by what it shows first, then in words (voice control and screen readers agree).
+  assert.equal(await joker.getAttribute('aria-label'), 'BJ★, Big joker');
   assert.match(await joker.getAttribute('class'), /\bjoker\b.*\bjoker-big\b/);
   assert.equal((await joker.locator('.corner').textContent()).trim(), 'BJ★');
   const colour = await joker.evaluate((el) => getComputedStyle(el).color);
