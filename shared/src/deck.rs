@@ -87,15 +87,55 @@ impl Deck {
         4 * (self.len() - 1)
     }
 
-    /// The deck as the engine deals it, 52 cards.
+}
+
+/// A deck in the order it is dealt, the first card to the dealer's left: 24 to 54 cards,
+/// inline, so that stacking and dealing a hand never allocates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DealOrder {
+    cards: [Card; Deck::MAX_CARDS as usize],
+    len: u8,
+}
+
+impl DealOrder {
+    /// The deck of `cards`, in this order.
     ///
     /// # Panics
-    /// For a deck of another size: every variant deals 52 (a test holds them to it).
+    /// When `cards` is not a deck's size (see [`Deck::new`]).
     #[must_use]
-    pub fn engine_order(cards: Vec<Card>) -> [Card; 52] {
-        cards
-            .try_into()
-            .unwrap_or_else(|c: Vec<Card>| panic!("the engine deals 52 cards, not {}", c.len()))
+    pub fn from_slice(cards: &[Card]) -> DealOrder {
+        let n = cards.len();
+        assert!(
+            (Deck::MIN_CARDS as usize..=Deck::MAX_CARDS as usize).contains(&n),
+            "a deck holds {} to {} cards, not {n}",
+            Deck::MIN_CARDS,
+            Deck::MAX_CARDS
+        );
+        let mut order = DealOrder {
+            cards: [Card::TWO_OF_CLUBS; Deck::MAX_CARDS as usize],
+            len: n as u8,
+        };
+        order.cards[..n].copy_from_slice(cards);
+        order
+    }
+}
+
+impl From<[Card; 52]> for DealOrder {
+    fn from(cards: [Card; 52]) -> DealOrder {
+        DealOrder::from_slice(&cards)
+    }
+}
+
+impl std::ops::Deref for DealOrder {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for DealOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
     }
 }
 
@@ -136,13 +176,13 @@ pub fn shuffled_deck(rng: &mut DeckRng) -> [Card; 52] {
 
 /// [`shuffled_deck`] of `deck`'s cards: the same words drawn, over the deck's own cards (the
 /// standard deck takes exactly [`shuffled_deck`]'s path).
-pub fn shuffled_deck_of(deck: Deck, rng: &mut DeckRng) -> [Card; 52] {
+pub fn shuffled_deck_of(deck: Deck, rng: &mut DeckRng) -> DealOrder {
     if deck == Deck::STANDARD {
-        return shuffled_deck(rng);
+        return shuffled_deck(rng).into();
     }
     let mut bytes = vec![0u8; deck.shuffle_bytes()];
     rng.0.fill_bytes(&mut bytes);
-    Deck::engine_order(deck.shuffled(&bytes))
+    DealOrder::from_slice(&deck.shuffled(&bytes))
 }
 
 /// Fisher-Yates over the ordered deck, driven by 51 little-endian 32-bit words (see
@@ -236,7 +276,7 @@ mod tests {
             fisher_yates(&standard).to_vec()
         );
         assert_eq!(
-            shuffled_deck_of(Deck::STANDARD, &mut DeckRng::new(0)),
+            *shuffled_deck_of(Deck::STANDARD, &mut DeckRng::new(0)),
             shuffled_deck(&mut DeckRng::new(0))
         );
         let jokers = shuffled_deck_of(Deck::SPADES_JOKERS, &mut DeckRng::new(0));

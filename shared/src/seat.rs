@@ -109,6 +109,21 @@ impl SeatSet {
         self.0 == 0
     }
 
+    /// The next seat after `seat` clockwise at a table of `n` that is not in this set (the
+    /// seats sitting a hand out); `seat.next(n)` when the set is empty.
+    #[must_use]
+    #[inline]
+    pub fn next_outside(self, seat: Seat, n: u8) -> Seat {
+        let mut next = seat.next(n);
+        for _ in 0..n {
+            if !self.contains(next) {
+                break;
+            }
+            next = next.next(n);
+        }
+        next
+    }
+
     /// The seats, lowest first.
     pub fn iter(self) -> impl Iterator<Item = Seat> {
         let mut bits = self.0;

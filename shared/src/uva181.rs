@@ -93,7 +93,7 @@ pub fn play_deck(deck: [Card; 52]) -> Vec<i32> {
         ..Options::default()
     };
     let rules = Rules::new(Variant::Hearts5, &options).expect("valid options");
-    let mut game = Game::with_rules(rules, 0, Some(deck));
+    let mut game = Game::with_rules(rules, 0, Some(deck.into()));
     let dealer = game.dealer();
     let mut bot = Uva181Bot;
     while !game.is_over() {

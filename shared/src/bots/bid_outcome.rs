@@ -80,6 +80,7 @@ mod tests {
             bag_penalty: None,
             nil: nil.map(|n| PerSeat::from_slice(&n)),
             blind_nil: None,
+            trump_made: None,
             secret: None,
         }
     }

@@ -10,6 +10,7 @@
 
 use super::Strategy;
 use super::contract;
+use super::euchre;
 use super::table::Table;
 use crate::card::{Card, CardSet, Rank, Suit};
 use crate::rules::{Action, Legal, Variant, filippa};
@@ -29,8 +30,15 @@ impl Strategy for HeuristicBot {
             Legal::Pass { count, from, .. } => Action::Pass {
                 cards: pass(view.variant, from, count),
             },
+            Legal::Play { cards } if view.variant == Variant::Euchre => Action::Play {
+                card: euchre::play_from_view(view, cards),
+            },
             Legal::Play { .. } => Action::Play {
                 card: play(&Table::from_view(view).expect("a card to play")),
+            },
+            Legal::Call { .. } => Action::Call(euchre::call(view)),
+            Legal::Discard { .. } => Action::Discard {
+                card: euchre::discard(view),
             },
             Legal::Bid { .. } => Action::Bid {
                 tricks: contract::bid(view),

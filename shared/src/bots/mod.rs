@@ -6,6 +6,7 @@
 
 pub mod bid_outcome;
 mod contract;
+pub mod euchre;
 pub mod heuristic;
 mod infer;
 mod random;
@@ -14,6 +15,7 @@ pub mod sample;
 pub mod sim;
 pub mod strong;
 mod strong_bid;
+mod strong_euchre;
 pub mod strong_hearts;
 mod strong_pass;
 pub mod table;

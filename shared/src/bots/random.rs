@@ -64,6 +64,12 @@ impl RandomBot {
                 let pick = self.rng.below(allowed.len() as u32) as usize;
                 allowed.get(pick).map(|&tricks| Action::Bid { tricks })
             }
+            Legal::Call { .. } => {
+                let calls = legal.calls();
+                let pick = self.rng.below(calls.len() as u32) as usize;
+                calls.get(pick).map(|&call| Action::Call(call))
+            }
+            Legal::Discard { from } => self.pick(from).map(|card| Action::Discard { card }),
             Legal::Wait => None,
         }
     }
@@ -95,7 +101,7 @@ impl RandomBot {
                 }
                 game.pass_cards(seat, chosen, events)
             }
-            Phase::Bidding | Phase::Exchanging => {
+            Phase::Bidding | Phase::Exchanging | Phase::Calling | Phase::Discarding => {
                 let legal = game.legal_actions(seat);
                 match self.choose_legal(&legal) {
                     Some(Action::Bid { tricks }) => game.bid(seat, tricks, events),

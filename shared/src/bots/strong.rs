@@ -22,6 +22,7 @@ use super::random::RandomBot;
 use super::sample::Constraints;
 use super::sim::Position;
 use super::strong_bid;
+use super::strong_euchre;
 use super::strong_hearts::{self, HeartsDeal};
 use super::strong_pass;
 use super::table::Table;
@@ -361,6 +362,7 @@ pub(super) fn value(variant: Variant, r: &HandResult, me: Seat, bag_cost: f64) -
             let p = |s: Seat| f64::from(r.points[s]);
             p(me) - mean_others(&p)
         }
+        Variant::Euchre => f64::from(r.points[me] - r.points[me.next(4)]),
     }
 }
 
@@ -378,6 +380,11 @@ impl Strategy for StrongBot {
 
     fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
         self.last_worlds = 0;
+        if view.variant == Variant::Euchre
+            && let Some(action) = strong_euchre::choose(view, self.budget, &mut self.rng, stop)
+        {
+            return action;
+        }
         if let Legal::Pass {
             count: 3,
             direction,

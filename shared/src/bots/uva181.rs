@@ -59,6 +59,8 @@ impl Strategy for Uva181Bot {
                     .collect();
                 Action::Exchange { cards }
             }
+            // Trump calls and discards are not UVa 181's: the heuristic's.
+            Legal::Call { .. } | Legal::Discard { .. } => super::HeuristicBot.choose(view),
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
     }

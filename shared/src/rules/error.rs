@@ -104,6 +104,36 @@ pub enum RuleError {
     /// An exchange outside one.
     #[error("there is no exchange of cards now")]
     NotExchangingNow,
+    /// A card, pass or bid while trump is being made.
+    #[error("trump is being made now: order up, name a suit or pass")]
+    CallingNow,
+    /// A call while trump is not being made.
+    #[error("trump is not being made now")]
+    NotCallingNow,
+    /// A card or call while the dealer discards.
+    #[error("the dealer is discarding now")]
+    DiscardingNow,
+    /// A discard outside the dealer's discard.
+    #[error("there is no discard now")]
+    NotDiscardingNow,
+    /// Euchre's first round: the turned-up card may be ordered up or passed, not a suit named.
+    #[error("order up the turned-up card or pass: a suit is named only once everyone has passed it")]
+    OrderUpOrPass,
+    /// Euchre's second round: the turned-up card was passed by everyone.
+    #[error("everyone passed the turned-up card: name a suit or pass")]
+    NameOrPass,
+    /// Euchre's second round: the turned-up card's suit may not be named.
+    #[error("everyone passed {}: name another suit", .0.name())]
+    TurnedSuitPassed(Suit),
+    /// Stick the dealer: the dealer may not pass in the second round.
+    #[error("the dealer must name trump: stick the dealer")]
+    DealerMustName,
+    /// Going alone is not among this table's rules.
+    #[error("going alone is not played at this table")]
+    NoGoingAlone,
+    /// Defending alone is for a defender, once trump is made, at a table that plays it.
+    #[error("only a defender may defend alone, once trump is made, at a table that plays it")]
+    NoDefendingAlone,
 }
 
 impl RuleError {
@@ -137,6 +167,16 @@ impl RuleError {
             RuleError::CardsFaceDown => "cards_face_down",
             RuleError::ExchangingNow => "exchanging_now",
             RuleError::NotExchangingNow => "not_exchanging_now",
+            RuleError::CallingNow => "calling_now",
+            RuleError::NotCallingNow => "not_calling_now",
+            RuleError::DiscardingNow => "discarding_now",
+            RuleError::NotDiscardingNow => "not_discarding_now",
+            RuleError::OrderUpOrPass => "order_up_or_pass",
+            RuleError::NameOrPass => "name_or_pass",
+            RuleError::TurnedSuitPassed(_) => "turned_suit_passed",
+            RuleError::DealerMustName => "dealer_must_name",
+            RuleError::NoGoingAlone => "no_going_alone",
+            RuleError::NoDefendingAlone => "no_defending_alone",
         }
     }
 }

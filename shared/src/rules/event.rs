@@ -35,6 +35,52 @@ pub enum Action {
         /// The cards given, as many as the exchange asks.
         cards: Vec<Card>,
     },
+    /// A call while trump is being made (Euchre): pass, order up, name a suit, defend alone.
+    Call(Call),
+    /// Put this card away face down: the dealer's discard after picking up (Euchre).
+    Discard {
+        /// The card discarded.
+        card: Card,
+    },
+}
+
+/// A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
+/// own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum Call {
+    /// Let the next seat call.
+    Pass,
+    /// Make the turned-up card's suit trump; the dealer picks the card up.
+    OrderUp {
+        /// The caller plays the hand alone: their partner sits it out.
+        #[serde(default)]
+        alone: bool,
+    },
+    /// Make this suit trump (after everyone passed the turned-up card).
+    Trump {
+        /// The suit named.
+        suit: Suit,
+        /// The caller plays the hand alone: their partner sits it out.
+        #[serde(default)]
+        alone: bool,
+    },
+    /// Defend alone against the makers: one's partner sits the hand out.
+    DefendAlone,
+}
+
+/// How trump was made this hand (Euchre).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TrumpMade {
+    /// The trump suit.
+    pub trump: Suit,
+    /// Who made it.
+    pub maker: Seat,
+    /// The maker plays alone.
+    pub alone: bool,
+    /// A defender who defends alone, if one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_alone: Option<Seat>,
 }
 
 /// Where passed cards go.
@@ -101,6 +147,26 @@ pub enum Legal {
         /// The cards one may choose from (the whole hand).
         from: CardSet,
     },
+    /// Make trump or pass (Euchre): which calls the seat may make now.
+    Call {
+        /// Ordering up the turned-up card is allowed (the first round).
+        order_up: bool,
+        /// Naming a suit is allowed (the second round), any suit but `except`.
+        name: bool,
+        /// The suit that may not be named: the turned-up card's.
+        except: Option<Suit>,
+        /// Passing is allowed (not for a dealer who must name a suit).
+        pass: bool,
+        /// The call may be made alone.
+        alone: bool,
+        /// Defending alone is allowed (a defender, once trump is made).
+        defend_alone: bool,
+    },
+    /// Discard one card of `from` face down (the dealer, after picking up).
+    Discard {
+        /// The cards one may discard (the whole hand).
+        from: CardSet,
+    },
     /// Nothing to do: wait for the others.
     Wait,
 }
@@ -124,11 +190,52 @@ impl Legal {
                 Action::Bid { tricks },
             ) => (*min..=*max).contains(tricks) && *forbidden != Some(*tricks),
             (Legal::Blind, Action::BlindNil | Action::SeeCards) => true,
+            (legal @ Legal::Call { .. }, Action::Call(call)) => legal.allows_call(*call),
+            (Legal::Discard { from }, Action::Discard { card }) => from.contains(*card),
             (Legal::Exchange { count, from, .. }, Action::Exchange { cards }) => {
                 cards.len() == *count as usize
                     && CardSet::try_from_cards(cards).is_ok_and(|set| (set - *from).is_empty())
             }
             _ => false,
+        }
+    }
+}
+
+impl Legal {
+    /// Every call a [`Legal::Call`] allows, in a fixed order (pass first); none for any other
+    /// move.
+    #[must_use]
+    pub fn calls(&self) -> Vec<Call> {
+        let mut calls = vec![Call::Pass];
+        for alone in [false, true] {
+            calls.push(Call::OrderUp { alone });
+            for suit in crate::card::Suit::ALL {
+                calls.push(Call::Trump { suit, alone });
+            }
+        }
+        calls.push(Call::DefendAlone);
+        calls.retain(|call| self.allows_call(*call));
+        calls
+    }
+
+    /// True when `call` is one of the calls a [`Legal::Call`] allows.
+    fn allows_call(&self, call: Call) -> bool {
+        let Legal::Call {
+            order_up,
+            name,
+            except,
+            pass,
+            alone,
+            defend_alone,
+        } = *self
+        else {
+            return false;
+        };
+        match call {
+            Call::Pass => pass,
+            Call::OrderUp { alone: a } => order_up && (alone || !a),
+            Call::Trump { suit, alone: a } => name && except != Some(suit) && (alone || !a),
+            Call::DefendAlone => defend_alone,
         }
     }
 }
@@ -199,6 +306,12 @@ pub enum Event {
         /// The cards turned face up.
         cards: CardSet,
     },
+    /// Cards turned face up after the deal without setting trump: Euchre's turned-up card,
+    /// which the players may order up or pass.
+    TurnedUp {
+        /// The cards turned face up.
+        cards: CardSet,
+    },
     /// A player has chosen their pass (which cards is not public).
     PassChosen {
         /// Who chose.
@@ -213,6 +326,50 @@ pub enum Event {
         /// The cards.
         cards: CardSet,
     },
+    /// A seat called while trump was being made (Euchre).
+    Called {
+        /// Who called.
+        seat: Seat,
+        /// The call.
+        #[serde(flatten)]
+        call: Call,
+    },
+    /// Trump is made for this hand (Euchre).
+    TrumpMade {
+        /// The trump suit.
+        trump: Suit,
+        /// Who made it.
+        maker: Seat,
+        /// The maker plays alone.
+        alone: bool,
+    },
+    /// A seat sits this hand out: a lone player's partner puts their cards down.
+    SitsOut {
+        /// Who sits out.
+        seat: Seat,
+    },
+    /// The dealer picked up the turned-up card (Euchre): everyone saw which.
+    PickedUp {
+        /// Who picked it up.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// A seat put a card away face down (which card is not public: a `discarded_card` tells
+    /// the seat).
+    Discarded {
+        /// Who discarded.
+        seat: Seat,
+    },
+    /// The card a seat discarded. Private to `seat`.
+    DiscardedCard {
+        /// Who discarded.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// Nobody made trump: the hand is thrown in, scores nothing, and the deal moves on.
+    ThrownIn,
     /// A seat made its bid.
     Bid {
         /// Who bid.
@@ -259,7 +416,9 @@ impl Event {
     #[must_use]
     pub fn visible_to(&self, viewer: Option<Seat>) -> bool {
         match self {
-            Event::Dealt { seat, .. } => viewer == Some(*seat),
+            Event::Dealt { seat, .. } | Event::DiscardedCard { seat, .. } => {
+                viewer == Some(*seat)
+            }
             Event::CardsPassed { from, to, .. } => viewer == Some(*from) || viewer == Some(*to),
             _ => true,
         }
@@ -309,6 +468,9 @@ pub struct HandResult {
     )]
     #[schemars(with = "Option<Vec<Seat>>")]
     pub blind_nil: Option<SeatSet>,
+    /// Euchre: how trump was made; absent when the hand was thrown in, and in other variants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump_made: Option<TrumpMade>,
     /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
     /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]

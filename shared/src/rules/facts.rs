@@ -95,6 +95,9 @@ pub enum TrumpRule {
     /// The first card after the deal is turned up and sets the suit; no trump when no card
     /// is left (ohhell).
     TurnedUp,
+    /// The players make trump by calls after the deal, a card turned up to start from
+    /// (euchre).
+    Called,
 }
 
 /// The points of each card that scores, found by scoring a hand in which seat 0 took only that
@@ -166,6 +169,7 @@ mod tests {
                 }
                 let mut dealer = start.dealer();
                 let mut first_play = true;
+                let mut out = crate::seat::SeatSet::EMPTY;
                 let mut size = facts.hand_size;
                 for event in &events {
                     match event {
@@ -176,6 +180,7 @@ mod tests {
                             ..
                         } => {
                             dealer = *d;
+                            out = crate::seat::SeatSet::EMPTY;
                             first_play = true;
                             passed |= pass.is_some();
                             assert!(facts.pass_count > 0 || pass.is_none(), "{variant}");
@@ -193,10 +198,13 @@ mod tests {
                                     assert_eq!(*trump, crate::card::Suit::Spades);
                                     0
                                 }
-                                TrumpRule::NoTrump => panic!("{variant} shows no trump"),
+                                TrumpRule::NoTrump | TrumpRule::Called => {
+                                    panic!("{variant} shows no trump at the deal")
+                                }
                             };
                             assert_eq!(cards.len(), expected, "{variant}");
                         }
+                        Event::SitsOut { seat } => out.insert(*seat),
                         Event::Bid { .. } => {
                             bid = true;
                             assert!(first_play, "{variant}: bids come before play");
@@ -205,7 +213,9 @@ mod tests {
                             first_play = false;
                             match facts.first_lead {
                                 FirstLead::TwoOfClubs => assert_eq!(*card, Card::TWO_OF_CLUBS),
-                                FirstLead::DealerLeft => assert_eq!(*seat, dealer.next(n)),
+                                FirstLead::DealerLeft => {
+                                    assert_eq!(*seat, out.next_outside(dealer, n));
+                                }
                             }
                         }
                         Event::HandScored(result) if facts.partnerships => {

@@ -46,7 +46,7 @@ impl Filippa {
 }
 
 impl VariantRules for Filippa {
-    fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, _deck: &[Card], _dealt: usize) -> HandSetup {
         HandSetup {
             pass: Some(PassDirection::Left),
             ..HandSetup::PLAIN
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn every_hand_passes_left() {
         let mut filippa = Filippa::new(&Rules::standard(Variant::Filippa));
-        let deck = std::array::from_fn(|i| Card::from_index(i as u8));
+        let deck: [_; 52] = std::array::from_fn(|i| Card::from_index(i as u8));
         for hand in 0..5 {
             let setup = filippa.start_hand(hand, &deck, 52);
             assert_eq!(setup.pass, Some(PassDirection::Left));

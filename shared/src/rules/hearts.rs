@@ -34,7 +34,7 @@ impl Hearts {
 }
 
 impl VariantRules for Hearts {
-    fn start_hand(&mut self, hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, hand: u32, _deck: &[Card], _dealt: usize) -> HandSetup {
         HandSetup {
             pass: pass_direction(hand, self.passing),
             ..HandSetup::PLAIN

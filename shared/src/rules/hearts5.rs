@@ -25,7 +25,7 @@ impl Hearts5 {
 
 impl VariantRules for Hearts5 {
     /// The two undealt cards are turned face up and set trump.
-    fn start_hand(&mut self, _hand: u32, deck: &[Card; 52], dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         let leftover: CardSet = deck[dealt..].iter().copied().collect();
         HandSetup {
             trump: Some(trump_of(leftover)),

@@ -88,7 +88,7 @@ pub(super) fn score(scoring: OhHellScoring, bid: u8, took: u8) -> i32 {
 impl VariantRules for OhHell {
     /// The first card after the deal is turned up and its suit is trump; with no card left
     /// the hand has no trump.
-    fn start_hand(&mut self, _hand: u32, deck: &[Card; 52], dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         match deck.get(dealt) {
             Some(&turned) => HandSetup {
                 trump: Some(turned.suit()),

@@ -8,11 +8,12 @@
 
 use super::facts::VariantFacts;
 use super::variant::{Rules, Variant};
-use super::variant_rules::{BidRange, HandScore, HandSetup, Table, VariantRules};
+use super::event::{Call, Legal};
+use super::variant_rules::{BidRange, CallOutcome, HandScore, HandSetup, Table, VariantRules};
 use super::{
     RuleError, filippa, filippa::Filippa, hearts, hearts::Hearts, hearts5, hearts5::Hearts5,
 };
-use super::{ohhell, ohhell::OhHell, spades, spades::Spades};
+use super::{euchre, euchre::Euchre, ohhell, ohhell::OhHell, spades, spades::Spades};
 use super::{tricks, tricks::Tricks, whist, whist::Whist};
 use crate::card::{Card, CardSet};
 use crate::seat::{PerSeat, Seat, SeatSet};
@@ -29,6 +30,7 @@ impl Variant {
             Variant::Whist => whist::facts(),
             Variant::Spades => spades::facts(),
             Variant::OhHell => ohhell::facts(),
+            Variant::Euchre => euchre::facts(),
         }
     }
 }
@@ -62,6 +64,8 @@ pub(super) enum VariantState {
     Spades(Spades),
     /// Oh Hell.
     OhHell(OhHell),
+    /// Euchre, with the making of trump.
+    Euchre(Euchre),
 }
 
 /// Calls the same method on whichever variant `$state` holds.
@@ -75,6 +79,7 @@ macro_rules! forward {
             VariantState::Whist($v) => $call,
             VariantState::Spades($v) => $call,
             VariantState::OhHell($v) => $call,
+            VariantState::Euchre($v) => $call,
         }
     };
 }
@@ -90,6 +95,7 @@ impl VariantState {
             Variant::Whist => VariantState::Whist(Whist::new(rules)),
             Variant::Spades => VariantState::Spades(Spades::new(rules)),
             Variant::OhHell => VariantState::OhHell(OhHell::new(rules)),
+            Variant::Euchre => VariantState::Euchre(Euchre::new(rules)),
         }
     }
 
@@ -110,7 +116,7 @@ impl VariantState {
     }
 
     /// [`VariantRules::start_hand`].
-    pub fn start_hand(&mut self, hand: u32, deck: &[Card; 52], dealt: usize) -> HandSetup {
+    pub fn start_hand(&mut self, hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         forward!(self, v => v.start_hand(hand, deck, dealt))
     }
 
@@ -174,6 +180,26 @@ impl VariantState {
     /// [`VariantRules::blind_bid`].
     pub fn blind_bid(&mut self, seat: Seat) {
         forward!(self, v => v.blind_bid(seat))
+    }
+
+    /// [`VariantRules::calls`].
+    pub fn calls(&self) -> bool {
+        forward!(self, v => v.calls())
+    }
+
+    /// [`VariantRules::legal_calls`].
+    pub fn legal_calls(&self, seat: Seat, dealer: Seat) -> Legal {
+        forward!(self, v => v.legal_calls(seat, dealer))
+    }
+
+    /// [`VariantRules::call_refusal`].
+    pub fn call_refusal(&self, call: Call) -> RuleError {
+        forward!(self, v => v.call_refusal(call))
+    }
+
+    /// [`VariantRules::call`].
+    pub fn call(&mut self, seat: Seat, call: Call, dealer: Seat) -> CallOutcome {
+        forward!(self, v => v.call(seat, call, dealer))
     }
 
     /// [`VariantRules::score_hand`].

@@ -116,7 +116,7 @@ impl Spades {
 
 impl VariantRules for Spades {
     /// Spades are trump in every hand; nothing is turned up.
-    fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, _deck: &[Card], _dealt: usize) -> HandSetup {
         self.blind = SeatSet::EMPTY;
         HandSetup {
             trump: Some(Suit::Spades),

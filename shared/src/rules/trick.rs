@@ -9,8 +9,9 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::trumps::Trumps;
 use crate::card::{Card, CardSet, Suit};
-use crate::seat::{MAX_SEATS, Seat};
+use crate::seat::{MAX_SEATS, Seat, SeatSet};
 
 /// A finished trick as the hand's history keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,10 +247,16 @@ impl Trick {
         self.set
     }
 
-    /// The plays in order, with who played each, at a table of `n`.
-    pub fn plays(&self, n: u8) -> impl Iterator<Item = (Seat, Card)> + use<> {
-        let (leader, cards) = (self.leader, self.cards);
-        (0..cards.len()).map(move |i| (leader.left(i as u8, n), cards[i]))
+    /// The plays in order, with who played each, at a table of `n` where the seats of `out`
+    /// sit this hand out.
+    pub fn plays(&self, n: u8, out: SeatSet) -> impl Iterator<Item = (Seat, Card)> + use<> {
+        let cards = self.cards;
+        let mut seat = self.leader;
+        (0..cards.len()).map(move |i| {
+            let played = seat;
+            seat = out.next_outside(played, n);
+            (played, cards[i])
+        })
     }
 
     /// The seat whose card is winning so far (the leader before the lead).
@@ -265,12 +272,12 @@ impl Trick {
     }
 
     /// Adds `seat`'s card (cards come in turn from the leader) and returns who is winning now.
-    pub fn push(&mut self, seat: Seat, card: Card, trump: Option<Suit>) -> Seat {
+    pub fn push(&mut self, seat: Seat, card: Card, trumps: Trumps) -> Seat {
         let lead = self.is_empty();
         if lead {
-            self.led = card.suit_set();
+            self.led = trumps.suit_cards(card);
         }
-        if lead | beats(card, self.best, trump) {
+        if lead | trumps.beats(card, self.best) {
             self.take(seat, card);
         }
         self.cards.push(card);
@@ -283,14 +290,6 @@ impl Trick {
         self.winner = seat;
         self.best = card;
     }
-}
-
-/// Whether `card` beats `best`: a higher card of its suit, or a trump over a non-trump.
-/// Within one suit, card indices are in rank order. Plain `&` and `|` rather than `if`: in
-/// random play whether a card beats is a coin toss, and a branch on it would often guess wrong.
-fn beats(card: Card, best: Card, trump: Option<Suit>) -> bool {
-    let same = card.suit() == best.suit();
-    (same & (card.index() > best.index())) | (!same & (Some(card.suit()) == trump))
 }
 
 /// A finished trick as every player saw it.
@@ -346,7 +345,7 @@ mod tests {
     fn play(cards: &[&str], trump: Option<Suit>) -> Seat {
         let mut trick = Trick::new(Seat(1));
         for (i, c) in cards.iter().enumerate() {
-            trick.push(Seat(1).left(i as u8, 4), c.parse().unwrap(), trump);
+            trick.push(Seat(1).left(i as u8, 4), c.parse().unwrap(), Trumps::plain(trump));
         }
         trick.winner()
     }
@@ -365,7 +364,7 @@ mod tests {
             .map(|c| c.parse().unwrap())
             .collect();
         for (i, card) in cards.iter().enumerate() {
-            trick.push(Seat(3).left(i as u8, 5), *card, None);
+            trick.push(Seat(3).left(i as u8, 5), *card, Trumps::NONE);
         }
         assert_eq!(trick.winner(), Seat(4));
         assert_eq!(trick.winning_card(), Some(cards[1]));
@@ -389,7 +388,11 @@ mod tests {
             .map(|c| c.parse().unwrap())
             .collect();
         for (i, card) in cards.iter().enumerate() {
-            trick.push(Seat(6).left(i as u8, 7), *card, Some(Suit::Diamonds));
+            trick.push(
+                Seat(6).left(i as u8, 7),
+                *card,
+                Trumps::plain(Some(Suit::Diamonds)),
+            );
         }
         assert_eq!(trick.winner(), Seat(4), "the two of diamonds trumps");
         let record = trick.record(trick.winner());

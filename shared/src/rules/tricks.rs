@@ -37,7 +37,7 @@ impl Tricks {
 }
 
 impl VariantRules for Tricks {
-    fn start_hand(&mut self, _hand: u32, _deck: &[Card; 52], _dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, _deck: &[Card], _dealt: usize) -> HandSetup {
         self.penalties = PerSeat::new(self.penalties.len() as u8);
         HandSetup::PLAIN
     }
@@ -131,7 +131,7 @@ mod tests {
         let score = rules.score_hand(&PerSeat::new(4), &won, &PerSeat::new(4), &mut totals);
         assert_eq!(score.points.as_slice(), &[-98, 1, 0, 0]);
         assert_eq!(totals.as_slice(), &[-95, 0, 0, 0], "already counted");
-        let deck = std::array::from_fn(|i| crate::card::Card::from_index(i as u8));
+        let deck: [_; 52] = std::array::from_fn(|i| crate::card::Card::from_index(i as u8));
         rules.start_hand(1, &deck, 52);
         let score = rules.score_hand(&PerSeat::new(4), &won, &PerSeat::new(4), &mut totals);
         assert_eq!(score.points.as_slice(), &[2, 1, 0, 0]);

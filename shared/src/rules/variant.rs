@@ -28,11 +28,13 @@ pub enum Variant {
     /// Oh Hell: 3 to 7 players bid the exact tricks they will take, hand sizes go down and up.
     #[serde(rename = "ohhell")]
     OhHell,
+    /// Euchre: partners make trump by calls, the jacks are bowers, five cards, to 10.
+    Euchre,
 }
 
 impl Variant {
     /// Every variant, in the order the lobby lists them.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 8] = [
         Variant::Hearts,
         Variant::Filippa,
         Variant::Hearts5,
@@ -40,6 +42,7 @@ impl Variant {
         Variant::Whist,
         Variant::Spades,
         Variant::OhHell,
+        Variant::Euchre,
     ];
 
     /// The name used on the wire and the command line.
@@ -53,6 +56,7 @@ impl Variant {
             Variant::Whist => "whist",
             Variant::Spades => "spades",
             Variant::OhHell => "ohhell",
+            Variant::Euchre => "euchre",
         }
     }
 
@@ -81,6 +85,9 @@ impl Variant {
             Variant::OhHell => {
                 "Bid exactly the tricks you will take, as the hands shrink and grow again."
             }
+            Variant::Euchre => {
+                "Partners order up or name trump; the jacks are bowers; take three of five tricks."
+            }
         }
     }
 
@@ -108,6 +115,7 @@ impl Variant {
         match self {
             Variant::Hearts5 => 10,
             Variant::OhHell => 12,
+            Variant::Euchre => super::euchre::HAND_SIZE,
             _ => 13,
         }
     }
@@ -267,6 +275,24 @@ impl Variant {
                     description: "An exact bid scores 10 plus the bid, else 0; or else minus the difference; or a point per trick and 10 more for an exact bid.",
                 },
             ],
+            Variant::Euchre => vec![
+                target(10, "The first partnership to reach this many points wins."),
+                boolean(
+                    "stick_the_dealer",
+                    false,
+                    "When everyone passes twice the dealer must name trump, instead of the hand being thrown in.",
+                ),
+                boolean(
+                    "alone",
+                    true,
+                    "The maker may go alone: their partner sits the hand out, and taking all five tricks scores 4.",
+                ),
+                boolean(
+                    "defend_alone",
+                    false,
+                    "Once trump is made, one defender may defend alone: their partner sits out, and euchring the makers scores 4.",
+                ),
+            ],
         }
     }
 }
@@ -420,6 +446,15 @@ pub struct Options {
     /// How a hand scores (ohhell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scoring: Option<OhHellScoring>,
+    /// The dealer must name trump when everyone passes twice (euchre).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stick_the_dealer: Option<bool>,
+    /// The maker may go alone (euchre).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alone: Option<bool>,
+    /// A defender may defend alone (euchre).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defend_alone: Option<bool>,
 }
 
 /// The resolved rules of one table: a variant and every option's value.
@@ -461,6 +496,12 @@ pub struct Rules {
     pub hook: bool,
     /// Oh Hell: how a hand scores.
     pub scoring: OhHellScoring,
+    /// Euchre: the dealer must name trump when everyone passes twice.
+    pub stick_the_dealer: bool,
+    /// Euchre: the maker may go alone.
+    pub alone: bool,
+    /// Euchre: a defender may defend alone.
+    pub defend_alone: bool,
 }
 
 impl Rules {
@@ -486,6 +527,9 @@ impl Rules {
             ("schedule", options.schedule.is_some()),
             ("hook", options.hook.is_some()),
             ("scoring", options.scoring.is_some()),
+            ("stick_the_dealer", options.stick_the_dealer.is_some()),
+            ("alone", options.alone.is_some()),
+            ("defend_alone", options.defend_alone.is_some()),
         ];
         if let Some((name, _)) = given.iter().find(|(name, set)| *set && !has(name)) {
             return Err(OptionsError::NotForVariant {
@@ -497,6 +541,7 @@ impl Rules {
             Variant::Tricks => 1000,
             Variant::Whist => 5,
             Variant::Spades => 500,
+            Variant::Euchre => 10,
             _ => 100,
         });
         let hands = options.hands.unwrap_or(5);
@@ -537,6 +582,9 @@ impl Rules {
             schedule: options.schedule.unwrap_or_default(),
             hook: options.hook.unwrap_or(true),
             scoring: options.scoring.unwrap_or_default(),
+            stick_the_dealer: options.stick_the_dealer.unwrap_or(false),
+            alone: options.alone.unwrap_or(true),
+            defend_alone: options.defend_alone.unwrap_or(false),
         })
     }
 
@@ -549,7 +597,9 @@ impl Rules {
     /// The cards this game deals.
     #[must_use]
     pub fn deck(&self) -> Deck {
-        if self.jokers {
+        if self.variant == Variant::Euchre {
+            Deck::new(super::euchre::deck_cards()).expect("24 cards")
+        } else if self.jokers {
             Deck::SPADES_JOKERS
         } else {
             Deck::STANDARD
@@ -601,6 +651,12 @@ impl Rules {
                 options.schedule = Some(self.schedule);
                 options.hook = Some(self.hook);
                 options.scoring = Some(self.scoring);
+            }
+            Variant::Euchre => {
+                options.target = Some(self.target);
+                options.stick_the_dealer = Some(self.stick_the_dealer);
+                options.alone = Some(self.alone);
+                options.defend_alone = Some(self.defend_alone);
             }
         }
         options

@@ -8,7 +8,7 @@
 //! exactly the facts they decide from.
 
 use super::RuleError;
-use super::event::PassDirection;
+use super::event::{Call, Legal, PassDirection, TrumpMade};
 use crate::card::{Card, CardSet, Suit};
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -74,6 +74,32 @@ pub(super) struct HandScore {
     pub nil: Option<PerSeat<Option<bool>>>,
     /// The seats whose nil was bid blind, when someone did (spades).
     pub blind_nil: Option<SeatSet>,
+    /// How trump was made, in a game whose players make it (euchre).
+    pub trump_made: Option<TrumpMade>,
+}
+
+/// What a call in the making of trump did, and what comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CallOutcome {
+    /// Trump made by this call, with bowers or without.
+    pub made: Option<(TrumpMade, bool)>,
+    /// A seat that sits the hand out from now on (a lone player's partner).
+    pub sits_out: Option<Seat>,
+    /// What happens next.
+    pub next: AfterCall,
+}
+
+/// What follows a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AfterCall {
+    /// This seat calls next.
+    Call(Seat),
+    /// Nobody made trump: the hand is thrown in.
+    ThrowIn,
+    /// This seat picks up this face-up card, discards one, and play starts.
+    PickUp(Seat, Card),
+    /// Play starts.
+    Play,
 }
 
 impl HandScore {
@@ -88,6 +114,7 @@ impl HandScore {
             bag_penalty: None,
             nil: None,
             blind_nil: None,
+            trump_made: None,
         }
     }
 }
@@ -96,7 +123,7 @@ impl HandScore {
 pub(super) trait VariantRules {
     /// Sets up the hand numbered `hand` (from 0) that was just dealt from `deck`, whose first
     /// `dealt` cards went to the players.
-    fn start_hand(&mut self, hand: u32, deck: &[Card; 52], dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         let _ = (hand, deck, dealt);
         HandSetup::PLAIN
     }
@@ -182,6 +209,30 @@ pub(super) trait VariantRules {
     /// Notes that `seat` bid blind this hand (its bid is 0, handed to `score_hand` as usual).
     fn blind_bid(&mut self, seat: Seat) {
         let _ = seat;
+    }
+
+    /// True when trump is made by calls after the deal, starting from the dealer's left
+    /// (Euchre). By default it is set at the deal.
+    fn calls(&self) -> bool {
+        false
+    }
+
+    /// What `seat`, whose turn it is to call, may call; `dealer` dealt the hand.
+    fn legal_calls(&self, seat: Seat, dealer: Seat) -> Legal {
+        let _ = (seat, dealer);
+        Legal::Wait
+    }
+
+    /// Why a call the seat may not make now is refused.
+    fn call_refusal(&self, call: Call) -> RuleError {
+        let _ = call;
+        RuleError::NotCallingNow
+    }
+
+    /// Makes `seat`'s call, already checked against [`VariantRules::legal_calls`].
+    fn call(&mut self, seat: Seat, call: Call, dealer: Seat) -> CallOutcome {
+        let _ = (seat, call, dealer);
+        unreachable!("only a variant that calls is asked to make a call")
     }
 
     /// Scores the finished hand and adds it to `totals`. `bids` holds each seat's bid in the

@@ -28,7 +28,7 @@ impl Whist {
 
 impl VariantRules for Whist {
     /// The dealer's last card sets trump and stays face up until it is played.
-    fn start_hand(&mut self, _hand: u32, deck: &[Card; 52], _dealt: usize) -> HandSetup {
+    fn start_hand(&mut self, _hand: u32, deck: &[Card], _dealt: usize) -> HandSetup {
         HandSetup {
             trump: Some(deck[51].suit()),
             face_up: CardSet::single(deck[51]),

@@ -33,10 +33,12 @@
 
 use arrayvec::ArrayVec;
 
-use super::{BlindView, PassView, PlayedCard, PlayerView, Seats, TrickView};
+use super::{BlindView, CallingView, PassView, PlayedCard, PlayerView, SeatCall, Seats, TrickView};
 use crate::card::{Card, CardSet, Suit};
-use crate::rules::{CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase};
-use crate::seat::{PerSeat, Seat};
+use crate::rules::{
+    Call, CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase, TrumpMade, TrumpRule,
+};
+use crate::seat::{PerSeat, Seat, SeatSet};
 
 impl PlayerView {
     /// Follows one event the viewer was sent (an `event` message).
@@ -86,6 +88,45 @@ impl PlayerView {
                 self.trump = Some(*trump);
                 self.face_up = *cards;
             }
+            Event::TurnedUp { cards } => self.face_up = *cards,
+            Event::Called { seat, call } => self.called(*seat, *call),
+            Event::TrumpMade {
+                trump,
+                maker,
+                alone,
+            } => self.trump_made(*trump, *maker, *alone),
+            Event::SitsOut { seat } => {
+                if let Some(calling) = &mut self.calling {
+                    calling.out.push(*seat);
+                }
+                self.find_first_leader();
+            }
+            Event::PickedUp { seat, card } => {
+                self.face_up.remove(*card);
+                self.hand_sizes[*seat] += 1;
+                if self.seat == Some(*seat) {
+                    self.hand.insert(*card);
+                }
+                if let Some(calling) = &mut self.calling {
+                    calling.picked_up = Some(*card);
+                }
+                self.phase = Phase::Discarding;
+                self.to_act = Seats::from_iter([*seat]);
+            }
+            Event::Discarded { seat } => {
+                self.hand_sizes[*seat] = self.hand_sizes[*seat].saturating_sub(1);
+                self.phase = Phase::Playing;
+                self.find_first_leader();
+            }
+            Event::DiscardedCard { seat, card } => {
+                if self.seat == Some(*seat) {
+                    self.hand.remove(*card);
+                    if let Some(calling) = &mut self.calling {
+                        calling.discarded = Some(*card);
+                    }
+                }
+            }
+            Event::ThrownIn => self.to_act.clear(),
             Event::PassChosen { seat } => self.pass_chosen(*seat),
             Event::CardsPassed { from, to, cards } => self.cards_passed(*from, *to, *cards),
             Event::Bid { seat, tricks } => self.bid(*seat, *tricks),
@@ -166,6 +207,8 @@ impl PlayerView {
         self.tricks_won = PerSeat::new(n);
         self.hearts_broken = false;
         self.blind = (self.options.blind_nil == Some(true)).then(BlindView::default);
+        let calls = facts.trump == TrumpRule::Called;
+        self.calling = calls.then(CallingView::default);
         self.pass = pass.map(|direction| PassView {
             direction,
             given: CardSet::EMPTY,
@@ -175,6 +218,9 @@ impl PlayerView {
         if pass.is_some() {
             self.phase = Phase::Passing;
             self.to_act = Seat::all(n).collect();
+        } else if calls {
+            self.phase = Phase::Calling;
+            self.to_act = Seats::from_iter([dealer.next(n)]);
         } else {
             self.bidding_or_play();
         }
@@ -211,6 +257,56 @@ impl PlayerView {
         } else {
             self.to_act = Seats::from_iter([seat.next(self.players)]);
         }
+    }
+
+    /// A seat called. Who calls next follows from the call: the next seat while trump is not
+    /// made; once it is, the defenders in turn where a defender may defend alone. Trump made
+    /// (`trump_made`) or a lone defender ends the calls, and the events that follow say
+    /// whether the dealer picks up first (`picked_up`) or who sits out (`sits_out`).
+    fn called(&mut self, seat: Seat, call: Call) {
+        let n = self.players;
+        let Some(calling) = &mut self.calling else {
+            return;
+        };
+        calling.calls.push(SeatCall { seat, call });
+        match (call, &mut calling.made) {
+            (Call::Pass, None) => self.to_act = Seats::from_iter([seat.next(n)]),
+            (Call::Pass, Some(made)) if seat == made.maker.next(n) => {
+                self.to_act = Seats::from_iter([seat.partner()]);
+            }
+            (Call::DefendAlone, Some(made)) => {
+                made.defender_alone = Some(seat);
+                self.calls_done();
+            }
+            (Call::Pass, Some(_)) => self.calls_done(),
+            _ => {}
+        }
+    }
+
+    /// Trump is made: the defenders may still defend alone, or play starts.
+    fn trump_made(&mut self, trump: Suit, maker: Seat, alone: bool) {
+        self.trump = Some(trump);
+        let Some(calling) = &mut self.calling else {
+            return;
+        };
+        calling.made = Some(TrumpMade {
+            trump,
+            maker,
+            alone,
+            defender_alone: None,
+        });
+        if self.options.defend_alone == Some(true) {
+            self.to_act = Seats::from_iter([maker.next(self.players)]);
+        } else {
+            self.calls_done();
+        }
+    }
+
+    /// The calls are over: play starts, unless a `picked_up` that follows starts the
+    /// dealer's discard first.
+    fn calls_done(&mut self) {
+        self.phase = Phase::Playing;
+        self.find_first_leader();
     }
 
     /// A seat chose its pass; the last choice ends the passing phase.
@@ -278,8 +374,9 @@ impl PlayerView {
         self.face_up.remove(card);
         self.hearts_broken |= card.suit() == Suit::Hearts;
         self.phase = Phase::Playing;
-        self.to_act = if self.trick.plays.len() < usize::from(n) {
-            Seats::from_iter([seat.next(n)])
+        let out = self.sitting_out();
+        self.to_act = if self.trick.plays.len() < usize::from(n) - out.len() {
+            Seats::from_iter([out.next_outside(seat, n)])
         } else {
             Seats::new()
         };
@@ -314,11 +411,20 @@ impl PlayerView {
         }
         let n = self.players;
         let leader = match self.variant.facts().first_lead {
-            FirstLead::DealerLeft => Some(self.dealer.next(n)),
+            FirstLead::DealerLeft => Some(self.sitting_out().next_outside(self.dealer, n)),
             FirstLead::TwoOfClubs => self.two_of_clubs_holder(),
         };
         self.trick.leader = leader.unwrap_or(self.dealer.next(n));
         self.to_act = leader.into_iter().collect();
+    }
+
+    /// The seats sitting this hand out.
+    fn sitting_out(&self) -> SeatSet {
+        let mut out = SeatSet::EMPTY;
+        for seat in self.calling.iter().flat_map(|c| c.out.iter()) {
+            out.insert(*seat);
+        }
+        out
     }
 
     /// Who holds 2♣, if the viewer can know: itself, or the seat it passed 2♣ to.

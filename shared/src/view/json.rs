@@ -215,6 +215,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         hearts_broken,
         pass,
         blind,
+        calling,
         totals,
         negatives,
         pool,
@@ -235,6 +236,8 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     out.push_str(r#","phase":"#);
     out.push_str(match phase {
         Phase::Passing => r#""passing""#,
+        Phase::Calling => r#""calling""#,
+        Phase::Discarding => r#""discarding""#,
         Phase::Bidding => r#""bidding""#,
         Phase::Exchanging => r#""exchanging""#,
         Phase::Playing => r#""playing""#,
@@ -281,6 +284,11 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
     }
     if let Some(blind) = blind {
         write_blind(out, blind);
+    }
+    if let Some(calling) = calling {
+        // Euchre's calls: few, and only in that game, so `serde_json` writes them.
+        out.push_str(r#","calling":"#);
+        out.push_str(&serde_json::to_string(calling).expect("a view serializes"));
     }
     match cache.as_deref_mut() {
         Some(cache) => cache
@@ -370,7 +378,17 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
             out.push('}');
         }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
+        Legal::Call { .. } | Legal::Discard { .. } => {
+            out.push_str(&serde_json::to_string(legal).expect("a legal move serializes"));
+        }
     }
+}
+
+/// Writes `value` through `serde_json` but for its closing brace, which the caller adds: for
+/// the messages of rare moves (Euchre's calls), where writing by hand saves nothing.
+fn open_object(out: &mut String, value: &impl serde::Serialize) {
+    let json = serde_json::to_string(value).expect("a message serializes");
+    out.push_str(json.strip_suffix('}').expect("an object"));
 }
 
 /// Writes an action as `serde_json` writes [`Action`]: the server stores every accepted one.
@@ -394,6 +412,7 @@ pub fn write_action(out: &mut String, action: &Action) {
             out.push_str(r#"{"type":"bid","tricks":"#);
             uint(out, u64::from(*tricks));
         }
+        Action::Call(_) | Action::Discard { .. } => open_object(out, action),
     }
     out.push('}');
 }
@@ -521,6 +540,14 @@ pub fn write_event(out: &mut String, event: &Event) {
             out.push_str(r#","totals":"#);
             per_seat(out, totals);
         }
+        Event::TurnedUp { .. }
+        | Event::Called { .. }
+        | Event::TrumpMade { .. }
+        | Event::SitsOut { .. }
+        | Event::PickedUp { .. }
+        | Event::Discarded { .. }
+        | Event::DiscardedCard { .. }
+        | Event::ThrownIn => open_object(out, event),
     }
     out.push('}');
 }
@@ -545,6 +572,9 @@ fn write_options(out: &mut String, options: &Options) {
         schedule,
         hook,
         scoring,
+        stick_the_dealer,
+        alone,
+        defend_alone,
     } = options;
     let mut first = true;
     let mut key = |out: &mut String, name: &str| {
@@ -635,6 +665,16 @@ fn write_options(out: &mut String, options: &Options) {
             OhHellScoring::MinusDifference => r#""minus_difference""#,
             OhHellScoring::TricksPlusTen => r#""tricks_plus_ten""#,
         });
+    }
+    for (name, value) in [
+        ("stick_the_dealer", stick_the_dealer),
+        ("alone", alone),
+        ("defend_alone", defend_alone),
+    ] {
+        if let Some(value) = value {
+            key(out, name);
+            boolean(out, *value);
+        }
     }
     out.push_str(if first { "{}" } else { "}" });
 }
@@ -727,6 +767,7 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         bag_penalty,
         nil,
         blind_nil,
+        trump_made,
         secret,
     } = result;
     out.push_str(r#""hand":"#);
@@ -772,6 +813,10 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         out.push_str(r#","blind_nil":"#);
         let list: arrayvec::ArrayVec<Seat, MAX_SEATS> = blind.iter().collect();
         seats(out, &list);
+    }
+    if let Some(made) = trump_made {
+        out.push_str(r#","trump_made":"#);
+        out.push_str(&serde_json::to_string(made).expect("a score line serializes"));
     }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
@@ -947,6 +992,7 @@ fn variant_name(variant: Variant) -> &'static str {
         Variant::Whist => r#""whist""#,
         Variant::Spades => r#""spades""#,
         Variant::OhHell => r#""ohhell""#,
+        Variant::Euchre => r#""euchre""#,
     }
 }
 

@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::Deck;
 use crate::rules::{
-    CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules, Variant,
+    Call, CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules,
+    TrumpMade, Variant,
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
@@ -70,6 +71,10 @@ pub struct PlayerView {
     /// Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blind: Option<BlindView>,
+    /// The making of trump this hand, in a game whose players make it (euchre); absent
+    /// elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calling: Option<CallingView>,
     /// Match totals (filippa: positive totals).
     pub totals: PerSeat<i32>,
     /// Filippa's negative totals.
@@ -143,6 +148,32 @@ pub struct BlindView {
     pub received: CardSet,
 }
 
+/// The making of trump this hand as the viewer knows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CallingView {
+    /// The calls made so far, in order.
+    pub calls: Vec<SeatCall>,
+    /// How trump was made, once it is.
+    pub made: Option<TrumpMade>,
+    /// Seats sitting this hand out: they play no card, and a trick has one card fewer each.
+    #[schemars(with = "Vec<Seat>")]
+    pub out: Seats,
+    /// The turned-up card the dealer picked up, once picked up (everyone saw it).
+    pub picked_up: Option<Card>,
+    /// The card the viewer discarded: the dealer's alone to see.
+    pub discarded: Option<Card>,
+}
+
+/// One call and who made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatCall {
+    /// Who called.
+    pub seat: Seat,
+    /// The call.
+    #[serde(flatten)]
+    pub call: Call,
+}
+
 impl PlayerView {
     /// Builds the view of `viewer` (`None`: a spectator).
     #[must_use]
@@ -187,7 +218,7 @@ impl PlayerView {
             trick: TrickView {
                 leader: trick.leader(),
                 plays: trick
-                    .plays(n)
+                    .plays(n, game.sitting_out())
                     .map(|(seat, card)| PlayedCard { seat, card })
                     .collect(),
             },
@@ -206,6 +237,19 @@ impl PlayerView {
                 bid: game.blind_bids().iter().collect(),
                 given: own(&|s| game.passed_by(s)),
                 received: own(&|s| game.received_by(s)),
+            }),
+            calling: game.calling().map(|calling| CallingView {
+                calls: calling
+                    .calls
+                    .iter()
+                    .map(|&(seat, call)| SeatCall { seat, call })
+                    .collect(),
+                made: calling.made,
+                out: game.sitting_out().iter().collect(),
+                picked_up: calling.picked_up,
+                discarded: calling
+                    .discarded
+                    .filter(|_| viewer == Some(game.dealer())),
             }),
             totals: game.totals(),
             negatives: game.negatives(),

@@ -25,6 +25,8 @@ impl Game {
         match self.phase {
             Phase::Bidding => {}
             Phase::Exchanging => return Err(RuleError::ExchangingNow),
+            Phase::Calling => return Err(RuleError::CallingNow),
+            Phase::Discarding => return Err(RuleError::DiscardingNow),
             Phase::Passing | Phase::Playing => return Err(RuleError::NotBiddingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }

@@ -5,7 +5,8 @@
 
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
-use crate::deck::{Deck, shuffled_deck_of};
+use crate::rules::trumps::Trumps;
+use crate::deck::{DealOrder, shuffled_deck_of};
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatList, SeatSet};
@@ -38,9 +39,13 @@ impl Game {
             }
         }
         self.announce_face_down(events);
-        if let Some(trump) = self.trump {
+        if let Some(trump) = self.trumps.suit() {
             events.push(Event::TrumpShown {
                 trump,
+                cards: self.face_up,
+            });
+        } else if !self.face_up.is_empty() {
+            events.push(Event::TurnedUp {
                 cards: self.face_up,
             });
         }
@@ -58,7 +63,7 @@ impl Game {
             let secret = fair::hand_secret(master, self.hand);
             self.deal_secret = Some(secret);
             self.deal_commitment = Some(fair::commitment(&secret));
-            Deck::engine_order(fair::deck_of(&secret, self.rules.deck()))
+            DealOrder::from_slice(&fair::deck_of(&secret, self.rules.deck()))
         } else {
             shuffled_deck_of(self.rules.deck(), &mut self.rng)
         };
@@ -84,8 +89,10 @@ impl Game {
         self.passed = PerSeat::new(n);
         self.received = PerSeat::new(n);
         self.bids = PerSeat::new(n);
+        self.out = SeatSet::EMPTY;
+        self.calling = super::Calling::default();
         let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
-        self.trump = setup.trump;
+        self.trumps = Trumps::plain(setup.trump);
         self.face_up = setup.face_up;
         self.pass_direction = setup.pass;
         self.deal_face_down();
@@ -94,6 +101,8 @@ impl Game {
             self.phase = Phase::Passing;
             self.legal = CardSet::EMPTY;
             self.to_pass = SeatSet::all(n);
+        } else if self.variant_rules.calls() {
+            self.start_calling();
         } else {
             self.start_bidding_or_play();
         }
@@ -102,7 +111,10 @@ impl Game {
     /// The variant names who leads the first trick.
     pub(super) fn start_play(&mut self) {
         self.phase = Phase::Playing;
-        let leader = self.variant_rules.first_leader(&self.hands, self.dealer);
+        let mut leader = self.variant_rules.first_leader(&self.hands, self.dealer);
+        if self.out.contains(leader) {
+            leader = self.out.next_outside(leader, self.players);
+        }
         self.start_trick(leader);
         self.legal = self.playable(leader);
     }
@@ -130,6 +142,7 @@ impl Game {
             bag_penalty: score.bag_penalty,
             nil: score.nil,
             blind_nil: score.blind_nil,
+            trump_made: score.trump_made,
             secret: self.deal_secret,
         };
         self.history.push(result.clone());

@@ -4,11 +4,13 @@
 //! dealer's left, passing, bidding, trick play (follow suit, trump wins), the match totals and
 //! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
-//! holds the state and the ways in; `read`, `passing`, `bidding`, `blind` (face-down hands and
-//! the partners' exchange), `play` and `hand` hold the rest.
+//! holds the state and the ways in; `read`, `passing`, `calling` (making trump, the dealer's
+//! discard), `bidding`, `blind` (face-down hands and the partners' exchange), `play` and `hand`
+//! hold the rest.
 
 mod bidding;
 mod blind;
+mod calling;
 mod hand;
 mod passing;
 mod play;
@@ -18,9 +20,10 @@ use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
 use super::per_variant::VariantState;
 use super::trick::{Plays, Trick};
+use super::trumps::Trumps;
 use super::variant::{Options, OptionsError, Rules, Variant};
-use crate::card::{Card, CardSet, Suit};
-use crate::deck::DeckRng;
+use crate::card::CardSet;
+use crate::deck::{DealOrder, DeckRng};
 use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -28,6 +31,7 @@ use crate::seat::{PerSeat, Seat, SeatSet};
 pub const PASS_COUNT: u32 = 3;
 
 pub use blind::EXCHANGE_COUNT;
+pub use calling::Calling;
 
 /// Where the game stands.
 #[derive(
@@ -37,6 +41,10 @@ pub use blind::EXCHANGE_COUNT;
 pub enum Phase {
     /// Everyone chooses cards to pass at the same time.
     Passing,
+    /// Each seat in turn from the dealer's left calls trump or passes (Euchre).
+    Calling,
+    /// The dealer discards a card after picking up the turned-up one (Euchre).
+    Discarding,
     /// Each seat in turn from the dealer's left bids the tricks it expects.
     Bidding,
     /// After a blind bid: the bidder's partner gives cards, then the bidder gives some back.
@@ -66,7 +74,7 @@ pub struct Game {
     /// carries it.
     deal_commitment: Option<Hash32>,
     /// Decks to deal, in order, before shuffling again (scripted deals, UVa 181 input).
-    stacked: Vec<[Card; 52]>,
+    stacked: Vec<DealOrder>,
     /// Seats at the table.
     players: u8,
     phase: Phase,
@@ -78,6 +86,12 @@ pub struct Game {
     taken: PerSeat<CardSet>,
     tricks_won: PerSeat<u8>,
     trick: Trick,
+    /// Seats sitting this hand out (a lone player's partner): they hold cards but play none.
+    out: SeatSet,
+    /// The seat whose call or discard is awaited while trump is made (Euchre).
+    caller: Seat,
+    /// This hand's calls, trump as made, and the card picked up and discarded (Euchre).
+    calling: Calling,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
     /// The cards `turn` may play, computed once per turn while playing, and empty in every
@@ -90,8 +104,8 @@ pub struct Game {
     completed: Vec<Plays>,
     /// The cards of this hand's finished tricks (kept per trick, not per card).
     played: CardSet,
-    /// This hand's trump suit, set by the variant at the deal.
-    trump: Option<Suit>,
+    /// This hand's trump, set by the variant at the deal or by the players' calls.
+    trumps: Trumps,
     /// Cards everyone can see that are not on the table: hearts5's undealt pair, the whist
     /// dealer's trump card until it is played.
     face_up: CardSet,
@@ -143,12 +157,12 @@ impl Game {
         variant: Variant,
         options: &Options,
         seed: u64,
-        deck: [Card; 52],
+        deck: impl Into<DealOrder>,
     ) -> Result<Game, OptionsError> {
         Ok(Game::with_rules(
             Rules::new(variant, options)?,
             seed,
-            Some(deck),
+            Some(deck.into()),
         ))
     }
 
@@ -170,7 +184,7 @@ impl Game {
 
     /// A new match with already resolved rules, the last seat dealing first.
     #[must_use]
-    pub fn with_rules(rules: Rules, seed: u64, stacked: Option<[Card; 52]>) -> Game {
+    pub fn with_rules(rules: Rules, seed: u64, stacked: Option<DealOrder>) -> Game {
         let last = Seat(rules.players - 1);
         Game::with_first_dealer(rules, seed, stacked, last)
     }
@@ -181,7 +195,7 @@ impl Game {
     pub fn with_first_dealer(
         rules: Rules,
         seed: u64,
-        stacked: Option<[Card; 52]>,
+        stacked: Option<DealOrder>,
         dealer: Seat,
     ) -> Game {
         Game::build(rules, seed, stacked, None, dealer, 0)
@@ -191,14 +205,14 @@ impl Game {
     /// `deck`: for a bot that rebuilds a later hand of a match in which the hand's number
     /// matters (Oh Hell's hand sizes). Nothing of the hands before it is known or kept.
     #[must_use]
-    pub fn from_hand(rules: Rules, hand: u32, dealer: Seat, deck: [Card; 52]) -> Game {
-        Game::build(rules, 0, Some(deck), None, dealer, hand)
+    pub fn from_hand(rules: Rules, hand: u32, dealer: Seat, deck: impl Into<DealOrder>) -> Game {
+        Game::build(rules, 0, Some(deck.into()), None, dealer, hand)
     }
 
     fn build(
         rules: Rules,
         seed: u64,
-        stacked: Option<[Card; 52]>,
+        stacked: Option<DealOrder>,
         master: Option<Hash32>,
         dealer: Seat,
         hand: u32,
@@ -221,12 +235,15 @@ impl Game {
             taken: PerSeat::new(n),
             tricks_won: PerSeat::new(n),
             trick: Trick::new(Seat(0)),
+            out: SeatSet::EMPTY,
+            caller: Seat(0),
+            calling: Calling::default(),
             turn: Seat(0),
             legal: CardSet::EMPTY,
             discard_preference: CardSet::EVERY,
             completed: Vec::with_capacity(13),
             played: CardSet::EMPTY,
-            trump: None,
+            trumps: Trumps::NONE,
             face_up: CardSet::EMPTY,
             pass_direction: None,
             to_pass: SeatSet::EMPTY,
@@ -251,8 +268,8 @@ impl Game {
     /// Deals `deck` (in order, the first card to the dealer's left) for the next hand instead of
     /// a shuffled one; several calls queue several hands. For scripted deals: the seeded stream
     /// is not consumed by a stacked hand.
-    pub fn stack_deck(&mut self, deck: [Card; 52]) {
-        self.stacked.push(deck);
+    pub fn stack_deck(&mut self, deck: impl Into<DealOrder>) {
+        self.stacked.push(deck.into());
     }
 
     /// Applies `seat`'s action and returns what happened. On error nothing changed.
@@ -279,6 +296,8 @@ impl Game {
             Action::BlindNil => self.bid_blind(seat, events),
             Action::SeeCards => self.see_cards(seat, events),
             Action::Exchange { cards } => self.exchange(seat, cards, events),
+            Action::Call(call) => self.call(seat, *call, events),
+            Action::Discard { card } => self.discard(seat, *card, events),
         }
     }
 }

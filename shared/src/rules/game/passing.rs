@@ -41,6 +41,8 @@ impl Game {
             Phase::Passing => {}
             Phase::Bidding | Phase::Playing => return Err(RuleError::NotPassingNow),
             Phase::Exchanging => return Err(RuleError::ExchangingNow),
+            Phase::Calling => return Err(RuleError::CallingNow),
+            Phase::Discarding => return Err(RuleError::DiscardingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
         }
         if !self.to_pass.contains(seat) {

@@ -4,7 +4,7 @@
 //! variant's rules; this module names no variant.
 
 use super::{Game, Phase};
-use crate::card::{Card, CardSet};
+use crate::card::{Card, CardSet, Suit};
 use crate::rules::RuleError;
 use crate::rules::event::Event;
 use crate::rules::variant_rules::Table;
@@ -30,7 +30,7 @@ impl Game {
         Table {
             first_trick: self.completed.is_empty(),
             played: self.played_cards(),
-            trump: self.trump,
+            trump: self.trumps.suit(),
         }
     }
 
@@ -94,17 +94,17 @@ impl Game {
         }
         self.hands[seat].remove(card);
         self.face_up.remove(card);
-        let winner = self.trick.push(seat, card, self.trump);
+        let winner = self.trick.push(seat, card, self.trumps);
         // The event is written last on each path: for all the compiler knows, a write into the
         // event list may change the game, which it then read again field by field from memory
         // (2.3% of a random hand's instructions, callgrind).
-        if self.trick.len() == self.players as usize {
+        if self.trick.len() == usize::from(self.players) - self.out.len() {
             events.push(Event::Played { seat, card });
             // Sets the next legal cards: the winner's lead, or the next hand's.
             self.finish_trick(winner, events);
         } else {
             // Mid-trick the phase cannot have changed, and the trick is led.
-            self.turn = seat.next(self.players);
+            self.turn = self.out.next_outside(seat, self.players);
             self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
             events.push(Event::Played { seat, card });
         }
@@ -127,6 +127,8 @@ impl Game {
         match self.phase {
             Phase::Playing => {}
             Phase::Passing => return Err(RuleError::PassingNow),
+            Phase::Calling => return Err(RuleError::CallingNow),
+            Phase::Discarding => return Err(RuleError::DiscardingNow),
             Phase::Bidding => return Err(RuleError::BiddingNow),
             Phase::Exchanging => return Err(RuleError::ExchangingNow),
             Phase::MatchOver => return Err(RuleError::MatchOver),
@@ -163,11 +165,18 @@ impl Game {
         if !hand.contains(card) {
             return RuleError::CardNotHeld(card);
         }
-        match self.trick.led_suit() {
+        match self.trick.cards().first() {
             None => self.variant_rules.lead_refusal(hand, self.table()),
-            Some(led) if hand.has_suit(led) => RuleError::MustFollowSuit(led),
+            Some(_) if !(hand & self.trick.led_cards()).is_empty() => {
+                RuleError::MustFollowSuit(self.led_suit().expect("a led trick"))
+            }
             Some(_) => self.variant_rules.discard_refusal(hand, self.table()),
         }
+    }
+
+    /// The suit the trick's first card plays as (the left bower leads trump), once led.
+    pub(super) fn led_suit(&self) -> Option<Suit> {
+        self.trick.cards().first().map(|card| self.trumps.suit_of(*card))
     }
 
     /// Hands the finished trick to `winner` (as the last card's push returned).

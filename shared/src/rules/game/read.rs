@@ -7,6 +7,7 @@ use crate::card::{CardSet, Suit};
 use crate::fair::Hash32;
 use crate::rules::event::{HandResult, Legal, PassDirection};
 use crate::rules::trick::{CompletedTrick, Plays, Trick};
+use crate::rules::trumps::Trumps;
 use crate::rules::variant::{Rules, Variant};
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -116,7 +117,20 @@ impl Game {
     /// The trump suit of this hand, if the variant has one.
     #[must_use]
     pub fn trump(&self) -> Option<Suit> {
-        self.trump
+        self.trumps.suit()
+    }
+
+    /// This hand's trump with its bowers, if the game plays them: what decides a card's suit
+    /// and rank in a trick.
+    #[must_use]
+    pub fn trumps(&self) -> Trumps {
+        self.trumps
+    }
+
+    /// Seats sitting this hand out: a lone player's partner holds cards but plays none.
+    #[must_use]
+    pub fn sitting_out(&self) -> SeatSet {
+        self.out
     }
 
     /// Cards shown to everyone that are not on the table.
@@ -199,6 +213,7 @@ impl Game {
     pub fn to_act(&self) -> SeatSet {
         match self.phase {
             Phase::Passing => self.to_pass,
+            Phase::Calling | Phase::Discarding => SeatSet::one(self.caller),
             Phase::Bidding => SeatSet::one(self.next_bidder()),
             Phase::Exchanging => SeatSet::one(self.next_giver()),
             Phase::Playing => SeatSet::one(self.next_to_play()),
@@ -210,11 +225,13 @@ impl Game {
     #[must_use]
     #[inline]
     pub fn next_to_play(&self) -> Seat {
-        debug_assert_eq!(
-            self.turn,
-            self.trick
-                .leader()
-                .left(self.trick.len() as u8, self.players)
+        debug_assert!(
+            !self.out.is_empty()
+                || self.turn
+                    == self
+                        .trick
+                        .leader()
+                        .left(self.trick.len() as u8, self.players)
         );
         self.turn
     }
@@ -239,6 +256,10 @@ impl Game {
             Phase::Passing => Legal::Pass {
                 count: PASS_COUNT,
                 direction: self.pass_direction.expect("a passing hand has a direction"),
+                from: self.hands[seat],
+            },
+            Phase::Calling => self.variant_rules.legal_calls(seat, self.dealer),
+            Phase::Discarding => Legal::Discard {
                 from: self.hands[seat],
             },
             Phase::Bidding => self.legal_bid(),
