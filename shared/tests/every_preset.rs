@@ -1,6 +1,6 @@
 //! Random legal matches of every variant at every preset the lobby offers (each Oh Hell preset
-//! at every table size; default options for a variant without presets): 105,000 hands in all,
-//! 15,000 a variant, played by a cheap random player.
+//! at every table size; default options for a variant without presets): 155,000 hands in all,
+//! 15,000 a variant (Euchre 50,000), played by a cheap random player.
 //!
 //! Every hand: each seat is dealt the hand's size (Oh Hell: the schedule worked out again here)
 //! by the seat on the last dealer's left; every card dealt is played exactly once, by a seat
@@ -8,7 +8,10 @@
 //! hand's size (but in the last hand of plain tricks, which stops at the target); in Spades the
 //! line's bags, bag penalties and nil results agree with the bids and tricks (`common::bids`);
 //! in Oh Hell every seat bids once in turn and the dealer's hook holds; the totals are the sum
-//! of the score lines; an Oh Hell match lasts its schedule. `properties.rs` checks more at every
+//! of the score lines; an Oh Hell match lasts its schedule. In Euchre (50,000 hands) a card is
+//! followed as its players know it (the left bower is a trump), a seat sitting out never
+//! plays, the dealer picks up the turned card and discards one, a thrown-in hand scores
+//! nothing, and every hand scores as the rules say, worked out again here. `properties.rs` checks more at every
 //! step of fewer matches.
 
 mod common;
@@ -20,6 +23,9 @@ use parlor_shared::{Action, CardSet, Event, Game, Options, Rules, Seat, Variant}
 
 /// Hands played of each variant.
 const HANDS_PER_VARIANT: usize = 15_000;
+
+/// Hands of Euchre played (short ones: five cards each).
+const EUCHRE_HANDS: usize = 50_000;
 
 /// The option sets played of `variant`: its presets, and Oh Hell's at every table size.
 fn option_sets(variant: Variant) -> Vec<Options> {
@@ -86,6 +92,12 @@ struct Hand {
     bids: Vec<Option<u8>>,
     /// The seats that bid blind nil.
     blind: Vec<usize>,
+    /// Euchre: the card the dealer discarded, the seats sitting out, and trump once made.
+    discarded: CardSet,
+    out: Vec<Seat>,
+    trump: Option<parlor_shared::Suit>,
+    /// The cards each seat held when the trick on the table was led, and the led card.
+    led: Option<parlor_shared::Card>,
 }
 
 impl Hand {
@@ -101,6 +113,10 @@ impl Hand {
             tricks: 0,
             bids: vec![None; n],
             blind: Vec::new(),
+            discarded: CardSet::EMPTY,
+            out: Vec::new(),
+            trump: None,
+            led: None,
         }
     }
 
@@ -125,7 +141,32 @@ impl Hand {
                 self.bids[seat.index()] = Some(*tricks);
             }
             Event::BlindNil { seat } => self.blind.push(seat.index()),
+            Event::TrumpMade { trump, .. } => self.trump = Some(*trump),
+            Event::SitsOut { seat } => self.out.push(*seat),
+            Event::PickedUp { seat, card } => {
+                assert_eq!(*seat, self.dealer, "the dealer picks up");
+                assert!(!self.dealt.contains(*card), "the turned-up card was not dealt");
+                self.dealt.insert(*card);
+                self.holding[seat.index()].insert(*card);
+            }
+            Event::DiscardedCard { seat, card } => {
+                assert!(self.holding[seat.index()].remove(*card));
+                self.discarded.insert(*card);
+            }
             Event::Played { seat, card } => {
+                assert!(!self.out.contains(seat), "{seat:?} sits this hand out");
+                if let (Some(trump), Some(led)) = (self.trump, self.led) {
+                    // Following suit as Euchre players know it, worked out here: the jack of
+                    // trump's colour is a trump.
+                    let suit = euchre_suit(trump, led);
+                    let held = self.holding[seat.index()];
+                    if held.iter().any(|c| euchre_suit(trump, c) == suit) {
+                        assert_eq!(euchre_suit(trump, *card), suit, "{seat:?} must follow");
+                    }
+                }
+                if self.trick.is_empty() {
+                    self.led = Some(*card);
+                }
                 assert!(
                     self.holding[seat.index()].remove(*card),
                     "{seat:?} held {card}"
@@ -134,10 +175,13 @@ impl Hand {
                 self.played.insert(*card);
                 self.trick.insert(*card);
             }
-            Event::TrickWon { cards, .. } => {
-                assert_eq!(cards.len(), u32::from(n), "one card a seat");
+            Event::TrickWon { cards, winner } => {
+                let playing = u32::from(n) - self.out.len() as u32;
+                assert_eq!(cards.len(), playing, "one card a seat playing");
+                assert!(!self.out.contains(winner));
                 assert_eq!(*cards, self.trick);
                 self.trick = CardSet::EMPTY;
+                self.led = None;
                 self.tricks += 1;
             }
             _ => {}
@@ -151,11 +195,13 @@ impl Hand {
         assert_eq!(took.iter().map(|t| u32::from(*t)).sum::<u32>(), self.tricks);
         let held = self.holding.iter().fold(CardSet::EMPTY, |all, h| all | *h);
         assert_eq!(
-            self.played | held,
+            self.played | held | self.discarded,
             self.dealt,
-            "every card dealt was played or held"
+            "every card dealt was played, held or discarded"
         );
-        if rules.variant == Variant::Tricks && game.is_over() {
+        if rules.variant == Variant::Euchre {
+            check_euchre_end(self, line);
+        } else if rules.variant == Variant::Tricks && game.is_over() {
             // The match ends the moment a total reaches the target, mid-hand.
             let top = game.totals().as_slice().iter().copied().max().unwrap();
             assert!(top >= rules.target);
@@ -210,6 +256,57 @@ impl Hand {
             assert_eq!(game.negatives()[seat], minus);
         }
     }
+}
+
+/// The suit a card follows as in Euchre with `trump` trump: the left bower is a trump.
+fn euchre_suit(trump: parlor_shared::Suit, card: parlor_shared::Card) -> parlor_shared::Suit {
+    use parlor_shared::Suit::{Clubs, Diamonds, Hearts, Spades};
+    let colour_mate = match trump {
+        Clubs => Spades,
+        Spades => Clubs,
+        Hearts => Diamonds,
+        Diamonds => Hearts,
+    };
+    if card.rank() == parlor_shared::Rank::JACK && card.suit() == colour_mate {
+        trump
+    } else {
+        card.suit()
+    }
+}
+
+/// A Euchre hand's end: a thrown-in hand plays nothing and scores nothing; otherwise five
+/// tricks, the seats sitting out held their five cards, and the score as the rules say.
+fn check_euchre_end(hand: &Hand, line: &HandResult) {
+    let took = line.tricks.as_slice();
+    match line.trump_made {
+        None => {
+            assert_eq!(hand.tricks, 0, "a thrown-in hand");
+            assert!(hand.played.is_empty());
+            assert_eq!(line.points.as_slice(), &[0, 0, 0, 0]);
+        }
+        Some(made) => {
+            assert_eq!(hand.tricks, 5);
+            for (seat, holding) in hand.holding.iter().enumerate() {
+                let out = hand.out.contains(&Seat(seat as u8));
+                assert_eq!(holding.len(), if out { 5 } else { 0 });
+            }
+            assert_eq!(line.points.as_slice(), euchre_points(&made, took));
+        }
+    }
+}
+
+/// A Euchre hand's points per seat, worked out again from the rules.
+fn euchre_points(made: &parlor_shared::rules::TrumpMade, took: &[u8]) -> [i32; 4] {
+    let side = made.maker.index() % 2;
+    let makers = took[side] + took[side + 2];
+    let (winners, points) = match makers {
+        5 if made.alone => (side, 4),
+        5 => (side, 2),
+        3 | 4 => (side, 1),
+        _ if made.defender_alone.is_some() => (1 - side, 4),
+        _ => (1 - side, 2),
+    };
+    std::array::from_fn(|s| if s % 2 == winners { points } else { 0 })
 }
 
 /// A random player's bid: uniformly among those allowed half the time, else one of the three
@@ -311,6 +408,18 @@ fn play_match(variant: Variant, options: &Options, seed: u64) -> usize {
             Legal::Exchange { count, from, .. } => Action::Exchange {
                 cards: choose_pass(from, count, &mut rng),
             },
+            Legal::Call { .. } => {
+                let calls = game.legal_actions(seat).calls();
+                // Passing half the time, so that second rounds and thrown-in hands come too.
+                if rng.below(2) == 0 && calls[0] == parlor_shared::rules::Call::Pass {
+                    Action::Call(calls[0])
+                } else {
+                    Action::Call(calls[rng.below(calls.len() as u32) as usize])
+                }
+            }
+            Legal::Discard { from } => Action::Discard {
+                card: from.select(rng.below(from.len())),
+            },
             Legal::Wait => panic!("{seat:?} is to act but may only wait"),
         };
         events.clear();
@@ -330,7 +439,13 @@ fn random_matches_of_every_preset_keep_the_rules_of_every_hand() {
         let sets = option_sets(variant);
         let mut hands = 0;
         let mut seed = 0;
-        while hands < HANDS_PER_VARIANT {
+        // Euchre's hands are five cards: more of them, every option set many times.
+        let goal = if variant == Variant::Euchre {
+            EUCHRE_HANDS
+        } else {
+            HANDS_PER_VARIANT
+        };
+        while hands < goal {
             hands += play_match(variant, &sets[seed as usize % sets.len()], seed);
             seed += 1;
         }

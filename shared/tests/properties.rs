@@ -15,7 +15,7 @@ mod common;
 use common::bids::{ohhell_points, spades_line_blind};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::filippa::penalty;
-use parlor_shared::rules::{BadCard, HandResult, Legal, Moon, OhHellScoring, Schedule};
+use parlor_shared::rules::{BadCard, Call, HandResult, Legal, Moon, OhHellScoring, Schedule};
 use parlor_shared::{
     Action, Card, CardSet, Event, Game, Options, Phase, PlayerView, RuleError, Seat, Suit, Variant,
 };
@@ -59,6 +59,12 @@ fn options(variant: Variant, knob: u8) -> Options {
                 o.blind_nil = Some(true);
                 o.blind_nil_behind = Some(if knob & 1 == 0 { 100 } else { 0 });
             }
+        }
+        Variant::Euchre => {
+            o.target = Some(3 + i32::from(knob % 4));
+            o.stick_the_dealer = Some(knob & 8 == 0);
+            o.alone = Some(knob & 16 == 0);
+            o.defend_alone = Some(knob & 32 == 0);
         }
         Variant::OhHell => {
             o.players = Some(3 + knob % 5);
@@ -286,6 +292,66 @@ fn hearts_value(cards: CardSet) -> i32 {
         .sum()
 }
 
+/// Every call outside the legal ones is refused with a reason and changes nothing, and so is a
+/// call from any other seat.
+fn check_refused_calls(game: &mut Game, seat: Seat, legal: &Legal) {
+    let before = game.clone();
+    let mut every = vec![Call::Pass, Call::DefendAlone];
+    for alone in [false, true] {
+        every.push(Call::OrderUp { alone });
+        for suit in Suit::ALL {
+            every.push(Call::Trump { suit, alone });
+        }
+    }
+    for call in every {
+        if legal.allows(&Action::Call(call)) {
+            continue;
+        }
+        let err = game.apply(seat, &Action::Call(call)).unwrap_err();
+        assert!(!err.to_string().is_empty());
+        assert!(*game == before, "a refused {call:?} changes nothing");
+    }
+    let other = seat.next(game.players());
+    assert_eq!(
+        game.apply(other, &Action::Call(Call::Pass)),
+        Err(RuleError::NotYourTurn)
+    );
+    assert!(*game == before);
+}
+
+/// Euchre's score, worked out again from the rules: a thrown-in hand scores nothing; makers
+/// with 3 or 4 tricks score 1, with all 5 score 2 (4 alone); makers under 3 are euchred and
+/// the defenders score 2 (4 for a lone defender). Partners score alike, and nobody who sat
+/// out took a trick.
+fn check_euchre_hand(game: &Game, result: &HandResult) {
+    let tricks = result.tricks.as_slice();
+    let Some(made) = result.trump_made else {
+        assert_eq!(tricks.iter().sum::<u8>(), 0, "a thrown-in hand has no tricks");
+        assert_eq!(result.points.as_slice(), &[0, 0, 0, 0]);
+        return;
+    };
+    assert_eq!(tricks.iter().map(|t| u32::from(*t)).sum::<u32>(), 5);
+    if made.alone {
+        assert_eq!(tricks[made.maker.partner().index()], 0, "the lone maker's partner");
+    }
+    if let Some(defender) = made.defender_alone {
+        assert!(game.rules().defend_alone);
+        assert_eq!(tricks[defender.partner().index()], 0, "the lone defender's partner");
+    }
+    let side = made.maker.index() % 2;
+    let makers = tricks[side] + tricks[side + 2];
+    let (winners, points) = match makers {
+        5 if made.alone => (side, 4),
+        5 => (side, 2),
+        3 | 4 => (side, 1),
+        _ if made.defender_alone.is_some() => (1 - side, 4),
+        _ => (1 - side, 2),
+    };
+    for (s, p) in result.points.as_slice().iter().enumerate() {
+        assert_eq!(*p, if s % 2 == winners { points } else { 0 });
+    }
+}
+
 /// The variant's score invariant for one hand.
 fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
     let n = game.players() as usize;
@@ -430,6 +496,7 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
             let expected = ohhell_points(game.rules(), &bids, result.tricks.as_slice());
             assert_eq!(points, expected.as_slice());
         }
+        Variant::Euchre => check_euchre_hand(game, result),
     }
     if !matches!(game.variant(), Variant::Spades | Variant::OhHell) {
         assert_eq!(result.bids, None);
@@ -753,6 +820,28 @@ fn playout(
                     .collect();
                 Action::Exchange { cards }
             }
+            Legal::Call { .. } => {
+                assert_eq!(to_act, vec![seat]);
+                let legal = game.legal_actions(seat);
+                let calls = legal.calls();
+                assert!(!calls.is_empty());
+                check_refused_calls(&mut game, seat, &legal);
+                // Mostly passes, so that both rounds and thrown-in hands are played too.
+                let call = if rng.below(3) > 0 && calls.contains(&Call::Pass) {
+                    Call::Pass
+                } else {
+                    calls[rng.below(calls.len() as u32) as usize]
+                };
+                Action::Call(call)
+            }
+            Legal::Discard { from } => {
+                assert_eq!(to_act, vec![game.dealer()]);
+                assert_eq!(from, game.hand(seat));
+                assert_eq!(from.len(), 6, "the dealer holds six after picking up");
+                Action::Discard {
+                    card: from.nth(rng.below(from.len())).unwrap(),
+                }
+            }
             Legal::Wait => panic!("{seat} is to act but may not"),
         };
         let before = game.clone();
@@ -763,7 +852,12 @@ fn playout(
                 Event::TrickWon { winner, cards } => {
                     start.taken[winner.index()] |= *cards;
                     start.tricks += 1;
-                    assert_eq!(cards.len(), u32::from(game.players()));
+                    let out = before.sitting_out();
+                    assert_eq!(cards.len() as usize, usize::from(game.players()) - out.len());
+                    assert!(!out.contains(*winner), "a seat sitting out takes no trick");
+                }
+                Event::Played { seat, .. } => {
+                    assert!(!before.sitting_out().contains(*seat), "{seat} sits out");
                 }
                 Event::BadCard { seat, penalty, .. } => {
                     assert_eq!(*penalty, -100);

@@ -37,6 +37,13 @@ fn short(variant: Variant, bad_card: BadCard, seed: u64) -> Options {
             blind_nil_behind: (seed % 2 == 1).then_some(30),
             ..Options::default()
         },
+        // Both ways of defending, stuck dealers and thrown-in hands.
+        Variant::Euchre => Options {
+            target: Some(5),
+            defend_alone: Some(seed % 2 == 1),
+            stick_the_dealer: Some(seed % 3 == 1),
+            ..Options::default()
+        },
         // Every table size; the hands go up to the largest.
         Variant::OhHell => Options {
             players: Some(3 + (seed % 5) as u8),

@@ -3,7 +3,7 @@
 //! view logic cannot drift from Rust's.
 //!
 //! Each file holds one seeded match of short options (Oh Hell, whose matches cannot be short,
-//! its first two hands; `spades_blind`, Spades with blind nil, its first two): the variant's `/api/variants` entry, and streams of the messages one
+//! its first two hands; `spades_blind`, Spades with blind nil, and Euchre their first two): the variant's `/api/variants` entry, and streams of the messages one
 //! viewer receives (events and `your_turn` prompts) with the view after each. This test fails when a committed file is stale; run
 //! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
 
@@ -85,6 +85,18 @@ fn plans() -> Vec<Plan> {
                 SPADES_BLIND_SEED,
             )
         },
+        // Euchre with defending alone: its first two hands.
+        Plan {
+            hands: Some(2),
+            ..plan(
+                Variant::Euchre,
+                Options {
+                    defend_alone: Some(true),
+                    ..Options::default()
+                },
+                EUCHRE_SEED,
+            )
+        },
         Plan {
             hands: Some(2),
             ..plan(
@@ -102,7 +114,8 @@ fn plans() -> Vec<Plan> {
 // Seeds and targets chosen so that each match lasts two hands (Oh Hell's recording stops after
 // two), filippa's first hand carries its pool, in hearts seat 0 passes the two of clubs (so it
 // knows who leads without holding it), in spades someone bids nil and bags cost a penalty, and
-// with blind nil seat 0 bids it in the second hand;
+// with blind nil seat 0 bids it in the second hand, in euchre the dealer picks up and a seat
+// sits out;
 // `the_recorded_matches_show_what_they_should` checks it.
 const HEARTS_SEED: u64 = 3;
 const HEARTS_TARGET: i32 = 20;
@@ -117,6 +130,7 @@ const SPADES_SEED: u64 = 39;
 const SPADES_TARGET: i32 = 100;
 const SPADES_BLIND_SEED: u64 = 3;
 const OHHELL_SEED: u64 = 0;
+const EUCHRE_SEED: u64 = 0;
 const OHHELL_PLAYERS: u8 = 5;
 
 /// One viewer's recording.
@@ -185,7 +199,11 @@ impl Join {
             Join::Start => true,
             Join::SecondHand => game.hand_number() == 1,
             Join::MidHand => {
-                game.hand_number() == 1 && game.completed_count() == 5 && game.trick().len() == 1
+                // Euchre's hands have five tricks: two done there.
+                let done = if game.variant() == Variant::Euchre { 2 } else { 5 };
+                game.hand_number() == 1
+                    && game.completed_count() == done
+                    && game.trick().len() == 1
             }
         }
     }
@@ -372,6 +390,11 @@ fn the_recorded_matches_show_what_they_should() {
             Variant::Tricks => assert!(
                 events.iter().any(|e| matches!(e, Event::BadCard { .. })),
                 "tricks: the match should show a bad card"
+            ),
+            Variant::Euchre => assert!(
+                events.iter().any(|e| matches!(e, Event::PickedUp { .. }))
+                    && events.iter().any(|e| matches!(e, Event::SitsOut { .. })),
+                "euchre: pick a seed where the dealer picks up and a seat sits out"
             ),
             Variant::Spades if plan.file == "spades_blind" => assert!(
                 events.iter().any(|e| matches!(e, Event::BlindNil { seat } if seat.0 % 2 == 0))

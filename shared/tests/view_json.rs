@@ -79,6 +79,14 @@ fn short(variant: Variant, knob: u8) -> Options {
                 options.scoring = Some(scoring(knob >> 6));
             }
         }
+        Variant::Euchre => {
+            options.target = Some(3 + i32::from(knob % 3));
+            if knob & 4 != 0 {
+                options.stick_the_dealer = Some(knob & 8 == 0);
+                options.alone = Some(knob & 16 == 0);
+                options.defend_alone = Some(knob & 32 != 0);
+            }
+        }
     }
     options
 }
@@ -124,6 +132,9 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         scoring: on(21).then_some(scoring((bits >> 22) as u8)),
         blind_nil: on(24).then_some(on(25)),
         blind_nil_behind: on(26).then_some(ints[5 % ints.len()]),
+        stick_the_dealer: on(27).then_some(on(28)),
+        alone: on(32).then_some(on(33)),
+        defend_alone: on(34).then_some(on(35)),
     }
 }
 
@@ -357,6 +368,12 @@ proptest! {
                     set.insert(s);
                 }
                 set
+            }),
+            trump_made: on(30).then(|| parlor_shared::rules::TrumpMade {
+                trump: Suit::ALL[usize::from(small[2] % 4)],
+                maker: Seat(small[3] % n as u8),
+                alone: on(31),
+                defender_alone: on(20).then_some(Seat(small[4] % n as u8)),
             }),
             secret: secret.map(Hash32),
         };

@@ -29,7 +29,9 @@
 //! `hand_started` and `bid` events alone (the engine's trick waits for the dealer's left while
 //! the players bid, as a followed view shows it). Nor does blind nil: `dealt_face_down`,
 //! `cards_seen`, `blind_nil` and `exchanged` say who holds what face down, who bid blind and
-//! whose cards the exchange waits for (the partner gives first, then the bidder).
+//! whose cards the exchange waits for (the partner gives first, then the bidder). Nor do
+//! Euchre's calls: `called`, `trump_made`, `sits_out`, `picked_up` and `discarded` say who
+//! calls next, trump, who sits out, and when the dealer's discard starts play.
 
 use arrayvec::ArrayVec;
 
@@ -97,7 +99,9 @@ impl PlayerView {
             } => self.trump_made(*trump, *maker, *alone),
             Event::SitsOut { seat } => {
                 if let Some(calling) = &mut self.calling {
-                    calling.out.push(*seat);
+                    // Lowest first, as the snapshot lists them.
+                    let at = calling.out.partition_point(|s| s < seat);
+                    calling.out.insert(at, *seat);
                 }
                 self.find_first_leader();
             }
@@ -112,6 +116,9 @@ impl PlayerView {
                 }
                 self.phase = Phase::Discarding;
                 self.to_act = Seats::from_iter([*seat]);
+                // Nobody leads until the discard: the trick waits for the dealer's left, as
+                // while the calls were made.
+                self.trick.leader = self.dealer.next(self.players);
             }
             Event::Discarded { seat } => {
                 self.hand_sizes[*seat] = self.hand_sizes[*seat].saturating_sub(1);

@@ -87,6 +87,10 @@ pub fn lowest_action(game: &Game) -> Option<(Seat, Action)> {
         Legal::Exchange { count, from, .. } => Action::Exchange {
             cards: from.iter().take(count as usize).collect(),
         },
+        Legal::Call { .. } => Action::Call(game.legal_actions(seat).calls()[0]),
+        Legal::Discard { from } => Action::Discard {
+            card: from.lowest().unwrap(),
+        },
         Legal::Wait => unreachable!("a seat to act has something to do"),
     };
     Some((seat, action))
