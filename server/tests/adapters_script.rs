@@ -83,9 +83,12 @@ fn heartless_move_answers_like_the_strategy_it_wraps() {
         let expected: CardSet = match HeuristicBot.choose(&view) {
             Action::Play { card } => CardSet::single(card),
             Action::Pass { cards } => cards.into_iter().collect(),
-            Action::Bid { .. } | Action::BlindNil | Action::SeeCards | Action::Exchange { .. } => {
-                unreachable!("hearts has no bidding")
-            }
+            Action::Bid { .. }
+            | Action::BlindNil
+            | Action::SeeCards
+            | Action::Exchange { .. }
+            | Action::Call(_)
+            | Action::Discard { .. } => unreachable!("hearts has no bidding"),
         };
         assert_eq!(printed, expected, "seed {seed}");
         checked += 1;

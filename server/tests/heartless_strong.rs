@@ -125,7 +125,12 @@ fn heartless_move_strong_answers_every_position() {
                 assert_eq!(printed.len(), 3, "{text}");
                 assert_eq!(printed & from, printed);
             }
-            Legal::Bid { .. } | Legal::Blind | Legal::Exchange { .. } | Legal::Wait => {
+            Legal::Bid { .. }
+            | Legal::Blind
+            | Legal::Exchange { .. }
+            | Legal::Call { .. }
+            | Legal::Discard { .. }
+            | Legal::Wait => {
                 panic!("nothing to do in {map:?}")
             }
         }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::Card;
-use crate::rules::{Action, Event, Legal, Options, Variant, VariantFacts};
+use crate::rules::{Action, Call, Event, Legal, Options, Variant, VariantFacts};
 use crate::seat::Seat;
 use crate::view::PlayerView;
 
@@ -114,6 +114,32 @@ pub enum ClientMsg {
     Exchange {
         /// The cards, as many as the prompt's `count`.
         cards: Vec<Card>,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Make a call while trump is made (euchre), answering a `call` prompt: pass, order up
+    /// the turned-up card, name a suit, or defend alone, as the prompt allows, e.g.
+    /// `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+    Call {
+        /// The call.
+        #[serde(flatten)]
+        call: Call,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Put a card away face down (euchre's dealer after picking up), answering a `discard`
+    /// prompt.
+    Discard {
+        /// The card.
+        card: Card,
         /// Optional check: the seat you act for (see `pass`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
@@ -237,6 +263,8 @@ impl ClientMsg {
             ClientMsg::Exchange { cards, .. } => Some(Action::Exchange {
                 cards: cards.clone(),
             }),
+            ClientMsg::Call { call, .. } => Some(Action::Call(*call)),
+            ClientMsg::Discard { card, .. } => Some(Action::Discard { card: *card }),
             _ => None,
         }
     }
@@ -301,10 +329,12 @@ fn compact_play(text: &str) -> Option<ClientMsg> {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 24] = [
+pub const CLIENT_TYPES: [&str; 26] = [
     "join",
     "watch",
     "pass",
+    "call",
+    "discard",
     "play",
     "bid",
     "blind_nil",

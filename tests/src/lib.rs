@@ -364,6 +364,16 @@ pub fn move_message(action: Action) -> ClientMsg {
             seat: None,
             seq: None,
         },
+        Action::Call(call) => ClientMsg::Call {
+            call,
+            seat: None,
+            seq: None,
+        },
+        Action::Discard { card } => ClientMsg::Discard {
+            card,
+            seat: None,
+            seq: None,
+        },
     }
 }
 

@@ -211,9 +211,12 @@ fn first_legal(legal: &Legal) -> ClientMsg {
             seat: None,
             seq: None,
         },
-        Legal::Bid { .. } | Legal::Blind | Legal::Exchange { .. } | Legal::Wait => {
-            panic!("no stored game bids or waits here")
-        }
+        Legal::Bid { .. }
+        | Legal::Blind
+        | Legal::Exchange { .. }
+        | Legal::Call { .. }
+        | Legal::Discard { .. }
+        | Legal::Wait => panic!("no stored game bids or waits here"),
     }
 }
 

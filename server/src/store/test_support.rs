@@ -48,6 +48,10 @@ pub(crate) fn first_legal(game: &Game) -> (Seat, Action) {
         Legal::Exchange { count, from, .. } => Action::Exchange {
             cards: from.iter().take(count as usize).collect(),
         },
+        legal @ Legal::Call { .. } => Action::Call(legal.calls()[0]),
+        Legal::Discard { from } => Action::Discard {
+            card: from.lowest().expect("a card"),
+        },
         Legal::Wait => unreachable!("a seat to act has a move"),
     };
     (seat, action)

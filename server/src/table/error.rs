@@ -228,6 +228,8 @@ fn done(action: &Action) -> String {
         Action::BlindNil => "bid blind nil".to_string(),
         Action::SeeCards => "looked at your cards".to_string(),
         Action::Exchange { .. } => "gave these cards".to_string(),
+        Action::Call(_) => "made this call".to_string(),
+        Action::Discard { card } => format!("discarded {card}"),
     }
 }
 

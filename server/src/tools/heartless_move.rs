@@ -43,9 +43,12 @@ pub fn run(args: &HeartlessMoveArgs) -> anyhow::Result<()> {
     let cards: CardSet = match bot.choose(&view) {
         Action::Play { card } => CardSet::single(card),
         Action::Pass { cards } => cards.into_iter().collect(),
-        Action::Bid { .. } | Action::BlindNil | Action::SeeCards | Action::Exchange { .. } => {
-            bail!("hearts has no bidding")
-        }
+        Action::Bid { .. }
+        | Action::BlindNil
+        | Action::SeeCards
+        | Action::Exchange { .. }
+        | Action::Call(_)
+        | Action::Discard { .. } => bail!("hearts has no bidding"),
     };
     println!("{}", heartless::cards_text(cards));
     Ok(())

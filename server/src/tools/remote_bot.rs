@@ -338,6 +338,16 @@ pub fn move_message(action: Action, seq: Option<u64>) -> ClientMsg {
             seat: None,
             seq,
         },
+        Action::Call(call) => ClientMsg::Call {
+            call,
+            seat: None,
+            seq,
+        },
+        Action::Discard { card } => ClientMsg::Discard {
+            card,
+            seat: None,
+            seq,
+        },
     }
 }
 

@@ -254,6 +254,18 @@ fn answer(client: &mut Client, n: u16, with_seq: bool) -> String {
             let cards: Vec<_> = from.iter().take(*count as usize).collect();
             json!({"type": "exchange", "cards": cards, "seq": seq}).to_string()
         }
+        Legal::Call { .. } => {
+            let calls = legal.calls();
+            let mut call = serde_json::to_value(calls[usize::from(n) % calls.len()]).unwrap();
+            call["type"] = json!("call");
+            call["seq"] = json!(seq);
+            call.to_string()
+        }
+        Legal::Discard { from } => {
+            let cards: Vec<_> = from.iter().collect();
+            let card = cards[usize::from(n) % cards.len()];
+            json!({"type": "discard", "card": card, "seq": seq}).to_string()
+        }
         Legal::Wait => r#"{"type":"sync"}"#.to_string(),
     }
 }

@@ -316,7 +316,9 @@ impl Reader {
             | ClientMsg::Bid { .. }
             | ClientMsg::BlindNil { .. }
             | ClientMsg::SeeCards { .. }
-            | ClientMsg::Exchange { .. } => {
+            | ClientMsg::Exchange { .. }
+            | ClientMsg::Call { .. }
+            | ClientMsg::Discard { .. } => {
                 unreachable!("moves are made into requests above")
             }
             ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
@@ -434,13 +436,16 @@ impl Reader {
     }
 }
 
-/// The table request a move (`play`, `pass`, `bid`, `blind_nil`, `see_cards`, `exchange`)
+/// The table request a move (`play`, `pass`, `bid`, `blind_nil`, `see_cards`, `exchange`,
+/// `call`, `discard`)
 /// makes; `None` for any other message.
 fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
     match msg {
         ClientMsg::BlindNil { seat, seq }
         | ClientMsg::SeeCards { seat, seq }
-        | ClientMsg::Exchange { seat, seq, .. } => Some(TableRequest::Move {
+        | ClientMsg::Exchange { seat, seq, .. }
+        | ClientMsg::Call { seat, seq, .. }
+        | ClientMsg::Discard { seat, seq, .. } => Some(TableRequest::Move {
             action: msg.action().expect("a move"),
             seat: *seat,
             seq: *seq,

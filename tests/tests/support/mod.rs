@@ -233,8 +233,10 @@ fn listening_addr(line: &str) -> Option<SocketAddr> {
 pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
     let cards: Vec<Card> = match legal {
         Legal::Play { cards } => cards.iter().collect(),
-        Legal::Pass { from, .. } | Legal::Exchange { from, .. } => from.iter().collect(),
-        Legal::Bid { .. } | Legal::Blind => Vec::new(),
+        Legal::Pass { from, .. } | Legal::Exchange { from, .. } | Legal::Discard { from } => {
+            from.iter().collect()
+        }
+        Legal::Bid { .. } | Legal::Blind | Legal::Call { .. } => Vec::new(),
         Legal::Wait => return None,
     };
     let mut key = u64::from(seat.0) + 1;

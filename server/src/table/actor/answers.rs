@@ -53,7 +53,9 @@ impl TableActor {
                             repeated && game.bids().is_some_and(|bids| bids[seat].is_some())
                         }
                         Action::SeeCards => repeated && !game.face_down().contains(seat),
-                        Action::Exchange { .. } => repeated && !game.to_act().contains(seat),
+                        Action::Exchange { .. } | Action::Call(_) | Action::Discard { .. } => {
+                            repeated && !game.to_act().contains(seat)
+                        }
                     };
                 if duplicate {
                     return Err(TableError::DuplicateMove {
@@ -69,10 +71,15 @@ impl TableActor {
 /// True when `seat` played `card` in the current hand (in a finished trick or the open one).
 fn played_this_hand(game: &Game, seat: Seat, card: Card) -> bool {
     let players = game.players();
-    let in_open = game.trick().plays(players).any(|play| play == (seat, card));
+    let out = game.sitting_out();
+    let in_open = game.trick().plays(players, out).any(|play| play == (seat, card));
     in_open
         || game.completed_plays().iter().any(|trick| {
-            (trick.cards().iter().enumerate())
-                .any(|(i, &c)| c == card && trick.leader().left(i as u8, players) == seat)
+            let mut by = trick.leader();
+            trick.cards().iter().any(|&c| {
+                let played = (by, c) == (seat, card);
+                by = out.next_outside(by, players);
+                played
+            })
         })
 }

@@ -417,6 +417,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         tricks_won,
         bids: None,
         blind: None,
+        calling: None,
         hearts_broken: broken,
         pass: passing.then(|| PassView {
             direction: PassDirection::Left,
