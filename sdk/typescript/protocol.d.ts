@@ -129,6 +129,57 @@ export type ClientMsg =
       seq?: number | null;
       type: 'exchange';
     }
+  | ((
+      | {
+          call: 'pass';
+        }
+      | {
+          /**
+           * The caller plays the hand alone: their partner sits it out.
+           */
+          alone?: boolean;
+          call: 'order_up';
+        }
+      | {
+          /**
+           * The caller plays the hand alone: their partner sits it out.
+           */
+          alone?: boolean;
+          call: 'trump';
+          /**
+           * The suit named.
+           */
+          suit: Suit;
+        }
+      | {
+          call: 'defend_alone';
+        }
+    ) & {
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'call';
+    })
+  | {
+      /**
+       * The card.
+       */
+      card: Card;
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'discard';
+    }
   | {
       /**
        * The empty seat.
@@ -257,7 +308,8 @@ export type Card = string;
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Variant".
  */
-export type Variant = 'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist' | 'spades' | 'ohhell';
+export type Variant =
+  'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist' | 'spades' | 'ohhell' | 'euchre';
 /**
  * What the server sends.
  *
@@ -531,6 +583,11 @@ export type OptionSpec1 =
       values: string[];
     };
 /**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Suit".
+ */
+export type Suit = 'C' | 'D' | 'H' | 'S';
+/**
  * A player's move.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -570,6 +627,16 @@ export type Action =
        */
       cards: Card[];
       type: 'exchange';
+    }
+  | (Call & {
+      type: 'call';
+    })
+  | {
+      /**
+       * The card discarded.
+       */
+      card: Card;
+      type: 'discard';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -578,6 +645,75 @@ export type Action =
  * via the `definition` "BadCard".
  */
 export type BadCard = 'penalty' | 'reject';
+/**
+ * A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
+ * own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Call".
+ */
+export type Call =
+  | {
+      call: 'pass';
+    }
+  | {
+      /**
+       * The caller plays the hand alone: their partner sits it out.
+       */
+      alone?: boolean;
+      call: 'order_up';
+    }
+  | {
+      /**
+       * The caller plays the hand alone: their partner sits it out.
+       */
+      alone?: boolean;
+      call: 'trump';
+      /**
+       * The suit named.
+       */
+      suit: Suit;
+    }
+  | {
+      call: 'defend_alone';
+    };
+/**
+ * One call and who made it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SeatCall".
+ */
+export type SeatCall = {
+  /**
+   * Who called.
+   */
+  seat: Seat;
+} & SeatCall1;
+export type SeatCall1 =
+  | {
+      call: 'pass';
+    }
+  | {
+      /**
+       * The caller plays the hand alone: their partner sits it out.
+       */
+      alone?: boolean;
+      call: 'order_up';
+    }
+  | {
+      /**
+       * The caller plays the hand alone: their partner sits it out.
+       */
+      alone?: boolean;
+      call: 'trump';
+      /**
+       * The suit named.
+       */
+      suit: Suit;
+    }
+  | {
+      call: 'defend_alone';
+    };
 /**
  * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
  *
@@ -679,6 +815,13 @@ export type Event =
       trump: Suit;
     }
   | {
+      /**
+       * The cards turned face up.
+       */
+      cards: Cards;
+      kind: 'turned_up';
+    }
+  | {
       kind: 'pass_chosen';
       /**
        * Who chose.
@@ -699,6 +842,92 @@ export type Event =
        * The receiver.
        */
       to: Seat;
+    }
+  | ((
+      | {
+          call: 'pass';
+        }
+      | {
+          /**
+           * The caller plays the hand alone: their partner sits it out.
+           */
+          alone?: boolean;
+          call: 'order_up';
+        }
+      | {
+          /**
+           * The caller plays the hand alone: their partner sits it out.
+           */
+          alone?: boolean;
+          call: 'trump';
+          /**
+           * The suit named.
+           */
+          suit: Suit;
+        }
+      | {
+          call: 'defend_alone';
+        }
+    ) & {
+      kind: 'called';
+      /**
+       * Who called.
+       */
+      seat: Seat;
+    })
+  | {
+      /**
+       * The maker plays alone.
+       */
+      alone: boolean;
+      kind: 'trump_made';
+      /**
+       * Who made it.
+       */
+      maker: Seat;
+      /**
+       * The trump suit.
+       */
+      trump: Suit;
+    }
+  | {
+      kind: 'sits_out';
+      /**
+       * Who sits out.
+       */
+      seat: Seat;
+    }
+  | {
+      /**
+       * The card.
+       */
+      card: Card;
+      kind: 'picked_up';
+      /**
+       * Who picked it up.
+       */
+      seat: Seat;
+    }
+  | {
+      kind: 'discarded';
+      /**
+       * Who discarded.
+       */
+      seat: Seat;
+    }
+  | {
+      /**
+       * The card.
+       */
+      card: Card;
+      kind: 'discarded_card';
+      /**
+       * Who discarded.
+       */
+      seat: Seat;
+    }
+  | {
+      kind: 'thrown_in';
     }
   | {
       kind: 'bid';
@@ -906,6 +1135,40 @@ export type Legal =
       type: 'exchange';
     }
   | {
+      /**
+       * The call may be made alone.
+       */
+      alone: boolean;
+      /**
+       * Defending alone is allowed (a defender, once trump is made).
+       */
+      defend_alone: boolean;
+      /**
+       * The suit that may not be named: the turned-up card's.
+       */
+      except?: Suit | null;
+      /**
+       * Naming a suit is allowed (the second round), any suit but `except`.
+       */
+      name: boolean;
+      /**
+       * Ordering up the turned-up card is allowed (the first round).
+       */
+      order_up: boolean;
+      /**
+       * Passing is allowed (not for a dealer who must name a suit).
+       */
+      pass: boolean;
+      type: 'call';
+    }
+  | {
+      /**
+       * The cards one may discard (the whole hand).
+       */
+      from: Cards;
+      type: 'discard';
+    }
+  | {
       type: 'wait';
     };
 /**
@@ -968,12 +1231,8 @@ export type PerSeat_NullableUint8 =
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Phase".
  */
-export type Phase = 'passing' | 'bidding' | 'exchanging' | 'playing' | 'match_over';
-/**
- * This interface was referenced by `Protocol`'s JSON-Schema
- * via the `definition` "Suit".
- */
-export type Suit = 'C' | 'D' | 'H' | 'S';
+export type Phase =
+  'passing' | 'calling' | 'discarding' | 'bidding' | 'exchanging' | 'playing' | 'match_over';
 /**
  * Where a table stands.
  *
@@ -994,7 +1253,8 @@ export type FirstLead = 'two_of_clubs' | 'dealer_left';
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "TrumpRule".
  */
-export type TrumpRule = 'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up';
+export type TrumpRule =
+  'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up' | 'called';
 
 /**
  * Parlor protocol 1: every message, by direction.
@@ -1196,6 +1456,58 @@ export interface BlindView {
   received: Cards;
 }
 /**
+ * The making of trump this hand as the viewer knows it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "CallingView".
+ */
+export interface CallingView {
+  /**
+   * The calls made so far, in order.
+   */
+  calls: SeatCall[];
+  /**
+   * The card the viewer discarded: the dealer's alone to see.
+   */
+  discarded?: Card | null;
+  /**
+   * How trump was made, once it is.
+   */
+  made?: TrumpMade | null;
+  /**
+   * Seats sitting this hand out: they play no card, and a trick has one card fewer each.
+   */
+  out: Seat[];
+  /**
+   * The turned-up card the dealer picked up, once picked up (everyone saw it).
+   */
+  picked_up?: Card | null;
+}
+/**
+ * How trump was made this hand (Euchre).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "TrumpMade".
+ */
+export interface TrumpMade {
+  /**
+   * The maker plays alone.
+   */
+  alone: boolean;
+  /**
+   * A defender who defends alone, if one does.
+   */
+  defender_alone?: Seat | null;
+  /**
+   * Who made it.
+   */
+  maker: Seat;
+  /**
+   * The trump suit.
+   */
+  trump: Suit;
+}
+/**
  * A finished trick as every player saw it.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -1279,6 +1591,10 @@ export interface HandResult {
    * Tricks each seat took this hand.
    */
   tricks: PerSeatUint8;
+  /**
+   * Euchre: how trump was made; absent when the hand was thrown in, and in other variants.
+   */
+  trump_made?: TrumpMade | null;
 }
 /**
  * The options a table was created with. Each is optional; absent ones take the variant's
@@ -1288,6 +1604,10 @@ export interface HandResult {
  * via the `definition` "Options".
  */
 export interface Options {
+  /**
+   * The maker may go alone (euchre).
+   */
+  alone?: boolean | null;
   /**
    * What an illegal card does (tricks).
    */
@@ -1308,6 +1628,10 @@ export interface Options {
    * How far behind a side must be to bid blind nil (spades).
    */
   blind_nil_behind?: number | null;
+  /**
+   * A defender may defend alone (euchre).
+   */
+  defend_alone?: boolean | null;
   /**
    * Hands in a match (hearts5).
    */
@@ -1352,6 +1676,10 @@ export interface Options {
    * Spades may not be led until one has been played (spades).
    */
   spades_broken?: boolean | null;
+  /**
+   * The dealer must name trump when everyone passes twice (euchre).
+   */
+  stick_the_dealer?: boolean | null;
   /**
    * Points that end the match (hearts, filippa, tricks, whist).
    */
@@ -1413,6 +1741,11 @@ export interface PlayerView {
    * Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
    */
   blind?: BlindView | null;
+  /**
+   * The making of trump this hand, in a game whose players make it (euchre); absent
+   * elsewhere.
+   */
+  calling?: CallingView | null;
   /**
    * SHA-256 of the secret the current (or last) hand was dealt from, as its `hand_started`
    * published it (docs/FAIRNESS.md). Absent when the hand was not dealt by the fair recipe.
