@@ -380,7 +380,7 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
 
     let db = rusqlite::Connection::open(dir.path().join("parlor.db")).expect("open the db");
     db.execute(
-        "UPDATE tables SET variant = 'euchre' WHERE id = ?1",
+        "UPDATE tables SET variant = 'pinochle' WHERE id = ?1",
         [&newer_variant],
     )
     .expect("update");
@@ -405,7 +405,7 @@ async fn corrupt_table_rows_are_skipped_and_the_other_tables_come_back() {
         .lines()
         .find(|l| l.contains(&tag) && l.contains("ERROR"))
         .unwrap_or_else(|| panic!("no error naming table {newer_variant} in the log:\n{log}"));
-    assert!(line.contains("unknown variant `euchre`"), "{line}");
+    assert!(line.contains("unknown variant `pinochle`"), "{line}");
     assert!(line.contains("skipped"), "{line}");
     let (status, _) = http(
         server.addr,

@@ -434,3 +434,4 @@ mod tests {
         assert!(checked >= 50, "{checked} deals checked");
     }
 }
+

@@ -113,6 +113,9 @@ fn duel(variant: Variant, bots: &[&str], deals: u64) -> (f64, f64) {
         })
         .collect();
     let report = summarize(&names, &games);
+    if std::env::var("DUEL_VERBOSE").is_ok() {
+        eprintln!("{report:?}");
+    }
     (
         report[0].points_per_hand.mean,
         report[1].points_per_hand.mean,
@@ -171,6 +174,9 @@ fn duel_to(variant: Variant, target: Option<i32>, bots: &[&str], deals: u64) -> 
         })
         .collect();
     let report = summarize(&names, &games);
+    if std::env::var("DUEL_VERBOSE").is_ok() {
+        eprintln!("{report:?}");
+    }
     (
         report[0].points_per_hand.mean,
         report[1].points_per_hand.mean,
@@ -209,6 +215,26 @@ fn strong_beats_the_heuristic_and_the_heuristic_random_in_the_games_that_bid() {
         6,
     );
     assert!(h > 2.0 * r, "ohhell: heuristic {h} vs random {r}");
+}
+
+/// Partnership against partnership in Euchre (to 10): strong ahead of the heuristic, the
+/// heuristic ahead of random.
+#[test]
+fn euchre_strong_beats_the_heuristic_and_the_heuristic_random() {
+    let (s, h) = duel_to(
+        Variant::Euchre,
+        Some(10),
+        &["strong:200", "heuristic", "strong:200", "heuristic"],
+        16,
+    );
+    assert!(s > h, "euchre: strong {s} vs heuristic {h}");
+    let (h, r) = duel_to(
+        Variant::Euchre,
+        Some(10),
+        &["heuristic", "random", "heuristic", "random"],
+        4,
+    );
+    assert!(h > r + 0.5, "euchre: heuristic {h} vs random {r}");
 }
 
 #[test]

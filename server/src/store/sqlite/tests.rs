@@ -94,9 +94,9 @@ fn finished_hands_are_built_face_up_and_the_hand_in_play_is_not() {
 #[test]
 fn logs_that_do_not_replay_are_cut_or_refused_with_the_reason() {
     let (mut log, _, _) = log_of(8);
-    log.table.variant = "euchre".into();
+    log.table.variant = "pinochle".into();
     let err = restore::rebuild(&log).unwrap_err().to_string();
-    assert!(err.contains("unknown variant `euchre`"), "{err}");
+    assert!(err.contains("unknown variant `pinochle`"), "{err}");
 
     // A log that stops replaying part way comes back up to its last good step.
     let (mut log, _, _) = log_of(8);
