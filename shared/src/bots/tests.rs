@@ -450,3 +450,38 @@ fn strong_stops_searching_when_told_and_is_unchanged_when_not() {
         }
     }
 }
+
+/// The Euchre figures of docs/BOTS.md: `cargo test --release -p parlor-shared --lib
+/// euchre_arena_figures -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints figures: run on purpose"]
+fn euchre_arena_figures() {
+    for bots in [
+        ["strong", "heuristic", "strong", "heuristic"],
+        ["heuristic", "random", "heuristic", "random"],
+    ] {
+        let names: Vec<String> = bots.iter().map(|s| s.to_string()).collect();
+        let options = Options::default();
+        let games: Vec<_> = (0..200u64 * 4)
+            .map(|i| {
+                let f = fixture(7, i, 4);
+                let mut seats: Vec<Seated> = f
+                    .seating
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &b)| Seated::builtin(&names[b], Variant::Euchre, i * 10 + s as u64))
+                    .collect::<Option<_>>()
+                    .unwrap();
+                let games = play_match(Variant::Euchre, &options, f.seed, &mut seats).unwrap();
+                (f, games)
+            })
+            .collect();
+        for report in summarize(&names, &games) {
+            let p = report.points_per_hand;
+            eprintln!(
+                "{}: {:.3} [{:.3}, {:.3}] points a hand, wins {} of {} ({} hands)",
+                report.bot, p.mean, p.low, p.high, report.wins, report.seat_matches, report.hands
+            );
+        }
+    }
+}
