@@ -95,6 +95,12 @@ echo "property tests seeded with PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
 cargo test --workspace
 
 if [ -f tests/browser/package.json ]; then
+  step "Web client: web/ type-checked (tsc --checkJs) against the protocol's generated types"
+  # The types come from sdk/typescript/protocol.d.ts (generated from the schema, checked fresh
+  # below); typescript is one of tests/browser's npm packages.
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error \
+    && npx --no-install tsc -p tsconfig.web.json && echo "web/ type-checks")
+
   step "Browser tests (headless Chromium)"
   if [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -110,8 +116,7 @@ if [ -f tests/browser/package.json ]; then
   fi
   # A few real-browser tests are timing-sensitive on a busy 2-core machine: a failing run is
   # repeated once, so a real breakage (which fails both times) still fails the suite.
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error \
-    && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
+  (cd tests/browser && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
 fi
 
 step "TypeScript types (fresh from the schema), packed, and the Node bot installed from the package against parlor serve"

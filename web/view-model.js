@@ -14,69 +14,30 @@
 import { sortEngine } from './cards.js';
 
 /**
- * @typedef {string} Card two letters, rank then suit: "QS"
- * @typedef {{ type: 'wait' } | { type: 'play', cards: Card[] }
- *   | { type: 'pass', count: number, direction: string, from: Card[] }
- *   | { type: 'bid', min: number, max: number, forbidden: number | null }
- *   | { type: 'blind' } | { type: 'exchange', count: number, to: number, from: Card[] }} Legal
- * @typedef {{ seat: number, card: Card }} Play
- * @typedef {{ leader: number, cards: Card[], winner: number }} CompletedTrick
- * @typedef {{ direction: string, given: Card[], received: Card[], waiting: number[] }} PassView
- * @typedef {{ face_down: number[], bid: number[], given: Card[], received: Card[] }} BlindView
- *   blind nil this hand (spades with the `blind_nil` option): seats whose cards are still face
- *   down, seats that bid blind nil, the viewer's own cards of the exchange
- * @typedef {{ hand: number, points: number[], penalties: number[], tricks: number[],
- *   totals: number[], pool_carried: number, moon: number | null, bids?: number[],
- *   bags?: number[], bag_penalty?: number[], nil?: (boolean | null)[],
- *   blind_nil?: number[] }} HandResult
- * @typedef {object} PlayerView
- * @property {string} variant
- * @property {Record<string, unknown>} options
- * @property {number | null} seat
- * @property {number} players
- * @property {'passing' | 'bidding' | 'exchanging' | 'playing' | 'match_over'} phase
- * @property {number} hand_number
- * @property {number} dealer
- * @property {Card[]} hand
- * @property {number[]} hand_sizes
- * @property {string | null} trump
- * @property {Card[]} face_up
- * @property {{ leader: number, plays: Play[] }} trick
- * @property {CompletedTrick[]} tricks
- * @property {number[]} tricks_won
- * @property {(number | null)[]} [bids] each seat's bid this hand (null until made); only in
- *   the variants that bid
- * @property {boolean} hearts_broken
- * @property {PassView | null} pass
- * @property {BlindView} [blind] only at a table that plays blind nil
- * @property {number[]} totals
- * @property {number[]} negatives
- * @property {number} pool
- * @property {HandResult[]} history
- * @property {number[]} to_act
- * @property {Legal} legal
- * @property {number[]} winners
- *
- * @typedef {object} VariantFacts what differs between variants (contract: `/api/variants`)
- * @property {number} hand_size
- * @property {number} pass_count
- * @property {number} prize
- * @property {boolean} partnerships
- * @property {'two_of_clubs' | 'dealer_left'} first_lead
- * @property {'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up'} trump
- * @property {number | null} bad_card_penalty
- * @property {boolean} low_score_wins
- * @property {boolean} two_totals
- * @property {boolean} points_in_hand
- * @property {boolean} trick_points
- * @property {Record<string, number>} card_points
- * @property {string} scoring
- * @property {boolean} [bidding] players bid the tricks they will take before play
- * @property {boolean} [hand_size_varies] hands change size from one hand to the next
- *   (`hand_started` says how many cards each seat gets)
- * @property {{ min: number, max: number }} [player_counts] the seats a table may have, where
- *   an option chooses them
+ * The protocol's types, generated from docs/protocol.schema.json into sdk/typescript (the type
+ * check of web/, tests/browser/tsconfig.web.json, reads them from there).
+ * @typedef {import('../sdk/typescript/protocol.js').Card} Card two letters, rank then suit: "QS"
+ * @typedef {import('../sdk/typescript/protocol.js').Legal} Legal
+ * @typedef {import('../sdk/typescript/protocol.js').PlayedCard} Play
+ * @typedef {import('../sdk/typescript/protocol.js').CompletedTrick} CompletedTrick
+ * @typedef {import('../sdk/typescript/protocol.js').PassView} PassView
+ * @typedef {import('../sdk/typescript/protocol.js').BlindView} BlindView
+ * @typedef {import('../sdk/typescript/protocol.js').Event} GameEvent
+ * @typedef {import('../sdk/typescript/protocol.js').VariantFacts} VariantFacts what differs
+ *   between variants (contract: `/api/variants`)
  */
+
+/**
+ * The protocol's per-seat lists are tuples of up to seven seats; the client reads and builds
+ * them as plain arrays (`map`, `fill`), so here each is an array of its element.
+ * @template T
+ * @typedef {[NonNullable<T>] extends [readonly (infer E)[]] ? Plain<E>[] | Extract<T, null | undefined>
+ *   : T extends object ? { [K in keyof T]: Plain<T[K]> } : T} Plain
+ */
+
+/** @typedef {Plain<import('../sdk/typescript/protocol.js').HandResult>} HandResult */
+/** The game event of kind `K`. @template {GameEvent['kind']} K @typedef {Extract<GameEvent, { kind: K }>} EventOf */
+/** @typedef {Plain<import('../sdk/typescript/protocol.js').PlayerView>} PlayerView */
 
 /** @type {Legal} */
 const WAIT = Object.freeze({ type: 'wait' });
@@ -133,7 +94,7 @@ function findFirstLeader(v, facts, mySeat) {
 /**
  * A new hand: everything of the last one is cleared, and a new match (hand 0) also clears the
  * score sheet.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'hand_started'>} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function handStarted(view, event, facts, mySeat) {
@@ -187,7 +148,7 @@ function biddingOrPlay(v, facts, mySeat) {
 
 /**
  * A seat bid; after the last bid (the dealer's) play starts.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'bid'>} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function bid(view, event, facts, mySeat) {
@@ -212,7 +173,7 @@ function bid(view, event, facts, mySeat) {
 
 /**
  * A seat chose its pass; the last choice ends the passing phase.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'pass_chosen'>} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function passChosen(view, event, facts, mySeat) {
@@ -228,7 +189,7 @@ function passChosen(view, event, facts, mySeat) {
 
 /**
  * Cards went to a partner in a blind nil exchange: the bidder gives back next, then play starts.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'exchanged'>} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function exchanged(view, event, facts, mySeat) {
@@ -248,7 +209,7 @@ function exchanged(view, event, facts, mySeat) {
 
 /**
  * Blind nil's public events: who holds their cards face down, who looked, who bid blind.
- * @param {PlayerView} view @param {any} event
+ * @param {PlayerView} view @param {EventOf<'dealt_face_down' | 'cards_seen' | 'blind_nil'>} event
  * @returns {PlayerView}
  */
 function blindChange(view, event) {
@@ -263,7 +224,7 @@ function blindChange(view, event) {
 /**
  * Cards changed hands (the viewer sees only its own pass and the one it receives, or its own
  * part of a blind nil exchange).
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'cards_passed'>} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function cardsPassed(view, event, facts, mySeat) {
@@ -284,7 +245,7 @@ function cardsPassed(view, event, facts, mySeat) {
 
 /**
  * A card played to the trick.
- * @param {PlayerView} view @param {any} event @param {number | null} mySeat
+ * @param {PlayerView} view @param {EventOf<'played'>} event @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function played(view, event, mySeat) {
@@ -306,7 +267,7 @@ function played(view, event, mySeat) {
 
 /**
  * A trick taken: it joins the finished tricks and its winner leads the next.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts
+ * @param {PlayerView} view @param {EventOf<'trick_won'>} event @param {VariantFacts} facts
  * @returns {PlayerView}
  */
 function trickWon(view, event, facts) {
@@ -326,7 +287,7 @@ function trickWon(view, event, facts) {
 
 /**
  * A hand's line on the score sheet.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts
+ * @param {PlayerView} view @param {EventOf<'hand_scored'>} event @param {VariantFacts} facts
  * @returns {PlayerView}
  */
 function handScored(view, event, facts) {
@@ -344,7 +305,7 @@ function handScored(view, event, facts) {
 
 /**
  * What one event changes in the view.
- * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @param {PlayerView} view @param {GameEvent} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
  */
 function change(view, event, facts, mySeat) {
@@ -391,12 +352,12 @@ function change(view, event, facts, mySeat) {
  * new view, as `PlayerView::apply` does. Any event but another seat's pass choice means the game
  * moved on: the last prompt's `legal` is stale until the next `your_turn`.
  * @param {PlayerView} view
- * @param {any} event
+ * @param {GameEvent} event
  * @param {VariantFacts} facts the `facts` of the variant's `/api/variants` entry
  * @param {number | null} [mySeat]
  * @returns {PlayerView}
  */
-export function applyEvent(view, event, facts, mySeat = view.seat) {
+export function applyEvent(view, event, facts, mySeat = view.seat ?? null) {
   const v = change(view, event, facts, mySeat);
   const othersPass = event.kind === 'pass_chosen' && event.seat !== mySeat;
   if (othersPass || v.legal.type === 'wait') return v;

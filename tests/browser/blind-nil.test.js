@@ -1,8 +1,9 @@
 // Spades with blind nil, in the browser against the real server, with three computer players.
 // After a first hand that leaves our side behind, our cards come face down: the page shows
 // none of them, and asks "Blind nil" or "See my cards". We bid blind nil (by click at one
-// table, by keys at another), then give our partner two cards of our choice in the exchange,
-// and the plates, the score sheet and the live log say "blind nil".
+// table, by keys at another, by typing in the table in words at a third), then give our
+// partner two cards of our choice in the exchange, and the plates, the score sheet and the
+// live log say "blind nil". At a fourth we look at our cards by typing, in German.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +106,75 @@ test('blind nil by keys: the choice has the focus, the arrows move in it, Enter 
   await page.keyboard.press('Enter');
   await until(async () => (await view(page)).blind.bid.includes(0), 10000, 'the blind nil to be taken');
   await exchangeTwo(page);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Types `words` in the table-in-words box and presses Enter; returns the answer it reads. */
+async function type(page, words) {
+  await page.locator('#command').fill(words);
+  await page.locator('#command').press('Enter');
+  return page.locator('#command-answer').textContent();
+}
+
+/** "qs" for "QS", "10h" for "TH": a card as people type it. */
+const typed = (card) => card.toLowerCase().replace(/^t/, '10');
+
+test('blind nil by typing: the hand is said face down, blind nil is typed, and so is the exchange', async () => {
+  const { context, page, errors } = await afterFirstHand(17);
+  await checkFaceDown(page);
+  await page.locator('body').press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'command');
+  assert.equal(await type(page, 'hand'), 'Your 13 cards are face down.');
+  assert.equal(await page.locator('#text-hand').textContent(), 'Your 13 cards are face down.');
+  assert.match(await type(page, 'help'), /type blind nil to bid blind nil without looking, or see to look at your cards/);
+  // Neither a bid nor a card can be meant while the cards are face down.
+  assert.equal(await type(page, '3'), 'Your cards are face down: type blind nil to bid blind nil, or see to look at your cards first.');
+  assert.equal(await type(page, 'give'), 'There are no cards to give now.');
+  assert.equal((await view(page)).legal.type, 'blind', 'nothing was sent');
+  assert.equal(await type(page, 'Blind nil'), '');
+  await until(async () => (await view(page)).blind.bid.includes(0), 10000, 'the blind nil to be taken');
+  assert.equal(await type(page, 'see'), 'There is no blind nil to choose now.');
+  assert.match(await page.locator('#announcements').textContent(), /You bid blind nil\./);
+
+  // The exchange by typing: two cards chosen (one put back on the way), then "give".
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'exchange'), 30000, 'our exchange prompt');
+  const v = await view(page);
+  assert.match(await type(page, 'whose turn'), /^Choose 2 cards to give /);
+  const [first, second] = v.hand;
+  const name = async (card) => page.locator(`.hand .card[data-card="${card}"]`).getAttribute('title');
+  assert.equal(await type(page, typed(first)), `Chosen to give: ${await name(first)}, 1 of 2.`);
+  assert.equal(await type(page, 'give'), 'You have chosen 1 of 2 cards to give.');
+  assert.equal(await type(page, typed(first)), `Put back: ${await name(first)}, 0 of 2 chosen.`);
+  assert.equal(await type(page, typed(first)), `Chosen to give: ${await name(first)}, 1 of 2.`);
+  assert.equal(await type(page, typed(second)), `Chosen to give: ${await name(second)}, 2 of 2.`);
+  assert.equal(await type(page, 'give'), '');
+  await until(async () => (await view(page)).phase === 'playing', 10000, 'play to start after the exchange');
+  const after = await view(page);
+  assert.deepEqual([...after.blind.given].sort(), [first, second].sort());
+  assert.equal(after.hand.length, 13);
+  assert.match(await page.locator('#announcements').textContent(), /You give 2 cards to /);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('seeing the cards by typing, in German: "ansehen" turns the hand face up', async () => {
+  const { context, page, errors } = await afterFirstHand(17);
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'blind'), 30000, 'the blind nil prompt');
+  // The language switch's way: the choice saved, the page loaded again (the seat comes back).
+  await page.evaluate(() => localStorage.setItem('parlor.lang', 'de'));
+  await page.reload();
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'blind'), 30000, 'the blind nil prompt again');
+  assert.equal(await page.getAttribute('html', 'lang'), 'de');
+  await page.locator('body').press('/');
+  assert.equal(await type(page, 'blatt'), 'Deine 13 Karten liegen verdeckt.');
+  assert.equal(await type(page, 'ansehen'), '');
+  await until(async () => (await view(page)).hand.length === 13, 10000, 'our cards to be seen');
+  const v = await view(page);
+  assert.ok(!v.blind.face_down.includes(0), 'no longer face down');
+  assert.deepEqual(v.blind.bid, [], 'no blind nil bid');
+  assert.equal(await page.locator('.hand .card').count(), 13);
+  assert.match(await type(page, 'blatt'), /^(Kreuz|Karo|Herz|Pik): /);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -259,6 +259,43 @@ test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand 
   await context.close();
 });
 
+test('a card the prompt allows is on the table at the tap, before the server answers; a refusal puts it back', async () => {
+  const { context, page, errors } = await seatedPage({ width: 390, height: 844 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'B', 'C', 'D'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) });
+  const onTable = () => page.locator('.trick .played').evaluateAll((els) => els.map((e) => e.dataset.card));
+  const inHand = () => page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+  // A tap, and nothing from the server yet: the card is on the table and out of the hand.
+  await page.locator('.hand .card[data-card="7C"]').click();
+  assert.deepEqual(await page.evaluate(() => window.__sent.at(-1)), { type: 'play', card: '7C' });
+  assert.deepEqual(await onTable(), ['AC', '3C', 'TC', '7C']);
+  assert.ok(!(await inHand()).includes('7C'));
+  // The server says no (the turn clock had played for us, say): the card comes back.
+  await push(page, { type: 'error', code: 'not_your_turn', message: 'It is not your turn.' });
+  assert.deepEqual(await onTable(), ['AC', '3C', 'TC']);
+  assert.ok((await inHand()).includes('7C'));
+  assert.equal(await page.evaluate(() => window.__parlor.view.legal.type), 'play', 'the prompt is back');
+  // Again, and the server's event confirms it: the card is on the table once, said once.
+  await page.locator('.hand .card[data-card="7C"]').click();
+  await push(page, { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '7C' } });
+  assert.deepEqual(await onTable(), ['AC', '3C', 'TC', '7C']);
+  assert.equal((await inHand()).length, 11);
+  assert.equal(await page.evaluate(() => window.__parlor.seq), 21);
+  assert.equal((await page.locator('#announcements').textContent()).match(/You played Seven of clubs\./g)?.length, 1);
+  // A card the prompt does not allow is not drawn ahead of the server.
+  await push(page, { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 0, cards: ['AC', '3C', 'TC', '7C'] } },
+    { type: 'your_turn', legal: { type: 'play', cards: ['2C', 'KC'] } });
+  await page.waitForFunction(() => window.__parlor.trickHold === null, null, { timeout: 10000 });
+  await page.locator('.hand .card[data-card="QS"]').click({ force: true });
+  assert.deepEqual(await page.evaluate(() => window.__sent.at(-1)), { type: 'play', card: 'QS' });
+  assert.ok((await inHand()).includes('QS'));
+  assert.ok(!(await onTable()).includes('QS'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('passing: exactly three cards, a labelled button, then waiting', async () => {
   const { context, page } = await seatedPage({ width: 1280, height: 900 });
   const view = {
@@ -697,16 +734,19 @@ for (const reduce of [false, true]) {
       { type: 'state', seq: 20, view: midHand(0) });
     await page.locator('.hand .card').first().waitFor();
     assert.deepEqual(await page.evaluate(() => window.__anims), [], 'nothing moves when the page is drawn');
-    // My card, then the trick to Bert, who leads at once: in the same moment the finished trick
-    // is still on the table.
-    const shown = await page.evaluate(() => {
+    // My card (it flies in the frame after it is drawn), then the trick to Bert, who leads at
+    // once: in the same moment the finished trick is still on the table.
+    const flew = await page.evaluate(async () => {
       window.__push({ type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '2C' } });
-      const flew = [...window.__anims];
+      await new Promise((r) => { requestAnimationFrame(r); });
+      return [...window.__anims];
+    });
+    const shown = await page.evaluate(() => {
       window.__push({ type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '2C'] } });
       window.__push({ type: 'event', seq: 23, event: { kind: 'played', seat: 1, card: 'KD' } });
-      return { flew, done: document.querySelector('.trick').classList.contains('done'), caption: document.querySelector('#trick-caption')?.textContent };
+      return { done: document.querySelector('.trick').classList.contains('done'), caption: document.querySelector('#trick-caption')?.textContent };
     });
-    assert.deepEqual(shown.flew, reduce ? [] : ['card-to-table']);
+    assert.deepEqual(flew, reduce ? [] : ['card-to-table']);
     assert.equal(shown.done, true, 'the finished trick stays on the table');
     assert.equal(shown.caption, 'Bert took the trick');
     // Then the new trick shows, with Bert's lead.

@@ -11,11 +11,7 @@ import path from 'node:path';
 
 import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
-
-/** Phones upright and sideways, a tablet both ways, the common laptops and desktops. */
-const SIZES = [
-  [360, 740], [375, 667], [390, 844], [740, 360], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
-];
+import { SIZES, SMALLEST, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
@@ -64,20 +60,15 @@ function onScreen(m, b, what, size) {
     `${what} is on screen at ${size}: ${JSON.stringify(b)}`);
 }
 
-/** Checks every size in the phase the page is in now, with a hand of `cards`. */
-async function checkSizes(page, phase, cards = 13, game = '') {
+/** Checks every size of `sizes` in the phase the page is in now, with a hand of `cards`. */
+async function checkSizes(page, phase, cards = 13, game = '', sizes = SIZES) {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
   // A trick just taken stays a moment, then slides away: measure the table after it.
   await page.waitForFunction(() => window.__parlor.trickHold === null, null, { timeout: 10000 });
-  for (const [width, height] of SIZES) {
+  for (const [width, height] of sizes) {
     const size = `${width}×${height} (${phase})`;
-    await page.setViewportSize({ width, height });
-    // The game fits itself on the resize; wait for the layout to settle on its new height.
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
-    await page.evaluate(() => window.scrollTo(0, 0));
-    // A card still flying to the table is measured where it lands.
-    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
+    await resizeTo(page, width, height);
     await page.screenshot({ path: path.join(dir, `layout-${game ? `${game}-` : ''}${phase}-${width}x${height}.png`) });
     assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
     const m = await page.evaluate(measure);
@@ -180,7 +171,7 @@ test('oh hell with seven seats: every plate, the hand, the bid box and the trick
   await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'bid'), 30000, 'our bid');
   assert.equal(await page.locator('.plate').count(), 7);
   // Seven players: seven cards each in the first hand (51 / 7).
-  await checkSizes(page, 'bidding', 7, 'ohhell7');
+  await checkSizes(page, 'bidding', 7, 'ohhell7', [SMALLEST, ...SIZES]);
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.equal(await actOnce(page), 'bid');
   // Play until the others' cards are on the table and it is our turn again, a trick in.
@@ -190,7 +181,13 @@ test('oh hell with seven seats: every plate, the hand, the bid box and the trick
     if (v?.legal?.type === 'play') await actOnce(page);
     return false;
   }, 60000, 'our turn with cards on the table');
-  await checkSizes(page, 'playing', (await page.evaluate(() => window.__parlor.view.hand.length)), 'ohhell7');
+  const cards = await page.evaluate(() => window.__parlor.view.hand.length);
+  await checkSizes(page, 'playing', cards, 'ohhell7', [SMALLEST, ...SIZES]);
+  // A suggestion's words take a line of their own under the buttons.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('#hint-button').click();
+  await page.locator('#hint-note:not(:empty)').waitFor();
+  await checkSizes(page, 'suggested', cards, 'ohhell7', [SMALLEST, ...SIZES]);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -85,7 +85,7 @@ export class Actions {
         return;
       }
       // Cards that look unplayable are still sent: the server explains why in words.
-      this.session.send({ type: 'play', card });
+      this.session.play(card);
       return;
     }
     this.store.set({

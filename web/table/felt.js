@@ -92,6 +92,16 @@ function taken(s, v, seat) {
     h('span', { class: 'sr-only' }, t('plate.took', { cards: words.join(` ${t('common.and')} `) })));
 }
 
+/**
+ * "Sam (you)" on your own plate: on a phone the name may be cut short (it says itself whole in
+ * its title), the words around it never are.
+ * @param {string} name
+ */
+function ownName(name) {
+  return tParts('seat.you_named', { name: h('span', { class: 'own-name', title: name }, name) })
+    .map((p) => (typeof p === 'string' ? h('span', { class: 'own-tag' }, p) : p));
+}
+
 /** The name plate of `seat`. @param {number} seat @param {Actions | undefined} actions @returns {Part} */
 function platePart(seat, actions) {
   // Only this seat's own numbers count: a card played elsewhere leaves this plate alone.
@@ -111,7 +121,7 @@ function platePart(seat, actions) {
     // Where players bid, the tricks taken read against the bid ("2/3") once it is made.
     const tricks = bidStat(v, seat) || h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick'));
     replaceChildren(el,
-      h('div', { class: 'plate-name' }, me ? t('seat.you_named', { name: seatInfo(s, seat)?.name || t('seat.you') }) : seatName(s, seat)),
+      h('div', { class: 'plate-name' }, me ? ownName(seatInfo(s, seat)?.name || t('seat.you')) : seatName(s, seat)),
       h('div', { class: 'plate-badges' }, badges(s, v, seat)),
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
@@ -203,7 +213,7 @@ function centerPart() {
     const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : t('felt.cards_on_table') },
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
         staticCard(p.card, t('felt.played_by', { name: seatName(s, p.seat), card: cardName(p.card) })),
-        h('span', { class: 'played-by' }, seatName(s, p.seat)))));
+        h('span', { class: 'played-by', title: seatName(s, p.seat) }, seatName(s, p.seat)))));
     const you = s.role === 'player' && v.legal.type !== 'wait';
     replaceChildren(el,
       trick,

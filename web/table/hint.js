@@ -57,7 +57,13 @@ export function hintButton(store, session) {
       const type = s.view?.legal.type;
       button.textContent = type === 'pass' ? t('hint.pass') : type === 'exchange' ? t('hint.exchange')
         : type === 'bid' || type === 'blind' ? t('hint.bid') : t('hint.card');
-      if (button.parentElement !== actions) actions.prepend(button);
+      // After the pass (or bid) button, if there is one: on a phone the button takes a row and
+      // the smaller buttons share the next.
+      if (button.parentElement !== actions) {
+        const big = actions.querySelector(':scope > button.big');
+        if (big) big.after(button);
+        else actions.prepend(button);
+      }
       if (note.parentElement !== actions) button.after(note);
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);

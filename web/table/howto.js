@@ -113,7 +113,7 @@ export function howToPlay(s) {
   const words = entry && WORDS[entry.name];
   if (!entry || !words) return null;
   const usual = (/** @type {string} */ name) => entry.options.find((/** @type {any} */ o) => o.name === name)?.default;
-  const options = s.view?.options || s.table?.options || {};
+  const options = /** @type {Record<string, unknown>} */ (s.view?.options || s.table?.options || {});
   /** @type {Rules} */
   const r = { entry, facts: entry.facts, usual, value: (name) => options[name] ?? usual(name) };
   return words(r);

@@ -14,12 +14,14 @@ import { occupantText, seatLabel } from './names.js';
 import { part } from './part.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('./state.js').TableInfo} TableInfo */
 /** @typedef {import('./actions.js').Actions} Actions */
 /** @typedef {import('./part.js').Part<TableState>} Part */
 
 /** The seats with "Sit here" on the empty ones. @param {TableState} s @param {Actions} actions @param {HTMLInputElement} nameInput */
 function seatList(s, actions, nameInput) {
-  const table = s.table;
+  // Drawn once the table's seats are known.
+  const table = /** @type {TableInfo} */ (s.table);
   return h('ul', { class: 'seat-list' }, table.seats.map((/** @type {any} */ info) => h('li', { class: 'seat-row' },
     h('span', { class: 'seat-label' }, seatLabel(s, info.seat)),
     h('span', { class: 'seat-who' }, occupantText(info)),

@@ -23,7 +23,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 // The same colours as the legend's `.swatch.cN` in style.css (inline styles are not allowed).
 const COLOURS = ['#2563eb', '#c2410c', '#15803d', '#7e22ce', '#be123c', '#0e7490', '#4d7c0f'];
 
-/** An SVG element. @param {string} tag @param {Record<string, string | number>} attrs @param {Element[]} [kids] */
+/** An SVG element. @param {string} tag @param {Record<string, string | number>} attrs @param {Node[]} [kids] */
 function svg(tag, attrs, kids = []) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));

@@ -45,18 +45,27 @@ function origin(seat, mine) {
  */
 export function flyIn(trickEl, before, mySeat) {
   if (reducedMotion() || trickEl.classList.contains('done')) return;
-  for (const played of /** @type {NodeListOf<HTMLElement>} */ (trickEl.querySelectorAll('.played'))) {
-    if (before.has(`${played.dataset.seat}:${played.dataset.card}`)) continue;
-    const from = origin(Number(played.dataset.seat), Number(played.dataset.seat) === mySeat);
-    const card = played.querySelector('.card');
-    if (!from || !card) continue;
-    const a = middle(from);
-    const b = middle(card);
-    card.animate([
-      { transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(0.8)`, opacity: 0.6 },
-      { transform: 'none', opacity: 1 },
-    ], { duration: FLY_MS, easing: 'ease-out', id: 'card-to-table' });
-  }
+  const fresh = [...trickEl.querySelectorAll('.played')].filter((p) => {
+    const played = /** @type {HTMLElement} */ (p);
+    return !before.has(`${played.dataset.seat}:${played.dataset.card}`);
+  });
+  if (!fresh.length) return;
+  // Measured just before the frame is drawn, once the rest of the page (the hand) has changed
+  // too: measuring now would lay the page out twice for one tap.
+  requestAnimationFrame(() => {
+    for (const p of fresh) {
+      const played = /** @type {HTMLElement} */ (p);
+      const from = origin(Number(played.dataset.seat), Number(played.dataset.seat) === mySeat);
+      const card = played.querySelector('.card');
+      if (!from || !card || !card.isConnected) continue;
+      const a = middle(from);
+      const b = middle(card);
+      card.animate([
+        { transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(0.8)`, opacity: 0.6 },
+        { transform: 'none', opacity: 1 },
+      ], { duration: FLY_MS, easing: 'ease-out', id: 'card-to-table' });
+    }
+  });
 }
 
 /** Slides the finished trick on the table to its taker's plate. @param {number} winner @returns {Promise<void>} */

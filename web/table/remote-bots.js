@@ -40,7 +40,7 @@ export function inviteText(invite) {
 
 /** Whether the list is wanted now: the viewer hosts, between matches, with an empty seat. @param {TableState} s */
 function wanted(s) {
-  return isHost(s) && Boolean(s.table) && s.table.status !== 'playing'
+  return isHost(s) && !!s.table && s.table.status !== 'playing'
     && s.table.seats.some((/** @type {any} */ x) => x.occupant === 'empty');
 }
 

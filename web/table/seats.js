@@ -12,6 +12,7 @@ import { inviteText, remoteName, remoteValue } from './remote-bots.js';
 import { variantEntry } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('./state.js').TableInfo} TableInfo */
 /** @typedef {import('./actions.js').Actions} Actions */
 
 /** The label of a seat in this list: "Seat 2", or "East (East–West)". @param {TableState} s @param {number} seat */
@@ -54,6 +55,7 @@ function botControls(s, actions, seat, label) {
 
 /** One line of the seat list. @param {TableState} s @param {Actions} actions @param {any} info a SeatInfo */
 function seatRow(s, actions, info) {
+  const table = /** @type {TableInfo} */ (s.table);
   const label = rowLabel(s, info.seat);
   const host = isHost(s);
   const me = isMe(s, info.seat);
@@ -62,26 +64,27 @@ function seatRow(s, actions, info) {
     controls = botControls(s, actions, info.seat, label);
   } else if (host && info.occupant === 'bot') {
     controls = h('button', { type: 'button', class: 'remove-bot', 'data-seat': info.seat, 'data-focus': `remove-bot-${info.seat}`, onclick: () => actions.removeBot(info.seat) }, t('seats.remove'));
-  } else if (s.role === 'spectator' && info.occupant === 'empty' && s.table.status !== 'finished') {
+  } else if (s.role === 'spectator' && info.occupant === 'empty' && table.status !== 'finished') {
     // Someone watching can still sit down while a seat is free.
     controls = h('button', { type: 'button', class: 'primary', 'data-seat': info.seat, onclick: () => actions.sit(info.seat) }, t('seats.sit'));
   }
   return h('li', { class: `seat-row occ-${info.occupant}${me ? ' me' : ''}` },
     h('span', { class: 'seat-label' }, label),
     h('span', { class: 'seat-who' }, me ? t('seat.you_named', { name: info.name || t('seat.you') }) : occupantText(info),
-      s.table.host === info.seat ? h('span', { class: 'badge host' }, t('badge.host')) : null),
+      table.host === info.seat ? h('span', { class: 'badge host' }, t('badge.host')) : null),
     controls);
 }
 
 /** Start button for the host, or what everyone else waits for. @param {TableState} s @param {Actions} actions */
 function footer(s, actions) {
-  const full = s.table.seats.every((/** @type {any} */ x) => x.occupant !== 'empty');
+  const table = /** @type {TableInfo} */ (s.table);
+  const full = table.seats.every((/** @type {any} */ x) => x.occupant !== 'empty');
   if (!isHost(s)) {
     return h('p', { class: 'hint', role: 'status' }, full ? t('seats.wait_host') : t('seats.wait_fill'));
   }
   return h('div', { class: 'row start-row' },
     h('button', { type: 'button', class: 'primary big', id: 'start-button', 'data-focus': 'start-button', disabled: !full, onclick: () => actions.startMatch() },
-      s.table.status === 'finished' ? t('seats.play_again') : t('seats.start')),
+      table.status === 'finished' ? t('seats.play_again') : t('seats.start')),
     full ? null : h('span', { class: 'hint' }, t('seats.fill_hint')));
 }
 

@@ -18,6 +18,7 @@ import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').Store} Store */
 /** @typedef {import('./state.js').TableState} TableState */
+/** @typedef {import('../view-model.js').PlayerView} PlayerView */
 
 /** Says on the page's banner how the connection is. */
 class Banner {
@@ -73,6 +74,11 @@ export class Session {
     this.lastMove = null;
     /** Counts starts, so a start overtaken by a newer one never opens its socket. */
     this.generation = 0;
+    /**
+     * Our card drawn on the table before the server's `played` came back, and the view from
+     * before it (put back if the server says otherwise). @type {{ card: string, before: PlayerView } | null}
+     */
+    this.pending = null;
   }
 
   /** The `join` that takes our seat back with the token. */
@@ -123,6 +129,32 @@ export class Session {
     return true;
   }
 
+  /**
+   * Plays `card`. A card the prompt allows goes to the table at once, as the server's `played`
+   * will put it (a tap answered in a frame, not after the round trip); the server's event then
+   * confirms it, and anything else (a refusal, another event, a snapshot) puts the view back
+   * first.
+   * @param {string} card
+   */
+  play(card) {
+    const before = this.store.state.view;
+    if (!this.send({ type: 'play', card })) return;
+    const s = this.store.state;
+    const facts = factsOf(s);
+    if (!before || !facts || s.seat === null || s.view !== before || this.pending) return;
+    if (before.legal.type !== 'play' || !before.legal.cards.includes(card)) return;
+    this.pending = { card, before };
+    this.store.set({ view: applyEvent(before, { kind: 'played', seat: s.seat, card }, facts, s.seat), showLast: false, error: '' });
+  }
+
+  /** The view as it was before a card drawn ahead of the server: the server decides. */
+  undoPending() {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    this.store.set({ view: pending.before });
+  }
+
   /** Asks for the server's snapshot once the current batch of messages is in. */
   requestSync() {
     clearTimeout(this.syncTimer);
@@ -135,7 +167,9 @@ export class Session {
     if (msg.type === 'chat') return this.chat?.hear(msg);
     if (msg.type === 'error' && /^chat_/.test(msg.code)) return this.chat?.refused(msg);
     switch (msg.type) {
-      case 'welcome': return this.onWelcome(msg);
+      case 'welcome':
+        this.pending = null;
+        return this.onWelcome(msg);
       case 'table': return this.store.set({ table: msg.table });
       case 'state': return this.onState(msg);
       case 'event': return this.onEvent(msg);
@@ -177,6 +211,7 @@ export class Session {
 
   /** A whole snapshot replaces the view. @param {any} msg */
   onState(msg) {
+    this.pending = null;
     const s = this.store.state;
     const view = msg.view;
     /** @type {Partial<TableState>} */
@@ -192,6 +227,7 @@ export class Session {
 
   /** @param {any} msg */
   onYourTurn(msg) {
+    this.undoPending();
     const s = this.store.state;
     const facts = factsOf(s);
     if (!s.view || !facts) {
@@ -240,7 +276,17 @@ export class Session {
       return;
     }
     const event = msg.event;
-    this.store.set({ seq: msg.seq, view: applyEvent(s.view, event, facts, s.seat), ...this.eventNotes(event) });
+    const pending = this.pending;
+    if (pending && event.kind === 'played' && event.seat === s.seat && event.card === pending.card) {
+      // Our card, already on the table.
+      this.pending = null;
+      this.store.set({ seq: msg.seq, ...this.eventNotes(event) });
+      this.hooks.heard?.(event);
+      return;
+    }
+    this.undoPending();
+    const view = /** @type {PlayerView} */ (this.store.state.view);
+    this.store.set({ seq: msg.seq, view: applyEvent(view, event, facts, s.seat), ...this.eventNotes(event) });
     this.hooks.heard?.(event);
     if (event.kind === 'hand_started') {
       // Once per hand, ask for the server's own snapshot (after this batch of events), so
@@ -281,6 +327,7 @@ export class Session {
 
   /** @param {any} msg */
   onError(msg) {
+    this.undoPending();
     const s = this.store.state;
     if (msg.code === 'replaced') {
       // Another window (or device) took the seat with our token: do not fight over it, and do

@@ -8,14 +8,16 @@
 /**
  * @typedef {import('../view-model.js').PlayerView} PlayerView
  * @typedef {import('../view-model.js').VariantFacts} VariantFacts
+ * @typedef {import('../../sdk/typescript/protocol.js').TableInfo} TableInfo
+ * @typedef {import('../../sdk/typescript/protocol.js').VariantInfo} VariantInfo
  * @typedef {{ plays: import('../view-model.js').Play[], winner: number }} FinishedTrick
  * @typedef {'none' | 'joining' | 'player' | 'spectator' | 'elsewhere'} Role
  *
  * @typedef {object} TableState
  * @property {string} tableId
- * @property {any} table the server's TableInfo (seats, host, status)
+ * @property {TableInfo | null} table the server's TableInfo (seats, host, status)
  * @property {PlayerView | null} view
- * @property {any[] | null} variants the `/api/variants` list, once loaded
+ * @property {VariantInfo[] | null} variants the `/api/variants` list, once loaded
  * @property {number | null} seat
  * @property {string | null} token
  * @property {Role} role

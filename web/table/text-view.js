@@ -1,8 +1,9 @@
 // @ts-check
 // The table in words, for screen readers and for playing by typing: your hand grouped by suit,
 // the trick so far with who played what, whose turn it is, the scores, tricks and bids, and a
-// box where a card ("qs", "10h"), a bid ("3", "nil") or a question ("hand", "trick", "score",
-// "last trick", "whose turn", "help") is typed. Not shown on screen until the keyboard is in it
+// box where a card ("qs", "10h"), a bid ("3", "nil"), blind nil's choice ("blind nil", "see")
+// and exchange ("give"), or a question ("hand", "trick", "score", "last trick", "whose turn",
+// "help") is typed. Not shown on screen until the keyboard is in it
 // ("/" anywhere takes it there); answers are read through the announcements' log.
 //
 // Owns: that section and the words of the table's summaries. May not touch: the state (what
@@ -37,6 +38,12 @@ export function handWords(v) {
       suit: capital(suitName(suit)),
       cards: listText(cards.filter((c) => suitOf(c) === suit).map((c) => t(`rank.${rankOf(c)}`))),
     })).join(' ');
+}
+
+/** Your hand in words, or that it lies face down (blind nil's choice). @param {TableState} s @param {PlayerView} v */
+function yourHandWords(s, v) {
+  if (s.seat !== null && v.blind?.face_down.includes(s.seat)) return t('hand.face_down', { count: v.hand_sizes[s.seat] });
+  return handWords(v);
 }
 
 /** Plays in words: "Bert led Queen of spades, Cleo played Two of spades". @param {TableState} s @param {{ seat: number, card: string }[]} plays */
@@ -74,23 +81,45 @@ export function scoreWords(s, v) {
 }
 
 /** The commands people type, in English and in the page's language. */
-const COMMANDS = ['hand', 'trick', 'score', 'last', 'turn', 'pass', 'help'];
+const COMMANDS = ['hand', 'trick', 'score', 'last', 'turn', 'pass', 'help', 'blind', 'see', 'give'];
+
+/** Typed words made comparable: lower case, one kind of apostrophe. @param {string} text */
+function normalised(text) {
+  return text.trim().toLocaleLowerCase().replace(/[’‘]/g, "'");
+}
 
 /** The command `text` names, or null. @param {string} text */
 function commandOf(text) {
-  const said = text.trim().toLocaleLowerCase();
-  return COMMANDS.find((c) => t(`cmd.${c}`).split('|').includes(said) || EN_COMMANDS[c].includes(said)) || null;
+  const words = normalised(text);
+  return COMMANDS.find((c) => t(`cmd.${c}`).split('|').map(normalised).includes(words) || EN_COMMANDS[c].includes(words)) || null;
 }
 
 /** The English words of each command, understood in every language. @type {Record<string, string[]>} */
 const EN_COMMANDS = {
   hand: ['hand', 'h'], trick: ['trick', 't'], score: ['score', 'scores', 's'], last: ['last trick', 'last', 'l'],
   turn: ['whose turn', 'turn', 'w'], pass: ['pass'], help: ['help', '?'],
+  blind: ['blind nil', 'blind'], see: ['see cards', 'see', 'look'], give: ['give'],
 };
 
+/** Blind nil's choice, the hand still face down: bid blind nil, or look. @param {string} command @param {PlayerView} v @param {Actions} actions */
+function blindCommand(command, v, actions) {
+  if (v.legal.type !== 'blind') return t('text.no_blind');
+  if (command === 'blind') actions.blindNil();
+  else actions.seeCards();
+  return '';
+}
+
+/** Gives the chosen cards to the partner in blind nil's exchange. @param {TableState} s @param {PlayerView} v @param {Actions} actions */
+function giveCommand(s, v, actions) {
+  if (v.legal.type !== 'exchange') return t('text.no_give');
+  if (s.selected.size !== v.legal.count) return t('text.give_count', { n: s.selected.size, count: v.legal.count });
+  actions.exchangeSelected();
+  return '';
+}
+
 /**
- * What a typed line does: a card to play or choose to pass, a bid, or a question answered in
- * words. Returns the words to read, or "" when an action was taken (its effect is announced as
+ * What a typed line does: a card to play or choose to pass or give, a bid, blind nil or a look
+ * at the face-down cards, or a question answered in words. Returns the words to read, or "" when an action was taken (its effect is announced as
  * it happens, a refusal is read from the error line).
  * @param {string} text @param {TableState} s @param {Actions} actions
  */
@@ -100,12 +129,16 @@ export function runCommand(text, s, actions) {
   const said = text.trim();
   if (!said) return '';
   const command = commandOf(said);
-  if (command === 'hand') return s.role === 'player' ? handWords(v) : t('text.watching');
+  if (command === 'hand') return s.role === 'player' ? yourHandWords(s, v) : t('text.watching');
   if (command === 'trick') return trickWords(s, v);
   if (command === 'last') return lastTrickWords(s, v);
   if (command === 'score') return scoreWords(s, v);
   if (command === 'turn') return turnText(s, v);
-  if (command === 'help') return t('text.help');
+  if (command === 'help') return v.blind ? `${t('text.help')} ${t('text.help_blind')}` : t('text.help');
+  if (command === 'blind' || command === 'see') return s.role === 'player' ? blindCommand(command, v, actions) : t('text.watching');
+  if (command === 'give' || (command === 'pass' && v.legal.type === 'exchange')) {
+    return s.role === 'player' ? giveCommand(s, v, actions) : t('text.watching');
+  }
   if (command === 'pass') {
     if (v.legal.type !== 'pass') return t('text.no_pass');
     if (s.selected.size !== v.legal.count) return t('text.pass_count', { n: s.selected.size, count: v.legal.count });
@@ -113,20 +146,24 @@ export function runCommand(text, s, actions) {
     return '';
   }
   if (s.role !== 'player') return t('text.watching');
+  const nil = t('bid.nil').toLocaleLowerCase();
+  const isBid = /^\d{1,2}$/.test(said) || said.toLocaleLowerCase() === nil || said.toLocaleLowerCase() === 'nil';
+  // Face down, neither a card nor a bid can be meant: say what the choice is.
+  if (v.legal.type === 'blind' && (isCard(said) || isBid)) return t('text.blind_choice');
   if (isCard(said)) {
     const card = (said.length === 3 ? 'T' : said[0].toUpperCase()) + said[said.length - 1].toUpperCase();
     if (!v.hand.includes(card)) return t('error.card_not_held', { card: cardName(card) });
     const wasChosen = s.selected.has(card);
     actions.clickCard(card);
-    if (v.legal.type === 'pass') {
+    if (v.legal.type === 'pass' || v.legal.type === 'exchange') {
       const now = actions.state.selected;
       if (now.has(card) === wasChosen) return '';
-      return t(now.has(card) ? 'text.chosen' : 'text.unchosen', { card: cardName(card), n: now.size, count: v.legal.count });
+      const chosen = v.legal.type === 'pass' ? 'text.chosen' : 'text.chosen_give';
+      return t(now.has(card) ? chosen : 'text.unchosen', { card: cardName(card), n: now.size, count: v.legal.count });
     }
     return '';
   }
-  const nil = t('bid.nil').toLocaleLowerCase();
-  if (/^\d{1,2}$/.test(said) || said.toLocaleLowerCase() === nil || said.toLocaleLowerCase() === 'nil') {
+  if (isBid) {
     actions.bid(/^\d/.test(said) ? Number(said) : 0);
     return '';
   }
@@ -163,12 +200,12 @@ export function textViewPart(actions, announcer) {
   });
   const p = part(body, (s) => {
     const v = s.view;
-    return [v?.hand, v?.trick, v?.tricks, v?.totals, v?.tricks_won, v?.bids, v?.legal, v?.to_act, v?.phase, s.table, s.role, s.seat];
+    return [v?.hand, v?.blind, v?.trick, v?.tricks, v?.totals, v?.tricks_won, v?.bids, v?.legal, v?.to_act, v?.phase, s.table, s.role, s.seat];
   }, (_, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     replaceChildren(body,
       h('h3', {}, t('text.turn')), h('p', { id: 'text-turn' }, turnText(s, v)),
-      s.role === 'player' ? [h('h3', {}, t('hand.label')), h('p', { id: 'text-hand' }, handWords(v))] : null,
+      s.role === 'player' ? [h('h3', {}, t('hand.label')), h('p', { id: 'text-hand' }, yourHandWords(s, v))] : null,
       h('h3', {}, t('text.trick')), h('p', { id: 'text-trick' }, trickWords(s, v)),
       h('h3', {}, t('text.scores')), h('p', { id: 'text-scores' }, scoreWords(s, v)));
   });
