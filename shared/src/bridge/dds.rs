@@ -1,0 +1,721 @@
+//! A double-dummy solver: with every hand known, how many tricks can the side on turn take
+//! if all four players play perfectly? Bots use it to choose a card from sampled deals.
+//!
+//! The search is a null-window alpha-beta on "can the side take at least `target` tricks",
+//! repeated in a binary search for the exact count. Three things keep it fast:
+//! - **Equivalent cards**: cards of one hand that are adjacent in a suit once the cards no
+//!   longer held are removed win and lose the same tricks, so only one of them is tried.
+//! - **A transposition table** at every trick's start, keyed by who leads and, per suit, which
+//!   hand holds each remaining card from the top down. Relative ranks are all that matter, so
+//!   positions that differ only in which small cards are gone share one entry. It keeps a lower
+//!   and an upper bound on the tricks the searching side takes from there.
+//! - **Move ordering**: cheap winners first, low cards when partner is already winning.
+//!
+//! The solver also takes a position in the middle of a trick, so a bot can ask it on its turn.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use super::call::Strain;
+use crate::card::{Card, CardSet};
+use crate::seat::{PerSeat, Seat};
+
+/// Why a position cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DdsError {
+    /// The hands are not the four of a bridge table.
+    #[error("a bridge deal has four hands, not {0}")]
+    NotFourHands(usize),
+    /// A card is in two places.
+    #[error("{0} is in two places")]
+    Duplicate(Card),
+    /// Only the 52 standard cards are dealt at bridge.
+    #[error("{0} is not a bridge card")]
+    NotABridgeCard(Card),
+    /// A trick has at most three cards before the fourth player's turn.
+    #[error("a trick in progress has at most three cards, not {0}")]
+    TrickTooLong(usize),
+    /// The hands' sizes do not fit: each player holds as many cards as the others, less the
+    /// one played to the current trick.
+    #[error("the hands do not fit: {0:?} cards after {1} played to this trick")]
+    HandSizes(Vec<u32>, usize),
+    /// There is nothing left to play.
+    #[error("every card has been played")]
+    NothingToPlay,
+}
+
+/// A position to solve: the cards still held, the strain, and the trick in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The cards each seat still holds (not those played to the current trick).
+    pub hands: PerSeat<CardSet>,
+    /// The trump suit, or no trump.
+    pub strain: Strain,
+    /// The seat that led (or is to lead) the current trick.
+    pub leader: Seat,
+    /// The cards played to the current trick so far, the leader's first (at most three).
+    pub trick: Vec<Card>,
+}
+
+impl Position {
+    /// A position at the start of a trick, `leader` to lead.
+    #[must_use]
+    pub fn new(hands: PerSeat<CardSet>, strain: Strain, leader: Seat) -> Position {
+        Position {
+            hands,
+            strain,
+            leader,
+            trick: Vec::new(),
+        }
+    }
+
+    /// The seat whose turn it is.
+    #[must_use]
+    pub fn to_play(&self) -> Seat {
+        self.leader.left(self.trick.len() as u8, 4)
+    }
+
+    /// Checks the position makes sense; returns the tricks still to be won (current included).
+    fn check(&self) -> Result<u32, DdsError> {
+        if self.hands.len() != 4 {
+            return Err(DdsError::NotFourHands(self.hands.len()));
+        }
+        if self.trick.len() > 3 {
+            return Err(DdsError::TrickTooLong(self.trick.len()));
+        }
+        let mut seen = CardSet::EMPTY;
+        let held = self.hands.as_slice().iter().flat_map(|h| h.iter());
+        for card in held.chain(self.trick.iter().copied()) {
+            if card.is_joker() {
+                return Err(DdsError::NotABridgeCard(card));
+            }
+            if !seen.insert(card) {
+                return Err(DdsError::Duplicate(card));
+            }
+        }
+        let sizes: Vec<u32> = self.hands.as_slice().iter().map(|h| h.len()).collect();
+        let on_turn = self.to_play();
+        let tricks = self.hands[on_turn].len();
+        let fits = (0..4u8).all(|i| {
+            let seat = self.leader.left(i, 4);
+            let played = usize::from(i) < self.trick.len();
+            self.hands[seat].len() + u32::from(played) == tricks
+        });
+        if !fits {
+            return Err(DdsError::HandSizes(sizes, self.trick.len()));
+        }
+        if tricks == 0 {
+            return Err(DdsError::NothingToPlay);
+        }
+        Ok(tricks)
+    }
+}
+
+/// The most tricks the side of `leader` takes from here, `leader` to lead with every hand
+/// holding the same number of cards, all four playing perfectly.
+pub fn solve(hands: &PerSeat<CardSet>, strain: Strain, leader: Seat) -> Result<u8, DdsError> {
+    solve_position(&Position::new(*hands, strain, leader))
+}
+
+/// The most tricks the side of the seat on turn takes of those still to be won, counting
+/// the trick in progress.
+pub fn solve_position(position: &Position) -> Result<u8, DdsError> {
+    let tricks = position.check()?;
+    let mut search = Search::new(position);
+    let mut trick = [0u8; 4];
+    for (slot, card) in trick.iter_mut().zip(&position.trick) {
+        *slot = card.index();
+    }
+    let leader = position.leader.0;
+    let n = position.trick.len();
+    Ok(search.value(tricks as i32, |s, target| {
+        s.play(leader, &mut trick, n, target)
+    }))
+}
+
+/// The best cards for the seat on turn and the tricks they bring.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestPlays {
+    /// The tricks the side on turn takes with any of `cards` (current trick included).
+    pub tricks: u8,
+    /// Every card that achieves it, in index order.
+    pub cards: Vec<Card>,
+}
+
+/// Every card the seat on turn may play that keeps the most tricks for its side.
+pub fn best_plays(position: &Position) -> Result<BestPlays, DdsError> {
+    let tricks = position.check()? as i32;
+    let mut search = Search::new(position);
+    let leader = position.leader.0;
+    let n = position.trick.len();
+    let player = (leader + n as u8) & 3;
+    let mut trick = [0u8; 4];
+    for (slot, card) in trick.iter_mut().zip(&position.trick) {
+        *slot = card.index();
+    }
+    let hand = search.hands[usize::from(player)];
+    let legal = legal_cards(hand, n, &trick);
+    let mut best = BestPlays {
+        tricks: 0,
+        cards: Vec::new(),
+    };
+    for card in CardSet::from_bits(legal).iter() {
+        let bit = 1u64 << card.index();
+        search.hands[usize::from(player)] &= !bit;
+        trick[n] = card.index();
+        let value = search.value(tricks, |s, target| {
+            let mut t = trick;
+            s.play(leader, &mut t, n + 1, target)
+        });
+        search.hands[usize::from(player)] |= bit;
+        if value > best.tricks || best.cards.is_empty() {
+            best = BestPlays {
+                tricks: value,
+                cards: Vec::new(),
+            };
+        }
+        if value == best.tricks {
+            best.cards.push(card);
+        }
+    }
+    Ok(best)
+}
+
+/// The suit (0..4) of a card index.
+#[inline]
+fn suit_of(card: u8) -> u8 {
+    card / 13
+}
+
+/// The 13 bits of suit `suit`.
+#[inline]
+fn suit_mask(suit: u8) -> u64 {
+    0x1fff << (13 * u64::from(suit))
+}
+
+/// The cards `hand` may play as the `n`th card of a trick (the led suit if it has one).
+fn legal_cards(hand: u64, n: usize, trick: &[u8; 4]) -> u64 {
+    if n == 0 {
+        return hand;
+    }
+    let follow = hand & suit_mask(suit_of(trick[0]));
+    if follow != 0 { follow } else { hand }
+}
+
+/// The position of the card winning `trick` (four cards from the leader) under `trump`.
+fn winning_index(trick: &[u8], trump: Option<u8>) -> usize {
+    let mut best = 0;
+    for i in 1..trick.len() {
+        let (c, b) = (trick[i], trick[best]);
+        let beats = if suit_of(c) == suit_of(b) {
+            c > b
+        } else {
+            Some(suit_of(c)) == trump
+        };
+        if beats {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Bounds on the tricks the searching side takes from a trick's start.
+#[derive(Clone, Copy)]
+struct Bounds {
+    lower: u8,
+    upper: u8,
+}
+
+/// One solve: the hands as bit masks by seat, the trump, and the table of known bounds.
+struct Search {
+    /// Cards held, by seat number.
+    hands: [u64; 4],
+    /// Trump suit index, `None` at no trump.
+    trump: Option<u8>,
+    /// The searching side: 0 for North-South, 1 for East-West.
+    side: u8,
+    /// Bounds by trick-start position.
+    table: HashMap<u128, Bounds>,
+}
+
+impl Search {
+    fn new(position: &Position) -> Search {
+        let mut hands = [0u64; 4];
+        for (seat, hand) in position.hands.iter() {
+            hands[seat.index()] = hand.bits();
+        }
+        Search {
+            hands,
+            trump: position.strain.trump().map(|s| s as u8),
+            side: position.to_play().0 & 1,
+            table: HashMap::new(),
+        }
+    }
+
+    /// The exact value of `test` (a "takes at least `target`" search) between 0 and `max`,
+    /// by binary search.
+    fn value(&mut self, max: i32, mut test: impl FnMut(&mut Search, i32) -> bool) -> u8 {
+        let (mut low, mut high) = (0, max);
+        while low < high {
+            let mid = (low + high + 1) / 2;
+            if test(self, mid) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        low as u8
+    }
+
+    /// True when the searching side can take `target` of the tricks left, `leader` to lead.
+    fn trick_start(&mut self, leader: u8, target: i32) -> bool {
+        let left = self.hands[usize::from(leader)].count_ones() as i32;
+        if target <= 0 {
+            return true;
+        }
+        if target > left {
+            return false;
+        }
+        if left == 1 {
+            let mut trick = [0u8; 4];
+            for (i, slot) in trick.iter_mut().enumerate() {
+                let seat = (leader as usize + i) & 3;
+                *slot = self.hands[seat].trailing_zeros() as u8;
+            }
+            let winner = (leader as usize + winning_index(&trick, self.trump)) & 3;
+            return (winner as u8 & 1) == self.side;
+        }
+        let key = self.key(leader);
+        if let Some(b) = self.table.get(&key) {
+            if i32::from(b.lower) >= target {
+                return true;
+            }
+            if i32::from(b.upper) < target {
+                return false;
+            }
+        }
+        let mut trick = [0u8; 4];
+        let result = self.play(leader, &mut trick, 0, target);
+        let entry = self.table.entry(key).or_insert(Bounds {
+            lower: 0,
+            upper: left as u8,
+        });
+        if result {
+            entry.lower = entry.lower.max(target as u8);
+        } else {
+            entry.upper = entry.upper.min(target as u8 - 1);
+        }
+        result
+    }
+
+    /// True when the searching side can take `target` tricks (this one included) with `n`
+    /// cards of the current trick played.
+    fn play(&mut self, leader: u8, trick: &mut [u8; 4], n: usize, target: i32) -> bool {
+        if n == 4 {
+            let winner = ((leader as usize + winning_index(trick, self.trump)) & 3) as u8;
+            let won = i32::from(winner & 1 == self.side);
+            return self.trick_start(winner, target - won);
+        }
+        let player = usize::from((leader + n as u8) & 3);
+        let maximising = (player as u8 & 1) == self.side;
+        let (moves, count) = self.moves(player, n, trick);
+        for &card in &moves[..count] {
+            let bit = 1u64 << card;
+            self.hands[player] &= !bit;
+            trick[n] = card;
+            let result = self.play(leader, trick, n + 1, target);
+            self.hands[player] |= bit;
+            if result == maximising {
+                return result;
+            }
+        }
+        !maximising
+    }
+
+    /// The cards worth trying for `player`: one of each run of equivalent cards, best first.
+    fn moves(&self, player: usize, n: usize, trick: &[u8; 4]) -> ([u8; 13], usize) {
+        let hand = self.hands[player];
+        let legal = legal_cards(hand, n, trick);
+        let mut present = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        for &c in &trick[..n] {
+            present |= 1 << c;
+        }
+        let others = present & !hand;
+        // One card per run, highest first within each suit.
+        let mut reps = [0u8; 13];
+        let mut count = 0;
+        let mut bits = legal;
+        let mut previous: Option<u8> = None;
+        while bits != 0 {
+            let card = 63 - bits.leading_zeros() as u8;
+            bits &= !(1u64 << card);
+            let equivalent = previous.is_some_and(|p| {
+                suit_of(p) == suit_of(card) && {
+                    let between = ((1u64 << p) - 1) & !((2u64 << card) - 1);
+                    others & between == 0
+                }
+            });
+            previous = Some(card);
+            if !equivalent {
+                reps[count] = card;
+                count += 1;
+            }
+        }
+        let mut keyed = [(0i32, 0u8); 13];
+        for i in 0..count {
+            keyed[i] = (self.order_key(player, n, trick, reps[i], present), reps[i]);
+        }
+        keyed[..count].sort_unstable_by_key(|&(k, c)| (std::cmp::Reverse(k), c));
+        let mut moves = [0u8; 13];
+        for i in 0..count {
+            moves[i] = keyed[i].1;
+        }
+        (moves, count)
+    }
+
+    /// How promising `card` looks for `player` (higher is tried first).
+    fn order_key(&self, player: usize, n: usize, trick: &[u8; 4], card: u8, present: u64) -> i32 {
+        let rank = i32::from(card % 13);
+        if n == 0 {
+            // Leading: a card that is the top of its suit wins unless ruffed; otherwise
+            // lead low.
+            let suit = suit_mask(suit_of(card));
+            let above = present & suit & !((2u64 << card) - 1);
+            let top = above & !self.hands[player] == 0;
+            let ruffable = self.trump.is_some_and(|t| {
+                t != suit_of(card)
+                    && (0..4).any(|s| {
+                        s & 1 != player & 1
+                            && self.hands[s] & suit == 0
+                            && self.hands[s] & suit_mask(t) != 0
+                    })
+            });
+            return if top && !ruffable {
+                100 + rank
+            } else {
+                50 - rank
+            };
+        }
+        let win_at = winning_index(&trick[..n], self.trump);
+        let winner_seat = (player + 4 - n + win_at) & 3;
+        let partner_winning = winner_seat & 1 == player & 1;
+        let mut with_card = *trick;
+        with_card[n] = card;
+        let wins = winning_index(&with_card[..=n], self.trump) == n;
+        if partner_winning {
+            // Let partner's card stand: lowest first.
+            return 50 - rank - if wins { 20 } else { 0 };
+        }
+        if wins {
+            // The cheapest winner first.
+            100 - rank
+        } else {
+            // Cannot win: throw the lowest; from a suit other than trumps.
+            let trump_penalty = if Some(suit_of(card)) == self.trump {
+                15
+            } else {
+                0
+            };
+            40 - rank - trump_penalty
+        }
+    }
+
+    /// The table key: the leader, and per suit the holder of each remaining card, top down.
+    fn key(&self, leader: u8) -> u128 {
+        let [n, e, s, w] = self.hands;
+        let all = n | e | s | w;
+        let low_bit = e | w;
+        let high_bit = s | w;
+        let mut key = u128::from(leader);
+        for suit in 0..4 {
+            let mut bits = all & suit_mask(suit);
+            let mut part: u128 = 1;
+            while bits != 0 {
+                let card = 63 - bits.leading_zeros();
+                bits &= !(1u64 << card);
+                let owner = ((low_bit >> card) & 1) | (((high_bit >> card) & 1) << 1);
+                part = (part << 2) | u128::from(owner);
+            }
+            key = (key << 27) | part;
+        }
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::{EAST, NORTH, SOUTH, WEST};
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn hands(n: &str, e: &str, s: &str, w: &str) -> PerSeat<CardSet> {
+        PerSeat::from_slice(&[n, e, s, w].map(|h| CardSet::parse_compact(h).expect("a hand")))
+    }
+
+    /// Plain minimax over every legal card, no pruning of any kind: the reference.
+    fn minimax(
+        hands: &mut [u64; 4],
+        trump: Option<u8>,
+        leader: u8,
+        trick: &mut [u8; 4],
+        n: usize,
+        side: u8,
+    ) -> u8 {
+        if n == 4 {
+            let winner = ((leader as usize + winning_index(trick, trump)) & 3) as u8;
+            let won = u8::from(winner & 1 == side);
+            if hands[0] == 0 {
+                return won;
+            }
+            return won + minimax(hands, trump, winner, &mut [0; 4], 0, side);
+        }
+        let player = usize::from((leader + n as u8) & 3);
+        let maximising = player as u8 & 1 == side;
+        let legal = legal_cards(hands[player], n, trick);
+        let mut best: Option<u8> = None;
+        for card in CardSet::from_bits(legal).iter() {
+            let bit = 1u64 << card.index();
+            hands[player] &= !bit;
+            trick[n] = card.index();
+            let v = minimax(hands, trump, leader, trick, n + 1, side);
+            hands[player] |= bit;
+            best = Some(match best {
+                None => v,
+                Some(b) if maximising => b.max(v),
+                Some(b) => b.min(v),
+            });
+        }
+        best.expect("a card to play")
+    }
+
+    fn reference(position: &Position) -> u8 {
+        let mut hands = [0u64; 4];
+        for (seat, hand) in position.hands.iter() {
+            hands[seat.index()] = hand.bits();
+        }
+        let mut trick = [0u8; 4];
+        for (slot, card) in trick.iter_mut().zip(&position.trick) {
+            *slot = card.index();
+        }
+        let side = position.to_play().0 & 1;
+        minimax(
+            &mut hands,
+            position.strain.trump().map(|s| s as u8),
+            position.leader.0,
+            &mut trick,
+            position.trick.len(),
+            side,
+        )
+    }
+
+    /// A random deal of `size` cards each, from a seeded generator.
+    fn random_deal(rng: &mut ChaCha8Rng, size: usize) -> PerSeat<CardSet> {
+        let mut deck: Vec<Card> = CardSet::FULL.iter().collect();
+        deck.shuffle(rng);
+        let mut out = PerSeat::new(4);
+        for (i, chunk) in deck.chunks(size).take(4).enumerate() {
+            out[Seat(i as u8)] = chunk.iter().copied().collect();
+        }
+        out
+    }
+
+    #[test]
+    fn a_finesse_works_only_when_led_toward_the_tenace_with_the_king_onside() {
+        // South leads toward North's AQ; West holds the king.
+        let onside = hands("AQs", "65s", "32s", "K4s");
+        assert_eq!(solve(&onside, Strain::NoTrump, SOUTH), Ok(2));
+        // North must lead from the tenace itself: the queen loses to the king.
+        assert_eq!(solve(&onside, Strain::NoTrump, NORTH), Ok(2 - 1));
+        // The king behind the tenace: no finesse works.
+        let offside = hands("AQs", "K4s", "32s", "65s");
+        assert_eq!(solve(&offside, Strain::NoTrump, SOUTH), Ok(1));
+        // East-West on lead take nothing: whatever they lead, North sits over the king.
+        assert_eq!(solve(&onside, Strain::NoTrump, WEST), Ok(0));
+        assert_eq!(solve(&onside, Strain::NoTrump, EAST), Ok(0));
+    }
+
+    #[test]
+    fn a_simple_squeeze_against_west_and_its_failure_against_east() {
+        // South cashes the club ace; West cannot keep both the spade king guarded and the
+        // heart king, and North discards after him.
+        let squeeze = hands("A2s Qh", "567d", "Ac 4s 2d", "K3s Kh");
+        assert_eq!(solve(&squeeze, Strain::NoTrump, SOUTH), Ok(3));
+        // The same guards with East, who discards after North: one trick is lost.
+        let wrong_side = hands("A2s Qh", "K3s Kh", "Ac 4s 2d", "567d");
+        assert_eq!(solve(&wrong_side, Strain::NoTrump, SOUTH), Ok(2));
+    }
+
+    #[test]
+    fn trumps_ruff_and_no_trump_does_not() {
+        let deal = hands("2h 3c", "AKc", "45c", "23s");
+        assert_eq!(solve(&deal, Strain::NoTrump, EAST), Ok(2));
+        assert_eq!(solve(&deal, Strain::Hearts, EAST), Ok(1));
+        assert_eq!(
+            solve(&deal, Strain::Spades, EAST),
+            Ok(2),
+            "West cannot overruff: no hearts to ruff"
+        );
+    }
+
+    #[test]
+    fn mid_trick_positions_and_best_plays() {
+        // West led the spade king into North's AQ: North wins with the ace, and the queen
+        // is then high too.
+        let position = Position {
+            hands: hands("AQs", "65s", "32s", "4s"),
+            strain: Strain::NoTrump,
+            leader: WEST,
+            trick: vec!["KS".parse().unwrap()],
+        };
+        assert_eq!(solve_position(&position), Ok(2));
+        let best = best_plays(&position).unwrap();
+        assert_eq!(best.tricks, 2);
+        assert_eq!(best.cards, vec!["AS".parse().unwrap()]);
+        // Two equivalent cards are both named.
+        let position = Position::new(hands("AKs", "65s", "32s", "74s"), Strain::NoTrump, NORTH);
+        let best = best_plays(&position).unwrap();
+        assert_eq!(best.tricks, 2);
+        assert_eq!(best.cards.len(), 2);
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        let deal = hands("AQs", "65s", "32s", "K4s");
+        let mut bad = Position::new(deal, Strain::NoTrump, NORTH);
+        bad.trick = vec!["AS".parse().unwrap()];
+        assert_eq!(
+            solve_position(&bad),
+            Err(DdsError::Duplicate("AS".parse().unwrap()))
+        );
+        let uneven = hands("AQs", "65s", "32s", "4s");
+        assert!(matches!(
+            solve(&uneven, Strain::NoTrump, NORTH),
+            Err(DdsError::HandSizes(..))
+        ));
+        let empty = PerSeat::new(4);
+        assert_eq!(
+            solve(&empty, Strain::Clubs, NORTH),
+            Err(DdsError::NothingToPlay)
+        );
+        let three = PerSeat::from_slice(&[CardSet::EMPTY; 3]);
+        assert_eq!(
+            solve(&three, Strain::Clubs, NORTH),
+            Err(DdsError::NotFourHands(3))
+        );
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_random_small_deals() {
+        let mut rng = ChaCha8Rng::seed_from_u64(51);
+        for round in 0..150 {
+            let size = if round % 5 == 0 { 5 } else { 4 };
+            let deal = random_deal(&mut rng, size);
+            let strain = Strain::ALL[rng.random_range(0..5)];
+            let leader = Seat(rng.random_range(0..4));
+            let mut position = Position::new(deal, strain, leader);
+            // Some start in the middle of a trick, with legal cards played.
+            let played = rng.random_range(0..4usize);
+            for i in 0..played {
+                let seat = leader.left(i as u8, 4);
+                let mut trick = [0u8; 4];
+                for (slot, c) in trick.iter_mut().zip(&position.trick) {
+                    *slot = c.index();
+                }
+                let legal = CardSet::from_bits(legal_cards(position.hands[seat].bits(), i, &trick));
+                let card = legal.select(rng.random_range(0..legal.len()));
+                position.hands[seat].remove(card);
+                position.trick.push(card);
+            }
+            let expected = reference(&position);
+            assert_eq!(solve_position(&position), Ok(expected), "{position:?}");
+            let best = best_plays(&position).unwrap();
+            assert_eq!(best.tricks, expected, "{position:?}");
+            // Every best card really keeps the value: play it and solve for the rest.
+            for &card in &best.cards {
+                let mut after = position.clone();
+                let seat = after.to_play();
+                after.hands[seat].remove(card);
+                after.trick.push(card);
+                if after.trick.len() < 4 {
+                    let v = reference(&after);
+                    let same_side = after.to_play().0 & 1 == position.to_play().0 & 1;
+                    let total = after.hands[after.to_play()].len() as u8;
+                    let ours = if same_side { v } else { total - v };
+                    assert_eq!(ours, expected, "{card} in {position:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn turning_the_table_or_renaming_suits_changes_nothing() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..40 {
+            let deal = random_deal(&mut rng, 7);
+            let leader = Seat(rng.random_range(0..4));
+            let strain = Strain::ALL[rng.random_range(0..5)];
+            let value = solve(&deal, strain, leader).unwrap();
+            // Every seat moves one place clockwise, the leader with them.
+            let mut turned = PerSeat::new(4);
+            for seat in 0..4u8 {
+                turned[Seat((seat + 1) % 4)] = deal[Seat(seat)];
+            }
+            assert_eq!(solve(&turned, strain, leader.left(1, 4)), Ok(value));
+            // Swap spades and clubs throughout (and the trump with them).
+            let swap = |set: CardSet| -> CardSet {
+                set.iter()
+                    .map(|c| {
+                        let suit = match c.suit() {
+                            crate::card::Suit::Clubs => crate::card::Suit::Spades,
+                            crate::card::Suit::Spades => crate::card::Suit::Clubs,
+                            s => s,
+                        };
+                        Card::new(c.rank(), suit)
+                    })
+                    .collect()
+            };
+            let mut swapped = PerSeat::new(4);
+            for seat in 0..4u8 {
+                swapped[Seat(seat)] = swap(deal[Seat(seat)]);
+            }
+            let swapped_strain = match strain {
+                Strain::Clubs => Strain::Spades,
+                Strain::Spades => Strain::Clubs,
+                s => s,
+            };
+            assert_eq!(solve(&swapped, swapped_strain, leader), Ok(value));
+            // Searched for the other side, the same lead leaves it the rest of the tricks.
+            let position = Position::new(deal, strain, leader);
+            let mut search = Search::new(&position);
+            search.side ^= 1;
+            let theirs = search.value(7, |s, target| s.trick_start(leader.0, target));
+            assert_eq!(value + theirs, 7);
+            let best = best_plays(&Position::new(deal, strain, leader)).unwrap();
+            assert_eq!(best.tricks, value);
+        }
+    }
+
+    /// Timings of full deals: `cargo test --release -p parlor-shared full_deal_timings -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "prints timings; run in release by hand"]
+    fn full_deal_timings() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let mut worst = std::time::Duration::ZERO;
+        let mut total = std::time::Duration::ZERO;
+        let deals = 20;
+        for i in 0..deals {
+            let deal = random_deal(&mut rng, 13);
+            let strain = Strain::ALL[i % 5];
+            let start = std::time::Instant::now();
+            let tricks = solve(&deal, strain, WEST).unwrap();
+            let took = start.elapsed();
+            worst = worst.max(took);
+            total += took;
+            println!("deal {i:2} {strain:>2} West leads: {tricks:2} tricks for EW in {took:?}");
+        }
+        println!("mean {:?}, worst {worst:?}", total / deals as u32);
+    }
+}
