@@ -14,6 +14,7 @@
 //! The solver also takes a position in the middle of a trick, so a bot can ask it on its turn.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use thiserror::Error;
 
@@ -188,6 +189,12 @@ fn suit_of(card: u8) -> u8 {
     card / 13
 }
 
+/// True when the led suit is trumps (nobody can ruff it).
+#[inline]
+fn led_is_trump(led: u64, trumps: u64) -> bool {
+    led == trumps
+}
+
 /// The 13 bits of suit `suit`.
 #[inline]
 fn suit_mask(suit: u8) -> u64 {
@@ -220,11 +227,63 @@ fn winning_index(trick: &[u8], trump: Option<u8>) -> usize {
     best
 }
 
-/// Bounds on the tricks the searching side takes from a trick's start.
+/// A hasher for the table's keys, which are already well mixed bit patterns: one multiply
+/// and a fold instead of the default hasher's rounds, which dominate the search otherwise.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        let folded = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mixed = (folded ^ (folded >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 = mixed ^ (mixed >> 32);
+    }
+}
+
+/// Bounds on the tricks the searching side takes from a trick's start, valid for every
+/// position whose top `depth[s]` cards of each suit `s` lie with the same hands (`owners`,
+/// two bits a card, top down) and whose hands hold as many cards of each suit: the search
+/// that found the bounds never needed the rank of a lower card.
 #[derive(Clone, Copy)]
-struct Bounds {
+struct Entry {
+    depth: [u8; 4],
+    owners: [u32; 4],
     lower: u8,
     upper: u8,
+}
+
+/// Per suit, who holds each remaining card from the top down (two bits a card), and how
+/// many cards remain.
+#[derive(Clone, Copy)]
+struct Layout {
+    owners: [u32; 4],
+    len: [u8; 4],
+}
+
+impl Layout {
+    /// The owners of the top `depth` cards of `suit`.
+    fn top(&self, suit: usize, depth: u8) -> u32 {
+        let shift = 2 * u32::from(self.len[suit] - depth);
+        if shift >= 32 {
+            0
+        } else {
+            self.owners[suit] >> shift
+        }
+    }
+
+    fn matches(&self, entry: &Entry) -> bool {
+        (0..4).all(|s| self.top(s, entry.depth[s]) == entry.owners[s])
+    }
 }
 
 /// One solve: the hands as bit masks by seat, the trump, and the table of known bounds.
@@ -235,8 +294,14 @@ struct Search {
     trump: Option<u8>,
     /// The searching side: 0 for North-South, 1 for East-West.
     side: u8,
-    /// Bounds by trick-start position.
-    table: HashMap<u128, Bounds>,
+    /// Positions visited, for measurements.
+    nodes: u64,
+    /// The lead that settled each trick-start position last time (suit, and place from
+    /// the top of the suit's remaining cards), tried first when the position comes again:
+    /// the binary search meets the same positions with other targets.
+    best_lead: HashMap<u128, (u8, u8), BuildHasherDefault<KeyHasher>>,
+    /// Known bounds, by the leader and the length of every hand in every suit.
+    table: HashMap<u128, Vec<Entry>, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Search {
@@ -249,7 +314,9 @@ impl Search {
             hands,
             trump: position.strain.trump().map(|s| s as u8),
             side: position.to_play().0 & 1,
-            table: HashMap::new(),
+            nodes: 0,
+            best_lead: HashMap::default(),
+            table: HashMap::default(),
         }
     }
 
@@ -270,12 +337,19 @@ impl Search {
 
     /// True when the searching side can take `target` of the tricks left, `leader` to lead.
     fn trick_start(&mut self, leader: u8, target: i32) -> bool {
+        self.trick_start_ranks(leader, target).0
+    }
+
+    /// [`Search::trick_start`], with the cards whose ranks the answer depends on: the
+    /// answer holds in any position where every card of a suit down to the lowest of these
+    /// is with the same hand and each hand has as many cards of each suit.
+    fn trick_start_ranks(&mut self, leader: u8, target: i32) -> (bool, u64) {
         let left = self.hands[usize::from(leader)].count_ones() as i32;
         if target <= 0 {
-            return true;
+            return (true, 0);
         }
         if target > left {
-            return false;
+            return (false, 0);
         }
         if left == 1 {
             let mut trick = [0u8; 4];
@@ -283,54 +357,239 @@ impl Search {
                 let seat = (leader as usize + i) & 3;
                 *slot = self.hands[seat].trailing_zeros() as u8;
             }
-            let winner = (leader as usize + winning_index(&trick, self.trump)) & 3;
-            return (winner as u8 & 1) == self.side;
+            let at = winning_index(&trick, self.trump);
+            let winner = (leader as usize + at) & 3;
+            return ((winner as u8 & 1) == self.side, rank_won(&trick, at));
         }
-        let key = self.key(leader);
-        if let Some(b) = self.table.get(&key) {
-            if i32::from(b.lower) >= target {
-                return true;
+        // Tricks the leader can cash at once bound the result from one side.
+        let (sure, sure_ranks) = self.quick_tricks(usize::from(leader));
+        if leader & 1 == self.side {
+            if sure >= target {
+                return (true, sure_ranks);
             }
-            if i32::from(b.upper) < target {
-                return false;
+        } else if left - sure < target {
+            return (false, sure_ranks);
+        }
+        let (bucket, layout) = self.layout(leader);
+        if let Some(entries) = self.table.get(&bucket) {
+            for e in entries {
+                if !layout.matches(e) {
+                    continue;
+                }
+                let known = if i32::from(e.lower) >= target {
+                    Some(true)
+                } else if i32::from(e.upper) < target {
+                    Some(false)
+                } else {
+                    None
+                };
+                if let Some(result) = known {
+                    return (result, self.top_cards(e.depth));
+                }
             }
         }
-        let mut trick = [0u8; 4];
-        let result = self.play(leader, &mut trick, 0, target);
-        let entry = self.table.entry(key).or_insert(Bounds {
-            lower: 0,
-            upper: left as u8,
+        let exact = bucket
+            ^ (u128::from(layout.owners[0]) << 2)
+            ^ (u128::from(layout.owners[1]) << 34)
+            ^ (u128::from(layout.owners[2]) << 66)
+            ^ (u128::from(layout.owners[3]) << 96);
+        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let hint = self.best_lead.get(&exact).map(|&(suit, from_top)| {
+            let mut bits = all & suit_mask(suit);
+            for _ in 0..from_top {
+                bits &= !(1u64 << (63 - bits.leading_zeros()));
+            }
+            63 - bits.leading_zeros() as u8
         });
-        if result {
-            entry.lower = entry.lower.max(target as u8);
-        } else {
-            entry.upper = entry.upper.min(target as u8 - 1);
+        let mut trick = [0u8; 4];
+        let (result, ranks, cut) = self.lead(leader, &mut trick, target, hint);
+        if let Some(card) = cut {
+            let above = all & suit_mask(suit_of(card)) & !((2u64 << card) - 1);
+            self.best_lead
+                .insert(exact, (suit_of(card), above.count_ones() as u8));
         }
-        result
+        // Keep the bound for every position that agrees down to the ranks that mattered.
+        let mut depth = [0u8; 4];
+        for (suit, d) in depth.iter_mut().enumerate() {
+            let mask = suit_mask(suit as u8);
+            let needed = ranks & mask;
+            if needed != 0 {
+                let lowest = needed.trailing_zeros();
+                *d = (all & mask & !((1u64 << lowest) - 1)).count_ones() as u8;
+            }
+        }
+        let owners = std::array::from_fn(|s| layout.top(s, depth[s]));
+        let entries = self.table.entry(bucket).or_default();
+        let slot = match entries
+            .iter_mut()
+            .position(|e| e.depth == depth && e.owners == owners)
+        {
+            Some(i) => &mut entries[i],
+            None => {
+                entries.push(Entry {
+                    depth,
+                    owners,
+                    lower: 0,
+                    upper: left as u8,
+                });
+                entries.last_mut().expect("just pushed")
+            }
+        };
+        if result {
+            slot.lower = slot.lower.max(target as u8);
+        } else {
+            slot.upper = slot.upper.min(target as u8 - 1);
+        }
+        (result, ranks)
+    }
+
+    /// The top `depth[s]` remaining cards of each suit `s`.
+    fn top_cards(&self, depth: [u8; 4]) -> u64 {
+        let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let mut cards = 0;
+        for (suit, &d) in depth.iter().enumerate() {
+            let mut bits = all & suit_mask(suit as u8);
+            for _ in 0..d {
+                let card = 63 - bits.leading_zeros();
+                cards |= 1u64 << card;
+                bits &= !(1u64 << card);
+            }
+        }
+        cards
+    }
+
+    /// Tricks the leader is sure to take by leading from the top, without giving up the lead:
+    /// in each suit the run of top cards the leader holds (all the leader's cards of the suit
+    /// when the opponents have no more and partner cannot overtake), in a trump contract only
+    /// for as many rounds as every opponent with a trump can follow. An opponent with a trump
+    /// follows every counted round of a side suit, so no cash changes another suit's count.
+    /// Also returns the cards the count depends on: the runs counted, and the whole suit
+    /// where the count relied on the leader's small cards.
+    fn quick_tricks(&self, leader: usize) -> (i32, u64) {
+        let hand = self.hands[leader];
+        let partner = self.hands[(leader + 2) & 3];
+        let opponents = [self.hands[(leader + 1) & 3], self.hands[(leader + 3) & 3]];
+        let all = hand | partner | opponents[0] | opponents[1];
+        let mut total = 0;
+        let mut ranks = 0u64;
+        for suit in 0..4u8 {
+            let mask = suit_mask(suit);
+            let mine = hand & mask;
+            if mine == 0 {
+                continue;
+            }
+            let mut rest = all & mask;
+            let mut top = 0;
+            let mut run = 0u64;
+            while rest != 0 {
+                let card = 63 - rest.leading_zeros();
+                if mine & (1 << card) == 0 {
+                    break;
+                }
+                top += 1;
+                run |= 1u64 << card;
+                rest &= !(1u64 << card);
+            }
+            if top == 0 {
+                continue;
+            }
+            let longest_opponent = opponents
+                .iter()
+                .map(|o| (o & mask).count_ones())
+                .max()
+                .unwrap_or(0);
+            let lowest_mine = mine.trailing_zeros();
+            let partner_below = (partner & mask) < (1u64 << lowest_mine);
+            let long = top >= longest_opponent && partner_below;
+            let mut winners = if long { mine.count_ones() } else { top };
+            if let Some(trump) = self.trump.filter(|&t| t != suit) {
+                for o in opponents {
+                    if o & suit_mask(trump) != 0 {
+                        winners = winners.min((o & mask).count_ones());
+                    }
+                }
+            }
+            if winners > 0 {
+                ranks |= if long { all & mask } else { run };
+            }
+            total += winners as i32;
+        }
+        (total, ranks)
     }
 
     /// True when the searching side can take `target` tricks (this one included) with `n`
     /// cards of the current trick played.
     fn play(&mut self, leader: u8, trick: &mut [u8; 4], n: usize, target: i32) -> bool {
+        self.play_ranks(leader, trick, n, target).0
+    }
+
+    /// [`Search::play`], with the cards whose ranks the answer depends on (see
+    /// [`Search::trick_start_ranks`]): a side that finds a good card depends only on that
+    /// card's line; a side for which nothing works depends on every line it tried.
+    fn play_ranks(
+        &mut self,
+        leader: u8,
+        trick: &mut [u8; 4],
+        n: usize,
+        target: i32,
+    ) -> (bool, u64) {
+        self.nodes += 1;
         if n == 4 {
-            let winner = ((leader as usize + winning_index(trick, self.trump)) & 3) as u8;
+            let at = winning_index(trick, self.trump);
+            let winner = ((leader as usize + at) & 3) as u8;
             let won = i32::from(winner & 1 == self.side);
-            return self.trick_start(winner, target - won);
+            let (result, ranks) = self.trick_start_ranks(winner, target - won);
+            return (result, ranks | rank_won(trick, at));
         }
         let player = usize::from((leader + n as u8) & 3);
         let maximising = (player as u8 & 1) == self.side;
         let (moves, count) = self.moves(player, n, trick);
+        let mut all_ranks = 0;
         for &card in &moves[..count] {
             let bit = 1u64 << card;
             self.hands[player] &= !bit;
             trick[n] = card;
-            let result = self.play(leader, trick, n + 1, target);
+            let (result, ranks) = self.play_ranks(leader, trick, n + 1, target);
             self.hands[player] |= bit;
             if result == maximising {
-                return result;
+                return (result, ranks);
             }
+            all_ranks |= ranks;
         }
-        !maximising
+        (!maximising, all_ranks)
+    }
+
+    /// The leader's turn: [`Search::play_ranks`] trying `hint` first, also naming the lead
+    /// that settled the question, if one did.
+    fn lead(
+        &mut self,
+        leader: u8,
+        trick: &mut [u8; 4],
+        target: i32,
+        hint: Option<u8>,
+    ) -> (bool, u64, Option<u8>) {
+        self.nodes += 1;
+        let player = usize::from(leader);
+        let maximising = (leader & 1) == self.side;
+        let (mut moves, count) = self.moves(player, 0, trick);
+        if let Some(h) = hint
+            && let Some(i) = moves[..count].iter().position(|&c| c == h)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        let mut all_ranks = 0;
+        for &card in &moves[..count] {
+            let bit = 1u64 << card;
+            self.hands[player] &= !bit;
+            trick[0] = card;
+            let (result, ranks) = self.play_ranks(leader, trick, 1, target);
+            self.hands[player] |= bit;
+            if result == maximising {
+                return (result, ranks, Some(card));
+            }
+            all_ranks |= ranks;
+        }
+        (!maximising, all_ranks, None)
     }
 
     /// The cards worth trying for `player`: one of each run of equivalent cards, best first.
@@ -374,73 +633,129 @@ impl Search {
         (moves, count)
     }
 
-    /// How promising `card` looks for `player` (higher is tried first).
+    /// How promising `card` looks for `player` (higher is tried first): the plays a good
+    /// player tries first usually prove the bound soonest.
     fn order_key(&self, player: usize, n: usize, trick: &[u8; 4], card: u8, present: u64) -> i32 {
         let rank = i32::from(card % 13);
+        let suit = suit_of(card);
+        let mask = suit_mask(suit);
+        let partner = self.hands[(player + 2) & 3];
+        let lho = self.hands[(player + 1) & 3];
+        let rho = self.hands[(player + 3) & 3];
+        let trumps = self.trump.map_or(0, suit_mask);
+        let is_trump = Some(suit) == self.trump;
         if n == 0 {
-            // Leading: a card that is the top of its suit wins unless ruffed; otherwise
-            // lead low.
-            let suit = suit_mask(suit_of(card));
-            let above = present & suit & !((2u64 << card) - 1);
+            let above = present & mask & !((2u64 << card) - 1);
             let top = above & !self.hands[player] == 0;
-            let ruffable = self.trump.is_some_and(|t| {
-                t != suit_of(card)
-                    && (0..4).any(|s| {
-                        s & 1 != player & 1
-                            && self.hands[s] & suit == 0
-                            && self.hands[s] & suit_mask(t) != 0
-                    })
-            });
-            return if top && !ruffable {
-                100 + rank
-            } else {
-                50 - rank
-            };
+            let ruffable = !is_trump && [lho, rho].iter().any(|o| o & mask == 0 && o & trumps != 0);
+            if ruffable {
+                return -rank;
+            }
+            if top {
+                // A winner: cash it.
+                return 200 + rank;
+            }
+            // Partner holds the suit's top card: lead low to it.
+            let suit_top = 63 - (present & mask).leading_zeros();
+            if partner & (1u64 << suit_top) != 0 {
+                return 150 - rank;
+            }
+            // Partner can ruff this suit.
+            if !is_trump && partner & mask == 0 && partner & trumps != 0 {
+                return 140 - rank;
+            }
+            // Otherwise lead through the left-hand opponent's strength: prefer suits where
+            // the top card is on the right, low cards first.
+            let rho_top = rho & (1u64 << suit_top) != 0;
+            return if rho_top { 80 - rank } else { 60 - rank };
         }
         let win_at = winning_index(&trick[..n], self.trump);
-        let winner_seat = (player + 4 - n + win_at) & 3;
-        let partner_winning = winner_seat & 1 == player & 1;
+        let partner_winning = (n - win_at) % 2 == 0;
         let mut with_card = *trick;
         with_card[n] = card;
         let wins = winning_index(&with_card[..=n], self.trump) == n;
+        let led = suit_mask(suit_of(trick[0]));
+        // Would the card stand against the players still to play (only the left-hand
+        // opponent matters for the trick's side when partner plays last)?
+        let stands = |c: u8| -> bool {
+            let later: &[u64] = match n {
+                1 => &[lho, partner],
+                2 => &[lho],
+                _ => &[],
+            };
+            later.iter().enumerate().all(|(i, &h)| {
+                if i == 1 {
+                    return true; // partner, same side
+                }
+                let follow = h & led;
+                let beats = if suit_of(c) == suit_of(trick[0]) {
+                    follow & !((2u64 << c) - 1) != 0
+                        || (follow == 0 && h & trumps != 0 && !led_is_trump(led, trumps))
+                } else {
+                    // c is a ruff: beaten by a higher trump only from a void hand.
+                    follow == 0 && h & trumps & !((2u64 << c) - 1) != 0
+                };
+                !beats
+            })
+        };
         if partner_winning {
-            // Let partner's card stand: lowest first.
-            return 50 - rank - if wins { 20 } else { 0 };
+            let partner_card = with_card[win_at];
+            if stands(partner_card) || n == 3 {
+                // Partner has the trick: throw the cheapest card.
+                let penalty = if is_trump { 20 } else { 0 };
+                return 100 - rank - penalty - if wins { 30 } else { 0 };
+            }
         }
         if wins {
-            // The cheapest winner first.
-            100 - rank
-        } else {
-            // Cannot win: throw the lowest; from a suit other than trumps.
-            let trump_penalty = if Some(suit_of(card)) == self.trump {
-                15
-            } else {
-                0
-            };
-            40 - rank - trump_penalty
+            if stands(card) {
+                return 200 - rank;
+            }
+            // A winner that may be overtaken: second hand plays low instead.
+            return if n == 1 { 40 - rank } else { 120 - rank };
         }
+        let penalty = if is_trump { 20 } else { 0 };
+        60 - rank - penalty
     }
 
-    /// The table key: the leader, and per suit the holder of each remaining card, top down.
-    fn key(&self, leader: u8) -> u128 {
+    /// The table's bucket (the leader and every hand's length in every suit) and the
+    /// position's layout.
+    fn layout(&self, leader: u8) -> (u128, Layout) {
         let [n, e, s, w] = self.hands;
         let all = n | e | s | w;
         let low_bit = e | w;
         let high_bit = s | w;
-        let mut key = u128::from(leader);
+        let mut bucket = u128::from(leader);
+        for hand in self.hands {
+            for suit in 0..4 {
+                bucket = (bucket << 4) | u128::from((hand & suit_mask(suit)).count_ones());
+            }
+        }
+        let mut layout = Layout {
+            owners: [0; 4],
+            len: [0; 4],
+        };
         for suit in 0..4 {
-            let mut bits = all & suit_mask(suit);
-            let mut part: u128 = 1;
+            let mut bits = all & suit_mask(suit as u8);
+            layout.len[suit] = bits.count_ones() as u8;
+            let mut owners = 0u32;
             while bits != 0 {
                 let card = 63 - bits.leading_zeros();
                 bits &= !(1u64 << card);
                 let owner = ((low_bit >> card) & 1) | (((high_bit >> card) & 1) << 1);
-                part = (part << 2) | u128::from(owner);
+                owners = (owners << 2) | owner as u32;
             }
-            key = (key << 27) | part;
+            layout.owners[suit] = owners;
         }
-        key
+        (bucket, layout)
     }
+}
+
+/// The winning card of `trick` if it won by its rank (it beat another card of its suit),
+/// else nothing: a card that wins because nobody else followed needs no rank.
+fn rank_won(trick: &[u8; 4], at: usize) -> u64 {
+    let card = trick[at];
+    let contested = (0..4).any(|i| i != at && suit_of(trick[i]) == suit_of(card));
+    if contested { 1u64 << card } else { 0 }
 }
 
 #[cfg(test)]
@@ -705,16 +1020,23 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(2026);
         let mut worst = std::time::Duration::ZERO;
         let mut total = std::time::Duration::ZERO;
-        let deals = 20;
+        let deals: usize = std::env::var("DDS_DEALS").map_or(20, |v| v.parse().unwrap());
         for i in 0..deals {
             let deal = random_deal(&mut rng, 13);
             let strain = Strain::ALL[i % 5];
             let start = std::time::Instant::now();
-            let tricks = solve(&deal, strain, WEST).unwrap();
+            let position = Position::new(deal, strain, WEST);
+            let mut search = Search::new(&position);
+            let tricks = search.value(13, |s, target| s.trick_start(WEST.0, target));
             let took = start.elapsed();
+            assert_eq!(solve(&deal, strain, WEST), Ok(tricks));
             worst = worst.max(took);
             total += took;
-            println!("deal {i:2} {strain:>2} West leads: {tricks:2} tricks for EW in {took:?}");
+            println!(
+                "deal {i:2} {strain:>2} West leads: {tricks:2} tricks for EW in {took:?}, {} nodes, {} table entries",
+                search.nodes,
+                search.table.len()
+            );
         }
         println!("mean {:?}, worst {worst:?}", total / deals as u32);
     }
