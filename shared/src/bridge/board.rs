@@ -30,7 +30,7 @@ impl Vulnerability {
     /// True when `seat`'s side is vulnerable.
     #[must_use]
     pub fn is_vulnerable(self, seat: Seat) -> bool {
-        let north_south = seat.0 % 2 == 0;
+        let north_south = seat.0.is_multiple_of(2);
         match self {
             Vulnerability::None => false,
             Vulnerability::NorthSouth => north_south,

@@ -336,6 +336,7 @@ impl Search {
     }
 
     /// True when the searching side can take `target` of the tricks left, `leader` to lead.
+    #[cfg(test)]
     fn trick_start(&mut self, leader: u8, target: i32) -> bool {
         self.trick_start_ranks(leader, target).0
     }
@@ -670,7 +671,7 @@ impl Search {
             return if rho_top { 80 - rank } else { 60 - rank };
         }
         let win_at = winning_index(&trick[..n], self.trump);
-        let partner_winning = (n - win_at) % 2 == 0;
+        let partner_winning = (n - win_at).is_multiple_of(2);
         let mut with_card = *trick;
         with_card[n] = card;
         let wins = winning_index(&with_card[..=n], self.trump) == n;

@@ -52,7 +52,11 @@ pub fn north_south_score(contract: Option<Contract>, vul: Vulnerability, tricks:
         return 0;
     };
     let score = duplicate_score(contract, vul.is_vulnerable(c.declarer), tricks);
-    if c.declarer.0 % 2 == 0 { score } else { -score }
+    if c.declarer.0.is_multiple_of(2) {
+        score
+    } else {
+        -score
+    }
 }
 
 /// Everything a made contract earns.
