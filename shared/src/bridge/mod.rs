@@ -1,5 +1,5 @@
 //! Contract Bridge's own rules, apart from the trick-taking engine: calls and the auction,
-//! boards (dealer and vulnerability), duplicate scoring, IMPs and matchpoints,
+//! boards (dealer and vulnerability), duplicate and rubber scoring, IMPs and matchpoints,
 //! Portable Bridge Notation, and a double-dummy solver for bots.
 //!
 //! Everything here is pure and deterministic. Seats follow the engine's numbering, read as
@@ -12,6 +12,7 @@ pub mod dds;
 pub mod imps;
 pub mod matchpoints;
 pub mod pbn;
+pub mod rubber;
 pub mod score;
 
 pub use auction::{Auction, AuctionError, AuctionResult, Contract, Doubling, LegalCalls};
