@@ -91,12 +91,12 @@ impl Rubber {
     pub fn totals_if_stopped(&self) -> [i32; 2] {
         let mut totals = self.totals();
         if !self.is_over() {
-            for s in 0..2 {
-                if self.games[s] == 1 {
-                    totals[s] += 300;
+            for ((total, games), leg) in totals.iter_mut().zip(self.games).zip(self.leg) {
+                if games == 1 {
+                    *total += 300;
                 }
-                if self.leg[s] > 0 {
-                    totals[s] += 100;
+                if leg > 0 {
+                    *total += 100;
                 }
             }
         }
