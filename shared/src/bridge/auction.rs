@@ -330,13 +330,8 @@ impl Auction {
         let Some(standing) = self.standing() else {
             return Some(AuctionResult::PassedOut);
         };
-        let strain = standing.bid.strain();
-        let declarer = (0..self.calls.len())
-            .find(|&i| {
-                matches!(self.calls[i], Call::Bid(b) if b.strain() == strain)
-                    && same_side(self.caller(i), standing.by)
-            })
-            .map(|i| self.caller(i))
+        let declarer = self
+            .first_to_name(standing.bid.strain(), standing.by)
             .expect("the last bid names its strain");
         Some(AuctionResult::Contract(Contract {
             bid: standing.bid,
@@ -351,8 +346,8 @@ impl Auction {
         self.result().and_then(AuctionResult::contract)
     }
 
-    /// The final strain's first bidder on a side is declarer: a helper for bots wondering
-    /// who would declare `strain` for `seat`'s side if the auction ended now with it.
+    /// The first of `seat`'s side to bid `strain`, if any: the one who would declare a
+    /// contract in that strain (bots ask it to know who would play the hand).
     #[must_use]
     pub fn first_to_name(&self, strain: Strain, seat: Seat) -> Option<Seat> {
         (0..self.calls.len())
@@ -555,6 +550,53 @@ mod tests {
         );
         let mut d = run(NORTH, "P P P P");
         assert_eq!(err(&mut d, NORTH, "1C"), Err(AuctionError::AuctionOver));
+    }
+
+    #[test]
+    fn random_legal_auctions_end_with_the_last_bid_and_a_declarer_of_its_side() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(51);
+        for _ in 0..2000 {
+            let dealer = Seat(rng.random_range(0..4));
+            let mut a = Auction::new(dealer);
+            // At most 4 passes, then 35 bids each followed by at most X, XX and 3 passes.
+            for _ in 0..(4 + 35 * 6) {
+                let Some(legal) = a.legal() else { break };
+                let calls = legal.calls();
+                let call = if rng.random_bool(0.6) {
+                    Call::Pass
+                } else {
+                    calls[rng.random_range(0..calls.len())]
+                };
+                a.call(legal.seat, call).unwrap();
+            }
+            assert!(a.is_over(), "{:?}", a.calls());
+            let last_bid = a
+                .calls()
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, c)| match c {
+                    Call::Bid(b) => Some((i, *b)),
+                    _ => None,
+                });
+            match (a.result().unwrap(), last_bid) {
+                (AuctionResult::PassedOut, None) => assert_eq!(a.calls().len(), 4),
+                (AuctionResult::Contract(c), Some((i, bid))) => {
+                    assert_eq!(c.bid, bid);
+                    assert!(same_side(c.declarer, a.caller(i)));
+                    let first = a.calls().iter().enumerate().position(|(j, call)| {
+                        matches!(call, Call::Bid(b) if b.strain() == bid.strain())
+                            && same_side(a.caller(j), c.declarer)
+                    });
+                    assert_eq!(first.map(|j| a.caller(j)), Some(c.declarer));
+                    assert_eq!(&a.calls()[a.calls().len() - 3..], &[Call::Pass; 3]);
+                }
+                other => panic!("{other:?} for {:?}", a.calls()),
+            }
+            // Replaying the calls gives the same auction.
+            assert_eq!(Auction::from_calls(dealer, a.calls()).unwrap(), a);
+        }
     }
 
     #[test]
