@@ -583,7 +583,9 @@ impl Search {
         let player = usize::from((leader + n as u8) & 3);
         let maximising = (player as u8 & 1) == self.side;
         let (moves, count) = self.moves(player, n, trick);
-        let mut all_ranks = 0;
+        // If nothing works, that holds only while the cards not tried stay equivalent to
+        // those tried: their ranks matter too.
+        let mut all_ranks = self.skipped(player, n, trick, &moves[..count]);
         for &card in &moves[..count] {
             let bit = 1u64 << card;
             self.hands[player] &= !bit;
@@ -611,12 +613,12 @@ impl Search {
         let player = usize::from(leader);
         let maximising = (leader & 1) == self.side;
         let (mut moves, count) = self.moves(player, 0, trick);
+        let mut all_ranks = self.skipped(player, 0, trick, &moves[..count]);
         if let Some(h) = hint
             && let Some(i) = moves[..count].iter().position(|&c| c == h)
         {
             moves[..=i].rotate_right(1);
         }
-        let mut all_ranks = 0;
         for &card in &moves[..count] {
             let bit = 1u64 << card;
             self.hands[player] &= !bit;
@@ -629,6 +631,15 @@ impl Search {
             all_ranks |= ranks;
         }
         (!maximising, all_ranks, None)
+    }
+
+    /// The legal cards of `player` left out of `tried` as equivalent to one tried.
+    fn skipped(&self, player: usize, n: usize, trick: &[u8; 4], tried: &[u8]) -> u64 {
+        let mut legal = legal_cards(self.hands[player], n, trick);
+        for &card in tried {
+            legal &= !(1u64 << card);
+        }
+        legal
     }
 
     /// The cards worth trying for `player`: one of each run of equivalent cards, best first.
@@ -928,6 +939,12 @@ mod tests {
         )
     }
 
+    /// How many random deals a consistency test tries: `default`, or `DDS_ROUNDS` for a
+    /// longer run by hand.
+    fn rounds(default: usize) -> usize {
+        std::env::var("DDS_ROUNDS").map_or(default, |v| v.parse().expect("a number"))
+    }
+
     /// A random deal of `size` cards each, from a seeded generator.
     fn random_deal(rng: &mut ChaCha8Rng, size: usize) -> PerSeat<CardSet> {
         let mut deck: Vec<Card> = CardSet::FULL.iter().collect();
@@ -952,6 +969,34 @@ mod tests {
         // East-West on lead take nothing: whatever they lead, North sits over the king.
         assert_eq!(solve(&onside, Strain::NoTrump, WEST), Ok(0));
         assert_eq!(solve(&onside, Strain::NoTrump, EAST), Ok(0));
+    }
+
+    #[test]
+    fn an_unblocking_ruff_found_by_random_testing() {
+        // Diamonds are trumps; West led the heart nine. North and East must follow; South
+        // ruffs high, keeping the diamond two to lead to North's eight later, then discards
+        // the spade seven on North's club king and ruffs the spade return: all four tricks.
+        // Ruffing with the two takes only three.
+        let position = Position {
+            hands: hands("Kc 8d 8s 7h", "39c 6d Jh", "29Kd 7s", "8c 5d Ks"),
+            strain: Strain::Diamonds,
+            leader: WEST,
+            trick: vec!["9H".parse().unwrap()],
+        };
+        assert_eq!(reference(&position), 4);
+        assert_eq!(solve_position(&position), Ok(4));
+        let mut ruff = position.clone();
+        for card in ["7H", "JH"] {
+            let seat = ruff.to_play();
+            ruff.hands[seat].remove(card.parse().unwrap());
+            ruff.trick.push(card.parse().unwrap());
+        }
+        let best = best_plays(&ruff).unwrap();
+        assert_eq!(best.tricks, 4);
+        assert_eq!(
+            best.cards,
+            vec!["9D".parse().unwrap(), "KD".parse().unwrap()]
+        );
     }
 
     #[test]
@@ -1027,7 +1072,7 @@ mod tests {
     #[test]
     fn agrees_with_plain_minimax_on_random_small_deals() {
         let mut rng = ChaCha8Rng::seed_from_u64(51);
-        for round in 0..150 {
+        for round in 0..rounds(150) {
             let size = if round % 5 == 0 { 5 } else { 4 };
             let deal = random_deal(&mut rng, size);
             let strain = Strain::ALL[rng.random_range(0..5)];
@@ -1070,7 +1115,7 @@ mod tests {
     #[test]
     fn agrees_with_plain_alpha_beta_on_random_deals_of_six_and_seven_cards() {
         let mut rng = ChaCha8Rng::seed_from_u64(1951);
-        for round in 0..30 {
+        for round in 0..rounds(30) {
             let size = if round % 6 == 0 { 7 } else { 6 };
             let deal = random_deal(&mut rng, size);
             let strain = Strain::ALL[rng.random_range(0..5)];
