@@ -37,7 +37,7 @@ fn winner(trick: &[Card], leader: Seat, trump: Option<parlor_shared::Suit>) -> S
 }
 
 #[test]
-fn a_board_from_deal_to_pbn() {
+fn a_bridge_board_from_deal_to_pbn() {
     for (number, seed) in [(5u32, 11u64), (12, 29), (16, 3)] {
         let board = Board(number);
         let hands = deal(seed);
