@@ -4,6 +4,8 @@
 
 pub mod arena;
 pub mod bots;
+/// Contract Bridge apart from the engine: auction, boards, scoring, PBN, double-dummy solver.
+pub mod bridge;
 pub mod card;
 pub mod deck;
 pub mod fair;
