@@ -362,6 +362,8 @@ mod tests {
         let spades = parlor_shared::Variant::Spades;
         let partnerships = spades.facts().partnerships;
         assert!(partnerships, "spades is rated by partnership");
+        let euchre = parlor_shared::Variant::Euchre.facts();
+        assert!(euchre.partnerships, "so is euchre");
         // North/South (strong and heuristic) reach the target; East/West are two randoms.
         let entrants = four([
             Some("strong"),
