@@ -116,6 +116,45 @@ pub fn presets(variant: Variant) -> Vec<Preset> {
                 },
             ),
         ],
+        Variant::Euchre => vec![
+            preset(
+                "Standard",
+                "Game to 10, going alone, a hand everyone passes twice is thrown in",
+                none(),
+            ),
+            preset(
+                "Stick the dealer",
+                "When everyone passes twice the dealer must name trump",
+                Options {
+                    stick_the_dealer: Some(true),
+                    ..none()
+                },
+            ),
+            preset(
+                "Defend alone",
+                "A defender may defend alone: euchring the makers alone scores 4",
+                Options {
+                    defend_alone: Some(true),
+                    ..none()
+                },
+            ),
+            preset(
+                "No going alone",
+                "Every hand is played by all four",
+                Options {
+                    alone: Some(false),
+                    ..none()
+                },
+            ),
+            preset(
+                "Short game",
+                "Game to 5",
+                Options {
+                    target: Some(5),
+                    ..none()
+                },
+            ),
+        ],
         Variant::Hearts => vec![
             preset("Microsoft Hearts", "Pass three, game to 100", none()),
             preset(
@@ -158,5 +197,6 @@ mod tests {
         }
         assert!(presets(Variant::Spades).len() >= 4);
         assert!(presets(Variant::OhHell).len() >= 3);
+        assert!(presets(Variant::Euchre).len() >= 4);
     }
 }
