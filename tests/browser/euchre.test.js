@@ -51,7 +51,7 @@ async function call(page, how, want, alone = false) {
   const before = mine(await view(page));
   if (how === 'keyboard') {
     const focused = await page.evaluate(() => document.activeElement?.classList.contains('call-option'));
-    assert.ok(focused, 'a new call prompt puts the keyboard in the call box');
+    assert.ok(focused, `a new call prompt puts the keyboard in the call box (it is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))})`);
     if (alone) {
       await page.focus('#call-alone');
       await page.keyboard.press('Space');
