@@ -180,6 +180,13 @@ async function euchreMatch(viewport, name, how) {
         }
         if (!v.legal.pass) assert.equal(await page.locator('#call-box .call-option[data-call="pass"]').count(), 0, 'a stuck dealer may not pass');
         if (seen.calls === 1) await screenshot(page, `euchre-calling-${name}`);
+        if (seen.calls === 1 && how === 'click') {
+          // A suggestion marks one of the calls offered; nothing is called for us.
+          await page.locator('#hint-button', { hasText: 'Suggest a call' }).click();
+          await page.locator('#call-box .call-option.suggested').waitFor();
+          assert.match(await page.locator('#hint-note').textContent(), /^Suggested: /);
+          assert.equal((await view(page)).legal.type, 'call');
+        }
         let want = v.legal.pass ? 'pass' : `trump-${SUITS.find((s) => s !== v.legal.except)}`;
         let alone = false;
         if (!seen.alone && v.legal.alone && (v.legal.order_up || v.legal.name)) {

@@ -717,7 +717,7 @@ export default {
   'plate.to_discard': '{name}, legt ab',
   'plate.sits_out': 'Setzt aus',
   'plate.sits_out_label': '{name}, setzt diese Hand aus',
-  'turn.you_call': 'Deine Ansage: annehmen, eine Farbe ansagen oder passen',
+  'turn.you_call': 'Deine Ansage: annehmen oder passen',
   'turn.you_discard': 'Wähle eine Karte zum Ablegen',
   'turn.their_call': '{name} sagt an',
   'turn.their_discard': '{name} legt ab',
@@ -740,4 +740,9 @@ export default {
   'sheet.outcome.made': 'geschafft (Stiche: {count})',
   'sheet.outcome.march': 'alle Stiche (Stiche: {count})',
   'sheet.outcome.euchred': 'euchred (Stiche: {count})',
+  'turn.you_name': 'Deine Ansage: eine Farbe ansagen oder passen',
+  'turn.you_must_name': 'Deine Ansage: sage eine Farbe an (der Geber darf nicht passen)',
+  'turn.you_defend': 'Allein verteidigen oder passen?',
+  'hint.call': 'Ansage vorschlagen',
+  'hint.discard': 'Ablage vorschlagen',
 };

@@ -716,7 +716,7 @@ export default {
   'plate.to_discard': '{name}, to discard',
   'plate.sits_out': 'Sits out',
   'plate.sits_out_label': '{name}, sits this hand out',
-  'turn.you_call': 'Your call: order up, name a suit or pass',
+  'turn.you_call': 'Your call: order up or pass',
   'turn.you_discard': 'Choose a card to discard',
   'turn.their_call': '{name}’s call',
   'turn.their_discard': '{name} is discarding',
@@ -739,4 +739,9 @@ export default {
   'sheet.outcome.made': 'made (tricks: {count})',
   'sheet.outcome.march': 'march (tricks: {count})',
   'sheet.outcome.euchred': 'euchred (tricks: {count})',
+  'turn.you_name': 'Your call: name a suit or pass',
+  'turn.you_must_name': 'Your call: name a suit (the dealer may not pass)',
+  'turn.you_defend': 'Defend alone, or pass?',
+  'hint.call': 'Suggest a call',
+  'hint.discard': 'Suggest a discard',
 };

@@ -717,7 +717,7 @@ export default {
   'plate.to_discard': '{name}, descarta',
   'plate.sits_out': 'No juega',
   'plate.sits_out_label': '{name}, no juega esta mano',
-  'turn.you_call': 'Tu turno: acepta, nombra un palo o pasa',
+  'turn.you_call': 'Tu turno: acepta o pasa',
   'turn.you_discard': 'Elige una carta para descartar',
   'turn.their_call': 'Habla {name}',
   'turn.their_discard': '{name} está descartando',
@@ -740,4 +740,9 @@ export default {
   'sheet.outcome.made': 'cumplido (bazas: {count})',
   'sheet.outcome.march': 'todas las bazas (bazas: {count})',
   'sheet.outcome.euchred': 'euchred (bazas: {count})',
+  'turn.you_name': 'Tu turno: nombra un palo o pasa',
+  'turn.you_must_name': 'Tu turno: nombra un palo (el repartidor no puede pasar)',
+  'turn.you_defend': '¿Defender solo, o pasar?',
+  'hint.call': 'Sugerir una jugada',
+  'hint.discard': 'Sugerir un descarte',
 };

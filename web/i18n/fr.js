@@ -717,7 +717,7 @@ export default {
   'plate.to_discard': '{name}, doit écarter',
   'plate.sits_out': 'Ne joue pas',
   'plate.sits_out_label': '{name}, ne joue pas cette donne',
-  'turn.you_call': 'À vous : acceptez, nommez une couleur ou passez',
+  'turn.you_call': 'À vous : acceptez ou passez',
   'turn.you_discard': 'Choisissez une carte à écarter',
   'turn.their_call': 'À {name} d’annoncer',
   'turn.their_discard': '{name} écarte',
@@ -740,4 +740,9 @@ export default {
   'sheet.outcome.made': 'réussi (plis : {count})',
   'sheet.outcome.march': 'tous les plis (plis : {count})',
   'sheet.outcome.euchred': 'euchred (plis : {count})',
+  'turn.you_name': 'À vous : nommez une couleur ou passez',
+  'turn.you_must_name': 'À vous : nommez une couleur (le donneur ne peut pas passer)',
+  'turn.you_defend': 'Défendre seul, ou passer ?',
+  'hint.call': 'Suggérer une annonce',
+  'hint.discard': 'Suggérer un écart',
 };

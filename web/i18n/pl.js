@@ -718,7 +718,7 @@ export default {
   'plate.to_discard': '{name}, odrzuca',
   'plate.sits_out': 'Pauzuje',
   'plate.sits_out_label': '{name}, pauzuje w tym rozdaniu',
-  'turn.you_call': 'Twoja kolej: przyjmij, wybierz kolor albo spasuj',
+  'turn.you_call': 'Twoja kolej: przyjmij albo spasuj',
   'turn.you_discard': 'Wybierz kartę do odrzucenia',
   'turn.their_call': 'Kolej: {name}',
   'turn.their_discard': 'Odrzuca: {name}',
@@ -741,4 +741,9 @@ export default {
   'sheet.outcome.made': 'ugrane (lewy: {count})',
   'sheet.outcome.march': 'wszystkie lewy (lewy: {count})',
   'sheet.outcome.euchred': 'euchred (lewy: {count})',
+  'turn.you_name': 'Twoja kolej: wybierz kolor albo spasuj',
+  'turn.you_must_name': 'Twoja kolej: wybierz kolor (rozdający nie może spasować)',
+  'turn.you_defend': 'Bronić w pojedynkę czy spasować?',
+  'hint.call': 'Podpowiedz decyzję',
+  'hint.discard': 'Podpowiedz odrzucenie',
 };

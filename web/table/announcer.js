@@ -11,6 +11,7 @@ import { listText, t } from '../i18n/index.js';
 import { isBlindNil } from '../view-model.js';
 import { bidText } from './bid.js';
 import { seatCallText } from './calls.js';
+import { callPrompt } from './felt.js';
 import { directionText, isMe, seatName, teamName, winnersText } from './names.js';
 import { factsOf } from './state.js';
 
@@ -95,7 +96,7 @@ export function promptWords(s, legal) {
   if (legal.type === 'blind') return t('turn.you_blind');
   if (legal.type === 'exchange') return t('turn.choose_exchange', { count: legal.count, name: seatName(s, legal.to) });
   if (legal.type === 'pass') return t('turn.choose_pass', { count: legal.count, dir: directionText(legal.direction) });
-  if (legal.type === 'call') return t('turn.you_call');
+  if (legal.type === 'call') return callPrompt(legal);
   if (legal.type === 'discard') return t('turn.you_discard');
   return '';
 }

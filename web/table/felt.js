@@ -146,6 +146,13 @@ function platePart(seat, actions) {
   });
 }
 
+/** What a call prompt asks, by the calls it allows. @param {any} legal */
+export function callPrompt(legal) {
+  if (legal.defend_alone) return t('turn.you_defend');
+  if (legal.order_up) return t('turn.you_call');
+  return t(legal.pass ? 'turn.you_name' : 'turn.you_must_name');
+}
+
 /** What the middle of the table says about whose turn it is. @param {TableState} s @param {PlayerView} v */
 export function turnText(s, v) {
   const player = s.role === 'player';
@@ -162,7 +169,7 @@ export function turnText(s, v) {
   if (player && v.legal.type === 'blind') return t('turn.you_blind');
   if (player && v.legal.type === 'exchange') return t('turn.choose_exchange', { count: v.legal.count, name: seatName(s, v.legal.to) });
   const legalType = /** @type {string} */ (v.legal.type);
-  if (player && legalType === 'call') return t('turn.you_call');
+  if (player && legalType === 'call') return callPrompt(v.legal);
   if (player && legalType === 'discard') return t('turn.you_discard');
   const phase = /** @type {string} */ (v.phase);
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
