@@ -1194,7 +1194,10 @@ mod tests {
                     alone: true,
                 },
             ),
-            (r#"{"type":"call","call":"defend_alone","seat":1}"#, Call::DefendAlone),
+            (
+                r#"{"type":"call","call":"defend_alone","seat":1}"#,
+                Call::DefendAlone,
+            ),
         ];
         for (text, call) in cases {
             let msg = ClientMsg::parse(text).unwrap();
