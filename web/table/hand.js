@@ -175,8 +175,8 @@ export function handPart(actions) {
       ...[
         faceDown ? h('p', { class: 'face-down', id: 'face-down' }, t('hand.face_down', { count: v.hand_sizes[s.seat ?? 0] })) : null,
         bidBox(s, v, actions),
-        blindBox(v, actions),
         callBox(s, v, actions),
+        blindBox(v, actions),
       ].filter((x) => x),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
       h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
