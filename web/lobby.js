@@ -9,7 +9,7 @@ import { hasKey, languageSwitch, t, tParts } from './i18n/index.js';
 import { loadName, savedTables, saveHostKey, saveName } from './store.js';
 
 /** The variants the catalogue has words for (others show their wire name). */
-export const VARIANTS = ['hearts', 'filippa', 'hearts5', 'tricks', 'whist', 'spades', 'ohhell'];
+export const VARIANTS = ['hearts', 'filippa', 'hearts5', 'tricks', 'whist', 'spades', 'ohhell', 'euchre'];
 
 /** The title of a variant, falling back to its wire name. */
 export function variantTitle(/** @type {string} */ name) {
@@ -35,6 +35,7 @@ export const FAMILY_PRESETS = {
   whist: { options: { target: 3 } },
   spades: { options: { target: 200 } },
   ohhell: { options: { schedule: 'down' } },
+  euchre: { options: { target: 5 } },
 };
 
 /**

@@ -67,11 +67,24 @@ export function seats(/** @type {number} */ n) {
  */
 export function firstLeader(view, facts, mySeat) {
   const n = view.players;
-  if (facts.first_lead !== 'two_of_clubs') return (view.dealer + 1) % n;
+  if (facts.first_lead !== 'two_of_clubs') return nextPlaying(view, view.dealer);
   if (mySeat === null || mySeat === undefined) return null;
   if (view.hand.includes('2C')) return mySeat;
   if (view.pass && view.pass.given.includes('2C')) return (mySeat + passSteps(view.pass.direction, n)) % n;
   return null;
+}
+
+/**
+ * The seat after `seat` that plays this hand: the next one round the table, passing over the
+ * seats sitting the hand out (Euchre's lone hands).
+ * @param {PlayerView} view @param {number} seat
+ */
+export function nextPlaying(view, seat) {
+  const n = view.players;
+  const out = view.calling?.out ?? [];
+  let next = (seat + 1) % n;
+  for (let i = 0; i < n && out.includes(next); i += 1) next = (next + 1) % n;
+  return next;
 }
 
 /** Seats to the left passed cards travel at a table of `n`. @param {string} direction @param {number} n */
@@ -122,9 +135,15 @@ function handStarted(view, event, facts, mySeat) {
   else delete v.bids;
   if (view.options.blind_nil === true) v.blind = { face_down: [], bid: [], given: [], received: [] };
   else delete v.blind;
+  const calls = facts.trump === 'called';
+  if (calls) v.calling = { calls: [], made: null, out: [], picked_up: null, discarded: null };
+  else delete v.calling;
   if (event.pass) {
     v.phase = 'passing';
     v.to_act = seats(n);
+  } else if (calls) {
+    v.phase = 'calling';
+    v.to_act = [(event.dealer + 1) % n];
   } else {
     biddingOrPlay(v, facts, mySeat);
   }
@@ -261,7 +280,8 @@ function played(view, event, mySeat) {
   if (v.face_up.includes(event.card)) v.face_up = without(v.face_up, [event.card]);
   if (event.card[1] === 'H') v.hearts_broken = true;
   v.phase = 'playing';
-  v.to_act = plays.length < n ? [(event.seat + 1) % n] : [];
+  const out = v.calling?.out.length ?? 0;
+  v.to_act = plays.length < n - out ? [nextPlaying(v, event.seat)] : [];
   return v;
 }
 
@@ -304,6 +324,99 @@ function handScored(view, event, facts) {
 }
 
 /**
+ * The calls are over: play starts (unless a `picked_up` that follows starts the dealer's
+ * discard first).
+ * @param {PlayerView} v a fresh copy, changed in place @param {VariantFacts} facts @param {number | null} mySeat
+ */
+function callsDone(v, facts, mySeat) {
+  v.phase = 'playing';
+  findFirstLeader(v, facts, mySeat);
+}
+
+/**
+ * A seat called (Euchre). Who calls next follows from the call: the next seat while trump is
+ * not made; once it is, the defenders in turn where a defender may defend alone. A lone
+ * defender, or the second defender's pass, ends the calls.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function called(view, event, facts, mySeat) {
+  if (!view.calling) return view;
+  const n = view.players;
+  const { kind: _kind, ...call } = event;
+  const calling = { ...view.calling, calls: [...view.calling.calls, call] };
+  const v = { ...view, calling };
+  const made = calling.made;
+  if (event.call === 'pass' && !made) {
+    v.to_act = [(event.seat + 1) % n];
+  } else if (event.call === 'pass' && made && event.seat === (made.maker + 1) % n) {
+    v.to_act = [(event.seat + 2) % n];
+  } else if (event.call === 'defend_alone' && made) {
+    calling.made = { ...made, defender_alone: event.seat };
+    callsDone(v, facts, mySeat);
+  } else if (event.call === 'pass' && made) {
+    callsDone(v, facts, mySeat);
+  }
+  return v;
+}
+
+/**
+ * Trump is made (Euchre): the defenders may still defend alone, or play starts.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function trumpMade(view, event, facts, mySeat) {
+  const v = { ...view, trump: event.trump };
+  if (!view.calling) return v;
+  v.calling = { ...view.calling, made: { trump: event.trump, maker: event.maker, alone: event.alone } };
+  if (view.options.defend_alone === true) v.to_act = [(event.maker + 1) % view.players];
+  else callsDone(v, facts, mySeat);
+  return v;
+}
+
+/**
+ * The rest of a Euchre hand's making: a seat sitting out, the dealer picking up the turned card
+ * and discarding (which starts play), and the viewer's own discarded card.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function calledHand(view, event, facts, mySeat) {
+  const v = { ...view };
+  const seat = event.seat;
+  switch (event.kind) {
+    case 'sits_out':
+      // Lowest first, as the snapshot lists them.
+      if (v.calling) v.calling = { ...v.calling, out: [...v.calling.out, seat].sort((a, b) => a - b) };
+      findFirstLeader(v, facts, mySeat);
+      break;
+    case 'picked_up':
+      v.face_up = without(v.face_up, [event.card]);
+      v.hand_sizes = v.hand_sizes.map((x, s) => (s === seat ? x + 1 : x));
+      if (seat === mySeat) v.hand = sortEngine([...v.hand, event.card]);
+      if (v.calling) v.calling = { ...v.calling, picked_up: event.card };
+      v.phase = 'discarding';
+      v.to_act = [seat];
+      // Nobody leads until the discard: the trick waits for the dealer's left.
+      v.trick = { leader: (v.dealer + 1) % v.players, plays: [] };
+      break;
+    case 'discarded':
+      v.hand_sizes = v.hand_sizes.map((x, s) => (s === seat ? Math.max(0, x - 1) : x));
+      v.phase = 'playing';
+      findFirstLeader(v, facts, mySeat);
+      break;
+    case 'discarded_card':
+      if (seat === mySeat) {
+        v.hand = without(v.hand, [event.card]);
+        if (v.calling) v.calling = { ...v.calling, discarded: event.card };
+      }
+      break;
+    default:
+      return view;
+  }
+  return v;
+}
+
+/**
  * What one event changes in the view.
  * @param {PlayerView} view @param {GameEvent} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
@@ -320,6 +433,19 @@ function change(view, event, facts, mySeat) {
     }
     case 'trump_shown':
       return { ...view, trump: event.trump, face_up: [...event.cards] };
+    case 'turned_up':
+      return { ...view, face_up: [...event.cards] };
+    case 'called':
+      return called(view, event, facts, mySeat);
+    case 'trump_made':
+      return trumpMade(view, event, facts, mySeat);
+    case 'sits_out':
+    case 'picked_up':
+    case 'discarded':
+    case 'discarded_card':
+      return calledHand(view, event, facts, mySeat);
+    case 'thrown_in':
+      return { ...view, to_act: [] };
     case 'pass_chosen':
       return passChosen(view, event, facts, mySeat);
     case 'cards_passed':
@@ -391,16 +517,24 @@ export function trickOnTable(view) {
     return { plays: view.trick.plays, winner: null, done: false };
   }
   const last = view.tricks[view.tricks.length - 1];
-  return { plays: completedPlays(last, view.players), winner: last.winner, done: true };
+  return { plays: completedPlays(last, view.players, view.calling?.out), winner: last.winner, done: true };
 }
 
 /**
- * The plays of a completed trick with their seats, the leader's first.
- * @param {CompletedTrick} trick @param {number} players
+ * The plays of a completed trick with their seats, the leader's first; the seats sitting the
+ * hand out (`out`, Euchre's lone hands) play no card and are passed over.
+ * @param {CompletedTrick} trick @param {number} players @param {number[]} [out]
  * @returns {Play[]}
  */
-export function completedPlays(trick, players) {
-  return trick.cards.map((card, i) => ({ seat: (trick.leader + i) % players, card }));
+export function completedPlays(trick, players, out = []) {
+  let seat = trick.leader;
+  return trick.cards.map((card, i) => {
+    if (i > 0) {
+      seat = (seat + 1) % players;
+      for (let k = 0; k < players && out.includes(seat); k += 1) seat = (seat + 1) % players;
+    }
+    return { seat, card };
+  });
 }
 
 /**

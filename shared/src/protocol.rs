@@ -293,7 +293,45 @@ impl ClientMsg {
         if !CLIENT_TYPES.contains(&kind) {
             return Err(ProtocolError::UnknownType(kind.to_string()));
         }
+        if kind == "call" {
+            return CallFrame::read(value);
+        }
         serde_json::from_value(value).map_err(|e| ProtocolError::Invalid(e.to_string()))
+    }
+}
+
+/// A `call` message, read apart from the other messages: serde's `deny_unknown_fields` on
+/// [`ClientMsg`] does not work with a flattened field (every field of the flattened [`Call`]
+/// reads as unknown), so the fields a call may have are checked here instead.
+#[derive(Deserialize)]
+struct CallFrame {
+    #[serde(flatten)]
+    call: Call,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    seq: Option<u64>,
+}
+
+impl CallFrame {
+    /// Every field a `call` message may have.
+    const FIELDS: [&'static str; 6] = ["type", "call", "suit", "alone", "seat", "seq"];
+
+    /// The `call` message in `value` (its `type` already read), or why it is refused.
+    fn read(value: serde_json::Value) -> Result<ClientMsg, ProtocolError> {
+        let unknown = value
+            .as_object()
+            .and_then(|fields| fields.keys().find(|k| !Self::FIELDS.contains(&k.as_str())));
+        if let Some(field) = unknown {
+            return Err(ProtocolError::Invalid(format!("unknown field `{field}`")));
+        }
+        let frame: CallFrame =
+            serde_json::from_value(value).map_err(|e| ProtocolError::Invalid(e.to_string()))?;
+        Ok(ClientMsg::Call {
+            call: frame.call,
+            seat: frame.seat,
+            seq: frame.seq,
+        })
     }
 }
 
@@ -1132,6 +1170,45 @@ mod tests {
             serde_json::to_string(&ClientMsg::Start {}).unwrap(),
             r#"{"type":"start"}"#
         );
+    }
+
+    /// Every kind of call reads as sent, a serialized call reads back the same, and a call
+    /// with a field no call has is refused.
+    #[test]
+    fn calls_read_as_sent() {
+        use crate::card::Suit;
+        let cases = [
+            (r#"{"type":"call","call":"pass"}"#, Call::Pass),
+            (
+                r#"{"type":"call","call":"order_up"}"#,
+                Call::OrderUp { alone: false },
+            ),
+            (
+                r#"{"type":"call","call":"order_up","alone":true,"seq":4}"#,
+                Call::OrderUp { alone: true },
+            ),
+            (
+                r#"{"type":"call","call":"trump","suit":"H","alone":true}"#,
+                Call::Trump {
+                    suit: Suit::Hearts,
+                    alone: true,
+                },
+            ),
+            (
+                r#"{"type":"call","call":"defend_alone","seat":1}"#,
+                Call::DefendAlone,
+            ),
+        ];
+        for (text, call) in cases {
+            let msg = ClientMsg::parse(text).unwrap();
+            assert_eq!(msg.action(), Some(Action::Call(call)), "{text}");
+            let again = ClientMsg::parse(&serde_json::to_string(&msg).unwrap()).unwrap();
+            assert_eq!(again, msg, "{text} read back");
+        }
+        let extra = ClientMsg::parse(r#"{"type":"call","call":"pass","card":"QS"}"#);
+        assert_eq!(extra.unwrap_err().code(), "invalid_message");
+        let no_suit = ClientMsg::parse(r#"{"type":"call","call":"trump"}"#);
+        assert_eq!(no_suit.unwrap_err().code(), "invalid_message");
     }
 
     #[test]

@@ -106,3 +106,22 @@ test('oh hell: the players, the hand sizes, the turned-up trump, the hook and th
   assert.doesNotMatch(usualText, /may not make the bids add up/);
   assert.ok(usualText.includes(facts('ohhell').scoring), 'the standard scoring as the rules state it');
 });
+
+test('euchre: the turned card, ordering up and naming, bowers, going alone and the target, from this table’s options', async () => {
+  const { id } = await createByApi(server.url, { variant: 'euchre', options: { target: 5, stick_the_dealer: true, defend_alone: true } });
+  const text = await howTo(id);
+  assert.match(text, /How to play Euchre/);
+  assert.match(text, /Partners sit opposite each other/);
+  assert.match(text, /A deck of 24 cards/);
+  assert.match(text, /may order up the turned card/);
+  assert.match(text, /the dealer must name a suit \(stick the dealer\)/);
+  assert.match(text, /right bower/);
+  assert.match(text, /may go alone: their partner sits the hand out/);
+  assert.match(text, /a defender may defend alone/);
+  assert.match(text, new RegExp(`The first side to 5 points \\(the usual match is ${usual('euchre', 'target')}\\) wins`));
+  const usualText = await howTo((await createByApi(server.url, { variant: 'euchre', options: { alone: false } })).id);
+  assert.match(usualText, /the hand is thrown in/);
+  assert.doesNotMatch(usualText, /go alone/);
+  assert.doesNotMatch(usualText, /defend alone/);
+  assert.match(usualText, new RegExp(`The first side to ${usual('euchre', 'target')} points wins`));
+});

@@ -247,3 +247,65 @@ test('on a phone the lobby opens with its level-one heading and "Create table" o
   assert.ok(where.tappable, '"Create table" is not covered');
   await context.close();
 });
+
+test('euchre: the turned card, the call box, the discard and a lone hand’s trick of three fit at every size', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'euchre', options: { target: 5 }, table_options: { bot_delay_ms: 0 }, seed: 41,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 0);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  // We call first in the first hand: the turned card in the middle, the box under the hand.
+  await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'call'), 30000, 'our call');
+  await checkSizes(page, 'calling', 5, 'euchre');
+  const dir = process.env.PARLOR_SHOTS || artifactsDir;
+  for (const [width, height] of SIZES) {
+    const size = `${width}×${height} (calling)`;
+    await page.setViewportSize({ width, height });
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    const m = await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return { what: el.dataset.call || el.id, x: r.left, y: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height };
+      };
+      return {
+        width: window.innerWidth,
+        height: window.innerHeight,
+        calls: [...document.querySelectorAll('#call-box .call-option')].map(box),
+        turned: document.querySelector('#turned-up .card') && box(document.querySelector('#turned-up .card')),
+      };
+    });
+    assert.ok(m.calls.length >= 2, `the call box is shown at ${size}`);
+    for (const c of m.calls) {
+      onScreen(m, c, `the call ${c.what}`, size);
+      assert.ok(c.w >= 44 && c.h >= 44, `${c.what} is at least 44×44 px at ${size}`);
+    }
+    onScreen(m, m.turned, 'the turned-up card', size);
+  }
+  await page.screenshot({ path: path.join(dir, 'layout-euchre-call-box.png') });
+  // We go alone: our partner sits out, and the tricks have three cards.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('#call-box .call-option[data-call="order_up-alone"]').click();
+  await until(async () => {
+    const v = await page.evaluate(() => window.__parlor.view);
+    if (v.legal.type === 'discard') {
+      await page.locator('.hand .card').first().click();
+      await page.locator('#discard-button:not([disabled])').click();
+      return false;
+    }
+    if (v.legal.type === 'play' && v.trick.plays.length === 0) {
+      await actOnce(page);
+      return false;
+    }
+    return v.legal.type === 'play' && v.trick.plays.length > 0 && v.calling.out.length === 1;
+  }, 30000, 'our turn to play in our lone hand, the others’ cards on the table');
+  assert.equal(await page.locator('.plate.sits-out').count(), 1);
+  await checkSizes(page, 'playing', await page.evaluate(() => window.__parlor.view.hand.length), 'euchre-alone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -10,6 +10,7 @@ import { cardName } from '../cards.js';
 import { t } from '../i18n/index.js';
 import { loadName, saveFourColour, saveSeat, saveSound } from '../store.js';
 import { bidRefusal } from './bid.js';
+import { callAllowed, callText } from './calls.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -77,6 +78,11 @@ export class Actions {
       this.choose(card, v.legal.count);
       return;
     }
+    if (/** @type {any} */ (v.legal).type === 'discard') {
+      // The dealer's discard: one card chosen, another click chooses another.
+      this.store.set({ selected: this.state.selected.has(card) ? new Set() : new Set([card]), error: '' });
+      return;
+    }
     if (v.legal.type === 'play') {
       const fine = this.fineFor(card);
       if (fine !== null) {
@@ -91,6 +97,8 @@ export class Actions {
     this.store.set({
       error: v.phase === 'passing' ? t('play.passed_wait')
         : v.legal.type === 'bid' ? t('play.bid_first')
+          : /** @type {any} */ (v.legal).type === 'call' || /** @type {string} */ (v.phase) === 'calling' ? t('play.after_calls')
+          : /** @type {string} */ (v.phase) === 'discarding' ? t('play.after_discard')
           : v.phase === 'exchanging' ? t('play.after_exchange')
           : v.phase === 'bidding' ? t('play.after_bids') : t('play.not_your_turn'),
     });
@@ -182,6 +190,32 @@ export class Actions {
   /** Bids the number chosen in the bid box. */
   bidChosen() {
     if (this.state.bidChoice !== null) this.bid(this.state.bidChoice);
+  }
+
+  /**
+   * Makes a call while trump is made (Euchre), if the prompt allows it; otherwise says why not.
+   * @param {import('./calls.js').Call} call
+   */
+  call(call) {
+    const v = this.state.view;
+    if (!v || !callAllowed(v.legal, call)) {
+      this.store.set({ error: t(v?.legal.type === 'call' ? 'call.not_allowed' : 'call.not_your_call', { call: callText(call, true) }) });
+      return;
+    }
+    if (this.session.send({ type: 'call', ...call })) this.store.set({ error: '' });
+  }
+
+  /** Discards `card` face down (the dealer, after picking up). @param {string} card */
+  discard(card) {
+    const v = this.state.view;
+    if (!v || /** @type {any} */ (v.legal).type !== 'discard') return;
+    if (this.session.send({ type: 'discard', card })) this.store.set({ selected: new Set(), error: '' });
+  }
+
+  /** Discards the card chosen in the hand. */
+  discardSelected() {
+    const chosen = [...this.state.selected][0];
+    if (chosen) this.discard(chosen);
   }
 
   /** Remembers the strength chosen for an empty seat. @param {number} seat @param {string} strategy */

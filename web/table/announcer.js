@@ -10,6 +10,8 @@ import { h } from '../dom.js';
 import { listText, t } from '../i18n/index.js';
 import { isBlindNil } from '../view-model.js';
 import { bidText } from './bid.js';
+import { seatCallText } from './calls.js';
+import { callPrompt } from './felt.js';
 import { directionText, isMe, seatName, teamName, winnersText } from './names.js';
 import { factsOf } from './state.js';
 
@@ -56,6 +58,22 @@ export function eventWords(s, event) {
       return t('say.hand_scored', { n: event.hand + 1, scores: scoresText(s, event.points, event.totals) });
     case 'match_over':
       return t('turn.match_over', { winners: winnersText(s, event.winners) });
+    case 'turned_up':
+      return t('say.turned_up', { card: listText(event.cards.map(cardName)), name: who(v.dealer) });
+    case 'called':
+      return `${seatCallText(s, event.seat, event)}.`;
+    case 'trump_made':
+      return t(event.alone ? 'say.trump_made_alone' : 'say.trump_made', { suit: suitName(event.trump), name: who(event.maker) });
+    case 'sits_out':
+      return t(isMe(s, event.seat) ? 'say.you_sit_out' : 'say.sits_out', { name: who(event.seat) });
+    case 'picked_up':
+      return t(isMe(s, event.seat) ? 'say.you_picked_up' : 'say.picked_up', { name: who(event.seat), card: cardName(event.card) });
+    case 'discarded':
+      return isMe(s, event.seat) ? '' : t('say.discarded', { name: who(event.seat) });
+    case 'discarded_card':
+      return isMe(s, event.seat) ? t('say.you_discarded', { card: cardName(event.card) }) : '';
+    case 'thrown_in':
+      return t('say.thrown_in');
     default:
       return '';
   }
@@ -78,6 +96,8 @@ export function promptWords(s, legal) {
   if (legal.type === 'blind') return t('turn.you_blind');
   if (legal.type === 'exchange') return t('turn.choose_exchange', { count: legal.count, name: seatName(s, legal.to) });
   if (legal.type === 'pass') return t('turn.choose_pass', { count: legal.count, dir: directionText(legal.direction) });
+  if (legal.type === 'call') return callPrompt(legal);
+  if (legal.type === 'discard') return t('turn.you_discard');
   return '';
 }
 

@@ -127,10 +127,10 @@ export function focusBidBox(v, chosen) {
   /** @type {HTMLElement | null} */ (document.querySelector(`.bid-option[data-bid="${first}"]`))?.focus({ preventScroll: true });
 }
 
-/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one; or "See my cards"). */
+/** Moves the focus into a bid box on the page, if one is open (the chosen number, or the first allowed one; or "See my cards"; or Euchre's first call). */
 export function focusIdleBidBox() {
   const button = document.querySelector('.hand-area.active .bid-option.chosen') || document.querySelector('.hand-area.active .bid-option:not(.forbidden)')
-    || document.querySelector('.hand-area.active #see-cards-button');
+    || document.querySelector('.hand-area.active #see-cards-button') || document.querySelector('.hand-area.active #call-box .call-option');
   /** @type {HTMLElement | null} */ (button)?.focus({ preventScroll: true });
 }
 

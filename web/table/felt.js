@@ -6,12 +6,13 @@
 // Owns: that section, with one part per plate and one for the middle, each drawn again only
 // when what it shows changed. May not touch: the state.
 
-import { cardName, cardShort, sortHand, suitOf } from '../cards.js';
+import { cardName, cardShort, sortHand, SUIT_SYMBOLS, suitName, suitOf } from '../cards.js';
 import { t, tParts } from '../i18n/index.js';
 import { h, replaceChildren } from '../dom.js';
 import { dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { bidStat } from './bid.js';
+import { seatCallText } from './calls.js';
 import { flyIn } from './motion.js';
 import {
   botStrength, directionText, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
@@ -34,10 +35,27 @@ function badges(s, v, seat) {
   if (info?.bot_playing) out.push(h('span', { class: 'badge away' }, info.connected ? t('badge.computer_for_now') : t('badge.away_computer')));
   else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, t('badge.away')));
   if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: t('badge.dealer_title') }, t('badge.dealer')));
+  out.push(...callBadges(v, seat));
   if (partnerships(s) && !isMe(s, seat)) {
     const mine = s.role === 'player' && s.seat !== null && seat % 2 === s.seat % 2;
     out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? t('badge.partner') : t('badge.opponent')));
   }
+  return out;
+}
+
+/**
+ * Euchre's badges: who made trump (and in which suit, alone or not), who defends alone.
+ * @param {PlayerView} v @param {number} seat
+ */
+function callBadges(v, seat) {
+  const made = v.calling?.made;
+  if (!made) return [];
+  const out = [];
+  if (made.maker === seat) {
+    out.push(h('span', { class: `badge maker suit-${made.trump}`, id: `maker-${seat}`, title: t('badge.maker_title', { suit: suitName(made.trump) }) },
+      `${t(made.alone ? 'badge.maker_alone' : 'badge.maker')} ${SUIT_SYMBOLS[made.trump]}`));
+  }
+  if (made.defender_alone === seat) out.push(h('span', { class: 'badge maker defender' }, t('badge.defends_alone')));
   return out;
 }
 
@@ -110,13 +128,17 @@ function platePart(seat, actions) {
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
       v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen,
-      v.bids?.[seat], v.options, s.standInAsk === seat];
+      v.bids?.[seat], v.options, s.standInAsk === seat, v.calling?.made, v.calling?.out];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
     const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
-    el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}`;
-    el.setAttribute('aria-label', turn ? t(v.phase === 'bidding' ? 'plate.to_bid' : 'plate.to_play', { name: seatName(s, seat) }) : seatName(s, seat));
+    // A seat sitting the hand out (Euchre's lone hands) is dimmed and plays no card.
+    const out = v.calling?.out.includes(seat) ?? false;
+    el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}${out ? ' sits-out' : ''}`;
+    const phase = /** @type {string} */ (v.phase);
+    const toDo = phase === 'bidding' ? 'plate.to_bid' : phase === 'calling' ? 'plate.to_call' : phase === 'discarding' ? 'plate.to_discard' : 'plate.to_play';
+    el.setAttribute('aria-label', turn ? t(toDo, { name: seatName(s, seat) }) : out ? t('plate.sits_out_label', { name: seatName(s, seat) }) : seatName(s, seat));
     const passed = v.phase === 'passing' && v.pass && !v.pass.waiting.includes(seat);
     // Where players bid, the tricks taken read against the bid ("2/3") once it is made.
     const tricks = bidStat(v, seat) || h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick'));
@@ -129,8 +151,16 @@ function platePart(seat, actions) {
         taken(s, v, seat),
         score(s, v, seat)),
       passed ? h('div', { class: 'plate-note' }, t('plate.passed')) : null,
+      out ? h('div', { class: 'plate-note sits-out-note' }, t('plate.sits_out')) : null,
       plateActions(s, v, seat, actions));
   });
+}
+
+/** What a call prompt asks, by the calls it allows. @param {any} legal */
+export function callPrompt(legal) {
+  if (legal.defend_alone) return t('turn.you_defend');
+  if (legal.order_up) return t('turn.you_call');
+  return t(legal.pass ? 'turn.you_name' : 'turn.you_must_name');
 }
 
 /** What the middle of the table says about whose turn it is. @param {TableState} s @param {PlayerView} v */
@@ -148,7 +178,13 @@ export function turnText(s, v) {
   if (player && v.legal.type === 'bid') return t('turn.you_bid');
   if (player && v.legal.type === 'blind') return t('turn.you_blind');
   if (player && v.legal.type === 'exchange') return t('turn.choose_exchange', { count: v.legal.count, name: seatName(s, v.legal.to) });
+  const legalType = /** @type {string} */ (v.legal.type);
+  if (player && legalType === 'call') return callPrompt(v.legal);
+  if (player && legalType === 'discard') return t('turn.you_discard');
+  const phase = /** @type {string} */ (v.phase);
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
+  if (next !== undefined && phase === 'calling') return t('turn.their_call', { name: seatName(s, next) });
+  if (next !== undefined && phase === 'discarding') return t('turn.their_discard', { name: seatName(s, next) });
   if (next !== undefined && v.phase === 'exchanging') return t('turn.exchanging', { name: seatName(s, next) });
   if (next !== undefined) return t(v.phase === 'bidding' ? 'turn.their_bid' : 'turn.theirs', { name: seatName(s, next) });
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
@@ -196,12 +232,37 @@ function shownTrick(s, v) {
   return { ...shown, caption: shown.done && shown.winner !== null ? t('felt.took', { name: seatName(s, shown.winner) }) : '' };
 }
 
+/**
+ * Euchre's turned-up card, in the middle at the dealer's place while trump is being made (and
+ * nothing else is on the table).
+ * @param {TableState} s @param {PlayerView} v @param {boolean} busy cards are on the table
+ */
+function turnedUp(s, v, busy) {
+  const card = v.face_up[0];
+  if (busy || !card || !v.calling || /** @type {string} */ (v.phase) !== 'calling') return null;
+  return h('div', { class: `played turned-up pos-${position(s, v.dealer)}`, id: 'turned-up', 'data-card': card },
+    staticCard(card, t('felt.turned_up_label', { card: cardName(card), name: seatName(s, v.dealer) })),
+    h('span', { class: 'played-by' }, t('felt.turned_up')));
+}
+
+/**
+ * The calls so far while trump is made, and then who made it: "Ada: passes · Bert: orders up".
+ * @param {TableState} s @param {PlayerView} v
+ */
+function callsNote(s, v) {
+  const calling = v.calling;
+  const phase = /** @type {string} */ (v.phase);
+  if (!calling || (phase !== 'calling' && phase !== 'discarding') || !calling.calls.length) return null;
+  return h('p', { class: 'trick-caption', id: 'calls-note' },
+    calling.calls.slice(-4).map((c) => seatCallText(s, c.seat, /** @type {any} */ (c))).join(' · '));
+}
+
 /** The middle of the table. @returns {Part} */
 function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players, s.trickHold, s.lastTrick, v.bids];
+      v.pass, v.winners, v.players, s.trickHold, s.lastTrick, v.bids, v.calling, v.face_up];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);
@@ -211,6 +272,7 @@ function centerPart() {
     // While the players bid there is no trick yet: the middle leaves its room to the words.
     const bidding = v.phase === 'bidding' && shown.plays.length === 0;
     const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : t('felt.cards_on_table') },
+      turnedUp(s, v, shown.plays.length > 0),
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
         staticCard(p.card, t('felt.played_by', { name: seatName(s, p.seat), card: cardName(p.card) })),
         h('span', { class: 'played-by', title: seatName(s, p.seat) }, seatName(s, p.seat)))));
@@ -221,6 +283,7 @@ function centerPart() {
       h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn' }, turnText(s, v), ' ', h('span', { class: 'turn-clock', id: 'turn-clock', hidden: true })),
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
       bidsNote(v),
+      callsNote(s, v),
       receivedNote(s, v),
       s.notice ? h('p', { class: 'notice' }, s.notice) : null);
     if (!first) flyIn(trick, before, s.role === 'player' ? s.seat : null);

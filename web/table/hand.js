@@ -8,6 +8,7 @@
 import { cardClasses, cardLabel, cardName, sortHand } from '../cards.js';
 import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
+import { callBox, discardButton, focusCallBox } from './calls.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
 import { directionText, seatName } from './names.js';
@@ -41,7 +42,8 @@ class CardButtons {
   /** The buttons for the hand as it is now, in the order they are shown. @param {TableState} s @param {PlayerView} v */
   draw(s, v) {
     const legal = v.legal;
-    const passing = legal.type === 'pass' || legal.type === 'exchange';
+    // The dealer's discard chooses its card as a pass does.
+    const passing = legal.type === 'pass' || legal.type === 'exchange' || /** @type {any} */ (legal).type === 'discard';
     const playable = legal.type === 'play' ? new Set(legal.cards) : null;
     const received = new Set(v.pass?.received || []);
     const out = sortHand(v.hand).map((card) => {
@@ -98,6 +100,8 @@ function handActions(s, v, actions) {
     }, n === legal.count ? t('hand.give', { count: legal.count, name: to }) : t('hand.give_chosen', { count: legal.count, name: to, n })));
   }
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
+  const discard = discardButton(s, v, actions);
+  if (discard) out.push(discard);
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
@@ -150,9 +154,11 @@ export function handPart(actions) {
   }, (el, s) => keepFocus(el, () => {
     const v = /** @type {PlayerView} */ (s.view);
     const legal = v.legal;
-    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' ? ' bidding' : ''}`;
+    const calling = /** @type {any} */ (legal).type === 'call';
+    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' || calling ? ' bidding' : ''}`;
     hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count })
-      : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count }) : t('hand.label'));
+      : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count })
+        : /** @type {any} */ (legal).type === 'discard' ? t('call.hand_discard') : t('hand.label'));
     placeCards(hand, cards.draw(s, v));
     // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
     hand.style.setProperty('--cards', String(v.hand.length));
@@ -169,6 +175,7 @@ export function handPart(actions) {
       ...[
         faceDown ? h('p', { class: 'face-down', id: 'face-down' }, t('hand.face_down', { count: v.hand_sizes[s.seat ?? 0] })) : null,
         bidBox(s, v, actions),
+        callBox(s, v, actions),
         blindBox(v, actions),
       ].filter((x) => x !== null),
       s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
@@ -183,6 +190,11 @@ export function handPart(actions) {
       const active = document.activeElement;
       if (!active || active === document.body || el.contains(active)) focusBlindBox();
     }
-    bidPrompt = legal.type === 'bid' || legal.type === 'blind' ? legal : null;
+    if (calling && bidPrompt !== legal) {
+      // And to the call box's first call.
+      const active = document.activeElement;
+      if (!active || active === document.body || el.contains(active)) focusCallBox();
+    }
+    bidPrompt = legal.type === 'bid' || legal.type === 'blind' || calling ? legal : null;
   }));
 }

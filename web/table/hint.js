@@ -11,6 +11,7 @@ import { t } from '../i18n/index.js';
 import { cardName } from '../cards.js';
 import { h } from '../dom.js';
 import { bidText } from './bid.js';
+import { callText } from './calls.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('./state.js').Store} Store */
@@ -20,6 +21,7 @@ import { bidText } from './bid.js';
 function cardsOf(action) {
   if (!action) return [];
   if (action.type === 'pass' || action.type === 'exchange') return action.cards;
+  if (action.type === 'discard') return [action.card];
   return action.type === 'play' ? [action.card] : [];
 }
 
@@ -65,11 +67,19 @@ export function hintButton(store, session) {
         else actions.prepend(button);
       }
       if (note.parentElement !== actions) button.after(note);
+      if (type === 'call' || type === 'discard') button.textContent = t(type === 'call' ? 'hint.call' : 'hint.discard');
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
+    const call = key && s.hint?.action?.type === 'call' ? s.hint.action : null;
     const blind = key && s.hint?.action?.type === 'blind_nil' ? t('hint.suggested_blind_nil')
-      : key && s.hint?.action?.type === 'see_cards' ? t('hint.suggested_see_cards') : '';
+      : key && s.hint?.action?.type === 'see_cards' ? t('hint.suggested_see_cards')
+        : call ? t('hint.suggested', { what: callText(call, true) }) : '';
+    // A suggested call marks its button in the call box (a suit named alone, the suit's).
+    const callKey = call ? `${call.call}${call.suit ? `-${call.suit}` : ''}${call.alone && !call.suit ? '-alone' : ''}` : null;
+    for (const el of document.querySelectorAll('.call-option')) {
+      el.classList.toggle('suggested', callKey !== null && /** @type {HTMLElement} */ (el).dataset.call === callKey);
+    }
     note.textContent = suggested.size ? t('hint.suggested', { what: [...suggested].map(cardName).join(', ') })
       : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : blind;
     for (const el of document.querySelectorAll('.hand .card')) {

@@ -101,6 +101,18 @@ const WORDS = {
     t('howto.follow_trump'),
     hasKey(`howto.scoring.${r.value('scoring')}`) ? t(`howto.scoring.${r.value('scoring')}`) : scoringText('ohhell', r.facts),
   ],
+  euchre: (r) => [
+    t('howto.partners'),
+    t('howto.euchre.deal'),
+    t('howto.euchre.order'),
+    `${t('howto.euchre.name')} ${t(r.value('stick_the_dealer') ? 'howto.euchre.stick' : 'howto.euchre.thrown_in')}`,
+    t('howto.euchre.bowers'),
+    t('howto.follow_trump'),
+    ...(r.value('alone') ? [t('howto.euchre.alone')] : []),
+    ...(r.value('defend_alone') ? [t('howto.euchre.defend_alone')] : []),
+    t('howto.euchre.score'),
+    t('howto.side_end', { target: withUsual(r, 'target', 'points') }),
+  ],
 };
 
 /**

@@ -127,7 +127,7 @@ export function trickHolder(store) {
       if (timer) clearTimeout(timer);
       const last = v.tricks[count - 1];
       /** @type {FinishedTrick} */
-      const held = { plays: completedPlays(last, v.players), winner: last.winner };
+      const held = { plays: completedPlays(last, v.players, v.calling?.out), winner: last.winner };
       store.set({ trickHold: held, lastTrick: held });
       waiting = null;
       timer = later(held);

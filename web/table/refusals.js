@@ -40,6 +40,10 @@ function argsFor(code, view, sent) {
       return view?.legal.type === 'bid' && sent?.type === 'bid' ? { bid: sent.tricks, tricks: view.legal.max } : null;
     case 'no_such_seat':
       return null;
+    case 'turned_suit_passed': {
+      const legal = /** @type {any} */ (view?.legal);
+      return legal?.type === 'call' && legal.except ? { suit: t(`suit.${legal.except}`) } : null;
+    }
     default:
       return {};
   }

@@ -8,6 +8,7 @@
 // penalty) or one, as the variant's facts say; the bidding lines show when a score line has
 // them. May not touch: the state.
 
+import { suitLabel } from '../cards.js';
 import { t } from '../i18n/index.js';
 import { scoringText } from './howto.js';
 import { h, replaceChildren } from '../dom.js';
@@ -59,6 +60,32 @@ function bidLines(s, v, r, c, teams, short) {
   return out;
 }
 
+/**
+ * What a Euchre score line says in a partnership's column: for the makers, who made trump in
+ * which suit (alone or not), their tricks, and whether they were euchred or took all five (a
+ * march); for the defenders, a lone defence; for both, a hand nobody called, thrown in.
+ * @param {TableState} s @param {import('../view-model.js').HandResult} r @param {{ seat: number }} c
+ */
+function callLine(s, r, c) {
+  if (factsOf(s)?.trump !== 'called') return null;
+  const made = /** @type {any} */ (r).trump_made;
+  if (!made) return h('span', { class: 'call-line thrown-in', 'data-thrown-in': 'true' }, t('sheet.thrown_in'));
+  const side = (/** @type {number} */ seat) => seat % 2;
+  if (side(made.maker) !== side(c.seat)) {
+    return made.defender_alone !== undefined && made.defender_alone !== null && side(made.defender_alone) === side(c.seat)
+      ? h('span', { class: 'call-line', 'data-defended-alone': 'true' }, t('sheet.defended_alone', { name: seatName(s, made.defender_alone) }))
+      : null;
+  }
+  const took = r.tricks[c.seat] + r.tricks[(c.seat + 2) % r.tricks.length];
+  const all = r.tricks.reduce((a, b) => a + b, 0);
+  const outcome = took < 3 ? 'euchred' : took === all ? 'march' : 'made';
+  return [
+    h('span', { class: 'call-line', 'data-maker': made.maker, 'data-trump': made.trump, 'data-alone': String(made.alone) },
+      t(made.alone ? 'sheet.made_alone' : 'sheet.made', { name: seatName(s, made.maker), suit: suitLabel(made.trump) })),
+    h('span', { class: `call-line outcome ${outcome}`, 'data-outcome': outcome }, t(`sheet.outcome.${outcome}`, { count: took })),
+  ];
+}
+
 /** More columns than this and a line's bids read "3/3" (taken / bid), to fit. */
 const WIDE_COLUMNS = 4;
 
@@ -89,6 +116,7 @@ function fillScoreSheet(el, s, where) {
       h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
       two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
       bidLines(s, v, r, c, teams, short),
+      callLine(s, r, c),
       h('span', { class: 'tot' }, t('sheet.total', { total: `${two ? '+' : ''}${r.totals[c.seat]}` }))))));
   // Bags carry from hand to hand: the count after the last hand stands under the totals.
   const lastBags = v.history[v.history.length - 1]?.bags;

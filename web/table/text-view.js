@@ -14,6 +14,7 @@ import { h, replaceChildren } from '../dom.js';
 import { listText, t } from '../i18n/index.js';
 import { completedPlays } from '../view-model.js';
 import { bidText } from './bid.js';
+import { callCommand } from './calls.js';
 import { turnText } from './felt.js';
 import { plural, seatName, teamName } from './names.js';
 import { part } from './part.js';
@@ -63,7 +64,7 @@ export function trickWords(s, v) {
 export function lastTrickWords(s, v) {
   const last = v.tricks[v.tricks.length - 1];
   if (!last) return t('text.no_last_trick');
-  return `${playsWords(s, completedPlays(last, v.players))}. ${t('felt.took', { name: seatName(s, last.winner) })}.`;
+  return `${playsWords(s, completedPlays(last, v.players, v.calling?.out))}. ${t('felt.took', { name: seatName(s, last.winner) })}.`;
 }
 
 /** Each seat's (or side's) total, tricks this hand and bid. @param {TableState} s @param {PlayerView} v */
@@ -128,6 +129,9 @@ export function runCommand(text, s, actions) {
   if (!v) return t('text.no_game');
   const said = text.trim();
   if (!said) return '';
+  // Euchre's calls and discard first: "pass" is then a call, "h" names hearts.
+  const call = callCommand(said, s, actions);
+  if (call !== null) return call;
   const command = commandOf(said);
   if (command === 'hand') return s.role === 'player' ? yourHandWords(s, v) : t('text.watching');
   if (command === 'trick') return trickWords(s, v);
