@@ -86,7 +86,6 @@ impl Deck {
     pub const fn shuffle_bytes(self) -> usize {
         4 * (self.len() - 1)
     }
-
 }
 
 /// A deck in the order it is dealt, the first card to the dealer's left: 24 to 54 cards,

@@ -145,7 +145,10 @@ impl Hand {
             Event::SitsOut { seat } => self.out.push(*seat),
             Event::PickedUp { seat, card } => {
                 assert_eq!(*seat, self.dealer, "the dealer picks up");
-                assert!(!self.dealt.contains(*card), "the turned-up card was not dealt");
+                assert!(
+                    !self.dealt.contains(*card),
+                    "the turned-up card was not dealt"
+                );
                 self.dealt.insert(*card);
                 self.holding[seat.index()].insert(*card);
             }

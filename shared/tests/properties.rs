@@ -326,17 +326,29 @@ fn check_refused_calls(game: &mut Game, seat: Seat, legal: &Legal) {
 fn check_euchre_hand(game: &Game, result: &HandResult) {
     let tricks = result.tricks.as_slice();
     let Some(made) = result.trump_made else {
-        assert_eq!(tricks.iter().sum::<u8>(), 0, "a thrown-in hand has no tricks");
+        assert_eq!(
+            tricks.iter().sum::<u8>(),
+            0,
+            "a thrown-in hand has no tricks"
+        );
         assert_eq!(result.points.as_slice(), &[0, 0, 0, 0]);
         return;
     };
     assert_eq!(tricks.iter().map(|t| u32::from(*t)).sum::<u32>(), 5);
     if made.alone {
-        assert_eq!(tricks[made.maker.partner().index()], 0, "the lone maker's partner");
+        assert_eq!(
+            tricks[made.maker.partner().index()],
+            0,
+            "the lone maker's partner"
+        );
     }
     if let Some(defender) = made.defender_alone {
         assert!(game.rules().defend_alone);
-        assert_eq!(tricks[defender.partner().index()], 0, "the lone defender's partner");
+        assert_eq!(
+            tricks[defender.partner().index()],
+            0,
+            "the lone defender's partner"
+        );
     }
     let side = made.maker.index() % 2;
     let makers = tricks[side] + tricks[side + 2];
@@ -853,7 +865,10 @@ fn playout(
                     start.taken[winner.index()] |= *cards;
                     start.tricks += 1;
                     let out = before.sitting_out();
-                    assert_eq!(cards.len() as usize, usize::from(game.players()) - out.len());
+                    assert_eq!(
+                        cards.len() as usize,
+                        usize::from(game.players()) - out.len()
+                    );
                     assert!(!out.contains(*winner), "a seat sitting out takes no trick");
                 }
                 Event::Played { seat, .. } => {

@@ -200,10 +200,12 @@ impl Join {
             Join::SecondHand => game.hand_number() == 1,
             Join::MidHand => {
                 // Euchre's hands have five tricks: two done there.
-                let done = if game.variant() == Variant::Euchre { 2 } else { 5 };
-                game.hand_number() == 1
-                    && game.completed_count() == done
-                    && game.trick().len() == 1
+                let done = if game.variant() == Variant::Euchre {
+                    2
+                } else {
+                    5
+                };
+                game.hand_number() == 1 && game.completed_count() == done && game.trick().len() == 1
             }
         }
     }

@@ -189,9 +189,17 @@ pub fn play(t: &Trick) -> Card {
     if t.plays.is_empty() {
         return lead(t);
     }
-    let (winner, best) = t.plays.iter().skip(1).fold(t.plays[0], |(ws, wc), &(s, c)| {
-        if t.trumps.beats(c, wc) { (s, c) } else { (ws, wc) }
-    });
+    let (winner, best) = t
+        .plays
+        .iter()
+        .skip(1)
+        .fold(t.plays[0], |(ws, wc), &(s, c)| {
+            if t.trumps.beats(c, wc) {
+                (s, c)
+            } else {
+                (ws, wc)
+            }
+        });
     if winner == t.me.partner() && order(t.trumps, best) >= 12 {
         return weakest(t.legal);
     }

@@ -7,7 +7,7 @@
 use super::BotRng;
 use super::euchre::{self, Trick};
 use crate::card::{Card, CardSet, Suit};
-use crate::rules::{Action, Call, Legal, Trumps, TrumpMade};
+use crate::rules::{Action, Call, Legal, TrumpMade, Trumps};
 use crate::seat::{PerSeat, Seat, SeatSet};
 use crate::view::PlayerView;
 
@@ -222,12 +222,7 @@ fn made_by(trump: Suit, maker: Seat, alone: bool) -> TrumpMade {
 
 /// The hand as the view shows it, the unseen cards dealt at random to the other seats (each
 /// as many as it holds, none of a suit it showed out of), the rest to the kitty.
-fn start(
-    view: &PlayerView,
-    me: Seat,
-    made: TrumpMade,
-    rng: &mut BotRng,
-) -> Option<Deal> {
+fn start(view: &PlayerView, me: Seat, made: TrumpMade, rng: &mut BotRng) -> Option<Deal> {
     let calling = view.calling.as_ref()?;
     let trumps = Trumps::with_bowers(made.trump);
     let mut out = SeatSet::EMPTY;
@@ -434,4 +429,3 @@ mod tests {
         assert!(checked >= 50, "{checked} deals checked");
     }
 }
-

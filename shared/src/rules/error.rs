@@ -117,7 +117,9 @@ pub enum RuleError {
     #[error("there is no discard now")]
     NotDiscardingNow,
     /// Euchre's first round: the turned-up card may be ordered up or passed, not a suit named.
-    #[error("order up the turned-up card or pass: a suit is named only once everyone has passed it")]
+    #[error(
+        "order up the turned-up card or pass: a suit is named only once everyone has passed it"
+    )]
     OrderUpOrPass,
     /// Euchre's second round: the turned-up card was passed by everyone.
     #[error("everyone passed the turned-up card: name a suit or pass")]

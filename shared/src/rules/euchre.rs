@@ -120,9 +120,12 @@ impl VariantRules for Euchre {
         };
         match self.stage {
             Stage::OrderUp { .. } => call(true, false, true, false),
-            Stage::Name { .. } => {
-                call(false, true, !(self.stick_the_dealer && seat == dealer), false)
-            }
+            Stage::Name { .. } => call(
+                false,
+                true,
+                !(self.stick_the_dealer && seat == dealer),
+                false,
+            ),
             Stage::Defend { .. } => call(false, false, true, true),
             Stage::Done => Legal::Wait,
         }
@@ -210,7 +213,9 @@ impl VariantRules for Euchre {
         _bids: &PerSeat<Option<u8>>,
         totals: &mut PerSeat<i32>,
     ) -> HandScore {
-        let points = self.made.map_or(PerSeat::new(4), |made| score(made, tricks_won));
+        let points = self
+            .made
+            .map_or(PerSeat::new(4), |made| score(made, tricks_won));
         add_points(totals, &points);
         HandScore {
             trump_made: self.made,

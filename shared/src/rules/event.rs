@@ -416,9 +416,7 @@ impl Event {
     #[must_use]
     pub fn visible_to(&self, viewer: Option<Seat>) -> bool {
         match self {
-            Event::Dealt { seat, .. } | Event::DiscardedCard { seat, .. } => {
-                viewer == Some(*seat)
-            }
+            Event::Dealt { seat, .. } | Event::DiscardedCard { seat, .. } => viewer == Some(*seat),
             Event::CardsPassed { from, to, .. } => viewer == Some(*from) || viewer == Some(*to),
             _ => true,
         }

@@ -6,9 +6,9 @@
 //! uses this module, this module uses the variant files, and they use only `variant_rules`
 //! and `facts`. It owns no rule itself.
 
+use super::event::{Call, Legal};
 use super::facts::VariantFacts;
 use super::variant::{Rules, Variant};
-use super::event::{Call, Legal};
 use super::variant_rules::{BidRange, CallOutcome, HandScore, HandSetup, Table, VariantRules};
 use super::{
     RuleError, filippa, filippa::Filippa, hearts, hearts::Hearts, hearts5, hearts5::Hearts5,

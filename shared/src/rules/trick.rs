@@ -345,7 +345,11 @@ mod tests {
     fn play(cards: &[&str], trump: Option<Suit>) -> Seat {
         let mut trick = Trick::new(Seat(1));
         for (i, c) in cards.iter().enumerate() {
-            trick.push(Seat(1).left(i as u8, 4), c.parse().unwrap(), Trumps::plain(trump));
+            trick.push(
+                Seat(1).left(i as u8, 4),
+                c.parse().unwrap(),
+                Trumps::plain(trump),
+            );
         }
         trick.winner()
     }

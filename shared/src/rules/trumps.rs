@@ -145,11 +145,23 @@ mod tests {
         assert!(hearts.beats(card("JH"), card("JD")), "right over left");
         assert!(hearts.beats(card("JD"), card("AH")), "left over the ace");
         assert!(!hearts.beats(card("AH"), card("JD")));
-        assert!(hearts.beats(card("9H"), card("AD")), "a trump over a diamond");
-        assert!(hearts.beats(card("JD"), card("AS")), "the left bower trumps");
-        assert!(!hearts.beats(card("AD"), card("JD")), "the ace of diamonds is no trump");
+        assert!(
+            hearts.beats(card("9H"), card("AD")),
+            "a trump over a diamond"
+        );
+        assert!(
+            hearts.beats(card("JD"), card("AS")),
+            "the left bower trumps"
+        );
+        assert!(
+            !hearts.beats(card("AD"), card("JD")),
+            "the ace of diamonds is no trump"
+        );
         assert!(hearts.beats(card("AD"), card("KD")));
-        assert!(!hearts.beats(card("AC"), card("9D")), "off-suit does not win");
+        assert!(
+            !hearts.beats(card("AC"), card("9D")),
+            "off-suit does not win"
+        );
         assert_eq!(
             hearts.cards_of(Suit::Hearts),
             CardSet::suit(Suit::Hearts) | CardSet::single(card("JD"))

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::Deck;
 use crate::rules::{
-    Call, CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules,
-    TrumpMade, Variant,
+    Call, CompletedTrick, Game, HandResult, Legal, Options, PassDirection, Phase, Rules, TrumpMade,
+    Variant,
 };
 use crate::seat::{MAX_SEATS, PerSeat, Seat};
 
@@ -247,9 +247,7 @@ impl PlayerView {
                 made: calling.made,
                 out: game.sitting_out().iter().collect(),
                 picked_up: calling.picked_up,
-                discarded: calling
-                    .discarded
-                    .filter(|_| viewer == Some(game.dealer())),
+                discarded: calling.discarded.filter(|_| viewer == Some(game.dealer())),
             }),
             totals: game.totals(),
             negatives: game.negatives(),

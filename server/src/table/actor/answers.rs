@@ -72,7 +72,10 @@ impl TableActor {
 fn played_this_hand(game: &Game, seat: Seat, card: Card) -> bool {
     let players = game.players();
     let out = game.sitting_out();
-    let in_open = game.trick().plays(players, out).any(|play| play == (seat, card));
+    let in_open = game
+        .trick()
+        .plays(players, out)
+        .any(|play| play == (seat, card));
     in_open
         || game.completed_plays().iter().any(|trick| {
             let mut by = trick.leader();

@@ -5,10 +5,10 @@
 
 use super::{Game, Phase};
 use crate::card::{Card, CardSet};
-use crate::rules::trumps::Trumps;
 use crate::deck::{DealOrder, shuffled_deck_of};
 use crate::fair;
 use crate::rules::event::{Event, HandResult};
+use crate::rules::trumps::Trumps;
 use crate::seat::{MAX_SEATS, PerSeat, Seat, SeatList, SeatSet};
 
 impl Game {

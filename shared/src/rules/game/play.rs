@@ -176,7 +176,10 @@ impl Game {
 
     /// The suit the trick's first card plays as (the left bower leads trump), once led.
     pub(super) fn led_suit(&self) -> Option<Suit> {
-        self.trick.cards().first().map(|card| self.trumps.suit_of(*card))
+        self.trick
+            .cards()
+            .first()
+            .map(|card| self.trumps.suit_of(*card))
     }
 
     /// Hands the finished trick to `winner` (as the last card's push returned).
