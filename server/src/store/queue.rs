@@ -149,6 +149,16 @@ impl Queue {
     }
 }
 
+/// Moves the requests already waiting in `rx` to the queue, up to [`MAX_BATCH`] queued.
+pub fn take_waiting(rx: &mut mpsc::UnboundedReceiver<Request>, queue: &mut VecDeque<Request>) {
+    while queue.len() < MAX_BATCH {
+        match rx.try_recv() {
+            Ok(request) => queue.push_back(request),
+            Err(_) => break,
+        }
+    }
+}
+
 /// The writes at the head of the queue, up to the next other request (at most
 /// [`MAX_BATCH`]): what the next transaction holds.
 pub fn head_writes(queue: &VecDeque<Request>) -> Vec<&Write> {

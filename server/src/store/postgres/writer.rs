@@ -25,8 +25,8 @@ use super::{accounts, load};
 use crate::store::fence::{FENCED, Fence};
 use crate::store::health::Health;
 use crate::store::queue::{
-    AccountOp, MAX_BATCH, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed,
-    count_commit, head_writes, longer, stopping_unwritten,
+    AccountOp, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed, count_commit,
+    head_writes, longer, stopping_unwritten, take_waiting,
 };
 use crate::store::records::{CLOSED, Write, occupant_name};
 use crate::store::{PgStats, StoreError, now_millis};
@@ -719,12 +719,7 @@ pub async fn run(mut writer: Writer, mut rx: mpsc::UnboundedReceiver<Request>) {
             let Some(first) = first else { break };
             queue.push_back(first);
         }
-        while queue.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(request) => queue.push_back(request),
-                Err(_) => break,
-            }
-        }
+        take_waiting(&mut rx, &mut queue);
         if let Some(reply) = serve(&mut writer, &mut queue, &mut rx).await {
             if let Some(reply) = reply {
                 let _ = reply.send(());

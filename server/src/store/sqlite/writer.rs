@@ -19,8 +19,8 @@ use crate::store::StoreError;
 use crate::store::courier::Courier;
 use crate::store::health::Health;
 use crate::store::queue::{
-    AccountOp, MAX_BATCH, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed,
-    count_commit, head_writes, longer, stopping_unwritten,
+    AccountOp, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed, count_commit,
+    head_writes, longer, stopping_unwritten, take_waiting,
 };
 use crate::store::records::{
     ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
@@ -63,12 +63,7 @@ pub fn run(
                 std::thread::sleep(LINGER);
             }
         }
-        while queue.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(request) => queue.push_back(request),
-                Err(_) => break,
-            }
-        }
+        take_waiting(&mut rx, &mut queue);
         busy = queue.len() > 1;
         if let Some(reply) = serve(
             &mut conn,
