@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ratings::Ratings;
 use crate::store::restore::rebuild;
-use crate::store::{Restored, SharedStore, Startup};
+use crate::store::{Restored, SharedLog, SharedStore, Startup};
 use crate::table::{self, TableHandle, TableSetup};
 
 /// Why a table could not be opened.
@@ -201,7 +201,7 @@ impl Lobby {
             seed: restored.seed,
             idle_ttl: self.inner.idle_ttl,
             unsat_ttl: self.inner.unsat_ttl,
-            store: self.inner.store.clone(),
+            store: self.inner.store.clone().map(|store| store as SharedLog),
             host_key: restored.host_key.clone(),
             max_spectators: self.inner.max_spectators,
             restored: Some(Box::new(restored)),
@@ -325,7 +325,7 @@ impl Lobby {
             seed: request.seed,
             idle_ttl: self.inner.idle_ttl,
             unsat_ttl: self.inner.unsat_ttl,
-            store: self.inner.store.clone(),
+            store: self.inner.store.clone().map(|store| store as SharedLog),
             restored: None,
             ratings: self.inner.ratings.clone(),
             host_key: Some(hash),

@@ -213,10 +213,8 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     let conn = rusqlite::Connection::open(&db).expect("open");
     let (actions, seq_7): (i64, i64) = conn
         .query_row(
-            "SELECT coalesce(sum(last_idx - first_idx + 1), 0),
-                    (SELECT actions ->> ('$[' || (7 - first_idx) || '][2]') FROM action_runs
-                     WHERE table_id = ?1 AND first_idx <= 7 AND last_idx >= 7)
-             FROM action_runs WHERE table_id = ?1",
+            "SELECT count(*), (SELECT seq FROM actions WHERE table_id = ?1 AND idx = 7)
+             FROM actions WHERE table_id = ?1",
             [&id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -270,8 +268,7 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     let conn = rusqlite::Connection::open(&db).expect("open");
     let kept: i64 = conn
         .query_row(
-            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs
-             WHERE table_id = ?1",
+            "SELECT count(*) FROM actions WHERE table_id = ?1",
             [&id],
             |r| r.get(0),
         )

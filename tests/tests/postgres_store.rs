@@ -4,7 +4,8 @@
 //! pruned, and results come back in order.
 
 use parlor_server::store::{
-    ActionRow, ChatRow, MatchRow, PgStore, ResultRow, SeatRow, Store, TableRow, Write,
+    ActionRow, ChatRow, MatchRow, PgStore, ResultRow, Results, SeatRow, Store, TableRow, Upkeep,
+    Write,
 };
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::Occupant;

@@ -16,6 +16,13 @@
 //!   gets back on rejoining with their token; `{"table":ID,"seat":S,"chat":…}` for each line of
 //!   table talk sent to them after it.
 //!
+//! A second set in `tests/tests/data/stored_games_killed/`, the same tables written by the
+//! build of the day before the SQLite action log became one row per action, holds its
+//! actions in that build's two log tiers: the first half of the tables in runs (the server was
+//! stopped cleanly, then started again), the second half in the ring of batches (it was then
+//! killed). [`a_database_of_a_killed_server_opens_and_its_tables_go_on`] checks it the same
+//! way: the migration must bring back every action of both.
+//!
 //! [`a_database_of_today_opens_and_its_tables_go_on`] copies the database into a fresh data
 //! directory, starts the server built now on it and checks all of that; then, at every table
 //! stopped in the middle of a hand, the person to act plays a legal card (or pass), which must
@@ -28,7 +35,8 @@
 //!    `git archive HEAD | tar -x -C /tmp/parlor-rec && (cd /tmp/parlor-rec && cargo build -p
 //!    parlor-server --bin parlor)`;
 //! 2. `PARLOR_BIN=/tmp/parlor-rec/target/debug/parlor PARLOR_COMMIT=$(git rev-parse HEAD)
-//!    cargo test -p parlor-tests --test stored_games -- --ignored record` (in the checkout; or
+//!    cargo test -p parlor-tests --test stored_games -- --ignored --exact record` (or
+//!    `record_killed` for the second set; in the checkout, or
 //!    in the export, when the checkout does not build, and then copy its
 //!    `tests/tests/data/stored_games/` back: the files are written beside the test that runs).
 //!
@@ -48,9 +56,17 @@ use parlor_tests::{WsClient, http, http_raw, next_any};
 use serde_json::{Value, json};
 use support::{ServerProcess, TempDir, move_for, parlor_bin, play_to_end};
 
-/// Where the stored games live.
+/// Where the stored games of the day before the engine's rewrite live.
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/stored_games")
+}
+
+/// Where the stored games of a server killed in the middle of play live: written by the
+/// build of the day before the action log became one row per action, so its tables'
+/// actions sit in that build's log tiers (half folded into runs by a clean stop, half still
+/// in the ring of batches when it was killed). See [`record_killed`].
+fn killed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/stored_games_killed")
 }
 
 /// The database is kept small.
@@ -306,6 +322,45 @@ async fn a_database_of_today_opens_and_its_tables_go_on() {
         .len();
     assert!(size < MAX_DB_BYTES, "the stored database is {size} bytes");
     check(&data_dir()).await;
+}
+
+/// How many actions of the killed server's database sit in each of its log's tiers:
+/// `(folded into runs, in the ring of batches)`, read from the fixture itself.
+fn killed_tiers() -> (i64, i64) {
+    let conn = rusqlite::Connection::open_with_flags(
+        killed_dir().join("parlor.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("the stored database");
+    let runs: i64 = conn
+        .query_row(
+            "SELECT coalesce(sum(last_idx - first_idx + 1), 0) FROM action_runs",
+            [],
+            |row| row.get(0),
+        )
+        .expect("the runs");
+    let batched: i64 = conn
+        .query_row(
+            "SELECT coalesce(sum(json_array_length(entries)), 0) FROM action_batches",
+            [],
+            |row| row.get(0),
+        )
+        .expect("the batches");
+    (runs, batched)
+}
+
+#[tokio::test]
+async fn a_database_of_a_killed_server_opens_and_its_tables_go_on() {
+    let size = std::fs::metadata(killed_dir().join("parlor.db"))
+        .unwrap()
+        .len();
+    assert!(size < MAX_DB_BYTES, "the stored database is {size} bytes");
+    let (runs, batched) = killed_tiers();
+    assert!(
+        runs > 0 && batched > 0,
+        "the fixture holds actions in both tiers: {runs} in runs, {batched} in batches"
+    );
+    check(&killed_dir()).await;
 }
 
 // ---- The generator --------------------------------------------------------------------------
@@ -651,6 +706,21 @@ async fn record_table(addr: SocketAddr, spec: &Spec, out: &mut String) -> Value 
 #[tokio::test]
 #[ignore = "writes the stored games: run on purpose only, with PARLOR_BIN set"]
 async fn record() {
+    record_into(&data_dir(), false).await;
+}
+
+/// Writes the stored games of a killed server: the first half of the tables is played and
+/// the server stopped cleanly, then it is started again on the same directory, the second
+/// half is played and it is killed with SIGKILL, so both of the log's places hold actions.
+/// Regenerate as [`record`], with `record_killed`.
+#[tokio::test]
+#[ignore = "writes the stored games: run on purpose only, with PARLOR_BIN set"]
+async fn record_killed() {
+    record_into(&killed_dir(), true).await;
+}
+
+/// Records the tables of [`specs`] into `dir`; `killed`: as [`record_killed`] says.
+async fn record_into(dir: &Path, killed: bool) {
     let version = std::process::Command::new(parlor_bin())
         .arg("--version")
         .output()
@@ -658,16 +728,26 @@ async fn record() {
     let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
     let commit = std::env::var("PARLOR_COMMIT").unwrap_or_else(|_| "unknown".into());
     let live = TempDir::new("stored-games-record");
-    let server = ServerProcess::start_with(live.path(), &["--tables-per-ip-per-minute", "0"]);
+    let args = ["--tables-per-ip-per-minute", "0"];
+    let mut server = ServerProcess::start_with(live.path(), &args);
     let mut expected = String::new();
     let mut tables = Vec::new();
-    for spec in specs() {
-        tables.push(record_table(server.addr, &spec, &mut expected).await);
+    let specs = specs();
+    let half = specs.len() / 2;
+    for (i, spec) in specs.iter().enumerate() {
+        if killed && i == half {
+            server.stop();
+            server = ServerProcess::start_with(live.path(), &args);
+        }
+        tables.push(record_table(server.addr, spec, &mut expected).await);
     }
-    server.stop();
+    if killed {
+        server.kill9();
+    } else {
+        server.stop();
+    }
 
-    let dir = data_dir();
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
     let db = dir.join("parlor.db");
     let _ = std::fs::remove_file(&db);
     let conn = rusqlite::Connection::open(live.path().join("parlor.db")).expect("the database");
@@ -686,5 +766,5 @@ async fn record() {
     .unwrap();
     std::fs::write(dir.join("expected.jsonl"), expected).unwrap();
     // What was written must check out with the server that wrote it.
-    check(&dir).await;
+    check(dir).await;
 }

@@ -1,10 +1,11 @@
 //! Durable tables: a store logs every table's setup, seats, match seeds and accepted actions, so
 //! a restarted server rebuilds every open table by replaying its log through the engine.
-//! The [`Store`] trait is all the rest of the server sees: append a write and be acknowledged once
-//! it is durable, wait for everything before, read a table's log, report figures, close. SQLite
-//! and Postgres implement it; opening one returns the tables open when the server stopped
-//! ([`Startup`]), which [`restore::rebuild`] turns into tables ready for their actors ([`hands`]
-//! builds finished hands from a log). Backends count commits through the `metrics` facade.
+//! The [`Store`] trait is what a table sees: append a write and be acknowledged once it is
+//! durable, wait for everything before, read a table's log, close. [`Results`], [`BotAccounts`]
+//! and [`Upkeep`] are the rest; SQLite and Postgres implement all four ([`Backend`]) and keep a
+//! table's log in the same shape, a row per action. Opening one returns the tables open when
+//! the server stopped ([`Startup`]), which [`restore::rebuild`] turns into tables ready for
+//! their actors ([`hands`] builds finished hands from a log). Backends count commits through the `metrics` facade.
 //! The store imports nothing else of the server but the leaves below it (`digest`, `skeleton`):
 //! its vocabulary is the rows of [`records`] and the engine of `parlor-shared`.
 
@@ -16,6 +17,7 @@ pub mod health;
 pub mod location;
 pub mod log_tag;
 pub mod postgres;
+pub mod queue;
 pub mod records;
 pub mod restore;
 pub mod secret;
@@ -40,8 +42,9 @@ pub use records::{ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, Ta
 pub use restore::{Restored, RestoredSeat};
 pub use sqlite::{DB_FILE, SqliteStore};
 
-/// Where tables are logged: append writes, read logs back. Object-safe, so the server holds
-/// any backend as a [`SharedStore`].
+/// Tables' logs: append a write and be told once it is durable, load a table's log back,
+/// close. All a table needs of its store; object-safe, so a table holds any backend as a
+/// [`SharedLog`].
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Queues one write; `ack` is answered once it is durable (or refused), off the caller's
     /// task (SQLite: on its courier task, see [`courier`]; Postgres: on its writer's task).
@@ -71,11 +74,28 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// before this call; `None` when there is no such table.
     fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>>;
 
-    /// Every finished match's result, in the order stored (the ratings are rebuilt from them
-    /// on start). A backend that keeps none says so with an empty list.
-    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
-        Box::pin(async { Ok(Vec::new()) })
+    /// Whether writes go through: `true` while they do, `false` while the backend cannot
+    /// write and keeps trying (tables pause meanwhile, see the table's outbox). A backend
+    /// that cannot fail is always saving.
+    fn saving(&self) -> watch::Receiver<bool> {
+        watch::channel(true).1
     }
+
+    /// The figures of the log's writing for `GET /api/stats`, if the backend keeps any.
+    fn stats(&self) -> Option<StoreStats> {
+        None
+    }
+
+    /// Makes everything appended durable and stops; later writes fail (their tables never
+    /// send what they would have written).
+    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+}
+
+/// Finished matches' results, from which the ratings are built.
+pub trait Results: Send + Sync {
+    /// Every finished match's result, in the order stored (the ratings are rebuilt from them
+    /// on start).
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>>;
 
     /// The results stored after the one numbered `after` (0: from the start), in order, with
     /// their numbers: how a server sharing its database with others learns of the matches
@@ -88,66 +108,50 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         let _ = after;
         Box::pin(async { Ok(Vec::new()) })
     }
+}
 
-    /// The backend's figures for `GET /api/stats`, if it has any.
-    fn stats(&self) -> Option<StoreStats>;
-
-    /// Deletes up to `limit` closed tables created before `before` (Unix milliseconds), with
-    /// their matches, seats and moves; returns how many went. Open tables are never touched.
-    /// Called in small batches, so play never waits long behind it. A backend that keeps
-    /// nothing old says 0.
-    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
-        let _ = (before, limit);
-        Box::pin(async { Ok(0) })
-    }
-
-    /// Whether the store can write now (`GET /healthz`): `Err` says why not. A backend that
-    /// cannot fail says `Ok`.
-    fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async { Ok(()) })
-    }
-
-    /// Makes everything appended durable and stops; later writes fail (their tables never
-    /// send what they would have written).
-    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>>;
-
-    /// Whether writes go through: `true` while they do, `false` while the backend cannot
-    /// write and keeps trying (tables pause meanwhile, see the table's outbox). A backend
-    /// that cannot fail is always saving.
-    fn saving(&self) -> watch::Receiver<bool> {
-        watch::channel(true).1
-    }
-
+/// Registered bot accounts.
+pub trait BotAccounts: Send + Sync {
     /// Registers a bot account; `Ok(false)` when the name is taken (revoked names too).
-    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
-        let _ = bot;
-        Box::pin(async { Err(StoreError::NoAccounts) })
-    }
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>>;
 
     /// Every registered bot account, revoked ones included, by name.
-    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
-        Box::pin(async { Err(StoreError::NoAccounts) })
-    }
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>>;
 
     /// Revokes a bot account (its token stops working; the name stays taken) and returns it;
     /// `Ok(None)` when no bot has that name.
-    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let _ = name;
-        Box::pin(async { Err(StoreError::NoAccounts) })
-    }
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>>;
 
     /// The account whose token hashes to `token_hash`, unless it was revoked.
     fn bot_by_token(
         &self,
         token_hash: &str,
-    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let _ = token_hash;
-        Box::pin(async { Err(StoreError::NoAccounts) })
-    }
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>>;
 }
 
-/// A store shared by the lobby, every table and the HTTP handlers.
-pub type SharedStore = Arc<dyn Store>;
+/// What an operator's server asks of its store besides play: is it healthy, and clearing
+/// out old tables.
+pub trait Upkeep: Send + Sync {
+    /// Whether the store can write now (`GET /healthz`): `Err` says why not.
+    fn health(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Deletes up to `limit` closed tables created before `before` (Unix milliseconds), with
+    /// their matches, seats and moves; returns how many went. Open tables are never touched.
+    /// Called in small batches, so play never waits long behind it.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>>;
+}
+
+/// A whole backend: the tables' logs, results, bot accounts and upkeep behind one handle
+/// (the SQLite and Postgres stores are each all four).
+pub trait Backend: Store + Results + BotAccounts + Upkeep {}
+
+impl<T: Store + Results + BotAccounts + Upkeep + ?Sized> Backend for T {}
+
+/// A backend shared by the lobby, the HTTP handlers and the ratings.
+pub type SharedStore = Arc<dyn Backend>;
+
+/// The tables' logs of a backend, as each table holds it.
+pub type SharedLog = Arc<dyn Store>;
 
 /// Why the store failed.
 #[derive(Debug, Error)]
@@ -219,9 +223,6 @@ pub enum StoreError {
         /// What SQLite said.
         err: String,
     },
-    /// This backend keeps no bot accounts.
-    #[error("this store keeps no bot accounts")]
-    NoAccounts,
 }
 
 impl StoreError {

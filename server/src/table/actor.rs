@@ -26,7 +26,7 @@ use super::thinking::{Answer, Bots, Thought};
 use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
 use crate::conn::{Conn, ConnId, Receiver, bounded};
 use crate::ratings::Ratings;
-use crate::store::{Restored, SeatRow, SharedStore};
+use crate::store::{Restored, SeatRow, SharedLog};
 
 mod admin;
 mod answers;
@@ -63,7 +63,7 @@ pub struct TableSetup {
     /// deleted, not kept).
     pub unsat_ttl: Duration,
     /// Where the table's setup, seats and actions are logged (`None`: nowhere).
-    pub store: Option<SharedStore>,
+    pub store: Option<SharedLog>,
     /// The table as rebuilt from the store after a restart; `None` for a new table.
     pub restored: Option<Box<Restored>>,
     /// Where finished matches' results go (the board shared with the whole server).

@@ -14,7 +14,7 @@ use parlor_shared::protocol::{ServerMsg, TableStatus};
 use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
-use crate::store::{SeatRow, SharedStore};
+use crate::store::{SeatRow, SharedLog};
 use delivery::{Held, Shared, send};
 
 /// Sealed steps a table may have waiting for the database before it stops taking messages:
@@ -29,7 +29,7 @@ const STEP_ROOM: usize = 8;
 /// Records a table's changes and holds its output until they are durable.
 pub struct Outbox {
     /// The store, if the server keeps one.
-    store: Option<SharedStore>,
+    store: Option<SharedLog>,
     /// Output of the step being made.
     held: Vec<Held>,
     /// Writes appended so far; the last one's number.
@@ -63,7 +63,7 @@ impl Outbox {
 
     /// A table that records into `store` (`None`: keeps nothing), `match_no` matches in.
     #[must_use]
-    pub fn new(store: Option<SharedStore>, table: &str, match_no: u32) -> Outbox {
+    pub fn new(store: Option<SharedLog>, table: &str, match_no: u32) -> Outbox {
         Outbox {
             store,
             match_no,
@@ -73,7 +73,7 @@ impl Outbox {
 
     /// The store, if one is attached.
     #[must_use]
-    pub fn store(&self) -> Option<SharedStore> {
+    pub fn store(&self) -> Option<SharedLog> {
         self.store.clone()
     }
 

@@ -409,9 +409,8 @@ impl Storage {
                     .expect("open the db");
                 let mut stmt = db
                     .prepare(
-                        "SELECT a.value ->> 0, a.value -> 1 \
-                         FROM action_runs AS r, json_each(r.actions) AS a \
-                         WHERE r.table_id = ?1 ORDER BY r.match_no, r.first_idx, a.key",
+                        "SELECT seat, action FROM actions WHERE table_id = ?1 \
+                         ORDER BY match_no, idx",
                     )
                     .expect("query");
                 stmt.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -458,9 +457,9 @@ pub async fn go_online(
     }
 }
 
-/// Changes one part of the SQLite-stored action `idx` of table `id` (a run holds each action
-/// as `[seat, action, seq]`: `part` 0, 1 or 2) to the SQL expression `value`, in which `OLD`
-/// stands for the part's value now. Returns how many runs changed (one when it is stored).
+/// Changes one part of the SQLite-stored action `idx` of table `id` (`part` 0: its seat, 1:
+/// the action, 2: its `seq`) to the SQL expression `value`, in which `OLD` stands for the
+/// part's value now. Returns how many rows changed (one when it is stored).
 pub fn change_stored_action(
     db: &rusqlite::Connection,
     id: &str,
@@ -468,14 +467,11 @@ pub fn change_stored_action(
     part: u8,
     value: &str,
 ) -> usize {
-    let path = "('$[' || (?2 - first_idx) || '][' || ?3 || ']')";
-    let value = value.replace("OLD", &format!("(actions ->> {path})"));
+    let column = ["seat", "action", "seq"][usize::from(part)];
+    let value = value.replace("OLD", column);
     db.execute(
-        &format!(
-            "UPDATE action_runs SET actions = json_replace(actions, {path}, {value})
-             WHERE table_id = ?1 AND first_idx <= ?2 AND last_idx >= ?2"
-        ),
-        rusqlite::params![id, idx, part],
+        &format!("UPDATE actions SET {column} = {value} WHERE table_id = ?1 AND idx = ?2"),
+        rusqlite::params![id, idx],
     )
     .expect("change a stored action")
 }

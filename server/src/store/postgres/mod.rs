@@ -16,14 +16,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::watch;
 
 use super::health::Health;
+use super::queue::{AccountOp, Queue, Request};
 use super::{
-    Acker, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+    Acker, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
+    StoreStats, TableLog, Upkeep, Write,
 };
 pub use tls::Target;
-use writer::{AccountOp, Request};
 
 /// How long [`PgStore::open`] keeps trying to reach the database before giving up.
 const OPEN_PATIENCE: Duration = Duration::from_secs(30);
@@ -32,7 +33,7 @@ const OPEN_PATIENCE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone)]
 pub struct PgStore {
     /// Where requests for the writer task go.
-    tx: mpsc::UnboundedSender<Request>,
+    queue: Queue,
     /// Whether the writer's commits go through, and why not while they fail.
     health: Arc<Health>,
     /// What the writer has done.
@@ -101,7 +102,7 @@ impl PgStore {
         let conn = writer::Conn::new(client).await?;
         let health = Arc::new(Health::new());
         let counters = Arc::new(writer::Counters::default());
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (queue, rx) = Queue::new();
         tokio::spawn(writer::run(
             writer::Writer::new(config, conn, Arc::clone(&health), Arc::clone(&counters))
                 .with_fence(fence),
@@ -109,29 +110,33 @@ impl PgStore {
         ));
         Ok((
             PgStore {
-                tx,
+                queue,
                 health,
                 counters,
             },
             startup,
         ))
     }
-
-    /// Sends a request and waits for its answer.
-    fn ask<T: Send + 'static>(
-        &self,
-        request: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Request,
-    ) -> BoxFuture<'static, Result<T, StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(request(reply));
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)?
-        })
-    }
 }
 
 impl Store for PgStore {
+    fn append_then(&self, write: Write, ack: Acker) {
+        self.queue.write(write, ack);
+    }
+
+    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.queue.wait(|reply| Request::Barrier { reply })
+    }
+
+    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
+        let id = id.to_string();
+        self.queue.ask(|reply| Request::Load { id, reply })
+    }
+
+    fn saving(&self) -> watch::Receiver<bool> {
+        self.health.saving()
+    }
+
     /// The writer's commits, writes, failed tries and reconnections (no checkpoints: those
     /// are Postgres's own business).
     fn stats(&self) -> Option<StoreStats> {
@@ -143,21 +148,58 @@ impl Store for PgStore {
         })
     }
 
-    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
-        self.ask(|reply| Request::Prune {
-            before,
-            limit,
-            reply,
-        })
+    /// Commits everything queued, then stops the writer. Later writes fail.
+    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.queue.wait(|reply| Request::Shutdown { reply })
+    }
+}
+
+impl Results for PgStore {
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
+        let all = self.queue.ask(|reply| Request::Results { after: 0, reply });
+        Box::pin(async move { Ok(all.await?.into_iter().map(|(_, row)| row).collect()) })
     }
 
+    fn results_after(
+        &self,
+        after: i64,
+    ) -> BoxFuture<'_, Result<Vec<(i64, ResultRow)>, StoreError>> {
+        self.queue
+            .ask(move |reply| Request::Results { after, reply })
+    }
+}
+
+impl BotAccounts for PgStore {
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        self.queue.account(|reply| AccountOp::Add(bot, reply))
+    }
+
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        self.queue.account(AccountOp::List)
+    }
+
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let name = name.to_string();
+        self.queue.account(|reply| AccountOp::Revoke(name, reply))
+    }
+
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let hash = token_hash.to_string();
+        self.queue.account(|reply| AccountOp::ByToken(hash, reply))
+    }
+}
+
+impl Upkeep for PgStore {
     /// Healthy when a small real commit goes through the writer (after everything queued
     /// before it); unhealthy at once while the writer's commits fail.
     fn health(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         if let Some(err) = self.health.failing() {
             return Box::pin(async move { Err(StoreError::Failing(err)) });
         }
-        let probe = self.ask(|reply| Request::Probe { reply });
+        let probe = self.queue.ask(|reply| Request::Probe { reply });
         Box::pin(async move {
             probe.await?;
             match self.health.failing() {
@@ -167,69 +209,11 @@ impl Store for PgStore {
         })
     }
 
-    fn saving(&self) -> watch::Receiver<bool> {
-        self.health.saving()
-    }
-
-    fn append_then(&self, write: Write, ack: Acker) {
-        // A writer gone drops the request, and with it `ack`, which reports it.
-        let _ = self.tx.send(Request::Write { write, ack });
-    }
-
-    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Barrier { reply });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)
-        })
-    }
-
-    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
-        let id = id.to_string();
-        self.ask(|reply| Request::Load { id, reply })
-    }
-
-    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
-        let all = self.ask(|reply| Request::Results { after: 0, reply });
-        Box::pin(async move { Ok(all.await?.into_iter().map(|(_, row)| row).collect()) })
-    }
-
-    fn results_after(
-        &self,
-        after: i64,
-    ) -> BoxFuture<'_, Result<Vec<(i64, ResultRow)>, StoreError>> {
-        self.ask(move |reply| Request::Results { after, reply })
-    }
-
-    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
-        self.ask(|reply| Request::Account(AccountOp::Add(bot, reply)))
-    }
-
-    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
-        self.ask(|reply| Request::Account(AccountOp::List(reply)))
-    }
-
-    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let name = name.to_string();
-        self.ask(|reply| Request::Account(AccountOp::Revoke(name, reply)))
-    }
-
-    fn bot_by_token(
-        &self,
-        token_hash: &str,
-    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let hash = token_hash.to_string();
-        self.ask(|reply| Request::Account(AccountOp::ByToken(hash, reply)))
-    }
-
-    /// Commits everything queued, then stops the writer. Later writes fail.
-    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Shutdown { reply });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        self.queue.ask(|reply| Request::Prune {
+            before,
+            limit,
+            reply,
         })
     }
 }

@@ -24,93 +24,15 @@ use super::tls::Target;
 use super::{accounts, load};
 use crate::store::fence::{FENCED, Fence};
 use crate::store::health::Health;
-use crate::store::records::{CLOSED, ResultRow, TableLog, Write, occupant_name};
-use crate::store::{Acker, BotAccount, NewBot, PgStats, StoreError, now_millis};
-
-/// The most writes in one transaction.
-const MAX_BATCH: usize = 4096;
-
-/// The first wait before a failed batch is tried again; it doubles up to [`RETRY_MAX`].
-const RETRY_FIRST: Duration = Duration::from_millis(50);
-
-/// The longest wait between tries of a failed batch (or, while idle and failing, between
-/// reconnection attempts).
-const RETRY_MAX: Duration = Duration::from_secs(2);
+use crate::store::queue::{
+    AccountOp, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed, count_commit,
+    head_writes, longer, stopping_unwritten, take_waiting,
+};
+use crate::store::records::{CLOSED, Write, occupant_name};
+use crate::store::{PgStats, StoreError, now_millis};
 
 /// How long one batch (or read) may take before the connection is given up as hung.
 const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
-
-/// What the writer task is asked to do.
-#[derive(Debug)]
-pub enum Request {
-    /// Store this; answer once committed (or refused).
-    Write {
-        /// The change.
-        write: Write,
-        /// The acknowledgement.
-        ack: Acker,
-    },
-    /// Answer once everything before is committed.
-    Barrier {
-        /// The answer.
-        reply: oneshot::Sender<()>,
-    },
-    /// Read one table.
-    Load {
-        /// Which.
-        id: String,
-        /// The answer.
-        reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
-    },
-    /// Read the match results stored after the one numbered `after`, in order, with their
-    /// numbers.
-    Results {
-        /// The last number already read (0: from the start).
-        after: i64,
-        /// The answer.
-        reply: oneshot::Sender<Result<Vec<(i64, ResultRow)>, StoreError>>,
-    },
-    /// Delete old closed tables (see [`crate::store::Store::prune`]).
-    Prune {
-        /// Created before this, Unix milliseconds.
-        before: i64,
-        /// The most tables this time.
-        limit: usize,
-        /// How many went.
-        reply: oneshot::Sender<Result<usize, StoreError>>,
-    },
-    /// A real commit: the health probe.
-    Probe {
-        /// The answer.
-        reply: oneshot::Sender<Result<(), StoreError>>,
-    },
-    /// A bot account request.
-    Account(AccountOp),
-    /// Commit what is queued and stop.
-    Shutdown {
-        /// Answered after the last commit.
-        reply: oneshot::Sender<()>,
-    },
-}
-
-/// The bot account requests, run on the writer's connection in queue order.
-#[derive(Debug)]
-pub enum AccountOp {
-    /// Register.
-    Add(NewBot, oneshot::Sender<Result<bool, StoreError>>),
-    /// List.
-    List(oneshot::Sender<Result<Vec<BotAccount>, StoreError>>),
-    /// Revoke by name.
-    Revoke(
-        String,
-        oneshot::Sender<Result<Option<BotAccount>, StoreError>>,
-    ),
-    /// Find by token hash.
-    ByToken(
-        String,
-        oneshot::Sender<Result<Option<BotAccount>, StoreError>>,
-    ),
-}
 
 /// One open connection and its prepared statements.
 pub struct Conn {
@@ -785,7 +707,7 @@ pub async fn run(mut writer: Writer, mut rx: mpsc::UnboundedReceiver<Request>) {
                             }
                             Err(err) => {
                                 writer.health.set(Some(err.to_string()));
-                                idle_wait = (idle_wait * 2).min(RETRY_MAX);
+                                idle_wait = longer(idle_wait);
                             }
                         }
                         continue;
@@ -797,12 +719,7 @@ pub async fn run(mut writer: Writer, mut rx: mpsc::UnboundedReceiver<Request>) {
             let Some(first) = first else { break };
             queue.push_back(first);
         }
-        while queue.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(request) => queue.push_back(request),
-                Err(_) => break,
-            }
-        }
+        take_waiting(&mut rx, &mut queue);
         if let Some(reply) = serve(&mut writer, &mut queue, &mut rx).await {
             if let Some(reply) = reply {
                 let _ = reply.send(());
@@ -863,19 +780,8 @@ async fn serve(
             }
             continue;
         }
-        let count = queue
-            .iter()
-            .take(MAX_BATCH)
-            .take_while(|r| matches!(r, Request::Write { .. }))
-            .count();
-        let writes: Vec<&Write> = queue
-            .iter()
-            .take(count)
-            .filter_map(|r| match r {
-                Request::Write { write, .. } => Some(write),
-                _ => None,
-            })
-            .collect();
+        let writes = head_writes(queue);
+        let count = writes.len();
         let started = Instant::now();
         let mut result = writer.commit(&writes).await;
         if result.is_err() && writer.health.failing().is_none() {
@@ -884,48 +790,34 @@ async fn serve(
             // learns it was fenced, and its tables say they moved rather than "can't save".
             result = writer.commit(&writes).await;
         }
-        metrics::histogram!("parlor_store_commit_seconds").record(started.elapsed().as_secs_f64());
-        metrics::counter!("parlor_store_commits_total").increment(1);
+        count_commit(started, result.as_ref().ok().map(|_| count));
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(err) => {
-                metrics::counter!("parlor_store_commit_failures_total").increment(1);
                 writer.counters.failed.fetch_add(1, Ordering::Relaxed);
-                let err = err.to_string();
-                if writer.health.failing().is_none() {
-                    tracing::error!(%err, writes = count, "could not write to the database: tables pause and it is tried again until it works");
-                }
-                writer.health.set(Some(err));
+                commit_failed(&writer.health, &err, count);
                 match wait_to_retry(rx, queue, wait).await {
                     Retry::Again => {
-                        wait = (wait * 2).min(RETRY_MAX);
+                        wait = longer(wait);
                         continue;
                     }
                     Retry::Stop(reply) => {
-                        tracing::error!(
-                            writes = count,
-                            "stopping with writes the database did not take: they were never sent to anyone"
-                        );
+                        stopping_unwritten(count);
                         queue.clear();
                         return Some(reply);
                     }
                 }
             }
         };
-        if writer.health.failing().is_some() {
-            tracing::info!("the database takes writes again: tables resume");
-        }
+        commit_worked(&writer.health);
         wait = RETRY_FIRST;
-        metrics::counter!("parlor_store_writes_total").increment(count as u64);
         writer.counters.commits.fetch_add(1, Ordering::Relaxed);
         writer
             .counters
             .writes
             .fetch_add(count as u64, Ordering::Relaxed);
-        for (request, outcome) in queue.drain(..count).zip(outcomes) {
-            if let Request::Write { ack, .. } = request {
-                ack.answer(outcome);
-            }
+        for (ack, outcome) in committed(queue, count, outcomes) {
+            ack.answer(outcome);
         }
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         writer.health.set(None);
@@ -958,14 +850,6 @@ async fn account(writer: &mut Writer, op: AccountOp) {
             let _ = reply.send(result);
         }
     }
-}
-
-/// What to do after a failed batch.
-enum Retry {
-    /// Try it again.
-    Again,
-    /// Stop (answering this, if anyone asked).
-    Stop(Option<oneshot::Sender<()>>),
 }
 
 /// Waits `wait` before a failed batch is tried again, queueing what arrives meanwhile; a stop

@@ -111,13 +111,10 @@ pub fn table_log(
         Scope::All => 0,
         Scope::LastMatch => matches.last().map_or(0, |m| m.match_no),
     };
-    // Each run's actions, one by one (`key` is the place in the run).
     let actions = conn
         .prepare_cached(
-            "SELECT r.match_no, r.first_idx + a.key, a.value ->> 0, a.value -> 1, a.value ->> 2
-             FROM action_runs AS r, json_each(r.actions) AS a
-             WHERE r.table_id = ?1 AND r.match_no >= ?2
-             ORDER BY r.match_no, r.first_idx, a.key",
+            "SELECT match_no, idx, seat, action, seq FROM actions
+             WHERE table_id = ?1 AND match_no >= ?2 ORDER BY match_no, idx",
         )?
         .query_map(params![id, from_match], action_row)?
         .collect::<Result<Vec<_>, _>>()?;
@@ -142,8 +139,8 @@ pub fn table_log(
     }))
 }
 
-/// One action read from `SELECT match_no, idx, seat, action, seq` (of the runs or the log).
-pub fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
+/// One action read from `SELECT match_no, idx, seat, action, seq`.
+fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
     Ok(ActionRow {
         match_no: row.get(0)?,
         idx: row.get(1)?,
@@ -153,21 +150,26 @@ pub fn action_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActionRow> {
     })
 }
 
-/// Every match result, in the order stored.
-pub fn results(conn: &Connection) -> Result<Vec<ResultRow>, StoreError> {
+/// The match results stored after the one numbered `after`, in the order stored, with their
+/// numbers.
+pub fn results(conn: &Connection, after: i64) -> Result<Vec<(i64, ResultRow)>, StoreError> {
     let rows = conn
         .prepare_cached(
-            "SELECT table_id, match_no, variant, at, places, listed FROM results ORDER BY n",
+            "SELECT n, table_id, match_no, variant, at, places, listed FROM results
+             WHERE n > ?1 ORDER BY n",
         )?
-        .query_map([], |row| {
-            Ok(ResultRow {
-                table: row.get(0)?,
-                match_no: row.get(1)?,
-                variant: row.get(2)?,
-                at: row.get(3)?,
-                places: row.get(4)?,
-                listed: row.get(5)?,
-            })
+        .query_map([after], |row| {
+            Ok((
+                row.get(0)?,
+                ResultRow {
+                    table: row.get(1)?,
+                    match_no: row.get(2)?,
+                    variant: row.get(3)?,
+                    at: row.get(4)?,
+                    places: row.get(5)?,
+                    listed: row.get(6)?,
+                },
+            ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)

@@ -13,7 +13,6 @@
 pub mod accounts;
 pub mod backup;
 mod checkpoint;
-mod fold;
 pub mod identity;
 mod load;
 mod schema;
@@ -27,16 +26,17 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use futures_util::future::BoxFuture;
 use rusqlite::Connection;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::watch;
 
 use super::{
-    Acker, BotAccount, NewBot, ResultRow, Startup, Store, StoreError, StoreStats, TableLog, Write,
+    Acker, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
+    StoreStats, TableLog, Upkeep, Write,
 };
 use crate::store::courier::Courier;
 use crate::store::health::Health;
+use crate::store::queue::{AccountOp, Queue, Request};
 use checkpoint::{CheckpointStats, Checkpointer};
 use identity::Identity;
-use writer::Request;
 
 /// The database's file name inside the data directory.
 pub const DB_FILE: &str = "parlor.db";
@@ -45,7 +45,7 @@ pub const DB_FILE: &str = "parlor.db";
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     /// Where requests for the writer thread go.
-    tx: mpsc::UnboundedSender<Request>,
+    queue: Queue,
     /// The database file, or `None` in memory.
     path: Option<PathBuf>,
     /// What the checkpointer has done, when there is one.
@@ -106,9 +106,8 @@ impl SqliteStore {
     /// checkpointer for a file (without one, SQLite checkpoints inside commits). The writer
     /// holds the data directory's `lock` until it stops.
     fn start(conn: Connection, path: Option<PathBuf>, lock: Option<std::fs::File>) -> SqliteStore {
-        let (tx, rx) = mpsc::unbounded_channel();
-        // Every statement of the hot path stays prepared: the writes' and the log's multi-row
-        // inserts of each size (see `fold`) are more than the default 16.
+        let (queue, rx) = Queue::new();
+        // Every statement of the writer stays prepared (more than the default 16).
         conn.set_prepared_statement_cache_capacity(64);
         let checkpointer = path.as_deref().and_then(|path| {
             let started =
@@ -129,7 +128,7 @@ impl SqliteStore {
             .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock, &courier))
             .expect("spawning the database writer thread");
         SqliteStore {
-            tx,
+            queue,
             path,
             checkpoints,
             health,
@@ -141,25 +140,33 @@ impl SqliteStore {
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
-
-    /// Runs `work` on the writer's connection, after everything queued before it.
-    fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
-    ) -> BoxFuture<'static, Result<T, StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let job = writer::Job(Box::new(move |conn| {
-            let _ = reply.send(work(conn));
-        }));
-        let sent = self.tx.send(Request::Run(job));
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)?
-        })
-    }
 }
 
 impl Store for SqliteStore {
+    /// Queues a write; `ack` is answered when it is committed. Writes are committed and
+    /// acknowledged in the order they were appended, so the acknowledgement of a step's last
+    /// write covers the whole step.
+    fn append_then(&self, write: Write, ack: Acker) {
+        self.queue.write(write, ack);
+    }
+
+    /// Waits until everything queued before this call is committed.
+    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.queue.wait(|reply| Request::Barrier { reply })
+    }
+
+    /// Everything stored about one table (open or closed), read after every write queued
+    /// before this call.
+    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
+        let id = id.to_string();
+        self.queue.ask(|reply| Request::Load { id, reply })
+    }
+
+    /// `false` while the writer's commits fail and it retries them.
+    fn saving(&self) -> watch::Receiver<bool> {
+        self.health.saving()
+    }
+
     /// The checkpointer's figures (`None` for a store in memory).
     fn stats(&self) -> Option<StoreStats> {
         let stats = self.checkpoints.as_deref()?;
@@ -171,20 +178,45 @@ impl Store for SqliteStore {
         })
     }
 
-    /// Deletes old closed tables in the writer thread, between commits.
-    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Prune {
-            before,
-            limit,
-            reply,
-        });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)?
-        })
+    /// Commits everything queued, stops the writer thread and waits for it to finish.
+    /// Later writes fail (their tables never send what they would have written).
+    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.queue.wait(|reply| Request::Shutdown { reply })
+    }
+}
+
+impl Results for SqliteStore {
+    /// Reads the results in the writer thread, after everything queued before.
+    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
+        let all = self.queue.ask(|reply| Request::Results { after: 0, reply });
+        Box::pin(async move { Ok(all.await?.into_iter().map(|(_, row)| row).collect()) })
+    }
+}
+
+impl BotAccounts for SqliteStore {
+    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
+        self.queue.account(|reply| AccountOp::Add(bot, reply))
     }
 
+    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
+        self.queue.account(AccountOp::List)
+    }
+
+    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let name = name.to_string();
+        self.queue.account(|reply| AccountOp::Revoke(name, reply))
+    }
+
+    fn bot_by_token(
+        &self,
+        token_hash: &str,
+    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
+        let hash = token_hash.to_string();
+        self.queue.account(|reply| AccountOp::ByToken(hash, reply))
+    }
+}
+
+impl Upkeep for SqliteStore {
     /// Healthy when a small real commit goes through the writer (after everything queued
     /// before it) and a file can be created, written and synced in the data directory.
     /// Unhealthy at once while the writer's commits fail (it is retrying them).
@@ -192,16 +224,14 @@ impl Store for SqliteStore {
         if let Some(err) = self.health.failing() {
             return Box::pin(async move { Err(StoreError::Failing(err)) });
         }
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Probe { reply });
+        let probe = self.queue.ask(|reply| Request::Probe { reply });
         let dir = self
             .path
             .as_deref()
             .and_then(Path::parent)
             .map(Path::to_path_buf);
         Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)??;
+            probe.await?;
             if let Some(dir) = dir {
                 tokio::task::spawn_blocking(move || probe_dir(&dir))
                     .await
@@ -214,82 +244,12 @@ impl Store for SqliteStore {
         })
     }
 
-    /// `false` while the writer's commits fail and it retries them.
-    fn saving(&self) -> watch::Receiver<bool> {
-        self.health.saving()
-    }
-
-    /// Queues a write; `ack` is answered when it is committed. Writes are committed and
-    /// acknowledged in the order they were appended, so the acknowledgement of a step's last
-    /// write covers the whole step.
-    fn append_then(&self, write: Write, ack: Acker) {
-        // A writer gone drops the request, and with it `ack`, which reports it.
-        let _ = self.tx.send(Request::Write { write, ack });
-    }
-
-    /// Waits until everything queued before this call is committed.
-    fn flushed(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Barrier { reply });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)
-        })
-    }
-
-    /// Everything stored about one table (open or closed), read after every write queued
-    /// before this call.
-    fn table_log(&self, id: &str) -> BoxFuture<'_, Result<Option<TableLog>, StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Load {
-            id: id.to_string(),
+    /// Deletes old closed tables in the writer thread, between commits.
+    fn prune(&self, before: i64, limit: usize) -> BoxFuture<'_, Result<usize, StoreError>> {
+        self.queue.ask(|reply| Request::Prune {
+            before,
+            limit,
             reply,
-        });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)?
-        })
-    }
-
-    /// Reads the results in the writer thread, after everything queued before.
-    fn results(&self) -> BoxFuture<'_, Result<Vec<ResultRow>, StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Results { reply });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)?
-        })
-    }
-
-    fn add_bot(&self, bot: NewBot) -> BoxFuture<'_, Result<bool, StoreError>> {
-        self.run(move |conn| accounts::insert(conn, &bot))
-    }
-
-    fn bot_accounts(&self) -> BoxFuture<'_, Result<Vec<BotAccount>, StoreError>> {
-        self.run(|conn| accounts::list(conn))
-    }
-
-    fn revoke_bot(&self, name: &str) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let name = name.to_string();
-        self.run(move |conn| accounts::revoke(conn, &name))
-    }
-
-    fn bot_by_token(
-        &self,
-        token_hash: &str,
-    ) -> BoxFuture<'_, Result<Option<BotAccount>, StoreError>> {
-        let hash = token_hash.to_string();
-        self.run(move |conn| accounts::by_token(conn, &hash))
-    }
-
-    /// Commits everything queued, stops the writer thread and waits for it to finish.
-    /// Later writes fail (their tables never send what they would have written).
-    fn close(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let sent = self.tx.send(Request::Shutdown { reply });
-        Box::pin(async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            rx.await.map_err(|_| StoreError::Closed)
         })
     }
 }
@@ -321,8 +281,6 @@ fn open_file(path: &Path) -> Result<(Connection, Startup, bool), StoreError> {
         identity::stamp(&conn).map_err(|err| read_only(path, err))?;
     }
     writer::probe(&mut conn).map_err(|err| read_only(path, err))?;
-    // A process that was killed left actions in the log that are not folded yet.
-    fold::fold_all(&mut conn)?;
     let mut startup = Startup::default();
     let mut damaged = false;
     for id in load::open_table_ids(&conn)? {
@@ -360,9 +318,8 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
         tracing::warn!(mode, "the database could not switch to WAL mode");
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // Moves are appended to the log's ring and folded into each table's runs a dozen at a
-    // time (`fold`), so few pages are read back whatever the cache, and those come from the
-    // operating system's cache: a small cache costs little time and saves memory per table.
+    // A small cache saves memory per table; the pages it misses come from the operating
+    // system's cache.
     conn.pragma_update(None, "cache_size", -512)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())
@@ -405,8 +362,8 @@ fn read_damaged(path: &Path) -> Startup {
             file.set_len(expected).map_err(|err| io("padding", err))?;
         }
         let mut conn = Connection::open(&copy)?;
-        if let Err(err) = fold::fold_all(&mut conn) {
-            tracing::error!(%err, "the action log of the damaged file could not be folded: its newest actions are lost");
+        if let Err(err) = schema::migrate(&mut conn) {
+            tracing::error!(%err, "the damaged file's schema could not be brought up to date: its tables may not be readable");
         }
         for id in load::open_table_ids(&conn)? {
             match load::table_log(&conn, &id, load::Scope::LastMatch) {
@@ -466,7 +423,5 @@ fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
     Ok(aside)
 }
 
-#[cfg(test)]
-mod fold_tests;
 #[cfg(test)]
 mod tests;

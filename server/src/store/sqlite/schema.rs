@@ -100,7 +100,7 @@ pub const MIGRATIONS: &[&str] = &[
     ",
     // 7: accepted actions are appended to one of these in arrival order, whatever their
     // table, and folded into `actions` later, many of a table's at once; the two are used in
-    // turn, each emptied whole (see the writer's `fold`).
+    // turn, each emptied whole (until version 12).
     "
     CREATE TABLE action_log (
         n         INTEGER PRIMARY KEY,  -- the order appended
@@ -122,7 +122,7 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     ",
     // 8: actions are folded into runs, a row holding consecutive actions of one table and
-    // match (see `fold.rs`), instead of a row each. The actions stored so far
+    // match, instead of a row each (until version 12). The actions stored so far
     // become runs: a table's actions in one match whose indexes follow each other (an index
     // less its rank is the same for all of them) make one. A damaged action that is not JSON
     // is kept as a JSON string, so that the rest still converts (its table is then restored
@@ -147,7 +147,7 @@ pub const MIGRATIONS: &[&str] = &[
         GROUP BY table_id, match_no, island;
     DROP TABLE actions;
     ",
-    // 9: the log's ring holds batches of actions, a row each (see `fold.rs`), instead of a
+    // 9: the log's ring holds batches of actions, a row each (until version 12), instead of a
     // row per action. `action_log_all` reads every log as rows of one action each: the two
     // tables of earlier versions (folded and emptied on opening) and the batches.
     "
@@ -176,6 +176,36 @@ pub const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE bot_accounts ADD COLUMN skeleton TEXT;
     CREATE UNIQUE INDEX bot_accounts_by_skeleton ON bot_accounts (skeleton);
+    ",
+    // 12: the action log is one row per action again, as in Postgres: every action of the
+    // runs and of the older logs (the ring of batches, `action_log`, `action_log_b`) moves to
+    // `actions`, and those go. An action both in a run and in a log counts once (the run's),
+    // and of a repeat in the logs the first appended is kept, as their fold kept it; each
+    // action's text is what reading the runs and logs gave back. A damaged run or batch that
+    // is not JSON is skipped: its table is then restored up to the step before it.
+    "
+    CREATE TABLE actions (
+        table_id  TEXT NOT NULL,
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,     -- from 0 within the match
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL,     -- the table's event counter after this action
+        PRIMARY KEY (table_id, match_no, idx)
+    ) STRICT, WITHOUT ROWID;
+    INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
+        SELECT r.table_id, r.match_no, r.first_idx + a.key, a.value ->> 0, a.value -> 1,
+               a.value ->> 2
+        FROM action_runs AS r,
+             json_each(iif(json_valid(r.actions), r.actions, '[]')) AS a
+        ORDER BY r.table_id, r.match_no, r.first_idx, a.key;
+    INSERT OR IGNORE INTO actions (table_id, match_no, idx, seat, action, seq)
+        SELECT table_id, match_no, idx, seat, action, seq FROM action_log_all ORDER BY n;
+    DROP VIEW action_log_all;
+    DROP TABLE action_batches;
+    DROP TABLE action_log;
+    DROP TABLE action_log_b;
+    DROP TABLE action_runs;
     ",
 ];
 
@@ -246,4 +276,119 @@ fn hash_clear_tokens(conn: &mut Connection) -> Result<(), StoreError> {
         "seat tokens stored in clear by an older version are now stored hashed"
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::{Connection, params};
+
+    use super::{MIGRATIONS, migrate};
+
+    /// A database of version 11, the last with the log in tiers.
+    fn version_11() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..11] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 11).unwrap();
+        conn
+    }
+
+    fn play(card: &str) -> String {
+        format!(r#"{{"type":"play","card":"{card}"}}"#)
+    }
+
+    /// Every action of `table`: (match, index, seat, action, seq).
+    fn actions(conn: &Connection, table: &str) -> Vec<(u32, u32, u8, String, i64)> {
+        conn.prepare(
+            "SELECT match_no, idx, seat, action, seq FROM actions WHERE table_id = ?1
+             ORDER BY match_no, idx",
+        )
+        .unwrap()
+        .query_map([table], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
+    /// Version 12 gathers every tier into `actions`: the runs, then what only the logs hold
+    /// (a ring's batch still holding actions already folded, the older two logs), each action
+    /// once, the first appended of a repeat; a damaged batch is skipped; the tiers go.
+    #[test]
+    fn version_12_moves_every_tier_of_the_log_to_one_row_per_action() {
+        let mut conn = version_11();
+        // Runs: match 1, 0..=2; match 2, 0..=0.
+        let run = |first: u32, cards: &[&str]| -> String {
+            let items: Vec<String> = cards
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("[{},{},{}]", (first as usize + i) % 4, play(c), 10 + i))
+                .collect();
+            format!("[{}]", items.join(","))
+        };
+        for (match_no, first, last, json) in [
+            (1, 0, 2, run(0, &["2C", "3C", "4C"])),
+            (2, 0, 0, run(0, &["5C"])),
+        ] {
+            conn.execute(
+                "INSERT INTO action_runs VALUES ('t', ?1, ?2, ?3, ?4)",
+                params![match_no, first, last, json],
+            )
+            .unwrap();
+        }
+        // The ring: a batch with an action already folded (1, 2) and newer ones of two tables,
+        // then a damaged batch.
+        let entries = format!(
+            "[[\"t\",1,2,2,12,{}],[\"t\",2,1,1,21,{}],[\"u \\\"odd\\\"\",1,0,3,5,{}]]",
+            play("9H"),
+            play("6C"),
+            play("AS")
+        );
+        conn.execute(
+            "INSERT INTO action_batches VALUES (0, ?1), (1, 'not json')",
+            [entries],
+        )
+        .unwrap();
+        // The older logs: a newer action, and a repeat of it appended later (dropped).
+        conn.execute(
+            "INSERT INTO action_log VALUES (1, 't', 2, 2, 2, ?1, 22)",
+            [play("7C")],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO action_log_b VALUES (2, 't', 2, 2, 0, ?1, 99)",
+            [play("KD")],
+        )
+        .unwrap();
+
+        migrate(&mut conn).unwrap();
+
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        assert_eq!(
+            actions(&conn, "t"),
+            vec![
+                (1, 0, 0, play("2C"), 10),
+                (1, 1, 1, play("3C"), 11),
+                (1, 2, 2, play("4C"), 12),
+                (2, 0, 0, play("5C"), 10),
+                (2, 1, 1, play("6C"), 21),
+                (2, 2, 2, play("7C"), 22),
+            ]
+        );
+        assert_eq!(actions(&conn, "u \"odd\""), vec![(1, 0, 3, play("AS"), 5)]);
+        let left: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name IN
+                 ('action_runs', 'action_batches', 'action_log', 'action_log_b', 'action_log_all')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0, "the tiers are gone");
+    }
 }

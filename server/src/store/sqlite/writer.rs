@@ -14,87 +14,22 @@ use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
-use super::fold::{self, Folder};
-use super::load;
+use super::{accounts, load};
+use crate::store::StoreError;
 use crate::store::courier::Courier;
 use crate::store::health::Health;
-use crate::store::records::{
-    CLOSED, ChatRow, MatchRow, ResultRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+use crate::store::queue::{
+    AccountOp, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed, count_commit,
+    head_writes, longer, stopping_unwritten, take_waiting,
 };
-use crate::store::{Acker, StoreError};
-
-/// The most requests written in one transaction.
-const MAX_BATCH: usize = 4096;
+use crate::store::records::{
+    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+};
 
 /// How long a busy writer waits for more writes before committing (a quiet one never
 /// waits): under load, a tenth of a move's round trip or less. Fewer, larger commits write
 /// fewer pages, and each commit's fixed cost is shared by more moves.
 const LINGER: std::time::Duration = std::time::Duration::from_millis(1);
-
-/// What the writer thread is asked to do.
-#[derive(Debug)]
-pub enum Request {
-    /// Store this; answer once committed (or failed).
-    Write {
-        /// The change.
-        write: Write,
-        /// The acknowledgement.
-        ack: Acker,
-    },
-    /// Answer once everything before is committed.
-    Barrier {
-        /// The answer.
-        reply: oneshot::Sender<()>,
-    },
-    /// Read one table.
-    Load {
-        /// Which.
-        id: String,
-        /// The answer.
-        reply: oneshot::Sender<Result<Option<TableLog>, StoreError>>,
-    },
-    /// Read every match result, in order.
-    Results {
-        /// The answer.
-        reply: oneshot::Sender<Result<Vec<ResultRow>, StoreError>>,
-    },
-    /// Delete old closed tables (see [`crate::store::Store::prune`]).
-    Prune {
-        /// Created before this, Unix milliseconds.
-        before: i64,
-        /// The most tables this time.
-        limit: usize,
-        /// How many went.
-        reply: oneshot::Sender<Result<usize, StoreError>>,
-    },
-    /// Write something small (a real commit) and answer whether it worked: the health probe.
-    Probe {
-        /// The answer.
-        reply: oneshot::Sender<Result<(), StoreError>>,
-    },
-    /// Run this on the connection, after the writes queued before it (bot accounts).
-    Run(Job),
-    /// Commit what is queued and stop.
-    Shutdown {
-        /// Answered after the last commit, just before the thread ends.
-        reply: oneshot::Sender<()>,
-    },
-}
-
-/// The first wait before a failed commit is tried again; it doubles up to [`RETRY_MAX`].
-const RETRY_FIRST: Duration = Duration::from_millis(50);
-
-/// The longest wait between tries of a failed commit.
-const RETRY_MAX: Duration = Duration::from_secs(2);
-
-/// Work for the writer's connection that answers through its own channel.
-pub struct Job(pub Box<dyn FnOnce(&mut Connection) + Send>);
-
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Job")
-    }
-}
 
 /// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
 /// The checkpointer, if any, is nudged after each commit. The data directory's `lock` is
@@ -115,7 +50,6 @@ pub fn run(
     courier: &Courier,
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
-    let mut folder = Folder::default();
     let mut busy = false;
     loop {
         if queue.is_empty() {
@@ -129,16 +63,10 @@ pub fn run(
                 std::thread::sleep(LINGER);
             }
         }
-        while queue.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(request) => queue.push_back(request),
-                Err(_) => break,
-            }
-        }
+        take_waiting(&mut rx, &mut queue);
         busy = queue.len() > 1;
         if let Some(reply) = serve(
             &mut conn,
-            &mut folder,
             &mut queue,
             &mut rx,
             checkpointer.as_ref(),
@@ -161,7 +89,6 @@ pub fn run(
 /// the stop request's answer, `None` when every sender is gone).
 fn serve(
     conn: &mut Connection,
-    folder: &mut Folder,
     queue: &mut VecDeque<Request>,
     rx: &mut mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<&Checkpointer>,
@@ -177,88 +104,59 @@ fn serve(
                     let _ = reply.send(());
                 }
                 Some(Request::Load { id, reply }) => {
-                    let _ = reply.send(table_log(conn, folder, &id));
+                    let _ = reply.send(load::table_log(conn, &id, load::Scope::All));
                 }
-                Some(Request::Results { reply }) => {
-                    let _ = reply.send(load::results(conn));
+                Some(Request::Results { after, reply }) => {
+                    let _ = reply.send(load::results(conn, after));
                 }
                 Some(Request::Prune {
                     before,
                     limit,
                     reply,
                 }) => {
-                    let _ = reply.send(prune(conn, folder, before, limit));
+                    let _ = reply.send(prune(conn, before, limit));
                 }
                 Some(Request::Probe { reply }) => {
                     let result = probe(conn);
                     health.set(result.as_ref().err().map(ToString::to_string));
                     let _ = reply.send(result);
                 }
-                Some(Request::Run(job)) => (job.0)(conn),
+                Some(Request::Account(op)) => account(conn, op),
                 Some(Request::Shutdown { reply }) => return Some(Some(reply)),
             }
             continue;
         }
         // The writes up to the next read, barrier or stop, in one transaction.
-        let count = queue
-            .iter()
-            .take(MAX_BATCH)
-            .take_while(|r| matches!(r, Request::Write { .. }))
-            .count();
-        let writes: Vec<&Write> = queue
-            .iter()
-            .take(count)
-            .filter_map(|r| match r {
-                Request::Write { write, .. } => Some(write),
-                _ => None,
-            })
-            .collect();
+        let writes = head_writes(queue);
+        let count = writes.len();
         let started = Instant::now();
-        let result = write_all(conn, folder, &writes);
-        metrics::histogram!("parlor_store_commit_seconds").record(started.elapsed().as_secs_f64());
-        metrics::counter!("parlor_store_commits_total").increment(1);
+        let result = write_all(conn, &writes);
+        count_commit(started, result.as_ref().ok().map(|_| count));
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(err) => {
                 // Nothing of it is stored: the same writes are tried again after a wait.
-                folder.rolled_back();
-                metrics::counter!("parlor_store_commit_failures_total").increment(1);
-                let err = err.to_string();
-                if health.failing().is_none() {
-                    tracing::error!(%err, writes = count, "could not write to the database: tables pause and it is tried again until it works");
-                }
-                health.set(Some(err));
+                commit_failed(health, &err, count);
                 match wait_to_retry(rx, queue, wait) {
                     Retry::Again => {
-                        wait = (wait * 2).min(RETRY_MAX);
+                        wait = longer(wait);
                         continue;
                     }
                     Retry::Stop(reply) => {
-                        tracing::error!(
-                            writes = count,
-                            "stopping with writes the database refused: they were never sent to anyone"
-                        );
+                        stopping_unwritten(count);
                         queue.clear();
                         return Some(reply);
                     }
                 }
             }
         };
-        if health.failing().is_some() {
-            tracing::info!("the database takes writes again: tables resume");
-        }
+        commit_worked(health);
         wait = RETRY_FIRST;
-        metrics::counter!("parlor_store_writes_total").increment(count as u64);
-        tracing::trace!(writes = count, "committed");
-        let answers = queue
-            .drain(..count)
-            .zip(outcomes)
-            .filter_map(|(request, outcome)| match request {
-                Request::Write { ack, .. } => Some((ack, outcome.map_err(|err| err.to_string()))),
-                _ => None,
-            })
+        let outcomes = outcomes
+            .into_iter()
+            .map(|outcome| outcome.map_err(|err| err.to_string()))
             .collect();
-        courier.answer(answers);
+        courier.answer(committed(queue, count, outcomes));
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         health.set(None);
         if let Some(checkpointer) = checkpointer {
@@ -268,12 +166,22 @@ fn serve(
     None
 }
 
-/// What to do after a failed commit.
-enum Retry {
-    /// Try it again.
-    Again,
-    /// Stop (answering this, if anyone asked).
-    Stop(Option<oneshot::Sender<()>>),
+/// Answers one bot account request.
+fn account(conn: &mut Connection, op: AccountOp) {
+    match op {
+        AccountOp::Add(bot, reply) => {
+            let _ = reply.send(accounts::insert(conn, &bot));
+        }
+        AccountOp::List(reply) => {
+            let _ = reply.send(accounts::list(conn));
+        }
+        AccountOp::Revoke(name, reply) => {
+            let _ = reply.send(accounts::revoke(conn, &name));
+        }
+        AccountOp::ByToken(hash, reply) => {
+            let _ = reply.send(accounts::by_token(conn, &hash));
+        }
+    }
 }
 
 /// Waits `wait` before a failed commit is tried again, queueing what arrives meanwhile; a
@@ -303,28 +211,8 @@ fn wait_to_retry(
 
 /// Deletes up to `limit` closed tables created before `before`, and everything of theirs,
 /// in one transaction.
-fn prune(
-    conn: &mut Connection,
-    folder: &mut Folder,
-    before: i64,
-    limit: usize,
-) -> Result<usize, StoreError> {
-    let result = prune_in(conn, folder, before, limit);
-    if result.is_err() {
-        folder.rolled_back();
-    }
-    result
-}
-
-/// [`prune`]'s transaction.
-fn prune_in(
-    conn: &mut Connection,
-    folder: &mut Folder,
-    before: i64,
-    limit: usize,
-) -> Result<usize, StoreError> {
+fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, StoreError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    folder.begin(&tx)?;
     let ids: Vec<String> = tx
         .prepare_cached(
             "SELECT id FROM tables WHERE status = ?1 AND created < ?2 ORDER BY created LIMIT ?3",
@@ -332,23 +220,17 @@ fn prune_in(
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        delete_rows(&tx, id)?;
+        delete_table(&tx, id)?;
     }
-    folder.delete_tables(&tx, &ids)?;
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
     Ok(ids.len())
 }
 
 /// Deletes a table and every row of it.
-fn delete_table(tx: &Connection, folder: &mut Folder, id: &str) -> rusqlite::Result<()> {
-    folder.cut(tx, id, 0, 0)?;
-    delete_rows(tx, id)
-}
-
-/// Deletes every row of a table but its actions.
-fn delete_rows(tx: &Connection, id: &str) -> rusqlite::Result<()> {
+fn delete_table(tx: &Connection, id: &str) -> rusqlite::Result<()> {
     for sql in [
+        "DELETE FROM actions WHERE table_id = ?1",
         "DELETE FROM chat WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",
         "DELETE FROM matches WHERE table_id = ?1",
@@ -357,15 +239,6 @@ fn delete_rows(tx: &Connection, id: &str) -> rusqlite::Result<()> {
         tx.prepare_cached(sql)?.execute(params![id])?;
     }
     Ok(())
-}
-
-/// Table `id` as stored, with its actions not folded yet.
-fn table_log(conn: &Connection, folder: &Folder, id: &str) -> Result<Option<TableLog>, StoreError> {
-    let mut log = load::table_log(conn, id, load::Scope::All)?;
-    if let Some(log) = &mut log {
-        log.actions.extend(folder.pending(conn, id)?);
-    }
-    Ok(log)
 }
 
 /// A real commit that changes nothing: the schema version written over itself (SQLite
@@ -380,12 +253,9 @@ pub fn probe(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// Stops the checkpointer, then folds the whole write-ahead log into the main file so the
 /// data directory is one tidy file.
-fn finish(mut conn: Connection, checkpointer: Option<Checkpointer>) {
+fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
     if let Some(checkpointer) = checkpointer {
         checkpointer.stop();
-    }
-    if let Err(err) = fold::fold_all(&mut conn) {
-        tracing::warn!(%err, "could not fold the action log on closing");
     }
     if let Err(err) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
         tracing::warn!(%err, "could not checkpoint the database on closing");
@@ -402,17 +272,14 @@ fn finish(mut conn: Connection, checkpointer: Option<Checkpointer>) {
 ///
 /// `BEGIN IMMEDIATE` and `COMMIT` are prepared once and kept, like every statement here: run
 /// through `Connection::transaction`, each commit parsed and compiled both again. Immediate:
-/// the transaction may read (a table's last stored action) before its first write, and a
-/// transaction that has read gives up at once, without the busy timeout, when it cannot take
-/// the write lock (held for a moment by the checkpointer restarting the log); taken first,
-/// the lock is waited for.
+/// the write lock (held for a moment by the checkpointer restarting the log) is waited for
+/// with the busy timeout, rather than given up at once by a transaction that has read.
 fn write_all(
     conn: &mut Connection,
-    folder: &mut Folder,
     writes: &[&Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
-    let result = write_in(conn, folder, writes).and_then(|outcomes| {
+    let result = write_in(conn, writes).and_then(|outcomes| {
         conn.prepare_cached("COMMIT")?.execute([])?;
         Ok(outcomes)
     });
@@ -426,20 +293,10 @@ fn write_all(
 }
 
 /// [`write_all`]'s work inside the transaction.
-fn write_in(
-    tx: &Connection,
-    folder: &mut Folder,
-    writes: &[&Write],
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    folder.begin(tx)?;
+fn write_in(tx: &Connection, writes: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut outcomes = Vec::with_capacity(writes.len());
     for write in writes {
-        if matches!(write, Write::Cut { .. } | Write::Deleted { .. }) {
-            // They delete log rows: the queued ones are written first, and a failure to
-            // write them fails the whole transaction, not this change alone.
-            folder.flush(tx)?;
-        }
-        match apply(tx, folder, write) {
+        match apply(tx, write) {
             Err(err) if !refused_for_itself(&err) => return Err(err),
             Err(err) => {
                 tracing::error!(%err, change = write.what(), "could not store a change");
@@ -448,7 +305,6 @@ fn write_in(
             Ok(()) => outcomes.push(Ok(())),
         }
     }
-    folder.settle(tx)?;
     Ok(outcomes)
 }
 
@@ -465,7 +321,7 @@ fn refused_for_itself(err: &StoreError) -> bool {
 }
 
 /// One change.
-fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), StoreError> {
+fn apply(tx: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Table(row) => {
             insert_table(tx, row)?;
@@ -485,7 +341,9 @@ fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), Stor
                 upsert_seat(tx, table, seat)?;
             }
         }
-        Write::Action { table, row } => folder.append(tx, table, row)?,
+        Write::Action { table, row } => {
+            insert_action(tx, table, row)?;
+        }
         Write::Chat { table, row, keep } => {
             insert_chat(tx, table, row)?;
             tx.prepare_cached("DELETE FROM chat WHERE table_id = ?1 AND n <= ?2")?
@@ -506,7 +364,6 @@ fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), Stor
             ])?;
         }
         Write::Closed { table } => {
-            folder.forget(table);
             tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
                 .execute(params![table, CLOSED])?;
         }
@@ -515,11 +372,15 @@ fn apply(tx: &Connection, folder: &mut Folder, write: &Write) -> Result<(), Stor
             match_no,
             from,
         } => {
-            folder.cut(tx, table, *match_no, *from)?;
+            tx.prepare_cached(
+                "DELETE FROM actions
+                 WHERE table_id = ?1 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+            )?
+            .execute(params![table, match_no, from])?;
             tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
                 .execute(params![table, match_no])?;
         }
-        Write::Deleted { table } => delete_table(tx, folder, table)?,
+        Write::Deleted { table } => delete_table(tx, table)?,
     }
     Ok(())
 }
@@ -575,6 +436,21 @@ fn upsert_seat(tx: &Connection, table: &str, seat: &SeatRow) -> rusqlite::Result
     ])
 }
 
+fn insert_action(tx: &Connection, table: &str, row: &ActionRow) -> rusqlite::Result<usize> {
+    tx.prepare_cached(
+        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        table,
+        row.match_no,
+        row.idx,
+        row.seat,
+        row.action,
+        row.seq as i64
+    ])
+}
+
 fn insert_chat(tx: &Connection, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO chat (table_id, n, seat, name, text, at)
@@ -599,7 +475,9 @@ pub fn insert_log(tx: &Connection, log: &TableLog) -> Result<(), StoreError> {
     for seat in &log.seats {
         upsert_seat(tx, &log.table.id, seat)?;
     }
-    fold::insert_actions(tx, &log.table.id, &log.actions)?;
+    for row in &log.actions {
+        insert_action(tx, &log.table.id, row)?;
+    }
     for row in &log.chat {
         insert_chat(tx, &log.table.id, row)?;
     }

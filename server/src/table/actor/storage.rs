@@ -17,7 +17,7 @@ use tokio_util::sync::ReusableBoxFuture;
 
 use super::TableActor;
 use crate::conn::frame;
-use crate::store::SharedStore;
+use crate::store::SharedLog;
 use crate::table::{TableError, TableMsg};
 
 /// Whether the table is paused, and what it watches to know.
@@ -30,7 +30,7 @@ pub(super) struct Pause {
 
 impl Pause {
     /// Watches `store`, if there is one.
-    pub(super) fn new(store: Option<&SharedStore>) -> Pause {
+    pub(super) fn new(store: Option<&SharedLog>) -> Pause {
         Pause {
             saving: SavingFlag::new(store.map(|store| store.saving())),
             since: None,
