@@ -3,7 +3,8 @@
 //! not see then.
 //!
 //! A recipient learns cards only from: its own `dealt` hand, `cards_passed` it gave or got,
-//! cards `played`, cards turned face up (`trump_shown`) and a `bad_card` shown to all. What
+//! cards `played`, cards turned face up (`trump_shown`, Euchre's `turned_up` and the turned
+//! card the dealer `picked_up`), its own `discarded_card` and a `bad_card` shown to all. What
 //! it knows is forgotten when a new hand starts: knowing last hand's cards says nothing about
 //! this one. Every other frame (snapshots, prompts, tables, errors) may only mention cards
 //! already known.
@@ -29,14 +30,16 @@ pub fn violations(frames: &[String], recipient: Option<Seat>) -> Vec<String> {
                 "cards_passed" if seat_is("from") || seat_is("to") => {
                     learned = cards_in(&event["cards"]);
                 }
-                "dealt" | "cards_passed" => {
+                "discarded_card" if seat_is("seat") => learned = cards_in(&event["card"]),
+                "dealt" | "cards_passed" | "discarded_card" => {
                     found.push(format!(
                         "frame {n}: a private event of another seat: {text}"
                     ));
                     continue;
                 }
                 "played" | "bad_card" => learned = cards_in(&event["card"]),
-                "trump_shown" => learned = cards_in(&event["cards"]),
+                "trump_shown" | "turned_up" => learned = cards_in(&event["cards"]),
+                "picked_up" => learned = cards_in(&event["card"]),
                 _ => {}
             }
         }
