@@ -99,6 +99,22 @@ mod tests {
     }
 
     #[test]
+    fn euchre_s_turned_card_is_public_and_a_discard_only_the_dealer_s() {
+        let frames = vec![
+            event(r#"{"kind":"hand_started","hand":0,"dealer":3,"pass":null}"#),
+            event(r#"{"kind":"turned_up","cards":["QH"]}"#),
+            event(r#"{"kind":"picked_up","seat":3,"card":"QH"}"#),
+            r#"{"type":"state","seq":4,"view":{"calling":{"picked_up":"QH"}}}"#.into(),
+            event(r#"{"kind":"discarded_card","seat":3,"card":"9C"}"#),
+            r#"{"type":"state","seq":6,"view":{"calling":{"discarded":"9C"}}}"#.into(),
+        ];
+        assert!(violations(&frames, Some(Seat(3))).is_empty());
+        let found = violations(&frames, Some(Seat(0)));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("a private event of another seat"));
+    }
+
+    #[test]
     fn another_hand_or_a_forgotten_card_is_caught() {
         let frames = vec![
             event(r#"{"kind":"dealt","seat":1,"cards":["2C"]}"#),
