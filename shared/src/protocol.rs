@@ -294,45 +294,39 @@ impl ClientMsg {
             return Err(ProtocolError::UnknownType(kind.to_string()));
         }
         if kind == "call" {
-            return CallFrame::read(value);
+            return parse_call(value);
         }
         serde_json::from_value(value).map_err(|e| ProtocolError::Invalid(e.to_string()))
     }
 }
 
-/// A `call` message, read apart from the other messages: serde's `deny_unknown_fields` on
-/// [`ClientMsg`] does not work with a flattened field (every field of the flattened [`Call`]
-/// reads as unknown), so the fields a call may have are checked here instead.
-#[derive(Deserialize)]
-struct CallFrame {
-    #[serde(flatten)]
-    call: Call,
-    #[serde(default)]
-    seat: Option<Seat>,
-    #[serde(default)]
-    seq: Option<u64>,
-}
-
-impl CallFrame {
-    /// Every field a `call` message may have.
-    const FIELDS: [&'static str; 6] = ["type", "call", "suit", "alone", "seat", "seq"];
-
-    /// The `call` message in `value` (its `type` already read), or why it is refused.
-    fn read(value: serde_json::Value) -> Result<ClientMsg, ProtocolError> {
-        let unknown = value
-            .as_object()
-            .and_then(|fields| fields.keys().find(|k| !Self::FIELDS.contains(&k.as_str())));
-        if let Some(field) = unknown {
-            return Err(ProtocolError::Invalid(format!("unknown field `{field}`")));
-        }
-        let frame: CallFrame =
-            serde_json::from_value(value).map_err(|e| ProtocolError::Invalid(e.to_string()))?;
-        Ok(ClientMsg::Call {
-            call: frame.call,
-            seat: frame.seat,
-            seq: frame.seq,
-        })
+/// Reads a `call` message. Its call's fields sit beside `type`, `seat` and `seq` (a flattened
+/// [`Call`]), which serde cannot read under `deny_unknown_fields` (it takes them for unknown
+/// fields); so they are checked here: the call's own fields, and no others.
+fn parse_call(value: serde_json::Value) -> Result<ClientMsg, ProtocolError> {
+    let invalid = |e: serde_json::Error| ProtocolError::Invalid(e.to_string());
+    let serde_json::Value::Object(mut fields) = value else {
+        return Err(ProtocolError::Invalid("a message is a JSON object".into()));
+    };
+    fields.remove("type");
+    let seat = match fields.remove("seat") {
+        Some(seat) => serde_json::from_value::<Option<Seat>>(seat).map_err(invalid)?,
+        None => None,
+    };
+    let seq = match fields.remove("seq") {
+        Some(seq) => serde_json::from_value::<Option<u64>>(seq).map_err(invalid)?,
+        None => None,
+    };
+    let own: &[&str] = match fields.get("call").and_then(serde_json::Value::as_str) {
+        Some("order_up") => &["call", "alone"],
+        Some("trump") => &["call", "suit", "alone"],
+        _ => &["call"],
+    };
+    if let Some(key) = fields.keys().find(|key| !own.contains(&key.as_str())) {
+        return Err(ProtocolError::Invalid(format!("unknown field `{key}`")));
     }
+    let call = serde_json::from_value(serde_json::Value::Object(fields)).map_err(invalid)?;
+    Ok(ClientMsg::Call { call, seat, seq })
 }
 
 /// The message of nearly every move, `{"type":"play","card":"QS"}` with an optional `"seq":N`
@@ -1209,6 +1203,66 @@ mod tests {
         assert_eq!(extra.unwrap_err().code(), "invalid_message");
         let no_suit = ClientMsg::parse(r#"{"type":"call","call":"trump"}"#);
         assert_eq!(no_suit.unwrap_err().code(), "invalid_message");
+    }
+
+    /// Every call a client may send reads back as itself, as the server's own clients write
+    /// it and by hand; a call with a field of another call, or an unknown one, is refused.
+    #[test]
+    fn call_messages_read_back_and_refuse_stray_fields() {
+        use crate::card::Suit;
+        let calls = [
+            Call::Pass,
+            Call::OrderUp { alone: false },
+            Call::OrderUp { alone: true },
+            Call::Trump {
+                suit: Suit::Hearts,
+                alone: true,
+            },
+            Call::DefendAlone,
+        ];
+        for call in calls {
+            for (seat, seq) in [(None, None), (Some(Seat(2)), Some(41))] {
+                let msg = ClientMsg::Call { call, seat, seq };
+                let text = serde_json::to_string(&msg).unwrap();
+                assert_eq!(ClientMsg::parse(&text).unwrap(), msg, "{text}");
+                assert_eq!(msg.action(), Some(Action::Call(call)));
+            }
+        }
+        let read = |text: &str| ClientMsg::parse(text).map(|m| m.action());
+        assert_eq!(
+            read(r#"{"type":"call","call":"order_up","seq":3}"#).unwrap(),
+            Some(Action::Call(Call::OrderUp { alone: false }))
+        );
+        assert_eq!(
+            read(r#"{"type":"call","call":"trump","suit":"S"}"#).unwrap(),
+            Some(Action::Call(Call::Trump {
+                suit: Suit::Spades,
+                alone: false
+            }))
+        );
+        for bad in [
+            r#"{"type":"call"}"#,
+            r#"{"type":"call","call":"shout"}"#,
+            r#"{"type":"call","call":"trump"}"#,
+            r#"{"type":"call","call":"trump","suit":"X"}"#,
+            r#"{"type":"call","call":"pass","suit":"H"}"#,
+            r#"{"type":"call","call":"pass","alone":true}"#,
+            r#"{"type":"call","call":"order_up","suit":"H"}"#,
+            r#"{"type":"call","call":"defend_alone","extra":1}"#,
+            r#"{"type":"call","call":"pass","seq":"7"}"#,
+        ] {
+            let err = ClientMsg::parse(bad).unwrap_err();
+            assert_eq!(err.code(), "invalid_message", "{bad}: {err}");
+        }
+        let err = ClientMsg::parse(r#"{"type":"call","call":"pass","sauce":1}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown field `sauce`"), "{err}");
+        let discard = ClientMsg::parse(r#"{"type":"discard","card":"9C","seq":5}"#).unwrap();
+        assert_eq!(
+            discard.action(),
+            Some(Action::Discard {
+                card: "9C".parse().unwrap()
+            })
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! not see then.
 //!
 //! A recipient learns cards only from: its own `dealt` hand, `cards_passed` it gave or got,
-//! cards `played`, cards turned face up (`trump_shown`) and a `bad_card` shown to all. What
+//! cards `played`, cards turned face up (`trump_shown`, Euchre's `turned_up` and the turned
+//! card the dealer `picked_up`), its own `discarded_card` and a `bad_card` shown to all. What
 //! it knows is forgotten when a new hand starts: knowing last hand's cards says nothing about
 //! this one. Every other frame (snapshots, prompts, tables, errors) may only mention cards
 //! already known.
@@ -29,14 +30,16 @@ pub fn violations(frames: &[String], recipient: Option<Seat>) -> Vec<String> {
                 "cards_passed" if seat_is("from") || seat_is("to") => {
                     learned = cards_in(&event["cards"]);
                 }
-                "dealt" | "cards_passed" => {
+                "discarded_card" if seat_is("seat") => learned = cards_in(&event["card"]),
+                "dealt" | "cards_passed" | "discarded_card" => {
                     found.push(format!(
                         "frame {n}: a private event of another seat: {text}"
                     ));
                     continue;
                 }
                 "played" | "bad_card" => learned = cards_in(&event["card"]),
-                "trump_shown" => learned = cards_in(&event["cards"]),
+                "trump_shown" | "turned_up" => learned = cards_in(&event["cards"]),
+                "picked_up" => learned = cards_in(&event["card"]),
                 _ => {}
             }
         }
@@ -93,6 +96,22 @@ mod tests {
             r#"{"type":"error","code":"x","message":"you hold AH?"}"#.into(),
         ];
         assert!(violations(&frames, Some(Seat(0))).is_empty());
+    }
+
+    #[test]
+    fn euchre_s_turned_card_is_public_and_a_discard_only_the_dealer_s() {
+        let frames = vec![
+            event(r#"{"kind":"hand_started","hand":0,"dealer":3,"pass":null}"#),
+            event(r#"{"kind":"turned_up","cards":["QH"]}"#),
+            event(r#"{"kind":"picked_up","seat":3,"card":"QH"}"#),
+            r#"{"type":"state","seq":4,"view":{"calling":{"picked_up":"QH"}}}"#.into(),
+            event(r#"{"kind":"discarded_card","seat":3,"card":"9C"}"#),
+            r#"{"type":"state","seq":6,"view":{"calling":{"discarded":"9C"}}}"#.into(),
+        ];
+        assert!(violations(&frames, Some(Seat(3))).is_empty());
+        let found = violations(&frames, Some(Seat(0)));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("a private event of another seat"));
     }
 
     #[test]

@@ -39,16 +39,26 @@ fn hand_secret(master: &[u8; 32], hand: u32) -> [u8; 32] {
     sha256(&[b"parlor hand v1", master, &hand.to_be_bytes()])
 }
 
+/// The ordered deck of these ranks (low to high) in each suit: clubs, diamonds, hearts, spades.
+fn ordered(ranks: &'static str) -> Vec<String> {
+    "CDHS"
+        .chars()
+        .flat_map(|s| ranks.chars().map(move |r| format!("{r}{s}")))
+        .collect()
+}
+
 /// The deck as card names, from the ordered deck (clubs 2..A, diamonds, hearts, spades).
 fn deck(secret: &[u8; 32]) -> Vec<String> {
-    let mut deck: Vec<String> = "CDHS"
-        .chars()
-        .flat_map(|s| "23456789TJQKA".chars().map(move |r| format!("{r}{s}")))
-        .collect();
-    let mut bytes = [0u8; 204];
+    shuffled(ordered("23456789TJQKA"), secret)
+}
+
+/// `deck` shuffled by the secret: `N - 1` keystream words, Fisher-Yates from the top.
+fn shuffled(mut deck: Vec<String>, secret: &[u8; 32]) -> Vec<String> {
+    let n = deck.len();
+    let mut bytes = vec![0u8; 4 * (n - 1)];
     rand_chacha::ChaCha20Rng::from_seed(*secret).fill_bytes(&mut bytes);
     for (step, w) in bytes.chunks_exact(4).enumerate() {
-        let i = 51 - step;
+        let i = n - 1 - step;
         let word = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
         let j = ((word * (i as u64 + 1)) >> 32) as usize;
         deck.swap(i, j);
@@ -482,4 +492,130 @@ fn verify_with_a_secret_deals_the_tables_deck_and_hand_sizes() {
         !ok && err.contains("`jokers` does not apply to hearts"),
         "{err}"
     );
+}
+
+/// Euchre deals its 24-card deck (nine to ace) by the same recipe: the secret of every hand
+/// of a whole match, read off the seats' streams, hashes to its commitment, deals each seat the
+/// five cards it got (one at a time from the dealer's left) and turns up the next card; and
+/// `parlor verify` accepts the server's record of a hand and refuses it with a card moved.
+#[tokio::test]
+async fn euchre_deals_its_short_deck_by_the_recipe() {
+    let dir = TempDir::new("fair-euchre");
+    let server = ServerProcess::start(dir.path());
+    let addr = server.addr;
+    let body = json!({"variant": "euchre", "options": {"target": 5, "defend_alone": true}});
+    let (id, _) = create(addr, body).await;
+    let (mut clients, practice) = seat_and_start(addr, &id, 4).await;
+    assert!(!practice, "a table's deals come from the OS");
+    parlor_tests::drive(&mut clients, &mut parlor_tests::Rng::new(3), |i, msg| {
+        i == 0 && is_match_over(msg)
+    })
+    .await;
+    for c in clients.iter_mut().skip(1) {
+        if !c.frames.iter().any(|f| f.contains("\"match_over\"")) {
+            c.recv_until(is_match_over).await;
+        }
+    }
+    let mut hands: BTreeMap<u32, SeenHand> = BTreeMap::new();
+    let mut turned: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for client in &clients {
+        let seat = client.seat.expect("seated").index();
+        let mut current = None;
+        for frame in &client.frames {
+            let Ok(ServerMsg::Event { event, .. }) = serde_json::from_str(frame) else {
+                continue;
+            };
+            match event {
+                Event::HandStarted {
+                    hand,
+                    dealer,
+                    commitment,
+                    ..
+                } => {
+                    let seen = hands.entry(hand).or_default();
+                    seen.commitment = Some(commitment.expect("a commitment").to_hex());
+                    seen.dealer = dealer.index();
+                    current = Some(hand);
+                }
+                Event::Dealt { cards, .. } => {
+                    let hand = current.expect("dealt after hand_started");
+                    hands
+                        .get_mut(&hand)
+                        .unwrap()
+                        .dealt
+                        .insert(seat, sorted(&cards));
+                }
+                Event::TurnedUp { cards } => {
+                    turned.insert(current.expect("turned after hand_started"), sorted(&cards));
+                }
+                Event::HandScored(result) => {
+                    let secret = result.secret.expect("the secret is revealed").to_hex();
+                    hands.get_mut(&result.hand).expect("started").secret = Some(secret);
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        hands.len() >= 2,
+        "a match of several hands: {}",
+        hands.len()
+    );
+    for (number, seen) in &hands {
+        let secret = unhex(seen.secret.as_ref().expect("revealed"));
+        assert_eq!(
+            Some(hex::encode(sha256(&[&secret]))),
+            seen.commitment,
+            "hand {number}: the secret matches the commitment"
+        );
+        let deck = shuffled(ordered("9TJQKA"), &secret);
+        let mut want = vec![Vec::new(); 4];
+        for (k, card) in deck[..20].iter().enumerate() {
+            want[(seen.dealer + 1 + k) % 4].push(card.clone());
+        }
+        assert_eq!(
+            seen.dealt.len(),
+            4,
+            "hand {number}: every seat's deal was seen"
+        );
+        for (seat, cards) in &seen.dealt {
+            want[*seat].sort();
+            assert_eq!(cards, &want[*seat], "hand {number} seat {seat}");
+        }
+        assert_eq!(
+            turned[number],
+            vec![deck[20].clone()],
+            "hand {number}: the turned card"
+        );
+    }
+
+    let (status, record) = http(addr, "GET", &format!("/api/tables/{id}/hands/0"), None).await;
+    assert_eq!(status, 200, "{record}");
+    let file = dir.path().join("euchre-hand.json");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let ok = Command::new(parlor_bin())
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&ok.stdout);
+    assert!(
+        ok.status.success() && out.starts_with("OK "),
+        "{out}{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let mut tampered = record.clone();
+    let card = tampered["dealt"][0].as_array().unwrap()[0].clone();
+    tampered["dealt"][0].as_array_mut().unwrap().remove(0);
+    tampered["dealt"][1].as_array_mut().unwrap().push(card);
+    std::fs::write(&file, tampered.to_string()).unwrap();
+    let bad = Command::new(parlor_bin())
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success(), "a moved card is caught");
+    assert!(err.contains("MISMATCH") && err.contains("seat 0"), "{err}");
+    server.stop();
 }

@@ -160,3 +160,149 @@ def test_the_bid_helpers_keep_to_the_prompt():
     spades.set_legal({"type": "bid", "min": 0, "max": 13, "forbidden": None})
     assert simple_bid(spades) == 1
     assert view.to_json()["legal"] == {"type": "bid", "min": 0, "max": 8, "forbidden": 4}
+
+
+@pytest.mark.parametrize("example", [
+    ("euchre_bot", "EuchreBot"), ("lowest_bot", "LowestBot"), ("whist_bot", "WhistBot"),
+])
+def test_examples_call_discard_and_play_euchre_legally(example):
+    """Every recorded Euchre prompt (tests/fixtures/views/euchre.json) gets a legal answer:
+    the example's own calls and discard, or the base class's for a bot without them."""
+    from parlor_bot.calling import Call
+
+    module, cls = example
+    bot = getattr(load_example(module), cls)()
+    kinds = []
+    for view in bidding_prompts("euchre"):
+        kinds.append(view.legal_kind)
+        if view.legal_kind == "call":
+            call = bot.call(view.copy())
+            assert isinstance(call, Call) and call in view.legal_calls(), view.summary()
+        elif view.legal_kind == "discard":
+            card = bot.discard(view.copy())
+            assert isinstance(card, Card) and card in view.legal, view.summary()
+        else:
+            card = bot.play_card(view.copy())
+            assert isinstance(card, Card) and card in view.legal, view.summary()
+    assert kinds.count("call") >= 3 and kinds.count("discard") >= 1 and kinds.count("play") >= 10
+
+
+def euchre_view(hand, trump=None, seat=0, dealer=3):
+    from parlor_bot import parse_cards
+    from parlor_bot.calling import Calling
+
+    view = View(variant="euchre", options={"defend_alone": False}, seat=seat, players=4,
+                trump=trump, dealer=dealer)
+    view.hand = parse_cards(hand)
+    view.calling = Calling()
+    return view
+
+
+def test_the_call_helpers_list_what_the_prompt_allows():
+    from parlor_bot import DEFEND, PASS, name_trump, order_up
+
+    view = euchre_view("JD JH 9H AS KC")
+    view.face_up = [Card("QH")]
+    view.set_legal({"type": "call", "order_up": True, "name": False, "except": None,
+                    "pass": True, "alone": True, "defend_alone": False})
+    assert view.legal_calls() == [PASS, order_up(), order_up(alone=True)]
+    assert view.turned_card == Card("QH")
+    assert "to do: call: pass, order up, order up alone" in view.summary()
+    # The second round: any suit but the turned one's; the dealer stuck may not pass.
+    view.set_legal({"type": "call", "order_up": False, "name": True, "except": "H",
+                    "pass": False, "alone": False, "defend_alone": False})
+    assert view.legal_calls() == [name_trump("C"), name_trump("D"), name_trump("S")]
+    view.set_legal({"type": "call", "order_up": False, "name": False, "except": None,
+                    "pass": True, "alone": False, "defend_alone": True})
+    assert view.legal_calls() == [PASS, DEFEND]
+    assert view.to_json()["legal"] == {
+        "type": "call", "order_up": False, "name": False, "except": None, "pass": True,
+        "alone": False, "defend_alone": True}
+    view.set_legal({"type": "play", "cards": ["JD"]})
+    assert view.legal_calls() == []
+    # On the wire a call sits beside the message's type.
+    assert name_trump("H", alone=True).to_json() == {"call": "trump", "suit": "H", "alone": True}
+    assert PASS.to_json() == {"call": "pass"} and DEFEND.to_json() == {"call": "defend_alone"}
+
+
+def test_the_simple_call_and_discard_count_the_bowers_as_trumps():
+    from parlor_bot import PASS, name_trump, order_up, simple_call, simple_discard
+
+    prompt = {"type": "call", "order_up": True, "name": False, "except": None, "pass": True,
+              "alone": True, "defend_alone": False}
+    # Hearts turned: the right and left bowers and the nine are three trumps and two bowers.
+    view = euchre_view("JH JD 9H AS KC")
+    view.face_up = [Card("QH")]
+    view.set_legal(prompt)
+    assert simple_call(view) == order_up()
+    # The same cards with spades turned: one trump, no bower.
+    view.face_up = [Card("QS")]
+    assert simple_call(view) == PASS
+    # Both bowers, the ace and king of trump and a side ace: alone.
+    view = euchre_view("JH JD AH KH AS")
+    view.face_up = [Card("QH")]
+    view.set_legal(prompt)
+    assert simple_call(view) == order_up(alone=True)
+    # A stuck dealer names its best suit, whatever its strength.
+    view = euchre_view("9C TD QS KS 9H", seat=3)
+    view.face_up = [Card("QH")]
+    view.set_legal({"type": "call", "order_up": False, "name": True, "except": "H",
+                    "pass": False, "alone": False, "defend_alone": False})
+    assert simple_call(view) == name_trump("S")
+    # The dealer's discard: never the left bower, the lowest side card.
+    view = euchre_view("JD 9H AS TC KC QH", trump="H", seat=3)
+    view.set_legal({"type": "discard", "from": ["TC", "KC", "JD", "9H", "QH", "AS"]})
+    assert simple_discard(view) == Card("TC")
+    view.set_legal({"type": "discard", "from": ["JD", "9H", "QH", "JH", "AH", "KH"]})
+    assert simple_discard(view) == Card("9H")
+    assert view.to_json()["legal"]["type"] == "discard"
+
+
+def test_the_bowers_win_and_follow_as_trumps():
+    from parlor_bot import Play, trick_winner, parse_cards
+
+    cards = parse_cards("AH JD 9D")
+    # Hearts trump: the left bower (JD) beats the ace of hearts, and the 9D does not trump.
+    assert trick_winner(cards, "H", bowers=True) == 1
+    # Without bowers the jack of diamonds is a diamond that cannot follow hearts.
+    assert trick_winner(cards, "H") == 0
+    assert trick_winner(parse_cards("JD JH"), "H", bowers=True) == 1
+    view = euchre_view("JD AD 9C", trump="H", seat=1)
+    view.trick = [Play(0, Card("KH"))]
+    assert view.led_suit == "H" and view.suit_of(Card("JD")) == "H" and view.has_suit("H")
+    assert view.would_win(Card("JD")) and not view.would_win(Card("AD"))
+    # The deck is the 24 cards from nine to ace.
+    assert len(view.unseen_cards()) == 24 - 3 - 1
+    assert all(c.rank >= 9 for c in view.deck())
+
+
+def test_a_thrown_in_hand_and_a_seat_sitting_out_are_followed():
+    from variant_facts import facts_for
+
+    view = euchre_view("9C TC JC QC KC", seat=0, dealer=3)
+    view.facts = facts_for("euchre")
+    view.hand_sizes = [5, 5, 5, 5]
+    view.scores, view.negatives, view.tricks_won = [0] * 4, [0] * 4, [0] * 4
+    view.apply_event({"kind": "hand_started", "hand": 1, "dealer": 3, "pass": None})
+    assert view.phase == "calling" and view.to_act == [0] and view.calling.calls == []
+    for seat in (0, 1, 2, 3, 0, 1, 2, 3):
+        view.apply_event({"kind": "called", "seat": seat, "call": "pass"})
+    view.apply_event({"kind": "thrown_in"})
+    assert view.to_act == [] and len(view.calling.calls) == 8
+    # The next hand seat 1 goes alone: seat 3 (the dealer) sits out and never picks up.
+    view.apply_event({"kind": "hand_started", "hand": 2, "dealer": 3, "pass": None})
+    view.apply_event({"kind": "turned_up", "cards": ["9S"]})
+    view.apply_event({"kind": "called", "seat": 0, "call": "pass"})
+    view.apply_event({"kind": "called", "seat": 1, "call": "order_up", "alone": True})
+    view.apply_event({"kind": "trump_made", "trump": "S", "maker": 1, "alone": True})
+    view.apply_event({"kind": "sits_out", "seat": 3})
+    assert view.phase == "playing" and view.sitting_out == [3] and view.to_act == [0]
+    assert view.trump_made.alone and view.trump == "S"
+    view.apply_event({"kind": "played", "seat": 0, "card": "9H"})
+    view.apply_event({"kind": "played", "seat": 1, "card": "TH"})
+    assert view.to_act == [2]
+    view.apply_event({"kind": "played", "seat": 2, "card": "AH"})
+    assert view.to_act == []
+    view.apply_event({"kind": "trick_won", "winner": 2, "cards": ["9H", "TH", "AH"]})
+    assert [p.seat for p in view.tricks[0].plays] == [0, 1, 2]
+    assert view.to_act == [2]

@@ -26,6 +26,8 @@ QUICK = {
     "whist": {"target": 1},
     "spades": {"target": 100},
     "ohhell": {"players": 4, "schedule": "down"},
+    # Defending alone on, so that some hands have a seat sitting out.
+    "euchre": {"target": 10, "defend_alone": True},
 }
 
 
@@ -90,6 +92,94 @@ def test_the_bidding_examples_play_a_whole_match_against_built_in_bots(server, v
         assert all(line.bags is not None for line in lines_seen)
 
 
+#: The other jack of each suit's colour: the left bower when that suit is trump.
+LEFT_BOWER = {"C": "JS", "S": "JC", "D": "JH", "H": "JD"}
+
+
+def euchre_trumps(cards, suit):
+    """The cards of ``cards`` that are trumps when ``suit`` is, the left bower among them."""
+    return [c for c in cards if c.suit == suit or str(c) == LEFT_BOWER[suit]]
+
+
+def euchre_points(line):
+    """A Euchre hand's points per seat, worked out from its tricks and how trump was made."""
+    made = line.trump_made
+    if made is None:
+        return [0, 0, 0, 0]
+    makers = made.maker % 2
+    tricks = line.tricks[makers] + line.tricks[makers + 2]
+    if tricks == 5:
+        side, points = makers, 4 if made.alone else 2
+    elif tricks >= 3:
+        side, points = makers, 1
+    else:
+        side, points = 1 - makers, 4 if made.defender_alone is not None else 2
+    return [points if seat % 2 == side else 0 for seat in range(4)]
+
+
+def test_the_euchre_example_plays_a_whole_match_against_built_in_bots(server):
+    """The Euchre example calls, discards and plays a match to its end against the server's
+    heuristic bots without an illegal move; its calls and discards follow its rules, the card
+    it discards is never played, and every hand's score is Euchre's."""
+    euchre = example("euchre_bot")
+    calls, discards, hands, lines_seen = [], [], [], []
+
+    class Recording(euchre.EuchreBot):
+        def call(self, view):
+            answer = super().call(view)
+            calls.append((view.copy(), answer))
+            return answer
+
+        def discard(self, view):
+            card = super().discard(view)
+            discards.append((view.copy(), card))
+            return card
+
+        def on_event(self, event, view):
+            if event["kind"] == "hand_scored":
+                hands.append(view.copy())
+
+        def on_match_over(self, view):
+            lines_seen.extend(view.history)
+
+    logged, log = lines()
+    result = Recording().run(server, variant="euchre", options={"target": 10, "defend_alone": True},
+                             opponents="heuristic", matches=1, seed=5, log=log)
+    assert result.matches == 1, logged
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    assert calls, "the bot was never asked to call"
+    for view, answer in calls:
+        assert answer in view.legal_calls(), view.summary()
+        if view.trump_made is not None:
+            assert answer.kind == "pass"  # it never defends alone
+            continue
+        round_one = any(c.kind == "order_up" for c in view.legal_calls())
+        suits = [view.turned_card.suit] if round_one else [
+            c.suit for c in view.legal_calls() if c.kind == "trump"]
+        good = [s for s in suits if len(euchre_trumps(view.hand, s)) >= 2
+                and any(c.rank == 11 for c in euchre_trumps(view.hand, s))]
+        if good:
+            assert answer.kind in ("order_up", "trump") and not answer.alone, view.summary()
+            assert answer.kind == "order_up" or answer.suit in good
+        elif any(c.kind == "pass" for c in view.legal_calls()):
+            assert answer.kind == "pass", view.summary()
+    for view, card in discards:
+        side = [c for c in view.hand if c not in euchre_trumps(view.hand, view.trump)]
+        assert card in view.hand and (card in side or not side)
+        assert not side or card.rank == min(c.rank for c in side)
+    # The hands the bot dealt and discarded in: its own view keeps the discard, never played.
+    own = [v for v in hands if v.calling.discarded is not None]
+    assert len(own) == len(discards)
+    for view in own:
+        assert view.calling.discarded not in view.played_cards()
+    assert lines_seen and len(lines_seen) == len(result.hand_points) == len(hands)
+    for line in lines_seen:
+        assert line.points == euchre_points(line), line
+        assert sum(line.tricks) == (0 if line.trump_made is None else 5)
+    winners = result.winners[0]
+    assert winners and all(result.match_totals[0][s] >= 10 for s in winners)
+
+
 def test_the_server_publishes_the_facts_the_fixtures_were_recorded_with(server):
     listed = {v["name"]: v for v in variants(server)}
     assert set(listed) == set(QUICK)
@@ -121,17 +211,55 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
             checked.append(view)
             return view.hand[:3]
 
+        def call(self, view):
+            assert view.phase == "calling" and view.to_act == [view.seat]
+            assert len(view.hand) == view.hand_sizes[view.seat] == 5
+            allowed = view.legal_calls()
+            assert allowed and len(set(allowed)) == len(allowed)
+            made = view.trump_made
+            if made is None:
+                # Nobody made trump yet: every call so far was a pass.
+                assert all(c.kind == "pass" for _, c in view.calling.calls)
+                assert view.turned_card in view.face_up
+            else:
+                # A defender asked whether to defend alone.
+                assert [c.kind for c in allowed] == ["pass", "defend_alone"]
+                assert view.seat % 2 != made.maker % 2 and view.trump == made.trump
+            checked.append(view)
+            return allowed[len(checked) % len(allowed)]
+
+        def discard(self, view):
+            assert view.phase == "discarding" and view.seat == view.dealer
+            assert view.to_act == [view.seat] and view.trump == view.turned_card.suit
+            assert view.turned_card in view.hand and len(view.hand) == 6
+            assert set(view.legal) == set(view.hand)
+            checked.append(view)
+            return view.legal[len(checked) % 6]
+
         def play_card(self, view):
             assert set(view.legal) <= set(view.hand)
             assert len(view.hand) == view.hand_sizes[view.seat]
+            playing = view.players - len(view.sitting_out)
+            assert view.seat not in view.sitting_out
             played = len(view.played_cards())
-            assert played == len(view.tricks) * view.players + len(view.trick)
+            assert played == len(view.tricks) * playing + len(view.trick)
             assert sum(view.tricks_won) == len(view.tricks)
-            assert all(t.plays[trick_winner(t.cards, view.trump)].seat == t.winner for t in view.tricks)
+            assert all(t.plays[trick_winner(t.cards, view.trump, view.bowers)].seat == t.winner
+                       for t in view.tricks)
             assert view.to_act == [view.seat]
             if view.trick:
                 assert view.trick_leader == view.trick[0].seat
-                assert (view.trick[-1].seat + 1) % view.players == view.seat
+                # The next seat that plays: a lone maker against a lone defender leaves two.
+                after = (view.trick[-1].seat + 1) % view.players
+                while after in view.sitting_out:
+                    after = (after + 1) % view.players
+                assert after == view.seat
+                # Following suit as the server sees it (in Euchre the left bower is a trump);
+                # a seat void in the suit may play more (Hearts keeps some cards back).
+                led = view.led_suit
+                follow = [c for c in view.hand if view.suit_of(c) == led]
+                if follow:
+                    assert set(view.legal) == set(follow)
             if view.history:
                 assert view.scores == view.history[-1].totals or variant == "tricks"
             if view.bids is not None:
@@ -146,6 +274,8 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
         assert any(v.legal_kind == "pass" for v in checked)
     if variant in ("spades", "ohhell"):
         assert any(v.legal_kind == "bid" for v in checked)
+    if variant == "euchre":
+        assert any(v.legal_kind == "call" for v in checked)
     assert sum(1 for v in checked if v.legal_kind == "play") >= 5
 
 
@@ -491,7 +621,7 @@ FIELDS = [
     "variant", "options", "seat", "players", "phase", "hand_number", "dealer", "hand",
     "hand_sizes", "trump", "face_up", "trick", "tricks", "tricks_won", "hearts_broken",
     "pass_direction", "scores", "negatives", "pool", "history", "legal", "legal_kind", "bids",
-    "bid_min", "bid_max", "bid_forbidden",
+    "bid_min", "bid_max", "bid_forbidden", "calling", "call_prompt",
 ]
 
 
@@ -525,6 +655,14 @@ def test_the_view_built_from_events_equals_the_servers_snapshot(server, variant)
         def bid(self, view):
             self.check(view)
             return view.legal_bids[0]
+
+        def call(self, view):
+            self.check(view)
+            return view.legal_calls()[-1]
+
+        def discard(self, view):
+            self.check(view)
+            return min(view.legal)
 
         def play_card(self, view):
             self.check(view)

@@ -114,7 +114,13 @@ class Generator:
                         vname = self.variant_name(hint, variant) or f"{hint}{i}"
                         bases = []
                         if "$ref" in variant:
-                            bases = [self.define(variant["$ref"].rsplit("/", 1)[-1])]
+                            key = variant["$ref"].rsplit("/", 1)[-1]
+                            if self.is_class(key):
+                                bases = [self.define(key)]
+                            else:
+                                # A tag beside a union (an action carrying a call): the union's
+                                # fields are the message's, as in a message that flattens it.
+                                variant = {**variant, "oneOf": self.defs[key].get("oneOf", [])}
                         parts.append(repr(self.typed_dict(vname, variant, bases=bases)))
                     else:
                         parts.append(self.expr(variant, f"{hint}{i}"))

@@ -3,8 +3,9 @@
 // A small Parlor bot for Node, typed with the generated protocol.d.ts (checked by `tsc`).
 // It creates a table (or joins --table), fills the other seats with built-in bots when it is
 // the host, starts, and answers each prompt once, naming the prompt's `seq`: the first legal
-// card or pass, and in the games where players bid (spades, ohhell) a count of its aces and
-// trumps. It stops when the match is over.
+// card or pass, in the games where players bid (spades, ohhell) a count of its aces and
+// trumps, and in Euchre a call from the length of its suits and the discard of its lowest side
+// card. It stops when the match is over.
 //
 //   node examples/bot.mjs --url http://127.0.0.1:8080 [--table ID] [--variant hearts]
 //                         [--target 20] [--options '{"players":4}'] [--seed 7] [--name node-bot]
@@ -49,9 +50,61 @@ export function simpleBid(legal, view) {
   return bid;
 }
 
+/** Ranks from low to high, as cards are written ("T" for ten). */
+const RANKS = '23456789TJQKA';
+
+/** The other suit of each suit's colour: its jack is the left bower when the suit is trump. */
+/** @type {Record<string, string>} */
+const SAME_COLOUR = { C: 'S', S: 'C', D: 'H', H: 'D' };
+
+/**
+ * A Euchre call: the suit it would make trump (the turned card's when ordering up, else its
+ * longest suit the prompt lets it name), made when it holds three or more cards of it (the jack
+ * of the same colour, the left bower, counted in), never alone; otherwise a pass, or for a dealer
+ * who must name a suit, that suit anyway.
+ * @param {Extract<Legal, { type: 'call' }>} legal
+ * @param {PlayerView} view
+ * @returns {import('parlor-protocol').Call}
+ */
+export function simpleCall(legal, view) {
+  /** @param {string} suit */
+  const holding = (suit) => {
+    const left = `J${SAME_COLOUR[suit]}`;
+    return view.hand.filter((card) => card.slice(-1) === suit || card === left).length;
+  };
+  if (legal.order_up) {
+    const turned = (view.face_up[0] ?? '').slice(-1);
+    if (turned && holding(turned) >= 3) return { call: 'order_up', alone: false };
+  } else if (legal.name) {
+    /** @type {import('parlor-protocol').Suit[]} */
+    const suits = ['C', 'D', 'H', 'S'];
+    const open = suits.filter((suit) => suit !== legal.except);
+    const best = open.reduce((a, b) => (holding(b) > holding(a) ? b : a));
+    if (holding(best) >= 3 || !legal.pass) return { call: 'trump', suit: best, alone: false };
+  }
+  // A defender asked whether to defend alone passes too.
+  return { call: 'pass' };
+}
+
+/**
+ * The dealer's Euchre discard: its lowest card that is not of the trump suit (nor the left
+ * bower), else its lowest card.
+ * @param {Extract<Legal, { type: 'discard' }>} legal
+ * @param {PlayerView} view
+ * @returns {string}
+ */
+export function simpleDiscard(legal, view) {
+  const trump = view.trump ?? '';
+  const left = trump ? `J${SAME_COLOUR[trump]}` : '';
+  const side = legal.from.filter((card) => card.slice(-1) !== trump && card !== left);
+  const pool = side.length > 0 ? side : legal.from;
+  return pool.reduce((a, b) => (RANKS.indexOf(b[0]) < RANKS.indexOf(a[0]) ? b : a));
+}
+
 /**
  * The answer to a prompt: a play prompt's first card, a pass prompt's first `count` cards, a
- * bid prompt's {@link simpleBid}.
+ * bid prompt's {@link simpleBid}, a call prompt's {@link simpleCall}, a discard prompt's
+ * {@link simpleDiscard}.
  * @param {Legal} legal
  * @param {number} seq
  * @param {PlayerView} view the prompt's view of the table
@@ -65,6 +118,10 @@ export function answer(legal, seq, view) {
       return { type: 'pass', cards: legal.from.slice(0, legal.count), seq };
     case 'bid':
       return { type: 'bid', tricks: simpleBid(legal, view), seq };
+    case 'call':
+      return { type: 'call', ...simpleCall(legal, view), seq };
+    case 'discard':
+      return { type: 'discard', card: simpleDiscard(legal, view), seq };
     default:
       return null;
   }

@@ -2,8 +2,9 @@
 // with `npm install parlor-protocol-<version>.tgz` (and so its dependency, ws), a TypeScript
 // file there type-checks against the installed types, and the example bot, run from the
 // installed package, plays a whole match against a real `parlor serve` (the debug build, or
-// $PARLOR_BIN): it creates a Hearts table (then a Spades and an Oh Hell one), fills it with
-// built-in bots, passes, bids and plays every prompt, and ends with the match. The loops are
+// $PARLOR_BIN): it creates a Hearts table (then a Spades, an Oh Hell and a Euchre one), fills it
+// with built-in bots, passes, bids, calls, discards and plays every prompt, and ends with the
+// match. The loops are
 // bounded by message counts, not by time.
 
 import { after, before, test } from 'node:test';
@@ -144,4 +145,19 @@ test('the example bot bids (never the hook\'s forbidden bid) through a whole Oh 
   const { out } = await playMatch(['--variant', 'ohhell', '--options', options, '--seed', '7']);
   // Five seats, as the option asked: the host filled them all.
   assert.match(out, /^match over: winners [0-9,]+, totals (-?\d+,){4}-?\d+$/m);
+});
+
+test('the example bot calls, discards and plays a whole Euchre match', async () => {
+  const options = JSON.stringify({ target: 5, defend_alone: true });
+  const { out } = await playMatch(['--variant', 'euchre', '--options', options, '--seed', '7']);
+  assert.match(out, /^match over: winners [0-9,]+, totals (-?\d+,){3}-?\d+$/m);
+  // Partners win together, at the target or past it.
+  const [, winners, totals] = /** @type {RegExpMatchArray} */ (
+    out.match(/^match over: winners ([0-9,]+), totals ([-0-9,]+)$/m)
+  );
+  const won = winners.split(',').map(Number);
+  const points = totals.split(',').map(Number);
+  assert.equal(won.length, 2);
+  assert.equal(won[0] % 2, won[1] % 2);
+  assert.ok(won.every((seat) => points[seat] >= 5), out);
 });

@@ -1,5 +1,5 @@
 """Write a Parlor bot as a few methods: ``play_card(view)``, and where the game asks for them
-``pass_cards(view)`` and ``bid(view)``.
+``pass_cards(view)``, ``bid(view)``, ``call(view)`` and ``discard(view)``.
 
     from parlor_bot import Bot
 
@@ -12,10 +12,15 @@
 
 from .cards import (
     ACE, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANKS, SPADES, SUITS, Card, CardError,
-    by_suit, full_deck, of_suit, parse_cards, trick_winner,
+    by_suit, euchre_deck, full_deck, left_bower, of_suit, parse_cards, suit_of, trick_winner,
+    trump_rank,
 )
 from .view import HandResult, Play, Trick, View
 from .bidding import simple_bid, simple_exchange, sure_tricks
+from .calling import (
+    DEFEND, PASS, Call, Calling, TrumpMade, name_trump, order_up, simple_call, simple_discard,
+    trumps_in,
+)
 from .client import ParlorError, Problem, RunResult, Session, create_table
 from .bot import Bot, LowestCardBot
 from .serve import ServeResult
@@ -27,5 +32,7 @@ __all__ = [
     "Card", "CardError", "by_suit", "full_deck", "of_suit", "parse_cards", "trick_winner",
     "HandResult", "Play", "Trick", "View", "ParlorError", "Problem", "RunResult", "Session",
     "create_table", "Bot", "LowestCardBot", "ServeResult", "simple_bid", "simple_exchange", "sure_tricks",
+    "Call", "Calling", "TrumpMade", "PASS", "DEFEND", "order_up", "name_trump", "simple_call",
+    "simple_discard", "trumps_in", "left_bower", "suit_of", "trump_rank", "euchre_deck",
     "__version__",
 ]

@@ -13,7 +13,7 @@ from typing import List, Optional
 from .check import check, load_bot, parse_options, report
 from .client import ParlorError, Session
 
-VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell"]
+VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre"]
 
 
 def _common(p: argparse.ArgumentParser) -> None:

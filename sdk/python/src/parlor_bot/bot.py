@@ -1,11 +1,12 @@
-"""The class to subclass: a bot is ``play_card``, and where the game asks for them ``pass_cards``
-and ``bid``."""
+"""The class to subclass: a bot is ``play_card``, and where the game asks for them ``pass_cards``,
+``bid``, ``call`` and ``discard``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
 
 from .bidding import simple_bid
+from .calling import Call, simple_call, simple_discard
 from .cards import Card
 from .client import RunResult, Session
 
@@ -24,13 +25,13 @@ def _does_nothing(hook: _Hook) -> _Hook:
 
 class Bot:
     """A Parlor player program. Subclass it and write :meth:`play_card` (and, for the variants
-    that pass cards, :meth:`pass_cards`; for those where players bid, :meth:`bid`); then call
-    :meth:`run`.
+    that pass cards, :meth:`pass_cards`; for those where players bid, :meth:`bid`; in Euchre,
+    :meth:`call` and :meth:`discard`); then call :meth:`run`.
 
     Each method gets a :class:`~parlor_bot.View` (your copy: change it freely) and must answer
-    with cards from ``view.legal`` (a bid: a number from ``view.legal_bids``). If an answer is
-    illegal or the method raises, the server's reason is printed and a legal move is made for
-    you so the game goes on.
+    with cards from ``view.legal`` (a bid: a number from ``view.legal_bids``; a call: one of
+    ``view.legal_calls()``). If an answer is illegal or the method raises, the server's reason
+    is printed and a legal move is made for you so the game goes on.
     """
 
     #: The name shown at the table (default: the class name).
@@ -59,6 +60,27 @@ class Bot:
         estimate a legal bid.
         """
         return simple_bid(view)
+
+    def call(self, view: View) -> Call:
+        """Make trump or pass (Euchre): one of ``view.legal_calls()``, such as
+        ``parlor_bot.PASS``, ``order_up()``, ``name_trump("H", alone=True)`` or
+        ``parlor_bot.DEFEND``. ``view.turned_card`` is the turned-up card, ``view.calling.calls``
+        the calls made before yours, and ``view.trump_made`` how trump was made once it is (a
+        defender may then be asked whether to defend alone).
+
+        The default makes trump with three or so trumps' worth, counting the bowers and side
+        aces (:func:`parlor_bot.calling.simple_call`), alone with both bowers and a strong
+        hand; it never defends alone.
+        """
+        return simple_call(view)
+
+    def discard(self, view: View) -> Card:
+        """Euchre's dealer, after picking up the turned-up card: put one card of
+        ``view.legal`` (your whole hand) away face down. Trump is made (``view.trump``).
+
+        The default discards the lowest card that is not a trump (the left bower is one).
+        """
+        return simple_discard(view)
 
     @_does_nothing
     def on_event(self, event: Dict[str, Any], view: View) -> None:

@@ -223,18 +223,54 @@ def of_suit(cards: Iterable[Card], suit: str) -> List[Card]:
     return sorted(c for c in cards if c.suit == suit)
 
 
-def trick_winner(cards: List[Card], trump: Optional[str] = None) -> int:
+def euchre_deck() -> List[Card]:
+    """Euchre's 24 cards, nine to ace of each suit, in the server's order."""
+    return [Card(r, s) for s in SUITS for r in range(9, ACE + 1)]
+
+
+def same_colour(suit: str) -> str:
+    """The other suit of the same colour: clubs and spades, diamonds and hearts."""
+    return {CLUBS: SPADES, SPADES: CLUBS, DIAMONDS: HEARTS, HEARTS: DIAMONDS}[suit]
+
+
+def left_bower(trump: str) -> Card:
+    """Euchre's left bower: the jack of the suit of trump's colour, the second highest trump."""
+    return Card(JACK, same_colour(trump))
+
+
+def suit_of(card: Card, trump: Optional[str] = None, bowers: bool = False) -> str:
+    """The suit ``card`` plays as: with ``bowers`` (Euchre) the left bower is a trump, for
+    following suit as for winning; every other card is of its own suit."""
+    if bowers and trump is not None and card == left_bower(trump):
+        return trump
+    return card.suit
+
+
+def trump_rank(card: Card, trump: Optional[str] = None, bowers: bool = False) -> int:
+    """A card's order within the suit it plays as: with ``bowers`` the jack of trump (right
+    bower, 20) and the left bower (19) are above the ace; otherwise its rank."""
+    if bowers and trump is not None:
+        if card == Card(JACK, trump):
+            return 20
+        if card == left_bower(trump):
+            return 19
+    return card.rank
+
+
+def trick_winner(cards: List[Card], trump: Optional[str] = None, bowers: bool = False) -> int:
     """The position (0 = the lead) of the card taking a trick: the highest trump if any was
-    played, else the highest card of the suit led."""
+    played, else the highest card of the suit led. With ``bowers`` (Euchre) the two jacks of
+    trump's colour are its two highest trumps (:func:`trump_rank`)."""
     if not cards:
         raise ValueError("an empty trick has no winner")
     best = 0
     for i, card in enumerate(cards[1:], start=1):
         top = cards[best]
-        if card.suit == top.suit:
-            if card.rank > top.rank:
+        suit, top_suit = suit_of(card, trump, bowers), suit_of(top, trump, bowers)
+        if suit == top_suit:
+            if trump_rank(card, trump, bowers) > trump_rank(top, trump, bowers):
                 best = i
-        elif trump is not None and card.suit == trump:
+        elif trump is not None and suit == trump:
             best = i
     return best
 

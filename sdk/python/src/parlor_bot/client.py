@@ -1,7 +1,8 @@
 """Talking to a Parlor server: creating a table over HTTP, playing over the WebSocket protocol.
 
 A :class:`Session` connects one bot to one seat. It keeps the bot's :class:`~parlor_bot.View`
-up to date, asks the bot for a move on every ``your_turn`` prompt (a card, a pass or a bid),
+up to date, asks the bot for a move on every ``your_turn`` prompt (a card, a pass, a bid, a
+call or a discard),
 reports refused moves in words (then makes a legal move so the game goes on), and reconnects
 with the seat token when the connection drops.
 """
@@ -24,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .backoff import backoff_delay
 from .bidding import simple_bid, simple_exchange
+from .calling import as_call, simple_call, simple_discard
 from .cards import Card, CardError
 from .facts import Facts, facts_by_variant
 from .view import MATCH_OVER, View
@@ -43,17 +45,28 @@ SEAT_LOST = {"replaced", "kicked"}
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
     "already_passed", "no_match", "unknown_prompt", "bidding_now", "not_bidding_now",
+    "calling_now", "not_calling_now", "discarding_now", "not_discarding_now",
 }
 
-#: The events that answer a move of this seat: its card, its pass, its bid, or its card's
-#: penalty.
-MOVE_EVENTS = ("played", "pass_chosen", "bid", "bad_card", "cards_seen", "exchanged")
+#: The events that answer a move of this seat: its card, its pass, its bid, its call, its
+#: discard, or its card's penalty.
+MOVE_EVENTS = (
+    "played", "pass_chosen", "bid", "bad_card", "cards_seen", "exchanged", "called", "discarded",
+)
 
 
 def describe_move(msg: Dict[str, Any]) -> str:
-    """A move message in a few words: ``QS``, ``2C 3D 4H``, ``bid 3``."""
+    """A move message in a few words: ``QS``, ``2C 3D 4H``, ``bid 3``, ``order up``,
+    ``discard 9C``."""
     if msg.get("type") == "bid":
         return f"bid {msg.get('tricks')}"
+    if msg.get("type") == "call":
+        try:
+            return str(as_call(msg))
+        except (TypeError, ValueError, KeyError):
+            return f"call {msg.get('call')}"
+    if msg.get("type") == "discard":
+        return f"discard {msg.get('card')}"
     if msg.get("type") in ("blind_nil", "see_cards"):
         return msg["type"].replace("_", " ")
     return msg.get("card") or " ".join(msg.get("cards", []))
@@ -620,6 +633,7 @@ class Session:
             if mine is not None and (
                 (kind != "played" or mine["msg"].get("card") == event.get("card"))
                 and (kind != "bid" or mine["msg"].get("tricks") == event.get("tricks"))
+                and (kind != "called" or mine["msg"].get("call") == event.get("call"))
             ):
                 self._inflight.popleft()
             else:
@@ -628,6 +642,8 @@ class Session:
                     self.log(f"the server played {event.get('card')} for this seat")
                 elif kind == "bid":
                     self.log(f"the server bid {event.get('tricks')} for this seat")
+                elif kind == "called":
+                    self.log(f"the server called {event.get('call')} for this seat")
         if kind == "hand_started":
             self._in_match = True
             self._start_sent = False
@@ -698,8 +714,8 @@ class Session:
         view = self.view
         if view.legal_kind == "blind":
             return True  # the hand is face down: nothing to check
-        if view.legal_kind == "bid":
-            # A bid prompt names no cards: the hand's size is what can be checked.
+        if view.legal_kind in ("bid", "call"):
+            # A bid or call prompt names no cards: the hand's size is what can be checked.
             ok = view.seat is None or len(view.hand) == view.hand_sizes[view.seat]
             if ok or self._resyncs >= 2:
                 return True
@@ -725,10 +741,15 @@ class Session:
         mine = view.copy()
         method = {
             "pass": "pass_cards", "bid": "bid", "blind": "blind_nil", "exchange": "exchange_cards",
+            "call": "call", "discard": "discard",
         }.get(view.legal_kind, "play_card")
         # A bot written before bidding (or without a `bid`) gets the simple bid; one without
-        # `blind_nil` looks at its cards, one without `exchange_cards` gives the simple exchange.
-        defaults = {"bid": simple_bid, "blind_nil": lambda v: False, "exchange_cards": simple_exchange}
+        # `blind_nil` looks at its cards, one without `exchange_cards` gives the simple exchange;
+        # one written before Euchre gets the simple call and discard.
+        defaults = {
+            "bid": simple_bid, "blind_nil": lambda v: False, "exchange_cards": simple_exchange,
+            "call": simple_call, "discard": simple_discard,
+        }
         choose = getattr(self.bot, method, None) or defaults.get(method)
         start = time.perf_counter()
         try:
@@ -800,6 +821,12 @@ class Session:
             if isinstance(answer, bool) or not isinstance(answer, Integral):
                 raise TypeError(f"bid must return a number of tricks, one of {view.legal_bids}")
             return {"type": "bid", "tricks": int(answer)}
+        if view.legal_kind == "call":
+            return {"type": "call", **as_call(answer).to_json()}
+        if view.legal_kind == "discard":
+            if answer is None or not isinstance(answer, (str, Card)):
+                raise TypeError("discard must return a Card")
+            return {"type": "discard", "card": str(Card(answer))}
         if view.legal_kind == "pass":
             if isinstance(answer, (str, Card)) or answer is None:
                 raise TypeError(f"pass_cards must return a list of {view.pass_count} cards")
@@ -810,8 +837,8 @@ class Session:
         return {"type": "play", "card": str(Card(answer))}
 
     def _fallback(self) -> None:
-        """Plays a legal move for the bot: the lowest legal card, the lowest cards to pass, or
-        the simple bid."""
+        """Plays a legal move for the bot: the lowest legal card, the lowest cards to pass, the
+        simple bid, or the simple call or discard."""
         view = self.view
         if self._moved_meanwhile():
             return
@@ -829,6 +856,17 @@ class Session:
         elif view.legal_kind == "exchange":
             msg = {"type": "exchange", "cards": [str(c) for c in simple_exchange(view)]}
             chosen = msg["cards"]
+        elif view.legal_kind == "call":
+            if not view.legal_calls():
+                return
+            call = simple_call(view)
+            msg = {"type": "call", **call.to_json()}
+            chosen = str(call)
+        elif view.legal_kind == "discard":
+            if not view.legal:
+                return
+            msg = {"type": "discard", "card": str(simple_discard(view))}
+            chosen = f"discard {msg['card']}"
         elif view.legal:
             msg = {"type": "play", "card": str(min(view.legal))}
             chosen = msg["card"]

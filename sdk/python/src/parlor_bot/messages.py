@@ -15,8 +15,10 @@ Seat = int
 # A card: a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S), or LJ / BJ for the little / big joker, in either case, e.g. "QS", "TD", "10h", "BJ". The server always writes two capitals with T for ten.
 Card = str
 
+Suit = Literal['C', 'D', 'H', 'S']
+
 # Which game is played at a table.
-Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist'], Literal['spades'], Literal['ohhell']]
+Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist'], Literal['spades'], Literal['ohhell'], Literal['euchre']]
 
 # What an illegal card does in `tricks`.
 BadCard = Union[Literal['penalty'], Literal['reject']]
@@ -56,9 +58,7 @@ PerSeatNullableBoolean = List[Optional[bool]]
 PassDirection = Union[Literal['left'], Literal['right'], Literal['across']]
 
 # Where the game stands.
-Phase = Union[Literal['passing'], Literal['bidding'], Literal['exchanging'], Literal['playing'], Literal['match_over']]
-
-Suit = Literal['C', 'D', 'H', 'S']
+Phase = Union[Literal['passing'], Literal['calling'], Literal['discarding'], Literal['bidding'], Literal['exchanging'], Literal['playing'], Literal['match_over']]
 
 # How an invitation of a registered bot stands.
 InviteState = Union[Literal['sent'], Literal['accepted'], Literal['declined'], Literal['expired'], Literal['cancelled']]
@@ -67,7 +67,7 @@ InviteState = Union[Literal['sent'], Literal['accepted'], Literal['declined'], L
 FirstLead = Union[Literal['two_of_clubs'], Literal['dealer_left']]
 
 # Where a hand's trump suit comes from.
-TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last'], Literal['always_spades'], Literal['turned_up']]
+TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last'], Literal['always_spades'], Literal['turned_up'], Literal['called']]
 
 _JoinMsgRequired = TypedDict('_JoinMsgRequired', {'table': str, 'type': Literal['join']})
 _JoinMsgOptional = TypedDict('_JoinMsgOptional', {'bot': bool, 'name': Optional[str], 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
@@ -126,6 +126,23 @@ _ExchangeMsgOptional = TypedDict('_ExchangeMsgOptional', {'seat': Optional['Seat
 
 class ExchangeMsg(_ExchangeMsgRequired, _ExchangeMsgOptional):
     """Give your partner cards in a blind nil exchange, answering an `exchange` prompt."""
+
+
+_CallMsgRequired = TypedDict('_CallMsgRequired', {'type': Literal['call']})
+_CallMsgOptional = TypedDict('_CallMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int], 'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+
+class CallMsg(_CallMsgRequired, _CallMsgOptional):
+    """Make a call while trump is made (euchre), answering a `call` prompt: pass, order up
+the turned-up card, name a suit, or defend alone, as the prompt allows, e.g.
+`{"type": "call", "call": "trump", "suit": "H", "alone": true}`."""
+
+
+_DiscardMsgRequired = TypedDict('_DiscardMsgRequired', {'card': 'Card', 'type': Literal['discard']})
+_DiscardMsgOptional = TypedDict('_DiscardMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class DiscardMsg(_DiscardMsgRequired, _DiscardMsgOptional):
+    """Put a card away face down (euchre's dealer after picking up), answering a `discard`
+prompt."""
 
 
 _AddBotMsgRequired = TypedDict('_AddBotMsgRequired', {'seat': 'Seat', 'strategy': str, 'type': Literal['add_bot']})
@@ -246,7 +263,7 @@ class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
 
 
-_OptionsOptional = TypedDict('_OptionsOptional', {'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'blind_nil': Optional[bool], 'blind_nil_behind': Optional[int], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'target': Optional[int]}, total=False)
+_OptionsOptional = TypedDict('_OptionsOptional', {'alone': Optional[bool], 'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'blind_nil': Optional[bool], 'blind_nil_behind': Optional[int], 'defend_alone': Optional[bool], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'stick_the_dealer': Optional[bool], 'target': Optional[int]}, total=False)
 
 class Options(_OptionsOptional):
     """The options a table was created with. Each is optional; absent ones take the variant's
@@ -287,8 +304,29 @@ class BlindView(_BlindViewRequired):
 `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid."""
 
 
+_SeatCallRequired = TypedDict('_SeatCallRequired', {'seat': 'Seat'})
+_SeatCallOptional = TypedDict('_SeatCallOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+
+class SeatCall(_SeatCallRequired, _SeatCallOptional):
+    """One call and who made it."""
+
+
+_TrumpMadeRequired = TypedDict('_TrumpMadeRequired', {'alone': bool, 'maker': 'Seat', 'trump': 'Suit'})
+_TrumpMadeOptional = TypedDict('_TrumpMadeOptional', {'defender_alone': Optional['Seat']}, total=False)
+
+class TrumpMade(_TrumpMadeRequired, _TrumpMadeOptional):
+    """How trump was made this hand (Euchre)."""
+
+
+_CallingViewRequired = TypedDict('_CallingViewRequired', {'calls': List['SeatCall'], 'out': List['Seat']})
+_CallingViewOptional = TypedDict('_CallingViewOptional', {'discarded': Optional['Card'], 'made': Optional['TrumpMade'], 'picked_up': Optional['Card']}, total=False)
+
+class CallingView(_CallingViewRequired, _CallingViewOptional):
+    """The making of trump this hand as the viewer knows it."""
+
+
 _HandResultRequired = TypedDict('_HandResultRequired', {'hand': int, 'penalties': 'PerSeatInt32', 'points': 'PerSeatInt32', 'pool_carried': int, 'totals': 'PerSeatInt32', 'tricks': 'PerSeatUint8'})
-_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'blind_nil': Optional[List['Seat']], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32']}, total=False)
+_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'blind_nil': Optional[List['Seat']], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32'], 'trump_made': Optional['TrumpMade']}, total=False)
 
 class HandResult(_HandResultRequired, _HandResultOptional):
     """The score sheet line of one hand."""
@@ -326,6 +364,19 @@ class ExchangeLegal(_ExchangeLegalRequired):
     """Choose exactly `count` distinct cards of `from` to give `to` (a blind nil exchange)."""
 
 
+_CallLegalRequired = TypedDict('_CallLegalRequired', {'alone': bool, 'defend_alone': bool, 'name': bool, 'order_up': bool, 'pass': bool, 'type': Literal['call']})
+_CallLegalOptional = TypedDict('_CallLegalOptional', {'except': Optional['Suit']}, total=False)
+
+class CallLegal(_CallLegalRequired, _CallLegalOptional):
+    """Make trump or pass (Euchre): which calls the seat may make now."""
+
+
+_DiscardLegalRequired = TypedDict('_DiscardLegalRequired', {'from': 'Cards', 'type': Literal['discard']})
+
+class DiscardLegal(_DiscardLegalRequired):
+    """Discard one card of `from` face down (the dealer, after picking up)."""
+
+
 _WaitLegalRequired = TypedDict('_WaitLegalRequired', {'type': Literal['wait']})
 
 class WaitLegal(_WaitLegalRequired):
@@ -357,7 +408,7 @@ class CompletedTrick(_CompletedTrickRequired):
 
 
 _PlayerViewRequired = TypedDict('_PlayerViewRequired', {'dealer': 'Seat', 'face_up': 'Cards', 'hand': 'Cards', 'hand_number': int, 'hand_sizes': 'PerSeatUint8', 'hearts_broken': bool, 'history': List['HandResult'], 'legal': 'Legal', 'negatives': 'PerSeatInt32', 'options': 'Options', 'phase': 'Phase', 'players': int, 'pool': int, 'to_act': List['Seat'], 'totals': 'PerSeatInt32', 'trick': 'TrickView', 'tricks': List['CompletedTrick'], 'tricks_won': 'PerSeatUint8', 'variant': 'Variant', 'winners': List['Seat']})
-_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'blind': Optional['BlindView'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
+_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'blind': Optional['BlindView'], 'calling': Optional['CallingView'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
 
 class PlayerView(_PlayerViewRequired, _PlayerViewOptional):
     """The table as one player (or a spectator, with `seat: None`) sees it."""
@@ -416,6 +467,13 @@ last card (whist) or the card turned up after the deal (ohhell); or, with no car
 shown, by the rules alone (spades are always trump)."""
 
 
+_TurnedUpEventRequired = TypedDict('_TurnedUpEventRequired', {'cards': 'Cards', 'kind': Literal['turned_up']})
+
+class TurnedUpEvent(_TurnedUpEventRequired):
+    """Cards turned face up after the deal without setting trump: Euchre's turned-up card,
+which the players may order up or pass."""
+
+
 _PassChosenEventRequired = TypedDict('_PassChosenEventRequired', {'kind': Literal['pass_chosen'], 'seat': 'Seat'})
 
 class PassChosenEvent(_PassChosenEventRequired):
@@ -426,6 +484,50 @@ _CardsPassedEventRequired = TypedDict('_CardsPassedEventRequired', {'cards': 'Ca
 
 class CardsPassedEvent(_CardsPassedEventRequired):
     """Cards changed hands. Private to `from` and `to`."""
+
+
+_CalledEventRequired = TypedDict('_CalledEventRequired', {'kind': Literal['called'], 'seat': 'Seat'})
+_CalledEventOptional = TypedDict('_CalledEventOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+
+class CalledEvent(_CalledEventRequired, _CalledEventOptional):
+    """A seat called while trump was being made (Euchre)."""
+
+
+_TrumpMadeEventRequired = TypedDict('_TrumpMadeEventRequired', {'alone': bool, 'kind': Literal['trump_made'], 'maker': 'Seat', 'trump': 'Suit'})
+
+class TrumpMadeEvent(_TrumpMadeEventRequired):
+    """Trump is made for this hand (Euchre)."""
+
+
+_SitsOutEventRequired = TypedDict('_SitsOutEventRequired', {'kind': Literal['sits_out'], 'seat': 'Seat'})
+
+class SitsOutEvent(_SitsOutEventRequired):
+    """A seat sits this hand out: a lone player's partner puts their cards down."""
+
+
+_PickedUpEventRequired = TypedDict('_PickedUpEventRequired', {'card': 'Card', 'kind': Literal['picked_up'], 'seat': 'Seat'})
+
+class PickedUpEvent(_PickedUpEventRequired):
+    """The dealer picked up the turned-up card (Euchre): everyone saw which."""
+
+
+_DiscardedEventRequired = TypedDict('_DiscardedEventRequired', {'kind': Literal['discarded'], 'seat': 'Seat'})
+
+class DiscardedEvent(_DiscardedEventRequired):
+    """A seat put a card away face down (which card is not public: a `discarded_card` tells
+the seat)."""
+
+
+_DiscardedCardEventRequired = TypedDict('_DiscardedCardEventRequired', {'card': 'Card', 'kind': Literal['discarded_card'], 'seat': 'Seat'})
+
+class DiscardedCardEvent(_DiscardedCardEventRequired):
+    """The card a seat discarded. Private to `seat`."""
+
+
+_ThrownInEventRequired = TypedDict('_ThrownInEventRequired', {'kind': Literal['thrown_in']})
+
+class ThrownInEvent(_ThrownInEventRequired):
+    """Nobody made trump: the hand is thrown in, scores nothing, and the deal moves on."""
 
 
 _BidEventRequired = TypedDict('_BidEventRequired', {'kind': Literal['bid'], 'seat': 'Seat', 'tricks': int})
@@ -524,6 +626,19 @@ _ExchangeActionRequired = TypedDict('_ExchangeActionRequired', {'cards': List['C
 
 class ExchangeAction(_ExchangeActionRequired):
     """Give these cards to one's partner in a blind nil exchange."""
+
+
+_CallActionRequired = TypedDict('_CallActionRequired', {'type': Literal['call']})
+_CallActionOptional = TypedDict('_CallActionOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+
+class CallAction(_CallActionRequired, _CallActionOptional):
+    """A call while trump is being made (Euchre): pass, order up, name a suit, defend alone."""
+
+
+_DiscardActionRequired = TypedDict('_DiscardActionRequired', {'card': 'Card', 'type': Literal['discard']})
+
+class DiscardAction(_DiscardActionRequired):
+    """Put this card away face down: the dealer's discard after picking up (Euchre)."""
 
 
 _HintServerMsgRequired = TypedDict('_HintServerMsgRequired', {'action': 'Action', 'seq': int, 'type': Literal['hint']})
@@ -643,23 +758,53 @@ class VariantInfo(_VariantInfoRequired, _VariantInfoOptional):
     """One variant as `GET /api/variants` lists it."""
 
 
+_Call0Required = TypedDict('_Call0Required', {'call': Literal['pass']})
+
+class Call0(_Call0Required):
+    """Let the next seat call."""
+
+
+_Call1Required = TypedDict('_Call1Required', {'call': Literal['order_up']})
+_Call1Optional = TypedDict('_Call1Optional', {'alone': bool}, total=False)
+
+class Call1(_Call1Required, _Call1Optional):
+    """Make the turned-up card's suit trump; the dealer picks the card up."""
+
+
+_Call2Required = TypedDict('_Call2Required', {'call': Literal['trump'], 'suit': 'Suit'})
+_Call2Optional = TypedDict('_Call2Optional', {'alone': bool}, total=False)
+
+class Call2(_Call2Required, _Call2Optional):
+    """Make this suit trump (after everyone passed the turned-up card)."""
+
+
+_Call3Required = TypedDict('_Call3Required', {'call': Literal['defend_alone']})
+
+class Call3(_Call3Required):
+    """Defend alone against the makers: one's partner sits the hand out."""
+
+
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
 Cards = List['Card']
 
 # What a seat may do now.
-Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'WaitLegal']
+Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'WaitLegal']
 
 # Something that happened at the table. Most events are public; [`Event::visible_to`] says
 # which are not.
-Event = Union['HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
+Event = Union['HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
 # A player's move.
-Action = Union['PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction']
+Action = Union['PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction']
 
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-__all__ = ['Seat', 'Card', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'Suit', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'BlindView', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'PassChosenEvent', 'CardsPassedEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg']
+# A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
+# own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+Call = Union['Call0', 'Call1', 'Call2', 'Call3']
+
+__all__ = ['Seat', 'Card', 'Suit', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'BlindView', 'SeatCall', 'TrumpMade', 'CallingView', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'Call0', 'Call1', 'Call2', 'Call3', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg', 'Call']

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from .cards import Card, HEARTS, by_suit, full_deck, trick_winner
+from .calling import Call, Calling, TrumpMade, calls_allowed
+from .cards import Card, HEARTS, by_suit, euchre_deck, full_deck, suit_of, trick_winner
 from .facts import DEALER_LEFT, Facts
 
 #: The phases of a match, as the server names them.
 PASSING = "passing"
+CALLING = "calling"
+DISCARDING = "discarding"
 BIDDING = "bidding"
 PLAYING = "playing"
 MATCH_OVER = "match_over"
@@ -41,11 +44,15 @@ class Trick:
     cards: List[Card]
     winner: int
     players: int = 4
+    #: Seats that sat the hand out (Euchre), and so played no card to it.
+    out: Tuple[int, ...] = ()
 
     @property
     def plays(self) -> List[Play]:
         """The cards with the seat that played each."""
-        return [Play((self.leader + i) % self.players, c) for i, c in enumerate(self.cards)]
+        seats = [(self.leader + i) % self.players for i in range(self.players)]
+        seats = [s for s in seats if s not in self.out]
+        return [Play(s, c) for s, c in zip(seats, self.cards)]
 
     def card_of(self, seat: int) -> Optional[Card]:
         """The card ``seat`` played to this trick."""
@@ -79,6 +86,8 @@ class HandResult:
     nil: Optional[List[Optional[bool]]] = None
     #: Spades: the seats whose nil was bid blind (worth 200); None when nobody bid blind nil.
     blind_nil: Optional[List[int]] = None
+    #: Euchre: how trump was made; None when the hand was thrown in, and in other variants.
+    trump_made: Optional[TrumpMade] = None
 
     def to_json(self) -> Dict[str, Any]:
         """As the server writes it."""
@@ -91,6 +100,8 @@ class HandResult:
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value)
+        if self.trump_made is not None:
+            out["trump_made"] = self.trump_made.to_json()
         return out
 
     @classmethod
@@ -109,6 +120,7 @@ class HandResult:
             bag_penalty=_optional_list(d.get("bag_penalty")),
             nil=_optional_list(d.get("nil")),
             blind_nil=_optional_list(d.get("blind_nil")),
+            trump_made=TrumpMade.from_json(d["trump_made"]) if d.get("trump_made") else None,
         )
 
 
@@ -198,6 +210,9 @@ class View:
     pass_waiting: List[int] = field(default_factory=list)
     #: Blind nil this hand, at a table that plays it (Spades' ``blind_nil``); None elsewhere.
     blind: Optional[Blind] = None
+    #: The making of trump this hand, where players make it (Euchre): the calls, trump as
+    #: made, who sits out, the card picked up and your discard. None elsewhere.
+    calling: Optional[Calling] = None
     #: Match totals per seat (Whist: both partners show their side's points; Filippa: the
     #: positive totals).
     scores: List[int] = field(default_factory=list)
@@ -213,7 +228,9 @@ class View:
     #: Empty when you are asked to bid: see :attr:`legal_bids`.
     legal: List[Card] = field(default_factory=list)
     #: "play", "pass", "bid", "blind" (your cards are face down: bid blind nil or look),
-    #: "exchange" (give your partner cards after a blind nil) or "wait".
+    #: "exchange" (give your partner cards after a blind nil), "call" (Euchre: make trump or
+    #: pass, see :meth:`legal_calls`), "discard" (Euchre's dealer: one card of ``legal``) or
+    #: "wait".
     legal_kind: str = "wait"
     #: Cards to pass (or give in an exchange), when ``legal_kind`` is "pass" or "exchange".
     pass_count: int = 0
@@ -224,6 +241,9 @@ class View:
     bid_min: int = 0
     bid_max: int = 0
     bid_forbidden: Optional[int] = None
+    #: When ``legal_kind == "call"``: the prompt's ``legal`` as the server sent it (which
+    #: calls are open); :meth:`legal_calls` lists them.
+    call_prompt: Optional[Dict[str, Any]] = None
     #: The winners, once the match is over.
     winners: List[int] = field(default_factory=list)
     #: The server's event counter this view is current with.
@@ -242,6 +262,7 @@ class View:
         n = v["players"]
         trick = v.get("trick") or {}
         pass_info = v.get("pass")
+        out = tuple((v.get("calling") or {}).get("out") or ())
         view = cls(
             variant=v["variant"],
             options=dict(v.get("options") or {}),
@@ -257,7 +278,7 @@ class View:
             trick_leader=trick.get("leader"),
             trick=[Play(p["seat"], Card(p["card"])) for p in trick.get("plays", [])],
             tricks=[
-                Trick(t["leader"], [Card(c) for c in t["cards"]], t["winner"], n)
+                Trick(t["leader"], [Card(c) for c in t["cards"]], t["winner"], n, out)
                 for t in v.get("tricks", [])
             ],
             tricks_won=list(v.get("tricks_won") or [0] * n),
@@ -268,6 +289,7 @@ class View:
             received=_cards(pass_info.get("received")) if pass_info else [],
             pass_waiting=list(pass_info.get("waiting", [])) if pass_info else [],
             blind=Blind.from_json(v["blind"]) if v.get("blind") else None,
+            calling=Calling.from_json(v["calling"]) if v.get("calling") else None,
             scores=list(v.get("totals") or [0] * n),
             negatives=list(v.get("negatives") or [0] * n),
             pool=v.get("pool", 0),
@@ -290,7 +312,15 @@ class View:
         kind = legal.get("type", "wait")
         self.legal_kind = kind
         self.bid_min, self.bid_max, self.bid_forbidden = 0, 0, None
-        if kind == "bid":
+        self.call_prompt = None
+        if kind == "call":
+            self.legal = []
+            self.pass_count = 0
+            self.call_prompt = dict(legal)
+        elif kind == "discard":
+            self.legal = _cards(legal.get("from"))
+            self.pass_count = 0
+        elif kind == "bid":
             self.legal = []
             self.pass_count = 0
             self.bid_min = int(legal["min"])
@@ -388,10 +418,17 @@ class View:
         self.passed = []
         self.received = []
         self.blind = Blind() if self.options.get("blind_nil") is True else None
+        calls = facts.trump == "called"
+        self.calling = Calling() if calls else None
         if self.pass_direction:
             self.phase = PASSING
             self.pass_waiting = list(range(n))
             self.to_act = list(range(n))
+        elif calls:
+            # Euchre: the dealer's left calls first.
+            self.pass_waiting = []
+            self.phase = CALLING
+            self.to_act = [(self.dealer + 1) % n]
         else:
             self.pass_waiting = []
             self._bidding_or_play()
@@ -429,7 +466,7 @@ class View:
         if self.phase != PLAYING or self.trick or self.tricks:
             return
         if self._facts().first_lead == DEALER_LEFT:
-            self.trick_leader = (self.dealer + 1) % self.players
+            self.trick_leader = self._next_playing(self.dealer)
         else:
             self.trick_leader = self._two_of_clubs_holder()
         self.to_act = [self.trick_leader] if self.trick_leader is not None else []
@@ -507,6 +544,96 @@ class View:
             self.phase = PLAYING
             self._find_first_leader()
 
+    # ---- Euchre: making trump ------------------------------------------------------------
+
+    def _next_playing(self, seat: int) -> int:
+        """The next seat to the left of ``seat`` that does not sit this hand out."""
+        out = self.sitting_out
+        nxt = (seat + 1) % self.players
+        for _ in range(self.players):
+            if nxt not in out:
+                break
+            nxt = (nxt + 1) % self.players
+        return nxt
+
+    def _on_turned_up(self, e: Dict[str, Any]) -> None:
+        self.face_up = _cards(e.get("cards"))
+
+    def _on_called(self, e: Dict[str, Any]) -> None:
+        """A seat called. Until trump is made the next seat calls; once it is (where a
+        defender may defend alone) the defender after the maker, then their partner. A
+        ``trump_made`` follows a call that makes trump, and says what comes next."""
+        if self.calling is None:
+            return
+        seat, call = e["seat"], Call.from_json(e)
+        n = self.players
+        self.calling.calls.append((seat, call))
+        made = self.calling.made
+        if call.kind == "pass" and made is None:
+            self.to_act = [(seat + 1) % n]
+        elif call.kind == "pass" and seat == (made.maker + 1) % n:
+            self.to_act = [(seat + 2) % n]
+        elif call.kind == "defend_alone" and made is not None:
+            self.calling.made = TrumpMade(made.trump, made.maker, made.alone, seat)
+            self._calls_done()
+        elif call.kind == "pass":
+            self._calls_done()
+
+    def _on_trump_made(self, e: Dict[str, Any]) -> None:
+        self.trump = e["trump"]
+        if self.calling is None:
+            return
+        maker = e["maker"]
+        self.calling.made = TrumpMade(e["trump"], maker, bool(e.get("alone", False)))
+        if self.options.get("defend_alone") is True:
+            # The defenders may still defend alone, the seat after the maker first.
+            self.to_act = [(maker + 1) % self.players]
+        else:
+            self._calls_done()
+
+    def _calls_done(self) -> None:
+        """The calls are over: play starts, unless a ``picked_up`` that follows starts the
+        dealer's discard first."""
+        self.phase = PLAYING
+        self._find_first_leader()
+
+    def _on_sits_out(self, e: Dict[str, Any]) -> None:
+        if self.calling is not None and e["seat"] not in self.calling.out:
+            self.calling.out = sorted(self.calling.out + [e["seat"]])
+        self._find_first_leader()
+
+    def _on_picked_up(self, e: Dict[str, Any]) -> None:
+        seat, card = e["seat"], Card(e["card"])
+        if card in self.face_up:
+            self.face_up.remove(card)
+        self.hand_sizes[seat] += 1
+        if seat == self.seat and card not in self.hand:
+            self.hand = by_suit(self.hand + [card])
+        if self.calling is not None:
+            self.calling.picked_up = card
+        self.phase = DISCARDING
+        self.to_act = [seat]
+        # Nobody leads until the discard.
+        self.trick_leader = (self.dealer + 1) % self.players
+
+    def _on_discarded(self, e: Dict[str, Any]) -> None:
+        seat = e["seat"]
+        self.hand_sizes[seat] = max(0, self.hand_sizes[seat] - 1)
+        self.phase = PLAYING
+        self._find_first_leader()
+
+    def _on_discarded_card(self, e: Dict[str, Any]) -> None:
+        if e["seat"] != self.seat:
+            return
+        card = Card(e["card"])
+        if card in self.hand:
+            self.hand.remove(card)
+        if self.calling is not None:
+            self.calling.discarded = card
+
+    def _on_thrown_in(self, e: Dict[str, Any]) -> None:
+        self.to_act = []
+
     def _on_played(self, e: Dict[str, Any]) -> None:
         seat, card = e["seat"], Card(e["card"])
         if not self.trick:
@@ -522,7 +649,8 @@ class View:
         if card.suit == HEARTS:
             self.hearts_broken = True
         self.phase = PLAYING
-        self.to_act = [(seat + 1) % self.players] if len(self.trick) < self.players else []
+        playing = self.players - len(self.sitting_out)
+        self.to_act = [self._next_playing(seat)] if len(self.trick) < playing else []
 
     def _on_trick_won(self, e: Dict[str, Any]) -> None:
         winner = e["winner"]
@@ -534,7 +662,7 @@ class View:
             # Our trick is out of step (we joined mid-trick): keep what the event says.
             leader = self.trick_leader if self.trick_leader is not None else winner
             cards = sorted(cards_set, key=lambda c: c.index)
-        self.tricks.append(Trick(leader, cards, winner, self.players))
+        self.tricks.append(Trick(leader, cards, winner, self.players, tuple(self.sitting_out)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_leader = winner
@@ -586,6 +714,10 @@ class View:
             }
         elif self.legal_kind == "blind":
             legal = {"type": "blind"}
+        elif self.legal_kind == "call" and self.call_prompt is not None:
+            legal = dict(self.call_prompt)
+        elif self.legal_kind == "discard":
+            legal = {"type": "discard", "from": _names(self.legal)}
         elif self.legal_kind == "exchange":
             legal = {
                 "type": "exchange", "count": self.pass_count, "to": self.exchange_to,
@@ -633,6 +765,8 @@ class View:
             out["bids"] = list(self.bids)
         if self.blind is not None:
             out["blind"] = self.blind.to_json()
+        if self.calling is not None:
+            out["calling"] = self.calling.to_json()
         return out
 
     # ---- questions bots ask ---------------------------------------------------------------
@@ -659,9 +793,53 @@ class View:
         return [self.scores[self.seat], self.scores[(self.seat + 1) % 4]]
 
     @property
+    def bowers(self) -> bool:
+        """True where the jacks of trump's colour are its two highest trumps (Euchre): the
+        jack of trump (right bower) above the jack of the same colour (left bower), which
+        plays as a trump for following suit too."""
+        if self.facts is not None:
+            return self.facts.trump == "called"
+        return self.variant == "euchre"
+
+    def suit_of(self, card: Card) -> str:
+        """The suit ``card`` plays as this hand: its own, but trump for Euchre's left bower."""
+        return suit_of(Card(card), self.trump, self.bowers)
+
+    @property
+    def sitting_out(self) -> List[int]:
+        """Seats sitting this hand out (Euchre: a lone player's partner): they play no card,
+        and a trick has one card fewer for each."""
+        return list(self.calling.out) if self.calling is not None else []
+
+    @property
+    def turned_card(self) -> Optional[Card]:
+        """Euchre: this hand's turned-up card, face up or (once ordered up) picked up by the
+        dealer; None elsewhere."""
+        if self.calling is None:
+            return None
+        if self.calling.picked_up is not None:
+            return self.calling.picked_up
+        return self.face_up[0] if self.face_up else None
+
+    @property
+    def trump_made(self) -> Optional[TrumpMade]:
+        """Euchre: how trump was made this hand (trump, maker, alone, a lone defender), once
+        it is."""
+        return self.calling.made if self.calling is not None else None
+
+    def legal_calls(self) -> List[Call]:
+        """The calls you may make now (empty unless ``legal_kind == "call"``), in the
+        server's order: pass first, then order up or each suit you may name, not alone then
+        alone, then defend alone."""
+        if self.legal_kind != "call":
+            return []
+        return calls_allowed(self.call_prompt)
+
+    @property
     def led_suit(self) -> Optional[str]:
-        """The suit of the trick's first card, or None when you lead."""
-        return self.trick[0].card.suit if self.trick else None
+        """The suit of the trick's first card (the left bower leads trump), or None when you
+        lead."""
+        return self.suit_of(self.trick[0].card) if self.trick else None
 
     @property
     def leading(self) -> bool:
@@ -677,29 +855,39 @@ class View:
         """The card taking the trick on the table so far, and who played it."""
         if not self.trick:
             return None
-        return self.trick[trick_winner(self.trick_cards, self.trump)]
+        return self.trick[trick_winner(self.trick_cards, self.trump, self.bowers)]
 
     def would_win(self, card: Card) -> bool:
         """True when ``card``, played now, would take the trick so far (you lead: always).
         A card that would not win never can: the cards after it only raise the bar."""
         cards = self.trick_cards + [Card(card)]
-        return trick_winner(cards, self.trump) == len(cards) - 1
+        return trick_winner(cards, self.trump, self.bowers) == len(cards) - 1
 
     def played_cards(self) -> List[Card]:
         """Every card played this hand, in finished tricks or on the table."""
         done = [c for t in self.tricks for c in t.cards]
         return done + self.trick_cards
 
+    def deck(self) -> List[Card]:
+        """The cards this variant deals: Euchre's 24 (nine to ace), Spades' with jokers, or
+        all 52."""
+        if self.variant == "euchre":
+            return euchre_deck()
+        return full_deck(jokers=bool(self.options.get("jokers")))
+
     def unseen_cards(self) -> List[Card]:
-        """Cards whose place you cannot know: not yours, not played, not face up."""
+        """Cards whose place you cannot know: not yours, not played, not face up, not your
+        own discard."""
         known = set(self.hand) | set(self.played_cards()) | set(self.face_up)
-        deck = full_deck(jokers=bool(self.options.get("jokers")))
-        return [c for c in deck if c not in known]
+        if self.calling is not None and self.calling.discarded is not None:
+            known.add(self.calling.discarded)
+        return [c for c in self.deck() if c not in known]
 
     def cards_out(self, suit: str) -> List[Card]:
-        """The cards of ``suit`` still held by the others (that you have not seen played)."""
-        return sorted(c for c in self.unseen_cards() if c.suit == suit) + sorted(
-            c for c in self.face_up if c.suit == suit and c not in self.hand
+        """The cards of ``suit`` still held by the others (that you have not seen played);
+        in Euchre the left bower counts as trump."""
+        return sorted(c for c in self.unseen_cards() if self.suit_of(c) == suit) + sorted(
+            c for c in self.face_up if self.suit_of(c) == suit and c not in self.hand
         )
 
     @property
@@ -725,8 +913,9 @@ class View:
         return self.bids[self.seat]
 
     def has_suit(self, suit: str) -> bool:
-        """True when your hand holds a card of ``suit``."""
-        return any(c.suit == suit for c in self.hand)
+        """True when your hand holds a card of ``suit`` (in Euchre the left bower is a
+        trump)."""
+        return any(self.suit_of(c) == suit for c in self.hand)
 
     def summary(self) -> str:
         """One readable paragraph about the situation, for error reports."""
@@ -737,9 +926,17 @@ class View:
         ]
         if self.trump:
             lines.append(f"trump: {self.trump}")
+        if self.calling is not None:
+            if self.turned_card is not None and self.calling.made is None:
+                lines.append(f"turned up: {self.turned_card}")
+            if self.calling.calls:
+                lines.append("calls: " + ", ".join(
+                    f"seat {s} {c}" for s, c in self.calling.calls))
+            if self.calling.out:
+                lines.append("sitting out: " + ", ".join(map(str, self.calling.out)))
         if self.trick:
             lines.append("on the table: " + ", ".join(f"seat {p.seat} {p.card}" for p in self.trick))
-        elif self.phase != BIDDING:
+        elif self.phase == PLAYING:
             lines.append("on the table: nothing (you lead)")
         if self.bids is not None and any(b is not None for b in self.bids):
             lines.append("bids: " + ", ".join(
@@ -749,6 +946,10 @@ class View:
         elif self.legal_kind == "bid":
             but = "" if self.bid_forbidden is None else f", not {self.bid_forbidden}"
             lines.append(f"to do: bid {self.bid_min} to {self.bid_max} tricks{but}")
+        elif self.legal_kind == "call":
+            lines.append("to do: call: " + ", ".join(str(c) for c in self.legal_calls()))
+        elif self.legal_kind == "discard":
+            lines.append("to do: discard one of " + " ".join(str(c) for c in self.legal))
         else:
             lines.append("legal: " + " ".join(str(c) for c in self.legal))
         return "\n".join(lines)
