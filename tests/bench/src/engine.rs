@@ -15,7 +15,7 @@ use std::time::Instant;
 use clap::Args;
 use parlor_shared::bots::BotRng;
 use parlor_shared::rules::{PASS_COUNT, Phase, Rules};
-use parlor_shared::{Card, CardSet, Event, Game, Legal, Variant};
+use parlor_shared::{Action, Card, CardSet, Event, Game, Legal, Variant};
 
 /// Options of `parlor-bench engine`.
 #[derive(Args, Debug)]
@@ -171,6 +171,22 @@ fn play_hand(game: &mut Game, shared_rng: &mut BotRng, events: &mut Vec<Event>) 
         let tricks = allowed[rng.below(allowed.len() as u32) as usize];
         game.bid(seat, tricks, events)
             .expect("random legal bids are accepted");
+    }
+    // Trump calls and the dealer's discard (euchre), as the random bot makes them.
+    while matches!(game.phase(), Phase::Calling | Phase::Discarding) && game.hand_number() == hand {
+        let seat = game.to_act().first().expect("a seat calls");
+        let action = match game.legal_actions(seat) {
+            legal @ Legal::Call { .. } => {
+                let calls = legal.calls();
+                Action::Call(calls[rng.below(calls.len() as u32) as usize])
+            }
+            Legal::Discard { from } => Action::Discard {
+                card: pick(rng, from),
+            },
+            _ => unreachable!("a call or a discard is asked while trump is made"),
+        };
+        game.apply_into(seat, &action, events)
+            .expect("random legal calls are accepted");
     }
     while let Some((seat, legal)) = game.card_awaited() {
         if game.hand_number() != hand {
