@@ -22,7 +22,7 @@ async fn health_variants_and_tables() {
     assert_eq!(
         names,
         [
-            "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell"
+            "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre"
         ]
     );
     let spades = &variants[5];
