@@ -73,7 +73,7 @@ impl Postgres {
         if let Some(user) = &user {
             chown(&dir, user);
         }
-        let private = Private {
+        let mut private = Private {
             dir,
             bin,
             port: free_port(),
@@ -93,12 +93,18 @@ impl Postgres {
                 "--locale=C",
             ],
         );
-        let postgres = Postgres {
+        // The port was free when picked, but another test's connection may take it before
+        // the postmaster binds it: a start that fails is tried again on a new port.
+        let mut attempt = 1;
+        while let Err(why) = private.start() {
+            assert!(attempt < 5, "Postgres did not start:\n{why}");
+            attempt += 1;
+            private.port = free_port();
+        }
+        Postgres {
             base: format!("postgres://{ROLE}@127.0.0.1:{}", private.port),
             private: Some(private),
-        };
-        postgres.restart();
-        postgres
+        }
     }
 
     /// True when this process started the server (so it can stop and restart it).
@@ -160,27 +166,9 @@ impl Postgres {
     /// connections.
     pub fn restart(&self) {
         let private = self.private.as_ref().expect("a private Postgres to start");
-        let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
-             -c max_connections=200",
-            private.port,
-            private.dir.join("socket").display()
-        );
-        private.run(
-            "pg_ctl",
-            &[
-                "-D",
-                &private.data(),
-                "-l",
-                &private.dir.join("log").display().to_string(),
-                "-o",
-                &options,
-                "-w",
-                "-t",
-                "60",
-                "start",
-            ],
-        );
+        if let Err(why) = private.start() {
+            panic!("Postgres did not start again:\n{why}");
+        }
     }
 
     /// Restarts the private server with TLS on, presenting `cert_pem` (with its `key_pem`).
@@ -220,6 +208,39 @@ impl Postgres {
 }
 
 impl Private {
+    /// Starts the postmaster on this port and waits until it takes connections; on failure,
+    /// says why with the end of the server's log.
+    fn start(&self) -> Result<(), String> {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
+             -c max_connections=200",
+            self.port,
+            self.dir.join("socket").display()
+        );
+        let log = self.dir.join("log");
+        self.try_run(
+            "pg_ctl",
+            &[
+                "-D",
+                &self.data(),
+                "-l",
+                &log.display().to_string(),
+                "-o",
+                &options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+        )
+        .map_err(|why| {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(20).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            format!("{why}\nthe server's log ends:\n{}", tail.join("\n"))
+        })
+    }
+
     /// The data directory.
     fn data(&self) -> String {
         self.dir.join("data").display().to_string()
@@ -228,6 +249,13 @@ impl Private {
     /// Runs one of Postgres's programs (as the unprivileged user when root) and checks it
     /// worked.
     fn run(&self, program: &str, args: &[&str]) {
+        if let Err(why) = self.try_run(program, args) {
+            panic!("{why}");
+        }
+    }
+
+    /// Runs one of Postgres's programs; says how it failed.
+    fn try_run(&self, program: &str, args: &[&str]) -> Result<(), String> {
         let exe = self.bin.join(program);
         let mut command = match &self.user {
             Some(user) => {
@@ -243,13 +271,15 @@ impl Private {
             .stdin(Stdio::null())
             .output()
             .unwrap_or_else(|err| panic!("running {}: {err}", exe.display()));
-        assert!(
-            output.status.success(),
+        if output.status.success() {
+            return Ok(());
+        }
+        Err(format!(
             "{program} failed: {}\n{}\n{}",
             output.status,
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
-        );
+        ))
     }
 
     /// The postmaster's process id, while it runs.
