@@ -88,7 +88,9 @@ fn heartless_move_answers_like_the_strategy_it_wraps() {
             | Action::SeeCards
             | Action::Exchange { .. }
             | Action::Call(_)
-            | Action::Discard { .. } => unreachable!("hearts has no bidding"),
+            | Action::Discard { .. }
+            | Action::Claim { .. }
+            | Action::AnswerClaim { .. } => unreachable!("hearts has no bidding"),
         };
         assert_eq!(printed, expected, "seed {seed}");
         checked += 1;

@@ -130,6 +130,7 @@ fn heartless_move_strong_answers_every_position() {
             | Legal::Exchange { .. }
             | Legal::Call { .. }
             | Legal::Discard { .. }
+            | Legal::AnswerClaim { .. }
             | Legal::Wait => {
                 panic!("nothing to do in {map:?}")
             }

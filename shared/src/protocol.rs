@@ -121,9 +121,10 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
     },
-    /// Make a call while trump is made (euchre), answering a `call` prompt: pass, order up
-    /// the turned-up card, name a suit, or defend alone, as the prompt allows, e.g.
-    /// `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+    /// Make a call, answering a `call` prompt: while trump is made (euchre) pass, order up
+    /// the turned-up card, name a suit, or defend alone, e.g. `{"type": "call", "call":
+    /// "trump", "suit": "H", "alone": true}`; in the auction (bridge) pass, bid, double or
+    /// redouble, e.g. `{"type": "call", "call": "bid", "level": 3, "strain": "NT"}`.
     Call {
         /// The call.
         #[serde(flatten)]
@@ -140,6 +141,30 @@ pub enum ClientMsg {
     Discard {
         /// The card.
         card: Card,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// Declarer claims `tricks` of the tricks still to play, conceding the rest (bridge), on
+    /// their own or dummy's turn: their hand is faced and the defenders answer.
+    Claim {
+        /// The tricks claimed.
+        tricks: u8,
+        /// Optional check: the seat you act for (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Optional: the `seq` of the `your_turn` this answers (see `pass`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// A defender accepts or rejects declarer's claim (bridge), answering an `answer_claim`
+    /// prompt.
+    AnswerClaim {
+        /// True to accept.
+        accept: bool,
         /// Optional check: the seat you act for (see `pass`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
@@ -249,6 +274,56 @@ fn one() -> u32 {
 pub const MAX_CHAT_CHARS: usize = 200;
 
 impl ClientMsg {
+    /// The protocol message for an action, answering the prompt of `seq` when given (so a late
+    /// answer is refused rather than taken for the next turn).
+    #[must_use]
+    pub fn for_action(action: Action, seq: Option<u64>) -> ClientMsg {
+        match action {
+            Action::Play { card } => ClientMsg::Play {
+                card,
+                seat: None,
+                seq,
+            },
+            Action::Pass { cards } => ClientMsg::Pass {
+                cards,
+                seat: None,
+                seq,
+            },
+            Action::Bid { tricks } => ClientMsg::Bid {
+                tricks,
+                seat: None,
+                seq,
+            },
+            Action::BlindNil => ClientMsg::BlindNil { seat: None, seq },
+            Action::SeeCards => ClientMsg::SeeCards { seat: None, seq },
+            Action::Exchange { cards } => ClientMsg::Exchange {
+                cards,
+                seat: None,
+                seq,
+            },
+            Action::Call(call) => ClientMsg::Call {
+                call,
+                seat: None,
+                seq,
+            },
+            Action::Discard { card } => ClientMsg::Discard {
+                card,
+                seat: None,
+                seq,
+            },
+            Action::Claim { tricks } => ClientMsg::Claim {
+                tricks,
+                seat: None,
+                seq,
+            },
+            Action::AnswerClaim { accept } => ClientMsg::AnswerClaim {
+                accept,
+                seat: None,
+                seq,
+            },
+        }
+    }
+
     /// The game action this message carries, if it is one.
     #[must_use]
     pub fn action(&self) -> Option<Action> {
@@ -265,6 +340,8 @@ impl ClientMsg {
             }),
             ClientMsg::Call { call, .. } => Some(Action::Call(*call)),
             ClientMsg::Discard { card, .. } => Some(Action::Discard { card: *card }),
+            ClientMsg::Claim { tricks, .. } => Some(Action::Claim { tricks: *tricks }),
+            ClientMsg::AnswerClaim { accept, .. } => Some(Action::AnswerClaim { accept: *accept }),
             _ => None,
         }
     }
@@ -320,6 +397,7 @@ fn parse_call(value: serde_json::Value) -> Result<ClientMsg, ProtocolError> {
     let own: &[&str] = match fields.get("call").and_then(serde_json::Value::as_str) {
         Some("order_up") => &["call", "alone"],
         Some("trump") => &["call", "suit", "alone"],
+        Some("bid") => &["call", "level", "strain"],
         _ => &["call"],
     };
     if let Some(key) = fields.keys().find(|key| !own.contains(&key.as_str())) {
@@ -361,12 +439,14 @@ fn compact_play(text: &str) -> Option<ClientMsg> {
 }
 
 /// Every `type` a client may send.
-pub const CLIENT_TYPES: [&str; 26] = [
+pub const CLIENT_TYPES: [&str; 28] = [
     "join",
     "watch",
     "pass",
     "call",
     "discard",
+    "claim",
+    "answer_claim",
     "play",
     "bid",
     "blind_nil",

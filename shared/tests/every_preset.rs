@@ -17,6 +17,7 @@
 mod common;
 
 use common::bids::{ohhell_points, spades_line_blind};
+use parlor_shared::bridge::{Auction, Contract, Doubling, Strain};
 use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::{HandResult, Legal, Schedule, presets};
 use parlor_shared::{Action, CardSet, Event, Game, Options, Rules, Seat, Variant};
@@ -98,6 +99,10 @@ struct Hand {
     trump: Option<parlor_shared::Suit>,
     /// The cards each seat held when the trick on the table was led, and the led card.
     led: Option<parlor_shared::Card>,
+    /// Bridge: the auction's calls so far, the contract, and whether dummy was shown.
+    auction: Option<Auction>,
+    contract: Option<Contract>,
+    dummy_shown: bool,
 }
 
 impl Hand {
@@ -117,6 +122,9 @@ impl Hand {
             out: Vec::new(),
             trump: None,
             led: None,
+            auction: (rules.variant == Variant::Bridge).then(|| Auction::new(dealer)),
+            contract: None,
+            dummy_shown: false,
         }
     }
 
@@ -141,6 +149,32 @@ impl Hand {
                 self.bids[seat.index()] = Some(*tricks);
             }
             Event::BlindNil { seat } => self.blind.push(seat.index()),
+            Event::Called { seat, call } if self.auction.is_some() => {
+                let auction = self.auction.as_mut().unwrap();
+                assert_eq!(auction.next_seat(), Some(*seat), "calls go in turn");
+                let call = call.in_auction().expect("a call of the auction");
+                auction.call(*seat, call).expect("a legal call");
+            }
+            Event::Contract { contract } => {
+                let auction = self.auction.as_ref().expect("an auction");
+                assert_eq!(
+                    auction.contract(),
+                    Some(*contract),
+                    "the auction's contract"
+                );
+                self.contract = Some(*contract);
+            }
+            Event::DummyShown { seat, cards } => {
+                let contract = self.contract.expect("a contract");
+                assert_eq!(*seat, contract.dummy());
+                assert_eq!(
+                    self.played.len(),
+                    1,
+                    "dummy is shown after the opening lead"
+                );
+                assert_eq!(*cards, self.holding[seat.index()]);
+                self.dummy_shown = true;
+            }
             Event::TrumpMade { trump, .. } => self.trump = Some(*trump),
             Event::SitsOut { seat } => self.out.push(*seat),
             Event::PickedUp { seat, card } => {
@@ -158,6 +192,13 @@ impl Hand {
             }
             Event::Played { seat, card } => {
                 assert!(!self.out.contains(seat), "{seat:?} sits this hand out");
+                if let Some(contract) = self.contract {
+                    if self.played.is_empty() {
+                        assert_eq!(*seat, contract.opening_leader(), "declarer's left leads");
+                    } else {
+                        assert!(self.dummy_shown, "dummy is shown before its first card");
+                    }
+                }
                 if let (Some(trump), Some(led)) = (self.trump, self.led) {
                     // Following suit as Euchre players know it, worked out here: the jack of
                     // trump's colour is a trump.
@@ -195,7 +236,10 @@ impl Hand {
     fn check_end(&self, game: &Game, line: &HandResult, bags: &mut [i32; 2]) {
         let took = line.tricks.as_slice();
         let rules = game.rules();
-        assert_eq!(took.iter().map(|t| u32::from(*t)).sum::<u32>(), self.tricks);
+        if rules.variant != Variant::Bridge {
+            // (A claim settles a Bridge hand's last tricks unplayed.)
+            assert_eq!(took.iter().map(|t| u32::from(*t)).sum::<u32>(), self.tricks);
+        }
         let held = self.holding.iter().fold(CardSet::EMPTY, |all, h| all | *h);
         assert_eq!(
             self.played | held | self.discarded,
@@ -204,6 +248,8 @@ impl Hand {
         );
         if rules.variant == Variant::Euchre {
             check_euchre_end(self, line);
+        } else if rules.variant == Variant::Bridge {
+            check_bridge_end(self, rules, line);
         } else if rules.variant == Variant::Tricks && game.is_over() {
             // The match ends the moment a total reaches the target, mid-hand.
             let top = game.totals().as_slice().iter().copied().max().unwrap();
@@ -296,6 +342,111 @@ fn check_euchre_end(hand: &Hand, line: &HandResult) {
             assert_eq!(line.points.as_slice(), euchre_points(&made, took));
         }
     }
+}
+
+/// A Bridge board's end: a board passed out plays nothing and scores nothing; otherwise the
+/// thirteen tricks are shared out (a claim settles those left), and the score is worked out
+/// again from the laws of duplicate scoring.
+fn check_bridge_end(hand: &Hand, rules: &Rules, line: &HandResult) {
+    let took = line.tricks.as_slice();
+    let result = *line.board.clone().expect("a board's result");
+    assert_eq!(result.contract, hand.contract);
+    let Some(contract) = hand.contract else {
+        assert!(hand.auction.as_ref().unwrap().is_over(), "passed out");
+        assert_eq!(hand.tricks, 0);
+        assert!(hand.played.is_empty());
+        assert_eq!(result.score, 0);
+        if !rules.rubber {
+            // (A rubber's last board settles the rubber as it stands, passed out or not.)
+            assert_eq!(line.points.as_slice(), &[0, 0, 0, 0]);
+        }
+        return;
+    };
+    assert_eq!(took.iter().map(|t| u32::from(*t)).sum::<u32>(), 13);
+    assert!(hand.tricks <= 13);
+    let side = contract.declarer.index() % 2;
+    assert_eq!(result.declarer_tricks, took[side] + took[side + 2]);
+    let vulnerable = result.vulnerability.is_vulnerable(contract.declarer);
+    let score = duplicate_score(&contract, vulnerable, result.declarer_tricks);
+    let north_south = if side == 0 { score } else { -score };
+    assert_eq!(result.score, north_south);
+    if rules.rubber {
+        assert!(line.points.as_slice().iter().all(|p| *p >= 0));
+    } else {
+        assert_eq!(
+            line.points.as_slice(),
+            &[north_south, -north_south, north_south, -north_south]
+        );
+    }
+}
+
+/// A contract's duplicate score for declarer's side, worked out again from the laws.
+fn duplicate_score(contract: &Contract, vulnerable: bool, tricks: u8) -> i32 {
+    let level = i32::from(contract.bid.level());
+    let needed = level + 6;
+    let got = i32::from(tricks);
+    let times = match contract.doubled {
+        Doubling::Undoubled => 1,
+        Doubling::Doubled => 2,
+        Doubling::Redoubled => 4,
+    };
+    if got < needed {
+        let down = needed - got;
+        if times == 1 {
+            return -down * if vulnerable { 100 } else { 50 };
+        }
+        // Doubled: 100/200/200/300... not vulnerable, 200/300/300... vulnerable.
+        let doubled: i32 = (1..=down)
+            .map(|i| match (vulnerable, i) {
+                (true, 1) => 200,
+                (true, _) => 300,
+                (false, 1) => 100,
+                (false, 2 | 3) => 200,
+                (false, _) => 300,
+            })
+            .sum();
+        return -doubled * times / 2;
+    }
+    let (first, rest) = match contract.bid.strain() {
+        Strain::Clubs | Strain::Diamonds => (20, 20),
+        Strain::Hearts | Strain::Spades => (30, 30),
+        Strain::NoTrump => (40, 30),
+    };
+    let trick_score = (first + rest * (level - 1)) * times;
+    let game = if trick_score >= 100 {
+        if vulnerable { 500 } else { 300 }
+    } else {
+        50
+    };
+    let slam = match level {
+        6 => {
+            if vulnerable {
+                750
+            } else {
+                500
+            }
+        }
+        7 => {
+            if vulnerable {
+                1500
+            } else {
+                1000
+            }
+        }
+        _ => 0,
+    };
+    let over = got - needed;
+    let overtricks = if times == 1 {
+        over * rest
+    } else {
+        over * times / 2 * if vulnerable { 200 } else { 100 }
+    };
+    let insult = match times {
+        2 => 50,
+        4 => 100,
+        _ => 0,
+    };
+    trick_score + game + slam + overtricks + insult
 }
 
 /// A Euchre hand's points per seat, worked out again from the rules.
@@ -423,7 +574,32 @@ fn play_match(variant: Variant, options: &Options, seed: u64) -> usize {
             Legal::Discard { from } => Action::Discard {
                 card: from.select(rng.below(from.len())),
             },
+            Legal::AnswerClaim { .. } => Action::AnswerClaim {
+                accept: rng.below(2) == 0,
+            },
             Legal::Wait => panic!("{seat:?} is to act but may only wait"),
+        };
+        let action = match (action, game.dummy()) {
+            // Declarer claims now and then: a random number of the tricks left.
+            (Action::Play { .. }, Some(dummy)) if seat == dummy.partner() && rng.below(20) == 0 => {
+                let left = game.hand(game.next_to_play()).len();
+                Action::Claim {
+                    tricks: rng.below(left + 1) as u8,
+                }
+            }
+            (action, dummy) => {
+                if matches!(action, Action::Play { .. }) && dummy == Some(game.next_to_play()) {
+                    assert_eq!(
+                        seat,
+                        dummy.unwrap().partner(),
+                        "declarer plays dummy's cards"
+                    );
+                    let card = game.hand(game.next_to_play()).lowest().unwrap();
+                    let refused = game.clone().apply(dummy.unwrap(), &Action::Play { card });
+                    assert!(refused.is_err(), "dummy plays no card");
+                }
+                action
+            }
         };
         events.clear();
         game.apply_into(seat, &action, &mut events).unwrap();

@@ -60,6 +60,10 @@ fn options(variant: Variant, knob: u8) -> Options {
                 o.blind_nil_behind = Some(if knob & 1 == 0 { 100 } else { 0 });
             }
         }
+        Variant::Bridge => {
+            o.hands = Some(1 + u32::from(knob % 3));
+            o.rubber = Some(knob & 8 == 0);
+        }
         Variant::Euchre => {
             o.target = Some(3 + i32::from(knob % 4));
             o.stick_the_dealer = Some(knob & 8 == 0);
@@ -509,6 +513,20 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
             assert_eq!(points, expected.as_slice());
         }
         Variant::Euchre => check_euchre_hand(game, result),
+        Variant::Bridge => {
+            let board = result.board.as_deref().expect("a board's result");
+            if board.contract.is_some() {
+                assert_eq!(tricks, 13);
+            } else {
+                assert_eq!(board.score, 0, "a board passed out scores nothing");
+            }
+            if game.rules().rubber {
+                assert!(points.iter().all(|p| *p >= 0));
+            } else {
+                let s = board.score;
+                assert_eq!(points, [s, -s, s, -s].as_slice());
+            }
+        }
     }
     if !matches!(game.variant(), Variant::Spades | Variant::OhHell) {
         assert_eq!(result.bids, None);
@@ -751,7 +769,8 @@ fn playout(
         let action = match game.legal_actions(seat) {
             Legal::Play { cards } => {
                 assert!(!cards.is_empty());
-                assert!((cards - game.hand(seat)).is_empty());
+                // Declarer plays dummy's cards on dummy's turn.
+                assert!((cards - game.hand(game.next_to_play())).is_empty());
                 assert_eq!(to_act, vec![seat]);
                 // Every legal card is accepted.
                 for card in cards {
@@ -854,6 +873,7 @@ fn playout(
                     card: from.nth(rng.below(from.len())).unwrap(),
                 }
             }
+            Legal::AnswerClaim { .. } => panic!("nobody claims in these matches"),
             Legal::Wait => panic!("{seat} is to act but may not"),
         };
         let before = game.clone();

@@ -44,6 +44,12 @@ fn short(variant: Variant, bad_card: BadCard, seed: u64) -> Options {
             stick_the_dealer: Some(seed % 3 == 1),
             ..Options::default()
         },
+        // Duplicate boards and rubbers.
+        Variant::Bridge => Options {
+            hands: Some(2),
+            rubber: Some(seed % 3 == 1),
+            ..Options::default()
+        },
         // Every table size; the hands go up to the largest.
         Variant::OhHell => Options {
             players: Some(3 + (seed % 5) as u8),

@@ -79,6 +79,10 @@ fn short(variant: Variant, knob: u8) -> Options {
                 options.scoring = Some(scoring(knob >> 6));
             }
         }
+        Variant::Bridge => {
+            options.hands = Some(1 + u32::from(knob % 3));
+            options.rubber = Some(knob & 4 != 0);
+        }
         Variant::Euchre => {
             options.target = Some(3 + i32::from(knob % 3));
             if knob & 4 != 0 {
@@ -135,6 +139,7 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         stick_the_dealer: on(27).then_some(on(28)),
         alone: on(32).then_some(on(33)),
         defend_alone: on(34).then_some(on(35)),
+        rubber: on(36).then_some(on(37)),
     }
 }
 
@@ -375,6 +380,21 @@ proptest! {
                 alone: on(31),
                 defender_alone: on(20).then_some(Seat(small[4] % n as u8)),
             }),
+            board: on(29).then(|| Box::new(parlor_shared::rules::BoardResult {
+                board: u32::from(small[1] % 16) + 1,
+                vulnerability: parlor_shared::bridge::Vulnerability::Both,
+                contract: on(28).then(|| parlor_shared::bridge::Contract {
+                    bid: parlor_shared::bridge::Bid::new(
+                        small[2] % 7 + 1,
+                        parlor_shared::bridge::Strain::NoTrump,
+                    )
+                    .unwrap(),
+                    doubled: parlor_shared::bridge::Doubling::Doubled,
+                    declarer: Seat(small[3] % n as u8),
+                }),
+                declarer_tricks: small[4] % 14,
+                score: ints[0],
+            })),
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();

@@ -335,46 +335,7 @@ pub fn random_move(legal: &Legal, rng: &mut Rng) -> Option<ClientMsg> {
 /// The message that makes `action`.
 #[must_use]
 pub fn move_message(action: Action) -> ClientMsg {
-    match action {
-        Action::Play { card } => ClientMsg::Play {
-            card,
-            seat: None,
-            seq: None,
-        },
-        Action::Pass { cards } => ClientMsg::Pass {
-            cards,
-            seat: None,
-            seq: None,
-        },
-        Action::Bid { tricks } => ClientMsg::Bid {
-            tricks,
-            seat: None,
-            seq: None,
-        },
-        Action::BlindNil => ClientMsg::BlindNil {
-            seat: None,
-            seq: None,
-        },
-        Action::SeeCards => ClientMsg::SeeCards {
-            seat: None,
-            seq: None,
-        },
-        Action::Exchange { cards } => ClientMsg::Exchange {
-            cards,
-            seat: None,
-            seq: None,
-        },
-        Action::Call(call) => ClientMsg::Call {
-            call,
-            seat: None,
-            seq: None,
-        },
-        Action::Discard { card } => ClientMsg::Discard {
-            card,
-            seat: None,
-            seq: None,
-        },
-    }
+    ClientMsg::for_action(action, None)
 }
 
 /// The action a move message carries (for bookkeeping in tests).

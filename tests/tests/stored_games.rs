@@ -232,6 +232,7 @@ fn first_legal(legal: &Legal) -> ClientMsg {
         | Legal::Exchange { .. }
         | Legal::Call { .. }
         | Legal::Discard { .. }
+        | Legal::AnswerClaim { .. }
         | Legal::Wait => panic!("no stored game bids or waits here"),
     }
 }

@@ -52,6 +52,7 @@ pub(crate) fn first_legal(game: &Game) -> (Seat, Action) {
         Legal::Discard { from } => Action::Discard {
             card: from.lowest().expect("a card"),
         },
+        Legal::AnswerClaim { .. } => Action::AnswerClaim { accept: true },
         Legal::Wait => unreachable!("a seat to act has a move"),
     };
     (seat, action)

@@ -230,6 +230,9 @@ fn done(action: &Action) -> String {
         Action::Exchange { .. } => "gave these cards".to_string(),
         Action::Call(_) => "made this call".to_string(),
         Action::Discard { card } => format!("discarded {card}"),
+        Action::Claim { tricks } => format!("claimed {tricks} tricks"),
+        Action::AnswerClaim { accept: true } => "accepted the claim".to_string(),
+        Action::AnswerClaim { accept: false } => "rejected the claim".to_string(),
     }
 }
 

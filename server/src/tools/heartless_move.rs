@@ -48,7 +48,9 @@ pub fn run(args: &HeartlessMoveArgs) -> anyhow::Result<()> {
         | Action::SeeCards
         | Action::Exchange { .. }
         | Action::Call(_)
-        | Action::Discard { .. } => bail!("hearts has no bidding"),
+        | Action::Discard { .. }
+        | Action::Claim { .. }
+        | Action::AnswerClaim { .. } => bail!("hearts has no bidding"),
     };
     println!("{}", heartless::cards_text(cards));
     Ok(())

@@ -315,40 +315,7 @@ async fn connection(url: &str, target: &Target, session: &mut Session) -> anyhow
 /// answer is refused rather than taken for the next turn).
 #[must_use]
 pub fn move_message(action: Action, seq: Option<u64>) -> ClientMsg {
-    match action {
-        Action::Play { card } => ClientMsg::Play {
-            card,
-            seat: None,
-            seq,
-        },
-        Action::Pass { cards } => ClientMsg::Pass {
-            cards,
-            seat: None,
-            seq,
-        },
-        Action::Bid { tricks } => ClientMsg::Bid {
-            tricks,
-            seat: None,
-            seq,
-        },
-        Action::BlindNil => ClientMsg::BlindNil { seat: None, seq },
-        Action::SeeCards => ClientMsg::SeeCards { seat: None, seq },
-        Action::Exchange { cards } => ClientMsg::Exchange {
-            cards,
-            seat: None,
-            seq,
-        },
-        Action::Call(call) => ClientMsg::Call {
-            call,
-            seat: None,
-            seq,
-        },
-        Action::Discard { card } => ClientMsg::Discard {
-            card,
-            seat: None,
-            seq,
-        },
-    }
+    ClientMsg::for_action(action, seq)
 }
 
 #[cfg(test)]

@@ -250,6 +250,9 @@ fn answer(client: &mut Client, n: u16, with_seq: bool) -> String {
         }
         Legal::Blind if n.is_multiple_of(2) => json!({"type": "blind_nil", "seq": seq}).to_string(),
         Legal::Blind => json!({"type": "see_cards", "seq": seq}).to_string(),
+        Legal::AnswerClaim { .. } => {
+            json!({"type": "answer_claim", "accept": n.is_multiple_of(2), "seq": seq}).to_string()
+        }
         Legal::Exchange { from, count, .. } => {
             let cards: Vec<_> = from.iter().take(*count as usize).collect();
             json!({"type": "exchange", "cards": cards, "seq": seq}).to_string()

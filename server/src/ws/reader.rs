@@ -318,7 +318,9 @@ impl Reader {
             | ClientMsg::SeeCards { .. }
             | ClientMsg::Exchange { .. }
             | ClientMsg::Call { .. }
-            | ClientMsg::Discard { .. } => {
+            | ClientMsg::Discard { .. }
+            | ClientMsg::Claim { .. }
+            | ClientMsg::AnswerClaim { .. } => {
                 unreachable!("moves are made into requests above")
             }
             ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
@@ -437,7 +439,7 @@ impl Reader {
 }
 
 /// The table request a move (`play`, `pass`, `bid`, `blind_nil`, `see_cards`, `exchange`,
-/// `call`, `discard`)
+/// `call`, `discard`, `claim`, `answer_claim`)
 /// makes; `None` for any other message.
 fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
     match msg {
@@ -445,7 +447,9 @@ fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
         | ClientMsg::SeeCards { seat, seq }
         | ClientMsg::Exchange { seat, seq, .. }
         | ClientMsg::Call { seat, seq, .. }
-        | ClientMsg::Discard { seat, seq, .. } => Some(TableRequest::Move {
+        | ClientMsg::Discard { seat, seq, .. }
+        | ClientMsg::Claim { seat, seq, .. }
+        | ClientMsg::AnswerClaim { seat, seq, .. } => Some(TableRequest::Move {
             action: msg.action().expect("a move"),
             seat: *seat,
             seq: *seq,

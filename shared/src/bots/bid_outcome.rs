@@ -78,6 +78,7 @@ mod tests {
             bids: Some(PerSeat::from_slice(&bids)),
             bags: None,
             bag_penalty: None,
+            board: None,
             nil: nil.map(|n| PerSeat::from_slice(&n)),
             blind_nil: None,
             trump_made: None,

@@ -77,6 +77,8 @@ pub fn call(view: &PlayerView) -> Call {
     for &call in &calls {
         let value = match call {
             Call::Pass => MAKE,
+            // Bridge's calls are never legal at a Euchre table.
+            Call::Bid(_) | Call::Double | Call::Redouble => f64::MIN,
             Call::OrderUp { alone } => {
                 let turned = turned.expect("a turned-up card");
                 let trump = turned.suit();

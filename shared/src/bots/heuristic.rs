@@ -26,6 +26,11 @@ impl Strategy for HeuristicBot {
     }
 
     fn choose(&mut self, view: &PlayerView) -> Action {
+        if view.variant == Variant::Bridge
+            && let Some(action) = super::bridge::heuristic(view)
+        {
+            return action;
+        }
         match view.legal {
             Legal::Pass { count, from, .. } => Action::Pass {
                 cards: pass(view.variant, from, count),
@@ -46,6 +51,9 @@ impl Strategy for HeuristicBot {
             Legal::Blind => contract::blind(view),
             Legal::Exchange { count, to, from } => Action::Exchange {
                 cards: contract::exchange(view, count, to, from),
+            },
+            Legal::AnswerClaim { .. } => Action::AnswerClaim {
+                accept: super::bridge::claim_holds(view),
             },
             Legal::Wait => panic!("asked to act with nothing legal"),
         }

@@ -70,6 +70,9 @@ impl RandomBot {
                 calls.get(pick).map(|&call| Action::Call(call))
             }
             Legal::Discard { from } => self.pick(from).map(|card| Action::Discard { card }),
+            Legal::AnswerClaim { .. } => Some(Action::AnswerClaim {
+                accept: self.rng.below(2) == 0,
+            }),
             Legal::Wait => None,
         }
     }
@@ -147,6 +150,10 @@ mod tests {
                 },
                 Variant::Spades => Options {
                     target: Some(100),
+                    ..Options::default()
+                },
+                Variant::Bridge => Options {
+                    hands: Some(2),
                     ..Options::default()
                 },
                 _ => Options {

@@ -362,7 +362,7 @@ pub(super) fn value(variant: Variant, r: &HandResult, me: Seat, bag_cost: f64) -
             let p = |s: Seat| f64::from(r.points[s]);
             p(me) - mean_others(&p)
         }
-        Variant::Euchre => f64::from(r.points[me] - r.points[me.next(4)]),
+        Variant::Euchre | Variant::Bridge => f64::from(r.points[me] - r.points[me.next(4)]),
     }
 }
 
@@ -380,6 +380,9 @@ impl Strategy for StrongBot {
 
     fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
         self.last_worlds = 0;
+        if view.variant == Variant::Bridge {
+            return HeuristicBot.choose(view);
+        }
         if view.variant == Variant::Euchre
             && let Some(action) = strong_euchre::choose(view, self.budget, &mut self.rng, stop)
         {

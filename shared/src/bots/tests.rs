@@ -241,8 +241,11 @@ fn euchre_strong_beats_the_heuristic_and_the_heuristic_random() {
 fn sampled_deals_agree_with_the_view_and_rebuild_the_position() {
     let mut rng = BotRng::new(5);
     let (mut built, mut tried) = (0, 0);
-    // Euchre's strong bot deals its own samples (`strong_euchre`, tested there).
-    for variant in Variant::ALL.into_iter().filter(|v| *v != Variant::Euchre) {
+    // Euchre's and Bridge's strong bots deal their own samples (tested there).
+    for variant in Variant::ALL
+        .into_iter()
+        .filter(|v| !matches!(v, Variant::Euchre | Variant::Bridge))
+    {
         for seed in 0..12 {
             let mut game = Game::new(variant, &Options::default(), seed).unwrap();
             let mut random = RandomBot::new(seed);
@@ -297,8 +300,11 @@ fn sampled_deals_agree_with_the_view_and_rebuild_the_position() {
 fn the_real_deal_is_always_consistent_with_the_constraints() {
     // The true hands must satisfy every inferred void and known card.
     let mut rng = BotRng::new(11);
-    // Euchre's strong bot deals its own samples (`strong_euchre`, tested there).
-    for variant in Variant::ALL.into_iter().filter(|v| *v != Variant::Euchre) {
+    // Euchre's and Bridge's strong bots deal their own samples (tested there).
+    for variant in Variant::ALL
+        .into_iter()
+        .filter(|v| !matches!(v, Variant::Euchre | Variant::Bridge))
+    {
         for seed in 0..30 {
             let mut game = Game::new(variant, &Options::default(), seed).unwrap();
             let mut random = RandomBot::new(seed);

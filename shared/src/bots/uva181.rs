@@ -60,7 +60,9 @@ impl Strategy for Uva181Bot {
                 Action::Exchange { cards }
             }
             // Trump calls and discards are not UVa 181's: the heuristic's.
-            Legal::Call { .. } | Legal::Discard { .. } => super::HeuristicBot.choose(view),
+            Legal::Call { .. } | Legal::Discard { .. } | Legal::AnswerClaim { .. } => {
+                super::HeuristicBot.choose(view)
+            }
             Legal::Wait => panic!("asked to act with nothing legal"),
         }
     }

@@ -136,6 +136,39 @@ pub enum RuleError {
     /// Defending alone is for a defender, once trump is made, at a table that plays it.
     #[error("only a defender may defend alone, once trump is made, at a table that plays it")]
     NoDefendingAlone,
+    /// A call another game makes (order up, name a suit, defend alone at a Bridge table).
+    #[error("that call is not part of this game: pass, bid, double or redouble")]
+    NotThisGamesCall,
+    /// Bridge: a bid must be higher than the last one.
+    #[error("bid higher than the last bid: {0} or above")]
+    BidTooLow(crate::bridge::Bid),
+    /// Bridge: after seven no trump nobody may bid.
+    #[error("seven no trump has been bid: pass, double or redouble")]
+    NoHigherBid,
+    /// Bridge: only the opponents' last bid, not yet doubled, may be doubled.
+    #[error("you may double only the opponents' last bid, once")]
+    CannotDouble,
+    /// Bridge: only a double of one's own side's bid may be redoubled.
+    #[error("you may redouble only the opponents' double of your side's bid")]
+    CannotRedouble,
+    /// Bridge: declarer plays dummy's cards.
+    #[error("you are dummy: declarer plays your cards")]
+    DummyDoesNotPlay,
+    /// Bridge: only declarer claims, during the play, on their or dummy's turn.
+    #[error("only declarer may claim, during the play, on declarer's or dummy's turn")]
+    NotDeclarersClaim,
+    /// Bridge: a claim is for at most the tricks still to play.
+    #[error("only {remaining} tricks are left to play")]
+    ClaimTooLarge {
+        /// The tricks still to play.
+        remaining: u8,
+    },
+    /// Bridge: the defenders answer a claim before play goes on.
+    #[error("declarer has claimed: the defenders accept or reject the claim first")]
+    ClaimPending,
+    /// Bridge: there is no claim to answer, or it is not the seat's to answer.
+    #[error("there is no claim for you to answer")]
+    NoClaimToAnswer,
 }
 
 impl RuleError {
@@ -179,6 +212,16 @@ impl RuleError {
             RuleError::DealerMustName => "dealer_must_name",
             RuleError::NoGoingAlone => "no_going_alone",
             RuleError::NoDefendingAlone => "no_defending_alone",
+            RuleError::NotThisGamesCall => "not_this_games_call",
+            RuleError::BidTooLow(_) => "bid_too_low",
+            RuleError::NoHigherBid => "no_higher_bid",
+            RuleError::CannotDouble => "cannot_double",
+            RuleError::CannotRedouble => "cannot_redouble",
+            RuleError::DummyDoesNotPlay => "dummy_does_not_play",
+            RuleError::NotDeclarersClaim => "not_declarers_claim",
+            RuleError::ClaimTooLarge { .. } => "claim_too_large",
+            RuleError::ClaimPending => "claim_pending",
+            RuleError::NoClaimToAnswer => "no_claim_to_answer",
         }
     }
 }

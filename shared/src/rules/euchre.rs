@@ -117,6 +117,9 @@ impl VariantRules for Euchre {
             pass,
             alone: self.alone && !defend_alone,
             defend_alone,
+            bid_from: None,
+            double: false,
+            redouble: false,
         };
         match self.stage {
             Stage::OrderUp { .. } => call(true, false, true, false),
@@ -149,6 +152,7 @@ impl VariantRules for Euchre {
         let mut outcome = CallOutcome {
             made: None,
             sits_out: None,
+            contract: None,
             next: AfterCall::Call(seat.next(4)),
         };
         match (self.stage, call) {

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::bridge::{Bid, Contract, Vulnerability};
 use crate::card::{Card, CardSet, Suit};
 use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat, SeatList, SeatSet};
@@ -35,17 +36,30 @@ pub enum Action {
         /// The cards given, as many as the exchange asks.
         cards: Vec<Card>,
     },
-    /// A call while trump is being made (Euchre): pass, order up, name a suit, defend alone.
+    /// A call while trump is being made (Euchre: pass, order up, name a suit, defend alone)
+    /// or in the auction (Bridge: pass, a bid, double, redouble).
     Call(Call),
     /// Put this card away face down: the dealer's discard after picking up (Euchre).
     Discard {
         /// The card discarded.
         card: Card,
     },
+    /// Declarer claims `tricks` of the tricks still to play, conceding the rest, and faces
+    /// their hand (Bridge).
+    Claim {
+        /// How many of the remaining tricks declarer's side will take.
+        tricks: u8,
+    },
+    /// A defender accepts or rejects declarer's claim (Bridge).
+    AnswerClaim {
+        /// True to accept.
+        accept: bool,
+    },
 }
 
-/// A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
-/// own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+/// A call in the making of trump (Euchre) or in the auction (Bridge). On the wire it sits
+/// beside its action's or event's own fields: `{"type": "call", "call": "trump", "suit": "H",
+/// "alone": true}`, `{"type": "call", "call": "bid", "level": 3, "strain": "NT"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum Call {
@@ -67,6 +81,37 @@ pub enum Call {
     },
     /// Defend alone against the makers: one's partner sits the hand out.
     DefendAlone,
+    /// A bid of the auction: a level and a strain, higher than any bid before it (Bridge).
+    Bid(Bid),
+    /// Double the opponents' last bid (Bridge).
+    Double,
+    /// Redouble the opponents' double of one's side's bid (Bridge).
+    Redouble,
+}
+
+impl From<crate::bridge::Call> for Call {
+    fn from(call: crate::bridge::Call) -> Call {
+        match call {
+            crate::bridge::Call::Pass => Call::Pass,
+            crate::bridge::Call::Bid(bid) => Call::Bid(bid),
+            crate::bridge::Call::Double => Call::Double,
+            crate::bridge::Call::Redouble => Call::Redouble,
+        }
+    }
+}
+
+impl Call {
+    /// The same call in the auction's own terms; `None` for a call only Euchre makes.
+    #[must_use]
+    pub fn in_auction(self) -> Option<crate::bridge::Call> {
+        match self {
+            Call::Pass => Some(crate::bridge::Call::Pass),
+            Call::Bid(bid) => Some(crate::bridge::Call::Bid(bid)),
+            Call::Double => Some(crate::bridge::Call::Double),
+            Call::Redouble => Some(crate::bridge::Call::Redouble),
+            Call::OrderUp { .. } | Call::Trump { .. } | Call::DefendAlone => None,
+        }
+    }
 }
 
 /// How trump was made this hand (Euchre).
@@ -161,11 +206,25 @@ pub enum Legal {
         alone: bool,
         /// Defending alone is allowed (a defender, once trump is made).
         defend_alone: bool,
+        /// The lowest bid allowed, while bids are (Bridge's auction).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bid_from: Option<Bid>,
+        /// Doubling the opponents' last bid is allowed (Bridge).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        double: bool,
+        /// Redoubling the opponents' double is allowed (Bridge).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        redouble: bool,
     },
     /// Discard one card of `from` face down (the dealer, after picking up).
     Discard {
         /// The cards one may discard (the whole hand).
         from: CardSet,
+    },
+    /// Accept or reject declarer's claim of `tricks` more tricks (a defender, Bridge).
+    AnswerClaim {
+        /// The tricks declarer claims of those still to play.
+        tricks: u8,
     },
     /// Nothing to do: wait for the others.
     Wait,
@@ -192,6 +251,7 @@ impl Legal {
             (Legal::Blind, Action::BlindNil | Action::SeeCards) => true,
             (legal @ Legal::Call { .. }, Action::Call(call)) => legal.allows_call(*call),
             (Legal::Discard { from }, Action::Discard { card }) => from.contains(*card),
+            (Legal::AnswerClaim { .. }, Action::AnswerClaim { .. }) => true,
             (Legal::Exchange { count, from, .. }, Action::Exchange { cards }) => {
                 cards.len() == *count as usize
                     && CardSet::try_from_cards(cards).is_ok_and(|set| (set - *from).is_empty())
@@ -214,6 +274,14 @@ impl Legal {
             }
         }
         calls.push(Call::DefendAlone);
+        calls.extend([Call::Double, Call::Redouble]);
+        if let Legal::Call {
+            bid_from: Some(low),
+            ..
+        } = *self
+        {
+            calls.extend(low.and_above().map(Call::Bid));
+        }
         calls.retain(|call| self.allows_call(*call));
         calls
     }
@@ -227,6 +295,9 @@ impl Legal {
             pass,
             alone,
             defend_alone,
+            bid_from,
+            double,
+            redouble,
         } = *self
         else {
             return false;
@@ -236,12 +307,17 @@ impl Legal {
             Call::OrderUp { alone: a } => order_up && (alone || !a),
             Call::Trump { suit, alone: a } => name && except != Some(suit) && (alone || !a),
             Call::DefendAlone => defend_alone,
+            Call::Bid(bid) => bid_from.is_some_and(|low| bid >= low),
+            Call::Double => double,
+            Call::Redouble => redouble,
         }
     }
 }
 
 /// Something that happened at the table. Most events are public; [`Event::visible_to`] says
 /// which are not.
+// A hand's score line is the one large event, one a hand; the moves' events stay small.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
@@ -263,6 +339,13 @@ pub enum Event {
         /// the variant's `hand_size`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hand_size: Option<u32>,
+    },
+    /// The board being played and who is vulnerable on it (Bridge), after `hand_started`.
+    Board {
+        /// The board's number: 1 to 16, then again.
+        board: u32,
+        /// Who is vulnerable.
+        vulnerability: Vulnerability,
     },
     /// A player's dealt hand. Private to `seat`.
     Dealt {
@@ -326,7 +409,7 @@ pub enum Event {
         /// The cards.
         cards: CardSet,
     },
-    /// A seat called while trump was being made (Euchre).
+    /// A seat called while trump was being made (Euchre), or in the auction (Bridge).
     Called {
         /// Who called.
         seat: Seat,
@@ -368,8 +451,38 @@ pub enum Event {
         /// The card.
         card: Card,
     },
-    /// Nobody made trump: the hand is thrown in, scores nothing, and the deal moves on.
+    /// Nobody made trump (Euchre), or everyone passed (Bridge's board passed out): the hand
+    /// is thrown in, scores nothing, and the deal moves on.
     ThrownIn,
+    /// The auction ended in a contract (Bridge): declarer's left leads, then dummy is shown.
+    Contract {
+        /// The contract.
+        contract: Contract,
+    },
+    /// Dummy's hand is laid face up for everyone, after the opening lead (Bridge).
+    DummyShown {
+        /// Dummy's seat.
+        seat: Seat,
+        /// Dummy's cards.
+        cards: CardSet,
+    },
+    /// Declarer claims `tricks` of the tricks still to play and faces their hand (Bridge).
+    Claimed {
+        /// Declarer.
+        seat: Seat,
+        /// The tricks claimed of those still to play.
+        tricks: u8,
+        /// Declarer's remaining cards, shown to everyone.
+        cards: CardSet,
+    },
+    /// A defender answered the claim; one rejection withdraws it and play goes on, two
+    /// acceptances end the hand (Bridge).
+    ClaimAnswered {
+        /// The defender.
+        seat: Seat,
+        /// True when accepted.
+        accept: bool,
+    },
     /// A seat made its bid.
     Bid {
         /// Who bid.
@@ -469,10 +582,30 @@ pub struct HandResult {
     /// Euchre: how trump was made; absent when the hand was thrown in, and in other variants.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trump_made: Option<TrumpMade>,
+    /// Bridge: the board, its contract and its score.
+    // Boxed: a score line travels in an event, and every event is as large as the largest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<Box<BoardResult>>,
     /// The secret this hand was dealt from, revealed now that it is over: its SHA-256 is the
     /// `commitment` of its `hand_started` (docs/FAIRNESS.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Hash32>,
+}
+
+/// How a board of Bridge went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BoardResult {
+    /// The board's number (1 to 16, then again).
+    pub board: u32,
+    /// Who was vulnerable.
+    pub vulnerability: Vulnerability,
+    /// The contract; absent when the board was passed out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Contract>,
+    /// Tricks declarer's side took (0 for a board passed out).
+    pub declarer_tricks: u8,
+    /// The board's score for North-South (East-West score the opposite).
+    pub score: i32,
 }
 
 /// A set of seats written as the list of its seats, lowest first.

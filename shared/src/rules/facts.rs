@@ -77,6 +77,8 @@ pub enum FirstLead {
     TwoOfClubs,
     /// The seat to the dealer's left.
     DealerLeft,
+    /// The seat to declarer's left, once the auction has named declarer (bridge).
+    DeclarersLeft,
 }
 
 /// Where a hand's trump suit comes from.
@@ -98,6 +100,8 @@ pub enum TrumpRule {
     /// The players make trump by calls after the deal, a card turned up to start from
     /// (euchre).
     Called,
+    /// The auction's contract names the trump suit or no trump (bridge).
+    Contract,
 }
 
 /// The points of each card that scores, found by scoring a hand in which seat 0 took only that
@@ -126,7 +130,7 @@ mod tests {
     fn events_of(variant: Variant) -> Vec<(Game, Vec<Event>)> {
         // Short matches that still last several hands.
         let target = match variant {
-            Variant::Hearts5 | Variant::OhHell => None,
+            Variant::Hearts5 | Variant::OhHell | Variant::Bridge => None,
             Variant::Whist => Some(3),
             Variant::Spades => Some(100),
             _ => Some(30),
@@ -170,6 +174,7 @@ mod tests {
                 let mut dealer = start.dealer();
                 let mut first_play = true;
                 let mut out = crate::seat::SeatSet::EMPTY;
+                let mut contract = None;
                 let mut size = facts.hand_size;
                 for event in &events {
                     match event {
@@ -181,6 +186,7 @@ mod tests {
                         } => {
                             dealer = *d;
                             out = crate::seat::SeatSet::EMPTY;
+                            contract = None;
                             first_play = true;
                             passed |= pass.is_some();
                             assert!(facts.pass_count > 0 || pass.is_none(), "{variant}");
@@ -198,13 +204,14 @@ mod tests {
                                     assert_eq!(*trump, crate::card::Suit::Spades);
                                     0
                                 }
-                                TrumpRule::NoTrump | TrumpRule::Called => {
+                                TrumpRule::NoTrump | TrumpRule::Called | TrumpRule::Contract => {
                                     panic!("{variant} shows no trump at the deal")
                                 }
                             };
                             assert_eq!(cards.len(), expected, "{variant}");
                         }
                         Event::SitsOut { seat } => out.insert(*seat),
+                        Event::Contract { contract: c } => contract = Some(*c),
                         Event::Bid { .. } => {
                             bid = true;
                             assert!(first_play, "{variant}: bids come before play");
@@ -215,6 +222,10 @@ mod tests {
                                 FirstLead::TwoOfClubs => assert_eq!(*card, Card::TWO_OF_CLUBS),
                                 FirstLead::DealerLeft => {
                                     assert_eq!(*seat, out.next_outside(dealer, n));
+                                }
+                                FirstLead::DeclarersLeft => {
+                                    let declarer = contract.expect("a contract before play");
+                                    assert_eq!(*seat, declarer.declarer.next(n));
                                 }
                             }
                         }

@@ -9,6 +9,7 @@
 //! meet `Game` through one seam, `variant_rules`; `per_variant` is the
 //! one place that picks a variant's file.
 
+mod bridge;
 mod error;
 mod euchre;
 mod event;
@@ -30,7 +31,7 @@ mod whist;
 
 pub use error::RuleError;
 pub use euchre::score as euchre_score;
-pub use event::{Action, Call, Event, HandResult, Legal, PassDirection, TrumpMade};
+pub use event::{Action, BoardResult, Call, Event, HandResult, Legal, PassDirection, TrumpMade};
 pub use facts::{FirstLead, PlayerCounts, TrumpRule, VariantFacts};
 pub use game::{EXCHANGE_COUNT, Game, PASS_COUNT, Phase, first_dealer};
 pub use presets::{Preset, presets};

@@ -13,8 +13,10 @@ use super::variant_rules::{BidRange, CallOutcome, HandScore, HandSetup, Table, V
 use super::{
     RuleError, filippa, filippa::Filippa, hearts, hearts::Hearts, hearts5, hearts5::Hearts5,
 };
-use super::{euchre, euchre::Euchre, ohhell, ohhell::OhHell, spades, spades::Spades};
+use super::{bridge, bridge::Bridge, euchre, euchre::Euchre, ohhell, ohhell::OhHell};
+use super::{spades, spades::Spades};
 use super::{tricks, tricks::Tricks, whist, whist::Whist};
+use crate::bridge::Vulnerability;
 use crate::card::{Card, CardSet};
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -31,6 +33,7 @@ impl Variant {
             Variant::Spades => spades::facts(),
             Variant::OhHell => ohhell::facts(),
             Variant::Euchre => euchre::facts(),
+            Variant::Bridge => bridge::facts(),
         }
     }
 }
@@ -66,6 +69,8 @@ pub(super) enum VariantState {
     OhHell(OhHell),
     /// Euchre, with the making of trump.
     Euchre(Euchre),
+    /// Bridge, with the board's auction and the rubber's sheet.
+    Bridge(Bridge),
 }
 
 /// Calls the same method on whichever variant `$state` holds.
@@ -80,6 +85,7 @@ macro_rules! forward {
             VariantState::Spades($v) => $call,
             VariantState::OhHell($v) => $call,
             VariantState::Euchre($v) => $call,
+            VariantState::Bridge($v) => $call,
         }
     };
 }
@@ -96,6 +102,7 @@ impl VariantState {
             Variant::Spades => VariantState::Spades(Spades::new(rules)),
             Variant::OhHell => VariantState::OhHell(OhHell::new(rules)),
             Variant::Euchre => VariantState::Euchre(Euchre::new(rules)),
+            Variant::Bridge => VariantState::Bridge(Bridge::new(rules)),
         }
     }
 
@@ -118,6 +125,16 @@ impl VariantState {
     /// [`VariantRules::start_hand`].
     pub fn start_hand(&mut self, hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         forward!(self, v => v.start_hand(hand, deck, dealt))
+    }
+
+    /// [`VariantRules::dealer`].
+    pub fn dealer(&self, hand: u32) -> Option<Seat> {
+        forward!(self, v => v.dealer(hand))
+    }
+
+    /// [`VariantRules::board`].
+    pub fn board(&self) -> Option<(u32, Vulnerability)> {
+        forward!(self, v => v.board())
     }
 
     /// [`VariantRules::first_leader`].
@@ -185,6 +202,11 @@ impl VariantState {
     /// [`VariantRules::calls`].
     pub fn calls(&self) -> bool {
         forward!(self, v => v.calls())
+    }
+
+    /// [`VariantRules::first_caller`].
+    pub fn first_caller(&self, dealer: Seat, players: u8) -> Seat {
+        forward!(self, v => v.first_caller(dealer, players))
     }
 
     /// [`VariantRules::legal_calls`].

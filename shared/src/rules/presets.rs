@@ -155,6 +155,33 @@ pub fn presets(variant: Variant) -> Vec<Preset> {
                 },
             ),
         ],
+        Variant::Bridge => vec![
+            preset("Four boards", "Duplicate scoring, boards 1 to 4", none()),
+            preset(
+                "Eight boards",
+                "Duplicate scoring, boards 1 to 8",
+                Options {
+                    hands: Some(8),
+                    ..none()
+                },
+            ),
+            preset(
+                "Sixteen boards",
+                "Every dealer and vulnerability once",
+                Options {
+                    hands: Some(16),
+                    ..none()
+                },
+            ),
+            preset(
+                "Rubber",
+                "Rubber scoring: first side to two games",
+                Options {
+                    rubber: Some(true),
+                    ..none()
+                },
+            ),
+        ],
         Variant::Hearts => vec![
             preset("Microsoft Hearts", "Pass three, game to 100", none()),
             preset(

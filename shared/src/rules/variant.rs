@@ -30,11 +30,13 @@ pub enum Variant {
     OhHell,
     /// Euchre: partners make trump by calls, the jacks are bowers, five cards, to 10.
     Euchre,
+    /// Contract Bridge: an auction, declarer plays dummy's cards too, duplicate scoring.
+    Bridge,
 }
 
 impl Variant {
     /// Every variant, in the order the lobby lists them.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 9] = [
         Variant::Hearts,
         Variant::Filippa,
         Variant::Hearts5,
@@ -43,6 +45,7 @@ impl Variant {
         Variant::Spades,
         Variant::OhHell,
         Variant::Euchre,
+        Variant::Bridge,
     ];
 
     /// The name used on the wire and the command line.
@@ -57,6 +60,7 @@ impl Variant {
             Variant::Spades => "spades",
             Variant::OhHell => "ohhell",
             Variant::Euchre => "euchre",
+            Variant::Bridge => "bridge",
         }
     }
 
@@ -87,6 +91,9 @@ impl Variant {
             }
             Variant::Euchre => {
                 "Partners order up or name trump; the jacks are bowers; take three of five tricks."
+            }
+            Variant::Bridge => {
+                "Partners bid for the contract; declarer plays both hands, dummy's face up."
             }
         }
     }
@@ -293,6 +300,19 @@ impl Variant {
                     "Once trump is made, one defender may defend alone: their partner sits out, and euchring the makers scores 4.",
                 ),
             ],
+            Variant::Bridge => vec![
+                OptionSpec {
+                    name: "hands",
+                    kind: OptionKind::Integer { min: 1, max: 100 },
+                    default: super::bridge::BOARDS.into(),
+                    description: "Boards in a match, scored as in duplicate; with rubber scoring, the most boards a rubber lasts (12 unless set) before it is settled as it stands.",
+                },
+                boolean(
+                    "rubber",
+                    false,
+                    "Rubber scoring: the match is one rubber, won by the first side to make two games; vulnerability comes from the games won.",
+                ),
+            ],
         }
     }
 }
@@ -455,6 +475,9 @@ pub struct Options {
     /// A defender may defend alone (euchre).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defend_alone: Option<bool>,
+    /// Rubber scoring instead of duplicate (bridge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rubber: Option<bool>,
 }
 
 /// The resolved rules of one table: a variant and every option's value.
@@ -468,7 +491,7 @@ pub struct Rules {
     pub passing: bool,
     /// How Hearts scores the moon.
     pub moon: Moon,
-    /// Hands in a hearts5 match.
+    /// Hands in a hearts5 match; boards in a bridge match.
     pub hands: u32,
     /// What an illegal card does in `tricks`.
     pub bad_card: BadCard,
@@ -502,6 +525,8 @@ pub struct Rules {
     pub alone: bool,
     /// Euchre: a defender may defend alone.
     pub defend_alone: bool,
+    /// Bridge: rubber scoring instead of duplicate.
+    pub rubber: bool,
 }
 
 impl Rules {
@@ -530,6 +555,7 @@ impl Rules {
             ("stick_the_dealer", options.stick_the_dealer.is_some()),
             ("alone", options.alone.is_some()),
             ("defend_alone", options.defend_alone.is_some()),
+            ("rubber", options.rubber.is_some()),
         ];
         if let Some((name, _)) = given.iter().find(|(name, set)| *set && !has(name)) {
             return Err(OptionsError::NotForVariant {
@@ -544,7 +570,11 @@ impl Rules {
             Variant::Euchre => 10,
             _ => 100,
         });
-        let hands = options.hands.unwrap_or(5);
+        let hands = options.hands.unwrap_or(match variant {
+            Variant::Bridge if options.rubber == Some(true) => super::bridge::RUBBER_BOARDS,
+            Variant::Bridge => super::bridge::BOARDS,
+            _ => 5,
+        });
         let players = options.players.unwrap_or(variant.players());
         let range = variant.player_range();
         in_range("target", target.into(), 1, 100_000)?;
@@ -585,6 +615,7 @@ impl Rules {
             stick_the_dealer: options.stick_the_dealer.unwrap_or(false),
             alone: options.alone.unwrap_or(true),
             defend_alone: options.defend_alone.unwrap_or(false),
+            rubber: options.rubber.unwrap_or(false),
         })
     }
 
@@ -657,6 +688,10 @@ impl Rules {
                 options.stick_the_dealer = Some(self.stick_the_dealer);
                 options.alone = Some(self.alone);
                 options.defend_alone = Some(self.defend_alone);
+            }
+            Variant::Bridge => {
+                options.hands = Some(self.hands);
+                options.rubber = Some(self.rubber);
             }
         }
         options

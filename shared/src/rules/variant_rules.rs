@@ -8,7 +8,8 @@
 //! exactly the facts they decide from.
 
 use super::RuleError;
-use super::event::{Call, Legal, PassDirection, TrumpMade};
+use super::event::{BoardResult, Call, Legal, PassDirection, TrumpMade};
+use crate::bridge::{Contract, Vulnerability};
 use crate::card::{Card, CardSet, Suit};
 use crate::seat::{PerSeat, Seat, SeatSet};
 
@@ -76,6 +77,8 @@ pub(super) struct HandScore {
     pub blind_nil: Option<SeatSet>,
     /// How trump was made, in a game whose players make it (euchre).
     pub trump_made: Option<TrumpMade>,
+    /// The board's contract and score (bridge).
+    pub board: Option<BoardResult>,
 }
 
 /// What a call in the making of trump did, and what comes next.
@@ -85,6 +88,9 @@ pub(super) struct CallOutcome {
     pub made: Option<(TrumpMade, bool)>,
     /// A seat that sits the hand out from now on (a lone player's partner).
     pub sits_out: Option<Seat>,
+    /// The contract an auction ended in (bridge): its strain is trump, declarer plays dummy's
+    /// cards too, and declarer's left leads.
+    pub contract: Option<Contract>,
     /// What happens next.
     pub next: AfterCall,
 }
@@ -115,6 +121,7 @@ impl HandScore {
             nil: None,
             blind_nil: None,
             trump_made: None,
+            board: None,
         }
     }
 }
@@ -126,6 +133,18 @@ pub(super) trait VariantRules {
     fn start_hand(&mut self, hand: u32, deck: &[Card], dealt: usize) -> HandSetup {
         let _ = (hand, deck, dealt);
         HandSetup::PLAIN
+    }
+
+    /// Who deals the hand numbered `hand` (from 0), when the variant fixes it (a Bridge
+    /// board's number does); `None`: the deal moves one seat on each hand.
+    fn dealer(&self, hand: u32) -> Option<Seat> {
+        let _ = hand;
+        None
+    }
+
+    /// The board being played and who is vulnerable on it (bridge); `None` elsewhere.
+    fn board(&self) -> Option<(u32, Vulnerability)> {
+        None
     }
 
     /// Who leads the first trick: the dealer's left.
@@ -215,6 +234,11 @@ pub(super) trait VariantRules {
     /// (Euchre). By default it is set at the deal.
     fn calls(&self) -> bool {
         false
+    }
+
+    /// Who calls first: the dealer's left (Bridge's auction starts with the dealer).
+    fn first_caller(&self, dealer: Seat, players: u8) -> Seat {
+        dealer.next(players)
     }
 
     /// What `seat`, whose turn it is to call, may call; `dealer` dealt the hand.

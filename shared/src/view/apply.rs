@@ -35,7 +35,10 @@
 
 use arrayvec::ArrayVec;
 
-use super::{BlindView, CallingView, PassView, PlayedCard, PlayerView, SeatCall, Seats, TrickView};
+use super::{
+    BlindView, BridgeView, CallingView, ClaimView, PassView, PlayedCard, PlayerView, SeatCall,
+    Seats, ShownHand, TrickView,
+};
 use crate::card::{Card, CardSet, Suit};
 use crate::rules::{
     Call, CompletedTrick, Event, FirstLead, Legal, PassDirection, Phase, TrumpMade, TrumpRule,
@@ -134,6 +137,39 @@ impl PlayerView {
                 }
             }
             Event::ThrownIn => self.to_act.clear(),
+            Event::Board {
+                board,
+                vulnerability,
+            } => {
+                self.bridge = Some(BridgeView {
+                    board: *board,
+                    vulnerability: *vulnerability,
+                    contract: None,
+                    dummy: None,
+                    claim: None,
+                });
+            }
+            Event::Contract { contract } => {
+                if let Some(bridge) = &mut self.bridge {
+                    bridge.contract = Some(*contract);
+                }
+                self.trump = contract.bid.strain().trump();
+                self.calls_done();
+            }
+            Event::DummyShown { seat, cards } => {
+                if let Some(bridge) = &mut self.bridge {
+                    bridge.dummy = Some(ShownHand {
+                        seat: *seat,
+                        cards: *cards,
+                    });
+                }
+            }
+            Event::Claimed {
+                seat,
+                tricks,
+                cards,
+            } => self.claimed(*seat, *tricks, *cards),
+            Event::ClaimAnswered { seat, accept } => self.claim_answered(*seat, *accept),
             Event::PassChosen { seat } => self.pass_chosen(*seat),
             Event::CardsPassed { from, to, cards } => self.cards_passed(*from, *to, *cards),
             Event::Bid { seat, tricks } => self.bid(*seat, *tricks),
@@ -153,10 +189,14 @@ impl PlayerView {
                     self.pool = result.pool_carried + prize;
                 }
                 std::sync::Arc::make_mut(&mut self.history).push(result.clone());
+                self.tricks_won = result.tricks;
                 self.to_act.clear();
             }
             Event::MatchOver { winners, totals } => {
                 self.phase = Phase::MatchOver;
+                if let Some(bridge) = &mut self.bridge {
+                    bridge.dummy = None;
+                }
                 self.winners = winners.iter().copied().collect();
                 self.totals = *totals;
                 self.to_act.clear();
@@ -167,11 +207,19 @@ impl PlayerView {
     /// Takes the `legal` of a `your_turn` prompt: what the viewer may do now.
     pub fn apply_legal(&mut self, legal: Legal) {
         self.legal = legal;
-        if let (Legal::Play { .. }, Some(me)) = (legal, self.seat) {
-            // Asked to play: it is this seat's turn, and if the trick is empty it leads.
+        if let (Legal::Play { cards }, Some(me)) = (legal, self.seat) {
+            // Asked to play: it is this seat's turn (or, for declarer, dummy's: the cards
+            // asked for are dummy's), and if the trick is empty that seat leads.
             self.to_act = Seats::from_iter([me]);
+            let dummy = self.bridge.as_ref().and_then(|b| b.dummy);
+            let from = match dummy {
+                Some(d) if d.seat != me && !cards.is_empty() && (cards - d.cards).is_empty() => {
+                    d.seat
+                }
+                _ => me,
+            };
             if self.trick.plays.is_empty() {
-                self.trick.leader = me;
+                self.trick.leader = from;
             }
         }
     }
@@ -214,8 +262,9 @@ impl PlayerView {
         self.tricks_won = PerSeat::new(n);
         self.hearts_broken = false;
         self.blind = (self.options.blind_nil == Some(true)).then(BlindView::default);
-        let calls = facts.trump == TrumpRule::Called;
+        let calls = matches!(facts.trump, TrumpRule::Called | TrumpRule::Contract);
         self.calling = calls.then(CallingView::default);
+        self.bridge = None;
         self.pass = pass.map(|direction| PassView {
             direction,
             given: CardSet::EMPTY,
@@ -227,7 +276,14 @@ impl PlayerView {
             self.to_act = Seat::all(n).collect();
         } else if calls {
             self.phase = Phase::Calling;
-            self.to_act = Seats::from_iter([dealer.next(n)]);
+            // Bridge's auction starts with the dealer, Euchre's calls at the dealer's left.
+            let first = if facts.trump == TrumpRule::Contract {
+                dealer
+            } else {
+                dealer.next(n)
+            };
+            self.trick.leader = first;
+            self.to_act = Seats::from_iter([first]);
         } else {
             self.bidding_or_play();
         }
@@ -277,7 +333,9 @@ impl PlayerView {
         };
         calling.calls.push(SeatCall { seat, call });
         match (call, &mut calling.made) {
-            (Call::Pass, None) => self.to_act = Seats::from_iter([seat.next(n)]),
+            (Call::Pass | Call::Bid(_) | Call::Double | Call::Redouble, None) => {
+                self.to_act = Seats::from_iter([seat.next(n)]);
+            }
             (Call::Pass, Some(made)) if seat == made.maker.next(n) => {
                 self.to_act = Seats::from_iter([seat.partner()]);
             }
@@ -381,12 +439,60 @@ impl PlayerView {
         self.face_up.remove(card);
         self.hearts_broken |= card.suit() == Suit::Hearts;
         self.phase = Phase::Playing;
+        if let Some(shown) = self.bridge.as_mut().and_then(|b| b.dummy.as_mut()) {
+            shown.cards.remove(card);
+        }
         let out = self.sitting_out();
         self.to_act = if self.trick.plays.len() < usize::from(n) - out.len() {
-            Seats::from_iter([out.next_outside(seat, n)])
+            Seats::from_iter([self.player_of(out.next_outside(seat, n))])
         } else {
             Seats::new()
         };
+    }
+
+    /// The seat that acts for `seat`'s cards: declarer for Bridge's dummy.
+    fn player_of(&self, seat: Seat) -> Seat {
+        match self.bridge.as_ref().and_then(|b| b.contract) {
+            Some(contract) if contract.dummy() == seat => contract.declarer,
+            _ => seat,
+        }
+    }
+
+    /// Declarer claimed: the defenders answer, lowest seat first.
+    fn claimed(&mut self, seat: Seat, tricks: u8, cards: CardSet) {
+        let n = self.players;
+        let mut defenders = [seat.next(n), seat.partner().next(n)];
+        defenders.sort_unstable();
+        if let Some(bridge) = &mut self.bridge {
+            bridge.claim = Some(ClaimView {
+                seat,
+                tricks,
+                cards,
+                accepted: Seats::new(),
+            });
+        }
+        self.to_act = Seats::from_iter(defenders);
+    }
+
+    /// A defender answered the claim: a rejection withdraws it and play goes on.
+    fn claim_answered(&mut self, seat: Seat, accept: bool) {
+        let Some(bridge) = &mut self.bridge else {
+            return;
+        };
+        if accept {
+            if let Some(claim) = &mut bridge.claim {
+                claim.accepted.push(seat);
+            }
+            self.to_act.retain(|s| *s != seat);
+            return;
+        }
+        bridge.claim = None;
+        let n = self.players;
+        let next = match self.trick.plays.last() {
+            Some(last) => last.seat.next(n),
+            None => self.trick.leader,
+        };
+        self.to_act = Seats::from_iter([self.player_of(next)]);
     }
 
     fn trick_won(&mut self, winner: Seat) {
@@ -404,7 +510,7 @@ impl PlayerView {
             self.totals[winner] += 1;
         }
         self.to_act = if self.hand_sizes[winner] > 0 {
-            Seats::from_iter([winner])
+            Seats::from_iter([self.player_of(winner)])
         } else {
             Seats::new()
         };
@@ -420,6 +526,11 @@ impl PlayerView {
         let leader = match self.variant.facts().first_lead {
             FirstLead::DealerLeft => Some(self.sitting_out().next_outside(self.dealer, n)),
             FirstLead::TwoOfClubs => self.two_of_clubs_holder(),
+            FirstLead::DeclarersLeft => self
+                .bridge
+                .as_ref()
+                .and_then(|b| b.contract)
+                .map(|c| c.opening_leader()),
         };
         self.trick.leader = leader.unwrap_or(self.dealer.next(n));
         self.to_act = leader.into_iter().collect();

@@ -216,6 +216,7 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         pass,
         blind,
         calling,
+        bridge,
         totals,
         negatives,
         pool,
@@ -289,6 +290,11 @@ fn write_view_with(out: &mut String, view: &PlayerView, mut cache: Option<&mut V
         // Euchre's calls: few, and only in that game, so `serde_json` writes them.
         out.push_str(r#","calling":"#);
         out.push_str(&serde_json::to_string(calling).expect("a view serializes"));
+    }
+    if let Some(bridge) = bridge {
+        // Bridge's board: only in that game, so `serde_json` writes it.
+        out.push_str(r#","bridge":"#);
+        out.push_str(&serde_json::to_string(bridge).expect("a view serializes"));
     }
     match cache.as_deref_mut() {
         Some(cache) => cache
@@ -378,7 +384,7 @@ pub fn write_legal(out: &mut String, legal: &Legal) {
             out.push('}');
         }
         Legal::Wait => out.push_str(r#"{"type":"wait"}"#),
-        Legal::Call { .. } | Legal::Discard { .. } => {
+        Legal::Call { .. } | Legal::Discard { .. } | Legal::AnswerClaim { .. } => {
             out.push_str(&serde_json::to_string(legal).expect("a legal move serializes"));
         }
     }
@@ -412,7 +418,10 @@ pub fn write_action(out: &mut String, action: &Action) {
             out.push_str(r#"{"type":"bid","tricks":"#);
             uint(out, u64::from(*tricks));
         }
-        Action::Call(_) | Action::Discard { .. } => open_object(out, action),
+        Action::Call(_)
+        | Action::Discard { .. }
+        | Action::Claim { .. }
+        | Action::AnswerClaim { .. } => open_object(out, action),
     }
     out.push('}');
 }
@@ -547,7 +556,12 @@ pub fn write_event(out: &mut String, event: &Event) {
         | Event::PickedUp { .. }
         | Event::Discarded { .. }
         | Event::DiscardedCard { .. }
-        | Event::ThrownIn => open_object(out, event),
+        | Event::ThrownIn
+        | Event::Board { .. }
+        | Event::Contract { .. }
+        | Event::DummyShown { .. }
+        | Event::Claimed { .. }
+        | Event::ClaimAnswered { .. } => open_object(out, event),
     }
     out.push('}');
 }
@@ -575,6 +589,7 @@ fn write_options(out: &mut String, options: &Options) {
         stick_the_dealer,
         alone,
         defend_alone,
+        rubber,
     } = options;
     let mut first = true;
     let mut key = |out: &mut String, name: &str| {
@@ -670,6 +685,7 @@ fn write_options(out: &mut String, options: &Options) {
         ("stick_the_dealer", stick_the_dealer),
         ("alone", alone),
         ("defend_alone", defend_alone),
+        ("rubber", rubber),
     ] {
         if let Some(value) = value {
             key(out, name);
@@ -768,6 +784,7 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
         nil,
         blind_nil,
         trump_made,
+        board,
         secret,
     } = result;
     out.push_str(r#""hand":"#);
@@ -817,6 +834,10 @@ fn write_hand_result_fields(out: &mut String, result: &HandResult) {
     if let Some(made) = trump_made {
         out.push_str(r#","trump_made":"#);
         out.push_str(&serde_json::to_string(made).expect("a score line serializes"));
+    }
+    if let Some(board) = board {
+        out.push_str(r#","board":"#);
+        out.push_str(&serde_json::to_string(board).expect("a score line serializes"));
     }
     if let Some(secret) = secret {
         out.push_str(r#","secret":"#);
@@ -993,6 +1014,7 @@ fn variant_name(variant: Variant) -> &'static str {
         Variant::Spades => r#""spades""#,
         Variant::OhHell => r#""ohhell""#,
         Variant::Euchre => r#""euchre""#,
+        Variant::Bridge => r#""bridge""#,
     }
 }
 

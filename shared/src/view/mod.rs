@@ -14,6 +14,7 @@ use arrayvec::ArrayVec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::bridge::{Contract, Vulnerability};
 use crate::card::{Card, CardSet, Suit};
 use crate::deck::Deck;
 use crate::rules::{
@@ -75,6 +76,10 @@ pub struct PlayerView {
     /// elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calling: Option<CallingView>,
+    /// The board, its contract, dummy's cards once shown and a pending claim (bridge); absent
+    /// elsewhere. The auction's calls are in `calling`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bridge: Option<BridgeView>,
     /// Match totals (filippa: positive totals).
     pub totals: PerSeat<i32>,
     /// Filippa's negative totals.
@@ -164,6 +169,44 @@ pub struct CallingView {
     pub discarded: Option<Card>,
 }
 
+/// A board of Bridge as everyone at the table sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BridgeView {
+    /// The board's number: 1 to 16, then again.
+    pub board: u32,
+    /// Who is vulnerable on it.
+    pub vulnerability: Vulnerability,
+    /// The contract, once the auction has ended in one.
+    pub contract: Option<Contract>,
+    /// Dummy's hand, face up for everyone once the opening lead is made; absent before.
+    pub dummy: Option<ShownHand>,
+    /// Declarer's claim while the defenders answer it, with declarer's hand faced.
+    pub claim: Option<ClaimView>,
+}
+
+/// A hand laid face up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ShownHand {
+    /// Whose hand.
+    pub seat: Seat,
+    /// Its remaining cards.
+    pub cards: CardSet,
+}
+
+/// Declarer's claim as everyone sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ClaimView {
+    /// Declarer.
+    pub seat: Seat,
+    /// The tricks claimed of those still to play.
+    pub tricks: u8,
+    /// Declarer's remaining cards, faced with the claim.
+    pub cards: CardSet,
+    /// The defenders who accepted so far.
+    #[schemars(with = "Vec<Seat>")]
+    pub accepted: Seats,
+}
+
 /// One call and who made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatCall {
@@ -249,6 +292,20 @@ impl PlayerView {
                 picked_up: calling.picked_up,
                 discarded: calling.discarded.filter(|_| viewer == Some(game.dealer())),
             }),
+            bridge: game.board().map(|(board, vulnerability)| BridgeView {
+                board,
+                vulnerability,
+                contract: game.calling().and_then(|calling| calling.contract),
+                dummy: game
+                    .dummy_shown()
+                    .map(|(seat, cards)| ShownHand { seat, cards }),
+                claim: game.pending_claim().map(|claim| ClaimView {
+                    seat: claim.seat,
+                    tricks: claim.tricks,
+                    cards: game.hand(claim.seat),
+                    accepted: claim.accepted.iter().collect(),
+                }),
+            }),
             totals: game.totals(),
             negatives: game.negatives(),
             pool: game.pool(),
@@ -271,7 +328,19 @@ impl PlayerView {
     /// The cards whose place nobody can know: not in the viewer's hand, not played, not face up.
     #[must_use]
     pub fn unseen_cards(&self) -> CardSet {
-        self.deck().cards() - self.hand - self.played_cards() - self.face_up
+        self.deck().cards() - self.hand - self.played_cards() - self.face_up - self.shown_cards()
+    }
+
+    /// The cards laid face up for everyone: Bridge's dummy once the opening lead is made, and
+    /// declarer's hand with a claim.
+    #[must_use]
+    pub fn shown_cards(&self) -> CardSet {
+        let Some(bridge) = &self.bridge else {
+            return CardSet::EMPTY;
+        };
+        let dummy = bridge.dummy.map_or(CardSet::EMPTY, |d| d.cards);
+        let claim = bridge.claim.as_ref().map_or(CardSet::EMPTY, |c| c.cards);
+        dummy | claim
     }
 
     /// The cards the game deals, from its rules (a view's options are always valid ones).

@@ -91,6 +91,7 @@ pub fn lowest_action(game: &Game) -> Option<(Seat, Action)> {
         Legal::Discard { from } => Action::Discard {
             card: from.lowest().unwrap(),
         },
+        Legal::AnswerClaim { .. } => Action::AnswerClaim { accept: true },
         Legal::Wait => unreachable!("a seat to act has something to do"),
     };
     Some((seat, action))

@@ -236,7 +236,9 @@ pub fn move_for(seat: Seat, legal: &Legal) -> Option<ClientMsg> {
         Legal::Pass { from, .. } | Legal::Exchange { from, .. } | Legal::Discard { from } => {
             from.iter().collect()
         }
-        Legal::Bid { .. } | Legal::Blind | Legal::Call { .. } => Vec::new(),
+        Legal::Bid { .. } | Legal::Blind | Legal::Call { .. } | Legal::AnswerClaim { .. } => {
+            Vec::new()
+        }
         Legal::Wait => return None,
     };
     let mut key = u64::from(seat.0) + 1;

@@ -53,9 +53,11 @@ impl TableActor {
                             repeated && game.bids().is_some_and(|bids| bids[seat].is_some())
                         }
                         Action::SeeCards => repeated && !game.face_down().contains(seat),
-                        Action::Exchange { .. } | Action::Call(_) | Action::Discard { .. } => {
-                            repeated && !game.to_act().contains(seat)
-                        }
+                        Action::Exchange { .. }
+                        | Action::Call(_)
+                        | Action::Discard { .. }
+                        | Action::Claim { .. }
+                        | Action::AnswerClaim { .. } => repeated && !game.to_act().contains(seat),
                     };
                 if duplicate {
                     return Err(TableError::DuplicateMove {

@@ -418,6 +418,7 @@ pub fn view_from_arguments(map: &HashMap<String, String>) -> Result<PlayerView, 
         bids: None,
         blind: None,
         calling: None,
+        bridge: None,
         hearts_broken: broken,
         pass: passing.then(|| PassView {
             direction: PassDirection::Left,

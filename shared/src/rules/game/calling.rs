@@ -2,9 +2,11 @@
 //! calls or passes; the variant says which calls are open, what each does and who calls next.
 //! This module keeps the turn, checks each call, and carries out what the variant decides:
 //! trump made (with bowers or without), a seat sitting the hand out, the hand thrown in, or the
-//! dealer picking up the turned-up card and discarding one face down before play.
+//! dealer picking up the turned-up card and discarding one face down before play; or (Bridge)
+//! the auction's contract, naming trump, declarer and dummy.
 
 use super::{Game, Phase};
+use crate::bridge::Contract;
 use crate::card::{Card, CardSet};
 use crate::rules::RuleError;
 use crate::rules::event::{Call, Event, TrumpMade};
@@ -23,15 +25,17 @@ pub struct Calling {
     pub picked_up: Option<Card>,
     /// The card the dealer discarded (the dealer's alone to see).
     pub discarded: Option<Card>,
+    /// The contract the auction ended in (Bridge).
+    pub contract: Option<Contract>,
 }
 
 impl Game {
-    /// After the deal: the dealer's left calls first.
+    /// After the deal: the dealer's left calls first (the dealer, in Bridge's auction).
     pub(super) fn start_calling(&mut self) {
         self.calling = Calling::default();
         self.phase = Phase::Calling;
         self.legal = CardSet::EMPTY;
-        self.caller = self.dealer.next(self.players);
+        self.caller = self.variant_rules.first_caller(self.dealer, self.players);
         // Nobody has led: the trick waits for the dealer's left, as during bidding.
         self.start_trick(self.caller);
     }
@@ -74,6 +78,12 @@ impl Game {
                 maker: made.maker,
                 alone: made.alone,
             });
+        }
+        if let Some(contract) = outcome.contract {
+            self.calling.contract = Some(contract);
+            self.trumps = Trumps::plain(contract.bid.strain().trump());
+            self.dummy = Some(contract.dummy());
+            events.push(Event::Contract { contract });
         }
         if let Some(out) = outcome.sits_out {
             self.out.insert(out);

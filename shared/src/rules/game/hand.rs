@@ -30,6 +30,12 @@ impl Game {
             hand_size: (self.rules.variant.hand_size_varies())
                 .then(|| self.rules.hand_size(self.hand)),
         });
+        if let Some((board, vulnerability)) = self.variant_rules.board() {
+            events.push(Event::Board {
+                board,
+                vulnerability,
+            });
+        }
         for seat in Seat::all(self.players) {
             if !self.face_down.contains(seat) {
                 events.push(Event::Dealt {
@@ -55,6 +61,9 @@ impl Game {
     #[inline(never)]
     pub(super) fn deal(&mut self, events: &mut Vec<Event>) {
         let n = self.players;
+        if let Some(dealer) = self.variant_rules.dealer(self.hand) {
+            self.dealer = dealer;
+        }
         self.deal_secret = None;
         self.deal_commitment = None;
         let deck = if !self.stacked.is_empty() {
@@ -91,6 +100,8 @@ impl Game {
         self.bids = PerSeat::new(n);
         self.out = SeatSet::EMPTY;
         self.calling = super::Calling::default();
+        self.dummy = None;
+        self.claim = None;
         let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
         self.trumps = Trumps::plain(setup.trump);
         self.face_up = setup.face_up;
@@ -143,6 +154,7 @@ impl Game {
             nil: score.nil,
             blind_nil: score.blind_nil,
             trump_made: score.trump_made,
+            board: score.board.map(Box::new),
             secret: self.deal_secret,
         };
         self.history.push(result.clone());

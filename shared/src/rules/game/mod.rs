@@ -11,6 +11,7 @@
 mod bidding;
 mod blind;
 mod calling;
+mod dummy;
 mod hand;
 mod passing;
 mod play;
@@ -32,6 +33,7 @@ pub const PASS_COUNT: u32 = 3;
 
 pub use blind::EXCHANGE_COUNT;
 pub use calling::Calling;
+pub use dummy::Claim;
 
 /// Where the game stands.
 #[derive(
@@ -92,6 +94,10 @@ pub struct Game {
     caller: Seat,
     /// This hand's calls, trump as made, and the card picked up and discarded (Euchre).
     calling: Calling,
+    /// The seat whose cards its partner plays, once a contract names it (Bridge's dummy).
+    dummy: Option<Seat>,
+    /// Declarer's claim while the defenders answer it.
+    claim: Option<Claim>,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
     /// The cards `turn` may play, computed once per turn while playing, and empty in every
@@ -238,6 +244,8 @@ impl Game {
             out: SeatSet::EMPTY,
             caller: Seat(0),
             calling: Calling::default(),
+            dummy: None,
+            claim: None,
             turn: Seat(0),
             legal: CardSet::EMPTY,
             discard_preference: CardSet::EVERY,
@@ -298,6 +306,8 @@ impl Game {
             Action::Exchange { cards } => self.exchange(seat, cards, events),
             Action::Call(call) => self.call(seat, *call, events),
             Action::Discard { card } => self.discard(seat, *card, events),
+            Action::Claim { tricks } => self.claim(seat, *tricks, events),
+            Action::AnswerClaim { accept } => self.answer_claim(seat, *accept, events),
         }
     }
 }

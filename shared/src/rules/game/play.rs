@@ -82,10 +82,13 @@ impl Game {
     #[inline]
     pub(super) fn play(
         &mut self,
-        seat: Seat,
+        mut seat: Seat,
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        if self.dummy.is_some() {
+            seat = self.cards_played_by(seat)?;
+        }
         // One test lets an accepted card through: `legal` is empty outside the playing phase
         // (see `Game::legal`) and `turn` is a seat at the table. Which rule a refused card
         // breaks is worked out after it failed, in the order the checks have always had.
@@ -107,6 +110,9 @@ impl Game {
             self.turn = self.out.next_outside(seat, self.players);
             self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
             events.push(Event::Played { seat, card });
+            if self.dummy.is_some() && self.completed.is_empty() && self.trick.len() == 1 {
+                self.show_dummy(events);
+            }
         }
         Ok(())
     }

@@ -164,6 +164,12 @@ impl Game {
         self.received[seat]
     }
 
+    /// The board being played and who is vulnerable (bridge); `None` in other games.
+    #[must_use]
+    pub fn board(&self) -> Option<(u32, crate::bridge::Vulnerability)> {
+        self.variant_rules.board()
+    }
+
     /// Seats that still have to choose a pass.
     #[must_use]
     pub fn to_pass(&self) -> SeatSet {
@@ -216,7 +222,8 @@ impl Game {
             Phase::Calling | Phase::Discarding => SeatSet::one(self.caller),
             Phase::Bidding => SeatSet::one(self.next_bidder()),
             Phase::Exchanging => SeatSet::one(self.next_giver()),
-            Phase::Playing => SeatSet::one(self.next_to_play()),
+            Phase::Playing if self.claim.is_some() => self.claim_answerers(),
+            Phase::Playing => SeatSet::one(self.player_of(self.next_to_play())),
             Phase::MatchOver => SeatSet::EMPTY,
         }
     }
@@ -242,8 +249,11 @@ impl Game {
     #[must_use]
     #[inline]
     pub fn card_awaited(&self) -> Option<(Seat, CardSet)> {
-        debug_assert_eq!(self.legal.is_empty(), self.phase != Phase::Playing);
-        (!self.legal.is_empty()).then_some((self.turn, self.legal))
+        debug_assert_eq!(
+            self.legal.is_empty(),
+            self.phase != Phase::Playing || self.claim.is_some()
+        );
+        (!self.legal.is_empty()).then_some((self.player_of(self.turn), self.legal))
     }
 
     /// What `seat` may do now.
@@ -264,20 +274,26 @@ impl Game {
             },
             Phase::Bidding => self.legal_bid(),
             Phase::Exchanging => self.legal_exchange(seat),
-            Phase::Playing => Legal::Play {
-                cards: self.legal_plays(seat),
+            Phase::Playing => match self.claim {
+                Some(claim) => Legal::AnswerClaim {
+                    tricks: claim.tricks,
+                },
+                None => Legal::Play {
+                    cards: self.legal_plays(seat),
+                },
             },
             Phase::MatchOver => Legal::Wait,
         }
     }
 
-    /// The cards `seat` may play to the current trick (empty when it is not their turn).
+    /// The cards `seat` may play to the current trick (empty when it is not their turn); for
+    /// declarer on dummy's turn, dummy's cards.
     #[must_use]
     pub fn legal_plays(&self, seat: Seat) -> CardSet {
-        if self.phase != Phase::Playing || seat != self.next_to_play() {
+        if self.phase != Phase::Playing || seat != self.player_of(self.next_to_play()) {
             return CardSet::EMPTY;
         }
-        debug_assert_eq!(self.legal, self.playable(seat));
+        debug_assert!(self.claim.is_some() || self.legal == self.playable(self.turn));
         self.legal
     }
 }
@@ -297,7 +313,8 @@ mod tests {
             let mut bot = RandomBot::new(2);
             let mut events = Vec::new();
             while let Some(seat) = game.to_act().first() {
-                let seat_to_play = game.next_to_play();
+                // Declarer plays on dummy's turns.
+                let seat_to_play = game.player_of(game.next_to_play());
                 let expected = (game.phase() == Phase::Playing)
                     .then(|| (seat_to_play, game.legal_plays(seat_to_play)));
                 assert_eq!(game.card_awaited(), expected, "{variant}");
