@@ -5,6 +5,8 @@
 //! [`Strategy::choose_until`] a `stop` signal of its own (the server reads its clock there).
 
 pub mod bid_outcome;
+pub mod bridge_bidding;
+pub mod bridge_play;
 pub mod bridge_seen;
 mod contract;
 pub mod euchre;
