@@ -6,6 +6,8 @@
 
 pub mod bid_outcome;
 pub mod bridge;
+pub mod bridge_bidding;
+pub mod bridge_play;
 pub mod bridge_seen;
 mod contract;
 pub mod euchre;
