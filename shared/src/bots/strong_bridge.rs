@@ -66,11 +66,16 @@ pub fn strong_card_until(
     budget: &Budget,
     stop: &dyn Fn() -> bool,
 ) -> Card {
+    decide(seen, seed, budget, stop).0
+}
+
+/// The card, and how many deals were solved within the node limit to choose it.
+fn decide(seen: &BridgeSeen, seed: u64, budget: &Budget, stop: &dyn Fn() -> bool) -> (Card, u32) {
     let play = seen.play.as_ref().expect("a card is asked for in the play");
     let legal = play.legal;
     assert!(!legal.is_empty(), "a card to play");
     if legal.len() == 1 {
-        return legal.lowest().expect("one card");
+        return (legal.lowest().expect("one card"), 0);
     }
     let knowledge = Knowledge::read(seen);
     let mut rng = BotRng::new(seed);
@@ -97,10 +102,10 @@ pub fn strong_card_until(
         }
     }
     if solved == 0 {
-        return fallback(play);
+        return (fallback(play), 0);
     }
     // The most tricks; among equals the lowest rank, then the lowest suit.
-    legal
+    let card = legal
         .iter()
         .max_by_key(|c| {
             (
@@ -108,7 +113,8 @@ pub fn strong_card_until(
                 std::cmp::Reverse((c.rank(), c.suit())),
             )
         })
-        .expect("a legal card")
+        .expect("a legal card");
+    (card, solved)
 }
 
 /// A plain card when no deal could be solved within the budget: win the trick as cheaply
@@ -132,7 +138,7 @@ fn fallback(play: &PlaySeen) -> Card {
     let trump = play.contract.bid.strain().trump();
     let winner = winning(&play.trick, trump);
     let n = play.trick.len();
-    let partner_winning = (n - winner) % 2 == 0;
+    let partner_winning = (n - winner).is_multiple_of(2);
     if partner_winning {
         return lowest(legal);
     }
@@ -212,7 +218,7 @@ impl Knowledge {
             for &(seat, card) in trick {
                 played[seat].insert(card);
                 if card.suit() != led {
-                    voids[seat] = voids[seat] | CardSet::suit(led);
+                    voids[seat] |= CardSet::suit(led);
                 }
             }
         }
@@ -614,5 +620,80 @@ mod tests {
             // The king and ace are equal: the lower is played.
             assert_eq!(strong_card(&seen, seed, &Budget::DEFAULT), card("KS"));
         }
+    }
+
+    /// Times of whole hands played by the strong player in every seat, by trick:
+    /// `cargo test --release -p parlor-shared --lib strong_decision_timings -- --ignored --nocapture`
+    /// (`BRIDGE_HANDS`, `BRIDGE_SAMPLES` and `BRIDGE_NODES` change the run).
+    #[test]
+    #[ignore = "prints timings; run in release by hand"]
+    fn strong_decision_timings() {
+        let var = |name: &str, default: u64| {
+            std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
+        };
+        let budget = Budget {
+            samples: var("BRIDGE_SAMPLES", u64::from(Budget::DEFAULT.samples)) as u32,
+            nodes_per_sample: var("BRIDGE_NODES", Budget::DEFAULT.nodes_per_sample),
+        };
+        let mut rng = BotRng::new(2026);
+        let mut by_trick = [(std::time::Duration::ZERO, 0u32, 0u32); 13];
+        let mut worst = std::time::Duration::ZERO;
+        for hand in 0..var("BRIDGE_HANDS", 4) {
+            // A random deal at the opening lead, then every card chosen by the strong player.
+            let (mut seen, mut real) = loop {
+                let (seen, real) = random_position(&mut rng);
+                if seen.play.as_ref().unwrap().history.is_empty() {
+                    break (seen, real);
+                }
+            };
+            let contract = seen.play.as_ref().unwrap().contract;
+            let strain = contract.bid.strain();
+            for step in 0..52usize {
+                let play = seen.play.as_mut().unwrap();
+                let to_play = play.trick_leader.left(play.trick.len() as u8, 4);
+                play.to_play = to_play;
+                play.legal = legal_for(real[to_play], &play.trick);
+                play.dummy = (!play.history.is_empty()).then_some(real[contract.dummy()]);
+                seen.me = if to_play == contract.dummy() {
+                    contract.declarer
+                } else {
+                    to_play
+                };
+                seen.hand = real[seen.me];
+                let start = std::time::Instant::now();
+                let (chosen, solved) = decide(&seen, hand * 100 + step as u64, &budget, &|| false);
+                let took = start.elapsed();
+                by_trick[step / 4].2 += solved;
+                worst = worst.max(took);
+                by_trick[step / 4].0 += took;
+                by_trick[step / 4].1 += 1;
+                let play = seen.play.as_mut().unwrap();
+                real[to_play].remove(chosen);
+                play.trick.push(chosen);
+                play.history.push((to_play, chosen));
+                if play.trick.len() == 4 {
+                    let at = winning(&play.trick, strain.trump());
+                    play.trick_leader = play.trick_leader.left(at as u8, 4);
+                    play.tricks[usize::from(play.trick_leader.0 & 1)] += 1;
+                    play.trick.clear();
+                }
+            }
+        }
+        let mut total = std::time::Duration::ZERO;
+        let mut count = 0;
+        for (trick, (time, n, solved)) in by_trick.iter().enumerate() {
+            println!(
+                "trick {:2}: mean {:?} over {n} decisions, {:.1} deals solved a decision",
+                trick + 1,
+                *time / (*n).max(1),
+                f64::from(*solved) / f64::from((*n).max(1))
+            );
+            total += *time;
+            count += n;
+        }
+        println!(
+            "{budget:?}: mean {:?} a decision, worst {worst:?}",
+            total / count.max(1)
+        );
     }
 }

@@ -349,9 +349,9 @@ impl Layout {
     /// The bits of the top `depth[s]` cards of each suit `s`.
     fn mask(&self, depth: [u8; 4]) -> u128 {
         let mut mask = 0u128;
-        for suit in 0..4 {
-            let d = u32::from(depth[suit]);
-            let below = 2 * u32::from(self.len[suit] - depth[suit]);
+        for (suit, (&d, &len)) in depth.iter().zip(&self.len).enumerate() {
+            let below = 2 * u32::from(len - d);
+            let d = u32::from(d);
             let lane = ((1u128 << (2 * d)) - 1) << below;
             mask |= lane << (32 * suit);
         }
