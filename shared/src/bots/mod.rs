@@ -19,6 +19,7 @@ pub mod sample;
 pub mod sim;
 pub mod strong;
 mod strong_bid;
+pub mod strong_bridge;
 mod strong_euchre;
 pub mod strong_hearts;
 mod strong_pass;

@@ -183,6 +183,78 @@ pub fn best_plays(position: &Position) -> Result<BestPlays, DdsError> {
     Ok(best)
 }
 
+/// Every legal card of the seat on turn with the tricks its side takes after playing it
+/// (the current trick included), in index order.
+pub fn card_values(position: &Position) -> Result<Vec<(Card, u8)>, DdsError> {
+    card_values_within(position, u64::MAX).map(|v| v.expect("no limit"))
+}
+
+/// [`card_values`], giving up (`Ok(None)`) once the search has visited `max_nodes` positions:
+/// a deterministic bound on the work, where a clock would not replay.
+///
+/// Cards equivalent in the position (adjacent in a suit once the cards gone are removed) are
+/// solved once. Each card's count starts from the previous card's, so most take two
+/// null-window searches, all sharing one table.
+pub fn card_values_within(
+    position: &Position,
+    max_nodes: u64,
+) -> Result<Option<Vec<(Card, u8)>>, DdsError> {
+    let tricks = position.check()? as i32;
+    let mut search = Search::new(position);
+    search.limit = max_nodes;
+    let leader = position.leader.0;
+    let n = position.trick.len();
+    let player = usize::from((leader + n as u8) & 3);
+    let mut trick = [0u8; 4];
+    for (slot, card) in trick.iter_mut().zip(&position.trick) {
+        *slot = card.index();
+    }
+    let hand = search.hands[player];
+    let legal = legal_cards(hand, n, &trick);
+    let mut present = search.hands.iter().fold(0u64, |a, &h| a | h);
+    for &c in &trick[..n] {
+        present |= 1 << c;
+    }
+    let others = present & !hand;
+    let mut values: Vec<(Card, u8)> = Vec::new();
+    let mut guess: Option<i32> = None;
+    let mut previous: Option<(u8, u8)> = None;
+    // Highest first, so a run of equivalent cards is met top down.
+    let mut bits = legal;
+    while bits != 0 {
+        let card = 63 - bits.leading_zeros() as u8;
+        bits &= !(1u64 << card);
+        if let Some((p, value)) = previous {
+            let between = ((1u64 << p) - 1) & !((2u64 << card) - 1);
+            if suit_of(p) == suit_of(card) && others & between == 0 {
+                values.push((Card::from_index(card), value));
+                previous = Some((card, value));
+                continue;
+            }
+        }
+        let bit = 1u64 << card;
+        search.hands[player] &= !bit;
+        trick[n] = card;
+        let play = |s: &mut Search, target: i32| {
+            let mut t = trick;
+            s.play(leader, &mut t, n + 1, target)
+        };
+        let value = match guess {
+            Some(g) => search.value_from(tricks, g, play),
+            None => search.value(tricks, play),
+        };
+        search.hands[player] |= bit;
+        if search.aborted {
+            return Ok(None);
+        }
+        guess = Some(i32::from(value));
+        values.push((Card::from_index(card), value));
+        previous = Some((card, value));
+    }
+    values.sort_unstable_by_key(|&(c, _)| c.index());
+    Ok(Some(values))
+}
+
 /// The suit (0..4) of a card index.
 #[inline]
 fn suit_of(card: u8) -> u8 {
@@ -251,38 +323,43 @@ impl Hasher for KeyHasher {
 }
 
 /// Bounds on the tricks the searching side takes from a trick's start, valid for every
-/// position whose top `depth[s]` cards of each suit `s` lie with the same hands (`owners`,
-/// two bits a card, top down) and whose hands hold as many cards of each suit: the search
-/// that found the bounds never needed the rank of a lower card.
+/// position whose top `depth[s]` cards of each suit `s` lie with the same hands and whose
+/// hands hold as many cards of each suit: the search that found the bounds never needed the
+/// rank of a lower card. The owners are kept as a [`Layout`]'s packed bits under `mask`, so
+/// checking an entry is one masked compare (the scan of a bucket's entries is the solver's
+/// hottest loop).
 #[derive(Clone, Copy)]
 struct Entry {
+    mask: u128,
+    owners: u128,
     depth: [u8; 4],
-    owners: [u32; 4],
     lower: u8,
     upper: u8,
 }
 
-/// Per suit, who holds each remaining card from the top down (two bits a card), and how
-/// many cards remain.
+/// Per suit, who holds each remaining card (two bits a card, the top card in the highest
+/// bits of the suit's 32-bit lane), and how many cards remain.
 #[derive(Clone, Copy)]
 struct Layout {
-    owners: [u32; 4],
+    owners: u128,
     len: [u8; 4],
 }
 
 impl Layout {
-    /// The owners of the top `depth` cards of `suit`.
-    fn top(&self, suit: usize, depth: u8) -> u32 {
-        let shift = 2 * u32::from(self.len[suit] - depth);
-        if shift >= 32 {
-            0
-        } else {
-            self.owners[suit] >> shift
+    /// The bits of the top `depth[s]` cards of each suit `s`.
+    fn mask(&self, depth: [u8; 4]) -> u128 {
+        let mut mask = 0u128;
+        for (suit, (&d, &len)) in depth.iter().zip(&self.len).enumerate() {
+            let below = 2 * u32::from(len - d);
+            let d = u32::from(d);
+            let lane = ((1u128 << (2 * d)) - 1) << below;
+            mask |= lane << (32 * suit);
         }
+        mask
     }
 
     fn matches(&self, entry: &Entry) -> bool {
-        (0..4).all(|s| self.top(s, entry.depth[s]) == entry.owners[s])
+        self.owners & entry.mask == entry.owners
     }
 }
 
@@ -294,8 +371,13 @@ struct Search {
     trump: Option<u8>,
     /// The searching side: 0 for North-South, 1 for East-West.
     side: u8,
-    /// Positions visited, for measurements.
+    /// Positions visited, for measurements and the node limit.
     nodes: u64,
+    /// The most positions to visit before giving up ([`card_values_within`]).
+    limit: u64,
+    /// Set once `limit` is passed: every answer from then on is meaningless and none is
+    /// stored.
+    aborted: bool,
     /// The lead that settled each trick-start position last time (suit, and place from
     /// the top of the suit's remaining cards), tried first when the position comes again:
     /// the binary search meets the same positions with other targets.
@@ -315,6 +397,8 @@ impl Search {
             trump: position.strain.trump().map(|s| s as u8),
             side: position.to_play().0 & 1,
             nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
             best_lead: HashMap::default(),
             table: HashMap::default(),
         }
@@ -324,7 +408,7 @@ impl Search {
     /// by binary search.
     fn value(&mut self, max: i32, mut test: impl FnMut(&mut Search, i32) -> bool) -> u8 {
         let (mut low, mut high) = (0, max);
-        while low < high {
+        while low < high && !self.aborted {
             let mid = (low + high + 1) / 2;
             if test(self, mid) {
                 low = mid;
@@ -333,6 +417,31 @@ impl Search {
             }
         }
         low as u8
+    }
+
+    /// The exact value of `test` between 0 and `max`, starting from `guess` and stepping one
+    /// trick at a time: when the guess is close (another card's value in the same position),
+    /// two tests settle it where a binary search takes four.
+    fn value_from(
+        &mut self,
+        max: i32,
+        guess: i32,
+        mut test: impl FnMut(&mut Search, i32) -> bool,
+    ) -> u8 {
+        let guess = guess.clamp(0, max);
+        if guess == 0 || test(self, guess) {
+            let mut low = guess;
+            while low < max && !self.aborted && test(self, low + 1) {
+                low += 1;
+            }
+            low as u8
+        } else {
+            let mut high = guess - 1;
+            while high > 0 && !self.aborted && !test(self, high) {
+                high -= 1;
+            }
+            high as u8
+        }
     }
 
     /// True when the searching side can take `target` of the tricks left, `leader` to lead.
@@ -401,11 +510,7 @@ impl Search {
                 }
             }
         }
-        let exact = bucket
-            ^ (u128::from(layout.owners[0]) << 2)
-            ^ (u128::from(layout.owners[1]) << 34)
-            ^ (u128::from(layout.owners[2]) << 66)
-            ^ (u128::from(layout.owners[3]) << 96);
+        let exact = bucket ^ layout.owners.rotate_left(2);
         let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let hint = self.best_lead.get(&exact).map(|&(suit, from_top)| {
             let mut bits = all & suit_mask(suit);
@@ -416,6 +521,9 @@ impl Search {
         });
         let mut trick = [0u8; 4];
         let (result, ranks, cut) = self.lead(leader, &mut trick, target, hint);
+        if self.aborted {
+            return (false, 0);
+        }
         if let Some(card) = cut {
             let above = all & suit_mask(suit_of(card)) & !((2u64 << card) - 1);
             self.best_lead
@@ -431,17 +539,19 @@ impl Search {
                 *d = (all & mask & !((1u64 << lowest) - 1)).count_ones() as u8;
             }
         }
-        let owners = std::array::from_fn(|s| layout.top(s, depth[s]));
+        let mask = layout.mask(depth);
+        let owners = layout.owners & mask;
         let entries = self.table.entry(bucket).or_default();
         let slot = match entries
             .iter_mut()
-            .position(|e| e.depth == depth && e.owners == owners)
+            .position(|e| e.mask == mask && e.owners == owners)
         {
             Some(i) => &mut entries[i],
             None => {
                 entries.push(Entry {
-                    depth,
+                    mask,
                     owners,
+                    depth,
                     lower: 0,
                     upper: left as u8,
                 });
@@ -573,6 +683,10 @@ impl Search {
         target: i32,
     ) -> (bool, u64) {
         self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return (false, 0);
+        }
         if n == 4 {
             let at = winning_index(trick, self.trump);
             let winner = ((leader as usize + at) & 3) as u8;
@@ -592,6 +706,9 @@ impl Search {
             trick[n] = card;
             let (result, ranks) = self.play_ranks(leader, trick, n + 1, target);
             self.hands[player] |= bit;
+            if self.aborted {
+                return (false, 0);
+            }
             if result == maximising {
                 return (result, ranks);
             }
@@ -625,6 +742,9 @@ impl Search {
             trick[0] = card;
             let (result, ranks) = self.play_ranks(leader, trick, 1, target);
             self.hands[player] |= bit;
+            if self.aborted {
+                return (false, 0, None);
+            }
             if result == maximising {
                 return (result, ranks, Some(card));
             }
@@ -789,7 +909,7 @@ impl Search {
             }
         }
         let mut layout = Layout {
-            owners: [0; 4],
+            owners: 0,
             len: [0; 4],
         };
         for suit in 0..4 {
@@ -802,7 +922,7 @@ impl Search {
                 let owner = ((low_bit >> card) & 1) | (((high_bit >> card) & 1) << 1);
                 owners = (owners << 2) | owner as u32;
             }
-            layout.owners[suit] = owners;
+            layout.owners |= u128::from(owners) << (32 * suit);
         }
         (bucket, layout)
     }
@@ -1110,6 +1230,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The tricks the side on turn in `position` takes after `card`, by plain minimax.
+    fn reference_after(position: &Position, card: Card) -> u8 {
+        let mut after = position.clone();
+        let seat = after.to_play();
+        after.hands[seat].remove(card);
+        after.trick.push(card);
+        let side = seat.0 & 1;
+        if after.trick.len() == 4 {
+            let trick: Vec<u8> = after.trick.iter().map(|c| c.index()).collect();
+            let trump = position.strain.trump().map(|s| s as u8);
+            let winner = after.leader.left(winning_index(&trick, trump) as u8, 4);
+            let won = u8::from(winner.0 & 1 == side);
+            if after.hands[winner].is_empty() {
+                return won;
+            }
+            let next = Position::new(after.hands, position.strain, winner);
+            let v = reference(&next);
+            let rest = after.hands[winner].len() as u8;
+            return won + if winner.0 & 1 == side { v } else { rest - v };
+        }
+        let v = reference(&after);
+        let total = after.hands[after.to_play()].len() as u8;
+        if after.to_play().0 & 1 == side {
+            v
+        } else {
+            total - v
+        }
+    }
+
+    #[test]
+    fn card_values_match_plain_minimax_card_by_card() {
+        let mut rng = ChaCha8Rng::seed_from_u64(77);
+        for _ in 0..rounds(80) {
+            let deal = random_deal(&mut rng, 4);
+            let strain = Strain::ALL[rng.random_range(0..5)];
+            let leader = Seat(rng.random_range(0..4));
+            let mut position = Position::new(deal, strain, leader);
+            for i in 0..rng.random_range(0..4usize) {
+                let seat = leader.left(i as u8, 4);
+                let mut trick = [0u8; 4];
+                for (slot, c) in trick.iter_mut().zip(&position.trick) {
+                    *slot = c.index();
+                }
+                let legal = CardSet::from_bits(legal_cards(position.hands[seat].bits(), i, &trick));
+                let card = legal.select(rng.random_range(0..legal.len()));
+                position.hands[seat].remove(card);
+                position.trick.push(card);
+            }
+            let values = card_values(&position).unwrap();
+            let best = best_plays(&position).unwrap();
+            let top = values.iter().map(|&(_, v)| v).max().unwrap();
+            assert_eq!(top, best.tricks, "{position:?}");
+            let tops: Vec<Card> = values.iter().filter(|e| e.1 == top).map(|e| e.0).collect();
+            assert_eq!(tops, best.cards, "{position:?}");
+            for &(card, value) in &values {
+                assert_eq!(
+                    value,
+                    reference_after(&position, card),
+                    "{card} in {position:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_node_limit_gives_up_and_a_generous_one_does_not() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let deal = random_deal(&mut rng, 8);
+        let position = Position::new(deal, Strain::Hearts, NORTH);
+        assert_eq!(card_values_within(&position, 10), Ok(None));
+        let full = card_values(&position).unwrap();
+        assert_eq!(card_values_within(&position, 1 << 40), Ok(Some(full)));
     }
 
     #[test]
