@@ -2,10 +2,13 @@
 //! built-in strengths make from it: calls, cards (declarer's from dummy too) and the answer to
 //! a claim.
 
+use super::bridge_bidding::natural_call;
+use super::bridge_play::heuristic_card;
 use super::bridge_seen::{BridgeSeen, PlaySeen};
+use super::strong_bridge::{Budget, strong_card_until};
 use crate::bridge::dds::{Position, solve_position};
 use crate::bridge::{Auction, Board, Call as BridgeCall};
-use crate::card::{Card, CardSet};
+use crate::card::CardSet;
 use crate::rules::{Action, Call, Legal, Phase};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
@@ -72,8 +75,8 @@ pub fn heuristic(view: &PlayerView) -> Option<Action> {
     let seen = seen(view)?;
     match view.legal {
         Legal::Call { .. } => Some(Action::Call(Call::from(natural_call(&seen)))),
-        Legal::Play { cards } => Some(Action::Play {
-            card: heuristic_card(&seen, cards),
+        Legal::Play { .. } => Some(Action::Play {
+            card: heuristic_card(&seen),
         }),
         Legal::AnswerClaim { .. } => Some(Action::AnswerClaim {
             accept: claim_holds(view),
@@ -82,16 +85,17 @@ pub fn heuristic(view: &PlayerView) -> Option<Action> {
     }
 }
 
-/// The call the heuristic bot makes.
-fn natural_call(seen: &BridgeSeen) -> BridgeCall {
-    let _ = seen;
-    BridgeCall::Pass
-}
-
-/// The card the heuristic bot plays from `legal` (its own or, as declarer, dummy's).
-fn heuristic_card(seen: &BridgeSeen, legal: CardSet) -> Card {
-    let _ = seen;
-    legal.lowest().expect("a legal card")
+/// The strong bot's move at a Bridge table: the heuristic's calls (the natural system), cards
+/// chosen from sampled deals solved double-dummy, and the same answer to a claim.
+#[must_use]
+pub fn strong(view: &PlayerView, seed: u64, stop: &dyn Fn() -> bool) -> Option<Action> {
+    let seen = seen(view)?;
+    match view.legal {
+        Legal::Play { cards } if cards.len() > 1 => Some(Action::Play {
+            card: strong_card_until(&seen, seed, &Budget::DEFAULT, stop),
+        }),
+        _ => heuristic(view),
+    }
 }
 
 /// True when declarer's claim is sound: a defender sees every card once declarer's hand is

@@ -381,7 +381,10 @@ impl Strategy for StrongBot {
     fn choose_until(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
         self.last_worlds = 0;
         if view.variant == Variant::Bridge {
-            return HeuristicBot.choose(view);
+            let seed = self.rng.next_u64();
+            if let Some(action) = super::bridge::strong(view, seed, stop) {
+                return action;
+            }
         }
         if view.variant == Variant::Euchre
             && let Some(action) = strong_euchre::choose(view, self.budget, &mut self.rng, stop)
