@@ -89,6 +89,9 @@ pub struct MatchRecord {
     pub fallbacks: PerSeat<u32>,
     /// How each seat's bid went, per hand (empty in the games without bids).
     pub bids: Vec<PerSeat<BidOutcome>>,
+    /// North-South's duplicate score of each board (Bridge with duplicate scoring; empty
+    /// elsewhere): the same boards played with the pairs swapped compare in IMPs.
+    pub boards: Vec<i32>,
 }
 
 /// Plays one whole match of `variant` from `seed` with `seats` (one per seat).
@@ -148,7 +151,13 @@ pub fn play_match(
         }
     }
     let partnerships = variant.facts().partnerships;
+    let duplicate = !game.rules().rubber;
     Ok(MatchRecord {
+        boards: game
+            .history()
+            .iter()
+            .filter_map(|h| h.board.as_ref().filter(|_| duplicate).map(|b| b.score))
+            .collect(),
         points: game.history().iter().map(|h| h.points).collect(),
         winners: game.winners().to_vec(),
         fallbacks,
@@ -261,6 +270,9 @@ struct Tally {
     nils_made: u64,
     bags: f64,
     bags_sq: f64,
+    imp_boards: u64,
+    imps: f64,
+    imps_sq: f64,
 }
 
 /// One bot's results.
@@ -283,6 +295,10 @@ pub struct BotReport {
     /// How its bids went, in the games that bid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bidding: Option<BidReport>,
+    /// Bridge's duplicate: mean IMPs per board against the other pair on the same boards,
+    /// with its 95% interval; `None` elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imps_per_board: Option<Estimate>,
 }
 
 /// One bot's bids, in the games that bid (spades, ohhell).
@@ -344,6 +360,13 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
             }
         }
     }
+    for (bot, imps) in duplicate_imps(bots, games) {
+        let k = names.iter().position(|n| **n == bot).expect("a listed bot");
+        let t = &mut tallies[k];
+        t.imp_boards += 1;
+        t.imps += f64::from(imps);
+        t.imps_sq += f64::from(imps * imps);
+    }
     names
         .iter()
         .zip(tallies)
@@ -363,8 +386,44 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
                 nil_success: (t.nils > 0).then(|| wilson(t.nils_made as f64, t.nils as f64)),
                 bags_per_hand: mean_ci(t.bid_hands, t.bags, t.bags_sq),
             }),
+            imps_per_board: (t.imp_boards > 0).then(|| mean_ci(t.imp_boards, t.imps, t.imps_sq)),
         })
         .collect()
+}
+
+/// Duplicate Bridge: each board of a deal played by pair `x` North-South against `y` is
+/// compared with the same board played by `y` North-South against `x` (the schedule's next
+/// rotation), in IMPs; each comparison gives `x` its IMPs and `y` the opposite. Returns (bot,
+/// IMPs) per pair per board compared.
+fn duplicate_imps(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(String, i32)> {
+    let pairs = |f: &Fixture| -> Option<(String, String)> {
+        let s = &f.seating;
+        (s.len() == 4 && bots[s[0]] == bots[s[2]] && bots[s[1]] == bots[s[3]])
+            .then(|| (bots[s[0]].clone(), bots[s[1]].clone()))
+    };
+    let mut out = Vec::new();
+    let mut used = vec![false; games.len()];
+    for (i, (here, record)) in games.iter().enumerate() {
+        let Some((x, y)) = pairs(here) else { continue };
+        if used[i] || x == y || record.boards.is_empty() {
+            continue;
+        }
+        // The first unused game of the same deal with the pairs swapped.
+        let other = games.iter().enumerate().position(|(j, (there, r))| {
+            !used[j] && j != i && there.seed == here.seed && !r.boards.is_empty() && {
+                pairs(there) == Some((y.clone(), x.clone()))
+            }
+        });
+        let Some(j) = other else { continue };
+        used[i] = true;
+        used[j] = true;
+        for (&ns_here, &ns_there) in record.boards.iter().zip(&games[j].1.boards) {
+            let imps = crate::bridge::imps::board_imps(ns_here, ns_there);
+            out.push((x.clone(), imps));
+            out.push((y.clone(), -imps));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -474,6 +533,7 @@ mod tests {
             winners: vec![Seat(1), Seat(3)],
             fallbacks: PerSeat::new(4),
             bids: hands,
+            boards: Vec::new(),
         };
         let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
         let report = summarize(&bots, &[(fixture(1, 0, 4), record)]);
@@ -489,5 +549,31 @@ mod tests {
         assert!((b.bags_per_hand.mean - 2.0).abs() < 1e-12);
         assert!((a.made.mean - 0.5).abs() < 1e-12);
         assert!((b.made.mean - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn duplicate_boards_compare_the_pairs_in_imps() {
+        let record = |boards: Vec<i32>| MatchRecord {
+            points: Vec::new(),
+            winners: Vec::new(),
+            fallbacks: PerSeat::new(4),
+            bids: Vec::new(),
+            boards,
+        };
+        let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
+        // The same deal: a North-South first (620, then -50), b North-South next (420, 100).
+        let games = [
+            (fixture(1, 0, 4), record(vec![620, -50])),
+            (fixture(1, 1, 4), record(vec![420, 100])),
+        ];
+        let report = summarize(&bots, &games);
+        // 620 - 420 = 200: 5 IMPs to a; -50 - 100 = -150: 4 IMPs to b.
+        let a = report[0].imps_per_board.unwrap();
+        let b = report[1].imps_per_board.unwrap();
+        assert!((a.mean - 0.5).abs() < 1e-12, "{a:?}");
+        assert!((b.mean + 0.5).abs() < 1e-12, "{b:?}");
+        // Not a duplicate: a game of another deal compares with nothing.
+        let lone = [(fixture(1, 0, 4), record(vec![620]))];
+        assert!(summarize(&bots, &lone)[0].imps_per_board.is_none());
     }
 }

@@ -145,7 +145,24 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
         println!("{} / {} points per hand: {ratio:.3}", a.bot, b.bot);
     }
     print_bidding(&report);
+    print_imps(&report);
     Ok(())
+}
+
+/// Bridge's duplicate: IMPs per board against the other pair on the same boards.
+fn print_imps(report: &[arena::BotReport]) {
+    if report.iter().all(|r| r.imps_per_board.is_none()) {
+        return;
+    }
+    println!("{:<24} {:>26}", "bot", "IMPs/board (95% CI)");
+    for r in report {
+        if let Some(e) = &r.imps_per_board {
+            println!(
+                "{:<24} {:>+8.2} [{:>+6.2}, {:>+6.2}]",
+                r.bot, e.mean, e.low, e.high
+            );
+        }
+    }
 }
 
 /// The bids' table, in the games that bid: bids made, nil bids made, bags per hand.
