@@ -4,7 +4,8 @@
 //!
 //! A recipient learns cards only from: its own `dealt` hand, `cards_passed` it gave or got,
 //! cards `played`, cards turned face up (`trump_shown`, Euchre's `turned_up` and the turned
-//! card the dealer `picked_up`), its own `discarded_card` and a `bad_card` shown to all. What
+//! card the dealer `picked_up`, Bridge's `dummy_shown` and the hand faced with a `claimed`),
+//! its own `discarded_card` and a `bad_card` shown to all. What
 //! it knows is forgotten when a new hand starts: knowing last hand's cards says nothing about
 //! this one. Every other frame (snapshots, prompts, tables, errors) may only mention cards
 //! already known.
@@ -38,7 +39,9 @@ pub fn violations(frames: &[String], recipient: Option<Seat>) -> Vec<String> {
                     continue;
                 }
                 "played" | "bad_card" => learned = cards_in(&event["card"]),
-                "trump_shown" | "turned_up" => learned = cards_in(&event["cards"]),
+                "trump_shown" | "turned_up" | "dummy_shown" | "claimed" => {
+                    learned = cards_in(&event["cards"]);
+                }
                 "picked_up" => learned = cards_in(&event["card"]),
                 _ => {}
             }
