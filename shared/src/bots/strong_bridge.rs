@@ -5,10 +5,12 @@
 //! What a seat knows: its own hand, dummy's once shown, every card played, the suits a player
 //! has shown out of, and, loosely, the opening bid (an opener of one of a suit has values and
 //! length there). The work is bounded by counts, never a clock, so a seed replays exactly; a
-//! caller with a clock passes a `stop` that is checked between deals.
+//! caller with a clock passes a `stop` that is checked before each deal; with no deal
+//! solved it plays the heuristic's card.
 
 use super::BotRng;
-use super::bridge_seen::{BridgeSeen, PlaySeen};
+use super::bridge_play::heuristic_card;
+use super::bridge_seen::BridgeSeen;
 use crate::bridge::dds::{self, Position};
 use crate::bridge::{Call, Strain};
 use crate::card::{Card, CardSet, Suit};
@@ -81,8 +83,8 @@ fn decide(seen: &BridgeSeen, seed: u64, budget: &Budget, stop: &dyn Fn() -> bool
     let mut rng = BotRng::new(seed);
     let mut totals = [0u32; 52];
     let mut solved = 0;
-    for i in 0..budget.samples.max(1) {
-        if i > 0 && stop() {
+    for _ in 0..budget.samples.max(1) {
+        if stop() {
             break;
         }
         let Some(hands) = knowledge.deal(&mut rng) else {
@@ -102,7 +104,7 @@ fn decide(seen: &BridgeSeen, seed: u64, budget: &Budget, stop: &dyn Fn() -> bool
         }
     }
     if solved == 0 {
-        return (fallback(play), 0);
+        return (heuristic_card(seen), 0);
     }
     // The most tricks; among equals the lowest rank, then the lowest suit.
     let card = legal
@@ -115,63 +117,6 @@ fn decide(seen: &BridgeSeen, seed: u64, budget: &Budget, stop: &dyn Fn() -> bool
         })
         .expect("a legal card");
     (card, solved)
-}
-
-/// A plain card when no deal could be solved within the budget: win the trick as cheaply
-/// as possible if partner is not already winning it, else play low; lead the top of the
-/// longest suit.
-fn fallback(play: &PlaySeen) -> Card {
-    let legal = play.legal;
-    let lowest = |set: CardSet| {
-        set.iter()
-            .min_by_key(|c| (c.rank(), c.suit()))
-            .expect("a card")
-    };
-    if play.trick.is_empty() {
-        let longest = Suit::ALL
-            .iter()
-            .map(|&s| legal.of_suit(s))
-            .max_by_key(|s| s.len())
-            .expect("four suits");
-        return longest.highest().expect("a card");
-    }
-    let trump = play.contract.bid.strain().trump();
-    let winner = winning(&play.trick, trump);
-    let n = play.trick.len();
-    let partner_winning = (n - winner).is_multiple_of(2);
-    if partner_winning {
-        return lowest(legal);
-    }
-    let beats = legal
-        .iter()
-        .filter(|&c| {
-            let mut with = play.trick.clone();
-            with.push(c);
-            winning(&with, trump) == n
-        })
-        .collect::<CardSet>();
-    if beats.is_empty() {
-        lowest(legal)
-    } else {
-        lowest(beats)
-    }
-}
-
-/// The position of the winning card of `trick` (led first).
-fn winning(trick: &[Card], trump: Option<Suit>) -> usize {
-    let mut best = 0;
-    for (i, c) in trick.iter().enumerate().skip(1) {
-        let b = trick[best];
-        let beats = if c.suit() == b.suit() {
-            c.rank() > b.rank()
-        } else {
-            Some(c.suit()) == trump
-        };
-        if beats {
-            best = i;
-        }
-    }
-    best
 }
 
 /// What one seat knows of the cards: who holds which for sure, how many each other hand
@@ -355,7 +300,25 @@ fn opening(seen: &BridgeSeen) -> Option<Opening> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::bridge_seen::PlaySeen;
     use crate::bridge::{Auction, Board, Contract, EAST, NORTH, SOUTH, WEST};
+
+    /// The position of the winning card of `trick` (led first).
+    fn winning(trick: &[Card], trump: Option<Suit>) -> usize {
+        let mut best = 0;
+        for (i, c) in trick.iter().enumerate().skip(1) {
+            let b = trick[best];
+            let beats = if c.suit() == b.suit() {
+                c.rank() > b.rank()
+            } else {
+                Some(c.suit()) == trump
+            };
+            if beats {
+                best = i;
+            }
+        }
+        best
+    }
 
     /// A small budget for debug-build tests.
     const QUICK: Budget = Budget {
