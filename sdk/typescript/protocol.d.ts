@@ -154,6 +154,15 @@ export type ClientMsg =
       | {
           call: 'defend_alone';
         }
+      | (Bid & {
+          call: 'bid';
+        })
+      | {
+          call: 'double';
+        }
+      | {
+          call: 'redouble';
+        }
     ) & {
       /**
        * Optional check: the seat you act for (see `pass`).
@@ -179,6 +188,36 @@ export type ClientMsg =
        */
       seq?: number | null;
       type: 'discard';
+    }
+  | {
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      /**
+       * The tricks claimed.
+       */
+      tricks: number;
+      type: 'claim';
+    }
+  | {
+      /**
+       * True to accept.
+       */
+      accept: boolean;
+      /**
+       * Optional check: the seat you act for (see `pass`).
+       */
+      seat?: Seat | null;
+      /**
+       * Optional: the `seq` of the `your_turn` this answers (see `pass`).
+       */
+      seq?: number | null;
+      type: 'answer_claim';
     }
   | {
       /**
@@ -309,7 +348,7 @@ export type Card = string;
  * via the `definition` "Variant".
  */
 export type Variant =
-  'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist' | 'spades' | 'ohhell' | 'euchre';
+  'hearts' | 'filippa' | 'hearts5' | 'tricks' | 'whist' | 'spades' | 'ohhell' | 'euchre' | 'bridge';
 /**
  * What the server sends.
  *
@@ -583,6 +622,14 @@ export type OptionSpec1 =
       values: string[];
     };
 /**
+ * What a bid names: a trump suit or no trump, ranked clubs < diamonds < hearts < spades <
+ * no trump (a bid must beat the last in level, or in strain at the same level).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Strain".
+ */
+export type Strain = 'C' | 'D' | 'H' | 'S' | 'NT';
+/**
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Suit".
  */
@@ -637,6 +684,20 @@ export type Action =
        */
       card: Card;
       type: 'discard';
+    }
+  | {
+      /**
+       * How many of the remaining tricks declarer's side will take.
+       */
+      tricks: number;
+      type: 'claim';
+    }
+  | {
+      /**
+       * True to accept.
+       */
+      accept: boolean;
+      type: 'answer_claim';
     };
 /**
  * What an illegal card does in `tricks`.
@@ -646,8 +707,9 @@ export type Action =
  */
 export type BadCard = 'penalty' | 'reject';
 /**
- * A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
- * own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
+ * A call in the making of trump (Euchre) or in the auction (Bridge). On the wire it sits
+ * beside its action's or event's own fields: `{"type": "call", "call": "trump", "suit": "H",
+ * "alone": true}`, `{"type": "call", "call": "bid", "level": 3, "strain": "NT"}`.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "Call".
@@ -676,6 +738,15 @@ export type Call =
     }
   | {
       call: 'defend_alone';
+    }
+  | (Bid & {
+      call: 'bid';
+    })
+  | {
+      call: 'double';
+    }
+  | {
+      call: 'redouble';
     };
 /**
  * One call and who made it.
@@ -713,6 +784,15 @@ export type SeatCall1 =
     }
   | {
       call: 'defend_alone';
+    }
+  | (Bid & {
+      call: 'bid';
+    })
+  | {
+      call: 'double';
+    }
+  | {
+      call: 'redouble';
     };
 /**
  * A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
@@ -721,6 +801,13 @@ export type SeatCall1 =
  * via the `definition` "Cards".
  */
 export type Cards = Card[];
+/**
+ * Whether the contract was doubled or redoubled.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Doubling".
+ */
+export type Doubling = 'undoubled' | 'doubled' | 'redoubled';
 /**
  * Something that happened at the table. Most events are public; [`Event::visible_to`] says
  * which are not.
@@ -755,6 +842,17 @@ export type Event =
        * Where cards are passed this hand, if they are.
        */
       pass?: PassDirection | null;
+    }
+  | {
+      /**
+       * The board's number: 1 to 16, then again.
+       */
+      board: number;
+      kind: 'board';
+      /**
+       * Who is vulnerable.
+       */
+      vulnerability: Vulnerability;
     }
   | {
       /**
@@ -868,6 +966,15 @@ export type Event =
       | {
           call: 'defend_alone';
         }
+      | (Bid & {
+          call: 'bid';
+        })
+      | {
+          call: 'double';
+        }
+      | {
+          call: 'redouble';
+        }
     ) & {
       kind: 'called';
       /**
@@ -928,6 +1035,50 @@ export type Event =
     }
   | {
       kind: 'thrown_in';
+    }
+  | {
+      /**
+       * The contract.
+       */
+      contract: Contract;
+      kind: 'contract';
+    }
+  | {
+      /**
+       * Dummy's cards.
+       */
+      cards: Cards;
+      kind: 'dummy_shown';
+      /**
+       * Dummy's seat.
+       */
+      seat: Seat;
+    }
+  | {
+      /**
+       * Declarer's remaining cards, shown to everyone.
+       */
+      cards: Cards;
+      kind: 'claimed';
+      /**
+       * Declarer.
+       */
+      seat: Seat;
+      /**
+       * The tricks claimed of those still to play.
+       */
+      tricks: number;
+    }
+  | {
+      /**
+       * True when accepted.
+       */
+      accept: boolean;
+      kind: 'claim_answered';
+      /**
+       * The defender.
+       */
+      seat: Seat;
     }
   | {
       kind: 'bid';
@@ -1140,9 +1291,17 @@ export type Legal =
        */
       alone: boolean;
       /**
+       * The lowest bid allowed, while bids are (Bridge's auction).
+       */
+      bid_from?: Bid | null;
+      /**
        * Defending alone is allowed (a defender, once trump is made).
        */
       defend_alone: boolean;
+      /**
+       * Doubling the opponents' last bid is allowed (Bridge).
+       */
+      double?: boolean;
       /**
        * The suit that may not be named: the turned-up card's.
        */
@@ -1159,6 +1318,10 @@ export type Legal =
        * Passing is allowed (not for a dealer who must name a suit).
        */
       pass: boolean;
+      /**
+       * Redoubling the opponents' double is allowed (Bridge).
+       */
+      redouble?: boolean;
       type: 'call';
     }
   | {
@@ -1167,6 +1330,13 @@ export type Legal =
        */
       from: Cards;
       type: 'discard';
+    }
+  | {
+      /**
+       * The tricks declarer claims of those still to play.
+       */
+      tricks: number;
+      type: 'answer_claim';
     }
   | {
       type: 'wait';
@@ -1241,12 +1411,19 @@ export type Phase =
  */
 export type TableStatus = 'waiting' | 'playing' | 'finished';
 /**
+ * Which sides are vulnerable (scoring higher rewards and penalties).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Vulnerability".
+ */
+export type Vulnerability = 'None' | 'NorthSouth' | 'EastWest' | 'Both';
+/**
  * Who leads the first trick of a hand.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "FirstLead".
  */
-export type FirstLead = 'two_of_clubs' | 'dealer_left';
+export type FirstLead = 'two_of_clubs' | 'dealer_left' | 'declarers_left';
 /**
  * Where a hand's trump suit comes from.
  *
@@ -1254,7 +1431,7 @@ export type FirstLead = 'two_of_clubs' | 'dealer_left';
  * via the `definition` "TrumpRule".
  */
 export type TrumpRule =
-  'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up' | 'called';
+  'none' | 'undealt' | 'dealer_last' | 'always_spades' | 'turned_up' | 'called' | 'contract';
 
 /**
  * Parlor protocol 1: every message, by direction.
@@ -1430,6 +1607,17 @@ export interface Preset {
   options: Options;
 }
 /**
+ * A bid: a level (1 to 7: tricks to take beyond the first six) and a strain. Bids are
+ * ordered as in the auction: by level, then by strain.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Bid".
+ */
+export interface Bid {
+  level: number;
+  strain: Strain;
+}
+/**
  * Blind nil this hand as the viewer knows it. A face-down hand is not in its holder's
  * `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid.
  *
@@ -1454,6 +1642,122 @@ export interface BlindView {
    * The cards the viewer received from its partner in the exchange.
    */
   received: Cards;
+}
+/**
+ * How a board of Bridge went.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "BoardResult".
+ */
+export interface BoardResult {
+  /**
+   * The board's number (1 to 16, then again).
+   */
+  board: number;
+  /**
+   * The contract; absent when the board was passed out.
+   */
+  contract?: Contract | null;
+  /**
+   * Tricks declarer's side took (0 for a board passed out).
+   */
+  declarer_tricks: number;
+  /**
+   * The board's score for North-South (East-West score the opposite).
+   */
+  score: number;
+  /**
+   * Who was vulnerable.
+   */
+  vulnerability: Vulnerability;
+}
+/**
+ * The contract an auction reached: the final bid, its doubling, and the declarer.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Contract".
+ */
+export interface Contract {
+  /**
+   * The last bid of the auction.
+   */
+  bid: Bid;
+  /**
+   * The first of the winning side to name the final strain: plays both hands.
+   */
+  declarer: Seat;
+  /**
+   * Doubled or redoubled, or neither.
+   */
+  doubled: Doubling;
+}
+/**
+ * A board of Bridge as everyone at the table sees it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "BridgeView".
+ */
+export interface BridgeView {
+  /**
+   * The board's number: 1 to 16, then again.
+   */
+  board: number;
+  /**
+   * Declarer's claim while the defenders answer it, with declarer's hand faced.
+   */
+  claim?: ClaimView | null;
+  /**
+   * The contract, once the auction has ended in one.
+   */
+  contract?: Contract | null;
+  /**
+   * Dummy's hand, face up for everyone once the opening lead is made; absent before.
+   */
+  dummy?: ShownHand | null;
+  /**
+   * Who is vulnerable on it.
+   */
+  vulnerability: Vulnerability;
+}
+/**
+ * Declarer's claim as everyone sees it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ClaimView".
+ */
+export interface ClaimView {
+  /**
+   * The defenders who accepted so far.
+   */
+  accepted: Seat[];
+  /**
+   * Declarer's remaining cards, faced with the claim.
+   */
+  cards: Cards;
+  /**
+   * Declarer.
+   */
+  seat: Seat;
+  /**
+   * The tricks claimed of those still to play.
+   */
+  tricks: number;
+}
+/**
+ * A hand laid face up.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ShownHand".
+ */
+export interface ShownHand {
+  /**
+   * Its remaining cards.
+   */
+  cards: Cards;
+  /**
+   * Whose hand.
+   */
+  seat: Seat;
 }
 /**
  * The making of trump this hand as the viewer knows it.
@@ -1552,6 +1856,10 @@ export interface HandResult {
    * Spades: the seats whose nil (in `nil`) was bid blind; absent when nobody bid blind.
    */
   blind_nil?: Seat[] | null;
+  /**
+   * Bridge: the board, its contract and its score.
+   */
+  board?: BoardResult | null;
   /**
    * The hand's number, from 0.
    */
@@ -1665,6 +1973,10 @@ export interface Options {
    */
   players?: number | null;
   /**
+   * Rubber scoring instead of duplicate (bridge).
+   */
+  rubber?: boolean | null;
+  /**
    * How hand sizes go (ohhell).
    */
   schedule?: Schedule | null;
@@ -1741,6 +2053,11 @@ export interface PlayerView {
    * Blind nil this hand, at a table that plays it (Spades' `blind_nil`); absent elsewhere.
    */
   blind?: BlindView | null;
+  /**
+   * The board, its contract, dummy's cards once shown and a pending claim (bridge); absent
+   * elsewhere. The auction's calls are in `calling`.
+   */
+  bridge?: BridgeView | null;
   /**
    * The making of trump this hand, in a game whose players make it (euchre); absent
    * elsewhere.

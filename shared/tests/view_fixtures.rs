@@ -3,7 +3,8 @@
 //! view logic cannot drift from Rust's.
 //!
 //! Each file holds one seeded match of short options (Oh Hell, whose matches cannot be short,
-//! its first two hands; `spades_blind`, Spades with blind nil, and Euchre their first two): the variant's `/api/variants` entry, and streams of the messages one
+//! its first two hands; `spades_blind`, Spades with blind nil, Euchre and Bridge their first
+//! two, Bridge's with scripted claims): the variant's `/api/variants` entry, and streams of the messages one
 //! viewer receives (events and `your_turn` prompts) with the view after each. This test fails when a committed file is stale; run
 //! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
 
@@ -13,9 +14,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use common::table::{Message, Table};
+use parlor_shared::bots::bridge;
 use parlor_shared::protocol::VariantInfo;
-use parlor_shared::rules::{BadCard, Legal};
-use parlor_shared::{Card, Event, Game, Options, PlayerView, Seat, Variant};
+use parlor_shared::rules::{BadCard, Legal, Phase};
+use parlor_shared::{Action, Card, Event, Game, Options, PlayerView, Seat, Variant};
 use serde_json::Value;
 
 /// The match a fixture records.
@@ -30,7 +32,12 @@ struct Plan {
     /// Stop recording once this many hands are scored (the next hand dealt), before the end
     /// of a match that lasts longer.
     hands: Option<usize>,
+    /// Moves chosen here rather than by the random player (given the claims made so far).
+    script: Option<Script>,
 }
+
+/// A plan's own choice of move, if it has one for this position.
+type Script = fn(&Game, &mut Claims) -> Option<(Seat, Action)>;
 
 fn plans() -> Vec<Plan> {
     let plan = |variant: Variant, options, seed| Plan {
@@ -40,6 +47,7 @@ fn plans() -> Vec<Plan> {
         seed,
         bad_card_after: None,
         hands: None,
+        script: None,
     };
     let target = |target| Options {
         target: Some(target),
@@ -97,6 +105,13 @@ fn plans() -> Vec<Plan> {
                 EUCHRE_SEED,
             )
         },
+        // Bridge: two boards bid and played by the heuristic player, with declarer claiming in
+        // the first (rejected, then accepted later).
+        Plan {
+            hands: Some(2),
+            script: Some(bridge_moves),
+            ..plan(Variant::Bridge, Options::default(), BRIDGE_SEED)
+        },
         Plan {
             hands: Some(2),
             ..plan(
@@ -132,6 +147,41 @@ const SPADES_BLIND_SEED: u64 = 3;
 const OHHELL_SEED: u64 = 0;
 const EUCHRE_SEED: u64 = 0;
 const OHHELL_PLAYERS: u8 = 5;
+const BRIDGE_SEED: u64 = 1;
+
+/// Bridge's claims made so far in a recorded match.
+#[derive(Default)]
+struct Claims(u8);
+
+/// Bridge, as a table of heuristic players would bid and play it, with claims: on the first
+/// board, with ten tricks to play declarer claims them all and the first defender rejects it,
+/// with three to play declarer claims them again and both defenders accept; on the second,
+/// a claim of the last six that both accept (which keeps the file short).
+fn bridge_moves(game: &Game, claims: &mut Claims) -> Option<(Seat, Action)> {
+    let seat = game.to_act().first()?;
+    if let Some(claim) = game.pending_claim() {
+        return Some((
+            seat,
+            Action::AnswerClaim {
+                accept: claim.tricks <= 6,
+            },
+        ));
+    }
+    let contract = game.calling().and_then(|calling| calling.contract);
+    let done = game.completed_count();
+    let claim_now = match (claims.0, game.hand_number()) {
+        (0, 0) => done == 3,
+        (1, 0) => done == 10,
+        (2, 1) => done == 7,
+        _ => false,
+    };
+    if game.phase() == Phase::Playing && contract.is_some_and(|c| c.declarer == seat) && claim_now {
+        claims.0 += 1;
+        let tricks = u8::try_from(13 - done).unwrap();
+        return Some((seat, Action::Claim { tricks }));
+    }
+    bridge::heuristic(&PlayerView::of(game, Some(seat))).map(|action| (seat, action))
+}
 
 /// One viewer's recording.
 struct Stream {
@@ -224,6 +274,7 @@ fn record(plan: &Plan) -> (String, Vec<Event>) {
     let mut all_events = table.game.opening_events();
     let mut prompts = table.prompts();
     let mut moves = 0;
+    let mut claims = Claims::default();
     loop {
         for (join, stream) in &mut streams {
             if stream.view.is_none() && join.now(&table.game) {
@@ -238,7 +289,10 @@ fn record(plan: &Plan) -> (String, Vec<Event>) {
             && !all_events
                 .iter()
                 .any(|e| matches!(e, Event::BadCard { .. }));
-        let Some((seat, action)) = table.next_move(bad) else {
+        let scripted = plan
+            .script
+            .and_then(|script| script(&table.game, &mut claims));
+        let Some((seat, action)) = scripted.or_else(|| table.next_move(bad)) else {
             break;
         };
         let events = table.apply(seat, &action);
@@ -398,6 +452,24 @@ fn the_recorded_matches_show_what_they_should() {
                     && events.iter().any(|e| matches!(e, Event::SitsOut { .. })),
                 "euchre: pick a seed where the dealer picks up and a seat sits out"
             ),
+            Variant::Bridge => {
+                let answers = || {
+                    events.iter().filter_map(|e| match e {
+                        Event::ClaimAnswered { accept, .. } => Some(*accept),
+                        _ => None,
+                    })
+                };
+                assert!(
+                    events.iter().any(|e| matches!(e, Event::Contract { .. }))
+                        && events.iter().any(|e| matches!(e, Event::DummyShown { .. })),
+                    "bridge: the boards should reach a contract and show dummy"
+                );
+                assert_eq!(
+                    answers().collect::<Vec<_>>(),
+                    [false, true, true, true, true],
+                    "bridge: one claim rejected, then two accepted by both defenders"
+                );
+            }
             Variant::Spades if plan.file == "spades_blind" => assert!(
                 events.iter().any(|e| matches!(e, Event::BlindNil { seat } if seat.0 % 2 == 0))
                     && events.iter().any(|e| matches!(e, Event::Exchanged { .. })),

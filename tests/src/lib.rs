@@ -465,6 +465,7 @@ pub fn short_options(variant: &str) -> Value {
         "hearts5" => serde_json::json!({"hands": 2}),
         "tricks" => serde_json::json!({"target": 8}),
         "whist" => serde_json::json!({"target": 1}),
+        "bridge" => serde_json::json!({"hands": 2}),
         other => panic!("no short options for {other}"),
     }
 }

@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use support::{ServerProcess, TempDir, parlor_bin, play_moves};
 
-const VARIANTS: [&str; 5] = ["hearts", "filippa", "hearts5", "tricks", "whist"];
+/// The variants whose whole 52-card deck (or 52 less two) is dealt: Bridge's auction and
+/// claims change nothing in the deal.
+const VARIANTS: [&str; 6] = ["hearts", "filippa", "hearts5", "tricks", "whist", "bridge"];
 
 // --- The recipe, as docs/FAIRNESS.md states it. ---
 

@@ -22,7 +22,8 @@ async fn health_variants_and_tables() {
     assert_eq!(
         names,
         [
-            "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre"
+            "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre",
+            "bridge"
         ]
     );
     let spades = &variants[5];

@@ -306,3 +306,174 @@ def test_a_thrown_in_hand_and_a_seat_sitting_out_are_followed():
     view.apply_event({"kind": "trick_won", "winner": 2, "cards": ["9H", "TH", "AH"]})
     assert [p.seat for p in view.tricks[0].plays] == [0, 1, 2]
     assert view.to_act == [2]
+
+
+@pytest.mark.parametrize("example", [
+    ("bridge_bot", "BridgeBot"), ("lowest_bot", "LowestBot"),
+])
+def test_examples_call_play_and_answer_claims_at_bridge_legally(example):
+    """Every recorded Bridge prompt (tests/fixtures/views/bridge.json) gets a legal answer:
+    calls of the auction, cards of its own hand or (declarer) of dummy's, answers to claims;
+    the base class's call and answer for a bot without them."""
+    from parlor_bot.calling import Call
+
+    module, cls = example
+    bot = getattr(load_example(module), cls)()
+    kinds, dummys = [], 0
+    for view in bidding_prompts("bridge"):
+        kinds.append(view.legal_kind)
+        if view.legal_kind == "call":
+            call = bot.call(view.copy())
+            assert isinstance(call, Call) and call in view.legal_calls(), view.summary()
+        elif view.legal_kind == "answer_claim":
+            assert isinstance(bot.answer_claim(view.copy()), bool)
+        else:
+            dummys += view.playing_dummy
+            card = bot.play_card(view.copy())
+            assert isinstance(card, Card) and card in view.legal, view.summary()
+    assert kinds.count("call") >= 4 and kinds.count("play") >= 10
+    assert "answer_claim" in kinds and dummys >= 1
+
+
+def bridge_view(hand, seat=0, dealer=0):
+    from parlor_bot import parse_cards
+    from parlor_bot.calling import Calling
+    from variant_facts import facts_for
+
+    view = View(variant="bridge", options={}, seat=seat, players=4, dealer=dealer,
+                facts=facts_for("bridge"))
+    view.hand = parse_cards(hand)
+    view.hand_sizes = [13] * 4
+    view.scores, view.negatives, view.tricks_won = [0] * 4, [0] * 4, [0] * 4
+    view.calling = Calling()
+    return view
+
+
+def test_the_auction_prompt_lists_bids_from_the_lowest_allowed_then_doubles():
+    from parlor_bot import DOUBLE, PASS, REDOUBLE, bid
+
+    view = bridge_view("AS KS QS 5S 2S AH 3H 4D 5D 6D 2C 3C 4C")
+    view.set_legal({
+        "type": "call", "order_up": False, "name": False, "except": None, "pass": True,
+        "alone": False, "defend_alone": False, "bid_from": {"level": 6, "strain": "S"},
+        "double": True,
+    })
+    calls = view.legal_calls()
+    assert calls[:2] == [PASS, DOUBLE] and REDOUBLE not in calls
+    assert calls[2:] == [bid(6, "S"), bid(6, "NT")] + [bid(7, s) for s in "CDHS"] + [bid(7, "NT")]
+    assert str(bid(3, "NT")) == "3NT"
+    assert bid(3, "NT").to_json() == {"call": "bid", "level": 3, "strain": "NT"}
+    with pytest.raises(ValueError):
+        bid(8, "S")
+    # After 7NT only pass, double or redouble are left.
+    view.set_legal({"type": "call", "pass": True, "redouble": True})
+    assert view.legal_calls() == [PASS, REDOUBLE]
+    assert view.to_json()["legal"]["redouble"] is True
+
+
+def test_the_simple_call_opens_naturally_and_answers_partner():
+    from parlor_bot import PASS, Bridge, bid, simple_call
+
+    open_prompt = {"type": "call", "pass": True, "bid_from": {"level": 1, "strain": "C"}}
+    # 14 points, five spades: one spade.
+    view = bridge_view("AS KS QS 5S 2S AH 3H 4D 5D 6D 2C 3C 4C")
+    view.set_legal(open_prompt)
+    view.bridge = Bridge(1, "None")
+    assert simple_call(view) == bid(1, "S")
+    # 16 balanced points: 1NT.
+    view = bridge_view("AS KS 5S 2S AH QH 3H KD 5D 6D JC 3C 4C")
+    view.bridge = Bridge(1, "None")
+    view.set_legal(open_prompt)
+    assert simple_call(view) == bid(1, "NT")
+    # Partner (seat 2) opened 1H; 7 points and four hearts: 2H.
+    view = bridge_view("KS 5S 2S AH 7H 3H 2H 4D 5D 6D 2C 3C 4C", seat=0, dealer=2)
+    view.bridge = Bridge(3, "EastWest")
+    view.apply_event({"kind": "called", "seat": 2, "call": "bid", "level": 1, "strain": "H"})
+    view.apply_event({"kind": "called", "seat": 3, "call": "pass"})
+    view.set_legal({"type": "call", "pass": True, "bid_from": {"level": 1, "strain": "S"},
+                    "double": False})
+    assert simple_call(view) == bid(2, "H")
+    # A weak hand passes.
+    view = bridge_view("2S 3S 4S 5S 2H 3H 4H 5H 2D 3D 4D 2C 3C")
+    view.bridge = Bridge(1, "None")
+    view.set_legal(open_prompt)
+    assert simple_call(view) == PASS
+
+
+def test_declarer_plays_dummys_cards_and_claims_are_followed():
+    """The events of a board as seat 0 (North, declarer in 1NT) sees them: dummy's cards
+    asked for on dummy's turn, a claim rejected and one accepted."""
+    view = bridge_view("AS KS 5S 2S AH QH 3H KD 5D 6D QC 3C 4C", seat=0, dealer=0)
+    view.apply_event({"kind": "hand_started", "hand": 0, "dealer": 0, "pass": None})
+    view.apply_event({"kind": "dealt", "seat": 0,
+                      "cards": ["QC", "3C", "4C", "KD", "5D", "6D", "AH", "QH", "3H",
+                                "AS", "KS", "5S", "2S"]})
+    view.apply_event({"kind": "board", "board": 1, "vulnerability": "None"})
+    assert view.phase == "calling" and view.to_act == [0] and view.bridge.board == 1
+    view.apply_event({"kind": "called", "seat": 0, "call": "bid", "level": 1, "strain": "NT"})
+    assert view.to_act == [1]
+    for seat in (1, 2, 3):
+        view.apply_event({"kind": "called", "seat": seat, "call": "pass"})
+    view.apply_event({"kind": "contract", "contract": {
+        "bid": {"level": 1, "strain": "NT"}, "doubled": "undoubled", "declarer": 0}})
+    assert view.phase == "playing" and view.trump is None and view.to_act == [1]
+    assert view.declaring and view.contract.dummy == 2 and str(view.contract) == "1NT by North"
+    view.apply_event({"kind": "played", "seat": 1, "card": "2D"})
+    dummy = ["2C", "5C", "7D", "8D", "9D", "2H", "4H", "5H", "3S", "4S", "6S", "7S", "8S"]
+    view.apply_event({"kind": "dummy_shown", "seat": 2, "cards": dummy})
+    # Dummy's turn: declarer (seat 0) acts, for dummy's cards.
+    assert view.to_act == [0] and len(view.bridge.dummy.cards) == 13
+    view.apply_legal({"type": "play", "cards": ["7D", "8D", "9D"]})
+    assert view.playing_dummy and view.to_act == [0]
+    view.apply_event({"kind": "played", "seat": 2, "card": "9D"})
+    assert "9D" not in {str(c) for c in view.bridge.dummy.cards} and view.to_act == [3]
+    view.apply_event({"kind": "played", "seat": 3, "card": "TD"})
+    assert view.to_act == [0]
+    view.apply_event({"kind": "played", "seat": 0, "card": "KD"})
+    view.apply_event({"kind": "trick_won", "winner": 0, "cards": ["2D", "9D", "TD", "KD"]})
+    assert view.to_act == [0]
+    # A claim: the defenders answer, lowest first; one rejection and declarer plays on.
+    hand = [str(c) for c in view.hand]
+    view.apply_event({"kind": "claimed", "seat": 0, "tricks": 12, "cards": hand})
+    assert view.to_act == [1, 3] and view.bridge.claim.tricks == 12
+    assert set(view.shown_cards()) >= set(view.hand)
+    view.apply_event({"kind": "claim_answered", "seat": 1, "accept": False})
+    assert view.bridge.claim is None and view.to_act == [0]
+    # Another, with dummy to lead after a trick it won: both accept.
+    view.apply_event({"kind": "played", "seat": 0, "card": "AS"})
+    view.apply_event({"kind": "played", "seat": 1, "card": "9S"})
+    view.apply_event({"kind": "played", "seat": 2, "card": "3S"})
+    view.apply_event({"kind": "played", "seat": 3, "card": "TS"})
+    view.apply_event({"kind": "trick_won", "winner": 0, "cards": ["AS", "9S", "3S", "TS"]})
+    view.apply_event({"kind": "claimed", "seat": 0, "tricks": 5,
+                      "cards": [str(c) for c in view.hand]})
+    view.apply_event({"kind": "claim_answered", "seat": 3, "accept": True})
+    assert view.to_act == [1] and view.bridge.claim.accepted == [3]
+    view.apply_event({"kind": "claim_answered", "seat": 1, "accept": True})
+    assert view.to_act == []
+
+
+def test_a_defender_accepts_only_a_claim_of_top_winners():
+    from parlor_bot import Bridge, Contract, ShownHand, parse_cards, simple_answer_claim
+    from parlor_bot.bridge import Claim
+
+    view = bridge_view("2S 3S", seat=1)
+    view.bridge = Bridge(1, "None", Contract(3, "NT", "undoubled", 0),
+                         ShownHand(2, parse_cards("AH KH")), Claim(0, 2, parse_cards("AS KS")))
+    view.trump = None
+    view.tricks = []
+    # Only two cards each left: the rest of the deck counts as played for this check.
+    from parlor_bot.view import Trick
+    played = [c for c in view.deck() if str(c) not in {"2S", "3S", "AH", "KH", "AS", "KS",
+                                                       "2H", "3H"}]
+    view.tricks = [Trick(0, played[i:i + 4], 0) for i in range(0, len(played), 4)]
+    # Their AS KS and dummy's AH KH take both tricks left: accepted.
+    assert simple_answer_claim(view)
+    view.hand = parse_cards("AS 3S")
+    view.bridge.claim = Claim(0, 2, parse_cards("QS JS"))
+    view.bridge.dummy = ShownHand(2, parse_cards("QH JH"))
+    played = [c for c in view.deck() if str(c) not in {"AS", "3S", "QH", "JH", "QS", "JS",
+                                                       "AH", "KH"}]
+    view.tricks = [Trick(0, played[i:i + 4], 0) for i in range(0, len(played), 4)]
+    # I hold AS and my partner AH KH: not one of theirs is a top winner.
+    assert not simple_answer_claim(view)

@@ -57,3 +57,15 @@ def test_oh_hell_hand_sizes_leave_a_stock():
     dealt = {seat: hands[seat] for seat in range(3)}
     assert verify_hand("ohhell", 0, SECRET, COMMIT, dealt, players=3, hand_size=5) == []
     assert verify_hand("ohhell", 0, SECRET, COMMIT, dealt, players=3, hand_size=6)
+
+
+def test_a_bridge_board_is_dealt_as_any_four_seat_hand_of_the_whole_deck():
+    """Bridge deals the whole deck, thirteen each from the dealer's left, by the same recipe:
+    the board's dealer (North on board 1, East on board 2...) only sets where dealing starts."""
+    hands = deal("bridge", 1, bytes.fromhex(SECRET))
+    assert hands == deal("hearts", 1, bytes.fromhex(SECRET))
+    assert hands[-1] == [] and sorted(c for s in range(4) for c in hands[s]) == sorted(
+        deck(bytes.fromhex(SECRET)))
+    dealt = {seat: hands[seat] for seat in range(4)}
+    assert verify_hand("bridge", 1, SECRET, COMMIT, dealt) == []
+    assert verify_hand("bridge", 2, SECRET, COMMIT, dealt)

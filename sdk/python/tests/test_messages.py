@@ -40,10 +40,14 @@ def test_every_message_has_a_typeddict_with_the_schemas_keys():
             both = side == "server_to_client" and tag in client_tags
             cls = getattr(messages, _class_name(tag, "ServerMsg" if both else "Msg"))
             assert cls.__required_keys__ == frozenset(variant.get("required", [])), tag
-            # A message that flattens a union (`call`) has every option's keys besides its own.
+            # A message that flattens a union (`call`) has every option's keys besides its own,
+            # and an option's flattened body (a bid's level and strain) is its keys too.
             keys = set(variant["properties"])
             for option in variant.get("oneOf", []):
                 keys |= set(option.get("properties", {}))
+                if "$ref" in option:
+                    body = SCHEMA[side]["$defs"][option["$ref"].rsplit("/", 1)[-1]]
+                    keys |= set(body.get("properties", {}))
             assert set(get_type_hints(cls)) == keys, tag
     assert len(get_args(messages.ServerMsg)) == len(SCHEMA["server_to_client"]["oneOf"])
     assert len(get_args(messages.ClientMsg)) == len(SCHEMA["client_to_server"]["oneOf"])

@@ -28,6 +28,7 @@ QUICK = {
     "ohhell": {"players": 4, "schedule": "down"},
     # Defending alone on, so that some hands have a seat sitting out.
     "euchre": {"target": 10, "defend_alone": True},
+    "bridge": {"hands": 4},
 }
 
 
@@ -180,6 +181,59 @@ def test_the_euchre_example_plays_a_whole_match_against_built_in_bots(server):
     assert winners and all(result.match_totals[0][s] >= 10 for s in winners)
 
 
+def test_the_bridge_example_plays_a_whole_match_against_built_in_bots(server):
+    """The Bridge example bids, plays its own and dummy's cards and answers claims through a
+    match against the server's heuristic bots without an illegal move; every board's line is
+    duplicate scoring's, North-South's score and East-West's its negative."""
+    bridge = example("bridge_bot")
+    calls, dummy_cards, answers, lines_seen = [], [], [], []
+
+    class Recording(bridge.BridgeBot):
+        def call(self, view):
+            answer = super().call(view)
+            calls.append((view.copy(), answer))
+            return answer
+
+        def play_card(self, view):
+            card = super().play_card(view)
+            if view.playing_dummy:
+                dummy_cards.append((view.copy(), card))
+            return card
+
+        def answer_claim(self, view):
+            accept = super().answer_claim(view)
+            answers.append((view.copy(), accept))
+            return accept
+
+        def on_match_over(self, view):
+            lines_seen.extend(view.history)
+
+    logged, log = lines()
+    result = Recording().run(server, variant="bridge", options={"hands": 4},
+                             opponents="heuristic", matches=1, seed=3, log=log)
+    assert result.matches == 1, logged
+    assert result.problems == [], "\n".join(map(str, result.problems))
+    assert len(calls) >= 4
+    for view, answer in calls:
+        assert answer in view.legal_calls(), view.summary()
+    for view, card in dummy_cards:
+        assert view.declaring and card in view.bridge.dummy.cards and card in view.legal
+    for view, accept in answers:
+        assert view.bridge.claim is not None and view.seat % 2 != view.bridge.claim.seat % 2
+    assert len(lines_seen) == 4
+    for line in lines_seen:
+        board = line.board
+        assert board is not None
+        assert line.points == [board.score, -board.score, board.score, -board.score]
+        if board.contract is None:
+            assert board.score == 0 and sum(line.tricks) == 0
+        else:
+            declarer = board.contract.declarer
+            assert sum(line.tricks) == 13
+            assert board.declarer_tricks == line.tricks[declarer] + line.tricks[(declarer + 2) % 4]
+    assert [line.board.board for line in lines_seen] == [1, 2, 3, 4]
+
+
 def test_the_server_publishes_the_facts_the_fixtures_were_recorded_with(server):
     listed = {v["name"]: v for v in variants(server)}
     assert set(listed) == set(QUICK)
@@ -213,6 +267,8 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
 
         def call(self, view):
             assert view.phase == "calling" and view.to_act == [view.seat]
+            if view.bridge is not None:
+                return self.bridge_call(view)
             assert len(view.hand) == view.hand_sizes[view.seat] == 5
             allowed = view.legal_calls()
             assert allowed and len(set(allowed)) == len(allowed)
@@ -228,6 +284,25 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
             checked.append(view)
             return allowed[len(checked) % len(allowed)]
 
+        def bridge_call(self, view):
+            # The auction goes round from the dealer; nothing is decided until it ends.
+            assert len(view.hand) == view.hand_sizes[view.seat] == 13
+            assert view.seat == (view.dealer + len(view.calling.calls)) % 4
+            assert view.contract is None and view.bridge.dummy is None and view.trump is None
+            allowed = view.legal_calls()
+            assert allowed[0].kind == "pass" and len(set(allowed)) == len(allowed)
+            checked.append(view)
+            # Mostly passes, now and then the lowest bid or a double.
+            pick = len(checked) % 3 if len(checked) % 4 == 0 else 0
+            return allowed[min(pick, len(allowed) - 1)]
+
+        def claim(self, view):
+            # Declarer, once a hand, past the sixth trick: claims every trick left.
+            if len(view.tricks) >= 6 and view.hand_number not in [v.hand_number for v in self.claimed]:
+                self.claimed.append(view.copy())
+                return len(view.hand)
+            return None
+
         def discard(self, view):
             assert view.phase == "discarding" and view.seat == view.dealer
             assert view.to_act == [view.seat] and view.trump == view.turned_card.suit
@@ -237,7 +312,15 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
             return view.legal[len(checked) % 6]
 
         def play_card(self, view):
-            assert set(view.legal) <= set(view.hand)
+            # Declarer on dummy's turn is asked for dummy's cards, face up for everyone.
+            plays_for, holding = view.seat, view.hand
+            if view.playing_dummy:
+                assert view.declaring
+                plays_for, holding = view.bridge.dummy.seat, view.bridge.dummy.cards
+                assert len(holding) == view.hand_sizes[plays_for]
+            elif view.bridge is not None and view.bridge.dummy is not None:
+                assert view.bridge.dummy.seat != view.seat, "dummy is never asked to play"
+            assert set(view.legal) <= set(holding)
             assert len(view.hand) == view.hand_sizes[view.seat]
             playing = view.players - len(view.sitting_out)
             assert view.seat not in view.sitting_out
@@ -253,11 +336,11 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
                 after = (view.trick[-1].seat + 1) % view.players
                 while after in view.sitting_out:
                     after = (after + 1) % view.players
-                assert after == view.seat
+                assert after == plays_for
                 # Following suit as the server sees it (in Euchre the left bower is a trump);
                 # a seat void in the suit may play more (Hearts keeps some cards back).
                 led = view.led_suit
-                follow = [c for c in view.hand if view.suit_of(c) == led]
+                follow = [c for c in holding if view.suit_of(c) == led]
                 if follow:
                     assert set(view.legal) == set(follow)
             if view.history:
@@ -267,8 +350,10 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
             checked.append(view)
             return max(view.legal)
 
-    result = Careful().run(server, variant=variant, options=QUICK[variant], opponents="random",
-                           seed=7, log=None)
+    bot = Careful()
+    bot.claimed = []
+    result = bot.run(server, variant=variant, options=QUICK[variant], opponents="random",
+                     seed=7, log=None)
     assert result.problems == [] and result.matches == 1
     if variant in ("hearts", "filippa"):
         assert any(v.legal_kind == "pass" for v in checked)
@@ -276,6 +361,11 @@ def test_the_view_matches_the_server_on_every_turn(server, variant):
         assert any(v.legal_kind == "bid" for v in checked)
     if variant == "euchre":
         assert any(v.legal_kind == "call" for v in checked)
+    if variant == "bridge":
+        assert sum(1 for v in checked if v.legal_kind == "call") >= 4
+        # It declared (with random opponents the auctions are wild) and claimed, and the
+        # match went on from the defenders' answers.
+        assert any(v.playing_dummy for v in checked) and bot.claimed
     assert sum(1 for v in checked if v.legal_kind == "play") >= 5
 
 
@@ -621,7 +711,7 @@ FIELDS = [
     "variant", "options", "seat", "players", "phase", "hand_number", "dealer", "hand",
     "hand_sizes", "trump", "face_up", "trick", "tricks", "tricks_won", "hearts_broken",
     "pass_direction", "scores", "negatives", "pool", "history", "legal", "legal_kind", "bids",
-    "bid_min", "bid_max", "bid_forbidden", "calling", "call_prompt",
+    "bid_min", "bid_max", "bid_forbidden", "calling", "call_prompt", "bridge", "claim_tricks",
 ]
 
 

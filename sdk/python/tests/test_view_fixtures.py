@@ -15,7 +15,7 @@ from parlor_bot import View
 from parlor_bot.facts import Facts
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "views"
-VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre"]
+VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre", "bridge"]
 #: Each fixture file and the variant it plays: one a variant, and Spades with blind nil.
 FILES = [(v, v) for v in VARIANTS] + [("spades_blind", "spades")]
 
@@ -55,5 +55,5 @@ def test_the_fixtures_cover_what_clients_must_get_right():
         "trick_won", "bad_card", "hand_scored", "match_over", "your_turn", "bid",
         "dealt_face_down", "cards_seen", "blind_nil", "exchanged",
         "turned_up", "called", "trump_made", "sits_out", "picked_up", "discarded",
-        "discarded_card",
+        "discarded_card", "board", "contract", "dummy_shown", "claimed", "claim_answered",
     }

@@ -65,7 +65,12 @@ class Generator:
         opt = {k: v for k, v in fields.items() if k not in required}
         # Fields that depend on a variant (an option's `min`/`max` or `values`) are optional.
         for i, variant in enumerate(node.get("oneOf", [])):
-            for key, prop in variant.get("properties", {}).items():
+            props = variant.get("properties", {})
+            if "$ref" in variant and self.is_class(variant["$ref"].rsplit("/", 1)[-1]):
+                # A variant that flattens a body (a call's bid: level and strain): its fields
+                # are the variant's.
+                props = {**self.defs[variant["$ref"].rsplit("/", 1)[-1]]["properties"], **props}
+            for key, prop in props.items():
                 text = self.expr(prop, name + pascal(key))
                 if key in opt and opt[key] != text:
                     text = f"Union[{opt[key]}, {text}]"

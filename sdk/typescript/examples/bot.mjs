@@ -4,8 +4,10 @@
 // It creates a table (or joins --table), fills the other seats with built-in bots when it is
 // the host, starts, and answers each prompt once, naming the prompt's `seq`: the first legal
 // card or pass, in the games where players bid (spades, ohhell) a count of its aces and
-// trumps, and in Euchre a call from the length of its suits and the discard of its lowest side
-// card. It stops when the match is over.
+// trumps, in Euchre a call from the length of its suits and the discard of its lowest side
+// card, and in Bridge an opening bid of one in its longest suit with 12 or more high-card points
+// (else a pass) and a rejection of any claim (it plays the hand out). It stops when the match
+// is over.
 //
 //   node examples/bot.mjs --url http://127.0.0.1:8080 [--table ID] [--variant hearts]
 //                         [--target 20] [--options '{"players":4}'] [--seed 7] [--name node-bot]
@@ -86,6 +88,31 @@ export function simpleCall(legal, view) {
   return { call: 'pass' };
 }
 
+/** High-card points of a rank: ace 4, king 3, queen 2, jack 1. */
+/** @type {Record<string, number>} */
+const HCP = { A: 4, K: 3, Q: 2, J: 1 };
+
+/**
+ * A call of Bridge's auction: with nobody's bid yet and 12 or more high-card points, one of its
+ * longest suit (the higher of two as long); otherwise a pass.
+ * @param {Extract<Legal, { type: 'call' }>} legal
+ * @param {PlayerView} view
+ * @returns {import('parlor-protocol').Call}
+ */
+export function bridgeCall(legal, view) {
+  const points = view.hand.reduce((sum, card) => sum + (HCP[card[0]] ?? 0), 0);
+  const bids = (view.calling?.calls ?? []).filter((c) => c.call === 'bid');
+  /** @type {import('parlor-protocol').Suit[]} */
+  const suits = ['C', 'D', 'H', 'S'];
+  /** @param {string} suit */
+  const length = (suit) => view.hand.filter((card) => card.slice(-1) === suit).length;
+  const longest = suits.reduce((a, b) => (length(b) >= length(a) ? b : a));
+  if (bids.length === 0 && points >= 12 && legal.bid_from?.level === 1) {
+    return { call: 'bid', level: 1, strain: longest };
+  }
+  return { call: 'pass' };
+}
+
 /**
  * The dealer's Euchre discard: its lowest card that is not of the trump suit (nor the left
  * bower), else its lowest card.
@@ -103,8 +130,9 @@ export function simpleDiscard(legal, view) {
 
 /**
  * The answer to a prompt: a play prompt's first card, a pass prompt's first `count` cards, a
- * bid prompt's {@link simpleBid}, a call prompt's {@link simpleCall}, a discard prompt's
- * {@link simpleDiscard}.
+ * bid prompt's {@link simpleBid}, a call prompt's {@link simpleCall} (Bridge's auction:
+ * {@link bridgeCall}), a discard prompt's {@link simpleDiscard}, and a rejection of a Bridge
+ * claim. Declarer asked for one of dummy's cards plays its first, like its own.
  * @param {Legal} legal
  * @param {number} seq
  * @param {PlayerView} view the prompt's view of the table
@@ -119,7 +147,10 @@ export function answer(legal, seq, view) {
     case 'bid':
       return { type: 'bid', tricks: simpleBid(legal, view), seq };
     case 'call':
+      if (view.bridge) return { type: 'call', ...bridgeCall(legal, view), seq };
       return { type: 'call', ...simpleCall(legal, view), seq };
+    case 'answer_claim':
+      return { type: 'answer_claim', accept: false, seq };
     case 'discard':
       return { type: 'discard', card: simpleDiscard(legal, view), seq };
     default:

@@ -2,8 +2,8 @@
 // with `npm install parlor-protocol-<version>.tgz` (and so its dependency, ws), a TypeScript
 // file there type-checks against the installed types, and the example bot, run from the
 // installed package, plays a whole match against a real `parlor serve` (the debug build, or
-// $PARLOR_BIN): it creates a Hearts table (then a Spades, an Oh Hell and a Euchre one), fills it
-// with built-in bots, passes, bids, calls, discards and plays every prompt, and ends with the
+// $PARLOR_BIN): it creates a Hearts table (then a Spades, an Oh Hell, a Euchre and a Bridge one), fills it
+// with built-in bots, passes, bids, calls, discards, answers claims and plays every prompt, and ends with the
 // match. The loops are
 // bounded by message counts, not by time.
 
@@ -160,4 +160,17 @@ test('the example bot calls, discards and plays a whole Euchre match', async () 
   assert.equal(won.length, 2);
   assert.equal(won[0] % 2, won[1] % 2);
   assert.ok(won.every((seat) => points[seat] >= 5), out);
+});
+
+test('the example bot bids and plays a whole Bridge match', async () => {
+  const options = JSON.stringify({ hands: 2 });
+  const { out } = await playMatch(['--variant', 'bridge', '--options', options, '--seed', '7']);
+  // Duplicate scoring: North-South's board scores, East-West their negative.
+  const [, totals] = /** @type {RegExpMatchArray} */ (
+    out.match(/^match over: winners [0-9,]*, totals ([-0-9,]+)$/m)
+  );
+  const [north, east, south, west] = totals.split(',').map(Number);
+  assert.equal(north, south);
+  assert.equal(east, west);
+  assert.equal(north, -east);
 });

@@ -74,7 +74,10 @@ impl Table {
     /// Makes a move; returns its events.
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Vec<Event> {
         let events = self.game.apply(seat, action).expect("a legal move");
-        self.awaiting.retain(|s| *s != seat);
+        // A seat no longer to act was asked for a move that has lapsed (the other defender's
+        // answer to a Bridge claim one rejected): its next turn brings a fresh prompt.
+        let to_act = self.game.to_act();
+        self.awaiting.retain(|s| *s != seat && to_act.contains(*s));
         events
     }
 

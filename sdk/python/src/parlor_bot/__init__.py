@@ -1,5 +1,6 @@
 """Write a Parlor bot as a few methods: ``play_card(view)``, and where the game asks for them
-``pass_cards(view)``, ``bid(view)``, ``call(view)`` and ``discard(view)``.
+``pass_cards(view)``, ``bid(view)``, ``call(view)``, ``discard(view)`` and (Bridge)
+``answer_claim(view)`` and ``claim(view)``.
 
     from parlor_bot import Bot
 
@@ -18,8 +19,12 @@ from .cards import (
 from .view import HandResult, Play, Trick, View
 from .bidding import simple_bid, simple_exchange, sure_tricks
 from .calling import (
-    DEFEND, PASS, Call, Calling, TrumpMade, name_trump, order_up, simple_call, simple_discard,
-    trumps_in,
+    DEFEND, DOUBLE, PASS, REDOUBLE, Call, Calling, TrumpMade, bid, name_trump, order_up,
+    simple_call, simple_discard, trumps_in,
+)
+from .bridge import (
+    NO_TRUMP, STRAINS, BoardResult, Bridge, Claim, Contract, ShownHand, high_card_points,
+    simple_answer_claim, simple_bridge_call,
 )
 from .client import ParlorError, Problem, RunResult, Session, create_table
 from .bot import Bot, LowestCardBot
@@ -34,5 +39,7 @@ __all__ = [
     "create_table", "Bot", "LowestCardBot", "ServeResult", "simple_bid", "simple_exchange", "sure_tricks",
     "Call", "Calling", "TrumpMade", "PASS", "DEFEND", "order_up", "name_trump", "simple_call",
     "simple_discard", "trumps_in", "left_bower", "suit_of", "trump_rank", "euchre_deck",
+    "DOUBLE", "REDOUBLE", "bid", "NO_TRUMP", "STRAINS", "BoardResult", "Bridge", "Claim",
+    "Contract", "ShownHand", "high_card_points", "simple_answer_claim", "simple_bridge_call",
     "__version__",
 ]

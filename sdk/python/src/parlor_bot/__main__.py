@@ -13,7 +13,9 @@ from typing import List, Optional
 from .check import check, load_bot, parse_options, report
 from .client import ParlorError, Session
 
-VARIANTS = ["hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre"]
+VARIANTS = [
+    "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre", "bridge",
+]
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -1,11 +1,12 @@
 """The class to subclass: a bot is ``play_card``, and where the game asks for them ``pass_cards``,
-``bid``, ``call`` and ``discard``."""
+``bid``, ``call``, ``discard``, ``answer_claim`` and ``claim``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
 
 from .bidding import simple_bid
+from .bridge import simple_answer_claim
 from .calling import Call, simple_call, simple_discard
 from .cards import Card
 from .client import RunResult, Session
@@ -26,7 +27,9 @@ def _does_nothing(hook: _Hook) -> _Hook:
 class Bot:
     """A Parlor player program. Subclass it and write :meth:`play_card` (and, for the variants
     that pass cards, :meth:`pass_cards`; for those where players bid, :meth:`bid`; in Euchre,
-    :meth:`call` and :meth:`discard`); then call :meth:`run`.
+    :meth:`call` and :meth:`discard`; in Bridge, :meth:`call`, :meth:`answer_claim` and if
+    you like :meth:`claim`); then call :meth:`run`. Bridge's declarer is asked for dummy's
+    cards too, on dummy's turn (``view.playing_dummy``).
 
     Each method gets a :class:`~parlor_bot.View` (your copy: change it freely) and must answer
     with cards from ``view.legal`` (a bid: a number from ``view.legal_bids``; a call: one of
@@ -81,6 +84,23 @@ class Bot:
         The default discards the lowest card that is not a trump (the left bower is one).
         """
         return simple_discard(view)
+
+    def answer_claim(self, view: View) -> bool:
+        """Bridge's defender: accept (True) or reject (False) declarer's claim of
+        ``view.claim_tricks`` of the tricks left. Declarer's cards are faced in
+        ``view.bridge.claim.cards``, dummy's in ``view.bridge.dummy.cards``.
+
+        The default accepts when declarer's side holds that many top winners
+        (:func:`parlor_bot.bridge.simple_answer_claim`).
+        """
+        return simple_answer_claim(view)
+
+    @_does_nothing
+    def claim(self, view: View) -> Optional[int]:
+        """Bridge's declarer, asked for a card (yours or dummy's): return a number of the
+        tricks left to claim them instead of playing, or None to play on. Asked at most once
+        at each point of a hand. The default never claims."""
+        return None
 
     @_does_nothing
     def on_event(self, event: Dict[str, Any], view: View) -> None:

@@ -1,5 +1,5 @@
-"""Making trump by calls (Euchre): the calls, how trump was made, and a first choice of call
-and discard.
+"""Calls: making trump (Euchre) and the auction (Bridge); how trump was made, and a first
+choice of call and discard.
 
 In turn from the dealer's left each seat may **order up** the turned-up card (its suit becomes
 trump; the dealer picks the card up and discards one face down) or **pass**; if all pass, each
@@ -8,6 +8,11 @@ at a table with ``defend_alone`` a defender may then do the same. A :class:`Call
 call, written on the wire beside its message's ``type``::
 
     {"type": "call", "call": "trump", "suit": "H", "alone": true}
+
+Bridge's auction has calls of its own: a bid of a level and a strain (``bid(3, "NT")``), a
+double and a redouble (see :mod:`parlor_bot.bridge`)::
+
+    {"type": "call", "call": "bid", "level": 3, "strain": "NT"}
 
 :func:`simple_call` and :func:`simple_discard` are what :meth:`parlor_bot.Bot.call` and
 :meth:`parlor_bot.Bot.discard` answer unless a bot says otherwise, and what a session answers
@@ -29,16 +34,28 @@ PASS_CALL = "pass"
 ORDER_UP = "order_up"
 TRUMP = "trump"
 DEFEND_ALONE = "defend_alone"
+BID = "bid"
+DOUBLE_CALL = "double"
+REDOUBLE_CALL = "redouble"
+
+#: Bridge's strains, lowest first.
+_STRAINS = ("C", "D", "H", "S", "NT")
 
 
 @dataclass(frozen=True)
 class Call:
     """One call: ``kind`` is ``"pass"``, ``"order_up"``, ``"trump"`` (naming ``suit``) or
-    ``"defend_alone"``; ``alone`` says the maker plays alone (order up or trump only)."""
+    ``"defend_alone"``; ``alone`` says the maker plays alone (order up or trump only). In
+    Bridge's auction ``kind`` is ``"pass"``, ``"bid"`` (with ``level`` and ``strain``),
+    ``"double"`` or ``"redouble"``."""
 
     kind: str
     suit: Optional[str] = None
     alone: bool = False
+    #: A bid's level, 1 to 7 (Bridge).
+    level: Optional[int] = None
+    #: A bid's strain: ``"C"``, ``"D"``, ``"H"``, ``"S"`` or ``"NT"`` (Bridge).
+    strain: Optional[str] = None
 
     def to_json(self) -> Dict[str, Any]:
         """As the server writes it (the fields beside a message's ``type`` or an event's
@@ -47,28 +64,50 @@ class Call:
             return {"call": ORDER_UP, "alone": self.alone}
         if self.kind == TRUMP:
             return {"call": TRUMP, "suit": self.suit, "alone": self.alone}
+        if self.kind == BID:
+            return {"call": BID, "level": self.level, "strain": self.strain}
         return {"call": self.kind}
 
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "Call":
         """From a ``called`` event, a view's ``calls`` or a move's fields."""
         kind = d["call"]
-        if kind not in (PASS_CALL, ORDER_UP, TRUMP, DEFEND_ALONE):
-            raise ValueError(f"`{kind}` is not a call: pass, order_up, trump or defend_alone")
+        if kind not in (PASS_CALL, ORDER_UP, TRUMP, DEFEND_ALONE, BID, DOUBLE_CALL, REDOUBLE_CALL):
+            raise ValueError(
+                f"`{kind}` is not a call: pass, order_up, trump, defend_alone, bid, double or "
+                "redouble"
+            )
         if kind == TRUMP and d.get("suit") not in SUITS:
             raise ValueError("a trump call names a suit: C, D, H or S")
+        if kind == BID:
+            level, strain = d.get("level"), d.get("strain")
+            if isinstance(level, bool) or level not in range(1, 8) or strain not in _STRAINS:
+                raise ValueError("a bid names a level (1 to 7) and a strain: C, D, H, S or NT")
+            return cls(BID, level=level, strain=strain)
         return cls(kind, d.get("suit") if kind == TRUMP else None,
                    bool(d.get("alone", False)) if kind in (ORDER_UP, TRUMP) else False)
 
     def __str__(self) -> str:
-        words = {PASS_CALL: "pass", ORDER_UP: "order up", DEFEND_ALONE: "defend alone"}
+        if self.kind == BID:
+            return f"{self.level}{self.strain}"
+        words = {
+            PASS_CALL: "pass", ORDER_UP: "order up", DEFEND_ALONE: "defend alone",
+            DOUBLE_CALL: "double", REDOUBLE_CALL: "redouble",
+        }
         text = words.get(self.kind) or f"name {self.suit}"
         return text + " alone" if self.alone else text
 
 
-#: Pass, and defend alone: the calls without arguments.
+#: Pass, defend alone, double and redouble: the calls without arguments.
 PASS = Call(PASS_CALL)
 DEFEND = Call(DEFEND_ALONE)
+DOUBLE = Call(DOUBLE_CALL)
+REDOUBLE = Call(REDOUBLE_CALL)
+
+
+def bid(level: int, strain: str) -> Call:
+    """A bid of Bridge's auction: ``bid(1, "S")``, ``bid(3, "NT")``."""
+    return Call.from_json({"call": BID, "level": level, "strain": strain})
 
 
 def order_up(alone: bool = False) -> Call:
@@ -83,19 +122,23 @@ def name_trump(suit: str, alone: bool = False) -> Call:
 
 def as_call(answer: Union[Call, Dict[str, Any], str]) -> Call:
     """A bot's answer as a :class:`Call`: a Call, its wire form (``{"call": "pass"}``), or
-    the words ``"pass"``, ``"order_up"``, ``"defend_alone"``."""
+    the words ``"pass"``, ``"order_up"``, ``"defend_alone"``, ``"double"``, ``"redouble"``."""
     if isinstance(answer, Call):
         return answer
     if isinstance(answer, dict):
         return Call.from_json(answer)
-    if isinstance(answer, str) and answer in (PASS_CALL, ORDER_UP, DEFEND_ALONE):
+    simple = (PASS_CALL, ORDER_UP, DEFEND_ALONE, DOUBLE_CALL, REDOUBLE_CALL)
+    if isinstance(answer, str) and answer in simple:
         return Call(answer)
-    raise TypeError("call must return a Call (parlor_bot.PASS, order_up(), name_trump(suit)...)")
+    raise TypeError(
+        "call must return a Call (parlor_bot.PASS, order_up(), name_trump(suit), bid(1, 'NT')...)"
+    )
 
 
 def calls_allowed(legal: Optional[Dict[str, Any]]) -> List[Call]:
     """Every call a ``call`` prompt's ``legal`` allows, in the server's order: pass first,
-    then ordering up and naming each suit, not alone then alone, then defending alone."""
+    then ordering up and naming each suit, not alone then alone, then defending alone; in
+    Bridge's auction pass, double, redouble, then every bid from ``bid_from`` up to 7NT."""
     if not legal or legal.get("type") != "call":
         return []
     calls = [PASS] if legal.get("pass") else []
@@ -108,6 +151,15 @@ def calls_allowed(legal: Optional[Dict[str, Any]]) -> List[Call]:
             calls += [name_trump(s, alone) for s in SUITS if s != legal.get("except")]
     if legal.get("defend_alone"):
         calls.append(DEFEND)
+    if legal.get("double"):
+        calls.append(DOUBLE)
+    if legal.get("redouble"):
+        calls.append(REDOUBLE)
+    low = legal.get("bid_from")
+    if low:
+        start = _STRAINS.index(low["strain"]) + (low["level"] - 1) * len(_STRAINS)
+        every = [bid(lv, st) for lv in range(1, 8) for st in _STRAINS]
+        calls += every[start:]
     return calls
 
 
@@ -191,7 +243,12 @@ def simple_call(view: "View") -> Call:
     """A legal call from the strength of the hand (:func:`_strength`): make trump (order up,
     or name the best suit) at 3.5 or more, counting the turned-up card for the dealer who would
     pick it up; alone with both bowers at 5.5 or more (four trumps and a side ace); otherwise
-    pass, or (a dealer who must name a suit) name the best one. Never defends alone."""
+    pass, or (a dealer who must name a suit) name the best one. Never defends alone. In
+    Bridge's auction: :func:`parlor_bot.bridge.simple_bridge_call`."""
+    if view.bridge is not None or (view.call_prompt or {}).get("bid_from") is not None:
+        from .bridge import simple_bridge_call
+
+        return simple_bridge_call(view)
     allowed = view.legal_calls()
     if not allowed:
         raise ValueError("no call is asked for now")
@@ -232,6 +289,7 @@ def simple_discard(view: "View") -> Card:
 
 
 __all__ = [
-    "Call", "Calling", "TrumpMade", "PASS", "DEFEND", "order_up", "name_trump", "as_call",
+    "Call", "Calling", "TrumpMade", "PASS", "DEFEND", "DOUBLE", "REDOUBLE", "bid", "order_up",
+    "name_trump", "as_call",
     "calls_allowed", "trumps_in", "simple_call", "simple_discard",
 ]

@@ -2,7 +2,7 @@
 
 A :class:`Session` connects one bot to one seat. It keeps the bot's :class:`~parlor_bot.View`
 up to date, asks the bot for a move on every ``your_turn`` prompt (a card, a pass, a bid, a
-call or a discard),
+call, a discard or an answer to a claim; Bridge's declarer may claim instead of a card),
 reports refused moves in words (then makes a legal move so the game goes on), and reconnects
 with the seat token when the connection drops.
 """
@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .backoff import backoff_delay
 from .bidding import simple_bid, simple_exchange
+from .bridge import simple_answer_claim
 from .calling import as_call, simple_call, simple_discard
 from .cards import Card, CardError
 from .facts import Facts, facts_by_variant
@@ -45,13 +46,15 @@ SEAT_LOST = {"replaced", "kicked"}
 STALE_CODES = {
     "stale_move", "not_your_turn", "match_over", "passing_now", "not_passing_now",
     "already_passed", "no_match", "unknown_prompt", "bidding_now", "not_bidding_now",
-    "calling_now", "not_calling_now", "discarding_now", "not_discarding_now",
+    "calling_now", "not_calling_now", "discarding_now", "not_discarding_now", "claim_pending",
+    "no_claim_to_answer",
 }
 
 #: The events that answer a move of this seat: its card, its pass, its bid, its call, its
-#: discard, or its card's penalty.
+#: discard, its card's penalty, its claim or its answer to one.
 MOVE_EVENTS = (
     "played", "pass_chosen", "bid", "bad_card", "cards_seen", "exchanged", "called", "discarded",
+    "claimed", "claim_answered",
 )
 
 
@@ -67,6 +70,10 @@ def describe_move(msg: Dict[str, Any]) -> str:
             return f"call {msg.get('call')}"
     if msg.get("type") == "discard":
         return f"discard {msg.get('card')}"
+    if msg.get("type") == "claim":
+        return f"claim {msg.get('tricks')}"
+    if msg.get("type") == "answer_claim":
+        return "accept the claim" if msg.get("accept") else "reject the claim"
     if msg.get("type") in ("blind_nil", "see_cards"):
         return msg["type"].replace("_", " ")
     return msg.get("card") or " ".join(msg.get("cards", []))
@@ -348,6 +355,8 @@ class Session:
         self._prompt_seq: Optional[int] = None
         self._last_error: Optional[str] = None
         self._resyncs = 0
+        # Where this seat last claimed (hand, tricks done): the bot is not asked again there.
+        self._claimed_at: Optional[tuple] = None
         #: A `sync` was sent for a missed event, and its snapshot has not come yet.
         self._gap_synced = False
         self._in_match = False
@@ -509,10 +518,18 @@ class Session:
             if (
                 msg.get("type") == "event"
                 and event.get("kind") in MOVE_EVENTS
-                and event.get("seat") == self.seat
+                and self._mover(event) == self.seat
             ):
                 return True
         return False
+
+    def _mover(self, event: Dict[str, Any]) -> Optional[int]:
+        """The seat whose move an event answers: Bridge's declarer for a card of dummy's."""
+        seat = event.get("seat", event.get("from"))
+        contract = self.view.contract if self.view is not None else None
+        if event.get("kind") == "played" and contract is not None and seat == contract.dummy:
+            return contract.declarer
+        return seat
 
     def _handle(self, msg: Dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -627,7 +644,7 @@ class Session:
         self.view.apply_event(event, seq)
         kind = event.get("kind")
         blind_bid = kind == "bid" and self.view.blind is not None and self.seat in self.view.blind.bid
-        if kind in MOVE_EVENTS and event.get("seat", event.get("from")) == self.seat and not blind_bid:
+        if kind in MOVE_EVENTS and self._mover(event) == self.seat and not blind_bid:
             self._resyncs = 0
             mine = self._inflight[0] if self._inflight else None
             if mine is not None and (
@@ -714,6 +731,10 @@ class Session:
         view = self.view
         if view.legal_kind == "blind":
             return True  # the hand is face down: nothing to check
+        if view.legal_kind == "answer_claim":
+            return True  # the claim names no cards of ours
+        if view.playing_dummy:
+            return True  # declarer asked for one of dummy's cards, face up for all
         if view.legal_kind in ("bid", "call"):
             # A bid or call prompt names no cards: the hand's size is what can be checked.
             ok = view.seat is None or len(view.hand) == view.hand_sizes[view.seat]
@@ -735,20 +756,42 @@ class Session:
         self.send({"type": "sync"})
         return False
 
+    def _wants_to_claim(self, view: View) -> Optional[int]:
+        """Bridge's declarer, asked for a card: the tricks the bot's ``claim`` hook claims, if
+        it has one and claims (once at each point of the hand)."""
+        if view.legal_kind != "play" or not view.declaring or not self._overrides("claim"):
+            return None
+        here = (view.hand_number, len(view.tricks))
+        if self._claimed_at == here:
+            return None
+        try:
+            tricks = self.bot.claim(view.copy())
+        except Exception as err:  # noqa: BLE001 - a bot's bug must not stop the game
+            self._problem("exception", f"claim raised {type(err).__name__}: {err}", view.summary())
+            return None
+        if tricks is None:
+            return None
+        self._claimed_at = here
+        return int(tricks)
+
     def _decide(self, timeout_ms: Optional[int]) -> None:
         view = self.view
         situation = view.summary()
+        claim = self._wants_to_claim(view)
+        if claim is not None:
+            self._send_move({"type": "claim", "tricks": claim}, situation, fallback=False)
+            return
         mine = view.copy()
         method = {
             "pass": "pass_cards", "bid": "bid", "blind": "blind_nil", "exchange": "exchange_cards",
-            "call": "call", "discard": "discard",
+            "call": "call", "discard": "discard", "answer_claim": "answer_claim",
         }.get(view.legal_kind, "play_card")
         # A bot written before bidding (or without a `bid`) gets the simple bid; one without
         # `blind_nil` looks at its cards, one without `exchange_cards` gives the simple exchange;
         # one written before Euchre gets the simple call and discard.
         defaults = {
             "bid": simple_bid, "blind_nil": lambda v: False, "exchange_cards": simple_exchange,
-            "call": simple_call, "discard": simple_discard,
+            "call": simple_call, "discard": simple_discard, "answer_claim": simple_answer_claim,
         }
         choose = getattr(self.bot, method, None) or defaults.get(method)
         start = time.perf_counter()
@@ -823,6 +866,10 @@ class Session:
             return {"type": "bid", "tricks": int(answer)}
         if view.legal_kind == "call":
             return {"type": "call", **as_call(answer).to_json()}
+        if view.legal_kind == "answer_claim":
+            if not isinstance(answer, bool):
+                raise TypeError("answer_claim must return True (accept) or False (reject)")
+            return {"type": "answer_claim", "accept": answer}
         if view.legal_kind == "discard":
             if answer is None or not isinstance(answer, (str, Card)):
                 raise TypeError("discard must return a Card")
@@ -867,6 +914,9 @@ class Session:
                 return
             msg = {"type": "discard", "card": str(simple_discard(view))}
             chosen = f"discard {msg['card']}"
+        elif view.legal_kind == "answer_claim":
+            msg = {"type": "answer_claim", "accept": simple_answer_claim(view)}
+            chosen = describe_move(msg)
         elif view.legal:
             msg = {"type": "play", "card": str(min(view.legal))}
             chosen = msg["card"]

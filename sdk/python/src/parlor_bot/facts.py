@@ -13,6 +13,8 @@ from typing import Any, Dict, Optional, Tuple
 #: ``first_lead`` values.
 TWO_OF_CLUBS = "two_of_clubs"
 DEALER_LEFT = "dealer_left"
+#: Bridge: the seat on declarer's left leads the first trick.
+DECLARERS_LEFT = "declarers_left"
 
 
 @dataclass(frozen=True)
@@ -27,10 +29,12 @@ class Facts:
     prize: int
     #: Seats 0 and 2 play against 1 and 3 (Whist).
     partnerships: bool
-    #: Who leads a hand's first trick: ``"two_of_clubs"`` or ``"dealer_left"``.
+    #: Who leads a hand's first trick: ``"two_of_clubs"``, ``"dealer_left"`` or
+    #: ``"declarers_left"`` (Bridge).
     first_lead: str
     #: Where trump comes from: ``"none"``, ``"undealt"``, ``"dealer_last"``,
-    #: ``"always_spades"`` or ``"turned_up"``.
+    #: ``"always_spades"``, ``"called"`` (Euchre) or ``"contract"`` (Bridge: the auction's
+    #: strain).
     trump: str
     #: What an illegal card costs (when the table's ``bad_card`` option is ``"penalty"``).
     bad_card_penalty: Optional[int]

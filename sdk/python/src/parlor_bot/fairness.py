@@ -29,6 +29,7 @@ VARIANTS = {
     "whist": (4, 13),
     "spades": (4, 13),
     "ohhell": (4, 12),
+    "bridge": (4, 13),
 }
 
 RANKS = "23456789TJQKA"

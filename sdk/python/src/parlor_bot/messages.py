@@ -17,8 +17,12 @@ Card = str
 
 Suit = Literal['C', 'D', 'H', 'S']
 
+# What a bid names: a trump suit or no trump, ranked clubs < diamonds < hearts < spades <
+# no trump (a bid must beat the last in level, or in strain at the same level).
+Strain = Union[Literal['C'], Literal['D'], Literal['H'], Literal['S'], Literal['NT']]
+
 # Which game is played at a table.
-Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist'], Literal['spades'], Literal['ohhell'], Literal['euchre']]
+Variant = Union[Literal['hearts'], Literal['filippa'], Literal['hearts5'], Literal['tricks'], Literal['whist'], Literal['spades'], Literal['ohhell'], Literal['euchre'], Literal['bridge']]
 
 # What an illegal card does in `tricks`.
 BadCard = Union[Literal['penalty'], Literal['reject']]
@@ -42,6 +46,12 @@ TableStatus = Union[Literal['waiting'], Literal['playing'], Literal['finished']]
 # One value per seat, seat 0 first.
 PerSeatNullableUint8 = List[Optional[int]]
 
+# Whether the contract was doubled or redoubled.
+Doubling = Union[Literal['undoubled'], Literal['doubled'], Literal['redoubled']]
+
+# Which sides are vulnerable (scoring higher rewards and penalties).
+Vulnerability = Union[Literal['None'], Literal['NorthSouth'], Literal['EastWest'], Literal['Both']]
+
 # 32 bytes as 64 lowercase hex digits.
 Hash32 = str
 
@@ -64,10 +74,10 @@ Phase = Union[Literal['passing'], Literal['calling'], Literal['discarding'], Lit
 InviteState = Union[Literal['sent'], Literal['accepted'], Literal['declined'], Literal['expired'], Literal['cancelled']]
 
 # Who leads the first trick of a hand.
-FirstLead = Union[Literal['two_of_clubs'], Literal['dealer_left']]
+FirstLead = Union[Literal['two_of_clubs'], Literal['dealer_left'], Literal['declarers_left']]
 
 # Where a hand's trump suit comes from.
-TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last'], Literal['always_spades'], Literal['turned_up'], Literal['called']]
+TrumpRule = Union[Literal['none'], Literal['undealt'], Literal['dealer_last'], Literal['always_spades'], Literal['turned_up'], Literal['called'], Literal['contract']]
 
 _JoinMsgRequired = TypedDict('_JoinMsgRequired', {'table': str, 'type': Literal['join']})
 _JoinMsgOptional = TypedDict('_JoinMsgOptional', {'bot': bool, 'name': Optional[str], 'seat': Optional['Seat'], 'token': Optional[str]}, total=False)
@@ -129,12 +139,13 @@ class ExchangeMsg(_ExchangeMsgRequired, _ExchangeMsgOptional):
 
 
 _CallMsgRequired = TypedDict('_CallMsgRequired', {'type': Literal['call']})
-_CallMsgOptional = TypedDict('_CallMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int], 'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+_CallMsgOptional = TypedDict('_CallMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int], 'call': Union[Union[Union[Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], Literal['bid']], Literal['double']], Literal['redouble']], 'alone': bool, 'suit': 'Suit', 'level': int, 'strain': 'Strain'}, total=False)
 
 class CallMsg(_CallMsgRequired, _CallMsgOptional):
-    """Make a call while trump is made (euchre), answering a `call` prompt: pass, order up
-the turned-up card, name a suit, or defend alone, as the prompt allows, e.g.
-`{"type": "call", "call": "trump", "suit": "H", "alone": true}`."""
+    """Make a call, answering a `call` prompt: while trump is made (euchre) pass, order up
+the turned-up card, name a suit, or defend alone, e.g. `{"type": "call", "call":
+"trump", "suit": "H", "alone": true}`; in the auction (bridge) pass, bid, double or
+redouble, e.g. `{"type": "call", "call": "bid", "level": 3, "strain": "NT"}`."""
 
 
 _DiscardMsgRequired = TypedDict('_DiscardMsgRequired', {'card': 'Card', 'type': Literal['discard']})
@@ -142,6 +153,22 @@ _DiscardMsgOptional = TypedDict('_DiscardMsgOptional', {'seat': Optional['Seat']
 
 class DiscardMsg(_DiscardMsgRequired, _DiscardMsgOptional):
     """Put a card away face down (euchre's dealer after picking up), answering a `discard`
+prompt."""
+
+
+_ClaimMsgRequired = TypedDict('_ClaimMsgRequired', {'tricks': int, 'type': Literal['claim']})
+_ClaimMsgOptional = TypedDict('_ClaimMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class ClaimMsg(_ClaimMsgRequired, _ClaimMsgOptional):
+    """Declarer claims `tricks` of the tricks still to play, conceding the rest (bridge), on
+their own or dummy's turn: their hand is faced and the defenders answer."""
+
+
+_AnswerClaimMsgRequired = TypedDict('_AnswerClaimMsgRequired', {'accept': bool, 'type': Literal['answer_claim']})
+_AnswerClaimMsgOptional = TypedDict('_AnswerClaimMsgOptional', {'seat': Optional['Seat'], 'seq': Optional[int]}, total=False)
+
+class AnswerClaimMsg(_AnswerClaimMsgRequired, _AnswerClaimMsgOptional):
+    """A defender accepts or rejects declarer's claim (bridge), answering an `answer_claim`
 prompt."""
 
 
@@ -263,7 +290,7 @@ class WelcomeMsg(_WelcomeMsgRequired, _WelcomeMsgOptional):
     """You joined or are watching a table."""
 
 
-_OptionsOptional = TypedDict('_OptionsOptional', {'alone': Optional[bool], 'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'blind_nil': Optional[bool], 'blind_nil_behind': Optional[int], 'defend_alone': Optional[bool], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'stick_the_dealer': Optional[bool], 'target': Optional[int]}, total=False)
+_OptionsOptional = TypedDict('_OptionsOptional', {'alone': Optional[bool], 'bad_card': Optional['BadCard'], 'bag_limit': Optional[int], 'bag_penalty': Optional[int], 'blind_nil': Optional[bool], 'blind_nil_behind': Optional[int], 'defend_alone': Optional[bool], 'hands': Optional[int], 'hook': Optional[bool], 'jokers': Optional[bool], 'mercy': Optional[int], 'moon': Optional['Moon'], 'nil': Optional[bool], 'passing': Optional[bool], 'players': Optional[int], 'rubber': Optional[bool], 'schedule': Optional['Schedule'], 'scoring': Optional['OhHellScoring'], 'spades_broken': Optional[bool], 'stick_the_dealer': Optional[bool], 'target': Optional[int]}, total=False)
 
 class Options(_OptionsOptional):
     """The options a table was created with. Each is optional; absent ones take the variant's
@@ -304,8 +331,40 @@ class BlindView(_BlindViewRequired):
 `hand` (it is empty, and `hand_sizes` still counts the cards) until they look or bid."""
 
 
+_ClaimViewRequired = TypedDict('_ClaimViewRequired', {'accepted': List['Seat'], 'cards': 'Cards', 'seat': 'Seat', 'tricks': int})
+
+class ClaimView(_ClaimViewRequired):
+    """Declarer's claim as everyone sees it."""
+
+
+_BidRequired = TypedDict('_BidRequired', {'level': int, 'strain': 'Strain'})
+
+class Bid(_BidRequired):
+    """A bid: a level (1 to 7: tricks to take beyond the first six) and a strain. Bids are
+ordered as in the auction: by level, then by strain."""
+
+
+_ContractRequired = TypedDict('_ContractRequired', {'bid': 'Bid', 'declarer': 'Seat', 'doubled': 'Doubling'})
+
+class Contract(_ContractRequired):
+    """The contract an auction reached: the final bid, its doubling, and the declarer."""
+
+
+_ShownHandRequired = TypedDict('_ShownHandRequired', {'cards': 'Cards', 'seat': 'Seat'})
+
+class ShownHand(_ShownHandRequired):
+    """A hand laid face up."""
+
+
+_BridgeViewRequired = TypedDict('_BridgeViewRequired', {'board': int, 'vulnerability': 'Vulnerability'})
+_BridgeViewOptional = TypedDict('_BridgeViewOptional', {'claim': Optional['ClaimView'], 'contract': Optional['Contract'], 'dummy': Optional['ShownHand']}, total=False)
+
+class BridgeView(_BridgeViewRequired, _BridgeViewOptional):
+    """A board of Bridge as everyone at the table sees it."""
+
+
 _SeatCallRequired = TypedDict('_SeatCallRequired', {'seat': 'Seat'})
-_SeatCallOptional = TypedDict('_SeatCallOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+_SeatCallOptional = TypedDict('_SeatCallOptional', {'call': Union[Union[Union[Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], Literal['bid']], Literal['double']], Literal['redouble']], 'alone': bool, 'suit': 'Suit', 'level': int, 'strain': 'Strain'}, total=False)
 
 class SeatCall(_SeatCallRequired, _SeatCallOptional):
     """One call and who made it."""
@@ -325,8 +384,15 @@ class CallingView(_CallingViewRequired, _CallingViewOptional):
     """The making of trump this hand as the viewer knows it."""
 
 
+_BoardResultRequired = TypedDict('_BoardResultRequired', {'board': int, 'declarer_tricks': int, 'score': int, 'vulnerability': 'Vulnerability'})
+_BoardResultOptional = TypedDict('_BoardResultOptional', {'contract': Optional['Contract']}, total=False)
+
+class BoardResult(_BoardResultRequired, _BoardResultOptional):
+    """How a board of Bridge went."""
+
+
 _HandResultRequired = TypedDict('_HandResultRequired', {'hand': int, 'penalties': 'PerSeatInt32', 'points': 'PerSeatInt32', 'pool_carried': int, 'totals': 'PerSeatInt32', 'tricks': 'PerSeatUint8'})
-_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'blind_nil': Optional[List['Seat']], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32'], 'trump_made': Optional['TrumpMade']}, total=False)
+_HandResultOptional = TypedDict('_HandResultOptional', {'bag_penalty': Optional['PerSeatInt32'], 'bags': Optional['PerSeatInt32'], 'bids': Optional['PerSeatUint8'], 'blind_nil': Optional[List['Seat']], 'board': Optional['BoardResult'], 'moon': Optional['Seat'], 'nil': Optional['PerSeatNullableBoolean'], 'secret': Optional['Hash32'], 'trump_made': Optional['TrumpMade']}, total=False)
 
 class HandResult(_HandResultRequired, _HandResultOptional):
     """The score sheet line of one hand."""
@@ -365,7 +431,7 @@ class ExchangeLegal(_ExchangeLegalRequired):
 
 
 _CallLegalRequired = TypedDict('_CallLegalRequired', {'alone': bool, 'defend_alone': bool, 'name': bool, 'order_up': bool, 'pass': bool, 'type': Literal['call']})
-_CallLegalOptional = TypedDict('_CallLegalOptional', {'except': Optional['Suit']}, total=False)
+_CallLegalOptional = TypedDict('_CallLegalOptional', {'bid_from': Optional['Bid'], 'double': bool, 'except': Optional['Suit'], 'redouble': bool}, total=False)
 
 class CallLegal(_CallLegalRequired, _CallLegalOptional):
     """Make trump or pass (Euchre): which calls the seat may make now."""
@@ -375,6 +441,12 @@ _DiscardLegalRequired = TypedDict('_DiscardLegalRequired', {'from': 'Cards', 'ty
 
 class DiscardLegal(_DiscardLegalRequired):
     """Discard one card of `from` face down (the dealer, after picking up)."""
+
+
+_AnswerClaimLegalRequired = TypedDict('_AnswerClaimLegalRequired', {'tricks': int, 'type': Literal['answer_claim']})
+
+class AnswerClaimLegal(_AnswerClaimLegalRequired):
+    """Accept or reject declarer's claim of `tricks` more tricks (a defender, Bridge)."""
 
 
 _WaitLegalRequired = TypedDict('_WaitLegalRequired', {'type': Literal['wait']})
@@ -408,7 +480,7 @@ class CompletedTrick(_CompletedTrickRequired):
 
 
 _PlayerViewRequired = TypedDict('_PlayerViewRequired', {'dealer': 'Seat', 'face_up': 'Cards', 'hand': 'Cards', 'hand_number': int, 'hand_sizes': 'PerSeatUint8', 'hearts_broken': bool, 'history': List['HandResult'], 'legal': 'Legal', 'negatives': 'PerSeatInt32', 'options': 'Options', 'phase': 'Phase', 'players': int, 'pool': int, 'to_act': List['Seat'], 'totals': 'PerSeatInt32', 'trick': 'TrickView', 'tricks': List['CompletedTrick'], 'tricks_won': 'PerSeatUint8', 'variant': 'Variant', 'winners': List['Seat']})
-_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'blind': Optional['BlindView'], 'calling': Optional['CallingView'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
+_PlayerViewOptional = TypedDict('_PlayerViewOptional', {'bids': Optional['PerSeatNullableUint8'], 'blind': Optional['BlindView'], 'bridge': Optional['BridgeView'], 'calling': Optional['CallingView'], 'deal_commitment': Optional['Hash32'], 'pass': Optional['PassView'], 'seat': Optional['Seat'], 'trump': Optional['Suit']}, total=False)
 
 class PlayerView(_PlayerViewRequired, _PlayerViewOptional):
     """The table as one player (or a spectator, with `seat: None`) sees it."""
@@ -425,6 +497,12 @@ _HandStartedEventOptional = TypedDict('_HandStartedEventOptional', {'commitment'
 
 class HandStartedEvent(_HandStartedEventRequired, _HandStartedEventOptional):
     """A new hand begins (hands count from 0)."""
+
+
+_BoardEventRequired = TypedDict('_BoardEventRequired', {'board': int, 'kind': Literal['board'], 'vulnerability': 'Vulnerability'})
+
+class BoardEvent(_BoardEventRequired):
+    """The board being played and who is vulnerable on it (Bridge), after `hand_started`."""
 
 
 _DealtEventRequired = TypedDict('_DealtEventRequired', {'cards': 'Cards', 'kind': Literal['dealt'], 'seat': 'Seat'})
@@ -487,10 +565,10 @@ class CardsPassedEvent(_CardsPassedEventRequired):
 
 
 _CalledEventRequired = TypedDict('_CalledEventRequired', {'kind': Literal['called'], 'seat': 'Seat'})
-_CalledEventOptional = TypedDict('_CalledEventOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+_CalledEventOptional = TypedDict('_CalledEventOptional', {'call': Union[Union[Union[Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], Literal['bid']], Literal['double']], Literal['redouble']], 'alone': bool, 'suit': 'Suit', 'level': int, 'strain': 'Strain'}, total=False)
 
 class CalledEvent(_CalledEventRequired, _CalledEventOptional):
-    """A seat called while trump was being made (Euchre)."""
+    """A seat called while trump was being made (Euchre), or in the auction (Bridge)."""
 
 
 _TrumpMadeEventRequired = TypedDict('_TrumpMadeEventRequired', {'alone': bool, 'kind': Literal['trump_made'], 'maker': 'Seat', 'trump': 'Suit'})
@@ -527,7 +605,33 @@ class DiscardedCardEvent(_DiscardedCardEventRequired):
 _ThrownInEventRequired = TypedDict('_ThrownInEventRequired', {'kind': Literal['thrown_in']})
 
 class ThrownInEvent(_ThrownInEventRequired):
-    """Nobody made trump: the hand is thrown in, scores nothing, and the deal moves on."""
+    """Nobody made trump (Euchre), or everyone passed (Bridge's board passed out): the hand
+is thrown in, scores nothing, and the deal moves on."""
+
+
+_ContractEventRequired = TypedDict('_ContractEventRequired', {'contract': 'Contract', 'kind': Literal['contract']})
+
+class ContractEvent(_ContractEventRequired):
+    """The auction ended in a contract (Bridge): declarer's left leads, then dummy is shown."""
+
+
+_DummyShownEventRequired = TypedDict('_DummyShownEventRequired', {'cards': 'Cards', 'kind': Literal['dummy_shown'], 'seat': 'Seat'})
+
+class DummyShownEvent(_DummyShownEventRequired):
+    """Dummy's hand is laid face up for everyone, after the opening lead (Bridge)."""
+
+
+_ClaimedEventRequired = TypedDict('_ClaimedEventRequired', {'cards': 'Cards', 'kind': Literal['claimed'], 'seat': 'Seat', 'tricks': int})
+
+class ClaimedEvent(_ClaimedEventRequired):
+    """Declarer claims `tricks` of the tricks still to play and faces their hand (Bridge)."""
+
+
+_ClaimAnsweredEventRequired = TypedDict('_ClaimAnsweredEventRequired', {'accept': bool, 'kind': Literal['claim_answered'], 'seat': 'Seat'})
+
+class ClaimAnsweredEvent(_ClaimAnsweredEventRequired):
+    """A defender answered the claim; one rejection withdraws it and play goes on, two
+acceptances end the hand (Bridge)."""
 
 
 _BidEventRequired = TypedDict('_BidEventRequired', {'kind': Literal['bid'], 'seat': 'Seat', 'tricks': int})
@@ -629,16 +733,30 @@ class ExchangeAction(_ExchangeActionRequired):
 
 
 _CallActionRequired = TypedDict('_CallActionRequired', {'type': Literal['call']})
-_CallActionOptional = TypedDict('_CallActionOptional', {'call': Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], 'alone': bool, 'suit': 'Suit'}, total=False)
+_CallActionOptional = TypedDict('_CallActionOptional', {'call': Union[Union[Union[Union[Union[Union[Literal['pass'], Literal['order_up']], Literal['trump']], Literal['defend_alone']], Literal['bid']], Literal['double']], Literal['redouble']], 'alone': bool, 'suit': 'Suit', 'level': int, 'strain': 'Strain'}, total=False)
 
 class CallAction(_CallActionRequired, _CallActionOptional):
-    """A call while trump is being made (Euchre): pass, order up, name a suit, defend alone."""
+    """A call while trump is being made (Euchre: pass, order up, name a suit, defend alone)
+or in the auction (Bridge: pass, a bid, double, redouble)."""
 
 
 _DiscardActionRequired = TypedDict('_DiscardActionRequired', {'card': 'Card', 'type': Literal['discard']})
 
 class DiscardAction(_DiscardActionRequired):
     """Put this card away face down: the dealer's discard after picking up (Euchre)."""
+
+
+_ClaimActionRequired = TypedDict('_ClaimActionRequired', {'tricks': int, 'type': Literal['claim']})
+
+class ClaimAction(_ClaimActionRequired):
+    """Declarer claims `tricks` of the tricks still to play, conceding the rest, and faces
+their hand (Bridge)."""
+
+
+_AnswerClaimActionRequired = TypedDict('_AnswerClaimActionRequired', {'accept': bool, 'type': Literal['answer_claim']})
+
+class AnswerClaimAction(_AnswerClaimActionRequired):
+    """A defender accepts or rejects declarer's claim (Bridge)."""
 
 
 _HintServerMsgRequired = TypedDict('_HintServerMsgRequired', {'action': 'Action', 'seq': int, 'type': Literal['hint']})
@@ -784,27 +902,46 @@ class Call3(_Call3Required):
     """Defend alone against the makers: one's partner sits the hand out."""
 
 
+_Call4Required = TypedDict('_Call4Required', {'call': Literal['bid']})
+
+class Call4(Bid, _Call4Required):
+    """A bid of the auction: a level and a strain, higher than any bid before it (Bridge)."""
+
+
+_Call5Required = TypedDict('_Call5Required', {'call': Literal['double']})
+
+class Call5(_Call5Required):
+    """Double the opponents' last bid (Bridge)."""
+
+
+_Call6Required = TypedDict('_Call6Required', {'call': Literal['redouble']})
+
+class Call6(_Call6Required):
+    """Redouble the opponents' double of one's side's bid (Bridge)."""
+
+
 # What a client sends.
-ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
+ClientMsg = Union['JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'ClaimMsg', 'AnswerClaimMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg']
 
 # A set of distinct cards, lowest first (clubs, diamonds, hearts, spades; 2 to A; then the little and the big joker).
 Cards = List['Card']
 
 # What a seat may do now.
-Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'WaitLegal']
+Legal = Union['PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'AnswerClaimLegal', 'WaitLegal']
 
 # Something that happened at the table. Most events are public; [`Event::visible_to`] says
 # which are not.
-Event = Union['HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
+Event = Union['HandStartedEvent', 'BoardEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'ContractEvent', 'DummyShownEvent', 'ClaimedEvent', 'ClaimAnsweredEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent']
 
 # A player's move.
-Action = Union['PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction']
+Action = Union['PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction', 'ClaimAction', 'AnswerClaimAction']
 
 # What the server sends.
 ServerMsg = Union['WelcomeMsg', 'TableMsg', 'StateMsg', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg']
 
-# A call in the making of trump (Euchre). On the wire it sits beside its action's or event's
-# own fields: `{"type": "call", "call": "trump", "suit": "H", "alone": true}`.
-Call = Union['Call0', 'Call1', 'Call2', 'Call3']
+# A call in the making of trump (Euchre) or in the auction (Bridge). On the wire it sits
+# beside its action's or event's own fields: `{"type": "call", "call": "trump", "suit": "H",
+# "alone": true}`, `{"type": "call", "call": "bid", "level": 3, "strain": "NT"}`.
+Call = Union['Call0', 'Call1', 'Call2', 'Call3', 'Call4', 'Call5', 'Call6']
 
-__all__ = ['Seat', 'Card', 'Suit', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'BlindView', 'SeatCall', 'TrumpMade', 'CallingView', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'Call0', 'Call1', 'Call2', 'Call3', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg', 'Call']
+__all__ = ['Seat', 'Card', 'Suit', 'Strain', 'Variant', 'BadCard', 'Moon', 'Schedule', 'OhHellScoring', 'Occupant', 'TableStatus', 'PerSeatNullableUint8', 'Doubling', 'Vulnerability', 'Hash32', 'PerSeatUint8', 'PerSeatInt32', 'PerSeatNullableBoolean', 'PassDirection', 'Phase', 'InviteState', 'FirstLead', 'TrumpRule', 'JoinMsg', 'WatchMsg', 'PassMsg', 'PlayMsg', 'BidMsg', 'BlindNilMsg', 'SeeCardsMsg', 'ExchangeMsg', 'CallMsg', 'DiscardMsg', 'ClaimMsg', 'AnswerClaimMsg', 'AddBotMsg', 'RemoveBotMsg', 'StartMsg', 'LeaveMsg', 'PingMsg', 'SyncMsg', 'ChatMsg', 'HintMsg', 'ClaimHostMsg', 'StandInMsg', 'BackMsg', 'OpenSeatMsg', 'AvailableMsg', 'AcceptMsg', 'DeclineMsg', 'InviteBotMsg', 'WelcomeMsg', 'Options', 'SeatInfo', 'TableOptions', 'TableInfo', 'TableMsg', 'BlindView', 'ClaimView', 'Bid', 'Contract', 'ShownHand', 'BridgeView', 'SeatCall', 'TrumpMade', 'CallingView', 'BoardResult', 'HandResult', 'PassLegal', 'PlayLegal', 'BidLegal', 'BlindLegal', 'ExchangeLegal', 'CallLegal', 'DiscardLegal', 'AnswerClaimLegal', 'WaitLegal', 'PassView', 'PlayedCard', 'TrickView', 'CompletedTrick', 'PlayerView', 'StateMsg', 'HandStartedEvent', 'BoardEvent', 'DealtEvent', 'DealtFaceDownEvent', 'CardsSeenEvent', 'BlindNilEvent', 'ExchangedEvent', 'TrumpShownEvent', 'TurnedUpEvent', 'PassChosenEvent', 'CardsPassedEvent', 'CalledEvent', 'TrumpMadeEvent', 'SitsOutEvent', 'PickedUpEvent', 'DiscardedEvent', 'DiscardedCardEvent', 'ThrownInEvent', 'ContractEvent', 'DummyShownEvent', 'ClaimedEvent', 'ClaimAnsweredEvent', 'BidEvent', 'PlayedEvent', 'TrickWonEvent', 'BadCardEvent', 'HandScoredEvent', 'MatchOverEvent', 'EventMsg', 'YourTurnMsg', 'ErrorMsg', 'PongMsg', 'PassAction', 'PlayAction', 'BidAction', 'BlindNilAction', 'SeeCardsAction', 'ExchangeAction', 'CallAction', 'DiscardAction', 'ClaimAction', 'AnswerClaimAction', 'HintServerMsg', 'GoodbyeMsg', 'ChatServerMsg', 'StorageMsg', 'HostingMsg', 'AvailableServerMsg', 'InvitationMsg', 'InviteStatusMsg', 'CreateTable', 'CreatedTable', 'HttpError', 'OnlineBot', 'PlayerCounts', 'VariantFacts', 'OptionSpec', 'Preset', 'VariantInfo', 'Call0', 'Call1', 'Call2', 'Call3', 'Call4', 'Call5', 'Call6', 'ClientMsg', 'Cards', 'Legal', 'Event', 'Action', 'ServerMsg', 'Call']

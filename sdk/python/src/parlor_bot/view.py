@@ -15,9 +15,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from .bridge import BoardResult, Bridge, Claim, Contract, ShownHand
 from .calling import Call, Calling, TrumpMade, calls_allowed
 from .cards import Card, HEARTS, by_suit, euchre_deck, full_deck, suit_of, trick_winner
-from .facts import DEALER_LEFT, Facts
+from .facts import DEALER_LEFT, DECLARERS_LEFT, Facts
 
 #: The phases of a match, as the server names them.
 PASSING = "passing"
@@ -88,6 +89,8 @@ class HandResult:
     blind_nil: Optional[List[int]] = None
     #: Euchre: how trump was made; None when the hand was thrown in, and in other variants.
     trump_made: Optional[TrumpMade] = None
+    #: Bridge: the board, its contract, declarer's tricks and North-South's score.
+    board: Optional[BoardResult] = None
 
     def to_json(self) -> Dict[str, Any]:
         """As the server writes it."""
@@ -102,6 +105,8 @@ class HandResult:
                 out[name] = list(value)
         if self.trump_made is not None:
             out["trump_made"] = self.trump_made.to_json()
+        if self.board is not None:
+            out["board"] = self.board.to_json()
         return out
 
     @classmethod
@@ -121,6 +126,7 @@ class HandResult:
             nil=_optional_list(d.get("nil")),
             blind_nil=_optional_list(d.get("blind_nil")),
             trump_made=TrumpMade.from_json(d["trump_made"]) if d.get("trump_made") else None,
+            board=BoardResult.from_json(d["board"]) if d.get("board") else None,
         )
 
 
@@ -211,8 +217,12 @@ class View:
     #: Blind nil this hand, at a table that plays it (Spades' ``blind_nil``); None elsewhere.
     blind: Optional[Blind] = None
     #: The making of trump this hand, where players make it (Euchre): the calls, trump as
-    #: made, who sits out, the card picked up and your discard. None elsewhere.
+    #: made, who sits out, the card picked up and your discard; Bridge's auction (its
+    #: ``calls``). None elsewhere.
     calling: Optional[Calling] = None
+    #: Bridge: the board, its contract, dummy's hand once shown and a claim being answered.
+    #: None elsewhere.
+    bridge: Optional[Bridge] = None
     #: Match totals per seat (Whist: both partners show their side's points; Filippa: the
     #: positive totals).
     scores: List[int] = field(default_factory=list)
@@ -229,9 +239,13 @@ class View:
     legal: List[Card] = field(default_factory=list)
     #: "play", "pass", "bid", "blind" (your cards are face down: bid blind nil or look),
     #: "exchange" (give your partner cards after a blind nil), "call" (Euchre: make trump or
-    #: pass, see :meth:`legal_calls`), "discard" (Euchre's dealer: one card of ``legal``) or
-    #: "wait".
+    #: pass; Bridge: a call of the auction; see :meth:`legal_calls`), "discard" (Euchre's
+    #: dealer: one card of ``legal``), "answer_claim" (Bridge's defender: accept or reject
+    #: declarer's claim of ``claim_tricks``) or "wait". On dummy's turn declarer's "play"
+    #: ``legal`` holds dummy's cards.
     legal_kind: str = "wait"
+    #: When ``legal_kind == "answer_claim"``: the tricks declarer claims of those left.
+    claim_tricks: int = 0
     #: Cards to pass (or give in an exchange), when ``legal_kind`` is "pass" or "exchange".
     pass_count: int = 0
     #: When ``legal_kind == "exchange"``: the partner who receives the cards.
@@ -290,6 +304,7 @@ class View:
             pass_waiting=list(pass_info.get("waiting", [])) if pass_info else [],
             blind=Blind.from_json(v["blind"]) if v.get("blind") else None,
             calling=Calling.from_json(v["calling"]) if v.get("calling") else None,
+            bridge=Bridge.from_json(v["bridge"]) if v.get("bridge") else None,
             scores=list(v.get("totals") or [0] * n),
             negatives=list(v.get("negatives") or [0] * n),
             pool=v.get("pool", 0),
@@ -313,6 +328,7 @@ class View:
         self.legal_kind = kind
         self.bid_min, self.bid_max, self.bid_forbidden = 0, 0, None
         self.call_prompt = None
+        self.claim_tricks = 0
         if kind == "call":
             self.legal = []
             self.pass_count = 0
@@ -338,6 +354,10 @@ class View:
             self.legal = _cards(legal.get("from"))
             self.pass_count = int(legal["count"])
             self.exchange_to = legal.get("to")
+        elif kind == "answer_claim":
+            self.legal = []
+            self.pass_count = 0
+            self.claim_tricks = int(legal["tricks"])
         else:
             self.legal = []
             self.pass_count = 0
@@ -361,10 +381,18 @@ class View:
         """Takes the ``legal`` of a ``your_turn`` prompt: what you may do now."""
         self.set_legal(legal)
         if self.legal_kind == "play" and self.seat is not None:
-            # Asked to play: it is our turn, and if the trick is empty we lead it.
+            # Asked to play: it is our turn (or, for Bridge's declarer, dummy's: the cards
+            # asked for are dummy's), and if the trick is empty that seat leads it.
             self.to_act = [self.seat]
+            dummy = self.bridge.dummy if self.bridge is not None else None
+            plays_for = self.seat
+            if (
+                dummy is not None and dummy.seat != self.seat and self.legal
+                and set(self.legal) <= set(dummy.cards)
+            ):
+                plays_for = dummy.seat
             if not self.trick:
-                self.trick_leader = self.seat
+                self.trick_leader = plays_for
 
     def apply_message(self, msg: Dict[str, Any]) -> bool:
         """Applies a server message if it concerns the game (``state``, ``event``,
@@ -418,17 +446,20 @@ class View:
         self.passed = []
         self.received = []
         self.blind = Blind() if self.options.get("blind_nil") is True else None
-        calls = facts.trump == "called"
+        calls = facts.trump in ("called", "contract")
         self.calling = Calling() if calls else None
+        self.bridge = None
         if self.pass_direction:
             self.phase = PASSING
             self.pass_waiting = list(range(n))
             self.to_act = list(range(n))
         elif calls:
-            # Euchre: the dealer's left calls first.
+            # Bridge's auction starts with the dealer, Euchre's calls at the dealer's left.
+            first = self.dealer if facts.trump == "contract" else (self.dealer + 1) % n
             self.pass_waiting = []
             self.phase = CALLING
-            self.to_act = [(self.dealer + 1) % n]
+            self.trick_leader = first
+            self.to_act = [first]
         else:
             self.pass_waiting = []
             self._bidding_or_play()
@@ -465,8 +496,12 @@ class View:
         """Before the first card of a hand: who leads, as far as we can know."""
         if self.phase != PLAYING or self.trick or self.tricks:
             return
-        if self._facts().first_lead == DEALER_LEFT:
+        first_lead = self._facts().first_lead
+        if first_lead == DEALER_LEFT:
             self.trick_leader = self._next_playing(self.dealer)
+        elif first_lead == DECLARERS_LEFT:
+            contract = self.bridge.contract if self.bridge is not None else None
+            self.trick_leader = contract.opening_leader if contract is not None else None
         else:
             self.trick_leader = self._two_of_clubs_holder()
         self.to_act = [self.trick_leader] if self.trick_leader is not None else []
@@ -569,7 +604,8 @@ class View:
         n = self.players
         self.calling.calls.append((seat, call))
         made = self.calling.made
-        if call.kind == "pass" and made is None:
+        if call.kind in ("pass", "bid", "double", "redouble") and made is None:
+            # Bridge's auction goes round until a `contract` (or `thrown_in`) ends it.
             self.to_act = [(seat + 1) % n]
         elif call.kind == "pass" and seat == (made.maker + 1) % n:
             self.to_act = [(seat + 2) % n]
@@ -634,6 +670,54 @@ class View:
     def _on_thrown_in(self, e: Dict[str, Any]) -> None:
         self.to_act = []
 
+    # ---- Bridge: the board, dummy and claims -------------------------------------------------
+
+    def _player_of(self, seat: int) -> int:
+        """The seat that acts for ``seat``'s cards: declarer for Bridge's dummy."""
+        contract = self.bridge.contract if self.bridge is not None else None
+        if contract is not None and contract.dummy == seat:
+            return contract.declarer
+        return seat
+
+    def _on_board(self, e: Dict[str, Any]) -> None:
+        self.bridge = Bridge(e["board"], e["vulnerability"])
+
+    def _on_contract(self, e: Dict[str, Any]) -> None:
+        contract = Contract.from_json(e["contract"])
+        if self.bridge is not None:
+            self.bridge.contract = contract
+        self.trump = contract.trump
+        self._calls_done()
+
+    def _on_dummy_shown(self, e: Dict[str, Any]) -> None:
+        if self.bridge is not None:
+            self.bridge.dummy = ShownHand(e["seat"], _cards(e["cards"]))
+
+    def _on_claimed(self, e: Dict[str, Any]) -> None:
+        """Declarer claimed: the defenders answer, lowest seat first."""
+        seat = e["seat"]
+        if self.bridge is not None:
+            self.bridge.claim = Claim(seat, e["tricks"], _cards(e["cards"]))
+        self.to_act = sorted([(seat + 1) % self.players, (seat + 3) % self.players])
+
+    def _on_claim_answered(self, e: Dict[str, Any]) -> None:
+        """A defender answered: a rejection withdraws the claim and play goes on."""
+        if self.bridge is None:
+            return
+        seat = e["seat"]
+        if e["accept"]:
+            if self.bridge.claim is not None:
+                self.bridge.claim.accepted.append(seat)
+            if seat in self.to_act:
+                self.to_act.remove(seat)
+            return
+        self.bridge.claim = None
+        if self.trick:
+            nxt = (self.trick[-1].seat + 1) % self.players
+        else:
+            nxt = self.trick_leader if self.trick_leader is not None else 0
+        self.to_act = [self._player_of(nxt)]
+
     def _on_played(self, e: Dict[str, Any]) -> None:
         seat, card = e["seat"], Card(e["card"])
         if not self.trick:
@@ -649,8 +733,12 @@ class View:
         if card.suit == HEARTS:
             self.hearts_broken = True
         self.phase = PLAYING
+        if self.bridge is not None and self.bridge.dummy is not None and card in self.bridge.dummy.cards:
+            self.bridge.dummy.cards.remove(card)
         playing = self.players - len(self.sitting_out)
-        self.to_act = [self._next_playing(seat)] if len(self.trick) < playing else []
+        self.to_act = (
+            [self._player_of(self._next_playing(seat))] if len(self.trick) < playing else []
+        )
 
     def _on_trick_won(self, e: Dict[str, Any]) -> None:
         winner = e["winner"]
@@ -669,7 +757,7 @@ class View:
         if self._facts().trick_points:
             # A trick is a point the moment it is won: the totals keep count as they go.
             self.scores[winner] += 1
-        self.to_act = [winner] if self.hand_sizes[winner] > 0 else []
+        self.to_act = [self._player_of(winner)] if self.hand_sizes[winner] > 0 else []
 
     def _on_bad_card(self, e: Dict[str, Any]) -> None:
         self.scores[e["seat"]] += e["penalty"]
@@ -684,10 +772,13 @@ class View:
         if prize:
             self.pool = prize + result.pool_carried
         self.history.append(result)
+        self.tricks_won = list(result.tricks)
         self.to_act = []
 
     def _on_match_over(self, e: Dict[str, Any]) -> None:
         self.phase = MATCH_OVER
+        if self.bridge is not None:
+            self.bridge.dummy = None
         self.winners = list(e["winners"])
         self.scores = list(e["totals"])
         self.to_act = []
@@ -723,6 +814,8 @@ class View:
                 "type": "exchange", "count": self.pass_count, "to": self.exchange_to,
                 "from": _names(self.legal),
             }
+        elif self.legal_kind == "answer_claim":
+            legal = {"type": "answer_claim", "tricks": self.claim_tricks}
         else:
             legal = {"type": "wait"}
         out: Dict[str, Any] = {
@@ -767,6 +860,8 @@ class View:
             out["blind"] = self.blind.to_json()
         if self.calling is not None:
             out["calling"] = self.calling.to_json()
+        if self.bridge is not None:
+            out["bridge"] = self.bridge.to_json()
         return out
 
     # ---- questions bots ask ---------------------------------------------------------------
@@ -881,7 +976,39 @@ class View:
         known = set(self.hand) | set(self.played_cards()) | set(self.face_up)
         if self.calling is not None and self.calling.discarded is not None:
             known.add(self.calling.discarded)
+        known |= set(self.shown_cards())
         return [c for c in self.deck() if c not in known]
+
+    def shown_cards(self) -> List[Card]:
+        """Cards laid face up for everyone: Bridge's dummy once the opening lead is made, and
+        declarer's hand with a claim."""
+        if self.bridge is None:
+            return []
+        shown = list(self.bridge.dummy.cards) if self.bridge.dummy is not None else []
+        if self.bridge.claim is not None:
+            shown += self.bridge.claim.cards
+        return by_suit(shown)
+
+    @property
+    def contract(self) -> Optional[Contract]:
+        """Bridge: the contract, once the auction ends in one."""
+        return self.bridge.contract if self.bridge is not None else None
+
+    @property
+    def declaring(self) -> bool:
+        """Bridge: True when you are declarer (and so play dummy's cards too)."""
+        contract = self.contract
+        return contract is not None and contract.declarer == self.seat
+
+    @property
+    def playing_dummy(self) -> bool:
+        """Bridge: True when the card asked of you now is dummy's (declarer on dummy's
+        turn)."""
+        dummy = self.bridge.dummy if self.bridge is not None else None
+        return (
+            self.legal_kind == "play" and dummy is not None and dummy.seat != self.seat
+            and bool(self.legal) and set(self.legal) <= set(dummy.cards)
+        )
 
     def cards_out(self, suit: str) -> List[Card]:
         """The cards of ``suit`` still held by the others (that you have not seen played);
@@ -934,6 +1061,17 @@ class View:
                     f"seat {s} {c}" for s, c in self.calling.calls))
             if self.calling.out:
                 lines.append("sitting out: " + ", ".join(map(str, self.calling.out)))
+        if self.bridge is not None:
+            lines.append(f"board {self.bridge.board}, vulnerable: {self.bridge.vulnerability}")
+            if self.bridge.contract is not None:
+                lines.append(f"contract: {self.bridge.contract}")
+            if self.bridge.dummy is not None:
+                lines.append(f"dummy (seat {self.bridge.dummy.seat}): "
+                             + " ".join(str(c) for c in self.bridge.dummy.cards))
+            if self.bridge.claim is not None:
+                lines.append(f"claim: seat {self.bridge.claim.seat} claims "
+                             f"{self.bridge.claim.tricks} with "
+                             + " ".join(str(c) for c in self.bridge.claim.cards))
         if self.trick:
             lines.append("on the table: " + ", ".join(f"seat {p.seat} {p.card}" for p in self.trick))
         elif self.phase == PLAYING:
@@ -950,6 +1088,8 @@ class View:
             lines.append("to do: call: " + ", ".join(str(c) for c in self.legal_calls()))
         elif self.legal_kind == "discard":
             lines.append("to do: discard one of " + " ".join(str(c) for c in self.legal))
+        elif self.legal_kind == "answer_claim":
+            lines.append(f"to do: accept or reject a claim of {self.claim_tricks} tricks")
         else:
             lines.append("legal: " + " ".join(str(c) for c in self.legal))
         return "\n".join(lines)

@@ -85,9 +85,17 @@ impl TableActor {
         if self.status != TableStatus::Playing {
             return;
         }
+        // A prompt whose move is no longer wanted (the other defender's answer to a Bridge
+        // claim one rejected) has lapsed: that seat is asked afresh when its turn comes.
+        let to_act = game.to_act();
+        for seat in self.awaiting.iter().filter(|s| !to_act.contains(*s)) {
+            self.awaiting.remove(seat);
+            self.overdue.remove(seat);
+            self.seats[seat.index()].turn_deadline = None;
+        }
         let bot_timeout = self.table_options.bot_timeout_ms;
         let turn_clock = self.table_options.turn_clock();
-        for seat in game.to_act().iter() {
+        for seat in to_act.iter() {
             if self.awaiting.contains(seat) {
                 continue;
             }

@@ -1,0 +1,121 @@
+//! Claims at a Bridge table of four remote players. Both defenders are asked to answer a
+//! claim; when one rejects it, play goes on, and the other defender (whose answer is no longer
+//! wanted) must be asked for its card when its turn comes. A claim both accept ends the board.
+
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::{Event, Legal, Seat};
+use parlor_tests::{Rng, TestServer, next_any, random_move, seat_players, start};
+use serde_json::json;
+
+/// What the table has shown so far, read from client 0's events.
+#[derive(Default)]
+struct Seen {
+    declarer: Option<Seat>,
+    tricks: usize,
+    claims: usize,
+    rejected_by: Option<Seat>,
+    /// Seats asked for a card after the rejection.
+    asked_after: Vec<Seat>,
+    accepted: usize,
+    boards: usize,
+}
+
+#[tokio::test]
+async fn after_a_rejected_claim_every_defender_is_asked_for_its_cards() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "bridge", "options": {"hands": 2}, "seed": 3}))
+        .await;
+    let mut clients = seat_players(&server, &id, 4).await;
+    start(&mut clients).await;
+    let mut rng = Rng::new(5);
+    let mut seen = Seen::default();
+    let mut answered: Vec<Option<u64>> = vec![None; 4];
+    loop {
+        let (i, msg) = next_any(&mut clients).await;
+        match &msg {
+            ServerMsg::Error { code, message } => panic!("client {i}: {code}: {message}"),
+            ServerMsg::Event { event, .. } if i == 0 => match event {
+                Event::Contract { contract } => seen.declarer = Some(contract.declarer),
+                Event::TrickWon { .. } => seen.tricks += 1,
+                Event::HandStarted { .. } => {
+                    seen.declarer = None;
+                    seen.tricks = 0;
+                }
+                Event::ClaimAnswered { accept: true, .. } => seen.accepted += 1,
+                Event::HandScored(_) => seen.boards += 1,
+                Event::MatchOver { .. } => break,
+                _ => {}
+            },
+            ServerMsg::YourTurn { seq, legal, .. } if answered[i] != Some(*seq) => {
+                let seat = clients[i].seat.expect("seated");
+                let reply = match legal {
+                    // Declarer claims a trick, once in each board, after two tricks.
+                    Legal::Play { .. }
+                        if seen.claims == seen.boards
+                            && seen.tricks >= 2
+                            && seen.declarer == Some(seat) =>
+                    {
+                        seen.claims += 1;
+                        Some(ClientMsg::Claim {
+                            tricks: 1,
+                            seq: Some(*seq),
+                            seat: None,
+                        })
+                    }
+                    // The first board's claim: the first defender asked rejects it, the other
+                    // never answers. The second board's: both accept.
+                    Legal::AnswerClaim { .. } if seen.boards > 0 => Some(ClientMsg::AnswerClaim {
+                        accept: true,
+                        seq: Some(*seq),
+                        seat: None,
+                    }),
+                    Legal::AnswerClaim { .. } => {
+                        if seen.rejected_by.is_some() {
+                            None
+                        } else {
+                            seen.rejected_by = Some(seat);
+                            Some(ClientMsg::AnswerClaim {
+                                accept: false,
+                                seq: Some(*seq),
+                                seat: None,
+                            })
+                        }
+                    }
+                    _ => {
+                        if matches!(legal, Legal::Play { .. })
+                            && seen.rejected_by.is_some()
+                            && seen.boards == 0
+                        {
+                            seen.asked_after.push(seat);
+                        }
+                        random_move(legal, &mut rng).map(|m| with_seq(m, *seq))
+                    }
+                };
+                if let Some(reply) = reply {
+                    answered[i] = Some(*seq);
+                    clients[i].send(&reply).await;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(seen.claims, 2, "declarer claimed on each board");
+    let rejected_by = seen
+        .rejected_by
+        .expect("a defender rejected the first claim");
+    assert_eq!(seen.boards, 2);
+    assert_eq!(seen.accepted, 2, "both defenders accepted the second claim");
+    // The first board played on after the rejection, the other defender asked for its cards.
+    assert!(
+        seen.asked_after.contains(&rejected_by.partner()),
+        "the defender whose answer lapsed was asked for its card: {:?}",
+        seen.asked_after
+    );
+}
+
+/// A move message naming the prompt it answers.
+fn with_seq(msg: ClientMsg, seq: u64) -> ClientMsg {
+    let action = msg.action().expect("a move");
+    ClientMsg::for_action(action, Some(seq))
+}
