@@ -82,7 +82,13 @@ export function hintButton(store, session) {
     }
     note.textContent = suggested.size ? t('hint.suggested', { what: [...suggested].map(cardName).join(', ') })
       : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : blind;
-    for (const el of document.querySelectorAll('.hand .card')) {
+    // Bridge: a suggested bid or call marks its button in the bidding box.
+    for (const el of document.querySelectorAll('#bidding-box button')) {
+      const b = /** @type {HTMLElement} */ (el).dataset;
+      const same = call !== null && (call.call === 'bid' ? b.level === String(call.level) && b.strain === call.strain : b.call === call.call);
+      el.classList.toggle('suggested', same);
+    }
+    for (const el of document.querySelectorAll('.hand .card, .dummy-cards .dummy-card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
     }
     for (const el of document.querySelectorAll('.bid-option')) {

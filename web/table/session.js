@@ -144,7 +144,10 @@ export class Session {
     if (!before || !facts || s.seat === null || s.view !== before || this.pending) return;
     if (before.legal.type !== 'play' || !before.legal.cards.includes(card)) return;
     this.pending = { card, before };
-    this.store.set({ view: applyEvent(before, { kind: 'played', seat: s.seat, card }, facts, s.seat), showLast: false, error: '' });
+    // Declarer's card from dummy is dummy's play.
+    const dummy = before.bridge?.dummy;
+    const seat = dummy && dummy.seat !== s.seat && dummy.cards.includes(card) ? dummy.seat : s.seat;
+    this.store.set({ view: applyEvent(before, { kind: 'played', seat, card }, facts, s.seat), showLast: false, error: '' });
   }
 
   /** The view as it was before a card drawn ahead of the server: the server decides. */
@@ -320,6 +323,13 @@ export class Session {
         return event.seat === s.seat ? { error: '', bidChoice: null } : {};
       case 'bad_card':
         return { notice: t('notice.bad_card', { name: seatName(s, event.seat), card: cardName(event.card), count: event.penalty }) };
+      case 'claimed':
+        return { claimOpen: false, notice: '' };
+      case 'claim_answered':
+        // A rejection withdraws the claim: the middle says so until the next trick is taken.
+        return event.accept ? {} : { notice: t('bridge.claim_rejected', { name: seatName(s, event.seat) }) };
+      case 'hand_scored':
+        return { claimOpen: false };
       default:
         return {};
     }
