@@ -63,7 +63,7 @@ function bySuit(cards, card) {
 /** A faced card too small to be a card face: its rank, in its suit's colour. @param {string} card */
 function shownCard(card) {
   return h('span', { class: `dummy-card shown ${cardClasses(card).join(' ')}`, 'data-card': card, title: cardName(card) },
-    h('span', { 'aria-hidden': 'true' }, rankLabel(card)), h('span', { class: 'sr-only' }, cardName(card)));
+    h('span', { 'aria-hidden': 'true' }, rankLabel(card), h('span', { class: 'card-pip' }, SUIT_SYMBOLS[suitOf(card)])), h('span', { class: 'sr-only' }, cardName(card)));
 }
 
 /**
@@ -87,7 +87,7 @@ export function dummyCards(s, v, seat, actions) {
       'aria-disabled': playable && legal ? null : 'true',
       onclick: () => actions.clickDummyCard(c),
       onkeydown: dummyKeys,
-    }, h('span', { 'aria-hidden': 'true' }, rankLabel(c)));
+    }, h('span', { 'aria-hidden': 'true' }, rankLabel(c), h('span', { class: 'card-pip' }, SUIT_SYMBOLS[suitOf(c)])));
   };
   return h('div', { class: `dummy-cards${playable ? ' active' : ''}`, id: 'dummy-cards', role: 'group', 'aria-label': t('bridge.dummy_label', { name: seatName(s, seat) }) },
     bySuit(dummy.cards, card));

@@ -12,7 +12,7 @@ import { h, replaceChildren } from '../dom.js';
 import { dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { bidStat } from './bid.js';
-import { auctionTable, boardText, contractText, isAuctionTable, isVulnerable } from './auction.js';
+import { auctionTable, isAuctionTable, isVulnerable } from './auction.js';
 import { seatCallText } from './calls.js';
 import { claimNote, dummyCards, playsDummy } from './dummy.js';
 import { flyIn } from './motion.js';
@@ -284,22 +284,14 @@ function callsNote(s, v) {
 }
 
 /**
- * Bridge's lines in the middle: the board and who is vulnerable, the contract once made, the
- * auction (in full while it lasts, folded away during play), a pending claim.
+ * Bridge's lines in the middle: the auction while it lasts (the board, the contract and the
+ * auction folded away are in the head during play), and a pending claim.
  * @param {TableState} s @param {PlayerView} v
  */
 function bridgeLines(s, v) {
-  const bridge = v.bridge;
-  if (!bridge) return null;
-  const phase = /** @type {string} */ (v.phase);
-  const contract = bridge.contract;
-  return h('div', { class: `bridge-info${phase === 'calling' ? ' auction-on' : ''}` },
-    h('p', { class: 'board-line', id: 'board-line', 'data-board': bridge.board, 'data-vulnerability': bridge.vulnerability }, boardText(bridge)),
-    contract ? h('p', { class: 'contract-line', id: 'contract', 'data-contract': `${contract.bid.level}${contract.bid.strain}`, 'data-declarer': contract.declarer, 'data-doubled': contract.doubled },
-      contractText(s, contract)) : null,
-    phase === 'calling' ? auctionTable(s, v, false)
-      : v.calling?.calls.length ? h('details', { class: 'auction-details', id: 'auction-details' }, h('summary', {}, t('bridge.auction')), auctionTable(s, v, true)) : null,
-    claimNote(s, v));
+  if (!v.bridge) return null;
+  const calling = /** @type {string} */ (v.phase) === 'calling';
+  return h('div', { class: 'bridge-info' }, calling ? auctionTable(s, v, false) : null, claimNote(s, v));
 }
 
 /** The middle of the table. @returns {Part} */
@@ -322,8 +314,6 @@ function centerPart() {
         staticCard(p.card, t('felt.played_by', { name: seatName(s, p.seat), card: cardName(p.card) })),
         h('span', { class: 'played-by', title: seatName(s, p.seat) }, seatName(s, p.seat)))));
     const you = s.role === 'player' && v.legal.type !== 'wait';
-    // The auction's details stay open across redraws once opened.
-    const open = /** @type {HTMLDetailsElement | null} */ (el.querySelector('#auction-details'))?.open ?? false;
     replaceChildren(el,
       bridgeLines(s, v),
       trick,
@@ -334,8 +324,6 @@ function centerPart() {
       callsNote(s, v),
       receivedNote(s, v),
       s.notice ? h('p', { class: 'notice' }, s.notice) : null);
-    const details = /** @type {HTMLDetailsElement | null} */ (el.querySelector('#auction-details'));
-    if (details && open) details.open = true;
     if (!first) flyIn(trick, before, s.role === 'player' ? s.seat : null);
   });
 }
