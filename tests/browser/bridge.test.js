@@ -319,3 +319,114 @@ test('a board of bridge: South declares on a phone with the bidding box, plays d
   await northCtx.close();
   await southCtx.close();
 });
+
+/** Plays one card: dummy's when the prompt asks declarer for dummy's, else the own hand's. */
+async function declarerPlays(page, v) {
+  const before = v.tricks.length * 4 + v.trick.plays.length;
+  if (dummysTurn(v)) await page.locator(`#dummy-cards .dummy-card.legal[data-card="${v.legal.cards[0]}"]`).click({ timeout: 5000 });
+  else await page.locator('.hand-area.active .hand .card.legal').first().click({ timeout: 5000 });
+  await until(async () => {
+    const w = await view(page);
+    return w.history.length > 0 || w.tricks.length * 4 + w.trick.plays.length > before;
+  }, 10000, 'the card to be played');
+}
+
+test('a claim answered in the browser: North declares and claims, the computer West accepts, East (a person) rejects by the keys, then accepts', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'bridge', options: { hands: 4 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 11,
+  });
+  const northCtx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const eastCtx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const north = await northCtx.newPage();
+  const east = await eastCtx.newPage();
+  const errors = [];
+  for (const p of [north, east]) p.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(north, `${server.url}${created.invite}`, 'Nora', 0);
+  await sitByInvite(east, `${server.url}${created.invite}`, 'Eve', 1);
+  await fillWithBots(north, 'heuristic');
+  await startMatch(north);
+  await east.locator('.felt').waitFor();
+
+  // North deals board 1 and opens in no trump (so declares it); East passes throughout.
+  await until(async () => {
+    const [nv, ev] = [await view(north), await view(east)];
+    if (nv.bridge?.contract) return true;
+    if (nv.legal.type === 'call') {
+      const before = nv.calling.calls.filter((c) => c.seat === 0).length;
+      await north.locator(`#bidding-box .bridge-bid[data-level="${nv.legal.bid_from.level}"][data-strain="NT"]`).click({ timeout: 5000 });
+      await callTaken(north, before);
+    } else if (ev.legal.type === 'call') {
+      const before = ev.calling.calls.filter((c) => c.seat === 1).length;
+      await east.locator('#bidding-box .bridge-call[data-call="pass"]').click({ timeout: 5000 });
+      await callTaken(east, before);
+    }
+    return false;
+  }, 60000, 'the auction to end');
+  assert.equal((await view(north)).bridge.contract.declarer, 0, 'North declares');
+
+  const answered = { rejected: false, accepted: false };
+  await until(async () => {
+    const v = await view(north);
+    if (v.history.length > 0) return true;
+    const ev = await view(east);
+    if (ev.legal.type === 'play') {
+      // East defends: a card of the own hand.
+      await declarerPlays(east, ev);
+      return false;
+    }
+    if (v.legal.type !== 'play' || v.bridge.claim) return false;
+    if (v.tricks.length < 2 || (answered.rejected && v.tricks.length < 4)) {
+      await declarerPlays(north, v);
+      return false;
+    }
+    const left = 13 - v.tricks.length;
+    // None of them: the computer defender (West) checks it and accepts at once, so East's
+    // answer decides.
+    const tricks = 0;
+    await north.locator('#claim-button').click({ timeout: 5000 });
+    await north.locator('#claim-tricks').selectOption(String(tricks));
+    await north.locator('#claim-send').click();
+    // East, the first defender, is asked: the claim, declarer's cards faced, Accept and Reject.
+    await until(async () => (await view(east)).legal.type === 'answer_claim', 10000, 'East to be asked');
+    await east.locator('#claim-box').waitFor();
+    const claim = (await view(east)).bridge.claim;
+    assert.equal(claim.tricks, tricks);
+    assert.equal(await east.locator('#claim-text').textContent(), `Nora claims ${tricks} of the ${left} tricks left.`);
+    assert.equal(await east.locator('#claim-cards .dummy-card').count(), claim.cards.length, 'declarer’s cards faced');
+    assert.match(await east.locator('#turn').textContent(), /claims \d+ tricks: accept or reject\?/);
+    await until(async () => /Accepted by Dido\./.test(await north.locator('#claim-note').textContent()), 10000, 'West’s acceptance shown');
+    if (!answered.rejected) {
+      // By the keys: the keyboard is on Accept, Tab goes on to Reject.
+      // (West's answer comes in between and asks East again: the keyboard lands on Accept each time.)
+      await until(async () => (await east.evaluate(() => document.activeElement?.id)) === 'claim-accept'
+        && (await view(east)).legal.type === 'answer_claim', 5000, 'a claim to answer to put the keyboard on Accept').catch(async (e) => {
+        const st = await east.evaluate(() => ({ focus: document.activeElement?.outerHTML.slice(0, 120), legal: window.__parlor.view.legal, claim: window.__parlor.view.bridge.claim, to_act: window.__parlor.view.to_act, box: document.querySelector('#claim-box') !== null }));
+        throw new Error(`${e.message}: ${JSON.stringify(st)}`);
+      });
+      await east.keyboard.press('Tab');
+      assert.equal(await east.evaluate(() => document.activeElement?.id), 'claim-reject');
+      await east.keyboard.press('Enter');
+      await until(async () => (await view(north)).bridge.claim === null, 10000, 'the claim to be withdrawn');
+      await until(async () => /Eve rejected the claim: play goes on\./.test(await north.locator('.notice').textContent().catch(() => '')), 5000, 'the rejection told');
+      assert.equal(await east.locator('#claim-box').count(), 0);
+      answered.rejected = true;
+      return false;
+    }
+    await screenshot(east, 'bridge-claim-phone');
+    await east.locator('#claim-accept').click();
+    answered.accepted = true;
+    await until(async () => (await view(north)).history.length > 0, 10000, 'West to accept too, and the board to end');
+    return true;
+  }, 120000, 'the board to end');
+  assert.ok(answered.rejected && answered.accepted);
+
+  const line = (await view(east)).history[0];
+  assert.equal(line.board.contract.declarer, 0);
+  await east.locator('#score-dialog[open]').waitFor({ timeout: 10000 });
+  const row = east.locator('#score-dialog tr.hand-row').first();
+  assert.match(await row.locator('td').nth(0).locator('.contract-line').textContent(), /NT by North \(Nora\)/);
+  assert.equal(Number(await row.locator('td').nth(0).locator('.outcome').getAttribute('data-tricks')), line.board.declarer_tricks);
+  assert.deepEqual(errors, []);
+  await northCtx.close();
+  await eastCtx.close();
+});
