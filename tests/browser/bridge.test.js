@@ -260,6 +260,8 @@ test('a board of bridge: South declares on a phone with the bidding box, plays d
       // South's own hand waits while dummy is to play.
       assert.equal(await south.locator('.hand .card.legal').count(), 0, 'the own hand is not playable on dummy’s turn');
       assert.match(await south.locator('#turn').textContent(), /play a card from dummy/);
+      // Dummy's own player reads who plays their cards.
+      await until(async () => /^Sam plays from dummy/.test(await north.locator('#turn').textContent()), 5000, 'North told that Sam plays from dummy');
       const card = v.legal.cards[0];
       if (seen.dummyClick === 0 || (seen.dummyKeys > 0 && seen.dummyTyped > 0)) {
         await south.locator(`#dummy-cards .dummy-card.legal[data-card="${card}"]`).click({ timeout: 5000 });

@@ -852,4 +852,8 @@ export default {
   'howto.bridge.contract': 'Das letzte Gebot ist der Kontrakt: seine Seite muss sechs Stiche plus die Stufe machen. Alleinspieler ist der Partner, der die Farbe zuerst genannt hat; sein linker Nachbar spielt aus.',
   'howto.bridge.dummy': 'Nach dem Ausspiel legt der Partner des Alleinspielers (Dummy) seine Karten offen hin, und der Alleinspieler spielt sie.',
   'howto.bridge.claim': 'Der Alleinspieler darf einige oder alle übrigen Stiche beanspruchen und zeigt dazu seine Karten; nehmen beide Gegenspieler an, endet das Spiel.',
+  'bridge.hint.answer': 'Antwort vorschlagen',
+  'bridge.hint.accept': 'Vorschlag: annehmen',
+  'bridge.hint.reject': 'Vorschlag: ablehnen',
+  'bridge.turn.declarer_plays_dummy': '{name} spielt vom Dummy',
 };

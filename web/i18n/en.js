@@ -851,4 +851,8 @@ export default {
   'howto.bridge.contract': 'The last bid is the contract: its side must take six tricks plus the level. Declarer is the partner who first named the strain; their left leads.',
   'howto.bridge.dummy': 'After the opening lead, declarer’s partner (dummy) lays their cards face up, and declarer plays them.',
   'howto.bridge.claim': 'Declarer may claim some or all of the tricks left, showing their cards; if both defenders accept, the hand ends.',
+  'bridge.hint.answer': 'Suggest an answer',
+  'bridge.hint.accept': 'Suggested: accept',
+  'bridge.hint.reject': 'Suggested: reject',
+  'bridge.turn.declarer_plays_dummy': '{name} plays from dummy',
 };

@@ -852,4 +852,8 @@ export default {
   'howto.bridge.contract': 'La última voz es el contrato: su bando debe hacer seis bazas más el nivel. El declarante es el compañero que nombró primero el palo; sale el de su izquierda.',
   'howto.bridge.dummy': 'Tras la salida, el compañero del declarante (el muerto) pone sus cartas boca arriba y el declarante las juega.',
   'howto.bridge.claim': 'El declarante puede reclamar algunas o todas las bazas que quedan mostrando sus cartas; si ambos defensores aceptan, la mano termina.',
+  'bridge.hint.answer': 'Sugerir una respuesta',
+  'bridge.hint.accept': 'Sugerencia: aceptar',
+  'bridge.hint.reject': 'Sugerencia: rechazar',
+  'bridge.turn.declarer_plays_dummy': '{name} juega del muerto',
 };

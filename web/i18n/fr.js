@@ -852,4 +852,8 @@ export default {
   'howto.bridge.contract': 'La dernière enchère est le contrat : son camp doit faire six levées plus le palier. Le déclarant est le partenaire qui a nommé la couleur le premier ; son voisin de gauche entame.',
   'howto.bridge.dummy': 'Après l’entame, le partenaire du déclarant (le mort) étale ses cartes, et le déclarant les joue.',
   'howto.bridge.claim': 'Le déclarant peut revendiquer tout ou partie des levées restantes en montrant ses cartes ; si les deux défenseurs acceptent, la donne se termine.',
+  'bridge.hint.answer': 'Suggérer une réponse',
+  'bridge.hint.accept': 'Suggestion : accepter',
+  'bridge.hint.reject': 'Suggestion : refuser',
+  'bridge.turn.declarer_plays_dummy': '{name} joue du mort',
 };

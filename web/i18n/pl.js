@@ -853,4 +853,8 @@ export default {
   'howto.bridge.contract': 'Ostatnia odzywka to kontrakt: jej strona musi wziąć sześć lew plus poziom. Rozgrywającym jest partner, który pierwszy wymienił kolor; wistuje gracz po jego lewej.',
   'howto.bridge.dummy': 'Po wiście partner rozgrywającego (dziadek) wykłada karty, a rozgrywający nimi gra.',
   'howto.bridge.claim': 'Rozgrywający może zgłosić część lub wszystkie pozostałe lewy, pokazując karty; gdy obaj obrońcy przyjmą, rozdanie się kończy.',
+  'bridge.hint.answer': 'Podpowiedz odpowiedź',
+  'bridge.hint.accept': 'Podpowiedź: przyjmij',
+  'bridge.hint.reject': 'Podpowiedź: odrzuć',
+  'bridge.turn.declarer_plays_dummy': '{name} gra z dziadka',
 };

@@ -212,6 +212,13 @@ export function turnText(s, v) {
   if (next !== undefined && phase === 'calling') return t('turn.their_call', { name: seatName(s, next) });
   if (next !== undefined && phase === 'discarding') return t('turn.their_discard', { name: seatName(s, next) });
   if (next !== undefined && v.phase === 'exchanging') return t('turn.exchanging', { name: seatName(s, next) });
+  const contract = v.bridge?.contract;
+  if (next !== undefined && contract && next === contract.declarer && v.phase === 'playing') {
+    // Declarer's turn for dummy: "Ada plays from dummy".
+    const plays = v.trick.plays;
+    const seatToPlay = plays.length ? (plays[plays.length - 1].seat + 1) % v.players : v.trick.leader;
+    if (seatToPlay === (contract.declarer + 2) % v.players) return t('bridge.turn.declarer_plays_dummy', { name: seatName(s, next) });
+  }
   if (next !== undefined) return t(v.phase === 'bidding' ? 'turn.their_bid' : 'turn.theirs', { name: seatName(s, next) });
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
     return t('turn.wait_two_clubs');

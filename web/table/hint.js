@@ -68,13 +68,15 @@ export function hintButton(store, session) {
       }
       if (note.parentElement !== actions) button.after(note);
       if (type === 'call' || type === 'discard') button.textContent = t(type === 'call' ? 'hint.call' : 'hint.discard');
+      if (/** @type {string | undefined} */ (type) === 'answer_claim') button.textContent = t('bridge.hint.answer');
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
     const call = key && s.hint?.action?.type === 'call' ? s.hint.action : null;
     const blind = key && s.hint?.action?.type === 'blind_nil' ? t('hint.suggested_blind_nil')
       : key && s.hint?.action?.type === 'see_cards' ? t('hint.suggested_see_cards')
-        : call ? t('hint.suggested', { what: callText(call, true) }) : '';
+        : call ? t('hint.suggested', { what: callText(call, true) })
+          : key && s.hint?.action?.type === 'answer_claim' ? t(s.hint.action.accept ? 'bridge.hint.accept' : 'bridge.hint.reject') : '';
     // A suggested call marks its button in the call box (a suit named alone, the suit's).
     const callKey = call ? `${call.call}${call.suit ? `-${call.suit}` : ''}${call.alone && !call.suit ? '-alone' : ''}` : null;
     for (const el of document.querySelectorAll('.call-option')) {
