@@ -147,7 +147,9 @@ function platePart(seat, actions) {
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
       v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen,
-      v.bids?.[seat], v.options, s.standInAsk === seat, v.calling?.made, v.calling?.out, v.bridge, v.legal];
+      v.bids?.[seat], v.options, s.standInAsk === seat, v.calling?.made, v.calling?.out,
+      // Bridge: the board and contract; dummy's cards and the prompt only on dummy's plate.
+      v.bridge?.vulnerability, v.bridge?.contract, ...(v.bridge?.dummy?.seat === seat ? [v.bridge.dummy, v.legal] : [null, null])];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
