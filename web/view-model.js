@@ -37,7 +37,15 @@ import { sortEngine } from './cards.js';
 
 /** @typedef {Plain<import('../sdk/typescript/protocol.js').HandResult>} HandResult */
 /** The game event of kind `K`. @template {GameEvent['kind']} K @typedef {Extract<GameEvent, { kind: K }>} EventOf */
-/** @typedef {Plain<import('../sdk/typescript/protocol.js').PlayerView>} PlayerView */
+/**
+ * Bridge's part of the view (shared/src/view/mod.rs `BridgeView`), not yet in the generated
+ * types: the board, its contract, dummy once shown, a pending claim.
+ * @typedef {{ bid: { level: number, strain: string }, doubled: 'undoubled' | 'doubled' | 'redoubled', declarer: number }} Contract
+ * @typedef {{ seat: number, tricks: number, cards: Card[], accepted: number[] }} ClaimView
+ * @typedef {{ board: number, vulnerability: string, contract: Contract | null, dummy: { seat: number, cards: Card[] } | null,
+ *   claim: ClaimView | null }} BridgeView
+ */
+/** @typedef {Plain<import('../sdk/typescript/protocol.js').PlayerView> & { bridge?: BridgeView | null }} PlayerView */
 
 /** @type {Legal} */
 const WAIT = Object.freeze({ type: 'wait' });
@@ -67,6 +75,11 @@ export function seats(/** @type {number} */ n) {
  */
 export function firstLeader(view, facts, mySeat) {
   const n = view.players;
+  // Bridge: declarer's left leads, once the auction has made a contract.
+  if (/** @type {string} */ (facts.first_lead) === 'declarers_left') {
+    const contract = view.bridge?.contract;
+    return contract ? (contract.declarer + 1) % n : null;
+  }
   if (facts.first_lead !== 'two_of_clubs') return nextPlaying(view, view.dealer);
   if (mySeat === null || mySeat === undefined) return null;
   if (view.hand.includes('2C')) return mySeat;
@@ -135,15 +148,22 @@ function handStarted(view, event, facts, mySeat) {
   else delete v.bids;
   if (view.options.blind_nil === true) v.blind = { face_down: [], bid: [], given: [], received: [] };
   else delete v.blind;
-  const calls = facts.trump === 'called';
+  // Trump made by calls (Euchre) or by an auction's contract (Bridge, whose board and
+  // contract come in `board` and `contract` events).
+  const contract = /** @type {string} */ (facts.trump) === 'contract';
+  const calls = facts.trump === 'called' || contract;
   if (calls) v.calling = { calls: [], made: null, out: [], picked_up: null, discarded: null };
   else delete v.calling;
+  delete v.bridge;
   if (event.pass) {
     v.phase = 'passing';
     v.to_act = seats(n);
   } else if (calls) {
     v.phase = 'calling';
-    v.to_act = [(event.dealer + 1) % n];
+    // Bridge's auction starts with the dealer, Euchre's calls at the dealer's left.
+    const first = contract ? event.dealer : (event.dealer + 1) % n;
+    v.trick = { leader: first, plays: [] };
+    v.to_act = [first];
   } else {
     biddingOrPlay(v, facts, mySeat);
   }
@@ -280,8 +300,10 @@ function played(view, event, mySeat) {
   if (v.face_up.includes(event.card)) v.face_up = without(v.face_up, [event.card]);
   if (event.card[1] === 'H') v.hearts_broken = true;
   v.phase = 'playing';
+  const dummy = v.bridge?.dummy;
+  if (v.bridge && dummy) v.bridge = { ...v.bridge, dummy: { ...dummy, cards: without(dummy.cards, [event.card]) } };
   const out = v.calling?.out.length ?? 0;
-  v.to_act = plays.length < n - out ? [nextPlaying(v, event.seat)] : [];
+  v.to_act = plays.length < n - out ? [playerOf(v, nextPlaying(v, event.seat))] : [];
   return v;
 }
 
@@ -301,7 +323,7 @@ function trickWon(view, event, facts) {
   v.trick = { leader: event.winner, plays: [] };
   // Where a trick is a point the moment it is won, the totals keep count as they go.
   if (facts.trick_points) v.totals = v.totals.map((x, s) => (s === event.winner ? x + 1 : x));
-  v.to_act = v.hand_sizes[event.winner] > 0 ? [event.winner] : [];
+  v.to_act = v.hand_sizes[event.winner] > 0 ? [playerOf(v, event.winner)] : [];
   return v;
 }
 
@@ -316,6 +338,8 @@ function handScored(view, event, facts) {
     ...view,
     history: [...view.history, result],
     totals: [...result.totals],
+    // The tricks each seat is credited with (a claim accepted gives declarer the rest).
+    tricks_won: [...result.tricks],
     negatives: view.negatives.map((x, i) => x + result.penalties[i]),
     to_act: [],
   };
@@ -347,7 +371,8 @@ function called(view, event, facts, mySeat) {
   const calling = { ...view.calling, calls: [...view.calling.calls, call] };
   const v = { ...view, calling };
   const made = calling.made;
-  if (event.call === 'pass' && !made) {
+  const auction = event.call === 'pass' || event.call === 'bid' || event.call === 'double' || event.call === 'redouble';
+  if (auction && !made) {
     v.to_act = [(event.seat + 1) % n];
   } else if (event.call === 'pass' && made && event.seat === (made.maker + 1) % n) {
     v.to_act = [(event.seat + 2) % n];
@@ -417,6 +442,65 @@ function calledHand(view, event, facts, mySeat) {
 }
 
 /**
+ * The seat that acts for `seat`'s cards: declarer for Bridge's dummy, else the seat itself.
+ * @param {PlayerView} view @param {number} seat
+ */
+export function playerOf(view, seat) {
+  const contract = view.bridge?.contract;
+  if (contract && (contract.declarer + 2) % view.players === seat) return contract.declarer;
+  return seat;
+}
+
+/**
+ * Bridge's own events: the board, the contract (play starts, declarer's left leads), dummy
+ * laid face up after the opening lead, and a claim with its answers.
+ * @param {PlayerView} view @param {any} event @param {VariantFacts} facts @param {number | null} mySeat
+ * @returns {PlayerView}
+ */
+function bridgeEvent(view, event, facts, mySeat) {
+  const v = { ...view };
+  const bridge = view.bridge;
+  switch (event.kind) {
+    case 'board':
+      v.bridge = { board: event.board, vulnerability: event.vulnerability, contract: null, dummy: null, claim: null };
+      return v;
+    case 'contract': {
+      if (bridge) v.bridge = { ...bridge, contract: event.contract };
+      const strain = event.contract.bid.strain;
+      v.trump = strain === 'NT' ? null : strain;
+      callsDone(v, facts, mySeat);
+      return v;
+    }
+    case 'dummy_shown':
+      if (bridge) v.bridge = { ...bridge, dummy: { seat: event.seat, cards: [...event.cards] } };
+      return v;
+    case 'claimed': {
+      const n = v.players;
+      if (bridge) v.bridge = { ...bridge, claim: { seat: event.seat, tricks: event.tricks, cards: [...event.cards], accepted: [] } };
+      // The defenders answer, lowest seat first.
+      v.to_act = [(event.seat + 1) % n, (event.seat + 3) % n].sort((a, b) => a - b);
+      return v;
+    }
+    case 'claim_answered': {
+      if (!bridge) return view;
+      if (event.accept) {
+        if (bridge.claim) v.bridge = { ...bridge, claim: { ...bridge.claim, accepted: [...bridge.claim.accepted, event.seat] } };
+        v.to_act = v.to_act.filter((s) => s !== event.seat);
+        return v;
+      }
+      // A rejection withdraws the claim: play goes on where it stopped.
+      v.bridge = { ...bridge, claim: null };
+      const plays = v.trick.plays;
+      const next = plays.length ? (plays[plays.length - 1].seat + 1) % v.players : v.trick.leader;
+      v.to_act = [playerOf(v, next)];
+      return v;
+    }
+    default:
+      return view;
+  }
+}
+
+/**
  * What one event changes in the view.
  * @param {PlayerView} view @param {GameEvent} event @param {VariantFacts} facts @param {number | null} mySeat
  * @returns {PlayerView}
@@ -446,6 +530,12 @@ function change(view, event, facts, mySeat) {
       return calledHand(view, event, facts, mySeat);
     case 'thrown_in':
       return { ...view, to_act: [] };
+    case /** @type {any} */ ('board'):
+    case /** @type {any} */ ('contract'):
+    case /** @type {any} */ ('dummy_shown'):
+    case /** @type {any} */ ('claimed'):
+    case /** @type {any} */ ('claim_answered'):
+      return bridgeEvent(view, event, facts, mySeat);
     case 'pass_chosen':
       return passChosen(view, event, facts, mySeat);
     case 'cards_passed':
@@ -466,8 +556,11 @@ function change(view, event, facts, mySeat) {
       return { ...view, totals: view.totals.map((x, s) => (s === event.seat ? x + event.penalty : x)), to_act: [] };
     case 'hand_scored':
       return handScored(view, event, facts);
-    case 'match_over':
-      return { ...view, phase: 'match_over', winners: [...event.winners], totals: [...event.totals], to_act: [] };
+    case 'match_over': {
+      const v = { ...view, phase: /** @type {const} */ ('match_over'), winners: [...event.winners], totals: [...event.totals], to_act: [] };
+      if (v.bridge) v.bridge = { ...v.bridge, dummy: null };
+      return v;
+    }
     default:
       return view;
   }
@@ -502,7 +595,10 @@ export function applyYourTurn(view, legal, _facts, mySeat = view.seat) {
   const v = { ...view, legal };
   if (legal.type === 'play' && mySeat !== null && mySeat !== undefined) {
     v.to_act = [mySeat];
-    if (v.trick.plays.length === 0) v.trick = { ...v.trick, leader: mySeat };
+    // Declarer asked for dummy's cards leads (if the trick is empty) from dummy's seat.
+    const dummy = v.bridge?.dummy;
+    const fromDummy = dummy && dummy.seat !== mySeat && legal.cards.length > 0 && legal.cards.every((c) => dummy.cards.includes(c));
+    if (v.trick.plays.length === 0) v.trick = { ...v.trick, leader: fromDummy ? dummy.seat : mySeat };
   }
   return v;
 }

@@ -190,3 +190,52 @@ test('bidding: the dealer’s left bids first, each bid moves the turn on, the d
   const h = apply(hearts(0), { kind: 'hand_started', hand: 1, dealer: 0, pass: null });
   assert.equal('bids' in h, false);
 });
+
+/** Bridge's facts as `/api/variants` gives them (the parts the view logic reads). */
+const BRIDGE = {
+  hand_size: 13, pass_count: 0, prize: 0, partnerships: true, first_lead: 'declarers_left', trump: 'contract',
+  bad_card_penalty: null, low_score_wins: false, two_totals: false, points_in_hand: false, trick_points: false, card_points: {},
+};
+
+test('bridge: the dealer calls first, a contract starts play at declarer’s left, declarer acts for dummy, claims', () => {
+  const me = 1; // East, a defender
+  const bridge = (v, ...events) => events.reduce((w, e) => applyEvent(w, e, BRIDGE, me), v);
+  let v = bridge({ ...hearts(me), variant: 'bridge', options: { hands: 4, rubber: false }, pass: null },
+    { kind: 'hand_started', hand: 2, dealer: 2 },
+    { kind: 'board', board: 3, vulnerability: 'EastWest' });
+  assert.equal(v.phase, 'calling');
+  assert.deepEqual(v.to_act, [2], 'the dealer calls first');
+  assert.equal(v.trick.leader, 2);
+  assert.deepEqual(v.bridge, { board: 3, vulnerability: 'EastWest', contract: null, dummy: null, claim: null });
+  v = bridge(v,
+    { kind: 'called', seat: 2, call: 'bid', level: 1, strain: 'NT' },
+    { kind: 'called', seat: 3, call: 'double' });
+  assert.deepEqual(v.to_act, [0]);
+  assert.deepEqual(v.calling.calls[0], { seat: 2, call: 'bid', level: 1, strain: 'NT' });
+  v = bridge(v, { kind: 'called', seat: 0, call: 'pass' }, { kind: 'called', seat: 1, call: 'pass' }, { kind: 'called', seat: 2, call: 'pass' },
+    { kind: 'contract', contract: { bid: { level: 1, strain: 'NT' }, doubled: 'doubled', declarer: 2 } });
+  assert.equal(v.phase, 'playing');
+  assert.equal(v.trump, null, 'no trump');
+  assert.deepEqual(v.to_act, [3], 'declarer’s left leads');
+  v = bridge(v, { kind: 'played', seat: 3, card: '5H' }, { kind: 'dummy_shown', seat: 0, cards: ['2C', 'AH', 'KS'] });
+  assert.deepEqual(v.bridge.dummy, { seat: 0, cards: ['2C', 'AH', 'KS'] });
+  assert.deepEqual(v.to_act, [2], 'dummy’s turn is declarer’s');
+  v = bridge(v, { kind: 'played', seat: 0, card: 'AH' });
+  assert.deepEqual(v.bridge.dummy.cards, ['2C', 'KS'], 'dummy’s card leaves dummy');
+  assert.deepEqual(v.to_act, [1]);
+  v = bridge(v, { kind: 'played', seat: 1, card: '2H' }, { kind: 'played', seat: 2, card: '3H' }, { kind: 'trick_won', winner: 0 });
+  assert.deepEqual(v.to_act, [2], 'dummy won the trick: declarer leads from dummy');
+  // Declarer asked for dummy's cards leads from dummy's seat.
+  const declarerView = applyYourTurn({ ...v, seat: 2 }, { type: 'play', cards: ['2C', 'KS'] }, BRIDGE, 2);
+  assert.equal(declarerView.trick.leader, 0);
+  assert.deepEqual(declarerView.to_act, [2]);
+  v = bridge(v, { kind: 'claimed', seat: 2, tricks: 12, cards: ['4D'] });
+  assert.deepEqual(v.to_act, [1, 3], 'the defenders answer');
+  assert.deepEqual(v.bridge.claim, { seat: 2, tricks: 12, cards: ['4D'], accepted: [] });
+  v = bridge(v, { kind: 'claim_answered', seat: 3, accept: true });
+  assert.deepEqual(v.bridge.claim.accepted, [3]);
+  assert.deepEqual(v.to_act, [1]);
+  v = bridge(v, { kind: 'claim_answered', seat: 1, accept: false });
+  assert.equal(v.bridge.claim, null, 'a rejection withdraws the claim');
+  assert.deepEqual(v.to_act, [2], 'play goes on: declarer, for dummy');
+});

@@ -10,7 +10,9 @@ import { cardName } from '../cards.js';
 import { t } from '../i18n/index.js';
 import { loadName, saveFourColour, saveSeat, saveSound } from '../store.js';
 import { bidRefusal } from './bid.js';
+import { bridgeCallAllowed } from './auction.js';
 import { callAllowed, callText } from './calls.js';
+import { isDeclarer, playsDummy, tricksLeft } from './dummy.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').Store} Store */
@@ -83,6 +85,11 @@ export class Actions {
       this.store.set({ selected: this.state.selected.has(card) ? new Set() : new Set([card]), error: '' });
       return;
     }
+    if (v.legal.type === 'play' && playsDummy(this.state, v)) {
+      // Declarer's turn for dummy: the card comes from dummy, not from the hand.
+      this.store.set({ error: t('bridge.play_from_dummy') });
+      return;
+    }
     if (v.legal.type === 'play') {
       const fine = this.fineFor(card);
       if (fine !== null) {
@@ -92,6 +99,10 @@ export class Actions {
       }
       // Cards that look unplayable are still sent: the server explains why in words.
       this.session.play(card);
+      return;
+    }
+    if (v.bridge?.dummy?.seat === this.state.seat && v.phase === 'playing') {
+      this.store.set({ error: t('bridge.dummy_waits') });
       return;
     }
     this.store.set({
@@ -203,6 +214,53 @@ export class Actions {
       return;
     }
     if (this.session.send({ type: 'call', ...call })) this.store.set({ error: '' });
+  }
+
+  /**
+   * Makes a Bridge call (a bid, pass, double or redouble), if the prompt allows it; otherwise
+   * says why not.
+   * @param {import('./auction.js').BridgeCall} call
+   */
+  bridgeCall(call) {
+    const v = this.state.view;
+    if (!v || !bridgeCallAllowed(v.legal, call)) {
+      this.store.set({ error: t(v?.legal.type === 'call' ? 'call.not_allowed' : 'call.not_your_call', { call: callText(call, true) }) });
+      return;
+    }
+    if (this.session.send({ type: 'call', ...call })) this.store.set({ error: '' });
+  }
+
+  /** One of dummy's cards was clicked: declarer plays it when the prompt asks for dummy's. @param {string} card */
+  clickDummyCard(card) {
+    const v = this.state.view;
+    if (!v) return;
+    if (!playsDummy(this.state, v)) {
+      this.store.set({ error: t(v.legal.type === 'play' ? 'bridge.play_from_hand' : 'play.not_your_turn') });
+      return;
+    }
+    // Cards that look unplayable are still sent: the server explains why in words.
+    this.session.play(card);
+  }
+
+  /** Opens or closes declarer's claim control. @param {boolean} open */
+  openClaim(open) {
+    this.store.set({ claimOpen: open, error: '' });
+    const target = open ? '#claim-tricks' : '#claim-button';
+    /** @type {HTMLElement | null} */ (document.querySelector(target))?.focus();
+  }
+
+  /** Declarer claims `tricks` of the tricks left. @param {number} tricks */
+  claim(tricks) {
+    const v = this.state.view;
+    if (!v || !isDeclarer(this.state, v) || tricks < 0 || tricks > tricksLeft(v)) return;
+    if (this.session.send({ type: 'claim', tricks })) this.store.set({ claimOpen: false, error: '' });
+  }
+
+  /** A defender accepts or rejects declarer's claim. @param {boolean} accept */
+  answerClaim(accept) {
+    const v = this.state.view;
+    if (!v || /** @type {any} */ (v.legal).type !== 'answer_claim') return;
+    if (this.session.send({ type: 'answer_claim', accept })) this.store.set({ error: '' });
   }
 
   /** Discards `card` face down (the dealer, after picking up). @param {string} card */

@@ -10,7 +10,10 @@ import { h } from '../dom.js';
 import { listText, t } from '../i18n/index.js';
 import { isBlindNil } from '../view-model.js';
 import { bidText } from './bid.js';
+import { boardText, contractText, isAuctionTable } from './auction.js';
 import { seatCallText } from './calls.js';
+import { handWords } from './text-view.js';
+import { playsDummy } from './dummy.js';
 import { callPrompt } from './felt.js';
 import { directionText, isMe, seatName, teamName, winnersText } from './names.js';
 import { factsOf } from './state.js';
@@ -73,7 +76,17 @@ export function eventWords(s, event) {
     case 'discarded_card':
       return isMe(s, event.seat) ? t('say.you_discarded', { card: cardName(event.card) }) : '';
     case 'thrown_in':
-      return t('say.thrown_in');
+      return t(isAuctionTable(s) ? 'bridge.say.passed_out' : 'say.thrown_in');
+    case 'board':
+      return t('bridge.say.board', { line: boardText(event), dealer: who(v.dealer) });
+    case 'contract':
+      return t('bridge.say.contract', { contract: contractText(s, event.contract) });
+    case 'dummy_shown':
+      return t('bridge.say.dummy', { name: who(event.seat), cards: handWords({ ...v, hand: event.cards }) });
+    case 'claimed':
+      return t('bridge.say.claimed', { name: who(event.seat), count: event.tricks });
+    case 'claim_answered':
+      return t(event.accept ? 'bridge.say.accepted' : 'bridge.say.rejected', { name: who(event.seat) });
     default:
       return '';
   }
@@ -91,12 +104,14 @@ export function scoresText(s, points, totals) {
 
 /** What a prompt asks, in words. @param {TableState} s @param {any} legal */
 export function promptWords(s, legal) {
+  if (legal.type === 'play' && s.view && playsDummy(s, { ...s.view, legal })) return t('bridge.turn.you_play_dummy');
   if (legal.type === 'play') return t('turn.you_play');
   if (legal.type === 'bid') return t('turn.you_bid');
   if (legal.type === 'blind') return t('turn.you_blind');
   if (legal.type === 'exchange') return t('turn.choose_exchange', { count: legal.count, name: seatName(s, legal.to) });
   if (legal.type === 'pass') return t('turn.choose_pass', { count: legal.count, dir: directionText(legal.direction) });
-  if (legal.type === 'call') return callPrompt(legal);
+  if (legal.type === 'call') return isAuctionTable(s) ? t('bridge.turn.you_call') : callPrompt(legal);
+  if (legal.type === 'answer_claim') return t('bridge.turn.answer_claim', { name: seatName(s, s.view?.bridge?.claim?.seat ?? 0), count: legal.tricks });
   if (legal.type === 'discard') return t('turn.you_discard');
   return '';
 }

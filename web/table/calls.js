@@ -12,6 +12,7 @@
 import { cardName, isCard, SUIT_SYMBOLS, suitLabel, suitName } from '../cards.js';
 import { h } from '../dom.js';
 import { t } from '../i18n/index.js';
+import { bridgeCallText, bridgeCommand, isAuctionTable } from './auction.js';
 import { seatName } from './names.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -60,6 +61,9 @@ export function callAllowed(legal, call) {
  * @param {Call} call @param {boolean} you the viewer made it
  */
 export function callText(call, you) {
+  // Bridge's bids, doubles and redoubles (its pass reads as Euchre's).
+  const bridge = bridgeCallText(/** @type {any} */ (call), you);
+  if (bridge !== null) return bridge;
   const p = you ? 'call.you.' : 'call.';
   if (call.call === 'order_up') return t(`${p}${call.alone ? 'order_up_alone' : 'order_up'}`);
   if (call.call === 'trump') return t(`${p}${call.alone ? 'name_alone' : 'name'}`, { suit: suitName(/** @type {string} */ (call.suit)) });
@@ -110,11 +114,12 @@ function callButton(label, call, key, cls, actions, suit) {
 
 /**
  * The call box for a `call` prompt: only the calls the prompt allows.
- * @param {TableState} _s @param {PlayerView} v @param {Actions} actions
+ * @param {TableState} s @param {PlayerView} v @param {Actions} actions
  */
-export function callBox(_s, v, actions) {
+export function callBox(s, v, actions) {
   const legal = /** @type {any} */ (v.legal);
-  if (legal.type !== 'call') return null;
+  // At a Bridge table the bidding box asks instead (auction.js).
+  if (legal.type !== 'call' || isAuctionTable(s)) return null;
   const buttons = [];
   if (legal.order_up) {
     const turned = v.face_up[0];
@@ -191,7 +196,7 @@ export function callCommand(text, s, actions) {
   const legal = /** @type {any} */ (v?.legal);
   const said = text.trim().toLocaleLowerCase().replace(/\s+/g, ' ');
   // Help at a table that makes trump says how to call too.
-  if (v?.calling && typed('cmd.help', ['help', '?']).includes(said)) return `${t('text.help')} ${t('text.help_calls')}`;
+  if (v?.calling && typed('cmd.help', ['help', '?']).includes(said)) return `${t('text.help')} ${t(isAuctionTable(s) ? 'text.help_bridge' : 'text.help_calls')}`;
   if (!v || s.role !== 'player' || !legal) return null;
   if (legal.type === 'discard') {
     const words = said.split(' ');
@@ -204,6 +209,7 @@ export function callCommand(text, s, actions) {
     return '';
   }
   if (legal.type !== 'call') return null;
+  if (isAuctionTable(s)) return bridgeCommand(said, s, actions);
   const aloneWords = typed('cmd.alone', ['alone']);
   const parts = said.split(' ');
   const alone = parts.length > 1 && aloneWords.includes(parts[parts.length - 1]);

@@ -12,7 +12,9 @@ import { h, replaceChildren } from '../dom.js';
 import { dealtSize, passSteps, trickOnTable } from '../view-model.js';
 import { staticCard } from './card-view.js';
 import { bidStat } from './bid.js';
+import { auctionTable, isAuctionTable, isVulnerable } from './auction.js';
 import { seatCallText } from './calls.js';
+import { claimNote, dummyCards, playsDummy } from './dummy.js';
 import { flyIn } from './motion.js';
 import {
   botStrength, directionText, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
@@ -36,6 +38,7 @@ function badges(s, v, seat) {
   else if (info && info.occupant === 'human' && !info.connected) out.push(h('span', { class: 'badge away' }, t('badge.away')));
   if (seat === v.dealer) out.push(h('span', { class: 'badge dealer', title: t('badge.dealer_title') }, t('badge.dealer')));
   out.push(...callBadges(v, seat));
+  out.push(...bridgeBadges(v, seat));
   if (partnerships(s) && !isMe(s, seat)) {
     const mine = s.role === 'player' && s.seat !== null && seat % 2 === s.seat % 2;
     out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? t('badge.partner') : t('badge.opponent')));
@@ -56,6 +59,22 @@ function callBadges(v, seat) {
       `${t(made.alone ? 'badge.maker_alone' : 'badge.maker')} ${SUIT_SYMBOLS[made.trump]}`));
   }
   if (made.defender_alone === seat) out.push(h('span', { class: 'badge maker defender' }, t('badge.defends_alone')));
+  return out;
+}
+
+/**
+ * Bridge's badges: declarer and dummy once the contract is made, and a seat vulnerable on the
+ * board (its plate is red too).
+ * @param {PlayerView} v @param {number} seat
+ */
+function bridgeBadges(v, seat) {
+  const bridge = v.bridge;
+  if (!bridge) return [];
+  const out = [];
+  const contract = bridge.contract;
+  if (contract?.declarer === seat) out.push(h('span', { class: 'badge declarer' }, t('bridge.declarer')));
+  if (contract && (contract.declarer + 2) % v.players === seat) out.push(h('span', { class: 'badge dummy' }, t('bridge.dummy')));
+  if (isVulnerable(bridge.vulnerability, seat)) out.push(h('span', { class: 'badge vulnerable' }, t('bridge.vulnerable')));
   return out;
 }
 
@@ -128,14 +147,18 @@ function platePart(seat, actions) {
     const took = penaltiesTaken(v, factsOf(s))?.[seat];
     return [s.table, s.role, s.seat, s.hostFlag, s.variants, v.players, v.to_act.includes(seat), v.phase, v.dealer === seat,
       v.totals[seat], v.negatives[seat], v.hand_sizes[seat], v.tricks_won[seat], v.pass?.waiting.includes(seat), took?.hearts, took?.queen,
-      v.bids?.[seat], v.options, s.standInAsk === seat, v.calling?.made, v.calling?.out];
+      v.bids?.[seat], v.options, s.standInAsk === seat, v.calling?.made, v.calling?.out,
+      // Bridge: the board and contract; dummy's cards and the prompt only on dummy's plate.
+      v.bridge?.vulnerability, v.bridge?.contract, ...(v.bridge?.dummy?.seat === seat ? [v.bridge.dummy, v.legal] : [null, null])];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const me = isMe(s, seat);
     const turn = v.to_act.includes(seat) && v.phase !== 'match_over';
     // A seat sitting the hand out (Euchre's lone hands) is dimmed and plays no card.
     const out = v.calling?.out.includes(seat) ?? false;
-    el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}${out ? ' sits-out' : ''}`;
+    const vulnerable = v.bridge ? isVulnerable(v.bridge.vulnerability, seat) : false;
+    const dummy = dummyCards(s, v, seat, actions);
+    el.className = `plate pos-${position(s, seat)}${turn ? ' turn' : ''}${me ? ' me' : ''}${partnerships(s) ? ` team-${seat % 2}` : ''}${out ? ' sits-out' : ''}${vulnerable ? ' vulnerable' : ''}${dummy ? ' has-dummy' : ''}`;
     const phase = /** @type {string} */ (v.phase);
     const toDo = phase === 'bidding' ? 'plate.to_bid' : phase === 'calling' ? 'plate.to_call' : phase === 'discarding' ? 'plate.to_discard' : 'plate.to_play';
     el.setAttribute('aria-label', turn ? t(toDo, { name: seatName(s, seat) }) : out ? t('plate.sits_out_label', { name: seatName(s, seat) }) : seatName(s, seat));
@@ -152,6 +175,7 @@ function platePart(seat, actions) {
         score(s, v, seat)),
       passed ? h('div', { class: 'plate-note' }, t('plate.passed')) : null,
       out ? h('div', { class: 'plate-note sits-out-note' }, t('plate.sits_out')) : null,
+      dummy,
       plateActions(s, v, seat, actions));
   });
 }
@@ -174,18 +198,29 @@ export function turnText(s, v) {
     return waiting.length ? t('turn.passing_wait', { dir, names: waiting.join(', ') }) : t('turn.passing', { dir });
   }
   if (player && s.seat !== null && seatInfo(s, s.seat)?.bot_playing && s.table?.status === 'playing') return t('turn.computer_plays');
+  if (player && playsDummy(s, v)) return t('bridge.turn.you_play_dummy');
   if (player && v.legal.type === 'play') return t('turn.you_play');
   if (player && v.legal.type === 'bid') return t('turn.you_bid');
   if (player && v.legal.type === 'blind') return t('turn.you_blind');
   if (player && v.legal.type === 'exchange') return t('turn.choose_exchange', { count: v.legal.count, name: seatName(s, v.legal.to) });
   const legalType = /** @type {string} */ (v.legal.type);
+  if (player && legalType === 'call' && isAuctionTable(s)) return t('bridge.turn.you_call');
   if (player && legalType === 'call') return callPrompt(v.legal);
+  if (player && legalType === 'answer_claim') return t('bridge.turn.answer_claim', { name: seatName(s, v.bridge?.claim?.seat ?? 0), count: /** @type {any} */ (v.legal).tricks });
+  if (v.bridge?.claim) return t('bridge.turn.claim_wait', { names: v.to_act.map((seat) => seatName(s, seat)).join(', ') });
   if (player && legalType === 'discard') return t('turn.you_discard');
   const phase = /** @type {string} */ (v.phase);
   const next = v.to_act.find((seat) => !(player && seat === s.seat));
   if (next !== undefined && phase === 'calling') return t('turn.their_call', { name: seatName(s, next) });
   if (next !== undefined && phase === 'discarding') return t('turn.their_discard', { name: seatName(s, next) });
   if (next !== undefined && v.phase === 'exchanging') return t('turn.exchanging', { name: seatName(s, next) });
+  const contract = v.bridge?.contract;
+  if (next !== undefined && contract && next === contract.declarer && v.phase === 'playing') {
+    // Declarer's turn for dummy: "Ada plays from dummy".
+    const plays = v.trick.plays;
+    const seatToPlay = plays.length ? (plays[plays.length - 1].seat + 1) % v.players : v.trick.leader;
+    if (seatToPlay === (contract.declarer + 2) % v.players) return t('bridge.turn.declarer_plays_dummy', { name: seatName(s, next) });
+  }
   if (next !== undefined) return t(v.phase === 'bidding' ? 'turn.their_bid' : 'turn.theirs', { name: seatName(s, next) });
   if (factsOf(s)?.first_lead === 'two_of_clubs' && v.tricks.length === 0 && v.trick.plays.length === 0) {
     return t('turn.wait_two_clubs');
@@ -252,9 +287,20 @@ function turnedUp(s, v, busy) {
 function callsNote(s, v) {
   const calling = v.calling;
   const phase = /** @type {string} */ (v.phase);
-  if (!calling || (phase !== 'calling' && phase !== 'discarding') || !calling.calls.length) return null;
+  if (!calling || (phase !== 'calling' && phase !== 'discarding') || !calling.calls.length || isAuctionTable(s)) return null;
   return h('p', { class: 'trick-caption', id: 'calls-note' },
     calling.calls.slice(-4).map((c) => seatCallText(s, c.seat, /** @type {any} */ (c))).join(' · '));
+}
+
+/**
+ * Bridge's lines in the middle: the auction while it lasts (the board, the contract and the
+ * auction folded away are in the head during play), and a pending claim.
+ * @param {TableState} s @param {PlayerView} v
+ */
+function bridgeLines(s, v) {
+  if (!v.bridge) return null;
+  const calling = /** @type {string} */ (v.phase) === 'calling';
+  return h('div', { class: 'bridge-info' }, calling ? auctionTable(s, v, false) : null, claimNote(s, v));
 }
 
 /** The middle of the table. @returns {Part} */
@@ -262,7 +308,7 @@ function centerPart() {
   return part(h('div', { class: 'center' }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
     return [s.table, s.role, s.seat, s.variants, s.showLast, s.notice, v.trick, v.tricks, v.legal, v.to_act, v.phase,
-      v.pass, v.winners, v.players, s.trickHold, s.lastTrick, v.bids, v.calling, v.face_up];
+      v.pass, v.winners, v.players, s.trickHold, s.lastTrick, v.bids, v.calling, v.face_up, v.bridge];
   }, (el, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     const shown = shownTrick(s, v);
@@ -270,7 +316,7 @@ function centerPart() {
     const first = !el.querySelector('.trick');
     const before = new Set([...el.querySelectorAll('.trick:not(.done) .played')].map((p) => `${/** @type {HTMLElement} */ (p).dataset.seat}:${/** @type {HTMLElement} */ (p).dataset.card}`));
     // While the players bid there is no trick yet: the middle leaves its room to the words.
-    const bidding = v.phase === 'bidding' && shown.plays.length === 0;
+    const bidding = (v.phase === 'bidding' || (/** @type {string} */ (v.phase) === 'calling' && Boolean(v.bridge))) && shown.plays.length === 0;
     const trick = h('div', { class: `trick${shown.done ? ' done' : ''}${bidding ? ' bidding' : ''}`, role: 'group', 'aria-label': shown.done ? shown.caption : t('felt.cards_on_table') },
       turnedUp(s, v, shown.plays.length > 0),
       shown.plays.map((p) => h('div', { class: `played pos-${position(s, p.seat)}${shown.winner === p.seat ? ' winner' : ''}`, 'data-seat': p.seat, 'data-card': p.card },
@@ -278,6 +324,7 @@ function centerPart() {
         h('span', { class: 'played-by', title: seatName(s, p.seat) }, seatName(s, p.seat)))));
     const you = s.role === 'player' && v.legal.type !== 'wait';
     replaceChildren(el,
+      bridgeLines(s, v),
       trick,
       // Not a live region: the announcements' log says each turn once (announcer.js).
       h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn' }, turnText(s, v), ' ', h('span', { class: 'turn-clock', id: 'turn-clock', hidden: true })),

@@ -8,7 +8,9 @@
 import { cardClasses, cardLabel, cardName, sortHand } from '../cards.js';
 import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
+import { biddingBox, focusBiddingBox, isAuctionTable } from './auction.js';
 import { callBox, discardButton, focusCallBox } from './calls.js';
+import { claimAnswerBox, claimControl, dummyNote, focusDummy, playsDummy } from './dummy.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
 import { directionText, seatName } from './names.js';
@@ -102,6 +104,8 @@ function handActions(s, v, actions) {
   if (legal.type === 'bid') out.push(bidButton(s, v, actions));
   const discard = discardButton(s, v, actions);
   if (discard) out.push(discard);
+  const claim = claimControl(s, v, actions);
+  if (claim) out.push(claim);
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
@@ -150,51 +154,75 @@ export function handPart(actions) {
   const hand = h('div', { class: 'hand', role: 'group' });
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
-    return [v.hand, v.legal, v.pass, v.blind, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound];
-  }, (el, s) => keepFocus(el, () => {
-    const v = /** @type {PlayerView} */ (s.view);
-    const legal = v.legal;
-    const calling = /** @type {any} */ (legal).type === 'call';
-    el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' || calling ? ' bidding' : ''}`;
-    hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count })
-      : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count })
-        : /** @type {any} */ (legal).type === 'discard' ? t('call.hand_discard') : t('hand.label'));
-    placeCards(hand, cards.draw(s, v));
-    // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
-    hand.style.setProperty('--cards', String(v.hand.length));
-    // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
-    hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
-    replaceChildren(moreList, moreSettings(s, actions));
-    // A blind nil candidate's cards stay face down: the hand is hidden, a line says so.
-    const faceDown = s.seat !== null && (v.blind?.face_down.includes(s.seat) ?? false);
-    hand.hidden = faceDown;
-    // The hand stays in place; what follows it is drawn anew.
-    if (el.firstChild !== hand) el.prepend(hand);
-    while (hand.nextSibling) hand.nextSibling.remove();
-    el.append(
-      ...[
-        faceDown ? h('p', { class: 'face-down', id: 'face-down' }, t('hand.face_down', { count: v.hand_sizes[s.seat ?? 0] })) : null,
-        bidBox(s, v, actions),
-        callBox(s, v, actions),
-        blindBox(v, actions),
-      ].filter((x) => x !== null),
-      s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
-      h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
-    if (legal.type === 'bid' && bidPrompt !== legal) {
-      // A new bid prompt: the keyboard goes to the box, unless it is busy elsewhere (the chat).
-      const active = document.activeElement;
-      if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
-    }
-    if (legal.type === 'blind' && bidPrompt !== legal) {
-      // The same for the blind nil choice: the keyboard goes to the choice that risks nothing.
-      const active = document.activeElement;
-      if (!active || active === document.body || el.contains(active)) focusBlindBox();
-    }
-    if (calling && bidPrompt !== legal) {
-      // And to the call box's first call.
-      const active = document.activeElement;
-      if (!active || active === document.body || el.contains(active)) focusCallBox();
-    }
-    bidPrompt = legal.type === 'bid' || legal.type === 'blind' || calling ? legal : null;
-  }));
+    return [v.hand, v.legal, v.pass, v.blind, v.tricks.length, v.trick.plays.length === 0, s.lastTrick, s.selected, s.bidChoice, v.options, s.error, s.showLast, s.fourColour, s.sound,
+      v.bridge, v.phase, s.claimOpen];
+  }, (el, s) => {
+    // Dummy's cards are on the felt: the focus goes there once the hand's own focus is kept.
+    let toDummy = false;
+    keepFocus(el, () => {
+      const v = /** @type {PlayerView} */ (s.view);
+      const legal = v.legal;
+      const calling = /** @type {any} */ (legal).type === 'call';
+      const auction = calling && isAuctionTable(s);
+      el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' || calling ? ' bidding' : ''}`;
+      hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count })
+        : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count })
+          : /** @type {any} */ (legal).type === 'discard' ? t('call.hand_discard') : t('hand.label'));
+      placeCards(hand, cards.draw(s, v));
+      // The cards are sized to fit the hand in a row (or two): hands of more than 13 need more room.
+      hand.style.setProperty('--cards', String(v.hand.length));
+      // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
+      hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
+      replaceChildren(moreList, moreSettings(s, actions));
+      // A blind nil candidate's cards stay face down: the hand is hidden, a line says so.
+      const faceDown = s.seat !== null && (v.blind?.face_down.includes(s.seat) ?? false);
+      hand.hidden = faceDown;
+      // The hand stays in place; what follows it is drawn anew.
+      if (el.firstChild !== hand) el.prepend(hand);
+      while (hand.nextSibling) hand.nextSibling.remove();
+      el.append(
+        ...[
+          faceDown ? h('p', { class: 'face-down', id: 'face-down' }, t('hand.face_down', { count: v.hand_sizes[s.seat ?? 0] })) : null,
+          bidBox(s, v, actions),
+          callBox(s, v, actions),
+          biddingBox(s, v, actions),
+          claimAnswerBox(s, v, actions),
+          dummyNote(s, v),
+          blindBox(v, actions),
+        ].filter((x) => x !== null),
+        s.error ? h('p', { class: 'error', role: 'alert', id: 'play-error' }, s.error) : h('p', { class: 'error empty', role: 'alert', id: 'play-error' }),
+        h('div', { class: 'hand-actions' }, handActions(s, v, actions), more));
+      if (legal.type === 'bid' && bidPrompt !== legal) {
+        // A new bid prompt: the keyboard goes to the box, unless it is busy elsewhere (the chat).
+        const active = document.activeElement;
+        if (!active || active === document.body || el.contains(active)) focusBidBox(v, s.bidChoice);
+      }
+      if (legal.type === 'blind' && bidPrompt !== legal) {
+        // The same for the blind nil choice: the keyboard goes to the choice that risks nothing.
+        const active = document.activeElement;
+        if (!active || active === document.body || el.contains(active)) focusBlindBox();
+      }
+      if (calling && bidPrompt !== legal) {
+        // And to the call box's first call.
+        const active = document.activeElement;
+        if (!active || active === document.body || el.contains(active)) {
+          if (auction) focusBiddingBox();
+          else focusCallBox();
+        }
+      }
+      const answering = /** @type {any} */ (legal).type === 'answer_claim';
+      if (answering && bidPrompt !== legal) {
+        // A claim to answer: the keyboard goes to Accept.
+        const active = document.activeElement;
+        if (!active || active === document.body || el.contains(active)) document.getElementById('claim-accept')?.focus({ preventScroll: true });
+      }
+      if (playsDummy(s, v) && bidPrompt !== legal) {
+        // Declarer's turn for dummy: the keyboard goes from the hand to dummy's cards.
+        const active = document.activeElement;
+        if (!active || active === document.body || el.contains(active)) toDummy = true;
+      }
+      bidPrompt = legal.type === 'bid' || legal.type === 'blind' || calling || answering || legal.type === 'play' ? legal : null;
+    });
+    if (toDummy) focusDummy();
+  });
 }

@@ -11,6 +11,7 @@ import { cardName, cardShort, suitLabel, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { variantTitle } from '../lobby.js';
 import { t, tParts } from '../i18n/index.js';
+import { auctionTable, boardText, contractText } from './auction.js';
 import { inviteBox } from './invite.js';
 import { dealtSize, isNil } from '../view-model.js';
 import { plural, seatName, teamLabel } from './names.js';
@@ -54,13 +55,35 @@ function contract(v, team) {
   return sum;
 }
 
+/**
+ * Bridge's facts: the board and who is vulnerable, the contract once made ("3NT by North (Ada),
+ * doubled"), and during play the auction, folded away until asked for.
+ * @param {TableState} s @param {PlayerView} v
+ */
+function bridgeFacts(s, v) {
+  const bridge = v.bridge;
+  if (!bridge) return null;
+  const contract = bridge.contract;
+  const calls = v.calling?.calls.length ?? 0;
+  return [
+    h('span', { class: 'fact board-line', id: 'board-line', 'data-board': bridge.board, 'data-vulnerability': bridge.vulnerability }, boardText(bridge)),
+    contract ? h('span', {
+      class: `fact contract-line suit-${contract.bid.strain}`, id: 'contract',
+      'data-contract': `${contract.bid.level}${contract.bid.strain}`, 'data-declarer': contract.declarer, 'data-doubled': contract.doubled,
+    }, contractText(s, contract)) : null,
+    /** @type {string} */ (v.phase) !== 'calling' && calls ? h('details', { class: 'fact auction-details', id: 'auction-details' },
+      h('summary', {}, t('bridge.auction')), auctionTable(s, v, true)) : null,
+  ];
+}
+
 /** The facts of the hand in play. @param {TableState} s @param {PlayerView} v @param {VariantFacts} facts */
 function handFacts(s, v, facts) {
-  const out = [h('span', { class: 'fact' }, t('head.hand', { n: v.hand_number + 1 }))];
+  const out = [bridgeFacts(s, v) ?? h('span', { class: 'fact' }, t('head.hand', { n: v.hand_number + 1 }))];
   if (facts.hand_size_varies && v.phase !== 'match_over') {
     out.push(h('span', { class: 'fact', id: 'hand-size' }, t('head.each', { cards: plural(dealtSize(v), 'card') })));
   }
-  if (v.trump) {
+  // Bridge's trump is in its contract.
+  if (v.trump && !v.bridge) {
     out.push(h('span', { class: `fact trump suit-${v.trump}`, id: 'trump' }, tParts('head.trump', { suit: h('strong', {}, suitLabel(v.trump)) })));
   } else if (facts.trump === 'turned_up' && v.phase !== 'match_over') {
     out.push(h('span', { class: 'fact trump', id: 'trump' }, t('head.no_trump')));
@@ -119,10 +142,12 @@ export function headPart(actions) {
     const v = s.view;
     return [variantName(s), s.table?.table_options?.name, s.role, s.table?.status, s.table?.seats, s.copied, factsOf(s), v?.hand_number, v?.trump,
       v?.face_up, v?.dealer, v?.tricks_won, v?.pool, v?.hearts_broken, s.seat, s.table?.practice, v?.bids, v?.phase,
-      v && dealtSize(v), v && spadesBroken(v)];
+      v && dealtSize(v), v && spadesBroken(v), v?.bridge, v?.calling?.calls];
   }, (el, s) => {
     const v = s.view;
     const facts = factsOf(s);
+    // Bridge's auction, once opened, stays open as the head is drawn again.
+    const open = /** @type {HTMLDetailsElement | null} */ (el.querySelector('#auction-details'))?.open ?? false;
     replaceChildren(el,
       h('div', { class: 'title-row' },
         h('h1', {}, tableTitle(s)),
@@ -133,5 +158,7 @@ export function headPart(actions) {
           t('head.practice'), h('span', { class: 'practice-more' }, t('head.practice_more'))) : null,
         h('div', { class: 'facts' }, v && facts ? handFacts(s, v, facts) : [])),
       s.table?.status === 'playing' ? null : inviteBox(s, actions));
+    const details = /** @type {HTMLDetailsElement | null} */ (el.querySelector('#auction-details'));
+    if (details && open) details.open = true;
   });
 }

@@ -68,13 +68,15 @@ export function hintButton(store, session) {
       }
       if (note.parentElement !== actions) button.after(note);
       if (type === 'call' || type === 'discard') button.textContent = t(type === 'call' ? 'hint.call' : 'hint.discard');
+      if (/** @type {string | undefined} */ (type) === 'answer_claim') button.textContent = t('bridge.hint.answer');
     }
     const suggested = new Set(key && s.hint ? cardsOf(s.hint.action) : []);
     const bid = key && s.hint?.action?.type === 'bid' && s.view ? s.hint.action.tricks : null;
     const call = key && s.hint?.action?.type === 'call' ? s.hint.action : null;
     const blind = key && s.hint?.action?.type === 'blind_nil' ? t('hint.suggested_blind_nil')
       : key && s.hint?.action?.type === 'see_cards' ? t('hint.suggested_see_cards')
-        : call ? t('hint.suggested', { what: callText(call, true) }) : '';
+        : call ? t('hint.suggested', { what: callText(call, true) })
+          : key && s.hint?.action?.type === 'answer_claim' ? t(s.hint.action.accept ? 'bridge.hint.accept' : 'bridge.hint.reject') : '';
     // A suggested call marks its button in the call box (a suit named alone, the suit's).
     const callKey = call ? `${call.call}${call.suit ? `-${call.suit}` : ''}${call.alone && !call.suit ? '-alone' : ''}` : null;
     for (const el of document.querySelectorAll('.call-option')) {
@@ -82,7 +84,13 @@ export function hintButton(store, session) {
     }
     note.textContent = suggested.size ? t('hint.suggested', { what: [...suggested].map(cardName).join(', ') })
       : bid !== null ? t('hint.suggested_bid', { bid: bidText(/** @type {any} */ (s.view), bid) }) : blind;
-    for (const el of document.querySelectorAll('.hand .card')) {
+    // Bridge: a suggested bid or call marks its button in the bidding box.
+    for (const el of document.querySelectorAll('#bidding-box button')) {
+      const b = /** @type {HTMLElement} */ (el).dataset;
+      const same = call !== null && (call.call === 'bid' ? b.level === String(call.level) && b.strain === call.strain : b.call === call.call);
+      el.classList.toggle('suggested', same);
+    }
+    for (const el of document.querySelectorAll('.hand .card, .dummy-cards .dummy-card')) {
       el.classList.toggle('suggested', suggested.has(/** @type {HTMLElement} */ (el).dataset.card || ''));
     }
     for (const el of document.querySelectorAll('.bid-option')) {

@@ -113,6 +113,16 @@ const WORDS = {
     t('howto.euchre.score'),
     t('howto.side_end', { target: withUsual(r, 'target', 'points') }),
   ],
+  bridge: (r) => [
+    t('howto.partners'),
+    t('howto.bridge.deal'),
+    t('howto.bridge.auction'),
+    t('howto.bridge.contract'),
+    t('howto.bridge.dummy'),
+    t('howto.follow_trump'),
+    t('howto.bridge.claim'),
+    scoringText('bridge', r.facts),
+  ],
 };
 
 /**

@@ -10,6 +10,8 @@
 import { cardName } from '../cards.js';
 import { t } from '../i18n/index.js';
 import { refusalText } from '../lobby.js';
+import { bidShort } from './auction.js';
+import { tricksLeft } from './dummy.js';
 
 /** @typedef {import('../view-model.js').PlayerView} PlayerView */
 
@@ -38,6 +40,12 @@ function argsFor(code, view, sent) {
       return view?.legal.type === 'bid' ? { min: view.legal.min, max: view.legal.max } : null;
     case 'bids_would_add_up':
       return view?.legal.type === 'bid' && sent?.type === 'bid' ? { bid: sent.tricks, tricks: view.legal.max } : null;
+    case 'bid_too_low': {
+      const from = /** @type {any} */ (view?.legal)?.bid_from;
+      return from ? { bid: bidShort(from) } : null;
+    }
+    case 'claim_too_large':
+      return view ? { count: tricksLeft(view) } : null;
     case 'no_such_seat':
       return null;
     case 'turned_suit_passed': {

@@ -13,6 +13,7 @@ import { t } from '../i18n/index.js';
 import { scoringText } from './howto.js';
 import { h, replaceChildren } from '../dom.js';
 import { downloadsBox } from './downloads.js';
+import { boardText, contractText } from './auction.js';
 import { bidText } from './bid.js';
 import { minus, seatName, signed, teamName } from './names.js';
 import { part } from './part.js';
@@ -86,6 +87,35 @@ function callLine(s, r, c) {
   ];
 }
 
+/**
+ * What a Bridge score line says in a partnership's column: for declarer's side, the contract
+ * and declarer, the tricks taken and how it ended (made, with overtricks, or down); for both,
+ * a board passed out.
+ * @param {TableState} s @param {import('../view-model.js').HandResult} r @param {{ seat: number }} c
+ */
+function boardLine(s, r, c) {
+  const board = /** @type {any} */ (r).board;
+  if (!board) return null;
+  const contract = board.contract;
+  if (!contract) return h('span', { class: 'call-line passed-out', 'data-passed-out': 'true' }, t('bridge.sheet.passed_out'));
+  if (contract.declarer % 2 !== c.seat % 2) return null;
+  const took = board.declarer_tricks;
+  const over = took - (contract.bid.level + 6);
+  const outcome = over < 0 ? t('bridge.sheet.down', { count: -over }) : over > 0 ? t('bridge.sheet.over', { count: over }) : t('bridge.sheet.made');
+  return [
+    h('span', { class: 'call-line contract-line', 'data-contract': `${contract.bid.level}${contract.bid.strain}`, 'data-declarer': contract.declarer, 'data-doubled': contract.doubled },
+      contractText(s, contract)),
+    h('span', { class: `call-line outcome ${over < 0 ? 'down' : 'made'}`, 'data-tricks': took, 'data-over': over },
+      t('bridge.sheet.tricks', { count: took, outcome })),
+  ];
+}
+
+/** The board a score line was played on, under its hand number: "Board 3 · N–S vulnerable". @param {import('../view-model.js').HandResult} r */
+function boardHead(r) {
+  const board = /** @type {any} */ (r).board;
+  return board ? h('span', { class: 'board-no', 'data-board': board.board }, boardText(board)) : null;
+}
+
 /** More columns than this and a line's bids read "3/3" (taken / bid), to fit. */
 const WIDE_COLUMNS = 4;
 
@@ -111,12 +141,13 @@ function fillScoreSheet(el, s, where) {
   const teams = Boolean(factsOf(s)?.partnerships);
   const short = cols.length > WIDE_COLUMNS;
   const rows = v.history.map((r) => h('tr', { class: 'hand-row', 'data-hand': r.hand },
-    h('th', { scope: 'row' }, t('head.hand', { n: r.hand + 1 }), r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, t('sheet.moon', { name: seatName(s, r.moon) })) : null),
+    h('th', { scope: 'row' }, t('head.hand', { n: r.hand + 1 }), boardHead(r), r.moon !== null && r.moon !== undefined ? h('span', { class: 'moon' }, t('sheet.moon', { name: seatName(s, r.moon) })) : null),
     cols.map((c) => h('td', { 'data-seat': c.seat, 'data-points': r.points[c.seat], 'data-total': r.totals[c.seat] },
       h('span', { class: 'pts' }, two ? `+${r.points[c.seat]}` : signed(r.points[c.seat])),
       two ? h('span', { class: 'pen' }, minus(r.penalties[c.seat])) : null,
       bidLines(s, v, r, c, teams, short),
       callLine(s, r, c),
+      boardLine(s, r, c),
       h('span', { class: 'tot' }, t('sheet.total', { total: `${two ? '+' : ''}${r.totals[c.seat]}` }))))));
   // Bags carry from hand to hand: the count after the last hand stands under the totals.
   const lastBags = v.history[v.history.length - 1]?.bags;

@@ -144,7 +144,10 @@ export class Session {
     if (!before || !facts || s.seat === null || s.view !== before || this.pending) return;
     if (before.legal.type !== 'play' || !before.legal.cards.includes(card)) return;
     this.pending = { card, before };
-    this.store.set({ view: applyEvent(before, { kind: 'played', seat: s.seat, card }, facts, s.seat), showLast: false, error: '' });
+    // Declarer's card from dummy is dummy's play.
+    const dummy = before.bridge?.dummy;
+    const seat = dummy && dummy.seat !== s.seat && dummy.cards.includes(card) ? dummy.seat : s.seat;
+    this.store.set({ view: applyEvent(before, { kind: 'played', seat, card }, facts, s.seat), showLast: false, error: '' });
   }
 
   /** The view as it was before a card drawn ahead of the server: the server decides. */
@@ -277,7 +280,9 @@ export class Session {
     }
     const event = msg.event;
     const pending = this.pending;
-    if (pending && event.kind === 'played' && event.seat === s.seat && event.card === pending.card) {
+    // (Declarer's card from dummy is played in dummy's seat.)
+    const ours = event.seat === s.seat || event.seat === s.view.bridge?.dummy?.seat;
+    if (pending && event.kind === 'played' && ours && event.card === pending.card) {
       // Our card, already on the table.
       this.pending = null;
       this.store.set({ seq: msg.seq, ...this.eventNotes(event) });
@@ -288,6 +293,13 @@ export class Session {
     const view = /** @type {PlayerView} */ (this.store.state.view);
     this.store.set({ seq: msg.seq, view: applyEvent(view, event, facts, s.seat), ...this.eventNotes(event) });
     this.hooks.heard?.(event);
+    const claim = this.store.state.view?.bridge?.claim;
+    if (event.kind === 'claim_answered' && event.accept && event.seat !== s.seat && claim && s.seat !== null
+      && this.store.state.view?.to_act.includes(s.seat)) {
+      // The other defender accepted a claim we still have to answer: the event made our prompt
+      // stale and the server does not ask again by itself, so ask it for the prompt.
+      this.requestSync();
+    }
     if (event.kind === 'hand_started') {
       // Once per hand, ask for the server's own snapshot (after this batch of events), so
       // anything the local model got wrong is put right.
@@ -320,6 +332,13 @@ export class Session {
         return event.seat === s.seat ? { error: '', bidChoice: null } : {};
       case 'bad_card':
         return { notice: t('notice.bad_card', { name: seatName(s, event.seat), card: cardName(event.card), count: event.penalty }) };
+      case 'claimed':
+        return { claimOpen: false, notice: '' };
+      case 'claim_answered':
+        // A rejection withdraws the claim: the middle says so until the next trick is taken.
+        return event.accept ? {} : { notice: t('bridge.claim_rejected', { name: seatName(s, event.seat) }) };
+      case 'hand_scored':
+        return { claimOpen: false };
       default:
         return {};
     }

@@ -28,6 +28,7 @@
  * @property {string} notice shown in the middle of the table
  * @property {Set<string>} selected the cards chosen to pass
  * @property {number | null} bidChoice the bid chosen in the bid box, not sent yet
+ * @property {boolean} claimOpen declarer's claim control is open (Bridge)
  * @property {boolean} showLast the last trick is shown instead of the current one
  * @property {any} pendingJoin the join/watch message to (re)send
  * @property {number} dialogHand the hand whose score sheet was dismissed
@@ -66,6 +67,7 @@ export function initialState(tableId, fourColour, sound = true) {
     notice: '',
     selected: new Set(),
     bidChoice: null,
+    claimOpen: false,
     showLast: false,
     pendingJoin: null,
     dialogHand: -1,

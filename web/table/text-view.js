@@ -15,6 +15,7 @@ import { listText, t } from '../i18n/index.js';
 import { completedPlays } from '../view-model.js';
 import { bidText } from './bid.js';
 import { callCommand } from './calls.js';
+import { playsDummy } from './dummy.js';
 import { turnText } from './felt.js';
 import { plural, seatName, teamName } from './names.js';
 import { part } from './part.js';
@@ -156,6 +157,11 @@ export function runCommand(text, s, actions) {
   if (v.legal.type === 'blind' && (isCard(said) || isBid)) return t('text.blind_choice');
   if (isCard(said)) {
     const card = (said.length === 3 ? 'T' : said[0].toUpperCase()) + said[said.length - 1].toUpperCase();
+    // Declarer's turn for dummy: a card of dummy's is played from dummy.
+    if (playsDummy(s, v) && v.bridge?.dummy?.cards.includes(card)) {
+      actions.clickDummyCard(card);
+      return '';
+    }
     if (!v.hand.includes(card)) return t('error.card_not_held', { card: cardName(card) });
     const wasChosen = s.selected.has(card);
     actions.clickCard(card);
@@ -204,12 +210,14 @@ export function textViewPart(actions, announcer) {
   });
   const p = part(body, (s) => {
     const v = s.view;
-    return [v?.hand, v?.blind, v?.trick, v?.tricks, v?.totals, v?.tricks_won, v?.bids, v?.legal, v?.to_act, v?.phase, s.table, s.role, s.seat];
+    return [v?.hand, v?.blind, v?.trick, v?.tricks, v?.totals, v?.tricks_won, v?.bids, v?.legal, v?.to_act, v?.phase, s.table, s.role, s.seat, v?.bridge];
   }, (_, s) => {
     const v = /** @type {PlayerView} */ (s.view);
     replaceChildren(body,
       h('h3', {}, t('text.turn')), h('p', { id: 'text-turn' }, turnText(s, v)),
       s.role === 'player' ? [h('h3', {}, t('hand.label')), h('p', { id: 'text-hand' }, yourHandWords(s, v))] : null,
+      v.bridge?.dummy && !(s.role === 'player' && s.seat === v.bridge.dummy.seat)
+        ? [h('h3', {}, t('bridge.dummy_heading')), h('p', { id: 'text-dummy' }, handWords({ ...v, hand: v.bridge.dummy.cards }))] : null,
       h('h3', {}, t('text.trick')), h('p', { id: 'text-trick' }, trickWords(s, v)),
       h('h3', {}, t('text.scores')), h('p', { id: 'text-scores' }, scoreWords(s, v)));
   });
