@@ -484,7 +484,11 @@ function bridgeEvent(view, event, facts, mySeat) {
     case 'claim_answered': {
       if (!bridge) return view;
       if (event.accept) {
-        if (bridge.claim) v.bridge = { ...bridge, claim: { ...bridge.claim, accepted: [...bridge.claim.accepted, event.seat] } };
+        if (bridge.claim) {
+          const accepted = [...bridge.claim.accepted, event.seat];
+          // Both defenders accepted: the claim is settled and the board ends.
+          v.bridge = { ...bridge, claim: accepted.length === 2 ? null : { ...bridge.claim, accepted } };
+        }
         v.to_act = v.to_act.filter((s) => s !== event.seat);
         return v;
       }

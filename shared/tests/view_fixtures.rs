@@ -4,8 +4,9 @@
 //!
 //! Each file holds one seeded match of short options (Oh Hell, whose matches cannot be short,
 //! its first two hands; `spades_blind`, Spades with blind nil, Euchre and Bridge their first
-//! two, Bridge's with scripted claims): the variant's `/api/variants` entry, and streams of the messages one
-//! viewer receives (events and `your_turn` prompts) with the view after each. This test fails when a committed file is stale; run
+//! two, Bridge's with scripted claims): the variant's `/api/variants` entry, and streams of
+//! the messages one viewer receives (events and `your_turn` prompts) with the view after
+//! each. This test fails when a committed file is stale; run
 //! `UPDATE_FIXTURES=1 cargo test -p parlor-shared --test view_fixtures` to rewrite them.
 
 mod common;

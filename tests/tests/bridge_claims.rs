@@ -1,6 +1,7 @@
 //! Claims at a Bridge table of four remote players. Both defenders are asked to answer a
 //! claim; when one rejects it, play goes on, and the other defender (whose answer is no longer
-//! wanted) must be asked for its card when its turn comes. A claim both accept ends the board.
+//! wanted) must be asked for its card when its turn comes. A claim both accept ends the board;
+//! the defender answering second is sent its prompt again once the first accepted.
 
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{Event, Legal, Seat};
@@ -18,6 +19,8 @@ struct Seen {
     asked_after: Vec<Seat>,
     accepted: usize,
     boards: usize,
+    /// Defenders asked again to answer after the other accepted.
+    asked_again: usize,
 }
 
 #[tokio::test]
@@ -31,8 +34,33 @@ async fn after_a_rejected_claim_every_defender_is_asked_for_its_cards() {
     let mut rng = Rng::new(5);
     let mut seen = Seen::default();
     let mut answered: Vec<Option<u64>> = vec![None; 4];
-    loop {
+    let mut heard_partner_accept = [false; 4];
+    let mut over = [false; 4];
+    while !over.iter().all(|&o| o) {
         let (i, msg) = next_any(&mut clients).await;
+        if let ServerMsg::Event {
+            event: Event::MatchOver { .. },
+            ..
+        } = &msg
+        {
+            over[i] = true;
+        }
+        // The other defender's acceptance makes a prompt stale: the same prompt comes again.
+        if let ServerMsg::Event {
+            event: Event::ClaimAnswered { seat, accept: true },
+            ..
+        } = &msg
+        {
+            heard_partner_accept[i] = clients[i].seat != Some(*seat);
+        }
+        if let ServerMsg::YourTurn {
+            legal: Legal::AnswerClaim { .. },
+            ..
+        } = &msg
+            && std::mem::take(&mut heard_partner_accept[i])
+        {
+            seen.asked_again += 1;
+        }
         match &msg {
             ServerMsg::Error { code, message } => panic!("client {i}: {code}: {message}"),
             ServerMsg::Event { event, .. } if i == 0 => match event {
@@ -44,7 +72,6 @@ async fn after_a_rejected_claim_every_defender_is_asked_for_its_cards() {
                 }
                 Event::ClaimAnswered { accept: true, .. } => seen.accepted += 1,
                 Event::HandScored(_) => seen.boards += 1,
-                Event::MatchOver { .. } => break,
                 _ => {}
             },
             ServerMsg::YourTurn { seq, legal, .. } if answered[i] != Some(*seq) => {
@@ -106,6 +133,10 @@ async fn after_a_rejected_claim_every_defender_is_asked_for_its_cards() {
         .expect("a defender rejected the first claim");
     assert_eq!(seen.boards, 2);
     assert_eq!(seen.accepted, 2, "both defenders accepted the second claim");
+    assert_eq!(
+        seen.asked_again, 1,
+        "the second defender to answer was asked again once the first accepted"
+    );
     // The first board played on after the rejection, the other defender asked for its cards.
     assert!(
         seen.asked_after.contains(&rejected_by.partner()),

@@ -293,13 +293,6 @@ export class Session {
     const view = /** @type {PlayerView} */ (this.store.state.view);
     this.store.set({ seq: msg.seq, view: applyEvent(view, event, facts, s.seat), ...this.eventNotes(event) });
     this.hooks.heard?.(event);
-    const claim = this.store.state.view?.bridge?.claim;
-    if (event.kind === 'claim_answered' && event.accept && event.seat !== s.seat && claim && s.seat !== null
-      && this.store.state.view?.to_act.includes(s.seat)) {
-      // The other defender accepted a claim we still have to answer: the event made our prompt
-      // stale and the server does not ask again by itself, so ask it for the prompt.
-      this.requestSync();
-    }
     if (event.kind === 'hand_started') {
       // Once per hand, ask for the server's own snapshot (after this batch of events), so
       // anything the local model got wrong is put right.

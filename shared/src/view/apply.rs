@@ -482,6 +482,10 @@ impl PlayerView {
         if accept {
             if let Some(claim) = &mut bridge.claim {
                 claim.accepted.push(seat);
+                // Both defenders accepted: the claim is settled and the board ends.
+                if claim.accepted.len() == 2 {
+                    bridge.claim = None;
+                }
             }
             self.to_act.retain(|s| *s != seat);
             return;

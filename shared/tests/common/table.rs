@@ -2,6 +2,7 @@
 //! sent, in the order the server sends them (a move's events, then `your_turn` prompts).
 
 use parlor_shared::bots::RandomBot;
+use parlor_shared::deck::DeckRng;
 use parlor_shared::rules::{BadCard, Legal};
 use parlor_shared::{Action, Event, Game, Seat, Variant};
 
@@ -21,6 +22,8 @@ pub struct Table {
     pub game: Game,
     awaiting: Vec<Seat>,
     bot: RandomBot,
+    /// Decides when Bridge's declarer claims.
+    rng: DeckRng,
     /// Bad cards still allowed: one. Each costs 100, and a match whose players keep paying it
     /// may never reach its target.
     bad_cards_left: u32,
@@ -32,6 +35,7 @@ impl Table {
             game,
             awaiting: Vec::new(),
             bot: RandomBot::new(seed ^ 0x5EED),
+            rng: DeckRng::new(seed ^ 0xC1A1),
             bad_cards_left: 1,
         }
     }
@@ -64,6 +68,15 @@ impl Table {
             self.bad_cards_left -= 1;
             return Some((seat, Action::Play { card }));
         }
+        if let (Legal::Play { .. }, Some(dummy)) = (legal, self.game.dummy())
+            && seat == dummy.partner()
+            && self.rng.below(20) == 0
+        {
+            // Declarer claims now and then: a random number of the tricks left.
+            let left = self.game.hand(self.game.next_to_play()).len();
+            let tricks = u8::try_from(self.rng.below(left + 1)).expect("a hand of tricks");
+            return Some((seat, Action::Claim { tricks }));
+        }
         let action = self
             .bot
             .choose_legal(&legal)
@@ -74,8 +87,12 @@ impl Table {
     /// Makes a move; returns its events.
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Vec<Event> {
         let events = self.game.apply(seat, action).expect("a legal move");
-        // A seat no longer to act was asked for a move that has lapsed (the other defender's
-        // answer to a Bridge claim one rejected): its next turn brings a fresh prompt.
+        // Any move but a pass makes the other prompts stale: the seats still to act are asked
+        // again (the second defender of a claim), and a seat no longer to act (the other
+        // defender once one rejected it) is asked afresh when its turn comes.
+        if !matches!(action, Action::Pass { .. }) {
+            self.awaiting.clear();
+        }
         let to_act = self.game.to_act();
         self.awaiting.retain(|s| *s != seat && to_act.contains(*s));
         events

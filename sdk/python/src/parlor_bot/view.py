@@ -708,6 +708,8 @@ class View:
         if e["accept"]:
             if self.bridge.claim is not None:
                 self.bridge.claim.accepted.append(seat)
+                if len(self.bridge.claim.accepted) == 2:
+                    self.bridge.claim = None  # both accepted: settled, the board ends
             if seat in self.to_act:
                 self.to_act.remove(seat)
             return

@@ -72,6 +72,12 @@ impl TableActor {
             self.host_after_match();
             tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.moves, "match over");
         } else {
+            if !matches!(action, Action::Pass { .. }) {
+                // The seats still asked (the second defender once the first accepted a
+                // claim): any event but another seat's pass choice makes a prompt stale, so
+                // the same prompt is sent again.
+                self.prompt_again();
+            }
             self.prompt();
         }
         Ok(())

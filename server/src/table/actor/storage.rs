@@ -173,9 +173,10 @@ impl TableActor {
         }
     }
 
-    /// Asks every seat whose turn it is again (the same prompt, same `seq`): an answer sent
-    /// during the pause was refused.
-    fn prompt_again(&mut self) {
+    /// Asks every seat whose turn it is again (the same prompt, same `seq`, the time left on
+    /// its clock): an answer sent during a pause was refused, or another seat's move made
+    /// the prompt stale.
+    pub(super) fn prompt_again(&mut self) {
         for seat in self.awaiting.iter() {
             let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
                 continue;
