@@ -80,9 +80,10 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
         .iter()
         .map(|r| ms_per_move(&args.bots, &clocks, &r.bot))
         .collect();
-    // With two distinct bots: the first one's points per hand over the other's.
+    // With two distinct bots scoring points (not a zero-sum game's differences): the first
+    // one's points per hand over the other's.
     let ratio = match report.as_slice() {
-        [a, b] if b.points_per_hand.mean != 0.0 => {
+        [a, b] if a.points_per_hand.mean > 0.0 && b.points_per_hand.mean > 0.0 => {
             Some(a.points_per_hand.mean / b.points_per_hand.mean)
         }
         _ => None,
@@ -109,7 +110,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{}: {games} matches, {hands} hands in {seconds:.1} s ({:.0} hands/s on {threads} threads); points per hand: {} is better",
+        "{}: {games} matches, {hands} hands in {seconds:.1} s ({:.1} hands/s on {threads} threads); points per hand: {} is better",
         args.variant,
         hands as f64 / seconds,
         if args.variant.low_score_wins() {
