@@ -309,6 +309,20 @@ test('a board of bridge: South declares on a phone with the bidding box, plays d
   assert.equal(await row.locator('td').nth(1).locator('.contract-line').count(), 0);
   await screenshot(south, 'bridge-sheet-phone');
 
+  // The board downloads in PBN from the sheet: its deal, contract and score as played.
+  await south.locator('#score-dialog .downloads summary').click();
+  const pbnLink = south.locator('#score-dialog .downloads a.download.pbn[data-hand="0"]');
+  await pbnLink.waitFor({ timeout: 10000 });
+  const pbnHref = await pbnLink.getAttribute('href');
+  assert.match(pbnHref, /^api\/tables\/[^/]+\/hands\/0\/pbn$/);
+  const pbn = await south.evaluate(async (url) => (await fetch(url)).text(), pbnHref);
+  assert.match(pbn, /^% PBN 2\.1\n/);
+  assert.match(pbn, /\[Board "1"\]/);
+  assert.match(pbn, new RegExp(`\\[Contract "${contract.bid.level}NT[X]*"\\]`));
+  assert.match(pbn, /\[Declarer "S"\]/);
+  assert.match(pbn, new RegExp(`\\[Score "NS ${line.board.score}"\\]`));
+  assert.match(pbn, new RegExp(`\\[Result "${line.board.declarer_tricks}"\\]`));
+
   // The next board: North–South vulnerable, their plates marked.
   for (const p of [north, south]) {
     if (await dialogOpen(p)) await p.locator('#score-dialog[open] #dialog-close').click();

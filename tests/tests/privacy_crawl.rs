@@ -50,6 +50,8 @@ const KNOWN: &[(&str, Access)] = &[
     ("/api/tables/{id}", Access::Open),
     ("/api/tables/{id}/hands", Access::Open),
     ("/api/tables/{id}/hands/{n}", Access::Open),
+    ("/api/tables/{id}/hands/{n}/pbn", Access::Open),
+    ("/api/tables/{id}/pbn", Access::Open),
     ("/", Access::Open),
     ("/t/{id}", Access::Open),
     ("/leaderboard", Access::Open),
@@ -154,6 +156,8 @@ impl Crawl {
                 format!("/api/tables/{id}/hands"),
                 format!("/api/tables/{id}/hands/0"),
                 format!("/api/tables/{id}/hands/1"),
+                format!("/api/tables/{id}/hands/0/pbn"),
+                format!("/api/tables/{id}/pbn"),
             ] {
                 self.push(path);
             }

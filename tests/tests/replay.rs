@@ -242,3 +242,113 @@ async fn without_a_store_replays_are_refused_with_a_reason() {
     .await;
     server.stop().await;
 }
+
+/// A Bridge table's finished boards download as PBN that reads back to the board as played:
+/// the deal, the auction from the dealer, the contract, the result, the score and the play.
+#[tokio::test]
+async fn finished_bridge_boards_download_as_pbn() {
+    use parlor_shared::bridge::pbn;
+    use parlor_shared::bridge::{AuctionResult, Call, Contract};
+    use parlor_shared::rules::Call as TableCall;
+
+    let dir = Storage::new(Backend::Sqlite, "replay-pbn").await;
+    let server = dir.start();
+    let addr = server.addr;
+    let body = json!({"variant": "bridge", "options": {"hands": 2}, "seed": 12});
+    let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        let mut client = WsClient::connect(addr).await;
+        client.join(&id, &format!("p{i}")).await;
+        clients.push(client);
+    }
+    clients[0].send(&ClientMsg::Start {}).await;
+    // Not finished: no board to download yet.
+    get(
+        addr,
+        &format!("/api/tables/{id}/hands/0/pbn"),
+        409,
+        Some("hand_not_finished"),
+    )
+    .await;
+    support::play_to_end(&mut clients).await;
+
+    let mut boards = Vec::new();
+    for n in 0..2 {
+        let hand = get(addr, &format!("/api/tables/{id}/hands/{n}"), 200, None).await;
+        let path = format!("/api/tables/{id}/hands/{n}/pbn");
+        let (status, head, text) = parlor_tests::http_raw(addr, "GET", &path, None).await;
+        assert_eq!(status, 200, "{text}");
+        assert!(
+            head.contains(&format!("attachment; filename=\"parlor-{id}-board-{n}.pbn\"")),
+            "{head}"
+        );
+        assert!(text.starts_with("% PBN 2.1"), "{text}");
+        let board = pbn::read(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let result = &hand["result"]["board"];
+        assert_eq!(u64::from(board.board.0), result["board"].as_u64().unwrap());
+        assert_eq!(board.board.0, n + 1, "boards are numbered from 1");
+        let dealt: Vec<CardSet> = serde_json::from_value(hand["dealt"].clone()).unwrap();
+        for seat in 0..4u8 {
+            assert_eq!(board.deal[Seat(seat)], dealt[usize::from(seat)], "seat {seat}");
+        }
+        assert_eq!(board.dealer.0, hand["dealer"].as_u64().unwrap() as u8);
+        let calls: Vec<TableCall> = hand["calls"]
+            .as_array()
+            .expect("the auction's calls")
+            .iter()
+            .map(|c| serde_json::from_value(c.clone()).unwrap())
+            .collect();
+        let auction: Vec<Call> = calls.iter().filter_map(|c| c.in_auction()).collect();
+        assert_eq!(auction.len(), calls.len(), "every call is the auction's");
+        assert_eq!(board.auction, auction);
+        assert_eq!(board.score, result["score"].as_i64().map(|s| s as i32));
+        match board.contract.expect("a contract or a pass-out") {
+            AuctionResult::PassedOut => {
+                assert!(result.get("contract").is_none());
+                assert!(board.play.is_empty());
+            }
+            AuctionResult::Contract(contract) => {
+                let played: Contract = serde_json::from_value(result["contract"].clone()).unwrap();
+                assert_eq!(contract, played);
+                assert_eq!(
+                    board.tricks.map(u64::from),
+                    result["declarer_tricks"].as_u64()
+                );
+                let play: Vec<String> = hand["tricks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|t| t["plays"].as_array().unwrap().clone())
+                    .map(|p| p["card"].as_str().unwrap().to_string())
+                    .collect();
+                let read: Vec<String> = board.play.iter().map(ToString::to_string).collect();
+                assert_eq!(read, play, "the play in order");
+            }
+        }
+        boards.push(text);
+    }
+    // The whole table in one file: the header once, then each board.
+    let (status, _, all) =
+        parlor_tests::http_raw(addr, "GET", &format!("/api/tables/{id}/pbn"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(all.matches("% PBN 2.1").count(), 1);
+    for board in &boards {
+        let body = board.trim_start_matches("% PBN 2.1\n% EXPORT\n");
+        assert!(all.contains(body), "{all}");
+    }
+
+    // Another game has no PBN.
+    let body = json!({"variant": "hearts", "seed": 1});
+    let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
+    let hearts = created["id"].as_str().expect("an id");
+    get(
+        addr,
+        &format!("/api/tables/{hearts}/pbn"),
+        404,
+        Some("not_bridge"),
+    )
+    .await;
+    server.stop();
+}

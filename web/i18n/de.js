@@ -320,6 +320,8 @@ export default {
   'downloads.download': 'Herunterladen',
   'downloads.summary': 'Wiederholungen: ein Spiel herunterladen',
   'downloads.hint': 'Jede Karte eines beendeten Spiels, offen, als Datei.',
+  'downloads.pbn': 'PBN',
+  'downloads.pbn_title': 'Dieses Board in Portable Bridge Notation, für andere Bridge-Programme',
   'join.no_table': 'Zu diesem Link gibt es keinen Tisch. Vielleicht wurde er geschlossen.',
   'join.unreachable': 'Der Server ist nicht erreichbar. Neuer Versuch…',
 

@@ -319,6 +319,8 @@ export default {
   'downloads.download': 'Download',
   'downloads.summary': 'Replays: download a hand',
   'downloads.hint': 'Every card of a finished hand, face up, as a file.',
+  'downloads.pbn': 'PBN',
+  'downloads.pbn_title': 'This board in Portable Bridge Notation, for other bridge programs',
   'join.no_table': 'There is no table with this link. It may have closed.',
   'join.unreachable': 'The server cannot be reached. Trying again…',
 

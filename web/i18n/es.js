@@ -320,6 +320,8 @@ export default {
   'downloads.download': 'Descargar',
   'downloads.summary': 'Repeticiones: descargar una mano',
   'downloads.hint': 'Todas las cartas de una mano terminada, boca arriba, en un archivo.',
+  'downloads.pbn': 'PBN',
+  'downloads.pbn_title': 'Este tablero en Portable Bridge Notation, para otros programas de bridge',
   'join.no_table': 'No hay ninguna mesa con este enlace. Quizá se cerró.',
   'join.unreachable': 'No se puede llegar al servidor. Reintentando…',
 

@@ -320,6 +320,8 @@ export default {
   'downloads.download': 'Télécharger',
   'downloads.summary': 'Rejouer : télécharger une donne',
   'downloads.hint': 'Toutes les cartes d’une donne terminée, face visible, dans un fichier.',
+  'downloads.pbn': 'PBN',
+  'downloads.pbn_title': 'Cette donne en Portable Bridge Notation, pour d’autres logiciels de bridge',
   'join.no_table': 'Aucune table ne correspond à ce lien. Elle a peut-être fermé.',
   'join.unreachable': 'Le serveur est injoignable. Nouvel essai…',
 

@@ -321,6 +321,8 @@ export default {
   'downloads.download': 'Pobierz',
   'downloads.summary': 'Powtórki: pobierz rozdanie',
   'downloads.hint': 'Każda karta zakończonego rozdania, odkryta, jako plik.',
+  'downloads.pbn': 'PBN',
+  'downloads.pbn_title': 'To rozdanie w formacie Portable Bridge Notation, dla innych programów brydżowych',
   'join.no_table': 'Pod tym linkiem nie ma stołu. Mógł zostać zamknięty.',
   'join.unreachable': 'Nie można połączyć się z serwerem. Próbuję ponownie…',
 

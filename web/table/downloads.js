@@ -73,11 +73,20 @@ export function storedHand(s, row) {
 export function downloadLink(s, row, where) {
   const stored = storedHand(s, row);
   if (!stored) return null;
-  return h('a', {
-    class: 'download', href: stored.url.replace(/^\//, ''), download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
+  const url = stored.url.replace(/^\//, '');
+  const json = h('a', {
+    class: 'download', href: url, download: `parlor-${s.tableId}-hand-${stored.number + 1}.json`,
     'data-hand': row.hand, 'data-focus': `download-${where}-${row.hand}`,
     title: t('downloads.title'),
   }, h('span', { class: 'sr-only' }, `${t('downloads.download')} `), t('head.hand', { n: row.hand + 1 }));
+  if ((s.view?.variant || s.table?.variant) !== 'bridge') return json;
+  // A Bridge board also downloads in Portable Bridge Notation, for other bridge programs.
+  const pbn = h('a', {
+    class: 'download pbn', href: `${url}/pbn`, download: `parlor-${s.tableId}-board-${stored.number}.pbn`,
+    'data-hand': row.hand, 'data-focus': `download-pbn-${where}-${row.hand}`,
+    title: t('downloads.pbn_title'),
+  }, h('span', { class: 'sr-only' }, `${t('downloads.download')} ${t('head.hand', { n: row.hand + 1 })} `), t('downloads.pbn'));
+  return h('span', { class: 'download-pair' }, json, ' ', pbn);
 }
 
 /** Whether each sheet's downloads are unfolded, kept across redraws. @type {Map<string, boolean>} */

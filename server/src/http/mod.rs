@@ -279,6 +279,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}", get(lobby::get))
         .route("/api/tables/{id}/hands", get(hands::list))
         .route("/api/tables/{id}/hands/{n}", get(hands::get))
+        .route("/api/tables/{id}/hands/{n}/pbn", get(hands::pbn))
+        .route("/api/tables/{id}/pbn", get(hands::table_pbn))
         .route("/", get(web::index))
         .route("/t/{id}", get(web::table_page))
         .route("/leaderboard", get(web::index))

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::Occupant;
-use parlor_shared::rules::{HandResult, PassDirection};
+use parlor_shared::rules::{Call, HandResult, PassDirection};
 use parlor_shared::{Card, CardSet, Event, Options, PerSeat, Seat, Suit, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +54,9 @@ pub struct HandReplay {
     pub dealt: Vec<CardSet>,
     /// The passes, giver by giver.
     pub passes: Vec<Pass>,
+    /// The calls in order: Euchre's trump making, Bridge's auction (absent in other games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<CallMade>,
     /// The tricks in order (a hand cut short by a bad card ends with an unfinished one).
     pub tricks: Vec<Trick>,
     /// `tricks`: the illegal card that ended the hand.
@@ -89,6 +92,16 @@ pub struct Pass {
     pub to: Seat,
     /// The cards.
     pub cards: CardSet,
+}
+
+/// One call of the calling phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallMade {
+    /// Who called.
+    pub seat: Seat,
+    /// The call, as the `called` event writes it.
+    #[serde(flatten)]
+    pub call: Call,
 }
 
 /// One card played.
@@ -151,6 +164,8 @@ pub struct HandSummary {
 /// Every finished hand of a table, in order, and whether a hand is being played now.
 #[derive(Debug, Clone)]
 pub struct TableHands {
+    /// The table's game.
+    pub variant: Variant,
     /// The finished hands.
     pub finished: Vec<HandReplay>,
     /// True when a hand has begun and not been scored (its number would be `finished.len()`).
@@ -167,6 +182,7 @@ struct Builder {
     face_up: CardSet,
     dealt: Vec<CardSet>,
     passes: Vec<Pass>,
+    calls: Vec<CallMade>,
     tricks: Vec<Trick>,
     bad_card: Option<BadCardPlayed>,
 }
@@ -208,6 +224,7 @@ pub fn table_hands(log: &TableLog) -> Result<TableHands, RestoreError> {
                     face_up: b.face_up,
                     dealt: b.dealt,
                     passes: b.passes,
+                    calls: b.calls,
                     tricks: b.tricks,
                     bad_card: b.bad_card,
                     result,
@@ -223,6 +240,7 @@ pub fn table_hands(log: &TableLog) -> Result<TableHands, RestoreError> {
         hand.number = i as u32;
     }
     Ok(TableHands {
+        variant,
         finished,
         in_progress,
     })
@@ -252,6 +270,7 @@ fn on_event(
                 face_up: CardSet::EMPTY,
                 dealt: Vec::new(),
                 passes: Vec::new(),
+                calls: Vec::new(),
                 tricks: Vec::new(),
                 bad_card: None,
             });
@@ -286,6 +305,10 @@ fn on_event(
                     from: *from,
                     to: *to,
                     cards: *cards,
+                }),
+                Event::Called { seat, call } => b.calls.push(CallMade {
+                    seat: *seat,
+                    call: *call,
                 }),
                 Event::Played { seat, card } => {
                     let open = b.tricks.last().is_some_and(|t| t.winner.is_none());
@@ -387,6 +410,14 @@ impl HandReplay {
                 );
             }
         }
+        if !self.calls.is_empty() {
+            let calls: Vec<String> = self
+                .calls
+                .iter()
+                .map(|c| format!("{}:{}", c.seat.0, call_name(c.call)))
+                .collect();
+            let _ = writeln!(out, "calls: {}", calls.join(" "));
+        }
         let _ = writeln!(out, "tricks:");
         for (i, trick) in self.tricks.iter().enumerate() {
             let plays: Vec<String> = trick
@@ -449,6 +480,20 @@ fn pass_name(pass: PassDirection) -> &'static str {
         PassDirection::Left => "left",
         PassDirection::Right => "right",
         PassDirection::Across => "across",
+    }
+}
+
+/// A call in a few characters: `pass`, `1NT`, `X`, `order up`, `trump hearts alone`.
+fn call_name(call: Call) -> String {
+    let alone = |alone: bool| if alone { " alone" } else { "" };
+    match call {
+        Call::OrderUp { alone: a } => format!("order up{}", alone(a)),
+        Call::Trump { suit, alone: a } => format!("trump {}{}", suit_name(suit), alone(a)),
+        Call::DefendAlone => "defend alone".to_string(),
+        Call::Pass => "pass".to_string(),
+        Call::Bid(bid) => bid.to_string(),
+        Call::Double => "X".to_string(),
+        Call::Redouble => "XX".to_string(),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod fence;
 pub mod hands;
 pub mod health;
 pub mod location;
+pub mod pbn;
 pub mod log_tag;
 pub mod postgres;
 pub mod queue;
