@@ -273,6 +273,9 @@ struct Tally {
     imp_boards: u64,
     imps: f64,
     imps_sq: f64,
+    mp_boards: u64,
+    mp: f64,
+    mp_sq: f64,
 }
 
 /// One bot's results.
@@ -299,6 +302,10 @@ pub struct BotReport {
     /// with its 95% interval; `None` elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imps_per_board: Option<Estimate>,
+    /// Bridge's duplicate: mean matchpoint percentage per board, each table's result on a
+    /// board compared with every other table that played the deal, with its 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matchpoints: Option<Estimate>,
 }
 
 /// One bot's bids, in the games that bid (spades, ohhell).
@@ -367,6 +374,13 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
         t.imps += f64::from(imps);
         t.imps_sq += f64::from(imps * imps);
     }
+    for (bot, percent) in duplicate_matchpoints(bots, games) {
+        let k = names.iter().position(|n| **n == bot).expect("a listed bot");
+        let t = &mut tallies[k];
+        t.mp_boards += 1;
+        t.mp += percent;
+        t.mp_sq += percent * percent;
+    }
     names
         .iter()
         .zip(tallies)
@@ -387,6 +401,7 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
                 bags_per_hand: mean_ci(t.bid_hands, t.bags, t.bags_sq),
             }),
             imps_per_board: (t.imp_boards > 0).then(|| mean_ci(t.imp_boards, t.imps, t.imps_sq)),
+            matchpoints: (t.mp_boards > 0).then(|| mean_ci(t.mp_boards, t.mp, t.mp_sq)),
         })
         .collect()
 }
@@ -421,6 +436,46 @@ fn duplicate_imps(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(Str
             let imps = crate::bridge::imps::board_imps(ns_here, ns_there);
             out.push((x.clone(), imps));
             out.push((y.clone(), -imps));
+        }
+    }
+    out
+}
+
+/// Duplicate Bridge by matchpoints: every game of a deal whose partnerships are each one bot
+/// is a table; each board's North-South score is compared with those of every other table,
+/// and each pair gets its matchpoint percentage. Returns (bot, percentage) per pair per
+/// table per board; a deal played at one table compares with nothing.
+fn duplicate_matchpoints(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(String, f64)> {
+    use crate::bridge::matchpoints::{east_west, matchpoints, percentage};
+    let pairs = |f: &Fixture| -> Option<(String, String)> {
+        let s = &f.seating;
+        (s.len() == 4 && bots[s[0]] == bots[s[2]] && bots[s[1]] == bots[s[3]])
+            .then(|| (bots[s[0]].clone(), bots[s[1]].clone()))
+    };
+    let mut seeds: Vec<u64> = games.iter().map(|(f, _)| f.seed).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut out = Vec::new();
+    for seed in seeds {
+        let tables: Vec<((String, String), &[i32])> = games
+            .iter()
+            .filter(|(f, r)| f.seed == seed && !r.boards.is_empty())
+            .filter_map(|(f, r)| Some((pairs(f)?, r.boards.as_slice())))
+            .collect();
+        if tables.len() < 2 {
+            continue;
+        }
+        let boards = tables.iter().map(|(_, b)| b.len()).min().unwrap_or(0);
+        for board in 0..boards {
+            let scores: Vec<i32> = tables.iter().map(|(_, b)| b[board]).collect();
+            let ns = matchpoints(&scores);
+            let ew = east_west(&ns);
+            for (((north_south, east_west_pair), _), (n, e)) in
+                tables.iter().zip(ns.iter().zip(&ew))
+            {
+                out.push((north_south.clone(), percentage(*n, tables.len())));
+                out.push((east_west_pair.clone(), percentage(*e, tables.len())));
+            }
         }
     }
     out
@@ -575,5 +630,47 @@ mod tests {
         // Not a duplicate: a game of another deal compares with nothing.
         let lone = [(fixture(1, 0, 4), record(vec![620]))];
         assert!(summarize(&bots, &lone)[0].imps_per_board.is_none());
+        assert!(summarize(&bots, &lone)[0].matchpoints.is_none());
+    }
+
+    #[test]
+    fn duplicate_boards_score_by_matchpoints_across_every_table_of_the_deal() {
+        let record = |boards: Vec<i32>| MatchRecord {
+            points: Vec::new(),
+            winners: Vec::new(),
+            fallbacks: PerSeat::new(4),
+            bids: Vec::new(),
+            boards,
+        };
+        let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
+        // Four tables of one deal, one board: a sits North-South at two (620, 620), b at
+        // the other two (420, 650).
+        let games: Vec<_> = [620, 420, 620, 650]
+            .into_iter()
+            .enumerate()
+            .map(|(i, ns)| (fixture(1, i as u64, 4), record(vec![ns])))
+            .collect();
+        assert_eq!(games[0].0.seating[0], 0, "a North-South at the first table");
+        assert_eq!(games[1].0.seating[0], 1, "b North-South at the second");
+        let report = summarize(&bots, &games);
+        // North-South matchpoints (top 6): 620 beats 420 and ties 620: 3; 420: 0; 650: 6.
+        // a: 3/6 and 3/6 North-South, 6/6 and 0/6 East-West; b the rest.
+        let a = report[0].matchpoints.unwrap();
+        let b = report[1].matchpoints.unwrap();
+        assert!((a.mean - 50.0).abs() < 1e-9, "{a:?}");
+        assert!((b.mean - 50.0).abs() < 1e-9, "{b:?}");
+        // One more board where a's North-South results top the room.
+        let games: Vec<_> = [(620, 100), (420, 50), (620, 100), (650, 0)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (x, y))| (fixture(1, i as u64, 4), record(vec![x, y])))
+            .collect();
+        let a = summarize(&bots, &games)[0].matchpoints.unwrap();
+        // Board 2, North-South: 100 (a) 5, 50 (b) 2, 100 (a) 5, 0 (b) 0; a East-West at the
+        // b tables gets 6 - 2 and 6 - 0. a: (5 + 5 + 4 + 6) / 24 = 20/24 on board 2.
+        assert!(
+            (a.mean - (50.0 + 100.0 * 20.0 / 24.0) / 2.0).abs() < 1e-9,
+            "{a:?}"
+        );
     }
 }

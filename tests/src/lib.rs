@@ -466,17 +466,26 @@ pub fn short_options(variant: &str) -> Value {
         "tricks" => serde_json::json!({"target": 8}),
         "whist" => serde_json::json!({"target": 1}),
         "bridge" => serde_json::json!({"hands": 2}),
+        "spades" => serde_json::json!({"target": 100}),
+        "ohhell" => serde_json::json!({"players": 6, "schedule": "up"}),
+        "euchre" => serde_json::json!({"target": 3}),
         other => panic!("no short options for {other}"),
     }
 }
 
 /// Every variant's name.
-pub const VARIANTS: [&str; 5] = ["hearts", "filippa", "hearts5", "tricks", "whist"];
+pub const VARIANTS: [&str; 9] = [
+    "hearts", "filippa", "hearts5", "tricks", "whist", "spades", "ohhell", "euchre", "bridge",
+];
 
-/// Seats at a table of `variant`.
+/// Seats at a table of `variant` with its [`short_options`].
 #[must_use]
 pub fn players(variant: &str) -> usize {
-    if variant == "hearts5" { 5 } else { 4 }
+    match variant {
+        "hearts5" => 5,
+        "ohhell" => 6,
+        _ => 4,
+    }
 }
 
 /// Creates a table of `variant` and seats `n` people; the first is host and starts nothing.

@@ -281,7 +281,9 @@ async fn finished_bridge_boards_download_as_pbn() {
         let (status, head, text) = parlor_tests::http_raw(addr, "GET", &path, None).await;
         assert_eq!(status, 200, "{text}");
         assert!(
-            head.contains(&format!("attachment; filename=\"parlor-{id}-board-{n}.pbn\"")),
+            head.contains(&format!(
+                "attachment; filename=\"parlor-{id}-board-{n}.pbn\""
+            )),
             "{head}"
         );
         assert!(text.starts_with("% PBN 2.1"), "{text}");
@@ -291,7 +293,11 @@ async fn finished_bridge_boards_download_as_pbn() {
         assert_eq!(board.board.0, n + 1, "boards are numbered from 1");
         let dealt: Vec<CardSet> = serde_json::from_value(hand["dealt"].clone()).unwrap();
         for seat in 0..4u8 {
-            assert_eq!(board.deal[Seat(seat)], dealt[usize::from(seat)], "seat {seat}");
+            assert_eq!(
+                board.deal[Seat(seat)],
+                dealt[usize::from(seat)],
+                "seat {seat}"
+            );
         }
         assert_eq!(board.dealer.0, hand["dealer"].as_u64().unwrap() as u8);
         let calls: Vec<TableCall> = hand["calls"]
@@ -327,6 +333,25 @@ async fn finished_bridge_boards_download_as_pbn() {
                 assert_eq!(read, play, "the play in order");
             }
         }
+        // `parlor replay --pbn` writes the same board from the replay's JSON.
+        let file = dir.dir.path().join(format!("board{n}.json"));
+        std::fs::write(&file, hand.to_string()).expect("write");
+        let out = Command::new(parlor_bin())
+            .args(["replay", "--pbn", &file.to_string_lossy()])
+            .output()
+            .expect("run parlor replay");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            format!(
+                "% PBN 2.1\n% EXPORT\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            ),
+            text
+        );
         boards.push(text);
     }
     // The whole table in one file: the header once, then each board.

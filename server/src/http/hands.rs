@@ -174,7 +174,10 @@ fn board_pbn(hand: &HandReplay) -> Result<String, ReplayError> {
 fn pbn_file(name: &str, text: String) -> Response {
     (
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{name}\""),

@@ -364,6 +364,10 @@ mod tests {
         assert!(partnerships, "spades is rated by partnership");
         let euchre = parlor_shared::Variant::Euchre.facts();
         assert!(euchre.partnerships, "so is euchre");
+        assert!(
+            parlor_shared::Variant::Bridge.facts().partnerships,
+            "and bridge"
+        );
         // North/South (strong and heuristic) reach the target; East/West are two randoms.
         let entrants = four([
             Some("strong"),

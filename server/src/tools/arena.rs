@@ -150,19 +150,24 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Bridge's duplicate: IMPs per board against the other pair on the same boards.
+/// Bridge's duplicate: IMPs per board against the other pair on the same boards, and the
+/// matchpoint percentage against every table of the deal.
 fn print_imps(report: &[arena::BotReport]) {
     if report.iter().all(|r| r.imps_per_board.is_none()) {
         return;
     }
-    println!("{:<24} {:>26}", "bot", "IMPs/board (95% CI)");
+    println!(
+        "{:<24} {:>26} {:>28}",
+        "bot", "IMPs/board (95% CI)", "matchpoints % (95% CI)"
+    );
     for r in report {
-        if let Some(e) = &r.imps_per_board {
-            println!(
-                "{:<24} {:>+8.2} [{:>+6.2}, {:>+6.2}]",
-                r.bot, e.mean, e.low, e.high
-            );
-        }
+        let (Some(imps), Some(mp)) = (&r.imps_per_board, &r.matchpoints) else {
+            continue;
+        };
+        println!(
+            "{:<24} {:>+8.2} [{:>+6.2}, {:>+6.2}] {:>12.1} [{:>5.1}, {:>5.1}]",
+            r.bot, imps.mean, imps.low, imps.high, mp.mean, mp.low, mp.high
+        );
     }
 }
 

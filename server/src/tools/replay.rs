@@ -1,7 +1,6 @@
 //! `parlor replay FILE_OR_URL`: prints a finished hand (the JSON of
 //! `GET /api/tables/{id}/hands/{n}`, from a file, `-` for standard input, or an `http://` or
-//! `https://` URL)
-//! in the compact card notation.
+//! `https://` URL) in the compact card notation, or with `--pbn` a Bridge board as PBN.
 
 use std::io::Read;
 use std::time::Duration;
@@ -17,12 +16,26 @@ pub struct ReplayArgs {
     /// A replay file, `-` for standard input, or the hand's URL
     /// (`https://HOST/api/tables/ID/hands/N`, or `http://`).
     pub source: String,
+    /// Print a Bridge board in Portable Bridge Notation instead.
+    #[arg(long)]
+    pub pbn: bool,
 }
 
 /// Reads the hand and prints it.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let hand = read_hand(&args.source)?;
-    print!("{}", hand.to_text());
+    if args.pbn {
+        let Some(text) = hand.to_pbn() else {
+            bail!(
+                "hand {} is a {} hand: PBN is for Bridge boards only",
+                hand.number,
+                hand.variant
+            );
+        };
+        print!("{text}");
+    } else {
+        print!("{}", hand.to_text());
+    }
     Ok(())
 }
 
