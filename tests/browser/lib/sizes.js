@@ -1,8 +1,12 @@
 // The layout matrix: the screen sizes the layout and clipped-text tests check the page at.
 
-/** Phones upright and sideways, a tablet both ways, the common laptops and desktops. */
+/**
+ * Phones upright and sideways, a tablet both ways, the common laptops and desktops, and the
+ * two commonest laptops at 200% zoom (1280×800 and 1366×768 halved: the page gets half the CSS
+ * pixels, each drawn twice as large).
+ */
 export const SIZES = [
-  [360, 740], [375, 667], [390, 844], [740, 360], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
+  [360, 740], [375, 667], [390, 844], [740, 360], [640, 400], [683, 384], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
 ];
 
 /**
