@@ -903,7 +903,8 @@ pub struct CreateTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// A practice table's board as PBN text (bridge): its `Deal` and `Board` tags become the
-    /// options `deal` and `board`, so every board deals those hands. Other tags are ignored.
+    /// options `deal` and `board`, so every board deals those hands. An auction or play it
+    /// records must still be legal (the reader checks them); the table plays its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pbn: Option<String>,
 }

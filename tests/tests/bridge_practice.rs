@@ -3,10 +3,17 @@
 //! names, with no commitment (a fixed deal is not dealt from a secret); a bad board is
 //! refused with 400 and the PBN reader's reason.
 
+use std::sync::Arc;
+
+use parlor_server::Config;
+use parlor_server::http::AppState;
+use parlor_server::store::SqliteStore;
+use parlor_server::store::hands::HandReplay;
+use parlor_server::tools::verify::check;
 use parlor_shared::bridge::Vulnerability;
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{CardSet, Event, Seat};
-use parlor_tests::{TestServer, http, seat_players, start};
+use parlor_tests::{Rng, TestServer, http, play_to_end, seat_players, start};
 use serde_json::json;
 
 /// A board as another program writes it: comments, an auction and tags the table ignores.
@@ -39,7 +46,10 @@ fn expected(seat: Seat) -> CardSet {
 
 #[tokio::test]
 async fn each_seat_is_dealt_its_hand_of_the_pbn_board() {
-    let server = TestServer::start().await;
+    // A store, for the finished board's record.
+    let store = SqliteStore::in_memory().expect("a store in memory");
+    let server =
+        TestServer::with_state(AppState::new(Config::default()).with_store(Arc::new(store))).await;
     let id = server
         .create_table(json!({"variant": "bridge", "options": {"hands": 1}, "pbn": BOARD}))
         .await;
@@ -120,6 +130,30 @@ async fn each_seat_is_dealt_its_hand_of_the_pbn_board() {
         assert_eq!(seat, me);
         assert_eq!(cards, expected(me), "{me}");
     }
+
+    // The finished board's record: no commitment, no secret, and `parlor verify` says why.
+    play_to_end(&mut clients, &mut Rng::new(6)).await;
+    let (status, record) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{id}/hands/0"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["commitment"], serde_json::Value::Null, "{record}");
+    assert_eq!(
+        record["result"]["secret"],
+        serde_json::Value::Null,
+        "{record}"
+    );
+    let replay: HandReplay = serde_json::from_value(record).unwrap();
+    assert_eq!(replay.dealt[0], expected(Seat(0)));
+    let refused = check(&replay).unwrap_err().to_string();
+    assert!(
+        refused.contains("fixed deal") && refused.contains("no fair deal to verify"),
+        "{refused}"
+    );
     server.stop().await;
 }
 
