@@ -60,6 +60,10 @@ async fn each_seat_is_dealt_its_hand_of_the_pbn_board() {
         "N:AKJ9742.A2.73.K6 3.T763.T652.A972 86.K854.AQ9.T843 QT5.QJ9.KJ84.QJ5"
     );
     assert_eq!(info["options"]["board"], 6);
+    assert_eq!(
+        info["practice"], true,
+        "whoever knows the deal knows every hand"
+    );
 
     let mut clients = seat_players(&server, &id, 4).await;
     start(&mut clients).await;
