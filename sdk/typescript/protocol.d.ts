@@ -1157,6 +1157,13 @@ export type Hash32 = string;
  */
 export type PassDirection = 'left' | 'right' | 'across';
 /**
+ * Four hands as PBN's Deal tag writes them: the first hand's compass letter (N, E, S or W) and a colon, then the hands clockwise from it separated by spaces, each as spades.hearts.diamonds.clubs with ranks from the ace down (T for ten), e.g. "N:AKJ9742.A2.73.K6 3.T763.T652.A972 86.K854.AQ9.T843 QT5.QJ9.KJ84.QJ5". Thirteen cards each, the 52 cards of the deck. The server writes it from North.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "FixedDeal".
+ */
+export type FixedDeal = string;
+/**
  * One value per seat, seat 0 first.
  *
  * @maxItems 7
@@ -1458,6 +1465,12 @@ export interface CreateTable {
   options?: Options & {
     [k: string]: unknown;
   };
+  /**
+   * A practice table's board as PBN text (bridge): its `Deal` and `Board` tags become the
+   * options `deal` and `board`, so every board deals those hands. An auction or play it
+   * records must still be legal (the reader checks them); the table plays its own.
+   */
+  pbn?: string | null;
   /**
    * The first match's deal seed, for reproducible games (random when absent). Never shown
    * to clients: it determines every hand.
@@ -1936,6 +1949,17 @@ export interface Options {
    * How far behind a side must be to bid blind nil (spades).
    */
   blind_nil_behind?: number | null;
+  /**
+   * The board number the fixed `deal` is played as: it names the dealer and who is
+   * vulnerable, as in duplicate (bridge; 1 unless set, and only with `deal`).
+   */
+  board?: number | null;
+  /**
+   * A practice table's deal: every board is dealt these four hands instead of shuffled
+   * ones, written as PBN's `Deal` tag value (bridge). Not dealt from the table's secret, so
+   * its hands carry no commitment. Not in the lobby's option list: set up from a PBN board.
+   */
+  deal?: FixedDeal | null;
   /**
    * A defender may defend alone (euchre).
    */

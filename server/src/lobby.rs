@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dashmap::DashMap;
-use parlor_shared::protocol::{CreateTable, TableInfo};
+use parlor_shared::protocol::{CreateTable, PbnSetupError, TableInfo};
 use parlor_shared::rules::OptionsError;
 use tokio_util::sync::CancellationToken;
 
@@ -35,6 +35,9 @@ pub enum LobbyError {
     /// Rule options the variant does not take.
     #[error(transparent)]
     BadOptions(#[from] OptionsError),
+    /// A practice table's PBN board that cannot be read.
+    #[error(transparent)]
+    BadPbn(#[from] PbnSetupError),
 }
 
 /// Every open table. Cheap to clone: all clones share one directory, behind one pointer.
@@ -308,6 +311,7 @@ impl Lobby {
         if self.inner.tables.len() >= self.inner.max_tables {
             return Err(LobbyError::TooManyTables(self.inner.max_tables));
         }
+        request.take_pbn()?;
         request.table_options.tidy();
         request
             .table_options

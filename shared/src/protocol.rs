@@ -902,6 +902,42 @@ pub struct CreateTable {
     /// to clients: it determines every hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// A practice table's board as PBN text (bridge): its `Deal` and `Board` tags become the
+    /// options `deal` and `board`, so every board deals those hands. An auction or play it
+    /// records must still be legal (the reader checks them); the table plays its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pbn: Option<String>,
+}
+
+/// Why a create request's PBN board cannot set up a table.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PbnSetupError {
+    /// The text is not a board the PBN reader understands.
+    #[error("bad PBN board: {0}")]
+    Pbn(#[from] crate::bridge::pbn::PbnError),
+    /// Its deal is not four hands of the standard deck.
+    #[error("bad PBN board: {0}")]
+    Deal(#[from] crate::rules::DealError),
+    /// The deal was given both as PBN and in the options.
+    #[error("give the deal once: as `pbn`, or as the options `deal` and `board`")]
+    Twice,
+}
+
+impl CreateTable {
+    /// Moves the `pbn` board's deal and number into the options (`pbn` is then `None`), so
+    /// the table is created, stored and shown as if they had been given as options.
+    pub fn take_pbn(&mut self) -> Result<(), PbnSetupError> {
+        let Some(text) = self.pbn.take() else {
+            return Ok(());
+        };
+        if self.options.deal.is_some() || self.options.board.is_some() {
+            return Err(PbnSetupError::Twice);
+        }
+        let board = crate::bridge::pbn::read(&text)?;
+        self.options.deal = Some(crate::rules::FixedDeal::new(&board.deal)?);
+        self.options.board = Some(board.board.0);
+        Ok(())
+    }
 }
 
 /// The answer to `POST /api/tables`.

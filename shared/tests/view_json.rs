@@ -11,8 +11,8 @@ use parlor_shared::deck::DeckRng;
 use parlor_shared::fair::Hash32;
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::rules::{
-    BadCard, CompletedTrick, Event, HandResult, Legal, Moon, OhHellScoring, PassDirection, Rules,
-    Schedule,
+    BadCard, CompletedTrick, Event, FixedDeal, HandResult, Legal, Moon, OhHellScoring,
+    PassDirection, Rules, Schedule,
 };
 use parlor_shared::view::BlindView;
 use parlor_shared::view::json::{
@@ -82,6 +82,10 @@ fn short(variant: Variant, knob: u8) -> Options {
         Variant::Bridge => {
             options.hands = Some(1 + u32::from(knob % 3));
             options.rubber = Some(knob & 4 != 0);
+            if knob & 8 != 0 {
+                options.deal = Some(practice_deal());
+                options.board = Some(1 + u32::from(knob >> 4));
+            }
         }
         Variant::Euchre => {
             options.target = Some(3 + i32::from(knob % 3));
@@ -140,7 +144,16 @@ fn any_options(bits: u64, ints: &[i32]) -> Options {
         alone: on(32).then_some(on(33)),
         defend_alone: on(34).then_some(on(35)),
         rubber: on(36).then_some(on(37)),
+        deal: on(38).then(practice_deal),
+        board: on(39).then_some(ints[0] as u32),
     }
+}
+
+/// A fixed deal, as a practice table is set up with.
+fn practice_deal() -> FixedDeal {
+    "N:AKJ9742.A2.73.K6 3.T763.T652.A972 86.K854.AQ9.T843 QT5.QJ9.KJ84.QJ5"
+        .parse()
+        .unwrap()
 }
 
 /// `msg` written by hand, after asserting it is one of the messages written by hand.

@@ -93,6 +93,7 @@ impl From<LobbyError> for AppError {
             LobbyError::TooManyTables(limit) => AppError::TooManyTables(limit),
             LobbyError::BadTableOptions(why) => AppError::BadTableOptions(why),
             LobbyError::BadOptions(err) => err.into(),
+            LobbyError::BadPbn(err) => AppError::BadOptions(err.to_string()),
         }
     }
 }

@@ -163,15 +163,30 @@ fn parse_create(body: Value) -> Result<CreateTable, AppError> {
             AppError::BadRequest("`seed` must be a whole number from 0 to 2^64-1".into())
         })?),
     };
+    let pbn = match fields.remove("pbn") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text),
+        Some(_) => {
+            return Err(AppError::BadRequest(
+                "`pbn` must be a string: a PBN board's text".into(),
+            ));
+        }
+    };
     if let Some(name) = fields.keys().next() {
         return Err(AppError::BadRequest(format!(
-            "unknown field `{name}`: expected variant, options, table_options, seed"
+            "unknown field `{name}`: expected variant, options, table_options, seed, pbn"
         )));
     }
-    Ok(CreateTable {
+    let mut request = CreateTable {
         variant,
         options,
         table_options,
         seed,
-    })
+        pbn,
+    };
+    // A bad PBN board is refused here, before any quota or other node is asked.
+    request
+        .take_pbn()
+        .map_err(|err| AppError::BadOptions(err.to_string()))?;
+    Ok(request)
 }

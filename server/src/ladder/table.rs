@@ -46,6 +46,7 @@ pub async fn play_one(
             ..TableOptions::default()
         },
         seed: Some(seed),
+        pbn: None,
     };
     let info = match lobby.create(request) {
         Ok((info, _host_key)) => info,

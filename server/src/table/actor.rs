@@ -300,6 +300,12 @@ struct TableActor {
 }
 
 impl TableActor {
+    /// A practice table: its creator chose the deals, by a seed or a fixed deal, so whoever
+    /// knows that knows every hand; everyone is told.
+    fn is_practice(&self) -> bool {
+        self.seed.is_some() || self.options.deal.is_some()
+    }
+
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self) {
         tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
@@ -645,7 +651,7 @@ impl TableActor {
             table_options: self.table_options.clone(),
             spectators: self.spectators.len() as u32,
             matches_played: self.matches_played,
-            practice: self.seed.is_some(),
+            practice: self.is_practice(),
         }
     }
 }

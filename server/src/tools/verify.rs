@@ -2,6 +2,8 @@
 //! the revealed secret by the recipe of `docs/FAIRNESS.md` (`parlor_shared::fair`), checks
 //! that the secret hashes to the commitment published when the hand started, and that every
 //! seat was dealt exactly what the record shows. Any mismatch is an error (non-zero exit).
+//! A practice table's fixed deal (Bridge's `deal` option) was not dealt from a secret, so it
+//! has nothing to verify, and says so.
 //!
 //! Input: a finished hand (the JSON of `GET /api/tables/{id}/hands/{n}`, from a file, `-` or
 //! the URL), or `--secret` with `--variant` and `--dealer` to print a deal from scratch. The
@@ -94,6 +96,11 @@ pub fn check(hand: &HandReplay) -> anyhow::Result<String> {
         "table {} hand {} (match {}, hand {})",
         hand.table, hand.number, hand.match_no, hand.hand
     );
+    if hand.options.deal.is_some() {
+        bail!(
+            "{where_}: a practice table's fixed deal (the `deal` option), set by a person rather than dealt from a secret: there is no commitment, and no fair deal to verify"
+        );
+    }
     let (Some(commitment), Some(secret)) = (hand.commitment, hand.result.secret) else {
         bail!(
             "{where_}: no commitment and secret to check (dealt before fair deals, or not a Parlor replay of a fair deal)"

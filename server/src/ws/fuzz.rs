@@ -136,6 +136,7 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
                 ..TableOptions::default()
             },
             seed: Some(seed),
+            pbn: None,
         })
         .expect("a table")
         .0;

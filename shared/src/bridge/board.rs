@@ -93,7 +93,8 @@ const CYCLE: [Vulnerability; 16] = {
 impl Board {
     /// Where in the 16-board cycle this board is (0..16); board 0 is read as board 16.
     fn slot(self) -> usize {
-        (self.0 + 15) as usize % 16
+        // Reduced first, so that no board number overflows (a PBN file may say anything).
+        (self.0 % 16 + 15) as usize % 16
     }
 
     /// The dealer: North on board 1, then clockwise.

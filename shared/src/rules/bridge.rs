@@ -41,6 +41,8 @@ pub(super) struct Bridge {
     rubber: Option<Rubber>,
     /// The board being played.
     board: Board,
+    /// At a practice table with a fixed deal, the board number every hand is played as.
+    fixed_board: Option<Board>,
     /// Its auction.
     auction: Auction,
 }
@@ -52,6 +54,7 @@ impl Bridge {
             rubber: rules.rubber.then(Rubber::new),
             hand: 0,
             board: Board(1),
+            fixed_board: rules.deal.map(|_| Board(rules.board)),
             auction: Auction::new(Seat(0)),
         }
     }
@@ -69,6 +72,12 @@ impl Bridge {
         }
     }
 
+    /// The board played as the hand numbered `hand` (from 0): a fixed deal's board every
+    /// time, else 1 to 16 and round again.
+    fn board_of(&self, hand: u32) -> Board {
+        self.fixed_board.unwrap_or(Board(hand % 16 + 1))
+    }
+
     /// The contract, once the auction has ended in one.
     fn contract(&self) -> Option<Contract> {
         self.auction.contract()
@@ -76,14 +85,15 @@ impl Bridge {
 }
 
 impl VariantRules for Bridge {
-    /// Boards go 1 to 16 and round again; the board's number names the dealer.
+    /// Boards go 1 to 16 and round again (a fixed deal keeps its board); the board's number
+    /// names the dealer.
     fn dealer(&self, hand: u32) -> Option<Seat> {
-        Some(board_of(hand).dealer())
+        Some(self.board_of(hand).dealer())
     }
 
     fn start_hand(&mut self, hand: u32, _deck: &[Card], _dealt: usize) -> HandSetup {
         self.hand = hand;
-        self.board = board_of(hand);
+        self.board = self.board_of(hand);
         self.auction = Auction::new(self.board.dealer());
         HandSetup::PLAIN
     }
@@ -214,11 +224,6 @@ impl VariantRules for Bridge {
         let over = hand + 1 >= self.boards || self.rubber.as_ref().is_some_and(Rubber::is_over);
         over.then(|| highest(totals))
     }
-}
-
-/// The board played as the hand numbered `hand` (from 0): 1 to 16, then again.
-fn board_of(hand: u32) -> Board {
-    Board(hand % 16 + 1)
 }
 
 /// What clients need to know to follow and draw a board of bridge.

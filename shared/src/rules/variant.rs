@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::fixed_deal::FixedDeal;
 use crate::deck::Deck;
 
 /// Which game is played at a table.
@@ -478,6 +479,15 @@ pub struct Options {
     /// Rubber scoring instead of duplicate (bridge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rubber: Option<bool>,
+    /// A practice table's deal: every board is dealt these four hands instead of shuffled
+    /// ones, written as PBN's `Deal` tag value (bridge). Not dealt from the table's secret, so
+    /// its hands carry no commitment. Not in the lobby's option list: set up from a PBN board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<FixedDeal>,
+    /// The board number the fixed `deal` is played as: it names the dealer and who is
+    /// vulnerable, as in duplicate (bridge; 1 unless set, and only with `deal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
 }
 
 /// The resolved rules of one table: a variant and every option's value.
@@ -527,6 +537,10 @@ pub struct Rules {
     pub defend_alone: bool,
     /// Bridge: rubber scoring instead of duplicate.
     pub rubber: bool,
+    /// Bridge: the four hands every board is dealt, instead of shuffled ones.
+    pub deal: Option<FixedDeal>,
+    /// Bridge: the board number a fixed deal is played as (dealer and vulnerability).
+    pub board: u32,
 }
 
 impl Rules {
@@ -563,6 +577,7 @@ impl Rules {
                 variant,
             });
         }
+        let board = fixed_board(variant, options)?;
         let target = options.target.unwrap_or(match variant {
             Variant::Tricks => 1000,
             Variant::Whist => 5,
@@ -616,6 +631,8 @@ impl Rules {
             alone: options.alone.unwrap_or(true),
             defend_alone: options.defend_alone.unwrap_or(false),
             rubber: options.rubber.unwrap_or(false),
+            deal: options.deal,
+            board,
         })
     }
 
@@ -692,11 +709,43 @@ impl Rules {
             Variant::Bridge => {
                 options.hands = Some(self.hands);
                 options.rubber = Some(self.rubber);
+                // Spelled out only at a practice table: other tables keep their options, and
+                // so their stored records and views, byte for byte.
+                if self.deal.is_some() {
+                    options.deal = self.deal;
+                    options.board = Some(self.board);
+                }
             }
         }
         options
     }
 }
+
+/// The board number of a fixed deal: `deal` and `board` are Bridge's practice-table options,
+/// not in the lobby's list (they are set up from a PBN board), and `board` needs a `deal`.
+fn fixed_board(variant: Variant, options: &Options) -> Result<u32, OptionsError> {
+    let given = [
+        ("deal", options.deal.is_some()),
+        ("board", options.board.is_some()),
+    ];
+    if variant != Variant::Bridge
+        && let Some((name, _)) = given.iter().find(|(_, set)| *set)
+    {
+        return Err(OptionsError::NotForVariant {
+            option: name,
+            variant,
+        });
+    }
+    if options.board.is_some() && options.deal.is_none() {
+        return Err(OptionsError::BoardWithoutDeal);
+    }
+    let board = options.board.unwrap_or(1);
+    in_range("board", board.into(), 1, MAX_BOARD.into())?;
+    Ok(board)
+}
+
+/// The highest board number a fixed deal may be played as.
+const MAX_BOARD: u32 = 9999;
 
 /// Refuses an option's value outside `min..=max`.
 fn in_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<(), OptionsError> {
@@ -767,6 +816,9 @@ pub enum OptionsError {
         /// Largest allowed.
         max: i64,
     },
+    /// A board number with no fixed deal to play as it.
+    #[error("the option `board` numbers a fixed `deal`: give the deal too")]
+    BoardWithoutDeal,
 }
 
 #[cfg(test)]

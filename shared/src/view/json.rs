@@ -590,6 +590,8 @@ fn write_options(out: &mut String, options: &Options) {
         alone,
         defend_alone,
         rubber,
+        deal,
+        board,
     } = options;
     let mut first = true;
     let mut key = |out: &mut String, name: &str| {
@@ -691,6 +693,17 @@ fn write_options(out: &mut String, options: &Options) {
             key(out, name);
             boolean(out, *value);
         }
+    }
+    if let Some(deal) = deal {
+        // A PBN deal is compass letters, ranks, dots, a colon and spaces: nothing to escape.
+        key(out, "deal");
+        out.push('"');
+        out.push_str(&deal.to_string());
+        out.push('"');
+    }
+    if let Some(board) = board {
+        key(out, "board");
+        uint(out, u64::from(*board));
     }
     out.push_str(if first { "{}" } else { "}" });
 }

@@ -50,7 +50,7 @@ impl TableActor {
                 seat: Some(seat),
                 token: Some(token),
                 host: self.host == Some(seat),
-                practice: self.seed.is_some(),
+                practice: self.is_practice(),
                 name: self.seats[seat.index()].name.clone(),
             },
         );
@@ -145,7 +145,7 @@ impl TableActor {
                 seat: None,
                 token: None,
                 host: false,
-                practice: self.seed.is_some(),
+                practice: self.is_practice(),
                 name: None,
             },
         );

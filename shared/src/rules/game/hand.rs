@@ -66,8 +66,12 @@ impl Game {
         }
         self.deal_secret = None;
         self.deal_commitment = None;
+        // A stacked deck comes first (a bot's sampled deal must not be replaced by the real
+        // one); a fixed deal is not dealt from the secret, so it has no commitment.
         let deck = if !self.stacked.is_empty() {
             self.stacked.remove(0)
+        } else if let Some(fixed) = &self.rules.deal {
+            fixed.deal_order(self.dealer)
         } else if let Some(master) = &self.master {
             let secret = fair::hand_secret(master, self.hand);
             self.deal_secret = Some(secret);
