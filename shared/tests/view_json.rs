@@ -80,7 +80,7 @@ fn short(variant: Variant, knob: u8) -> Options {
             }
         }
         Variant::Bridge => {
-            options.hands = Some(1 + u32::from(knob % 3));
+            options.hands = Some(2 + u32::from(knob % 2));
             options.rubber = Some(knob & 4 != 0);
             if knob & 8 != 0 {
                 options.deal = Some(practice_deal());
@@ -88,7 +88,8 @@ fn short(variant: Variant, knob: u8) -> Options {
             }
         }
         Variant::Euchre => {
-            options.target = Some(3 + i32::from(knob % 3));
+            // A hand is only five tricks: a match to 3 could end in two hands.
+            options.target = Some(5 + i32::from(knob % 3));
             if knob & 4 != 0 {
                 options.stick_the_dealer = Some(knob & 8 == 0);
                 options.alone = Some(knob & 16 == 0);
@@ -287,7 +288,8 @@ proptest! {
         let mut cache = ViewCache::default();
         for variant in Variant::ALL {
             let checked = check_match(variant, knob, seed, fair, &mut cache);
-            prop_assert!(checked > 100, "{variant}: only {checked} views");
+            // A short match: even Bridge's boards all passed out make dozens of views.
+            prop_assert!(checked > 40, "{variant}: only {checked} views");
         }
     }
 }

@@ -639,7 +639,7 @@ impl TableActor {
         TableInfo {
             id: self.id.clone(),
             variant: self.variant,
-            options: self.options.clone(),
+            options: self.options.shown(),
             status: self.status,
             seats: self
                 .seats

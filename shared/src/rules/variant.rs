@@ -490,6 +490,18 @@ pub struct Options {
     pub board: Option<u32>,
 }
 
+impl Options {
+    /// These options as the players and the lobby are shown them: a practice table's fixed
+    /// `deal` is every hand of the board, so it stays with the table and its stored log.
+    #[must_use]
+    pub fn shown(&self) -> Options {
+        Options {
+            deal: None,
+            ..self.clone()
+        }
+    }
+}
+
 /// The resolved rules of one table: a variant and every option's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {

@@ -242,7 +242,7 @@ impl PlayerView {
         let trick = game.trick();
         PlayerView {
             variant: game.variant(),
-            options: game.rules().options(),
+            options: game.rules().options().shown(),
             seat: viewer,
             players: n,
             phase: game.phase(),

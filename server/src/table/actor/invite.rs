@@ -18,7 +18,7 @@ impl TableActor {
         self.check_free(seat)?;
         Ok(Invitable {
             variant: self.variant,
-            options: self.options.clone(),
+            options: self.options.shown(),
         })
     }
 }
