@@ -406,16 +406,19 @@ pub fn summarize(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<BotRe
         .collect()
 }
 
+/// The bots of a game's two partnerships (North-South, East-West) when each is one bot.
+fn partnerships(bots: &[String], fixture: &Fixture) -> Option<(String, String)> {
+    let s = &fixture.seating;
+    (s.len() == 4 && bots[s[0]] == bots[s[2]] && bots[s[1]] == bots[s[3]])
+        .then(|| (bots[s[0]].clone(), bots[s[1]].clone()))
+}
+
 /// Duplicate Bridge: each board of a deal played by pair `x` North-South against `y` is
 /// compared with the same board played by `y` North-South against `x` (the schedule's next
 /// rotation), in IMPs; each comparison gives `x` its IMPs and `y` the opposite. Returns (bot,
 /// IMPs) per pair per board compared.
 fn duplicate_imps(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(String, i32)> {
-    let pairs = |f: &Fixture| -> Option<(String, String)> {
-        let s = &f.seating;
-        (s.len() == 4 && bots[s[0]] == bots[s[2]] && bots[s[1]] == bots[s[3]])
-            .then(|| (bots[s[0]].clone(), bots[s[1]].clone()))
-    };
+    let pairs = |f: &Fixture| partnerships(bots, f);
     let mut out = Vec::new();
     let mut used = vec![false; games.len()];
     for (i, (here, record)) in games.iter().enumerate() {
@@ -447,11 +450,7 @@ fn duplicate_imps(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(Str
 /// table per board; a deal played at one table compares with nothing.
 fn duplicate_matchpoints(bots: &[String], games: &[(Fixture, MatchRecord)]) -> Vec<(String, f64)> {
     use crate::bridge::matchpoints::{east_west, matchpoints, percentage};
-    let pairs = |f: &Fixture| -> Option<(String, String)> {
-        let s = &f.seating;
-        (s.len() == 4 && bots[s[0]] == bots[s[2]] && bots[s[1]] == bots[s[3]])
-            .then(|| (bots[s[0]].clone(), bots[s[1]].clone()))
-    };
+    let pairs = |f: &Fixture| partnerships(bots, f);
     let mut seeds: Vec<u64> = games.iter().map(|(f, _)| f.seed).collect();
     seeds.sort_unstable();
     seeds.dedup();
@@ -606,15 +605,19 @@ mod tests {
         assert!((b.made.mean - 1.0).abs() < 1e-12);
     }
 
-    #[test]
-    fn duplicate_boards_compare_the_pairs_in_imps() {
-        let record = |boards: Vec<i32>| MatchRecord {
+    /// A Bridge match's record with only its boards' North-South scores.
+    fn record(boards: Vec<i32>) -> MatchRecord {
+        MatchRecord {
             points: Vec::new(),
             winners: Vec::new(),
             fallbacks: PerSeat::new(4),
             bids: Vec::new(),
             boards,
-        };
+        }
+    }
+
+    #[test]
+    fn duplicate_boards_compare_the_pairs_in_imps() {
         let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
         // The same deal: a North-South first (620, then -50), b North-South next (420, 100).
         let games = [
@@ -635,13 +638,6 @@ mod tests {
 
     #[test]
     fn duplicate_boards_score_by_matchpoints_across_every_table_of_the_deal() {
-        let record = |boards: Vec<i32>| MatchRecord {
-            points: Vec::new(),
-            winners: Vec::new(),
-            fallbacks: PerSeat::new(4),
-            bids: Vec::new(),
-            boards,
-        };
         let bots: Vec<String> = ["a", "b", "a", "b"].iter().map(|s| s.to_string()).collect();
         // Four tables of one deal, one board: a sits North-South at two (620, 620), b at
         // the other two (420, 650).

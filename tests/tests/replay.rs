@@ -9,7 +9,7 @@ use std::process::Command;
 
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::{CardSet, Event, Seat};
-use parlor_tests::{WsClient, http};
+use parlor_tests::http;
 use serde_json::{Value, json};
 use support::{Backend, Storage, parlor_bin, play_moves};
 
@@ -45,12 +45,7 @@ async fn finished_hands_are_served_face_up_and_the_hand_in_play_is_refused(backe
     get(addr, &format!("{hands}/0"), 404, Some("no_such_hand")).await;
     get(addr, &format!("{hands}/zero"), 404, Some("no_such_hand")).await;
 
-    let mut clients = Vec::new();
-    for i in 0..4 {
-        let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
-        clients.push(client);
-    }
+    let mut clients = support::join_four(addr, &id).await;
     clients[0].send(&ClientMsg::Start {}).await;
     let (_, last) = play_moves(&mut clients, 10, |_, _| false).await;
     clients[last.expect("a mover")].snapshot().await;
@@ -167,12 +162,7 @@ async fn parlor_replay_prints_a_finished_hand_in_compact_notation(backend: Backe
     let body = json!({"variant": "whist", "options": {"target": 8}, "seed": 3});
     let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
     let id = created["id"].as_str().expect("an id").to_string();
-    let mut clients = Vec::new();
-    for i in 0..4 {
-        let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
-        clients.push(client);
-    }
+    let mut clients = support::join_four(addr, &id).await;
     clients[0].send(&ClientMsg::Start {}).await;
     // Whist: a hand is 52 cards; play it and one more card.
     let (_, last) = play_moves(&mut clients, 53, |_, _| false).await;
@@ -257,12 +247,7 @@ async fn finished_bridge_boards_download_as_pbn() {
     let body = json!({"variant": "bridge", "options": {"hands": 2}, "seed": 12});
     let (_, created) = http(addr, "POST", "/api/tables", Some(&body)).await;
     let id = created["id"].as_str().expect("an id").to_string();
-    let mut clients = Vec::new();
-    for i in 0..4 {
-        let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
-        clients.push(client);
-    }
+    let mut clients = support::join_four(addr, &id).await;
     clients[0].send(&ClientMsg::Start {}).await;
     // Not finished: no board to download yet.
     get(

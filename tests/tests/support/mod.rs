@@ -328,14 +328,20 @@ pub async fn started_hearts_table(addr: SocketAddr, target: i32) -> (String, Vec
     let (status, reply) = parlor_tests::http(addr, "POST", "/api/tables", Some(&body)).await;
     assert_eq!(status, 201, "{reply}");
     let id = reply["id"].as_str().expect("an id").to_string();
+    let mut clients = join_four(addr, &id).await;
+    clients[0].send(&ClientMsg::Start {}).await;
+    (id, clients)
+}
+
+/// Four remote clients, `p0` to `p3`, joined at table `id` (one to a seat).
+pub async fn join_four(addr: SocketAddr, id: &str) -> Vec<WsClient> {
     let mut clients = Vec::new();
     for i in 0..4 {
         let mut client = WsClient::connect(addr).await;
-        client.join(&id, &format!("p{i}")).await;
+        client.join(id, &format!("p{i}")).await;
         clients.push(client);
     }
-    clients[0].send(&ClientMsg::Start {}).await;
-    (id, clients)
+    clients
 }
 
 /// Which store a test's servers keep their tables in.
