@@ -43,7 +43,7 @@ import { sortEngine } from './cards.js';
  * @typedef {{ bid: { level: number, strain: string }, doubled: 'undoubled' | 'doubled' | 'redoubled', declarer: number }} Contract
  * @typedef {{ seat: number, tricks: number, cards: Card[], accepted: number[] }} ClaimView
  * @typedef {{ board: number, vulnerability: string, contract: Contract | null, dummy: { seat: number, cards: Card[] } | null,
- *   claim: ClaimView | null }} BridgeView
+ *   claim: ClaimView | null, claims_rejected?: number }} BridgeView
  */
 /** @typedef {Plain<import('../sdk/typescript/protocol.js').PlayerView> & { bridge?: BridgeView | null }} PlayerView */
 
@@ -492,8 +492,8 @@ function bridgeEvent(view, event, facts, mySeat) {
         v.to_act = v.to_act.filter((s) => s !== event.seat);
         return v;
       }
-      // A rejection withdraws the claim: play goes on where it stopped.
-      v.bridge = { ...bridge, claim: null };
+      // A rejection withdraws the claim (counted, as the server does): play goes on where it stopped.
+      v.bridge = { ...bridge, claim: null, claims_rejected: (bridge.claims_rejected ?? 0) + 1 };
       const plays = v.trick.plays;
       const next = plays.length ? (plays[plays.length - 1].seat + 1) % v.players : v.trick.leader;
       v.to_act = [playerOf(v, next)];

@@ -1720,6 +1720,10 @@ export interface BridgeView {
    */
   claim?: ClaimView | null;
   /**
+   * Claims the defenders rejected this board (absent while none was).
+   */
+  claims_rejected?: number;
+  /**
    * The contract, once the auction has ended in one.
    */
   contract?: Contract | null;

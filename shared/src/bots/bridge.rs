@@ -8,7 +8,7 @@ use super::bridge_seen::{BridgeSeen, PlaySeen};
 use super::strong_bridge::{Budget, strong_card_until};
 use crate::bridge::dds::{Position, solve_position};
 use crate::bridge::{Auction, Board, Call as BridgeCall};
-use crate::card::CardSet;
+use crate::card::{CardSet, Suit};
 use crate::rules::{Action, Call, Legal, Phase};
 use crate::seat::{PerSeat, Seat};
 use crate::view::PlayerView;
@@ -75,9 +75,9 @@ pub fn heuristic(view: &PlayerView) -> Option<Action> {
     let seen = seen(view)?;
     match view.legal {
         Legal::Call { .. } => Some(Action::Call(Call::from(natural_call(&seen)))),
-        Legal::Play { .. } => Some(Action::Play {
+        Legal::Play { .. } => sure_claim(view).or(Some(Action::Play {
             card: heuristic_card(&seen),
-        }),
+        })),
         Legal::AnswerClaim { .. } => Some(Action::AnswerClaim {
             accept: claim_holds(view),
         }),
@@ -91,11 +91,53 @@ pub fn heuristic(view: &PlayerView) -> Option<Action> {
 pub fn strong(view: &PlayerView, seed: u64, stop: &dyn Fn() -> bool) -> Option<Action> {
     let seen = seen(view)?;
     match view.legal {
-        Legal::Play { cards } if cards.len() > 1 => Some(Action::Play {
+        Legal::Play { cards } if cards.len() > 1 => sure_claim(view).or(Some(Action::Play {
             card: strong_card_until(&seen, seed, &Budget::DEFAULT, stop),
-        }),
+        })),
         _ => heuristic(view),
     }
+}
+
+/// Declarer's claim of every trick left, made only when it cannot fail: declarer's side is on
+/// lead to an empty trick, the defenders hold no trump, and each card declarer and dummy hold
+/// beats every card the defenders hold in its suit, so whichever is led wins and keeps the lead
+/// on declarer's side. Never after a claim was rejected this board: then the cards are played
+/// out (and a defender who always rejects cannot keep the board going for ever).
+#[must_use]
+pub fn sure_claim(view: &PlayerView) -> Option<Action> {
+    let me = view.seat?;
+    let bridge = view.bridge.as_ref()?;
+    let (contract, dummy) = (bridge.contract?, bridge.dummy?);
+    let on_lead = [contract.declarer, dummy.seat].contains(&view.trick.leader);
+    if me != contract.declarer
+        || bridge.claim.is_some()
+        || bridge.claims_rejected > 0
+        || !matches!(view.legal, Legal::Play { .. })
+        || !view.trick.plays.is_empty()
+        || !on_lead
+        || view.hand.len() < 2
+    {
+        return None;
+    }
+    let ours = view.hand | dummy.cards;
+    let theirs = view.deck().cards() - ours - view.played_cards();
+    if contract
+        .bid
+        .strain()
+        .trump()
+        .is_some_and(|trump| theirs.has_suit(trump))
+    {
+        return None;
+    }
+    let all_masters = Suit::ALL.iter().all(|&suit| {
+        match (ours.of_suit(suit).lowest(), theirs.of_suit(suit).highest()) {
+            (Some(our_lowest), Some(their_highest)) => our_lowest.rank() > their_highest.rank(),
+            _ => true,
+        }
+    });
+    all_masters.then(|| Action::Claim {
+        tricks: u8::try_from(view.hand.len()).expect("a hand of cards"),
+    })
 }
 
 /// True when declarer's claim is sound: a defender sees every card once declarer's hand is

@@ -21,7 +21,7 @@ fn play_legally(variant: Variant, seed: u64, make: &dyn Fn(Seat) -> Box<dyn Stra
         let view = PlayerView::of(&game, Some(seat));
         let action = bots[seat.index()].choose(&view);
         assert!(
-            view.legal.allows(&action),
+            game.allows(seat, &action),
             "{variant} seed {seed}: {} chose {action:?}, legal {:?}",
             bots[seat.index()].name(),
             view.legal
@@ -360,7 +360,7 @@ fn the_fallback_is_legal_and_only_when_a_move_is_due() {
             for other in Seat::all(game.players()) {
                 let view = PlayerView::of(&game, Some(other));
                 match HeuristicBot::fallback(&view) {
-                    Some(action) => assert!(view.legal.allows(&action), "{variant}"),
+                    Some(action) => assert!(game.allows(other, &action), "{variant}"),
                     None => assert_eq!(view.legal, Legal::Wait, "{variant}"),
                 }
             }
@@ -391,7 +391,7 @@ fn strong_told_to_stop_at_once_still_plays_legally_in_every_variant() {
                 let view = PlayerView::of(&game, Some(seat));
                 let action = bots[seat.index()].choose_until(&view, &|| true);
                 assert!(
-                    view.legal.allows(&action),
+                    game.allows(seat, &action),
                     "{variant} seed {seed}: {action:?}"
                 );
                 assert_eq!(
@@ -443,7 +443,7 @@ fn strong_stops_searching_when_told_and_is_unchanged_when_not() {
             };
             let mut bot = StrongBot::new(seed, StrongBot::DEFAULT_BUDGET, Rollout::Heuristic);
             let action = bot.choose_until(&view, &stop);
-            assert!(view.legal.allows(&action), "{variant}: {action:?}");
+            assert!(game.allows(seat, &action), "{variant}: {action:?}");
             assert_eq!(
                 asked.get(),
                 3,

@@ -147,6 +147,7 @@ impl PlayerView {
                     contract: None,
                     dummy: None,
                     claim: None,
+                    claims_rejected: 0,
                 });
             }
             Event::Contract { contract } => {
@@ -491,6 +492,7 @@ impl PlayerView {
             return;
         }
         bridge.claim = None;
+        bridge.claims_rejected = bridge.claims_rejected.saturating_add(1);
         let n = self.players;
         let next = match self.trick.plays.last() {
             Some(last) => last.seat.next(n),

@@ -182,6 +182,15 @@ pub struct BridgeView {
     pub dummy: Option<ShownHand>,
     /// Declarer's claim while the defenders answer it, with declarer's hand faced.
     pub claim: Option<ClaimView>,
+    /// Claims the defenders rejected this board (absent while none was).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub claims_rejected: u8,
+}
+
+/// For `skip_serializing_if`: a count still at zero.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(count: &u8) -> bool {
+    *count == 0
 }
 
 /// A hand laid face up.
@@ -305,6 +314,7 @@ impl PlayerView {
                     cards: game.hand(claim.seat),
                     accepted: claim.accepted.iter().collect(),
                 }),
+                claims_rejected: game.claims_rejected(),
             }),
             totals: game.totals(),
             negatives: game.negatives(),

@@ -146,6 +146,8 @@ class Bridge:
     dummy: Optional[ShownHand] = None
     #: Declarer's claim while the defenders answer it.
     claim: Optional[Claim] = None
+    #: Claims the defenders rejected this board.
+    claims_rejected: int = 0
 
     def vulnerable(self, seat: int) -> bool:
         """True when ``seat``'s side is vulnerable on this board."""
@@ -153,12 +155,15 @@ class Bridge:
         return self.vulnerability in (side, "Both")
 
     def to_json(self) -> Dict[str, Any]:
-        return {
+        out: Dict[str, Any] = {
             "board": self.board, "vulnerability": self.vulnerability,
             "contract": self.contract.to_json() if self.contract else None,
             "dummy": self.dummy.to_json() if self.dummy else None,
             "claim": self.claim.to_json() if self.claim else None,
         }
+        if self.claims_rejected:
+            out["claims_rejected"] = self.claims_rejected
+        return out
 
     @classmethod
     def from_json(cls, d: Dict[str, Any]) -> "Bridge":
@@ -167,6 +172,7 @@ class Bridge:
             contract=Contract.from_json(d["contract"]) if d.get("contract") else None,
             dummy=ShownHand.from_json(d["dummy"]) if d.get("dummy") else None,
             claim=Claim.from_json(d["claim"]) if d.get("claim") else None,
+            claims_rejected=d.get("claims_rejected", 0),
         )
 
 

@@ -714,6 +714,7 @@ class View:
                 self.to_act.remove(seat)
             return
         self.bridge.claim = None
+        self.bridge.claims_rejected += 1
         if self.trick:
             nxt = (self.trick[-1].seat + 1) % self.players
         else:

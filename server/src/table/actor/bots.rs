@@ -148,7 +148,7 @@ impl TableActor {
     fn play_for(&mut self, seat: Seat, action: Option<Action>) {
         let Some(game) = &self.game else { return };
         let action = match action {
-            Some(action) if game.legal_actions(seat).allows(&action) => action,
+            Some(action) if game.allows(seat, &action) => action,
             other => {
                 if other.is_some() {
                     tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "bot chose an illegal move");

@@ -67,13 +67,8 @@ impl Game {
         size - u8::try_from(self.completed.len()).expect("a hand of tricks")
     }
 
-    /// [`Game::apply`] of `Action::Claim`.
-    pub(super) fn claim(
-        &mut self,
-        seat: Seat,
-        tricks: u8,
-        events: &mut Vec<Event>,
-    ) -> Result<(), RuleError> {
+    /// Why `seat` may not claim `tricks` now, if it may not.
+    pub(super) fn check_claim(&self, seat: Seat, tricks: u8) -> Result<(), RuleError> {
         if self.phase == Phase::MatchOver {
             return Err(RuleError::MatchOver);
         }
@@ -91,6 +86,17 @@ impl Game {
         if tricks > remaining {
             return Err(RuleError::ClaimTooLarge { remaining });
         }
+        Ok(())
+    }
+
+    /// [`Game::apply`] of `Action::Claim`.
+    pub(super) fn claim(
+        &mut self,
+        seat: Seat,
+        tricks: u8,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_claim(seat, tricks)?;
         self.claim = Some(Claim {
             seat,
             tricks,
@@ -124,6 +130,7 @@ impl Game {
         events.push(Event::ClaimAnswered { seat, accept });
         if !accept {
             self.claim = None;
+            self.claims_rejected = self.claims_rejected.saturating_add(1);
             self.legal = self.playable(self.turn);
             return Ok(());
         }
@@ -169,6 +176,12 @@ impl Game {
     #[must_use]
     pub fn dummy(&self) -> Option<Seat> {
         self.dummy
+    }
+
+    /// Claims the defenders rejected this hand.
+    #[must_use]
+    pub fn claims_rejected(&self) -> u8 {
+        self.claims_rejected
     }
 
     /// Declarer's claim while the defenders answer it.

@@ -106,6 +106,7 @@ impl Game {
         self.calling = super::Calling::default();
         self.dummy = None;
         self.claim = None;
+        self.claims_rejected = 0;
         let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);
         self.trumps = Trumps::plain(setup.trump);
         self.face_up = setup.face_up;

@@ -98,6 +98,8 @@ pub struct Game {
     dummy: Option<Seat>,
     /// Declarer's claim while the defenders answer it.
     claim: Option<Claim>,
+    /// Claims the defenders rejected this hand (so a bot that claims when sure claims once).
+    claims_rejected: u8,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
     /// The cards `turn` may play, computed once per turn while playing, and empty in every
@@ -246,6 +248,7 @@ impl Game {
             calling: Calling::default(),
             dummy: None,
             claim: None,
+            claims_rejected: 0,
             turn: Seat(0),
             legal: CardSet::EMPTY,
             discard_preference: CardSet::EVERY,

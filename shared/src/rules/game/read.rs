@@ -5,7 +5,7 @@
 use super::{Game, PASS_COUNT, Phase};
 use crate::card::{CardSet, Suit};
 use crate::fair::Hash32;
-use crate::rules::event::{HandResult, Legal, PassDirection};
+use crate::rules::event::{Action, HandResult, Legal, PassDirection};
 use crate::rules::trick::{CompletedTrick, Plays, Trick};
 use crate::rules::trumps::Trumps;
 use crate::rules::variant::{Rules, Variant};
@@ -254,6 +254,16 @@ impl Game {
             self.phase != Phase::Playing || self.claim.is_some()
         );
         (!self.legal.is_empty()).then_some((self.player_of(self.turn), self.legal))
+    }
+
+    /// True when `seat` may make `action` now: a move its prompt ([`Game::legal_actions`])
+    /// allows, or declarer's claim, which a declarer asked for a card may make instead.
+    #[must_use]
+    pub fn allows(&self, seat: Seat, action: &Action) -> bool {
+        match action {
+            Action::Claim { tricks } => self.check_claim(seat, *tricks).is_ok(),
+            _ => self.legal_actions(seat).allows(action),
+        }
     }
 
     /// What `seat` may do now.
