@@ -3,8 +3,9 @@
 //! wanted) must be asked for its card when its turn comes. A claim both accept ends the board;
 //! the defender answering second is sent its prompt again once the first accepted.
 
-use parlor_shared::protocol::{ClientMsg, ServerMsg};
-use parlor_shared::{Event, Legal, Seat};
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
+use parlor_shared::rules::Call;
+use parlor_shared::{Action, Event, Legal, Seat};
 use parlor_tests::{Rng, TestServer, next_any, random_move, seat_players, start};
 use serde_json::json;
 
@@ -149,4 +150,84 @@ async fn after_a_rejected_claim_every_defender_is_asked_for_its_cards() {
 fn with_seq(msg: ClientMsg, seq: u64) -> ClientMsg {
     let action = msg.action().expect("a move");
     ClientMsg::for_action(action, Some(seq))
+}
+
+/// East and West hold the top cards of every suit (West's lowest beats the highest of North's
+/// and South's in each): whatever they bid, every card they hold will be a winner.
+const EAST_WEST_TOPS: &str =
+    "N:765.765.876.8765 AKQJ.AKQ.AKQ.AKQ 432.432.5432.432 T98.JT98.JT9.JT9";
+
+#[tokio::test]
+async fn a_bot_declarer_claims_once_a_board_and_plays_on_after_a_rejection() {
+    let server = TestServer::start().await;
+    let id = server
+        .create_table(json!({"variant": "bridge",
+            "options": {"hands": 1, "deal": EAST_WEST_TOPS, "board": 1}}))
+        .await;
+    let mut person = server.client().await;
+    assert!(person.join(&id, "Ann").await);
+    assert_eq!(person.seat, Some(Seat(0)), "the person defends as North");
+    for seat in 1..4 {
+        person
+            .send(&ClientMsg::AddBot {
+                seat: Seat(seat),
+                strategy: "heuristic".into(),
+            })
+            .await;
+    }
+    person
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Table { table, .. }
+                if table.seats.iter().skip(1).all(|s| s.occupant == Occupant::Bot))
+        })
+        .await;
+    person.send(&ClientMsg::Start {}).await;
+    let mut rng = Rng::new(1);
+    let (mut claims, mut tricks_after_rejection, mut rejected) = (0, 0, false);
+    let mut answered = None;
+    let declarer_tricks = loop {
+        match person.recv().await {
+            ServerMsg::Error { code, message } => panic!("{code}: {message}"),
+            ServerMsg::Event { event, .. } => match event {
+                Event::Claimed { seat, .. } => {
+                    assert_eq!(seat.0 % 2, 1, "East or West declares");
+                    claims += 1;
+                }
+                Event::TrickWon { .. } if rejected => tricks_after_rejection += 1,
+                Event::HandScored(line) => break line.board.expect("a board").declarer_tricks,
+                _ => {}
+            },
+            // A prompt made stale by another's move comes again with its `seq`: answered once.
+            ServerMsg::YourTurn { seq, legal, .. } if answered != Some(seq) => {
+                answered = Some(seq);
+                let reply = match legal {
+                    Legal::AnswerClaim { .. } => {
+                        rejected = true;
+                        ClientMsg::AnswerClaim {
+                            accept: false,
+                            seq: Some(seq),
+                            seat: None,
+                        }
+                    }
+                    // The person passes throughout the auction and plays any card.
+                    Legal::Call { .. } => {
+                        ClientMsg::for_action(Action::Call(Call::Pass), Some(seq))
+                    }
+                    legal => random_move(&legal, &mut rng).expect("a move"),
+                };
+                person.send(&reply).await;
+            }
+            _ => {}
+        }
+    };
+    assert_eq!(
+        claims, 1,
+        "the bot claimed once, and not again after the rejection"
+    );
+    assert!(rejected, "the person was asked to answer the claim");
+    assert!(tricks_after_rejection > 0, "the board was played out");
+    assert_eq!(
+        declarer_tricks, 13,
+        "every card East-West held was a winner"
+    );
 }
