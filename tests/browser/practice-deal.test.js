@@ -8,17 +8,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { rootDir, screenshot, scrollsSideways, testDir, useServerAndBrowser } from './lib/harness.js';
 import { fillWithBots, startMatch, until } from './lib/play.js';
+import { boardsIn } from '../../web/practice-deal.js';
 import { SMALLEST, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
 useServerAndBrowser((s, b) => { server = s; browser = b; });
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Accessibility problems axe-core rates serious or critical in the lobby's form as it is now. */
+async function axeProblems(page) {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => window.axe.run('.create-form', { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 const FIXTURE = path.join(testDir, 'fixtures', 'practice-board.pbn');
 const BOARD = readFileSync(FIXTURE, 'utf8');
@@ -95,7 +108,8 @@ async function checkFits(page, where) {
 
 test('a board pasted under "Practice a deal" deals the creator their seat’s hand of it, as its board', async () => {
   const en = await catalogue('en');
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  // axe-core goes in as an inline script, which the server's Content-Security-Policy refuses.
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, bypassCSP: true });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -114,6 +128,7 @@ test('a board pasted under "Practice a deal" deals the creator their seat’s ha
     await checkFits(page, `${w}×${h}`);
   }
   await resizeTo(page, 360, 740);
+  assert.deepEqual(await axeProblems(page), []);
 
   // Pasted, as a person would from another program: the text goes in at once, as one input.
   await box.focus();
@@ -189,7 +204,7 @@ test('a .pbn file of several boards is read in the browser and the board chosen 
 
 test('a broken board is refused in the person’s language and no table is created', async () => {
   const de = await catalogue('de');
-  const context = await browser.newContext({ viewport: { width: 320, height: 568 }, locale: 'de-DE' });
+  const context = await browser.newContext({ viewport: { width: 320, height: 568 }, locale: 'de-DE', bypassCSP: true });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -223,6 +238,7 @@ test('a broken board is refused in the person’s language and no table is creat
   });
   assert.deepEqual(boxState, { invalid: 'true', describedby: 'pbn-desc pbn-refusal', focused: true, value: BROKEN });
   await checkFits(page, '320×568 with the refusal shown');
+  assert.deepEqual(await axeProblems(page), []);
   // Right under the box and on the screen with it, not behind the sticky "Create table".
   const seen = await page.evaluate(() => {
     const box = document.getElementById('pbn-text').getBoundingClientRect();
@@ -248,4 +264,21 @@ test('a broken board is refused in the person’s language and no table is creat
   assert.deepEqual(await page.evaluate(() => [...window.__i18nMissing]), []);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a match file splits into its boards where a tag comes again; one board or none stays whole', () => {
+  const second = BOARD.replace('[Board "3"]', '[Board "4"]');
+  const match = `% PBN 2.1\n% EXPORT\n${BOARD}\n${second}`;
+  const boards = boardsIn(match);
+  assert.deepEqual(boards.map((b) => b.number), ['3', '4']);
+  // Each board keeps its own tags and auction, and nothing of the other's.
+  for (const b of boards) {
+    assert.equal([...b.text.matchAll(/^\[Board /gm)].length, 1, b.text);
+    assert.equal([...b.text.matchAll(/^Pass Pass$/gm)].length, 1, b.text);
+  }
+  // Without an empty line between them too.
+  assert.equal(boardsIn(`${BOARD}${second}`).length, 2);
+  assert.deepEqual(boardsIn(BOARD), [{ number: '', text: BOARD }]);
+  assert.deepEqual(boardsIn(BROKEN), [{ number: '', text: BROKEN }]);
+  assert.deepEqual(boardsIn(''), [{ number: '', text: '' }]);
 });
