@@ -6,6 +6,7 @@
 
 import { h, replaceChildren } from './dom.js';
 import { hasKey, languageSwitch, t, tParts } from './i18n/index.js';
+import { newPracticeState, pbnToSend, practiceDealFields, takeRefusal, takesPbn } from './practice-deal.js';
 import { loadName, savedTables, saveHostKey, saveName } from './store.js';
 
 /** The variants the catalogue has words for (others show their wire name). */
@@ -62,18 +63,28 @@ export function refusalText(body, args = {}) {
 
 /** Reads an HTTP error body `{code, message}` into a sentence. */
 export async function errorText(/** @type {Response} */ res) {
+  return bodyText(res, await errorBody(res));
+}
+
+/** An HTTP error's body `{code, message}`, or null when it is not one. @param {Response} res */
+async function errorBody(res) {
   try {
     const body = await res.json();
-    return body.code || body.message ? refusalText(body) : t('error.status', { status: res.status });
+    return body && (body.code || body.message) ? body : null;
   } catch {
-    return t('error.status', { status: res.status });
+    return null;
   }
+}
+
+/** An error body read by `errorBody` in words, or the bare status. @param {Response} res @param {{ code?: string, message?: string } | null} body */
+function bodyText(res, body) {
+  return body ? refusalText(body) : t('error.status', { status: res.status });
 }
 
 /**
  * The lobby's state and its three panels.
  * @typedef {object} Lobby
- * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, presets: Record<string, number>, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean, listed: boolean }} state
+ * @property {{ variants: any[], chosen: string, tables: any[], error: string, busy: boolean, family: boolean, presets: Record<string, number>, optionsOpen: boolean, hints: boolean, tableName: string, spectatorChat: boolean, settingsOpen: boolean, listed: boolean, practice: import('./practice-deal.js').PracticeState }} state
  * @property {HTMLElement} nameBox
  * @property {HTMLElement} createBox
  * @property {HTMLElement} tablesBox
@@ -169,8 +180,11 @@ async function create(lobby, form) {
     return;
   }
   const variant = state.variants.find((v) => v.name === state.chosen);
+  const options = readOptions(form, variant);
+  const pbn = pbnToSend(state.practice, variant.name);
   state.busy = true;
   state.error = '';
+  state.practice.refusal = '';
   renderCreate(lobby);
   try {
     const res = await fetch('api/tables', {
@@ -178,11 +192,24 @@ async function create(lobby, form) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         variant: variant.name,
-        options: readOptions(form, variant),
+        options,
         table_options: tableOptions(state),
+        pbn,
       }),
     });
-    if (!res.ok) throw new Error(await errorText(res));
+    if (!res.ok) {
+      const body = await errorBody(res);
+      // A board the server cannot read: said under the box, and the keyboard back in it.
+      if (pbn !== undefined && takeRefusal(state.practice, body)) {
+        state.busy = false;
+        renderCreate(lobby);
+        document.getElementById('pbn-text')?.focus({ preventScroll: true });
+        // The box's label at the top of the screen, the reason under the box: clear of the sticky "Create table".
+        document.getElementById('pbn-text')?.parentElement?.scrollIntoView({ block: 'start' });
+        return;
+      }
+      throw new Error(bodyText(res, body));
+    }
     const body = await res.json();
     // The creator sits down at once and so becomes the host; the host key (shown only in
     // this answer) lets this browser take the role back from any seat or after a restart.
@@ -294,6 +321,7 @@ function renderCreate(lobby) {
     class: 'create-form',
     onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); create(lobby, /** @type {HTMLFormElement} */ (e.target)); },
   }, variantChoices(lobby, variant), houseRules(lobby, variant), preset ? lengthChoice(lobby, variant) : null, options,
+  takesPbn(variant.name) ? practiceDealFields(state.practice, () => renderCreate(lobby)) : null,
   h('div', { class: 'option check' },
     h('input', {
       type: 'checkbox', id: 'allow-hints', name: 'hints', checked: state.hints !== false,
@@ -420,7 +448,7 @@ export async function showLobby(root) {
   document.title = t('page.title');
   /** @type {Lobby} */
   const lobby = {
-    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, presets: {}, optionsOpen: false, hints: true, listed: false, tableName: '', spectatorChat: false, settingsOpen: false },
+    state: { variants: [], chosen: 'hearts', tables: [], error: '', busy: false, family: false, presets: {}, optionsOpen: false, hints: true, listed: false, tableName: '', spectatorChat: false, settingsOpen: false, practice: newPracticeState() },
     nameBox: h('section', { class: 'panel', 'aria-labelledby': 'name-title' }),
     createBox: h('section', { class: 'panel', 'aria-labelledby': 'create-title' }),
     tablesBox: h('section', { class: 'panel', 'aria-labelledby': 'tables-title' }),
