@@ -11,10 +11,7 @@ import { t, tParts } from './i18n/index.js';
 /** The variants that take a PBN board. */
 const PBN_VARIANTS = new Set(['bridge']);
 
-/**
- * How the server starts the reason it refuses a board with: its code (`bad_options`) is shared
- * with the rules chosen, so this tells the two apart; the headline then says as much.
- */
+/** How the server starts its reason for refusing a board: the headline already says as much. */
 const REASON_PREFIX = /^bad PBN board:\s*/;
 
 /**
@@ -162,13 +159,13 @@ async function readFile(state, file, redraw) {
 
 /**
  * Takes the server's refusal of a create request that sent a board: true (and remembers the
- * reason) when it refused the board itself, false for any other refusal (the rules chosen,
- * say, which share its code and are worded as usual).
+ * reason) when it refused the board itself (`bad_pbn`), false for any other refusal (worded
+ * as usual).
  * @param {PracticeState} state @param {{ code?: string, message?: string } | null} body
  */
 export function takeRefusal(state, body) {
   const message = body?.message || '';
-  if (body?.code !== 'bad_options' || !REASON_PREFIX.test(message)) return false;
+  if (body?.code !== 'bad_pbn') return false;
   state.refusal = message.replace(REASON_PREFIX, '') || t('error.unknown');
   state.open = true;
   return true;

@@ -1049,6 +1049,8 @@ pub mod codes {
     pub const UNKNOWN_VARIANT: &str = "unknown_variant";
     /// HTTP: rule options the variant does not take or out of range.
     pub const BAD_OPTIONS: &str = "bad_options";
+    /// HTTP: a practice table's PBN board cannot be read, or gives the deal the options give too.
+    pub const BAD_PBN: &str = "bad_pbn";
     /// HTTP: table options out of range.
     pub const BAD_TABLE_OPTIONS: &str = "bad_table_options";
     /// HTTP: the server holds as many tables as it may.

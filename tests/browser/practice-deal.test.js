@@ -220,7 +220,7 @@ test('a broken board is refused in the person’s language and no table is creat
   const res = await answered;
   assert.equal(res.status(), 400);
   const body = await res.json();
-  assert.equal(body.code, 'bad_options');
+  assert.equal(body.code, 'bad_pbn');
 
   const notice = page.locator('#pbn-refusal[role="alert"]');
   await notice.waitFor();

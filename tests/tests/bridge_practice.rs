@@ -181,7 +181,7 @@ async fn a_bad_pbn_board_is_refused_with_the_reader_s_reason() {
     let twice = BOARD.replace("A972 86", "A972 66");
     let (status, reply) = create(addr, json!({"variant": "bridge", "pbn": twice})).await;
     assert_eq!(status, 400, "{reply}");
-    assert_eq!(reply["code"], "bad_options", "{reply}");
+    assert_eq!(reply["code"], "bad_pbn", "{reply}");
     let message = reply["message"].as_str().unwrap();
     assert!(
         message.starts_with("bad PBN board: deal `W:") && message.contains("appears twice"),
@@ -193,7 +193,11 @@ async fn a_bad_pbn_board_is_refused_with_the_reader_s_reason() {
         json!({"variant": "bridge", "pbn": "[Deal \"N:AKQ\"]\n"}),
     )
     .await;
-    assert_eq!(status, 400, "{reply}");
+    assert_eq!(
+        (status, &reply["code"]),
+        (400, &json!("bad_pbn")),
+        "{reply}"
+    );
     assert_eq!(
         reply["message"],
         "bad PBN board: the [Board \"...\"] tag is missing"
@@ -229,6 +233,7 @@ async fn a_bad_pbn_board_is_refused_with_the_reader_s_reason() {
             .contains("give the deal once"),
         "{reply}"
     );
+    assert_eq!(reply["code"], "bad_pbn", "{reply}");
 
     let (status, reply) = create(addr, json!({"variant": "bridge", "pbn": 6})).await;
     assert_eq!(

@@ -512,6 +512,7 @@ export default {
   'error.stale_move': 'Dieser Zug kam zu spät: Das Spiel war schon weiter.',
   'error.unknown_variant': 'Dieses Spiel gibt es nicht.',
   'error.bad_options': 'Einige der gewählten Regeln sind für dieses Spiel nicht erlaubt.',
+  'error.bad_pbn': 'Das zum Üben angegebene Bridge-Board konnte nicht gelesen werden.',
   'error.bad_table_options': 'Einige der Tisch-Einstellungen sind nicht erlaubt.',
   'error.too_many_tables': 'Der Server hat so viele Tische, wie er fassen kann. Versuch es später.',
   'error.kicked': 'Der Betreiber des Servers hat dich von deinem Platz genommen.',

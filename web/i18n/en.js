@@ -511,6 +511,7 @@ export default {
   'error.stale_move': 'That move came too late: the game had already moved on.',
   'error.unknown_variant': 'There is no such game.',
   'error.bad_options': 'Some of the rules chosen are not allowed for this game.',
+  'error.bad_pbn': 'The Bridge board given for practice could not be read.',
   'error.bad_table_options': 'Some of the table settings are not allowed.',
   'error.too_many_tables': 'The server has as many tables as it can hold. Try again later.',
   'error.kicked': 'The server’s operator took you out of your seat.',

@@ -512,6 +512,7 @@ export default {
   'error.stale_move': 'Esa jugada llegó tarde: el juego ya había seguido.',
   'error.unknown_variant': 'Ese juego no existe.',
   'error.bad_options': 'Algunas de las reglas elegidas no están permitidas en este juego.',
+  'error.bad_pbn': 'No se pudo leer el tablero de bridge dado para practicar.',
   'error.bad_table_options': 'Algunos ajustes de la mesa no están permitidos.',
   'error.too_many_tables': 'El servidor tiene todas las mesas que puede. Inténtalo más tarde.',
   'error.kicked': 'El administrador del servidor te sacó de tu puesto.',

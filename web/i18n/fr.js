@@ -512,6 +512,7 @@ export default {
   'error.stale_move': 'Ce coup est arrivé trop tard : le jeu avait déjà avancé.',
   'error.unknown_variant': 'Ce jeu n’existe pas.',
   'error.bad_options': 'Certaines règles choisies ne sont pas permises pour ce jeu.',
+  'error.bad_pbn': 'La donne de bridge fournie pour l’entraînement n’a pas pu être lue.',
   'error.bad_table_options': 'Certains réglages de la table ne sont pas permis.',
   'error.too_many_tables': 'Le serveur a autant de tables qu’il peut en tenir. Réessayez plus tard.',
   'error.kicked': 'L’administrateur du serveur vous a retiré de votre place.',

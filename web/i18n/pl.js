@@ -513,6 +513,7 @@ export default {
   'error.stale_move': 'Ten ruch przyszedł za późno: gra już poszła dalej.',
   'error.unknown_variant': 'Nie ma takiej gry.',
   'error.bad_options': 'Niektóre wybrane zasady nie są dozwolone w tej grze.',
+  'error.bad_pbn': 'Nie udało się odczytać rozdania brydżowego podanego do treningu.',
   'error.bad_table_options': 'Niektóre ustawienia stołu nie są dozwolone.',
   'error.too_many_tables': 'Serwer ma już tyle stołów, ile zdoła. Spróbuj później.',
   'error.kicked': 'Administrator serwera zabrał cię z miejsca.',

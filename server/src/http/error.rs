@@ -28,6 +28,9 @@ pub enum AppError {
     /// Table options out of range.
     #[error("{0}")]
     BadTableOptions(String),
+    /// A practice table's PBN board that cannot set up the table.
+    #[error("{0}")]
+    BadPbn(String),
     /// No table has that id.
     #[error("there is no table `{0}`")]
     NoSuchTable(String),
@@ -62,6 +65,7 @@ impl AppError {
             AppError::UnknownVariant(_) => (codes::UNKNOWN_VARIANT, StatusCode::BAD_REQUEST),
             AppError::BadOptions(_) => (codes::BAD_OPTIONS, StatusCode::BAD_REQUEST),
             AppError::BadTableOptions(_) => (codes::BAD_TABLE_OPTIONS, StatusCode::BAD_REQUEST),
+            AppError::BadPbn(_) => (codes::BAD_PBN, StatusCode::BAD_REQUEST),
             AppError::NoSuchTable(_) => (codes::NO_SUCH_TABLE, StatusCode::NOT_FOUND),
             AppError::NotFound(_) => (codes::NOT_FOUND, StatusCode::NOT_FOUND),
             AppError::TooManyTables(_) => (codes::TOO_MANY_TABLES, StatusCode::SERVICE_UNAVAILABLE),
@@ -93,7 +97,7 @@ impl From<LobbyError> for AppError {
             LobbyError::TooManyTables(limit) => AppError::TooManyTables(limit),
             LobbyError::BadTableOptions(why) => AppError::BadTableOptions(why),
             LobbyError::BadOptions(err) => err.into(),
-            LobbyError::BadPbn(err) => AppError::BadOptions(err.to_string()),
+            LobbyError::BadPbn(err) => AppError::BadPbn(err.to_string()),
         }
     }
 }

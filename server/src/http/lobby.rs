@@ -187,6 +187,6 @@ fn parse_create(body: Value) -> Result<CreateTable, AppError> {
     // A bad PBN board is refused here, before any quota or other node is asked.
     request
         .take_pbn()
-        .map_err(|err| AppError::BadOptions(err.to_string()))?;
+        .map_err(|err| AppError::BadPbn(err.to_string()))?;
     Ok(request)
 }
