@@ -11,9 +11,14 @@ use crate::rules::{Game, Legal, Options, Variant};
 use crate::seat::Seat;
 use crate::view::PlayerView;
 
-/// Plays whole matches with `make(seat)` in every seat, asserting every move is legal.
+/// Plays whole matches with `make(seat)` in every seat, asserting every move is legal. Bridge
+/// plays one board: its strong player solves every card double-dummy, slow in a debug build.
 fn play_legally(variant: Variant, seed: u64, make: &dyn Fn(Seat) -> Box<dyn Strategy>) {
-    let mut game = Game::new(variant, &Options::default(), seed).unwrap();
+    let options = match variant {
+        Variant::Bridge => serde_json::from_value(serde_json::json!({"hands": 1})).unwrap(),
+        _ => Options::default(),
+    };
+    let mut game = Game::new(variant, &options, seed).unwrap();
     let mut bots: Vec<Box<dyn Strategy>> = Seat::all(game.players()).map(make).collect();
     let mut moves = 0;
     while !game.is_over() && moves < 2000 {
