@@ -7,7 +7,8 @@ look at a claim.
 * Play, for itself and (as declarer) for dummy: second hand low, third hand high enough to take
   the trick, and when partner is already taking it the lowest card. Leading, the highest card
   of its longest side suit (trumps kept for ruffing).
-* Claims: as declarer, when every card it and dummy hold is a top winner it claims the rest.
+* Claims: as declarer, when every card it and dummy hold is a top winner it claims the rest
+  (once a board: after a rejection it plays the cards out).
   As a defender it accepts a claim only when declarer's side holds that many top winners.
 
     python -m parlor_bot check examples/bridge_bot.py --variant bridge --matches 2
@@ -49,9 +50,10 @@ class BridgeBot(Bot):
         return simple_answer_claim(view)
 
     def claim(self, view):
-        """Claims the rest when all of its and dummy's cards are top winners."""
+        """Claims the rest when all of its and dummy's cards are top winners, and not again
+        once a claim was rejected this board (it then plays the cards out)."""
         dummy = view.bridge.dummy
-        if dummy is None or view.trick:
+        if dummy is None or view.trick or view.bridge.claims_rejected:
             return None
         ours = list(view.hand) + list(dummy.cards)
         known = set(ours) | set(view.played_cards())

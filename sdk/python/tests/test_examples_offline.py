@@ -439,6 +439,7 @@ def test_declarer_plays_dummys_cards_and_claims_are_followed():
     assert set(view.shown_cards()) >= set(view.hand)
     view.apply_event({"kind": "claim_answered", "seat": 1, "accept": False})
     assert view.bridge.claim is None and view.to_act == [0]
+    assert view.bridge.claims_rejected == 1 and view.bridge.to_json()["claims_rejected"] == 1
     # Another, with dummy to lead after a trick it won: both accept.
     view.apply_event({"kind": "played", "seat": 0, "card": "AS"})
     view.apply_event({"kind": "played", "seat": 1, "card": "9S"})
@@ -477,3 +478,23 @@ def test_a_defender_accepts_only_a_claim_of_top_winners():
     view.tricks = [Trick(0, played[i:i + 4], 0) for i in range(0, len(played), 4)]
     # I hold AS and my partner AH KH: not one of theirs is a top winner.
     assert not simple_answer_claim(view)
+
+
+def test_the_example_declarer_claims_top_winners_once_a_board():
+    from parlor_bot import Bridge, Contract, ShownHand, parse_cards
+    from parlor_bot.view import Trick
+
+    bot = load_example("bridge_bot").BridgeBot()
+    view = bridge_view("AS KS", seat=0)
+    view.bridge = Bridge(1, "None", Contract(3, "NT", "undoubled", 0),
+                         ShownHand(2, parse_cards("AH KH")))
+    view.trump = None
+    played = [c for c in view.deck() if str(c) not in {"AS", "KS", "AH", "KH",
+                                                       "2S", "3S", "2H", "3H"}]
+    view.tricks = [Trick(0, played[i:i + 4], 0) for i in range(0, len(played), 4)]
+    view.trick = []
+    # Every card left on declarer's side is a winner: both tricks are claimed.
+    assert bot.claim(view) == 2
+    # After a rejection this board the cards are played out.
+    view.bridge.claims_rejected = 1
+    assert bot.claim(view) is None
