@@ -1,6 +1,6 @@
 // No word cut off: in every language (German and Polish words are long) and at every size of
-// the layout matrix, the lobby and a table (passing, playing; spades while bidding) show each
-// visible piece of text whole. A text is cut off when a box that hides its overflow (overflow
+// the layout matrix (the tables on the smallest phone, 320×568, too), the lobby and a table
+// (passing, playing; spades while bidding) show each visible piece of text whole. A text is cut off when a box that hides its overflow (overflow
 // hidden or clip, an ellipsis) does not hold the text's whole line boxes, which is what the
 // eye sees as a clipped label. A box that scrolls (the score sheet's table) is not a cut: its
 // text can be scrolled to. A person's name shortened with an ellipsis is allowed where the
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 
 import { useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, startMatch, until } from './lib/play.js';
-import { SIZES, SMALLEST, resizeTo } from './lib/sizes.js';
+import { MATRIX, SIZES, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
@@ -114,7 +114,7 @@ for (const [lang, locale] of Object.entries(LANGUAGES)) {
     await page.locator('.hand .card').nth(0).click();
     await page.locator('.hand .card').nth(5).click();
     await page.waitForFunction(() => window.__parlor.trickHold === null);
-    await checkSizes(page, 'hearts while passing', lang);
+    await checkSizes(page, 'hearts while passing', lang, MATRIX);
     await page.locator('.hand .card.selected').first().click();
     assert.equal(await actOnce(page), 'passed');
     await until(async () => {
@@ -124,15 +124,15 @@ for (const [lang, locale] of Object.entries(LANGUAGES)) {
       return false;
     }, 60000, 'our turn with cards on the table');
     await page.waitForFunction(() => window.__parlor.trickHold === null);
-    await checkSizes(page, 'hearts while playing', lang);
+    await checkSizes(page, 'hearts while playing', lang, MATRIX);
 
     await seated(page, 'spades');
     await legalIs(page, 'bid');
-    await checkSizes(page, 'spades while bidding', lang);
+    await checkSizes(page, 'spades while bidding', lang, MATRIX);
 
     await seated(page, 'ohhell', { players: 7 });
     await legalIs(page, 'bid');
-    await checkSizes(page, 'oh hell for seven while bidding', lang, [SMALLEST, ...SIZES]);
+    await checkSizes(page, 'oh hell for seven while bidding', lang, MATRIX);
     await page.locator('#bid-box .bid-option:not(.forbidden)').first().click();
     await page.locator('#bid-button:not([disabled])').click();
     await until(async () => {
@@ -142,7 +142,7 @@ for (const [lang, locale] of Object.entries(LANGUAGES)) {
       return false;
     }, 60000, 'our turn with cards on the table');
     await page.waitForFunction(() => window.__parlor.trickHold === null);
-    await checkSizes(page, 'oh hell for seven while playing', lang, [SMALLEST, ...SIZES]);
+    await checkSizes(page, 'oh hell for seven while playing', lang, MATRIX);
     assert.deepEqual(errors, []);
     await context.close();
   });

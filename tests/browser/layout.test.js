@@ -1,8 +1,9 @@
-// One screen, no scrolling: at every common screen size, while passing, bidding and playing,
-// the player's whole hand, the trick, whose turn it is and the pass button (or the bid box and
-// its button) are on screen at the top of the page, nothing scrolls sideways, and what is tapped
-// is at least 44 px. Real server, seeded tables with computer players: hearts, spades, and oh
-// hell with seven seats. Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
+// One screen, no scrolling: at every common screen size and on the smallest phone (320×568),
+// while passing, bidding and playing, the player's whole hand, the trick, whose turn it is and
+// the pass button (or the bid box and its button) are on screen at the top of the page, nothing
+// overlaps a name plate, nothing scrolls sideways, and what is tapped is at least 44 px. Real
+// server, seeded tables with computer players in every variant from three seats to seven.
+// Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import path from 'node:path';
 
 import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
-import { SIZES, SMALLEST, resizeTo } from './lib/sizes.js';
+import { MATRIX, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
@@ -61,7 +62,7 @@ function onScreen(m, b, what, size) {
 }
 
 /** Checks every size of `sizes` in the phase the page is in now, with a hand of `cards`. */
-async function checkSizes(page, phase, cards = 13, game = '', sizes = SIZES) {
+async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX) {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
   // A trick just taken stays a moment, then slides away: measure the table after it.
@@ -171,7 +172,7 @@ test('oh hell with seven seats: every plate, the hand, the bid box and the trick
   await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'bid'), 30000, 'our bid');
   assert.equal(await page.locator('.plate').count(), 7);
   // Seven players: seven cards each in the first hand (51 / 7).
-  await checkSizes(page, 'bidding', 7, 'ohhell7', [SMALLEST, ...SIZES]);
+  await checkSizes(page, 'bidding', 7, 'ohhell7');
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.equal(await actOnce(page), 'bid');
   // Play until the others' cards are on the table and it is our turn again, a trick in.
@@ -182,12 +183,12 @@ test('oh hell with seven seats: every plate, the hand, the bid box and the trick
     return false;
   }, 60000, 'our turn with cards on the table');
   const cards = await page.evaluate(() => window.__parlor.view.hand.length);
-  await checkSizes(page, 'playing', cards, 'ohhell7', [SMALLEST, ...SIZES]);
+  await checkSizes(page, 'playing', cards, 'ohhell7');
   // A suggestion's words take a line of their own under the buttons.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.locator('#hint-button').click();
   await page.locator('#hint-note:not(:empty)').waitFor();
-  await checkSizes(page, 'suggested', cards, 'ohhell7', [SMALLEST, ...SIZES]);
+  await checkSizes(page, 'suggested', cards, 'ohhell7');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -215,7 +216,7 @@ for (const [variant, options, name] of [
   ['filippa', {}, 'filippa'], ['hearts5', {}, 'hearts5'], ['tricks', {}, 'tricks'], ['whist', {}, 'whist'],
   ['ohhell', { players: 3 }, 'ohhell3'], ['ohhell', { players: 5 }, 'ohhell5'],
 ]) {
-  test(`${name}: the trick is readable and clear of the plates at every size, before and after "Suggest a card"`, async () => {
+  test(`${name}: the trick is readable and clear of the plates at every size, before and after "Suggest a card", and the last trick`, async () => {
     const { page, context, errors } = await seatedWithCardsOnTable(variant, options);
     const cards = await page.evaluate(() => window.__parlor.view.hand.length);
     await checkSizes(page, 'playing', cards, name);
@@ -223,6 +224,20 @@ for (const [variant, options, name] of [
     await page.locator('#hint-button').click();
     await page.locator('#hint-note:not(:empty)').waitFor();
     await checkSizes(page, 'suggested', cards, name);
+    // A trick later, the last trick shown again with who took it under it: the most the middle
+    // of the table holds (every seat's card, whose turn it is and a caption).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await until(async () => {
+      const v = await page.evaluate(() => window.__parlor?.view);
+      if (v?.legal?.type === 'play' && v.tricks.length >= 1) return true;
+      if (v && v.legal?.type !== 'wait') await actOnce(page);
+      return false;
+    }, 60000, 'our turn a trick later');
+    await page.waitForFunction(() => window.__parlor.trickHold === null, null, { timeout: 10000 });
+    await page.locator('#last-trick').click();
+    await page.locator('#trick-caption').waitFor();
+    const left = await page.evaluate(() => window.__parlor.view.hand.length);
+    await checkSizes(page, 'last-trick', left, name);
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -263,7 +278,7 @@ test('euchre: the turned card, the call box, the discard and a lone hand’s tri
   await until(() => page.evaluate(() => window.__parlor?.view?.legal?.type === 'call'), 30000, 'our call');
   await checkSizes(page, 'calling', 5, 'euchre');
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
-  for (const [width, height] of SIZES) {
+  for (const [width, height] of MATRIX) {
     const size = `${width}×${height} (calling)`;
     await page.setViewportSize({ width, height });
     await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));

@@ -41,7 +41,7 @@ function badges(s, v, seat) {
   out.push(...bridgeBadges(v, seat));
   if (partnerships(s) && !isMe(s, seat)) {
     const mine = s.role === 'player' && s.seat !== null && seat % 2 === s.seat % 2;
-    out.push(h('span', { class: `badge team team-${seat % 2}` }, mine ? t('badge.partner') : t('badge.opponent')));
+    out.push(h('span', { class: `badge team team-${seat % 2} ${mine ? 'partner' : 'opponent'}` }, mine ? t('badge.partner') : t('badge.opponent')));
   }
   return out;
 }

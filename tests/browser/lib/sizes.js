@@ -9,11 +9,11 @@ export const SIZES = [
   [360, 740], [375, 667], [390, 844], [740, 360], [640, 400], [683, 384], [768, 1024], [1024, 768], [1280, 800], [1366, 768], [1440, 900], [1920, 1080],
 ];
 
-/**
- * The smallest phone in use (an iPhone SE of the first generation), checked with the most
- * crowded table, seven seats; the other games are not yet laid out for it.
- */
+/** The smallest phone in use (an iPhone SE of the first generation). */
 export const SMALLEST = [320, 568];
+
+/** Every size the table is laid out for: the smallest phone first, then the common ones. */
+export const MATRIX = [SMALLEST, ...SIZES];
 
 /** Resizes the page to `width`×`height` and waits until the layout has settled on it. */
 export async function resizeTo(page, width, height) {
