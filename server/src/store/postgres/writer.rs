@@ -729,7 +729,7 @@ pub async fn run(mut writer: Writer, mut rx: mpsc::UnboundedReceiver<Request>) {
     }
 }
 
-/// Answers the queued requests in order. Returns `Some` when the writer is to stop (with
+/// Acks the queued requests in order. Returns `Some` when the writer is to stop (with
 /// the stop request's answer, `None` when every sender is gone).
 async fn serve(
     writer: &mut Writer,
@@ -817,7 +817,7 @@ async fn serve(
             .writes
             .fetch_add(count as u64, Ordering::Relaxed);
         for (ack, outcome) in committed(queue, count, outcomes) {
-            ack.answer(outcome);
+            ack.acknowledge(outcome);
         }
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         writer.health.set(None);
@@ -825,7 +825,7 @@ async fn serve(
     None
 }
 
-/// Answers one bot account request.
+/// Acks one bot account request.
 async fn account(writer: &mut Writer, op: AccountOp) {
     match op {
         AccountOp::Add(bot, reply) => {
