@@ -71,7 +71,7 @@ pub enum Request {
     Account(AccountOp),
     /// Commit what is queued and stop.
     Shutdown {
-        /// OnAck after the last commit, just before the writer ends.
+        /// Answered after the last commit, just before the writer ends.
         reply: oneshot::Sender<()>,
     },
 }
@@ -126,7 +126,7 @@ impl Queue {
         })
     }
 
-    /// OnAck once everything queued before is committed ([`Request::Barrier`]), or
+    /// Answered once everything queued before is committed ([`Request::Barrier`]), or
     /// with [`Request::Shutdown`], once the writer has stopped.
     pub fn wait(
         &self,

@@ -129,7 +129,7 @@ impl Outbox {
         self.queue(conn, frame(msg))
     }
 
-    /// Acks a join request, after the step's writes.
+    /// Answers a join request, after the step's writes.
     pub fn queue_reply(&mut self, reply: oneshot::Sender<bool>, joined: bool) {
         if self.store.is_some() {
             self.push_held(Held::Reply(reply, joined));

@@ -184,6 +184,19 @@ mod tests {
         assert!(guard.admits(now, true));
     }
 
+    /// The prompt a table writes (`conn::prompt_frame`) is recognised, with its `seq`.
+    #[test]
+    fn the_server_s_own_prompt_is_counted() {
+        use parlor_shared::rules::{Options, Variant};
+        use parlor_shared::view::{PlayerView, json};
+        let game = parlor_shared::Game::new(Variant::Hearts, &Options::default(), 5).unwrap();
+        let seat = game.to_act().first().unwrap();
+        let view = PlayerView::of(&game, Some(seat));
+        let mut cache = json::ViewCache::default();
+        let frame = crate::conn::prompt_frame(17, &view, Some(1_000), &mut cache);
+        assert_eq!(prompt_seq(frame.as_str()), Some(17));
+    }
+
     #[test]
     fn the_seq_of_a_prompt_and_of_nothing_else() {
         assert_eq!(prompt_seq(&prompt(42)), Some(42));

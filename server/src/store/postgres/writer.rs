@@ -729,7 +729,7 @@ pub async fn run(mut writer: Writer, mut rx: mpsc::UnboundedReceiver<Request>) {
     }
 }
 
-/// Acks the queued requests in order. Returns `Some` when the writer is to stop (with
+/// Answers the queued requests in order. Returns `Some` when the writer is to stop (with
 /// the stop request's answer, `None` when every sender is gone).
 async fn serve(
     writer: &mut Writer,
@@ -825,7 +825,7 @@ async fn serve(
     None
 }
 
-/// Acks one bot account request.
+/// Answers one bot account request.
 async fn account(writer: &mut Writer, op: AccountOp) {
     match op {
         AccountOp::Add(bot, reply) => {

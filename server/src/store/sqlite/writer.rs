@@ -85,7 +85,7 @@ pub fn run(
     drop(lock);
 }
 
-/// Acks the queued requests in order. Returns `Some` when the writer is to stop (with
+/// Answers the queued requests in order. Returns `Some` when the writer is to stop (with
 /// the stop request's answer, `None` when every sender is gone).
 fn serve(
     conn: &mut Connection,
@@ -166,7 +166,7 @@ fn serve(
     None
 }
 
-/// Acks one bot account request.
+/// Answers one bot account request.
 fn account(conn: &mut Connection, op: AccountOp) {
     match op {
         AccountOp::Add(bot, reply) => {

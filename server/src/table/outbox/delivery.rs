@@ -47,7 +47,7 @@ struct Steps {
     steps: VecDeque<Step>,
     /// The highest write number answered.
     answered: u64,
-    /// Acks other than `Stored` of writes whose step has not gone out yet.
+    /// Outcomes other than `Stored` of writes whose step has not gone out yet.
     troubles: Vec<(u64, WriteOutcome)>,
     /// Connections found gone or too slow while delivering, for the table to drop.
     dropped: Vec<ConnId>,
