@@ -2,9 +2,10 @@
 //! writer, in a task of its own; when either ends, both do. A client's close frame is answered
 //! with a close frame (the closing handshake) before the socket is dropped.
 //!
-//! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
-//! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
-//! the rest to the table as a `TableRequest`. The writer (`writer`) drains the connection's
+//! The reader (`reader`) passes each frame through the flood guard (`ratelimit`), parses it
+//! with `ClientMsg::parse` and routes it to one side (`route`): the connection's own messages
+//! (`ping`, `join`, `watch`, the registered bots') it handles itself, a table's it hands to
+//! the table as a `TableRequest`. The writer (`writer`) drains the connection's
 //! bounded queue, which the table fills without ever waiting: a client too slow to read is
 //! dropped, never the table stalled.
 //!
