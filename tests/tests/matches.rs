@@ -339,8 +339,8 @@ async fn sync_repeats_the_prompt_with_the_time_left() {
 }
 
 /// A remote program answering every prompt at once, against built-in bots that never wait,
-/// plays far more moves than its rate limit's burst without a single refusal: an accepted
-/// move gives its token back. (The flood test in `bad_input.rs` shows refused moves do not.)
+/// plays far more moves than its rate limit's burst without a single refusal: the answer to
+/// a prompt costs no token. (The flood test in `bad_input.rs` shows other moves do.)
 #[tokio::test]
 async fn a_fast_remote_bot_is_never_rate_limited_for_its_own_moves() {
     let burst = 10;

@@ -13,7 +13,7 @@ pub mod queue;
 pub mod watch;
 
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -132,9 +132,6 @@ struct Parts {
     move_read: AtomicU64,
     /// When the move the table accepted last was read (0: its event has gone out).
     move_accepted: AtomicU64,
-    /// Rate-limit tokens the table gives back for moves it accepted (see
-    /// [`Conn::refund_token`]).
-    refunds: AtomicU32,
     /// The client's address, when known: a table counts its spectators' chat by address, so
     /// reconnecting buys no more lines.
     client: Option<IpAddr>,
@@ -188,7 +185,6 @@ impl Conn {
                 closing: AtomicU8::new(0),
                 move_read: AtomicU64::new(0),
                 move_accepted: AtomicU64::new(0),
-                refunds: AtomicU32::new(0),
                 client,
             }),
         }
@@ -200,30 +196,20 @@ impl Conn {
         self.parts.client
     }
 
-    /// Gives back the rate-limit token an accepted move cost: a program answering every
-    /// prompt at once is never refused, however fast the table goes, while a flood of
-    /// refused moves still runs the connection's bucket dry.
-    ///
-    /// It also says the move read last was accepted: the next frame sent at once
-    /// ([`Conn::send`]) is its event, and the time from reading the move to sending that is
-    /// counted in `parlor_move_latency_seconds`.
-    pub fn refund_token(&self) {
-        self.parts.refunds.fetch_add(1, Ordering::Relaxed);
-        let read = self.parts.move_read.swap(0, Ordering::Relaxed);
-        if read != 0 {
-            self.parts.move_accepted.store(read, Ordering::Relaxed);
-        }
-    }
-
-    /// Notes that a move was read from this connection just now (see [`Conn::refund_token`]).
+    /// Notes that a move was read from this connection just now (see
+    /// [`Conn::move_accepted`]).
     pub fn move_read(&self) {
         self.parts.move_read.store(now_ns(), Ordering::Relaxed);
     }
 
-    /// Takes the tokens given back since the last call.
-    #[must_use]
-    pub fn take_refunds(&self) -> u32 {
-        self.parts.refunds.swap(0, Ordering::Relaxed)
+    /// Says the move read last was accepted: the next frame sent at once ([`Conn::send`]) is
+    /// its event, and the time from reading the move to sending that is counted in
+    /// `parlor_move_latency_seconds`.
+    pub fn move_accepted(&self) {
+        let read = self.parts.move_read.swap(0, Ordering::Relaxed);
+        if read != 0 {
+            self.parts.move_accepted.store(read, Ordering::Relaxed);
+        }
     }
 
     /// Queues a frame. Returns `false` when the connection is gone or was too slow and has

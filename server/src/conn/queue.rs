@@ -151,6 +151,11 @@ impl<T: Send + 'static> Sender<T> {
         self.offer(item, true, false).map_err(|(err, _)| err)
     }
 
+    /// [`Self::try_push`], giving the item back when it cannot be queued.
+    pub fn try_push_or_return(&self, item: T) -> Result<(), (PushError, T)> {
+        self.offer(item, true, false)
+    }
+
     /// Queues an item that may wait a little for company ([`Receiver::recv_due`]), or says
     /// why not. The receiver is not woken: the item goes with the next urgent one, or when
     /// the queue's clock releases it. In a queue without a clock it is an urgent item.

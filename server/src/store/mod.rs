@@ -10,7 +10,7 @@
 //! its vocabulary is the rows of [`records`] and the engine of `parlor-shared`.
 
 pub mod accounts;
-pub mod courier;
+pub mod ack_task;
 pub mod fence;
 pub mod hands;
 pub mod health;
@@ -48,17 +48,17 @@ pub use sqlite::{DB_FILE, SqliteStore};
 /// [`SharedLog`].
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Queues one write; `ack` is answered once it is durable (or refused), off the caller's
-    /// task (SQLite: on its courier task, see [`courier`]; Postgres: on its writer's task).
+    /// task (SQLite: on its [`ack_task`]; Postgres: on its writer's task).
     /// Writes are committed and acknowledged in the order appended, so the acknowledgement of
     /// a step's last write covers the whole step.
-    fn append_then(&self, write: Write, ack: Acker);
+    fn append_then(&self, write: Write, ack: Ack);
 
     /// [`Store::append_then`], answered through a channel.
-    fn append(&self, write: Write) -> Ack {
+    fn append(&self, write: Write) -> AckReceiver {
         let (tx, rx) = oneshot::channel();
         self.append_then(
             write,
-            Acker::new(move |outcome| {
+            Ack::new(move |outcome| {
                 // A writer gone drops `tx`: the receiver reports it.
                 if let Some(result) = outcome.result() {
                     let _ = tx.send(result);
@@ -289,7 +289,7 @@ pub struct Startup {
 
 /// The acknowledgement of one write: `Err` holds why the database refused it; a closed
 /// channel means the writer has stopped.
-pub type Ack = oneshot::Receiver<Result<(), String>>;
+pub type AckReceiver = oneshot::Receiver<Result<(), String>>;
 
 /// What became of one write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -314,50 +314,50 @@ impl WriteOutcome {
     }
 }
 
-/// Answers one write, once: called by the store after the commit (or refusal). Why a call
-/// rather than a channel: a table's output can then go out as its commit lands, without
-/// waking the table once more for every move.
-/// Dropped unanswered (a writer that stopped), it is told [`WriteOutcome::WriterGone`].
-pub struct Acker(Option<Then>);
+/// The acknowledgement of one write: the store gives it the write's outcome, once, after the
+/// commit (or refusal). A call rather than a channel, so that a table's output goes out as
+/// its commit lands, without waking the table once more for every move. Dropped without an
+/// outcome (a writer that stopped), it gives [`WriteOutcome::WriterGone`].
+pub struct Ack(Option<AckTo>);
 
-/// What an [`Acker`] does with the outcome.
-enum Then {
-    /// Tells the outcome, by the write's number, to a receiver all of a table's writes
-    /// share: nothing is allocated per write (a boxed closure was an allocation a move,
-    /// freed on the writer's thread).
-    Tell(Arc<dyn Answered>, u64),
-    /// Calls this once.
+/// Whom an [`Ack`] gives the outcome to.
+enum AckTo {
+    /// The receiver all of a table's writes share (its outbox's delivery), by the write's
+    /// number: nothing is allocated per write.
+    Numbered(Arc<dyn OnAck>, u64),
+    /// A function, called once.
     Call(Box<dyn FnOnce(WriteOutcome) + Send>),
 }
 
-impl Then {
+impl AckTo {
     fn run(self, outcome: WriteOutcome) {
         match self {
-            Then::Tell(to, write) => to.answered(write, outcome),
-            Then::Call(then) => then(outcome),
+            AckTo::Numbered(to, write) => to.on_ack(write, outcome),
+            AckTo::Call(then) => then(outcome),
         }
     }
 }
 
-/// Receives the outcomes of numbered writes ([`Acker::numbered`]).
-pub trait Answered: Send + Sync {
+/// Takes the acknowledgements of numbered writes ([`Ack::numbered`]): a table's delivery
+/// (`table::outbox::delivery`), which sends the output they release.
+pub trait OnAck: Send + Sync {
     /// Write number `write` came to `outcome`.
-    fn answered(&self, write: u64, outcome: WriteOutcome);
+    fn on_ack(&self, write: u64, outcome: WriteOutcome);
 }
 
-impl Acker {
+impl Ack {
     /// An acknowledgement that calls `then` with the outcome.
-    pub fn new(then: impl FnOnce(WriteOutcome) + Send + 'static) -> Acker {
-        Acker(Some(Then::Call(Box::new(then))))
+    pub fn new(then: impl FnOnce(WriteOutcome) + Send + 'static) -> Ack {
+        Ack(Some(AckTo::Call(Box::new(then))))
     }
 
     /// An acknowledgement that tells `to` the outcome of write number `write`.
-    pub fn numbered(to: Arc<dyn Answered>, write: u64) -> Acker {
-        Acker(Some(Then::Tell(to, write)))
+    pub fn numbered(to: Arc<dyn OnAck>, write: u64) -> Ack {
+        Ack(Some(AckTo::Numbered(to, write)))
     }
 
-    /// Answers with the store's result.
-    pub fn answer(mut self, result: Result<(), String>) {
+    /// Gives the store's result.
+    pub fn acknowledge(mut self, result: Result<(), String>) {
         if let Some(then) = self.0.take() {
             then.run(match result {
                 Ok(()) => WriteOutcome::Stored,
@@ -367,7 +367,7 @@ impl Acker {
     }
 }
 
-impl Drop for Acker {
+impl Drop for Ack {
     fn drop(&mut self) {
         if let Some(then) = self.0.take() {
             then.run(WriteOutcome::WriterGone);
@@ -375,9 +375,9 @@ impl Drop for Acker {
     }
 }
 
-impl std::fmt::Debug for Acker {
+impl std::fmt::Debug for Ack {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Acker")
+        f.write_str("Ack")
     }
 }
 

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::health::Health;
 use super::records::{ResultRow, TableLog, Write};
-use super::{Acker, BotAccount, NewBot, StoreError};
+use super::{Ack, BotAccount, NewBot, StoreError};
 
 /// The most writes in one transaction.
 pub const MAX_BATCH: usize = 4096;
@@ -31,7 +31,7 @@ pub enum Request {
         /// The change.
         write: Write,
         /// The acknowledgement.
-        ack: Acker,
+        ack: Ack,
     },
     /// Answer once everything before is committed.
     Barrier {
@@ -108,7 +108,7 @@ impl Queue {
     }
 
     /// Queues a write. A writer gone drops the request, and with it `ack`, which reports it.
-    pub fn write(&self, write: Write, ack: Acker) {
+    pub fn write(&self, write: Write, ack: Ack) {
         let _ = self.0.send(Request::Write { write, ack });
     }
 
@@ -178,7 +178,7 @@ pub fn committed(
     queue: &mut VecDeque<Request>,
     count: usize,
     outcomes: Vec<Result<(), String>>,
-) -> Vec<(Acker, Result<(), String>)> {
+) -> Vec<(Ack, Result<(), String>)> {
     queue
         .drain(..count)
         .zip(outcomes)

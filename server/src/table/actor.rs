@@ -418,7 +418,7 @@ impl TableActor {
                     && result.is_ok()
                     && let Some(conn) = self.conn_of(conn)
                 {
-                    conn.refund_token();
+                    conn.move_accepted();
                 }
                 if let Err(err) = result {
                     self.send_to(conn, &err.to_msg());

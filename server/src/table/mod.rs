@@ -30,13 +30,13 @@ use parlor_shared::{Action, Seat};
 use tokio::sync::{oneshot, watch};
 
 use crate::conn::queue::Sender;
-use crate::conn::{Conn, ConnId};
+use crate::conn::{Conn, ConnId, PushError};
 
 /// Messages waiting in a table's mailbox; few, so a flooded table pushes back on its senders.
 pub const MAILBOX: usize = 64;
 
 /// A request to sit down at (or watch) a table.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JoinRequest {
     /// The seat wanted (`None`: the first free one).
     pub seat: Option<Seat>,
@@ -263,11 +263,11 @@ impl TableHandle {
         self.tx.push(msg).await.map_err(|_| TableClosed)
     }
 
-    /// Puts a message in the table's mailbox if it has room now. False when it is full or
-    /// the table has closed.
-    #[must_use]
-    pub fn try_send(&self, msg: TableMsg) -> bool {
-        self.tx.try_push(msg).is_ok()
+    /// Puts a message in the table's mailbox if it has room now, or gives it back with the
+    /// reason: [`PushError::Full`] (wait for room with [`Self::send`]) or
+    /// [`PushError::Closed`].
+    pub fn try_send(&self, msg: TableMsg) -> Result<(), (PushError, TableMsg)> {
+        self.tx.try_push_or_return(msg)
     }
 
     /// A handle on a mailbox of `room` messages that no actor reads: the test holds the

@@ -1,8 +1,10 @@
 //! The table's outbox: it records what the table does into the store, and holds what the table
 //! sends until those records are acknowledged (output after commit). Every frame and join reply
-//! of a step waits in the [`Outbox`] until the actor seals the step ([`Outbox::seal`]); the
-//! acknowledgement of the step's last write then delivers it (`delivery`) on the store's side,
-//! without waking the table, strictly in order, while the actor goes on with its next message.
+//! of a step waits in the [`Outbox`] until the actor seals the step ([`Outbox::seal`]). Each
+//! write goes to the store with an acknowledgement addressed to the table's [`Delivery`]
+//! ([`crate::store::Ack::numbered`]); the acknowledgement of the step's last write makes the
+//! delivery send the step, on the store's side, without waking the table, strictly in order,
+//! while the actor goes on with its next message.
 //! The table hears from that side only what it must act on ([`Outbox::news`]). Without a store
 //! frames go straight out. It talks to the store only through [`crate::store::Store::append_then`]
 //! and never touches the game, the seats or a socket.
@@ -15,7 +17,7 @@ use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::{SeatRow, SharedLog};
-use delivery::{Held, Shared, send};
+use delivery::{Delivery, Held, send};
 
 /// Sealed steps a table may have waiting for the database before it stops taking messages:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -39,7 +41,7 @@ pub struct Outbox {
     pending: Option<u64>,
     /// Sealed steps waiting for the database, shared with the store's writer, which
     /// delivers them.
-    sealed: Arc<Shared>,
+    delivery: Arc<Delivery>,
     /// The current match's number (0 before the first).
     match_no: u32,
     /// The seats, host and status last written, so unchanged ones are not written again.
@@ -55,7 +57,7 @@ impl Outbox {
             held: Vec::new(),
             writes: 0,
             pending: None,
-            sealed: Arc::new(Shared::new(table)),
+            delivery: Arc::new(Delivery::new(table)),
             match_no: 0,
             last_state: None,
         }
@@ -79,7 +81,7 @@ impl Outbox {
 
     /// The table's id (kept once, by the part shared with the store, which logs with it).
     fn table(&self) -> &str {
-        self.sealed.table()
+        self.delivery.table()
     }
 
     /// True when a store is attached.
@@ -146,7 +148,7 @@ impl Outbox {
     /// Runs `then` once the step's output before it is out.
     fn queue_then(&mut self, then: Box<dyn FnOnce() + Send>) {
         if self.store.is_some() {
-            self.push_held(Held::Then(then));
+            self.push_held(Held::AckTo(then));
         } else {
             then();
         }
@@ -161,7 +163,8 @@ impl Outbox {
         if last_write.is_none() && self.held.is_empty() {
             return Vec::new();
         }
-        self.sealed.seal(last_write, std::mem::take(&mut self.held))
+        self.delivery
+            .seal(last_write, std::mem::take(&mut self.held))
     }
 
     /// True once a write was refused because another node of the cluster owns the table
@@ -169,14 +172,14 @@ impl Outbox {
     /// must stop here.
     #[must_use]
     pub fn is_fenced(&self) -> bool {
-        self.store.is_some() && self.sealed.is_fenced()
+        self.store.is_some() && self.delivery.is_fenced()
     }
 
     /// Sealed steps still waiting for the database.
     #[must_use]
     pub fn in_flight(&self) -> usize {
         if self.store.is_some() {
-            self.sealed.waiting()
+            self.delivery.waiting()
         } else {
             0
         }
@@ -193,10 +196,10 @@ impl Outbox {
     /// dropped.
     pub fn news(&self, wake_below: usize) -> impl Future<Output = Vec<ConnId>> + Send + '_ {
         // Borrows only the shared part: the step being made is not `Sync`.
-        let sealed = self.store.is_some().then_some(&*self.sealed);
+        let delivery = self.store.is_some().then_some(&*self.delivery);
         async move {
-            match sealed {
-                Some(sealed) => sealed.news(wake_below).await,
+            match delivery {
+                Some(delivery) => delivery.news(wake_below).await,
                 None => std::future::pending().await,
             }
         }
@@ -214,10 +217,10 @@ impl Outbox {
 
     /// Numbers the next write; its acknowledgement (on the store's thread) delivers what it
     /// releases.
-    fn next_write(&mut self) -> (u64, Arc<Shared>) {
+    fn next_write(&mut self) -> (u64, Arc<Delivery>) {
         self.writes += 1;
         self.pending = Some(self.writes);
-        (self.writes, Arc::clone(&self.sealed))
+        (self.writes, Arc::clone(&self.delivery))
     }
 }
 

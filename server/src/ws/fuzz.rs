@@ -10,6 +10,7 @@
 //!
 //! CI runs a short campaign; `PARLOR_FUZZ_CASES=N` runs a longer one (use `--release`).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -22,7 +23,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::reader::Reader;
-use super::{Sessions, TokenBucket};
+use super::{FloodGuard, Sessions};
 use crate::conn::{Conn, ConnId, Frame, Receiver, bounded};
 use crate::lobby::Lobby;
 use crate::store::{SharedStore, SqliteStore};
@@ -145,8 +146,8 @@ async fn run_case(seed: u64, steps: &[(usize, Input)]) -> Result<usize, TestCase
         .map(|_| {
             let (tx, rx) = bounded(1 << 16);
             let conn = Conn::new(ConnId::next(), tx, CancellationToken::new());
-            let bucket = TokenBucket::new(1_000_000, 1_000_000);
-            let reader = Reader::new(conn, lobby.clone(), bucket, 1_000_000, Sessions::default());
+            let guard = FloodGuard::new(1_000_000, 1_000_000, Arc::default());
+            let reader = Reader::new(conn, lobby.clone(), guard, Sessions::default());
             Client {
                 reader,
                 rx,

@@ -12,26 +12,26 @@ use parlor_shared::protocol::{ClientMsg, ServerMsg, codes};
 use super::Upstream;
 use super::reader::Reader;
 use super::refusal::Refusal;
+use super::route::BotMsg;
 use crate::cluster::bots::Vouch;
 use crate::digest::of_secret;
 use crate::lobby::{BotError, invitation_id};
 use crate::table::JoinRequest;
 
 impl Reader {
-    /// One of the registered-bot messages.
-    pub(super) async fn on_bot_msg(&mut self, msg: ClientMsg) {
+    /// One of the registered bots' messages.
+    pub(super) async fn on_bot_msg(&mut self, msg: BotMsg) {
         let answer = match msg {
-            ClientMsg::Available {
+            BotMsg::Available {
                 token,
                 variants,
                 max_tables,
             } => Box::pin(self.available(&token, &variants, max_tables)).await,
-            ClientMsg::Accept { invitation, token } => {
+            BotMsg::Accept { invitation, token } => {
                 Box::pin(self.accept(&invitation, &token)).await
             }
-            ClientMsg::Decline { invitation } => self.decline(&invitation),
-            ClientMsg::InviteBot { seat, bot } => Box::pin(self.invite(seat, &bot)).await,
-            _ => None,
+            BotMsg::Decline { invitation } => self.decline(&invitation),
+            BotMsg::InviteBot { seat, bot } => Box::pin(self.invite(seat, &bot)).await,
         };
         if let Some(answer) = answer {
             self.reply(&answer).await;

@@ -2,9 +2,10 @@
 //! writer, in a task of its own; when either ends, both do. A client's close frame is answered
 //! with a close frame (the closing handshake) before the socket is dropped.
 //!
-//! The reader (`reader`) rate-limits and parses each frame with `ClientMsg::parse`, answers
-//! what it can itself (`ping`, `join` and `watch` routing, every malformed input) and forwards
-//! the rest to the table as a `TableRequest`. The writer (`writer`) drains the connection's
+//! The reader (`reader`) passes each frame through the flood guard (`ratelimit`), parses it
+//! with `ClientMsg::parse` and routes it to one side (`route`): the connection's own messages
+//! (`ping`, `join`, `watch`, the registered bots') it handles itself, a table's it hands to
+//! the table as a `TableRequest`. The writer (`writer`) drains the connection's
 //! bounded queue, which the table fills without ever waiting: a client too slow to read is
 //! dropped, never the table stalled.
 //!
@@ -17,13 +18,14 @@ mod invites;
 mod ratelimit;
 mod reader;
 mod refusal;
+mod route;
 mod sessions;
 pub mod socket;
 #[cfg(test)]
 mod tests;
 mod writer;
 
-pub use ratelimit::TokenBucket;
+pub use ratelimit::{Asked, FloodGuard, TokenBucket};
 pub use refusal::Refusal;
 pub use sessions::{Session, Sessions};
 
@@ -105,11 +107,15 @@ where
     // its writer at every wake-up, is locked only by this connection.
     let handle = Conn::with_client(conn, tx, hub.shutdown.child_token(), hub.client);
     let writer_conn = handle.clone();
+    let asked = Arc::new(Asked::default());
     let mut reader = Reader::new(
         handle,
         hub.lobby.clone(),
-        TokenBucket::new(hub.limits.rate_per_sec, hub.limits.burst),
-        hub.limits.rate_per_sec,
+        FloodGuard::new(
+            hub.limits.rate_per_sec,
+            hub.limits.burst,
+            Arc::clone(&asked),
+        ),
         hub.sessions.clone(),
     );
     reader.cluster = hub.cluster.clone();
@@ -125,7 +131,7 @@ where
     let ping_every = hub.limits.idle / 3;
     let mut writing = tokio::spawn(async move {
         let sent = writer::Sent::default();
-        write_loop(&mut sink, rx, writer_conn, &sent, ping_every).await;
+        write_loop(&mut sink, rx, writer_conn, &sent, asked, ping_every).await;
         (sink, sent)
     });
     let (ended, written) = tokio::select! {

@@ -1,19 +1,20 @@
-//! The reading half of a connection: rate limit, parse, and route each frame. `ping`,
-//! `join` and `watch` are handled here and only here; everything else goes to the table the
-//! connection is at, as a [`TableRequest`].
+//! The reading half of a connection: each frame passes the flood guard, is parsed, and goes
+//! to one side ([`Routed`]): a connection's message (`ping`, `join`, `watch`, the registered
+//! bots' messages) is handled here, a table's goes to the table the connection is at, as a
+//! [`TableRequest`], by [`Reader::hand_to_table`] only.
 
 use std::time::Duration;
 
 use axum::extract::ws::Message;
 use futures_util::{Stream, StreamExt};
-use parlor_shared::Action;
 use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg};
 use tokio::sync::oneshot;
 use tokio::time::{Instant, sleep_until};
 
-use super::TokenBucket;
+use super::FloodGuard;
 use super::refusal::Refusal;
-use crate::conn::Conn;
+use super::route::{ConnectionMsg, Routed};
+use crate::conn::{Conn, PushError};
 use crate::lobby::Lobby;
 use crate::table::{JoinRequest, TableHandle, TableMsg, TableRequest};
 
@@ -31,6 +32,15 @@ pub(super) enum ReadEnd {
     /// The table joined or watched is owned by another node of the cluster: the connection
     /// is piped there from now on (see [`Reader::relay_to`]).
     Relay,
+}
+
+/// Why a frame was not read.
+#[derive(Debug)]
+enum Unread {
+    /// The flood guard refused it.
+    RateLimited,
+    /// It is no message the protocol has.
+    NotAMessage(ProtocolError),
 }
 
 /// Where a table not open here was found.
@@ -52,9 +62,7 @@ pub(super) struct Reader {
     /// The table joined or watched, if any.
     pub(super) table: Option<TableHandle>,
     /// The flood guard.
-    bucket: TokenBucket,
-    /// Messages per second allowed (for the error text).
-    rate: u32,
+    guard: FloodGuard,
     /// Text and binary frames received, for the session's log line.
     pub(super) frames_in: u64,
     /// Their bytes.
@@ -85,16 +93,14 @@ impl Reader {
     pub(super) fn new(
         conn: Conn,
         lobby: Lobby,
-        bucket: TokenBucket,
-        rate: u32,
+        guard: FloodGuard,
         sessions: super::Sessions,
     ) -> Reader {
         Reader {
             conn,
             lobby,
             table: None,
-            bucket,
-            rate,
+            guard,
             frames_in: 0,
             bytes_in: 0,
             table_id: None,
@@ -156,25 +162,26 @@ impl Reader {
             };
             heard = Instant::now();
             match message {
-                // Each message is handled in its own boxed future: the connection's task then
-                // stays small however deep the handling goes (thousands of them are alive).
-                // A move, when its table has room, needs no future at all.
+                // What is not handed on at once is handled in a boxed future of its own: the
+                // connection's task then stays small however deep the handling goes
+                // (thousands of them are alive).
                 Ok(Message::Text(text)) => {
                     self.received(text.len());
-                    if self.allowed(heard).await {
-                        let parsed = ClientMsg::parse(text.as_str());
-                        if !matches!(&parsed, Ok(msg) if self.moved_at_once(msg)) {
-                            Box::pin(self.on_parsed(text.as_str(), parsed)).await;
+                    match self.read(text.as_str(), heard) {
+                        Ok(routed) => {
+                            self.on_routed(text.as_str(), routed).await;
                             if self.relay_to.is_some() {
                                 return ReadEnd::Relay;
                             }
                         }
+                        Err(unread) => Box::pin(self.refuse_unread(unread)).await,
                     }
                 }
                 Ok(Message::Binary(bytes)) => {
                     self.received(bytes.len());
-                    if self.allowed(heard).await {
-                        Box::pin(self.refuse(Refusal::BinaryFrame)).await;
+                    match self.admits(heard, false) {
+                        Ok(()) => Box::pin(self.refuse(Refusal::BinaryFrame)).await,
+                        Err(unread) => Box::pin(self.refuse_unread(unread)).await,
                     }
                 }
                 Ok(Message::Close(_)) => return ReadEnd::ClientClosed,
@@ -210,16 +217,37 @@ impl Reader {
         crate::tally::WS_BYTES_RECEIVED.add(bytes as u64);
     }
 
-    /// Takes a token from the bucket for a frame read at `now`, or refuses the frame with
-    /// `rate_limited`.
-    async fn allowed(&mut self, now: Instant) -> bool {
-        self.bucket.give_back(self.conn.take_refunds());
-        let allowed = self.bucket.take(now);
-        if !allowed {
-            metrics::counter!("parlor_rate_limited_total").increment(1);
-            Box::pin(self.refuse(Refusal::RateLimited(self.rate))).await;
+    /// Reads one text frame into a message for one side, or says why not: the flood guard
+    /// refused it (see [`FloodGuard`]), or it is no message. A frame the bucket refuses is
+    /// parsed only when a prompt's answer is due (it may be that answer).
+    fn read(&mut self, text: &str, now: Instant) -> Result<Routed, Unread> {
+        let parsed = self
+            .guard
+            .answer_is_due()
+            .then(|| ClientMsg::parse(text).map(Routed::from));
+        let is_move = matches!(parsed, Some(Ok(Routed::Table(TableRequest::Move { .. }))));
+        self.admits(now, is_move)?;
+        parsed
+            .unwrap_or_else(|| ClientMsg::parse(text).map(Routed::from))
+            .map_err(Unread::NotAMessage)
+    }
+
+    /// Asks the flood guard about a frame read at `now`.
+    fn admits(&mut self, now: Instant, is_move: bool) -> Result<(), Unread> {
+        if self.guard.admits(now, is_move) {
+            return Ok(());
         }
-        allowed
+        metrics::counter!("parlor_rate_limited_total").increment(1);
+        Err(Unread::RateLimited)
+    }
+
+    /// Answers a frame that was not read.
+    async fn refuse_unread(&self, unread: Unread) {
+        let msg = match unread {
+            Unread::RateLimited => Refusal::RateLimited(self.guard.rate()).to_msg(),
+            Unread::NotAMessage(err) => ServerMsg::error(err.code(), err.to_string()),
+        };
+        self.reply(&msg).await;
     }
 
     /// Answers with `refusal`. The answer is made here, inside the caller's boxed future,
@@ -229,24 +257,12 @@ impl Reader {
         self.reply(&refusal.to_msg()).await;
     }
 
-    /// One text frame, read here (the reader's loop reads it first, for [`Self::moved_at_once`]).
+    /// One text frame, parsed and routed past the flood guard (which the fuzzer and the
+    /// tests have no use for).
     #[cfg(test)]
     pub(super) async fn on_text(&mut self, text: &str) {
-        self.on_parsed(text, ClientMsg::parse(text)).await;
-    }
-
-    /// One text frame, read as `parsed`.
-    async fn on_parsed(&mut self, text: &str, parsed: Result<ClientMsg, ProtocolError>) {
-        match parsed {
-            Ok(msg) => {
-                if self.cluster.is_some()
-                    && matches!(msg, ClientMsg::Join { .. } | ClientMsg::Watch { .. })
-                {
-                    self.joining = Some(text.into());
-                }
-                self.dispatch(msg).await;
-                self.joining = None;
-            }
+        match ClientMsg::parse(text) {
+            Ok(msg) => self.on_routed(text, Routed::from(msg)).await,
             Err(err) => {
                 self.reply(&ServerMsg::error(err.code(), err.to_string()))
                     .await
@@ -254,108 +270,55 @@ impl Reader {
         }
     }
 
-    /// Hands a move to this connection's table at once, if the table's mailbox has room:
-    /// nearly every frame of a busy connection is a move, and each is then spared the boxed
-    /// future the other messages are handled in (allocated and freed per frame, too large for
-    /// the allocator's per-thread cache). False when `msg` is not a move, the
-    /// connection is at no table, or the mailbox is full or closed: the message is then
-    /// handled as any other (waiting for room, or answering).
-    fn moved_at_once(&self, msg: &ClientMsg) -> bool {
-        let Some(table) = &self.table else {
-            return false;
-        };
-        let Some(request) = move_request(msg) else {
-            return false;
-        };
-        self.conn.move_read();
-        table.try_send(TableMsg::Request {
-            conn: self.conn.id,
-            request: Box::new(request),
-        })
-    }
-
-    /// Acts on one well-formed message.
-    async fn dispatch(&mut self, msg: ClientMsg) {
-        if let Some(request) = move_request(&msg) {
-            return self.ask_table(request).await;
+    /// One message, `text` as read: a table's goes to the table, a connection's is handled
+    /// here.
+    async fn on_routed(&mut self, text: &str, routed: Routed) {
+        match routed {
+            Routed::Table(request) => self.hand_to_table(request).await,
+            Routed::Connection(msg) => Box::pin(self.on_connection_msg(text, msg)).await,
         }
-        let request = match msg {
-            ClientMsg::Ping {} => return self.reply(&ServerMsg::Pong {}).await,
-            ClientMsg::Join {
-                table,
-                seat,
-                name,
-                token,
-                bot,
-            } => {
-                let request = JoinRequest {
-                    seat,
-                    name,
-                    token,
-                    bot,
-                    watch: false,
-                    account: None,
-                };
-                Box::pin(self.join(&table, request)).await;
-                return;
-            }
-            ClientMsg::Watch { table } => {
-                let request = JoinRequest {
-                    seat: None,
-                    name: None,
-                    token: None,
-                    bot: false,
-                    watch: true,
-                    account: None,
-                };
-                Box::pin(self.join(&table, request)).await;
-                return;
-            }
-            ClientMsg::Play { .. }
-            | ClientMsg::Pass { .. }
-            | ClientMsg::Bid { .. }
-            | ClientMsg::BlindNil { .. }
-            | ClientMsg::SeeCards { .. }
-            | ClientMsg::Exchange { .. }
-            | ClientMsg::Call { .. }
-            | ClientMsg::Discard { .. }
-            | ClientMsg::Claim { .. }
-            | ClientMsg::AnswerClaim { .. } => {
-                unreachable!("moves are made into requests above")
-            }
-            ClientMsg::AddBot { seat, strategy } => TableRequest::AddBot { seat, strategy },
-            ClientMsg::RemoveBot { seat } => TableRequest::RemoveBot { seat },
-            ClientMsg::Start {} => TableRequest::Start,
-            ClientMsg::Leave {} => TableRequest::Leave,
-            ClientMsg::Sync {} => TableRequest::Sync,
-            ClientMsg::Chat { text } => TableRequest::Chat { text },
-            ClientMsg::Hint {} => TableRequest::Hint,
-            ClientMsg::ClaimHost { key } => TableRequest::ClaimHost { key },
-            ClientMsg::StandIn { seat } => TableRequest::StandIn { seat },
-            ClientMsg::Back {} => TableRequest::Back,
-            ClientMsg::OpenSeat { seat } => TableRequest::OpenSeat { seat },
-            ClientMsg::Available { .. }
-            | ClientMsg::Accept { .. }
-            | ClientMsg::Decline { .. }
-            | ClientMsg::InviteBot { .. } => return Box::pin(self.on_bot_msg(msg)).await,
-        };
-        self.ask_table(request).await;
     }
 
-    /// Hands `request` to this connection's table, waiting for room in its mailbox.
-    async fn ask_table(&mut self, request: TableRequest) {
+    /// A message for the connection itself.
+    async fn on_connection_msg(&mut self, text: &str, msg: ConnectionMsg) {
+        match msg {
+            ConnectionMsg::Ping => self.reply(&ServerMsg::Pong {}).await,
+            ConnectionMsg::Join { table, request } => {
+                if self.cluster.is_some() {
+                    // Sent on as it is if another node owns the table.
+                    self.joining = Some(text.into());
+                }
+                Box::pin(self.join(&table, request)).await;
+                self.joining = None;
+            }
+            ConnectionMsg::Bot(msg) => Box::pin(self.on_bot_msg(msg)).await,
+        }
+    }
+
+    /// Hands `request` to this connection's table, the one way a table's message goes: into
+    /// its mailbox at once while there is room (nearly every frame of a busy connection, and
+    /// no future is allocated for it), else waiting for room, so a flooded table slows its
+    /// senders and their messages arrive in the order sent.
+    async fn hand_to_table(&mut self, request: TableRequest) {
         let Some(table) = &self.table else {
-            self.reply(&Refusal::NotJoined.to_msg()).await;
-            return;
+            return Box::pin(self.refuse(Refusal::NotJoined)).await;
         };
-        let leaving = request == TableRequest::Leave;
+        if matches!(request, TableRequest::Move { .. }) {
+            self.conn.move_read();
+        }
+        let leaving = matches!(request, TableRequest::Leave);
         let msg = TableMsg::Request {
             conn: self.conn.id,
             request: Box::new(request),
         };
-        if table.send(msg).await.is_err() {
+        let sent = match table.try_send(msg) {
+            Ok(()) => true,
+            Err((PushError::Full, msg)) => Box::pin(table.send(msg)).await.is_ok(),
+            Err((PushError::Closed, _)) => false,
+        };
+        if !sent {
             self.table = None;
-            self.reply(&Refusal::TableClosed.to_msg()).await;
+            Box::pin(self.refuse(Refusal::TableClosed)).await;
         } else if leaving {
             self.table = None;
             self.seat_released();
@@ -438,114 +401,105 @@ impl Reader {
     }
 }
 
-/// The table request a move (`play`, `pass`, `bid`, `blind_nil`, `see_cards`, `exchange`,
-/// `call`, `discard`, `claim`, `answer_claim`)
-/// makes; `None` for any other message.
-fn move_request(msg: &ClientMsg) -> Option<TableRequest> {
-    match msg {
-        ClientMsg::BlindNil { seat, seq }
-        | ClientMsg::SeeCards { seat, seq }
-        | ClientMsg::Exchange { seat, seq, .. }
-        | ClientMsg::Call { seat, seq, .. }
-        | ClientMsg::Discard { seat, seq, .. }
-        | ClientMsg::Claim { seat, seq, .. }
-        | ClientMsg::AnswerClaim { seat, seq, .. } => Some(TableRequest::Move {
-            action: msg.action().expect("a move"),
-            seat: *seat,
-            seq: *seq,
-        }),
-        ClientMsg::Play { card, seat, seq } => Some(TableRequest::Move {
-            action: Action::Play { card: *card },
-            seat: *seat,
-            seq: *seq,
-        }),
-        ClientMsg::Pass { cards, seat, seq } => Some(TableRequest::Move {
-            action: Action::Pass {
-                cards: cards.clone(),
-            },
-            seat: *seat,
-            seq: *seq,
-        }),
-        ClientMsg::Bid { tricks, seat, seq } => Some(TableRequest::Move {
-            action: Action::Bid { tricks: *tricks },
-            seat: *seat,
-            seq: *seq,
-        }),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::time::Duration;
 
-    use parlor_shared::Card;
+    use parlor_shared::{Action, Card};
     use tokio_util::sync::CancellationToken;
 
     use super::*;
     use crate::conn::{ConnId, bounded};
+    use crate::ws::Asked;
 
-    /// A reader at `table`, with room for any number of frames.
-    fn reader_at(table: TableHandle) -> Reader {
+    /// A reader at `table` whose flood guard allows `burst` frames and counts `asked`.
+    fn reader_at(table: Option<TableHandle>, burst: u32, asked: Arc<Asked>) -> Reader {
         let (tx, _) = bounded(8);
         let conn = Conn::new(ConnId::next(), tx, CancellationToken::new());
         let lobby = Lobby::new(Duration::from_secs(600), 8, CancellationToken::new());
-        let bucket = TokenBucket::new(1_000, 1_000);
-        let mut reader = Reader::new(
-            conn,
-            lobby,
-            bucket,
-            1_000,
-            super::super::Sessions::default(),
-        );
-        reader.table = Some(table);
+        let guard = FloodGuard::new(1, burst, asked);
+        let mut reader = Reader::new(conn, lobby, guard, super::super::Sessions::default());
+        reader.table = table;
         reader
     }
 
-    /// Whether the reader's loop would hand `text` to the table at once.
-    fn moved(reader: &Reader, text: &str) -> bool {
-        ClientMsg::parse(text).is_ok_and(|msg| reader.moved_at_once(&msg))
-    }
-
-    /// The card a mailbox message plays.
-    fn played(msg: TableMsg) -> Card {
+    /// The request a mailbox message carries.
+    fn request(msg: TableMsg) -> TableRequest {
         match msg {
-            TableMsg::Request { request, .. } => match *request {
-                TableRequest::Move {
-                    action: Action::Play { card },
-                    ..
-                } => card,
-                other => panic!("not a play: {other:?}"),
-            },
+            TableMsg::Request { request, .. } => *request,
             _ => panic!("not a request"),
         }
     }
 
-    /// A move goes into the table's mailbox at once while there is room. When it is full,
-    /// the move is handled as any other message: it waits for room, and arrives after what
-    /// was there, as sent. Other messages never take the quick way.
+    fn play(card: &str) -> TableRequest {
+        TableRequest::Move {
+            action: Action::Play {
+                card: card.parse::<Card>().unwrap(),
+            },
+            seat: None,
+            seq: None,
+        }
+    }
+
+    /// A table's message goes into the mailbox at once while there is room; when it is
+    /// full, the next waits for room and arrives after what was there, as sent. Moves and
+    /// other table messages take the same way.
     #[tokio::test]
-    async fn a_move_reaches_the_table_at_once_or_waits_for_room_in_order() {
+    async fn a_table_message_goes_in_at_once_or_waits_for_room_in_order() {
         let (table, mut mailbox) = TableHandle::detached("t", 1);
-        let mut reader = reader_at(table);
-        let two: Card = "2C".parse().unwrap();
-        let three: Card = "3C".parse().unwrap();
-        assert!(moved(&reader, r#"{"type":"play","card":"2C"}"#));
-        assert!(!moved(&reader, r#"{"type":"play","card":"3C"}"#));
+        let mut reader = reader_at(Some(table), 8, Arc::default());
+        reader.on_text(r#"{"type":"play","card":"2C"}"#).await;
         let waiting = tokio::spawn(async move {
             reader.on_text(r#"{"type":"play","card":"3C"}"#).await;
+            reader.on_text(r#"{"type":"chat","text":"hi"}"#).await;
             reader
         });
-        // Bounded, so a move that never arrives fails the test instead of hanging it.
+        // Bounded, so a message that never arrives fails the test instead of hanging it.
         let mut next = async || {
             let msg = tokio::time::timeout(Duration::from_secs(10), mailbox.recv()).await;
-            played(msg.expect("a move arrives").expect("the mailbox is open"))
+            request(
+                msg.expect("a message arrives")
+                    .expect("the mailbox is open"),
+            )
         };
-        assert_eq!(next().await, two);
-        assert_eq!(next().await, three);
-        let reader = waiting.await.unwrap();
-        assert!(!moved(&reader, r#"{"type":"chat","text":"hi"}"#));
-        assert!(!moved(&reader, "not json"));
-        assert!(mailbox.try_recv().is_none());
+        assert_eq!(next().await, play("2C"));
+        assert_eq!(next().await, play("3C"));
+        assert_eq!(
+            next().await,
+            TableRequest::Chat {
+                text: "hi".to_string()
+            }
+        );
+        let mut reader = waiting.await.unwrap();
+        reader.on_text(r#"{"type":"ping"}"#).await;
+        reader.on_text("not json").await;
+        assert!(
+            mailbox.try_recv().is_none(),
+            "a connection's message stays here"
+        );
+    }
+
+    /// The flood guard before routing: with the bucket dry, a move answering a prompt the
+    /// writer wrote is read, a second move or a ping is refused, and so is a frame that is
+    /// no message at all.
+    #[tokio::test(start_paused = true)]
+    async fn the_guard_admits_a_prompt_s_answer_with_the_bucket_dry() {
+        let asked = Arc::new(Asked::default());
+        let mut reader = reader_at(None, 1, Arc::clone(&asked));
+        let now = Instant::now();
+        let ping = r#"{"type":"ping"}"#;
+        let play = r#"{"type":"play","card":"2C"}"#;
+        assert!(matches!(
+            reader.read(ping, now),
+            Ok(Routed::Connection(ConnectionMsg::Ping))
+        ));
+        let limited = |read: Result<Routed, Unread>| matches!(read, Err(Unread::RateLimited));
+        assert!(limited(reader.read(play, now)));
+        asked.writing(r#"{"type":"your_turn","seq":4,"legal":{}}"#, &mut None);
+        assert!(limited(reader.read(ping, now)), "only a move answers");
+        assert!(matches!(reader.read(play, now), Ok(Routed::Table(_))));
+        assert!(limited(reader.read(play, now)));
+        assert!(limited(reader.read("not json", now)));
     }
 }

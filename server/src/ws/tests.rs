@@ -127,6 +127,7 @@ fn writer_over_channel(
         frames,
         conn.clone(),
         sent,
+        std::sync::Arc::default(),
         Duration::from_secs(3600),
     );
     (conn, rx, writer)

@@ -2,9 +2,11 @@
 //! the server stops, and closes after its last frames when the table says so (`finish`).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::ratelimit::Asked;
 use crate::conn::{CancelWatch, Closing, Conn, Frame, Receiver};
 use axum::extract::ws::{CloseFrame, Message, close_code};
 use futures_util::{Sink, SinkExt};
@@ -28,6 +30,7 @@ pub(super) async fn write_loop<W>(
     mut rx: Receiver<Frame>,
     conn: Conn,
     sent_so_far: &Sent,
+    asked: Arc<Asked>,
     ping_every: Duration,
 ) where
     W: Sink<Message> + Unpin,
@@ -46,6 +49,8 @@ pub(super) async fn write_loop<W>(
     tokio::pin!(wait);
     let mut closed = CancelWatch::new(wait);
     let mut batch = VecDeque::new();
+    // The `seq` of the latest prompt written (see [`Asked::writing`]).
+    let mut last_prompt = None;
     'frames: loop {
         let more = tokio::select! {
             biased;
@@ -74,7 +79,11 @@ pub(super) async fn write_loop<W>(
         if !more {
             return;
         }
-        let bytes: usize = batch.iter().map(|frame| frame.len()).sum();
+        let mut bytes = 0;
+        for frame in &batch {
+            bytes += frame.len();
+            asked.writing(frame.as_str(), &mut last_prompt);
+        }
         crate::tally::WS_BYTES_SENT.add(bytes as u64);
         sent_so_far
             .frames

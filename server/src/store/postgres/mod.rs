@@ -21,7 +21,7 @@ use tokio::sync::watch;
 use super::health::Health;
 use super::queue::{AccountOp, Queue, Request};
 use super::{
-    Acker, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
+    Ack, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
     StoreStats, TableLog, Upkeep, Write,
 };
 pub use tls::Target;
@@ -120,7 +120,7 @@ impl PgStore {
 }
 
 impl Store for PgStore {
-    fn append_then(&self, write: Write, ack: Acker) {
+    fn append_then(&self, write: Write, ack: Ack) {
         self.queue.write(write, ack);
     }
 

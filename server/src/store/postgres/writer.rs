@@ -817,7 +817,7 @@ async fn serve(
             .writes
             .fetch_add(count as u64, Ordering::Relaxed);
         for (ack, outcome) in committed(queue, count, outcomes) {
-            ack.answer(outcome);
+            ack.acknowledge(outcome);
         }
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         writer.health.set(None);

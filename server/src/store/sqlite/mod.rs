@@ -29,10 +29,10 @@ use rusqlite::Connection;
 use tokio::sync::watch;
 
 use super::{
-    Acker, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
+    Ack, BotAccount, BotAccounts, NewBot, ResultRow, Results, Startup, Store, StoreError,
     StoreStats, TableLog, Upkeep, Write,
 };
-use crate::store::courier::Courier;
+use crate::store::ack_task::AckTask;
 use crate::store::health::Health;
 use crate::store::queue::{AccountOp, Queue, Request};
 use checkpoint::{CheckpointStats, Checkpointer};
@@ -122,10 +122,10 @@ impl SqliteStore {
         let checkpoints = checkpointer.as_ref().map(Checkpointer::stats);
         let health = Arc::new(Health::new());
         let writer_health = Arc::clone(&health);
-        let courier = Courier::start();
+        let ack_task = AckTask::start();
         thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock, &courier))
+            .spawn(move || writer::run(conn, rx, checkpointer, &writer_health, lock, &ack_task))
             .expect("spawning the database writer thread");
         SqliteStore {
             queue,
@@ -146,7 +146,7 @@ impl Store for SqliteStore {
     /// Queues a write; `ack` is answered when it is committed. Writes are committed and
     /// acknowledged in the order they were appended, so the acknowledgement of a step's last
     /// write covers the whole step.
-    fn append_then(&self, write: Write, ack: Acker) {
+    fn append_then(&self, write: Write, ack: Ack) {
         self.queue.write(write, ack);
     }
 

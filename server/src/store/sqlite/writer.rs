@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::checkpoint::Checkpointer;
 use super::{accounts, load};
 use crate::store::StoreError;
-use crate::store::courier::Courier;
+use crate::store::ack_task::AckTask;
 use crate::store::health::Health;
 use crate::store::queue::{
     AccountOp, RETRY_FIRST, Request, Retry, commit_failed, commit_worked, committed, count_commit,
@@ -47,7 +47,7 @@ pub fn run(
     checkpointer: Option<Checkpointer>,
     health: &Health,
     lock: Option<std::fs::File>,
-    courier: &Courier,
+    ack_task: &AckTask,
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
     let mut busy = false;
@@ -71,7 +71,7 @@ pub fn run(
             &mut rx,
             checkpointer.as_ref(),
             health,
-            courier,
+            ack_task,
         ) {
             finish(conn, checkpointer);
             drop(lock);
@@ -93,7 +93,7 @@ fn serve(
     rx: &mut mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<&Checkpointer>,
     health: &Health,
-    courier: &Courier,
+    ack_task: &AckTask,
 ) -> Option<Option<oneshot::Sender<()>>> {
     let mut wait = RETRY_FIRST;
     while let Some(front) = queue.front() {
@@ -156,7 +156,7 @@ fn serve(
             .into_iter()
             .map(|outcome| outcome.map_err(|err| err.to_string()))
             .collect();
-        courier.answer(committed(queue, count, outcomes));
+        ack_task.acknowledge(committed(queue, count, outcomes));
         // Acknowledged first, then healthy: a table's held output goes out as it resumes.
         health.set(None);
         if let Some(checkpointer) = checkpointer {

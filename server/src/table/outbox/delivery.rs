@@ -1,14 +1,16 @@
-//! The sealed steps of one table, shared between the table and its store: whoever learns that
-//! a step may go out (the store's side, as it answers the step's last write: the SQLite
-//! store's courier task, the Postgres writer's task; or the table, as it seals a step already
-//! answered or one that wrote nothing) delivers it, and every step before it, in order, under
-//! one lock. It also names what a step holds ([`Held`]) and how each piece goes out.
+//! [`Delivery`]: the one part that sends a table's committed output. It keeps the sealed
+//! steps of one table, shared between the table and its store. Whoever learns that a step may
+//! go out delivers it, and every step before it, in order, under one lock: the store, as it
+//! acknowledges the step's last write ([`OnAck::on_ack`], called from the SQLite store's
+//! `AckTask` or the Postgres writer's task), or the table, as it seals a step already
+//! acknowledged or one that wrote nothing ([`Delivery::seal`]). It also names what a step
+//! holds ([`Held`]) and how each piece goes out.
 //!
-//! Why the store's side delivers: when the table itself waited for each acknowledgement, every
-//! move woke the table a second time only to hand its frames on. Now the table is woken only
-//! for what it must act on: connections found gone or too slow, a refusal that fences it, and
-//! room it is waiting for. Writes are numbered per table from 1; a step goes out once the write
-//! it ended with is answered, which covers the writes before it (the writer answers in order).
+//! Why the store's side delivers: the table is then woken only for what it must act on
+//! (connections found gone or too slow, a refusal that fences it, room it is waiting for),
+//! not a second time per move to hand its frames on. Writes are numbered per table from 1; a
+//! step goes out once the write it ended with is acknowledged, which covers the writes
+//! before it (the writer acknowledges in order).
 
 use std::collections::VecDeque;
 use std::future::poll_fn;
@@ -19,15 +21,15 @@ use futures_util::task::AtomicWaker;
 use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame};
-use crate::store::{Answered, WriteOutcome};
+use crate::store::{OnAck, WriteOutcome};
 
-/// What the table and its store's side share.
+/// The sealed steps of one table and their delivery, shared by the table and its store.
 #[derive(Debug)]
-pub(super) struct Shared {
+pub(super) struct Delivery {
     /// The table's id, for the log and the table's writes.
     table: Arc<str>,
-    state: Mutex<State>,
-    /// Woken when the table has something to act on (see [`State::wake_below`]). One
+    state: Mutex<Steps>,
+    /// Woken when the table has something to act on (see [`Steps::wake_below`]). One
     /// waiter, so a waker rather than a `Notify` and its list of waiters under a lock.
     news: AtomicWaker,
 }
@@ -40,12 +42,12 @@ struct Step {
 }
 
 #[derive(Default)]
-struct State {
+struct Steps {
     /// Sealed steps not delivered yet, oldest first.
     steps: VecDeque<Step>,
     /// The highest write number answered.
     answered: u64,
-    /// Answers other than `Stored` of writes whose step has not gone out yet.
+    /// Outcomes other than `Stored` of writes whose step has not gone out yet.
     troubles: Vec<(u64, WriteOutcome)>,
     /// Connections found gone or too slow while delivering, for the table to drop.
     dropped: Vec<ConnId>,
@@ -55,9 +57,9 @@ struct State {
     wake_below: usize,
 }
 
-impl std::fmt::Debug for State {
+impl std::fmt::Debug for Steps {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("State")
+        f.debug_struct("Steps")
             .field("steps", &self.steps.len())
             .field("answered", &self.answered)
             .field("fenced", &self.fenced)
@@ -65,11 +67,11 @@ impl std::fmt::Debug for State {
     }
 }
 
-impl Shared {
-    pub(super) fn new(table: &str) -> Shared {
-        Shared {
+impl Delivery {
+    pub(super) fn new(table: &str) -> Delivery {
+        Delivery {
             table: Arc::from(table),
-            state: Mutex::new(State::default()),
+            state: Mutex::new(Steps::default()),
             news: AtomicWaker::new(),
         }
     }
@@ -79,7 +81,7 @@ impl Shared {
         &self.table
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, Steps> {
         // Delivering only moves frames and flags: a panic elsewhere leaves nothing half-done.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -101,7 +103,7 @@ impl Shared {
     }
 
     /// Delivers the steps at the front whose write is answered (or that wrote nothing).
-    fn deliver_ready(&self, state: &mut State) {
+    fn deliver_ready(&self, state: &mut Steps) {
         while let Some(front) = state.steps.front() {
             let outcome = match front.last_write {
                 None => WriteOutcome::Stored,
@@ -171,10 +173,10 @@ impl Shared {
     }
 }
 
-impl Answered for Shared {
-    /// Takes the answer to write `write` (from the store's side) and delivers what it
-    /// releases; wakes the table if that gives it something to act on.
-    fn answered(&self, write: u64, outcome: WriteOutcome) {
+impl OnAck for Delivery {
+    /// Takes the acknowledgement of write `write` (from the store's side) and delivers what
+    /// it releases; wakes the table if that gives it something to act on.
+    fn on_ack(&self, write: u64, outcome: WriteOutcome) {
         let mut state = self.lock();
         state.answered = state.answered.max(write);
         if outcome != WriteOutcome::Stored {
@@ -189,7 +191,7 @@ impl Answered for Shared {
     }
 }
 
-impl State {
+impl Steps {
     /// The answer to `write`, forgetting those of the writes up to it.
     fn outcome_of(&mut self, write: u64) -> WriteOutcome {
         let mut outcome = WriteOutcome::Stored;
@@ -216,7 +218,7 @@ pub(super) enum Held {
     Reply(oneshot::Sender<bool>, bool),
     /// Something to do once the frames before it are out (close a connection after its
     /// last message).
-    Then(Box<dyn FnOnce() + Send>),
+    AckTo(Box<dyn FnOnce() + Send>),
 }
 
 /// Sends a frame at once, or as one that may wait ([`Conn::send_lazy`]).
@@ -241,7 +243,7 @@ fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
             Held::Reply(reply, joined) => {
                 let _ = reply.send(joined);
             }
-            Held::Then(then) => then(),
+            Held::AckTo(then) => then(),
         }
     }
     dropped

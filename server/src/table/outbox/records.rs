@@ -13,22 +13,22 @@ use parlor_shared::{Action, Options, Seat, Variant};
 
 use super::Outbox;
 use crate::store::{
-    Acker, ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis,
-    status_name,
+    Ack, ActionRow, ChatRow, MatchRow, ResultRow, SeatRow, TableRow, Write, now_millis, status_name,
 };
 
 /// Room for an action's JSON: a pass of three cards is 40 bytes.
 const ACTION_ROOM: usize = 48;
 
 impl Outbox {
-    /// Queues a write; its acknowledgement gates this step's output.
+    /// Queues a write; its acknowledgement, addressed to the table's [`super::Delivery`],
+    /// gates this step's output.
     fn write(&mut self, write: Write) {
         if self.store.is_none() {
             return;
         }
-        let (number, sealed) = self.next_write();
+        let (number, delivery) = self.next_write();
         if let Some(store) = &self.store {
-            store.append_then(write, Acker::numbered(sealed, number));
+            store.append_then(write, Ack::numbered(delivery, number));
         }
     }
 
@@ -89,7 +89,7 @@ impl Outbox {
             },
             seq,
         };
-        let table = Arc::clone(self.sealed.table());
+        let table = Arc::clone(self.delivery.table());
         self.write(Write::Action { table, row });
     }
 

@@ -162,11 +162,11 @@ async fn sealed_steps_go_out_in_order_once_stored() {
 /// any [`Store`], and holds a step's output until that step's own acknowledgement.
 #[derive(Debug, Default)]
 struct ManualStore {
-    acks: std::sync::Mutex<Vec<crate::store::Acker>>,
+    acks: std::sync::Mutex<Vec<crate::store::Ack>>,
 }
 
 impl Store for ManualStore {
-    fn append_then(&self, _write: crate::store::Write, ack: crate::store::Acker) {
+    fn append_then(&self, _write: crate::store::Write, ack: crate::store::Ack) {
         self.acks.lock().unwrap().push(ack);
     }
 
@@ -217,14 +217,14 @@ async fn another_backend_gates_the_output_the_same_way() {
     assert_eq!(acks.len(), 2, "one write per step");
     let mut acks = acks.into_iter();
     // The acknowledgement itself delivers: the table is not asked.
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "one");
     assert!(
         rx.try_recv().is_none(),
         "the second step waits for its own write"
     );
     assert_eq!(outbox.in_flight(), 1);
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "two");
     assert_eq!(outbox.in_flight(), 0);
 }
@@ -249,7 +249,7 @@ fn record_play(outbox: &mut Outbox, index: usize) {
 }
 
 /// The store's acknowledgements so far, oldest first.
-fn take_acks(store: &ManualStore) -> Vec<crate::store::Acker> {
+fn take_acks(store: &ManualStore) -> Vec<crate::store::Ack> {
     store.acks.lock().unwrap().drain(..).collect()
 }
 
@@ -270,7 +270,7 @@ async fn a_step_acknowledged_before_it_is_sealed_goes_out_at_the_seal() {
     let (store, mut outbox, conn, mut rx) = manual_outbox();
     record_play(&mut outbox, 0);
     for ack in take_acks(&store) {
-        ack.answer(Ok(()));
+        ack.acknowledge(Ok(()));
     }
     assert!(outbox.queue(&conn, "one".into()));
     assert!(rx.try_recv().is_none(), "held until the step is sealed");
@@ -291,12 +291,12 @@ async fn a_step_waits_for_its_last_write_and_for_the_steps_before_it() {
     assert!(outbox.queue(&conn, "two".into()));
     assert!(outbox.seal().is_empty(), "wrote nothing, waits behind");
     let mut acks = take_acks(&store).into_iter();
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert!(
         rx.try_recv().is_none(),
         "the step's last write is not stored"
     );
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "one");
     assert_eq!(rx.try_recv().unwrap().as_str(), "two");
     assert_eq!(outbox.in_flight(), 0);
@@ -313,7 +313,7 @@ async fn a_connection_found_gone_on_delivery_is_news_for_the_table() {
     assert_eq!(ready_now(outbox.news(0)), None, "nothing to act on yet");
     drop(rx);
     for ack in take_acks(&store) {
-        ack.answer(Ok(()));
+        ack.acknowledge(Ok(()));
     }
     assert_eq!(ready_now(outbox.news(0)), Some(vec![conn.id]));
     assert_eq!(ready_now(outbox.news(0)), None, "told once");
@@ -332,7 +332,7 @@ async fn news_tells_a_waiting_table_of_room() {
     assert_eq!(outbox.in_flight(), 3);
     assert_eq!(ready_now(outbox.news(3)), None, "no room below 3");
     let mut acks = take_acks(&store).into_iter();
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert_eq!(ready_now(outbox.news(3)), Some(vec![]), "room for one");
     let rest: Vec<_> = acks.collect();
     let flushing = tokio::spawn(async move {
@@ -341,7 +341,7 @@ async fn news_tells_a_waiting_table_of_room() {
     });
     tokio::task::yield_now().await;
     for ack in rest {
-        ack.answer(Ok(()));
+        ack.acknowledge(Ok(()));
     }
     let (outbox, dropped) = flushing.await.unwrap();
     assert!(dropped.is_empty());
@@ -367,7 +367,7 @@ async fn a_fenced_or_unanswered_step_sends_nothing() {
     drop(acks.next());
     assert!(rx.try_recv().is_none(), "not stored, not sent");
     assert_eq!(outbox.in_flight(), 1);
-    acks.next().unwrap().answer(Ok(()));
+    acks.next().unwrap().acknowledge(Ok(()));
     assert_eq!(rx.try_recv().unwrap().as_str(), "kept");
 
     record_play(&mut outbox, 2);
@@ -377,7 +377,7 @@ async fn a_fenced_or_unanswered_step_sends_nothing() {
     assert!(outbox.seal().is_empty());
     assert!(!outbox.is_fenced());
     for ack in take_acks(&store) {
-        ack.answer(Err(crate::store::fence::FENCED.to_string()));
+        ack.acknowledge(Err(crate::store::fence::FENCED.to_string()));
     }
     assert!(outbox.is_fenced());
     assert_eq!(ready_now(outbox.news(0)), Some(vec![]));

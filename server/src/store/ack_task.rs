@@ -1,4 +1,5 @@
-//! Answers a commit's acknowledgements on the runtime rather than on the writer's own thread.
+//! Gives a commit's acknowledgements ([`Ack`]) on the runtime rather than on the writer's own
+//! thread.
 //!
 //! Why: an acknowledgement may deliver a table's held frames (see `table::outbox`), and every
 //! frame that wakes a connection from a thread outside the runtime goes through the runtime's
@@ -7,56 +8,56 @@
 //! and the writer goes back to committing sooner.
 //!
 //! Outside a runtime (a store opened by synchronous code), or once the runtime is gone, the
-//! writer answers them itself.
+//! writer gives them itself.
 
 use tokio::sync::mpsc;
 
-use super::Acker;
+use super::Ack;
 
 /// One commit's acknowledgements with their outcomes, in the order the writes were queued.
-pub type Answers = Vec<(Acker, Result<(), String>)>;
+pub type Acks = Vec<(Ack, Result<(), String>)>;
 
 /// Where a writer hands its acknowledgements.
 #[derive(Debug)]
-pub struct Courier {
-    tx: Option<mpsc::UnboundedSender<Answers>>,
+pub struct AckTask {
+    tx: Option<mpsc::UnboundedSender<Acks>>,
 }
 
-impl Courier {
-    /// A courier task on the current runtime, if there is one.
+impl AckTask {
+    /// A task on the current runtime, if there is one.
     #[must_use]
-    pub fn start() -> Courier {
+    pub fn start() -> AckTask {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return Courier { tx: None };
+            return AckTask { tx: None };
         };
-        let (tx, mut rx) = mpsc::unbounded_channel::<Answers>();
+        let (tx, mut rx) = mpsc::unbounded_channel::<Acks>();
         runtime.spawn(async move {
-            while let Some(answers) = rx.recv().await {
-                answer_all(answers);
+            while let Some(acks) = rx.recv().await {
+                acknowledge_all(acks);
             }
         });
-        Courier { tx: Some(tx) }
+        AckTask { tx: Some(tx) }
     }
 
-    /// Answers `answers` in order: on the courier's task, or here when there is none.
-    pub fn answer(&self, answers: Answers) {
-        if answers.is_empty() {
+    /// Gives `acks` in order: on the task, or here when there is none.
+    pub fn acknowledge(&self, acks: Acks) {
+        if acks.is_empty() {
             return;
         }
         let unsent = match &self.tx {
-            Some(tx) => match tx.send(answers) {
+            Some(tx) => match tx.send(acks) {
                 Ok(()) => return,
                 Err(unsent) => unsent.0,
             },
-            None => answers,
+            None => acks,
         };
-        answer_all(unsent);
+        acknowledge_all(unsent);
     }
 }
 
-fn answer_all(answers: Answers) {
-    for (ack, result) in answers {
-        ack.answer(result);
+fn acknowledge_all(acks: Acks) {
+    for (ack, result) in acks {
+        ack.acknowledge(result);
     }
 }
 
@@ -64,24 +65,24 @@ fn answer_all(answers: Answers) {
 mod tests {
     use super::*;
 
-    /// On a runtime the answers go out on the courier's task, in order; without one they are
+    /// On a runtime the acks go out on the task, in order; without one they are
     /// given at once.
     #[tokio::test]
-    async fn answers_in_order_on_the_runtime() {
+    async fn acks_in_order_on_the_runtime() {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let courier = Courier::start();
-        let on_courier = std::thread::current().id();
-        let answers: Answers = (0..3)
+        let ack_task = AckTask::start();
+        let on_ack_task = std::thread::current().id();
+        let acks: Acks = (0..3)
             .map(|i| {
                 let tx = tx.clone();
-                let ack = Acker::new(move |outcome| {
+                let ack = Ack::new(move |outcome| {
                     let _ = tx.send((i, outcome, std::thread::current().id()));
                 });
                 (ack, if i == 1 { Err("no".into()) } else { Ok(()) })
             })
             .collect();
         // Handed over from a thread outside the runtime, as the writer does.
-        std::thread::spawn(move || courier.answer(answers))
+        std::thread::spawn(move || ack_task.acknowledge(acks))
             .join()
             .unwrap();
         let mut got = Vec::new();
@@ -99,17 +100,17 @@ mod tests {
             ]
         );
         assert!(
-            got.iter().all(|(_, _, thread)| *thread == on_courier),
+            got.iter().all(|(_, _, thread)| *thread == on_ack_task),
             "answered on the runtime's thread, not the writer's"
         );
     }
 
     #[test]
-    fn without_a_runtime_answers_at_once() {
-        let courier = Courier::start();
+    fn without_a_runtime_acks_at_once() {
+        let ack_task = AckTask::start();
         let (tx, rx) = std::sync::mpsc::channel();
-        courier.answer(vec![(
-            Acker::new(move |outcome| tx.send(outcome).unwrap()),
+        ack_task.acknowledge(vec![(
+            Ack::new(move |outcome| tx.send(outcome).unwrap()),
             Ok(()),
         )]);
         assert_eq!(rx.try_recv(), Ok(crate::store::WriteOutcome::Stored));
