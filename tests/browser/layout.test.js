@@ -1,8 +1,10 @@
 // One screen, no scrolling: at every common screen size and on the smallest phone (320×568),
 // while passing, bidding and playing, the player's whole hand, the trick, whose turn it is and
-// the pass button (or the bid box and its button) are on screen at the top of the page, nothing
-// overlaps a name plate, nothing scrolls sideways, and what is tapped is at least 44 px. Real
-// server, seeded tables with computer players in every variant from three seats to seven.
+// the pass button (or the bid box and its button, or Bridge's bidding box and the auction) and
+// the buttons under the hand are on screen at the top of the page, and so is all of Bridge's
+// dummy; nothing overlaps a name plate, nothing scrolls sideways, and what is tapped is at least
+// 44 px. Real server, seeded tables with computer players in every variant from three seats to
+// seven (Bridge on a practice deal, with a person as partner for a long auction).
 // Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
 
 import { test } from 'node:test';
@@ -73,7 +75,10 @@ function onScreen(m, b, what, size) {
     `${what} is on screen at ${size}: ${JSON.stringify(b)}`);
 }
 
-/** Checks every size of `sizes` in the phase the page is in now, with a hand of `cards`. */
+/**
+ * Checks every size of `sizes` in the phase the page is in now, with a hand of `cards` (and, at
+ * Bridge, `dummy` of dummy's cards shown at dummy's place).
+ */
 async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX, dummy = null) {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
