@@ -1,8 +1,10 @@
 // One screen, no scrolling: at every common screen size and on the smallest phone (320×568),
 // while passing, bidding and playing, the player's whole hand, the trick, whose turn it is and
-// the pass button (or the bid box and its button) are on screen at the top of the page, nothing
-// overlaps a name plate, nothing scrolls sideways, and what is tapped is at least 44 px. Real
-// server, seeded tables with computer players in every variant from three seats to seven.
+// the pass button (or the bid box and its button, or Bridge's bidding box and the auction) and
+// the buttons under the hand are on screen at the top of the page, and so is all of Bridge's
+// dummy; nothing overlaps a name plate, nothing scrolls sideways, and what is tapped is at least
+// 44 px. Real server, seeded tables with computer players in every variant from three seats to
+// seven (Bridge on a practice deal, with a person as partner for a long auction).
 // Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
 
 import { test } from 'node:test';
@@ -45,10 +47,22 @@ function measure() {
     pass: one('#pass-button'),
     bid: one('#bid-button'),
     bids: [...document.querySelectorAll('#bid-box .bid-option')].map((el) => ({ what: `bid ${el.dataset.bid}`, ...box(el) })),
+    // Bridge: the bidding box's calls and the bids of its lowest open level (the levels above
+    // scroll in their box), the auction so far, and dummy's cards at dummy's place.
+    biddingBox: one('#bidding-box'),
+    bridgeCalls: [...document.querySelectorAll('#bidding-box .bridge-call, #bidding-box .bid-level:not(.spent) .bridge-bid')]
+      .filter((el) => el.getClientRects().length > 0 && (el.classList.contains('bridge-call') || el.parentElement === document.querySelector('#bidding-box .bid-level:not(.spent)')))
+      .map((el) => ({ what: `call ${el.dataset.call || `${el.dataset.level}${el.dataset.strain}`}`, ...box(el) })),
+    auction: one('#auction'),
+    dummy: [...document.querySelectorAll('#dummy-cards .dummy-card')].map((el) => ({ card: el.dataset.card, ...box(el) })),
+    dummyRanks: [...document.querySelectorAll('#dummy-cards .dummy-card')].map((el) => parseFloat(getComputedStyle(el).fontSize)),
     turnPlate: one('.plate.turn'),
     plates: [...document.querySelectorAll('.plate')].map(box),
     // What is shown (a phone hides the secondary buttons while you bid).
-    taps: [...document.querySelectorAll('.hand-actions button, .hand-actions label, .hand .card, #bid-box .bid-option')]
+    // The buttons under the hand that are shown (a phone hides some while you bid).
+    actions: [...document.querySelectorAll('.hand-actions > button, .hand-actions > .hand-more')]
+      .filter((el) => el.getClientRects().length > 0).map((el) => ({ what: el.id || el.textContent.trim(), ...box(el) })),
+    taps: [...document.querySelectorAll('.hand-actions button, .hand-actions label, .hand .card, #bid-box .bid-option, #bidding-box button, button.dummy-card')]
       .filter((el) => el.getClientRects().length > 0)
       .map((el) => ({ what: el.id || el.dataset.card || el.textContent.trim(), ...box(el) })),
   };
@@ -61,8 +75,11 @@ function onScreen(m, b, what, size) {
     `${what} is on screen at ${size}: ${JSON.stringify(b)}`);
 }
 
-/** Checks every size of `sizes` in the phase the page is in now, with a hand of `cards`. */
-async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX) {
+/**
+ * Checks every size of `sizes` in the phase the page is in now, with a hand of `cards` (and, at
+ * Bridge, `dummy` of dummy's cards shown at dummy's place).
+ */
+async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX, dummy = null) {
   const dir = process.env.PARLOR_SHOTS || artifactsDir;
   mkdirSync(dir, { recursive: true });
   // A trick just taken stays a moment, then slides away: measure the table after it.
@@ -94,14 +111,28 @@ async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX) {
     // The trick is as readable as the hand: a rank of at least 14 px on a card at least 40 px wide.
     for (const r of m.playedRanks) assert.ok(r >= 14, `a rank on the table is at least 14 px at ${size}: ${r}`);
     for (const c of m.played) assert.ok(c.w >= 40, `a card on the table is at least 40 px wide at ${size}: ${c.w}`);
+    for (const b of m.actions) onScreen(m, b, `the button ${b.what} under the hand`, size);
     assert.ok(m.actionRows <= 2, `the buttons under the hand take at most two rows at ${size}: ${m.actionRows}`);
     if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
     else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
-    if (phase === 'bidding') {
+    if (phase === 'bidding' && m.biddingBox) {
+      // Bridge: every call and the lowest bids open, and the auction so far, on the screen.
+      assert.ok(m.bridgeCalls.length >= 6, `the bidding box's calls and lowest bids are shown at ${size}: ${m.bridgeCalls.length}`);
+      for (const b of m.bridgeCalls) onScreen(m, b, b.what, size);
+      onScreen(m, m.auction, 'the auction', size);
+      for (const p of m.plates) assert.ok(!overlaps(m.auction, p), `the auction clears the plates at ${size}: ${JSON.stringify({ auction: m.auction, plate: p })}`);
+    } else if (phase === 'bidding') {
       onScreen(m, m.bid, 'the bid button', size);
       assert.ok(m.bids.length > 1, `the bid box is shown at ${size}`);
       for (const b of m.bids) onScreen(m, b, b.what, size);
     }
+    // Bridge: dummy's cards, all of them on screen and readable, beside the trick, not over it.
+    for (const c of m.dummy) {
+      onScreen(m, c, `dummy's ${c.card}`, size);
+      assert.ok(!overlaps(c, m.trick) && !overlaps(c, m.turn), `dummy's ${c.card} clears the trick and the turn at ${size}: ${JSON.stringify({ card: c, trick: m.trick, turn: m.turn })}`);
+    }
+    for (const r of m.dummyRanks) assert.ok(r >= 14, `a rank of dummy's is at least 14 px at ${size}: ${r}`);
+    if (dummy !== null) assert.equal(m.dummy.length, dummy, `all of dummy's cards are drawn at ${size}`);
     for (const t of m.taps) {
       assert.ok(t.w >= 44 && t.h >= 44, `${t.what} is at least 44×44 px at ${size}: ${Math.round(t.w)}×${Math.round(t.h)}`);
     }
@@ -321,6 +352,100 @@ test('euchre: the turned card, the call box, the discard and a lone hand’s tri
   }, 30000, 'our turn to play in our lone hand, the others’ cards on the table');
   assert.equal(await page.locator('.plate.sits-out').count(), 1);
   await checkSizes(page, 'playing', await page.evaluate(() => window.__parlor.view.hand.length), 'euchre-alone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Bridge: South holds every high card (North next to nothing), so South declares and the
+// defenders' cards are small. Board 1: North deals.
+const BRIDGE_DEAL = 'N:5432.5432.5432.2 T98.JT9.JT9.JT98 AKQJ.AKQ.AKQ.AKQ 76.876.876.76543';
+
+/** Makes `page`'s call: `call` is 'pass' or a bid such as '1C' or '7NT'. */
+async function bridgeCall(page, call) {
+  const v = await page.evaluate(() => window.__parlor.view);
+  const mine = (w) => w.calling.calls.filter((c) => c.seat === w.seat).length;
+  const before = mine(v);
+  const sel = call === 'pass' ? '.bridge-call[data-call="pass"]' : `.bridge-bid[data-level="${call[0]}"][data-strain="${call.slice(1)}"]`;
+  // The button may sit in the scrolled box of levels: Playwright scrolls it into view.
+  await page.locator(`#bidding-box ${sel}`).click({ timeout: 5000 });
+  await until(async () => mine(await page.evaluate(() => window.__parlor.view)) > before, 10000, `the call ${call} to be taken`);
+}
+
+test('bridge: the hand, the bidding box and a long auction fit at every size; declarer’s hand, dummy and the trick too', async () => {
+  const created = await createByApi(server.url, {
+    variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 1 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
+  });
+  const southCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const northCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const south = await southCtx.newPage();
+  const north = await northCtx.newPage();
+  const errors = [];
+  for (const p of [south, north]) p.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(north, `${server.url}${created.invite}`, 'Nora', 0);
+  await sitByInvite(south, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 2);
+  await fillWithBots(north, 'heuristic');
+  await startMatch(north);
+  await south.locator('.felt').waitFor();
+  const legalOf = (p) => p.evaluate(() => window.__parlor?.view?.legal?.type);
+  // South bids up the suits, North answers, the computers (with little) pass: a long auction.
+  // South names no trump first, then bids the grand slam in it and declares.
+  const southCalls = ['1C', '1H', '1NT', '2D', '7NT'];
+  const northCalls = ['pass', '1D', '1S', '2C', '2H'];
+  let southTurns = 0;
+  await until(async () => {
+    const v = await south.evaluate(() => window.__parlor.view);
+    if (v.bridge?.contract) return true;
+    if (v.legal.type === 'call') {
+      if (southTurns === 0) await checkSizes(south, 'bidding', 13, 'bridge');
+      if (southTurns === 3) await checkSizes(south, 'bidding', 13, 'bridge-long');
+      await south.setViewportSize({ width: 1280, height: 800 });
+      await bridgeCall(south, southCalls[southTurns] ?? 'pass');
+      southTurns += 1;
+    } else if ((await legalOf(north)) === 'call') {
+      await bridgeCall(north, northCalls.shift() ?? 'pass');
+    }
+    return false;
+  }, 90000, 'the auction to end');
+  assert.equal((await south.evaluate(() => window.__parlor.view.bridge.contract)).declarer, 2, 'South declares');
+  // West leads; declarer plays from dummy, all thirteen of its cards across the table.
+  await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
+  await south.locator('#dummy-cards .dummy-card.legal').first().waitFor();
+  await checkSizes(south, 'dummy', 13, 'bridge', MATRIX, 13);
+  await south.setViewportSize({ width: 1280, height: 800 });
+  await south.locator('#dummy-cards .dummy-card.legal').first().click();
+  // East plays: South's own turn, three cards on the table.
+  await until(async () => south.evaluate(() => {
+    const v = window.__parlor.view;
+    return v.legal.type === 'play' && v.trick.plays.length === 3;
+  }), 20000, 'South’s own turn');
+  await checkSizes(south, 'declarer', 13, 'bridge', MATRIX, 12);
+  assert.deepEqual(errors, []);
+  await southCtx.close();
+  await northCtx.close();
+});
+
+test('bridge: a defender’s hand, dummy’s cards beside the table and the trick fit at every size', async () => {
+  // The same deal seen by East: South (a computer) declares, West leads, dummy (North) shows.
+  const created = await createByApi(server.url, {
+    variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 1 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await sitByInvite(page, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 1);
+  await fillWithBots(page, 'heuristic');
+  await startMatch(page);
+  await until(async () => {
+    const v = await page.evaluate(() => window.__parlor.view);
+    if (v.legal.type === 'play' && v.bridge?.dummy && v.trick.plays.length >= 1) return true;
+    if (v.legal.type === 'call') await bridgeCall(page, 'pass');
+    else if (v.legal.type === 'play') await actOnce(page);
+    return false;
+  }, 60000, 'our turn to play as a defender, dummy shown');
+  const v = await page.evaluate(() => window.__parlor.view);
+  assert.notEqual(v.bridge.contract.declarer % 2, 1, 'North–South declare');
+  await checkSizes(page, 'defending', v.hand.length, 'bridge', MATRIX, v.bridge.dummy.cards.length);
   assert.deepEqual(errors, []);
   await context.close();
 });
