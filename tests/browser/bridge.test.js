@@ -408,7 +408,8 @@ test('a claim answered in the browser: North declares and claims, the computer W
     const claim = (await view(east)).bridge.claim;
     assert.equal(claim.tricks, tricks);
     assert.equal(await east.locator('#claim-text').textContent(), `Nora claims ${tricks} of the ${left} tricks left.`);
-    assert.equal(await east.locator('#claim-cards .dummy-card').count(), claim.cards.length, 'declarer’s cards faced');
+    // West's answer may redraw the box meanwhile: the cards are counted once it has settled.
+    await until(async () => (await east.locator('#claim-cards .dummy-card').count()) === claim.cards.length, 5000, 'declarer’s cards faced');
     assert.match(await east.locator('#turn').textContent(), /claims \d+ tricks: accept or reject\?/);
     await until(async () => /Accepted by Dido\./.test(await north.locator('#claim-note').textContent()), 10000, 'West’s acceptance shown');
     if (!answered.rejected) {
