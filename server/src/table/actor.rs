@@ -133,8 +133,6 @@ pub(super) fn start(
         ever_seated: false,
         idle_deadline: None,
         unattended: false,
-        dirty: false,
-        dropped: Vec::new(),
         closing: false,
         handing_off: None,
         rx,
@@ -147,16 +145,19 @@ pub(super) fn start(
         ratings: setup.ratings,
         pause: storage::Pause::new(setup.store.as_ref()),
     };
-    match setup.restored {
+    let first = match setup.restored {
         Some(restored) => actor.restore(*restored),
-        None => actor.outbox.record_table_created(
-            actor.variant,
-            &actor.options,
-            &actor.table_options,
-            actor.seed,
-            actor.host_key.clone(),
-        ),
-    }
+        None => {
+            actor.outbox.record_table_created(
+                actor.variant,
+                &actor.options,
+                &actor.table_options,
+                actor.seed,
+                actor.host_key.clone(),
+            );
+            Changes::default()
+        }
+    };
     actor.info.send_replace(actor.table_info());
     let handle = TableHandle {
         id: setup.id,
@@ -164,7 +165,7 @@ pub(super) fn start(
         info: actor.info.subscribe(),
     };
     tokio::spawn(async move {
-        actor.run().await;
+        actor.run(first).await;
         on_close();
     });
     Ok(handle)
@@ -201,6 +202,34 @@ enum Role {
     Seat(Seat),
     /// It watches.
     Spectator,
+}
+
+/// What one step changed that the loop acts on once the step is done ([`TableActor::settle`]).
+/// Each step (a message, a timer, a bot's answer, the store's flag) returns one; the parts it
+/// calls fill it in.
+#[derive(Debug, Default)]
+#[must_use]
+struct Changes {
+    /// The seats, the host or the status changed: the table is published and `table` sent.
+    table: bool,
+    /// Connections found gone or too slow while sending: handled as disconnections.
+    dropped: Vec<ConnId>,
+}
+
+impl Changes {
+    /// Adds what a later step changed.
+    fn merge(&mut self, later: Changes) {
+        self.table |= later.table;
+        self.dropped.extend(later.dropped);
+    }
+
+    /// A step that only found `dropped` gone.
+    fn dropping(dropped: Vec<ConnId>) -> Changes {
+        Changes {
+            table: false,
+            dropped,
+        }
+    }
 }
 
 /// The owner of one table's game, seats and timers.
@@ -269,10 +298,6 @@ struct TableActor {
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     unattended: bool,
-    /// The seats or status changed: publish and broadcast `table`.
-    dirty: bool,
-    /// Connections found gone or too slow while sending, handled after the current step.
-    dropped: Vec<ConnId>,
     /// The actor stops after this step.
     closing: bool,
     /// The actor stops after this step without closing the table, telling everyone why
@@ -307,7 +332,7 @@ impl TableActor {
     }
 
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
-    async fn run(&mut self) {
+    async fn run(&mut self, first: Changes) {
         tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
         // A child of the server's token, so that a check locks only this table's node, where
         // the server's own token would be one lock for every table; and watched, so that a
@@ -316,9 +341,10 @@ impl TableActor {
         let wait = shutdown.cancelled();
         tokio::pin!(wait);
         let mut stopping = crate::conn::CancelWatch::new(wait);
-        self.storage_changed(self.pause.saving.at_start);
+        let mut changes = first;
+        changes.merge(self.storage_changed(self.pause.saving.at_start));
         loop {
-            self.settle();
+            self.settle(changes);
             // What a step changed is on disk before anyone hears of it; the next message
             // need not wait for that, only the step's output does.
             loop {
@@ -326,8 +352,7 @@ impl TableActor {
                 if dropped.is_empty() {
                     break;
                 }
-                self.dropped.extend(dropped);
-                self.settle();
+                self.settle(Changes::dropping(dropped));
             }
             if let Some(reason) = self.handing_off.take() {
                 self.outbox.flush().await;
@@ -361,40 +386,45 @@ impl TableActor {
             let bot_now = !paused && room && self.bot_starts_now();
             let thinking = !paused && room && self.thought.is_some();
             let timer_armed = !paused && self.timer_at.is_some();
-            tokio::select! {
+            changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
-                    self.dropped.extend(dropped);
                     if self.outbox.is_fenced() {
                         self.say_goodbye_now(FENCED_GOODBYE);
                         break;
                     }
+                    Changes::dropping(dropped)
                 }
                 msg = self.rx.recv(), if room => match msg {
-                    Some(msg) => if let Some(msg) = self.refuse_while_paused(msg) {
-                        self.handle_msg(msg);
-                    },
+                    Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
                 saving = self.pause.saving.changed() => self.storage_changed(saving),
                 () = &mut self.timer, if timer_armed => {
                     self.timer_at = None;
-                    self.handle_timer(Instant::now());
+                    self.handle_timer(Instant::now())
                 }
                 answer = next_answer(&mut self.thought), if thinking => self.take_answer(answer),
-                () = std::future::ready(()), if bot_now => self.bot_move(),
+                () = std::future::ready(()), if bot_now => {
+                    self.bot_move();
+                    Changes::default()
+                }
                 () = &mut stopping => {
                     self.outbox.flush().await;
                     break;
                 }
-            }
+            };
         }
         tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.matches_played, "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
 
-    /// Handles one message from the mailbox.
-    fn handle_msg(&mut self, msg: TableMsg) {
+    /// Handles one message from the mailbox (refused at once while paused).
+    fn handle_msg(&mut self, msg: TableMsg) -> Changes {
+        let mut changes = Changes::default();
+        let Some(msg) = self.refuse_while_paused(&mut changes, msg) else {
+            return changes;
+        };
         match msg {
             TableMsg::Join {
                 conn,
@@ -402,9 +432,9 @@ impl TableActor {
                 reply,
             } => {
                 let result = if request.watch {
-                    self.handle_watch(conn.clone())
+                    self.handle_watch(&mut changes, conn.clone())
                 } else {
-                    self.handle_join(conn.clone(), *request)
+                    self.handle_join(&mut changes, conn.clone(), *request)
                 };
                 if let Err(err) = &result {
                     self.outbox.queue_msg(&conn, &err.to_msg());
@@ -413,7 +443,7 @@ impl TableActor {
             }
             TableMsg::Request { conn, request } => {
                 let is_move = matches!(*request, TableRequest::Move { .. });
-                let result = self.handle_request(conn, *request);
+                let result = self.handle_request(&mut changes, conn, *request);
                 if is_move
                     && result.is_ok()
                     && let Some(conn) = self.conn_of(conn)
@@ -421,7 +451,7 @@ impl TableActor {
                     conn.refund_token();
                 }
                 if let Err(err) = result {
-                    self.send_to(conn, &err.to_msg());
+                    self.send_to(&mut changes, conn, &err.to_msg());
                     // A refused move is answered with its reason, and the same player is
                     // asked again (with the time that is left, not a fresh clock), unless the
                     // move answered no current prompt: that prompt still stands.
@@ -430,40 +460,43 @@ impl TableActor {
                         && let Some(Role::Seat(seat)) = self.role_of(conn)
                         && let Some(prompt) = self.prompt_with_time_left(seat)
                     {
-                        self.send_to(conn, &prompt);
+                        self.send_to(&mut changes, conn, &prompt);
                     }
                 }
             }
-            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(&mut changes, conn),
             TableMsg::Invite { conn, seat, reply } => {
                 let _ = reply.send(self.check_invite(conn, seat));
             }
             TableMsg::Admin { command, reply } => {
-                let _ = reply.send(self.handle_admin(command));
+                let _ = reply.send(self.handle_admin(&mut changes, command));
             }
         }
+        changes
     }
 
-    /// After every step: drop dead connections, publish changes, reschedule timers.
-    fn settle(&mut self) {
-        while let Some(conn) = self.dropped.pop() {
-            self.handle_disconnect(conn);
+    /// After every step, what it changed: drop dead connections, publish changes, reschedule
+    /// timers.
+    fn settle(&mut self, mut changes: Changes) {
+        while let Some(conn) = changes.dropped.pop() {
+            self.handle_disconnect(&mut changes, conn);
         }
-        self.flush_table();
-        while let Some(conn) = self.dropped.pop() {
-            self.handle_disconnect(conn);
-            self.flush_table();
+        self.flush_table(&mut changes);
+        while let Some(conn) = changes.dropped.pop() {
+            self.handle_disconnect(&mut changes, conn);
+            self.flush_table(&mut changes);
         }
         self.cancel_stale_thought();
         self.schedule();
     }
 
     /// Handles every deadline that has passed.
-    fn handle_timer(&mut self, now: Instant) {
+    fn handle_timer(&mut self, now: Instant) -> Changes {
+        let mut changes = Changes::default();
         if self.idle_deadline.is_some_and(|at| at <= now) {
             tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
             self.closing = true;
-            return;
+            return changes;
         }
         for i in 0..self.seats.len() {
             let seat = Seat(i as u8);
@@ -474,7 +507,7 @@ impl TableActor {
                     self.seats[i].bot_playing = true;
                     self.seats[i].turn_deadline = None;
                     self.awaiting.remove(seat);
-                    self.dirty = true;
+                    changes.table = true;
                 }
             }
             if self.seats[i].turn_deadline.is_some_and(|at| at <= now) {
@@ -487,7 +520,7 @@ impl TableActor {
                     if self.seats[i].occupant == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
                         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
-                        self.start_standing_in(seat);
+                        self.start_standing_in(&mut changes, seat);
                     } else {
                         tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
                         self.overdue.insert(seat);
@@ -496,12 +529,13 @@ impl TableActor {
             }
         }
         if self.thought.as_ref().is_some_and(|t| t.deadline <= now) {
-            self.thought_overdue();
+            self.thought_overdue(&mut changes);
         }
         if self.bot_due.is_some_and(|at| at <= now) {
             self.bot_due = None;
             self.bot_move();
         }
+        changes
     }
 
     /// Recomputes bot pacing, idle cleanup and the timer.
@@ -596,7 +630,7 @@ impl TableActor {
 
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
-    fn restore(&mut self, restored: Restored) {
+    fn restore(&mut self, restored: Restored) -> Changes {
         self.game = restored.game;
         self.moves = restored.log.len();
         self.seq = restored.seq;
@@ -631,7 +665,10 @@ impl TableActor {
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
         self.outbox
             .assume_recorded_state(self.status, self.stored_host(), self.seat_rows());
-        self.dirty = true;
+        Changes {
+            table: true,
+            dropped: Vec::new(),
+        }
     }
 
     /// The table as the lobby and the players see it.

@@ -10,25 +10,29 @@ use parlor_shared::protocol::{Occupant, ServerMsg};
 use crate::conn::Conn;
 use crate::table::{AdminCommand, TableError};
 
-use super::TableActor;
+use super::{Changes, TableActor};
 
 impl TableActor {
     /// Carries out one admin command.
-    pub(super) fn handle_admin(&mut self, command: AdminCommand) -> Result<(), TableError> {
+    pub(super) fn handle_admin(
+        &mut self,
+        changes: &mut Changes,
+        command: AdminCommand,
+    ) -> Result<(), TableError> {
         match command {
             AdminCommand::Close { reason } => {
                 self.close_for_good(reason.as_deref());
                 Ok(())
             }
-            AdminCommand::Kick { seat } => self.kick(seat),
-            AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
+            AdminCommand::Kick { seat } => self.kick(changes, seat),
+            AdminCommand::AddBot { seat, strategy } => self.add_bot(changes, seat, &strategy),
             AdminCommand::HandOff { reason } => {
                 tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
                 self.handing_off = Some(reason);
                 Ok(())
             }
             AdminCommand::Start => {
-                self.start()?;
+                self.start(changes)?;
                 self.unattended = true;
                 Ok(())
             }
@@ -70,7 +74,7 @@ impl TableActor {
 
     /// Empties `seat`: its connection is told and closed, a person's token stops working,
     /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
-    fn kick(&mut self, seat: Seat) -> Result<(), TableError> {
+    fn kick(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
             .seats
             .get(seat.index())
@@ -80,7 +84,7 @@ impl TableActor {
         }
         let was_bot = state.occupant == Occupant::Bot;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "seat emptied by the operator");
-        if let Some(conn) = self.vacate(seat) {
+        if let Some(conn) = self.vacate(changes, seat) {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);
         }

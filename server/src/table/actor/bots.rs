@@ -11,7 +11,7 @@ use parlor_shared::{Action, Phase, PlayerView, Seat};
 
 use crate::table::thinking::{Answer, Asked};
 
-use super::TableActor;
+use super::{Changes, TableActor};
 
 impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
@@ -105,9 +105,10 @@ impl TableActor {
     /// A thought came back: the bot returns to its seat, and its move is played if the seat is
     /// still to act where it was asked (a person back in the seat, a match over, a remote bot
     /// that answered meanwhile: discarded).
-    pub(super) fn take_answer(&mut self, answer: Option<Answer>) {
+    pub(super) fn take_answer(&mut self, answer: Option<Answer>) -> Changes {
+        let mut changes = Changes::default();
         let Some(thought) = self.thought.take() else {
-            return;
+            return changes;
         };
         let asked = thought.asked;
         let action = match answer {
@@ -125,27 +126,28 @@ impl TableActor {
         };
         if !self.still_applies(&asked) {
             tracing::debug!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's answer came too late: discarded");
-            return;
+            return changes;
         }
-        self.play_for(asked.seat, action);
+        self.play_for(&mut changes, asked.seat, action);
+        changes
     }
 
     /// The thought's time is up: the fallback is played for its seat, and the thought is
     /// dropped (told to stop; its answer and bot are not waited for).
-    pub(super) fn thought_overdue(&mut self) {
+    pub(super) fn thought_overdue(&mut self, changes: &mut Changes) {
         let Some(thought) = self.thought.take() else {
             return;
         };
         if self.still_applies(&thought.asked) {
             let seat = thought.asked.seat;
             tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "a bot ran out of time: the fallback plays");
-            self.play_for(seat, None);
+            self.play_for(changes, seat, None);
         }
     }
 
     /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
     /// illegal.
-    fn play_for(&mut self, seat: Seat, action: Option<Action>) {
+    fn play_for(&mut self, changes: &mut Changes, seat: Seat, action: Option<Action>) {
         let Some(game) = &self.game else { return };
         let action = match action {
             Some(action) if game.allows(seat, &action) => action,
@@ -159,7 +161,7 @@ impl TableActor {
                 }
             }
         };
-        if let Err(err) = self.apply(seat, action) {
+        if let Err(err) = self.apply(changes, seat, action) {
             tracing::error!(table = %crate::store::log_tag(&self.id), %seat, %err, "a legal bot move was refused");
         }
     }

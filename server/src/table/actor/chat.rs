@@ -19,7 +19,7 @@ use crate::store::ChatRow;
 use crate::table::TableError;
 use crate::table::names::hidden;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 /// How many recent lines a table keeps for newcomers.
 pub(super) const KEPT: usize = 50;
@@ -111,6 +111,7 @@ impl TableActor {
     /// `chat`: checks the line and its sender, then sends it to everyone at the table.
     pub(super) fn handle_chat(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         text: &str,
@@ -152,7 +153,7 @@ impl TableActor {
         let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
         for conn in conns.chain(&self.spectators) {
             if !self.outbox.queue(conn, encoded.clone()) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
         self.chat.keep(msg);
@@ -160,10 +161,10 @@ impl TableActor {
     }
 
     /// The recent lines, for a connection that just joined or came back.
-    pub(super) fn send_recent_chat(&mut self, conn: &Conn) {
+    pub(super) fn send_recent_chat(&mut self, changes: &mut Changes, conn: &Conn) {
         for msg in &self.chat.recent {
             if !self.outbox.queue_msg(conn, msg) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
                 return;
             }
         }

@@ -12,12 +12,17 @@ use parlor_shared::{PlayerView, RuleError};
 use crate::conn::ConnId;
 use crate::table::TableError;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 impl TableActor {
     /// Answers `hint` with the `heuristic` bot's move, or refuses it: hints off, a spectator,
     /// no match, or not the seat's turn.
-    pub(super) fn handle_hint(&mut self, conn: ConnId, role: Role) -> Result<(), TableError> {
+    pub(super) fn handle_hint(
+        &mut self,
+        changes: &mut Changes,
+        conn: ConnId,
+        role: Role,
+    ) -> Result<(), TableError> {
         if !self.table_options.hints {
             return Err(TableError::HintsOff);
         }
@@ -35,7 +40,7 @@ impl TableActor {
             seq: self.seq,
             action,
         };
-        self.send_to(conn, &hint);
+        self.send_to(changes, conn, &hint);
         Ok(())
     }
 }

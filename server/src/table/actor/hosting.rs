@@ -14,7 +14,7 @@ use crate::table::TableError;
 use crate::table::host_key::key_matches;
 use crate::table::seats::SeatState;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 /// How the host key's holder is stored in the `host` column: no seat.
 pub(crate) const KEY_HOST: u8 = u8::MAX;
@@ -42,15 +42,15 @@ impl TableActor {
     }
 
     /// Someone sat down without the key: they host a table nobody hosts yet.
-    pub(super) fn first_host(&mut self, seat: Seat) {
+    pub(super) fn first_host(&mut self, changes: &mut Changes, seat: Seat) {
         if self.host.is_none() && !self.host_by_key {
             self.host = Some(seat);
-            self.dirty = true;
+            changes.table = true;
         }
     }
 
     /// The host's seat was given up: the role goes to the fittest other player, if any.
-    pub(super) fn hand_on_host(&mut self, given_up: Seat) {
+    pub(super) fn hand_on_host(&mut self, changes: &mut Changes, given_up: Seat) {
         if self.host != Some(given_up) {
             return;
         }
@@ -59,12 +59,12 @@ impl TableActor {
             .filter_map(|i| rank(&self.seats[i], false).map(|r| (r, i)))
             .min();
         self.host = best.map(|(_, i)| Seat(i as u8));
-        self.dirty = true;
+        changes.table = true;
     }
 
     /// A match ended: a host who is away hands the role to a connected player, so the next
     /// match can start.
-    pub(super) fn host_after_match(&mut self) {
+    pub(super) fn host_after_match(&mut self, changes: &mut Changes) {
         let Some(host) = self.host else { return };
         if self.seats[host.index()].conn.is_some() {
             return;
@@ -75,7 +75,7 @@ impl TableActor {
         if let Some((_, i)) = best {
             tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
             self.host = Some(Seat(i as u8));
-            self.dirty = true;
+            changes.table = true;
         }
     }
 
@@ -91,6 +91,7 @@ impl TableActor {
     /// `claim_host`: the key makes this connection the host (its seat, if it has one).
     pub(super) fn claim_host(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         key: &str,
@@ -116,14 +117,14 @@ impl TableActor {
                 self.host_by_key = true;
             }
         }
-        self.dirty = true;
+        changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "host key used");
-        self.send_to(conn, &ServerMsg::Hosting {});
+        self.send_to(changes, conn, &ServerMsg::Hosting {});
         Ok(())
     }
 
     /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
-    pub(super) fn stand_in(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn stand_in(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
             .seats
             .get(seat.index())
@@ -135,38 +136,42 @@ impl TableActor {
             return Err(TableError::NoMatch);
         }
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
-        self.start_standing_in(seat);
+        self.start_standing_in(changes, seat);
         Ok(())
     }
 
     /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
-    pub(super) fn start_standing_in(&mut self, seat: Seat) {
+    pub(super) fn start_standing_in(&mut self, changes: &mut Changes, seat: Seat) {
         let state = &mut self.seats[seat.index()];
         state.bot_playing = true;
         state.turn_deadline = None;
         self.awaiting.remove(seat);
         self.overdue.remove(seat);
-        self.dirty = true;
+        changes.table = true;
     }
 
     /// `back`: the player plays their own seat again (and is asked at once if it is their turn).
-    pub(super) fn back(&mut self, role: Role) -> Result<(), TableError> {
+    pub(super) fn back(&mut self, changes: &mut Changes, role: Role) -> Result<(), TableError> {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
         let state = &mut self.seats[seat.index()];
         if state.bot_playing {
             state.bot_playing = false;
-            self.dirty = true;
+            changes.table = true;
             tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "player back from a stand-in");
-            self.flush_table();
-            self.prompt();
+            self.flush_table(changes);
+            self.prompt(changes);
         }
         Ok(())
     }
 
     /// `open_seat`: a newcomer may take a seat given up during the match.
-    pub(super) fn open_seat(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn open_seat(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+    ) -> Result<(), TableError> {
         let state = self
             .seats
             .get_mut(seat.index())
@@ -176,7 +181,7 @@ impl TableActor {
         }
         if state.vacated() && !state.open {
             state.open = true;
-            self.dirty = true;
+            changes.table = true;
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use crate::conn::prompt_frame;
 use crate::table::TableError;
 
-use super::TableActor;
+use super::{Changes, TableActor};
 
 thread_local! {
     /// The events of a move, in a buffer each runtime thread keeps for every table it runs:
@@ -34,7 +34,12 @@ fn give_back_events(mut events: Vec<Event>) {
 
 impl TableActor {
     /// Applies a move, tells everyone what happened and prompts whoever is next.
-    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), TableError> {
+    pub(super) fn apply(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+        action: Action,
+    ) -> Result<(), TableError> {
         let game = self.game.as_mut().ok_or(TableError::NoMatch)?;
         let mut events = take_events();
         if let Err(err) = game.apply_into(seat, &action, &mut events) {
@@ -51,7 +56,7 @@ impl TableActor {
         self.awaiting.remove(seat);
         self.overdue.remove(seat);
         for event in events.drain(..) {
-            self.broadcast_event(event, Some(seat));
+            self.broadcast_event(changes, event, Some(seat));
         }
         give_back_events(events);
         if over {
@@ -67,18 +72,18 @@ impl TableActor {
                     state.clear();
                 }
             }
-            self.dirty = true;
+            changes.table = true;
             self.report_result();
-            self.host_after_match();
+            self.host_after_match(changes);
             tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.moves, "match over");
         } else {
             if !matches!(action, Action::Pass { .. }) {
                 // The seats still asked (the second defender once the first accepted a
                 // claim): any event but another seat's pass choice makes a prompt stale, so
                 // the same prompt is sent again.
-                self.prompt_again();
+                self.prompt_again(changes);
             }
-            self.prompt();
+            self.prompt(changes);
         }
         Ok(())
     }
@@ -86,7 +91,7 @@ impl TableActor {
     /// Sends `your_turn` to every connected seat that has to act and was not asked yet, and
     /// starts the clocks: remote bots' (`bot_timeout_ms`), and people's when the table has a
     /// turn clock.
-    pub(super) fn prompt(&mut self) {
+    pub(super) fn prompt(&mut self, changes: &mut Changes) {
         let Some(game) = &self.game else { return };
         if self.status != TableStatus::Playing {
             return;
@@ -124,7 +129,7 @@ impl TableActor {
                 let view = self.sheet.view(game, Some(seat));
                 let frame = prompt_frame(self.seq, &view, timeout, &mut self.view_cache);
                 if !self.outbox.queue(conn, frame) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }

@@ -13,12 +13,13 @@ use tokio::time::Instant;
 use crate::conn::ConnId;
 use crate::table::{TableError, TableRequest, secret};
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 impl TableActor {
     /// A request from a connection at this table.
     pub(super) fn handle_request(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         request: TableRequest,
     ) -> Result<(), TableError> {
@@ -41,46 +42,46 @@ impl TableActor {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
-                self.apply(seat, action)?;
+                self.apply(changes, seat, action)?;
                 Ok(())
             }
             TableRequest::AddBot { seat, strategy } => {
                 self.require_host(conn, role)?;
-                self.add_bot(seat, &strategy)
+                self.add_bot(changes, seat, &strategy)
             }
             TableRequest::RemoveBot { seat } => {
                 self.require_host(conn, role)?;
-                self.remove_bot(seat)
+                self.remove_bot(changes, seat)
             }
             TableRequest::Start => {
                 self.require_host(conn, role)?;
-                self.start()
+                self.start(changes)
             }
-            TableRequest::ClaimHost { key } => self.claim_host(conn, role, &key),
+            TableRequest::ClaimHost { key } => self.claim_host(changes, conn, role, &key),
             TableRequest::StandIn { seat } => {
                 self.require_host(conn, role)?;
-                self.stand_in(seat)
+                self.stand_in(changes, seat)
             }
-            TableRequest::Back => self.back(role),
+            TableRequest::Back => self.back(changes, role),
             TableRequest::OpenSeat { seat } => {
                 self.require_host(conn, role)?;
-                self.open_seat(seat)
+                self.open_seat(changes, seat)
             }
             TableRequest::Leave => {
-                self.handle_leave(conn, role);
+                self.handle_leave(changes, conn, role);
                 Ok(())
             }
             TableRequest::Sync => {
-                self.handle_sync(conn, role);
+                self.handle_sync(changes, conn, role);
                 Ok(())
             }
-            TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
-            TableRequest::Hint => self.handle_hint(conn, role),
+            TableRequest::Chat { text } => self.handle_chat(changes, conn, role, &text),
+            TableRequest::Hint => self.handle_hint(changes, conn, role),
         }
     }
 
     /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
-    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) {
+    pub(super) fn handle_sync(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
         let viewer = match role {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
@@ -90,7 +91,7 @@ impl TableActor {
                 seq: self.seq,
                 table: self.table_info(),
             };
-            self.send_to(conn, &table);
+            self.send_to(changes, conn, &table);
             return;
         };
         let state = ServerMsg::State {
@@ -99,9 +100,9 @@ impl TableActor {
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
         let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
-        self.send_to(conn, &state);
+        self.send_to(changes, conn, &state);
         if let Some(prompt) = prompt {
-            self.send_to(conn, &prompt);
+            self.send_to(changes, conn, &prompt);
         }
     }
 
@@ -140,7 +141,12 @@ impl TableActor {
     }
 
     /// Seats a built-in bot in an empty seat.
-    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), TableError> {
+    pub(super) fn add_bot(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+        name: &str,
+    ) -> Result<(), TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
         let bot = self.bots.make(name, self.variant, seed).ok_or_else(|| {
@@ -157,12 +163,16 @@ impl TableActor {
         state.bot_name = Some(bot.name());
         state.bot = Some(bot);
         self.awaiting.remove(seat);
-        self.dirty = true;
+        changes.table = true;
         Ok(())
     }
 
     /// Takes a built-in bot out of its seat (not during a match).
-    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn remove_bot(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+    ) -> Result<(), TableError> {
         let state = self
             .seats
             .get(seat.index())
@@ -174,12 +184,12 @@ impl TableActor {
             return Err(TableError::BotsStayUntilOver);
         }
         self.seats[seat.index()].clear();
-        self.dirty = true;
+        changes.table = true;
         Ok(())
     }
 
     /// Starts a match once every seat is filled.
-    pub(super) fn start(&mut self) -> Result<(), TableError> {
+    pub(super) fn start(&mut self, changes: &mut Changes) -> Result<(), TableError> {
         if self.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
@@ -208,14 +218,14 @@ impl TableActor {
         self.awaiting = SeatSet::EMPTY;
         self.overdue = SeatSet::EMPTY;
         self.status = TableStatus::Playing;
-        self.dirty = true;
+        changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.matches_played + 1, "match started");
-        self.flush_table();
+        self.flush_table(changes);
         for event in opening {
-            self.broadcast_event(event, None);
+            self.broadcast_event(changes, event, None);
         }
-        self.send_states();
-        self.prompt();
+        self.send_states(changes);
+        self.prompt(changes);
         Ok(())
     }
 }

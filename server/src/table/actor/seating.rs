@@ -15,12 +15,13 @@ use crate::table::TableError;
 use crate::table::names::clean_name;
 use crate::table::seats::new_token;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
     pub(super) fn handle_join(
         &mut self,
+        changes: &mut Changes,
         conn: Conn,
         request: JoinRequest,
     ) -> Result<(), TableError> {
@@ -39,8 +40,8 @@ impl TableActor {
         self.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
         self.overdue.remove(seat);
-        self.first_host(seat);
-        self.dirty = true;
+        self.first_host(changes, seat);
+        changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
@@ -54,10 +55,10 @@ impl TableActor {
                 name: self.seats[seat.index()].name.clone(),
             },
         );
-        self.flush_table();
+        self.flush_table(changes);
         self.send_snapshot(&conn, Some(seat));
-        self.send_recent_chat(&conn);
-        self.prompt();
+        self.send_recent_chat(changes, &conn);
+        self.prompt(changes);
         Ok(())
     }
 
@@ -133,7 +134,11 @@ impl TableActor {
     }
 
     /// Adds a spectator, unless the table has as many as it may.
-    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<(), TableError> {
+    pub(super) fn handle_watch(
+        &mut self,
+        changes: &mut Changes,
+        conn: Conn,
+    ) -> Result<(), TableError> {
         if self.spectators.len() >= self.max_spectators {
             return Err(TableError::TooManySpectators(self.max_spectators));
         }
@@ -150,10 +155,10 @@ impl TableActor {
             },
         );
         self.spectators.push(conn.clone());
-        self.dirty = true;
-        self.flush_table();
+        changes.table = true;
+        self.flush_table(changes);
         self.send_snapshot(&conn, None);
-        self.send_recent_chat(&conn);
+        self.send_recent_chat(changes, &conn);
         Ok(())
     }
 
@@ -169,7 +174,7 @@ impl TableActor {
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
+    pub(super) fn handle_disconnect(&mut self, changes: &mut Changes, conn: ConnId) {
         self.key_hosts.retain(|&c| c != conn);
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
@@ -178,12 +183,12 @@ impl TableActor {
                 state.conn = None;
                 state.grace_deadline = Some(Instant::now() + grace);
                 self.awaiting.remove(seat);
-                self.dirty = true;
+                changes.table = true;
                 tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
             }
             Some(Role::Spectator) => {
                 self.spectators.retain(|c| c.id != conn);
-                self.dirty = true;
+                changes.table = true;
             }
             None => {}
         }
@@ -191,7 +196,7 @@ impl TableActor {
 
     /// Empties a seat for good (its token stops working) and returns its connection: during a
     /// match the stand-in keeps playing it until someone sits down.
-    pub(super) fn vacate(&mut self, seat: Seat) -> Option<Conn> {
+    pub(super) fn vacate(&mut self, changes: &mut Changes, seat: Seat) -> Option<Conn> {
         let state = &mut self.seats[seat.index()];
         let conn = state.conn.take();
         if self.status == TableStatus::Playing {
@@ -209,22 +214,22 @@ impl TableActor {
             state.clear();
         }
         self.awaiting.remove(seat);
-        self.hand_on_host(seat);
-        self.dirty = true;
+        self.hand_on_host(changes, seat);
+        changes.table = true;
         conn
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
+    pub(super) fn handle_leave(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
         self.key_hosts.retain(|&c| c != conn);
         let conn = match role {
-            Role::Seat(seat) => self.vacate(seat),
+            Role::Seat(seat) => self.vacate(changes, seat),
             Role::Spectator => {
                 let index = self.spectators.iter().position(|c| c.id == conn);
                 index.map(|i| self.spectators.swap_remove(i))
             }
         };
-        self.dirty = true;
+        changes.table = true;
         if let Some(conn) = conn {
             self.outbox.queue_msg(
                 &conn,

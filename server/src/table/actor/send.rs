@@ -9,7 +9,7 @@ use parlor_shared::{Event, Seat};
 use crate::conn::{ConnId, Frame};
 use crate::conn::{frame, frame_with};
 
-use super::TableActor;
+use super::{Changes, TableActor};
 
 /// An event's frames by the `prev` they carry, kept on the stack: nearly every recipient has
 /// the same `prev` (a spectator or a seat that missed a private event may differ), and a list
@@ -44,7 +44,12 @@ impl TableActor {
     /// move. Everyone else's copy may wait a little for the frames after it
     /// ([`crate::conn::Conn::send_lazy`]): a seat waiting for its turn then gets the moves
     /// before it in one or two writes instead of one each.
-    pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) {
+    pub(super) fn broadcast_event(
+        &mut self,
+        changes: &mut Changes,
+        event: Event,
+        answering: Option<Seat>,
+    ) {
         self.seq += 1;
         let seq = self.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
@@ -71,21 +76,21 @@ impl TableActor {
                 self.outbox.queue_lazy(conn, frame)
             };
             if !queued {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
             let prev = std::mem::replace(&mut self.last_public_event, seq);
             for conn in &self.spectators {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
     }
 
     /// Sends every connection its own snapshot.
-    pub(super) fn send_states(&mut self) {
+    pub(super) fn send_states(&mut self, changes: &mut Changes) {
         let Some(game) = &self.game else { return };
         for (i, state) in self.seats.iter().enumerate() {
             if let Some(conn) = &state.conn {
@@ -95,7 +100,7 @@ impl TableActor {
                 };
                 let frame = frame_with(&msg, Some(&mut self.view_cache));
                 if !self.outbox.queue(conn, frame) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
@@ -109,18 +114,17 @@ impl TableActor {
             );
             for conn in &self.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
     }
 
     /// When seats or status changed: publish to the lobby and send `table` to everyone.
-    pub(super) fn flush_table(&mut self) {
-        if !self.dirty {
+    pub(super) fn flush_table(&mut self, changes: &mut Changes) {
+        if !std::mem::take(&mut changes.table) {
             return;
         }
-        self.dirty = false;
         if self.outbox.is_durable() {
             self.outbox
                 .record_state(self.status, self.stored_host(), self.seat_rows());
@@ -134,17 +138,17 @@ impl TableActor {
         let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
         for conn in conns.chain(&self.spectators) {
             if !self.outbox.queue(conn, msg.clone()) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
     }
 
     /// Sends one message to one connection of this table.
-    pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) {
+    pub(super) fn send_to(&mut self, changes: &mut Changes, id: ConnId, msg: &ServerMsg) {
         if let Some(conn) = self.conn_of(id).cloned()
             && !self.outbox.queue_msg(&conn, msg)
         {
-            self.dropped.push(id);
+            changes.dropped.push(id);
         }
     }
 }
