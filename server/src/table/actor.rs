@@ -8,7 +8,6 @@
 //! and sending are child modules, each an `impl TableActor` block. It never touches a socket nor
 //! the lobby.
 
-use std::pin::Pin;
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
@@ -16,9 +15,10 @@ use parlor_shared::rules::{OptionsError, Rules};
 use parlor_shared::view::json::ViewCache;
 use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
 use tokio::sync::watch;
-use tokio::time::{Instant, Sleep, sleep_until};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use self::clock::Clock;
 use self::sheet::SharedSheet;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::SeatState;
@@ -32,6 +32,7 @@ mod admin;
 mod answers;
 mod bots;
 mod chat;
+mod clock;
 mod hint;
 mod hosting;
 mod invite;
@@ -127,18 +128,13 @@ pub(super) fn start(
         overdue: SeatSet::EMPTY,
         bots,
         thought: None,
-        bot_due: None,
-        idle_ttl: setup.idle_ttl,
-        unsat_ttl: setup.unsat_ttl,
         ever_seated: false,
-        idle_deadline: None,
         unattended: false,
         closing: false,
         handing_off: None,
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
-        timer: Box::pin(sleep_until(Instant::now())),
-        timer_at: None,
+        clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
@@ -284,17 +280,9 @@ struct TableActor {
     bots: Bots,
     /// The bot thinking for the table, if one is: at most one at a time.
     thought: Option<Thought>,
-    /// When the next built-in bot move is due (only with a bot delay).
-    bot_due: Option<Instant>,
-    /// How long the table lives with nobody connected.
-    idle_ttl: Duration,
-    /// How long it lives with nobody connected while nobody has ever sat at it.
-    unsat_ttl: Duration,
     /// True once a person or a remote program has sat at the table (restored tables that
     /// played count): until then an empty table is deleted when it closes.
     ever_seated: bool,
-    /// When the table closes if still nobody is connected.
-    idle_deadline: Option<Instant>,
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     unattended: bool,
@@ -307,11 +295,8 @@ struct TableActor {
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
-    /// The one timer, set to the earliest deadline.
-    timer: Pin<Box<Sleep>>,
-    /// The deadline the timer is set to, if armed: never later than the earliest deadline
-    /// (it may be earlier; it then goes off with nothing due and is set again).
-    timer_at: Option<Instant>,
+    /// The timer, and the table's own deadlines.
+    clock: Clock,
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
@@ -385,7 +370,7 @@ impl TableActor {
             let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
             let thinking = !paused && room && self.thought.is_some();
-            let timer_armed = !paused && self.timer_at.is_some();
+            let timer_armed = !paused && self.clock.is_armed();
             changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
                     if self.outbox.is_fenced() {
@@ -399,10 +384,7 @@ impl TableActor {
                     None => break,
                 },
                 saving = self.pause.saving.changed() => self.storage_changed(saving),
-                () = &mut self.timer, if timer_armed => {
-                    self.timer_at = None;
-                    self.handle_timer(Instant::now())
-                }
+                () = self.clock.rings(), if timer_armed => self.handle_timer(Instant::now()),
                 answer = next_answer(&mut self.thought), if thinking => self.take_answer(answer),
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
@@ -493,7 +475,7 @@ impl TableActor {
     /// Handles every deadline that has passed.
     fn handle_timer(&mut self, now: Instant) -> Changes {
         let mut changes = Changes::default();
-        if self.idle_deadline.is_some_and(|at| at <= now) {
+        if self.clock.idle_over(now) {
             tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
             self.closing = true;
             return changes;
@@ -531,8 +513,7 @@ impl TableActor {
         if self.thought.as_ref().is_some_and(|t| t.deadline <= now) {
             self.thought_overdue(&mut changes);
         }
-        if self.bot_due.is_some_and(|at| at <= now) {
-            self.bot_due = None;
+        if self.clock.take_bot_due(now) {
             self.bot_move();
         }
         changes
@@ -541,49 +522,26 @@ impl TableActor {
     /// Recomputes bot pacing, idle cleanup and the timer.
     fn schedule(&mut self) {
         let now = Instant::now();
-        if self.bot_waits_for_pacing() {
-            if self.bot_due.is_none() {
-                self.bot_due = Some(now + Duration::from_millis(self.table_options.bot_delay_ms));
-            }
-        } else {
-            self.bot_due = None;
-        }
+        let bot_delay = Duration::from_millis(self.table_options.bot_delay_ms);
+        self.clock
+            .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
         self.ever_seated |= self
             .seats
             .iter()
             .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
         let playing_unattended = self.unattended && self.status == TableStatus::Playing;
-        if self.connections() == 0 && !playing_unattended {
-            let ttl = if self.ever_seated {
-                self.idle_ttl
-            } else {
-                self.unsat_ttl.min(self.idle_ttl)
-            };
-            self.idle_deadline.get_or_insert(now + ttl);
-        } else {
-            self.idle_deadline = None;
-        }
+        let empty = self.connections() == 0 && !playing_unattended;
+        self.clock.count_idle(empty, self.ever_seated, now);
         let seat_deadlines = self
             .seats
             .iter()
             .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
         let next = seat_deadlines
-            .chain([self.bot_due, self.idle_deadline])
+            .chain(self.clock.deadlines())
             .chain([self.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
-        // The timer is set again only for an earlier deadline. Each prompt to a remote bot
-        // starts a clock later than the one before it, so a table in play would otherwise
-        // move its timer at every move; one that goes off early finds nothing due, and the
-        // next `schedule` sets it for what is next.
-        match (next, self.timer_at) {
-            (None, _) => self.timer_at = None,
-            (Some(at), Some(armed)) if armed <= at => {}
-            (Some(at), _) => {
-                self.timer.as_mut().reset(at);
-                self.timer_at = Some(at);
-            }
-        }
+        self.clock.set(next);
     }
 
     // ---- bookkeeping ---------------------------------------------------------------------

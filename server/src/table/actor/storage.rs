@@ -208,16 +208,9 @@ impl TableActor {
                 *at += by;
             }
         }
-        if let Some(at) = &mut self.bot_due {
-            *at += by;
-        }
-        if let Some(at) = &mut self.idle_deadline {
-            *at += by;
-        }
         if let Some(thought) = &mut self.thought {
             thought.deadline += by;
         }
-        // The timer is set again from the moved deadlines.
-        self.timer_at = None;
+        self.clock.move_on(by);
     }
 }
