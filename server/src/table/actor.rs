@@ -19,6 +19,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use self::clock::Clock;
+use self::hosting::Hosting;
 use self::sheet::SharedSheet;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::SeatState;
@@ -113,10 +114,7 @@ pub(super) fn start(
         status: TableStatus::Waiting,
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
-        host: None,
-        host_key: setup.host_key.clone(),
-        host_by_key: false,
-        key_hosts: Vec::new(),
+        hosting: Hosting::new(setup.host_key.clone()),
         max_spectators: setup.max_spectators,
         moves: 0,
         seq: 0,
@@ -149,7 +147,7 @@ pub(super) fn start(
                 &actor.options,
                 &actor.table_options,
                 actor.seed,
-                actor.host_key.clone(),
+                actor.hosting.host_key.clone(),
             );
             Changes::default()
         }
@@ -249,14 +247,8 @@ struct TableActor {
     seats: Vec<SeatState>,
     /// Connections watching.
     spectators: Vec<Conn>,
-    /// The seat whose occupant may add bots and start matches.
-    host: Option<Seat>,
-    /// The SHA-256 (hex) of the host key, if the table has one.
-    host_key: Option<String>,
-    /// True when the host key's holder hosts without a seat.
-    host_by_key: bool,
-    /// Connections that gave the host key: they may do what the host may.
-    key_hosts: Vec<ConnId>,
+    /// Who hosts, and who gave the host key.
+    hosting: Hosting,
     /// The most spectators at once.
     max_spectators: usize,
     /// Actions accepted in the current match: the next action's place in the stored log.
@@ -595,12 +587,7 @@ impl TableActor {
         self.matches_played = restored.matches_played;
         self.ever_seated = self.game.is_some() || restored.matches_played > 0;
         self.status = restored.status;
-        self.host_key = restored.host_key.clone();
-        if restored.host == Some(Seat(hosting::KEY_HOST)) {
-            self.host_by_key = true;
-        } else {
-            self.host = restored.host;
-        }
+        self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
             let seed = self.bot_seed(Seat(i as u8));
@@ -622,7 +609,7 @@ impl TableActor {
         self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
         self.outbox
-            .assume_recorded_state(self.status, self.stored_host(), self.seat_rows());
+            .assume_recorded_state(self.status, self.hosting.stored(), self.seat_rows());
         Changes {
             table: true,
             dropped: Vec::new(),
@@ -642,7 +629,7 @@ impl TableActor {
                 .enumerate()
                 .map(|(i, s)| s.info(Seat(i as u8)))
                 .collect(),
-            host: self.host,
+            host: self.hosting.host,
             table_options: self.table_options.clone(),
             spectators: self.spectators.len() as u32,
             matches_played: self.matches_played,

@@ -34,38 +34,90 @@ fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
     }
 }
 
+/// Who hosts the table, and who holds its key.
+#[derive(Debug)]
+pub(super) struct Hosting {
+    /// The seat whose occupant may add bots and start matches.
+    pub(super) host: Option<Seat>,
+    /// The SHA-256 (hex) of the host key, if the table has one.
+    pub(super) host_key: Option<String>,
+    /// True when the host key's holder hosts without a seat.
+    pub(super) host_by_key: bool,
+    /// Connections that gave the host key: they may do what the host may.
+    pub(super) key_hosts: Vec<ConnId>,
+}
+
+impl Hosting {
+    /// A new table's: nobody hosts yet; `host_key` is the digest of its key, if it has one.
+    pub(super) fn new(host_key: Option<String>) -> Hosting {
+        Hosting {
+            host: None,
+            host_key,
+            host_by_key: false,
+            key_hosts: Vec::new(),
+        }
+    }
+
+    /// A restored table's, from the host as the store keeps it ([`Hosting::stored`]).
+    pub(super) fn restored(host_key: Option<String>, stored: Option<Seat>) -> Hosting {
+        let mut hosting = Hosting::new(host_key);
+        if stored == Some(Seat(KEY_HOST)) {
+            hosting.host_by_key = true;
+        } else {
+            hosting.host = stored;
+        }
+        hosting
+    }
+
+    /// The host as the store keeps it: a seat, or [`KEY_HOST`] for the key's holder.
+    pub(super) fn stored(&self) -> Option<Seat> {
+        if self.host_by_key {
+            Some(Seat(KEY_HOST))
+        } else {
+            self.host
+        }
+    }
+
+    /// `conn` left the table: it no longer counts as having given the key.
+    pub(super) fn forget(&mut self, conn: ConnId) {
+        self.key_hosts.retain(|&c| c != conn);
+    }
+}
+
 impl TableActor {
     /// True when `conn` (in `role`) may do what only the host may.
     pub(super) fn is_host(&self, conn: ConnId, role: Role) -> bool {
-        self.key_hosts.contains(&conn)
-            || matches!(role, Role::Seat(seat) if self.host == Some(seat))
+        self.hosting.key_hosts.contains(&conn)
+            || matches!(role, Role::Seat(seat) if self.hosting.host == Some(seat))
     }
 
     /// Someone sat down without the key: they host a table nobody hosts yet.
     pub(super) fn first_host(&mut self, changes: &mut Changes, seat: Seat) {
-        if self.host.is_none() && !self.host_by_key {
-            self.host = Some(seat);
+        if self.hosting.host.is_none() && !self.hosting.host_by_key {
+            self.hosting.host = Some(seat);
             changes.table = true;
         }
     }
 
     /// The host's seat was given up: the role goes to the fittest other player, if any.
     pub(super) fn hand_on_host(&mut self, changes: &mut Changes, given_up: Seat) {
-        if self.host != Some(given_up) {
+        if self.hosting.host != Some(given_up) {
             return;
         }
         let best = (0..self.seats.len())
             .filter(|&i| i != given_up.index())
             .filter_map(|i| rank(&self.seats[i], false).map(|r| (r, i)))
             .min();
-        self.host = best.map(|(_, i)| Seat(i as u8));
+        self.hosting.host = best.map(|(_, i)| Seat(i as u8));
         changes.table = true;
     }
 
     /// A match ended: a host who is away hands the role to a connected player, so the next
     /// match can start.
     pub(super) fn host_after_match(&mut self, changes: &mut Changes) {
-        let Some(host) = self.host else { return };
+        let Some(host) = self.hosting.host else {
+            return;
+        };
         if self.seats[host.index()].conn.is_some() {
             return;
         }
@@ -74,17 +126,8 @@ impl TableActor {
             .min();
         if let Some((_, i)) = best {
             tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
-            self.host = Some(Seat(i as u8));
+            self.hosting.host = Some(Seat(i as u8));
             changes.table = true;
-        }
-    }
-
-    /// The host as the store keeps it: a seat, or [`KEY_HOST`] for the key's holder.
-    pub(super) fn stored_host(&self) -> Option<Seat> {
-        if self.host_by_key {
-            Some(Seat(KEY_HOST))
-        } else {
-            self.host
         }
     }
 
@@ -97,6 +140,7 @@ impl TableActor {
         key: &str,
     ) -> Result<(), TableError> {
         let good = self
+            .hosting
             .host_key
             .as_deref()
             .is_some_and(|hash| key_matches(key, hash));
@@ -104,17 +148,17 @@ impl TableActor {
             tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "a wrong host key was refused");
             return Err(TableError::BadHostKey);
         }
-        if !self.key_hosts.contains(&conn) {
-            self.key_hosts.push(conn);
+        if !self.hosting.key_hosts.contains(&conn) {
+            self.hosting.key_hosts.push(conn);
         }
         match role {
             Role::Seat(seat) => {
-                self.host = Some(seat);
-                self.host_by_key = false;
+                self.hosting.host = Some(seat);
+                self.hosting.host_by_key = false;
             }
             Role::Spectator => {
-                self.host = None;
-                self.host_by_key = true;
+                self.hosting.host = None;
+                self.hosting.host_by_key = true;
             }
         }
         changes.table = true;

@@ -50,7 +50,7 @@ impl TableActor {
                 table: self.id.clone(),
                 seat: Some(seat),
                 token: Some(token),
-                host: self.host == Some(seat),
+                host: self.hosting.host == Some(seat),
                 practice: self.is_practice(),
                 name: self.seats[seat.index()].name.clone(),
             },
@@ -175,7 +175,7 @@ impl TableActor {
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
     pub(super) fn handle_disconnect(&mut self, changes: &mut Changes, conn: ConnId) {
-        self.key_hosts.retain(|&c| c != conn);
+        self.hosting.forget(conn);
         match self.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
@@ -221,7 +221,7 @@ impl TableActor {
 
     /// `leave`: the seat is given up for good (its token stops working).
     pub(super) fn handle_leave(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
-        self.key_hosts.retain(|&c| c != conn);
+        self.hosting.forget(conn);
         let conn = match role {
             Role::Seat(seat) => self.vacate(changes, seat),
             Role::Spectator => {

@@ -127,7 +127,7 @@ impl TableActor {
         }
         if self.outbox.is_durable() {
             self.outbox
-                .record_state(self.status, self.stored_host(), self.seat_rows());
+                .record_state(self.status, self.hosting.stored(), self.seat_rows());
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
