@@ -12,15 +12,14 @@ use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
-use parlor_shared::view::json::ViewCache;
-use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
+use parlor_shared::{Options, Seat, Variant};
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use self::clock::Clock;
 use self::hosting::Hosting;
-use self::sheet::SharedSheet;
+use self::play::Play;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
 use super::seats::SeatState;
 use super::thinking::{Answer, Bots, Thought};
@@ -110,20 +109,11 @@ pub(super) fn start(
         options: rules.options(),
         table_options: setup.table_options,
         seed: setup.seed,
-        game: None,
-        status: TableStatus::Waiting,
+        play: Play::new(),
         seats: (0..players).map(|_| SeatState::empty()).collect(),
         spectators: Vec::new(),
         hosting: Hosting::new(setup.host_key.clone()),
         max_spectators: setup.max_spectators,
-        moves: 0,
-        seq: 0,
-        last_public_event: 0,
-        matches_played: 0,
-        awaiting: SeatSet::EMPTY,
-        view_cache: ViewCache::default(),
-        sheet: SharedSheet::default(),
-        overdue: SeatSet::EMPTY,
         bots,
         thought: None,
         ever_seated: false,
@@ -239,10 +229,8 @@ struct TableActor {
     /// The first match's seed at a practice table (its creator chose it; later matches count
     /// up from it). `None` at every other table: each match's secret is drawn from the OS.
     seed: Option<u64>,
-    /// The current (or last finished) match; `None` before the first start.
-    game: Option<Game>,
-    /// Waiting, playing or finished.
-    status: TableStatus,
+    /// The match, the table's event counter and who is asked to move.
+    play: Play,
     /// One entry per seat.
     seats: Vec<SeatState>,
     /// Connections watching.
@@ -251,23 +239,6 @@ struct TableActor {
     hosting: Hosting,
     /// The most spectators at once.
     max_spectators: usize,
-    /// Actions accepted in the current match: the next action's place in the stored log.
-    moves: usize,
-    /// The table's event counter: the number of events sent so far.
-    seq: u64,
-    /// The `seq` of the last event spectators were sent: the next public event's `prev`.
-    last_public_event: u64,
-    /// Matches finished here.
-    matches_played: u32,
-    /// Seats that have been sent `your_turn` and have not acted yet.
-    awaiting: SeatSet,
-    /// What the views sent at every move repeat (the score sheet, the finished tricks, the
-    /// deal's commitment), as last written.
-    view_cache: ViewCache,
-    /// The score sheet the views sent at every move share.
-    sheet: SharedSheet,
-    /// Remote bots whose time ran out: the server moves for them this turn.
-    overdue: SeatSet,
     /// Where the table's bots come from and think.
     bots: Bots,
     /// The bot thinking for the table, if one is: at most one at a time.
@@ -388,7 +359,7 @@ impl TableActor {
                 }
             };
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.play.matches_played, "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
@@ -480,13 +451,14 @@ impl TableActor {
                     tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
                     self.seats[i].bot_playing = true;
                     self.seats[i].turn_deadline = None;
-                    self.awaiting.remove(seat);
+                    self.play.awaiting.remove(seat);
                     changes.table = true;
                 }
             }
             if self.seats[i].turn_deadline.is_some_and(|at| at <= now) {
                 self.seats[i].turn_deadline = None;
                 let to_act = self
+                    .play
                     .game
                     .as_ref()
                     .is_some_and(|g| g.to_act().contains(seat));
@@ -497,7 +469,7 @@ impl TableActor {
                         self.start_standing_in(&mut changes, seat);
                     } else {
                         tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
-                        self.overdue.insert(seat);
+                        self.play.overdue.insert(seat);
                     }
                 }
             }
@@ -521,7 +493,7 @@ impl TableActor {
             .seats
             .iter()
             .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
-        let playing_unattended = self.unattended && self.status == TableStatus::Playing;
+        let playing_unattended = self.unattended && self.play.status == TableStatus::Playing;
         let empty = self.connections() == 0 && !playing_unattended;
         self.clock.count_idle(empty, self.ever_seated, now);
         let seat_deadlines = self
@@ -581,12 +553,12 @@ impl TableActor {
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) -> Changes {
-        self.game = restored.game;
-        self.moves = restored.log.len();
-        self.seq = restored.seq;
-        self.matches_played = restored.matches_played;
-        self.ever_seated = self.game.is_some() || restored.matches_played > 0;
-        self.status = restored.status;
+        self.play.game = restored.game;
+        self.play.moves = restored.log.len();
+        self.play.seq = restored.seq;
+        self.play.matches_played = restored.matches_played;
+        self.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
+        self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
@@ -608,8 +580,11 @@ impl TableActor {
         }
         self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
-        self.outbox
-            .assume_recorded_state(self.status, self.hosting.stored(), self.seat_rows());
+        self.outbox.assume_recorded_state(
+            self.play.status,
+            self.hosting.stored(),
+            self.seat_rows(),
+        );
         Changes {
             table: true,
             dropped: Vec::new(),
@@ -622,7 +597,7 @@ impl TableActor {
             id: self.id.clone(),
             variant: self.variant,
             options: self.options.shown(),
-            status: self.status,
+            status: self.play.status,
             seats: self
                 .seats
                 .iter()
@@ -632,7 +607,7 @@ impl TableActor {
             host: self.hosting.host,
             table_options: self.table_options.clone(),
             spectators: self.spectators.len() as u32,
-            matches_played: self.matches_played,
+            matches_played: self.play.matches_played,
             practice: self.is_practice(),
         }
     }

@@ -17,15 +17,15 @@ impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
     /// player, or a remote bot whose time ran out.
     fn server_moves(&self, seat: Seat) -> bool {
-        self.seats[seat.index()].server_plays() || self.overdue.contains(seat)
+        self.seats[seat.index()].server_plays() || self.play.overdue.contains(seat)
     }
 
     /// The first seat the server has to move for now, if any.
     pub(super) fn next_bot_seat(&self) -> Option<Seat> {
-        if self.status != TableStatus::Playing {
+        if self.play.status != TableStatus::Playing {
             return None;
         }
-        let game = self.game.as_ref()?;
+        let game = self.play.game.as_ref()?;
         game.to_act().iter().find(|&seat| self.server_moves(seat))
     }
 
@@ -39,8 +39,9 @@ impl TableActor {
 
     /// True when a bot starts thinking at once: no pacing asked, or a remote bot's time ran out.
     pub(super) fn bot_starts_now(&self) -> bool {
-        self.bot_to_start()
-            .is_some_and(|seat| self.table_options.bot_delay_ms == 0 || self.overdue.contains(seat))
+        self.bot_to_start().is_some_and(|seat| {
+            self.table_options.bot_delay_ms == 0 || self.play.overdue.contains(seat)
+        })
     }
 
     /// True when the next bot waits `bot_delay_ms` before it starts thinking.
@@ -48,7 +49,7 @@ impl TableActor {
         self.table_options.bot_delay_ms > 0
             && self
                 .bot_to_start()
-                .is_some_and(|seat| !self.overdue.contains(seat))
+                .is_some_and(|seat| !self.play.overdue.contains(seat))
     }
 
     /// Starts the next bot thinking, if one is due and none thinks yet.
@@ -56,14 +57,14 @@ impl TableActor {
         let Some(seat) = self.bot_to_start() else {
             return;
         };
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         let view = PlayerView::of(game, Some(seat));
         // A fresh bot for every decision, seeded by the match, the seat and the decision
         // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
         let bot = self.new_bot(seat);
         let asked = Asked {
             seat,
-            seq: self.seq,
+            seq: self.play.seq,
             occupant: self.seats[seat.index()].occupant,
         };
         self.thought = Some(self.bots.think(bot, view, asked));
@@ -83,9 +84,10 @@ impl TableActor {
     /// True while a thought asked about `asked` still applies: a match is on, nothing was
     /// played since, the seat is to act and the server still moves for it.
     fn still_applies(&self, asked: &Asked) -> bool {
-        self.status == TableStatus::Playing
-            && self.seq == asked.seq
+        self.play.status == TableStatus::Playing
+            && self.play.seq == asked.seq
             && self
+                .play
                 .game
                 .as_ref()
                 .is_some_and(|g| g.to_act().contains(asked.seat))
@@ -148,7 +150,7 @@ impl TableActor {
     /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
     /// illegal.
     fn play_for(&mut self, changes: &mut Changes, seat: Seat, action: Option<Action>) {
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         let action = match action {
             Some(action) if game.allows(seat, &action) => action,
             other => {
@@ -171,7 +173,7 @@ impl TableActor {
     /// same after a restart, whatever order other seats moved in, and tells nothing of the
     /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let Some(game) = self.game.as_ref() else {
+        let Some(game) = self.play.game.as_ref() else {
             return self.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
         };
         let decision = fair::Decision {

@@ -176,7 +176,7 @@ impl TableActor {
         if !matches!(state.occupant, Occupant::Human | Occupant::RemoteBot) {
             return Err(TableError::NoPlayer(seat));
         }
-        if self.status != TableStatus::Playing {
+        if self.play.status != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
@@ -189,8 +189,8 @@ impl TableActor {
         let state = &mut self.seats[seat.index()];
         state.bot_playing = true;
         state.turn_deadline = None;
-        self.awaiting.remove(seat);
-        self.overdue.remove(seat);
+        self.play.awaiting.remove(seat);
+        self.play.overdue.remove(seat);
         changes.table = true;
     }
 

@@ -38,7 +38,7 @@ impl TableActor {
                 {
                     return Err(TableError::NotYourSeat { seat, claimed });
                 }
-                if self.status != TableStatus::Playing {
+                if self.play.status != TableStatus::Playing {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
@@ -86,16 +86,16 @@ impl TableActor {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
         };
-        let Some(game) = &self.game else {
+        let Some(game) = &self.play.game else {
             let table = ServerMsg::Table {
-                seq: self.seq,
+                seq: self.play.seq,
                 table: self.table_info(),
             };
             self.send_to(changes, conn, &table);
             return;
         };
         let state = ServerMsg::State {
-            seq: self.seq,
+            seq: self.play.seq,
             view: Box::new(PlayerView::of(game, viewer)),
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
@@ -108,12 +108,12 @@ impl TableActor {
 
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
-        let game = self.game.as_ref()?;
+        let game = self.play.game.as_ref()?;
         let state = &self.seats[seat.index()];
-        if self.status != TableStatus::Playing
+        if self.play.status != TableStatus::Playing
             || !game.to_act().contains(seat)
             || state.server_plays()
-            || self.overdue.contains(seat)
+            || self.play.overdue.contains(seat)
         {
             return None;
         }
@@ -162,7 +162,7 @@ impl TableActor {
         state.name = Some(format!("{} bot", bot.name()));
         state.bot_name = Some(bot.name());
         state.bot = Some(bot);
-        self.awaiting.remove(seat);
+        self.play.awaiting.remove(seat);
         changes.table = true;
         Ok(())
     }
@@ -180,7 +180,7 @@ impl TableActor {
         if state.occupant != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
-        if self.status == TableStatus::Playing {
+        if self.play.status == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
         self.seats[seat.index()].clear();
@@ -190,7 +190,7 @@ impl TableActor {
 
     /// Starts a match once every seat is filled.
     pub(super) fn start(&mut self, changes: &mut Changes) -> Result<(), TableError> {
-        if self.status == TableStatus::Playing {
+        if self.play.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
         let empty: Vec<String> = (0..self.seats.len())
@@ -202,24 +202,24 @@ impl TableActor {
         }
         let (seed, master) = match self.seed {
             Some(seed) => {
-                let seed = seed.wrapping_add(u64::from(self.matches_played));
+                let seed = seed.wrapping_add(u64::from(self.play.matches_played));
                 (seed, fair::practice_master(seed))
             }
             None => (0, secret::fresh_master()),
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
-        let dealer = first_dealer(rules.players(), self.matches_played + 1);
+        let dealer = first_dealer(rules.players(), self.play.matches_played + 1);
         let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
-            .record_match_started(seed, master, self.seq + opening.len() as u64);
-        self.game = Some(game);
-        self.moves = 0;
-        self.awaiting = SeatSet::EMPTY;
-        self.overdue = SeatSet::EMPTY;
-        self.status = TableStatus::Playing;
+            .record_match_started(seed, master, self.play.seq + opening.len() as u64);
+        self.play.game = Some(game);
+        self.play.moves = 0;
+        self.play.awaiting = SeatSet::EMPTY;
+        self.play.overdue = SeatSet::EMPTY;
+        self.play.status = TableStatus::Playing;
         changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.matches_played + 1, "match started");
+        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.play.matches_played + 1, "match started");
         self.flush_table(changes);
         for event in opening {
             self.broadcast_event(changes, event, None);

@@ -15,7 +15,7 @@ use super::TableActor;
 impl TableActor {
     /// Stores the result of the match that just ended and updates the ratings.
     pub(super) fn report_result(&mut self) {
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         let facts = self.variant.facts();
         let entrants = self
             .seats
@@ -34,7 +34,7 @@ impl TableActor {
         let result = MatchResult {
             variant: self.variant.to_string(),
             table: self.id.clone(),
-            match_no: self.matches_played,
+            match_no: self.play.matches_played,
             at: now_millis(),
             places: places_of(
                 &totals,

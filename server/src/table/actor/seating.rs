@@ -37,9 +37,9 @@ impl TableActor {
         state.grace_deadline = None;
         state.bot_playing = false;
         state.open = false;
-        self.awaiting.remove(seat);
+        self.play.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
-        self.overdue.remove(seat);
+        self.play.overdue.remove(seat);
         self.first_host(changes, seat);
         changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
@@ -164,9 +164,9 @@ impl TableActor {
 
     /// A newcomer's first picture of the game, if one is being played.
     fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
-        if let Some(game) = &self.game {
+        if let Some(game) = &self.play.game {
             let state = ServerMsg::State {
-                seq: self.seq,
+                seq: self.play.seq,
                 view: Box::new(PlayerView::of(game, viewer)),
             };
             self.outbox.queue_msg(conn, &state);
@@ -182,7 +182,7 @@ impl TableActor {
                 let state = &mut self.seats[seat.index()];
                 state.conn = None;
                 state.grace_deadline = Some(Instant::now() + grace);
-                self.awaiting.remove(seat);
+                self.play.awaiting.remove(seat);
                 changes.table = true;
                 tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
             }
@@ -199,7 +199,7 @@ impl TableActor {
     pub(super) fn vacate(&mut self, changes: &mut Changes, seat: Seat) -> Option<Conn> {
         let state = &mut self.seats[seat.index()];
         let conn = state.conn.take();
-        if self.status == TableStatus::Playing {
+        if self.play.status == TableStatus::Playing {
             // The match goes on: a built-in bot keeps the seat until someone sits.
             state.occupant = Occupant::Empty;
             state.name = None;
@@ -213,7 +213,7 @@ impl TableActor {
         } else {
             state.clear();
         }
-        self.awaiting.remove(seat);
+        self.play.awaiting.remove(seat);
         self.hand_on_host(changes, seat);
         changes.table = true;
         conn
@@ -234,7 +234,7 @@ impl TableActor {
             self.outbox.queue_msg(
                 &conn,
                 &ServerMsg::Table {
-                    seq: self.seq,
+                    seq: self.play.seq,
                     table: self.table_info(),
                 },
             );

@@ -50,8 +50,8 @@ impl TableActor {
         event: Event,
         answering: Option<Seat>,
     ) {
-        self.seq += 1;
-        let seq = self.seq;
+        self.play.seq += 1;
+        let seq = self.play.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
         let mut encoded = EncodedByPrev::default();
         let mut encode = |prev: u64, event: &Event| -> Frame {
@@ -80,7 +80,7 @@ impl TableActor {
             }
         }
         if event.visible_to(None) {
-            let prev = std::mem::replace(&mut self.last_public_event, seq);
+            let prev = std::mem::replace(&mut self.play.last_public_event, seq);
             for conn in &self.spectators {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     changes.dropped.push(conn.id);
@@ -91,14 +91,14 @@ impl TableActor {
 
     /// Sends every connection its own snapshot.
     pub(super) fn send_states(&mut self, changes: &mut Changes) {
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         for (i, state) in self.seats.iter().enumerate() {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(self.sheet.view(game, Some(Seat(i as u8)))),
+                    seq: self.play.seq,
+                    view: Box::new(self.play.sheet.view(game, Some(Seat(i as u8)))),
                 };
-                let frame = frame_with(&msg, Some(&mut self.view_cache));
+                let frame = frame_with(&msg, Some(&mut self.play.view_cache));
                 if !self.outbox.queue(conn, frame) {
                     changes.dropped.push(conn.id);
                 }
@@ -107,10 +107,10 @@ impl TableActor {
         if !self.spectators.is_empty() {
             let public = frame_with(
                 &ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(self.sheet.view(game, None)),
+                    seq: self.play.seq,
+                    view: Box::new(self.play.sheet.view(game, None)),
                 },
-                Some(&mut self.view_cache),
+                Some(&mut self.play.view_cache),
             );
             for conn in &self.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
@@ -127,11 +127,11 @@ impl TableActor {
         }
         if self.outbox.is_durable() {
             self.outbox
-                .record_state(self.status, self.hosting.stored(), self.seat_rows());
+                .record_state(self.play.status, self.hosting.stored(), self.seat_rows());
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
-            seq: self.seq,
+            seq: self.play.seq,
             table: info.clone(),
         });
         self.info.send_replace(info);

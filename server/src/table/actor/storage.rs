@@ -188,7 +188,7 @@ impl TableActor {
     /// its clock): an answer sent during a pause was refused, or another seat's move made
     /// the prompt stale.
     pub(super) fn prompt_again(&mut self, changes: &mut Changes) {
-        for seat in self.awaiting.iter() {
+        for seat in self.play.awaiting.iter() {
             let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
                 continue;
             };
