@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use self::bots::TableBots;
 use self::clock::Clock;
 use self::hosting::Hosting;
 use self::play::Play;
@@ -114,8 +115,7 @@ pub(super) fn start(
         spectators: Vec::new(),
         hosting: Hosting::new(setup.host_key.clone()),
         max_spectators: setup.max_spectators,
-        bots,
-        thought: None,
+        bots: TableBots::new(bots),
         ever_seated: false,
         unattended: false,
         closing: false,
@@ -239,10 +239,8 @@ struct TableActor {
     hosting: Hosting,
     /// The most spectators at once.
     max_spectators: usize,
-    /// Where the table's bots come from and think.
-    bots: Bots,
-    /// The bot thinking for the table, if one is: at most one at a time.
-    thought: Option<Thought>,
+    /// Where the table's bots come from, and the one thinking now.
+    bots: TableBots,
     /// True once a person or a remote program has sat at the table (restored tables that
     /// played count): until then an empty table is deleted when it closes.
     ever_seated: bool,
@@ -332,7 +330,7 @@ impl TableActor {
             let wake_below = if room { 0 } else { MAX_IN_FLIGHT };
             let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
-            let thinking = !paused && room && self.thought.is_some();
+            let thinking = !paused && room && self.bots.thought.is_some();
             let timer_armed = !paused && self.clock.is_armed();
             changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
@@ -348,7 +346,7 @@ impl TableActor {
                 },
                 saving = self.pause.saving.changed() => self.storage_changed(saving),
                 () = self.clock.rings(), if timer_armed => self.handle_timer(Instant::now()),
-                answer = next_answer(&mut self.thought), if thinking => self.take_answer(answer),
+                answer = next_answer(&mut self.bots.thought), if thinking => self.take_answer(answer),
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
                     Changes::default()
@@ -474,7 +472,12 @@ impl TableActor {
                 }
             }
         }
-        if self.thought.as_ref().is_some_and(|t| t.deadline <= now) {
+        if self
+            .bots
+            .thought
+            .as_ref()
+            .is_some_and(|t| t.deadline <= now)
+        {
             self.thought_overdue(&mut changes);
         }
         if self.clock.take_bot_due(now) {
@@ -502,7 +505,7 @@ impl TableActor {
             .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
         let next = seat_deadlines
             .chain(self.clock.deadlines())
-            .chain([self.thought.as_ref().map(|t| t.deadline)])
+            .chain([self.bots.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
         self.clock.set(next);
@@ -570,7 +573,7 @@ impl TableActor {
             state.bot_playing = saved.bot_playing;
             state.account = saved.account;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = self.bots.make(&name, self.variant, seed);
+                state.bot = self.bots.pool.make(&name, self.variant, seed);
                 state.bot_name = state.bot.as_ref().map(|bot| bot.name());
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing

@@ -9,9 +9,27 @@ use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
 use parlor_shared::{Action, Phase, PlayerView, Seat};
 
-use crate::table::thinking::{Answer, Asked};
+use crate::table::thinking::{Answer, Asked, Bots, Thought};
 
 use super::{Changes, TableActor};
+
+/// Where the table's bots come from and think, and the thought under way.
+pub(super) struct TableBots {
+    /// Makes the table's bots and runs their thinking.
+    pub(super) pool: Bots,
+    /// The bot thinking for the table, if one is: at most one at a time.
+    pub(super) thought: Option<Thought>,
+}
+
+impl TableBots {
+    /// Bots from `pool`, none thinking yet.
+    pub(super) fn new(pool: Bots) -> TableBots {
+        TableBots {
+            pool,
+            thought: None,
+        }
+    }
+}
 
 impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
@@ -31,7 +49,7 @@ impl TableActor {
 
     /// The seat whose bot may start thinking: none while another thinks.
     fn bot_to_start(&self) -> Option<Seat> {
-        if self.thought.is_some() {
+        if self.bots.thought.is_some() {
             return None;
         }
         self.next_bot_seat()
@@ -67,7 +85,7 @@ impl TableActor {
             seq: self.play.seq,
             occupant: self.seats[seat.index()].occupant,
         };
-        self.thought = Some(self.bots.think(bot, view, asked));
+        self.bots.thought = Some(self.bots.pool.think(bot, view, asked));
     }
 
     /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
@@ -77,8 +95,8 @@ impl TableActor {
         let own = state
             .bot_name
             .filter(|_| state.occupant == Occupant::Bot)
-            .and_then(|name| self.bots.make(name, self.variant, seed));
-        own.unwrap_or_else(|| self.bots.stand_in(self.variant, seed))
+            .and_then(|name| self.bots.pool.make(name, self.variant, seed));
+        own.unwrap_or_else(|| self.bots.pool.stand_in(self.variant, seed))
     }
 
     /// True while a thought asked about `asked` still applies: a match is on, nothing was
@@ -97,7 +115,7 @@ impl TableActor {
     /// Tells a thought that no longer applies to stop now; its answer is discarded when it
     /// comes (it brings the bot back).
     pub(super) fn cancel_stale_thought(&self) {
-        if let Some(thought) = &self.thought
+        if let Some(thought) = &self.bots.thought
             && !self.still_applies(&thought.asked)
         {
             thought.cancel();
@@ -109,7 +127,7 @@ impl TableActor {
     /// that answered meanwhile: discarded).
     pub(super) fn take_answer(&mut self, answer: Option<Answer>) -> Changes {
         let mut changes = Changes::default();
-        let Some(thought) = self.thought.take() else {
+        let Some(thought) = self.bots.thought.take() else {
             return changes;
         };
         let asked = thought.asked;
@@ -137,7 +155,7 @@ impl TableActor {
     /// The thought's time is up: the fallback is played for its seat, and the thought is
     /// dropped (told to stop; its answer and bot are not waited for).
     pub(super) fn thought_overdue(&mut self, changes: &mut Changes) {
-        let Some(thought) = self.thought.take() else {
+        let Some(thought) = self.bots.thought.take() else {
             return;
         };
         if self.still_applies(&thought.asked) {

@@ -149,13 +149,15 @@ impl TableActor {
     ) -> Result<(), TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
-        let bot = self.bots.make(name, self.variant, seed).ok_or_else(|| {
-            TableError::UnknownStrategy {
+        let bot = self
+            .bots
+            .pool
+            .make(name, self.variant, seed)
+            .ok_or_else(|| TableError::UnknownStrategy {
                 name: name.to_string(),
                 variant: self.variant,
                 choices: strategy_names(self.variant).join(", "),
-            }
-        })?;
+            })?;
         let state = &mut self.seats[seat.index()];
         state.clear();
         state.occupant = Occupant::Bot;

@@ -208,7 +208,7 @@ impl TableActor {
                 *at += by;
             }
         }
-        if let Some(thought) = &mut self.thought {
+        if let Some(thought) = &mut self.bots.thought {
             thought.deadline += by;
         }
         self.clock.move_on(by);
