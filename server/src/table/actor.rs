@@ -21,13 +21,13 @@ use self::bots::TableBots;
 use self::clock::Clock;
 use self::hosting::Hosting;
 use self::play::Play;
+use self::seating::Seating;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
-use super::seats::SeatState;
 use super::thinking::{Answer, Bots, Thought};
 use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
-use crate::conn::{Conn, ConnId, Receiver, bounded};
+use crate::conn::{ConnId, Receiver, bounded};
 use crate::ratings::Ratings;
-use crate::store::{Restored, SeatRow, SharedLog};
+use crate::store::{Restored, SharedLog};
 
 mod admin;
 mod answers;
@@ -111,12 +111,9 @@ pub(super) fn start(
         table_options: setup.table_options,
         seed: setup.seed,
         play: Play::new(),
-        seats: (0..players).map(|_| SeatState::empty()).collect(),
-        spectators: Vec::new(),
+        seating: Seating::new(players, setup.max_spectators),
         hosting: Hosting::new(setup.host_key.clone()),
-        max_spectators: setup.max_spectators,
         bots: TableBots::new(bots),
-        ever_seated: false,
         unattended: false,
         closing: false,
         handing_off: None,
@@ -231,19 +228,12 @@ struct TableActor {
     seed: Option<u64>,
     /// The match, the table's event counter and who is asked to move.
     play: Play,
-    /// One entry per seat.
-    seats: Vec<SeatState>,
-    /// Connections watching.
-    spectators: Vec<Conn>,
+    /// The seats and the spectators.
+    seating: Seating,
     /// Who hosts, and who gave the host key.
     hosting: Hosting,
-    /// The most spectators at once.
-    max_spectators: usize,
     /// Where the table's bots come from, and the one thinking now.
     bots: TableBots,
-    /// True once a person or a remote program has sat at the table (restored tables that
-    /// played count): until then an empty table is deleted when it closes.
-    ever_seated: bool,
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     unattended: bool,
@@ -312,7 +302,7 @@ impl TableActor {
                 break;
             }
             if self.closing {
-                if self.ever_seated {
+                if self.seating.ever_seated {
                     self.outbox.record_closed();
                 } else {
                     // Nobody ever sat here: nothing worth keeping, and nothing to bring back.
@@ -389,7 +379,7 @@ impl TableActor {
                 let result = self.handle_request(&mut changes, conn, *request);
                 if is_move
                     && result.is_ok()
-                    && let Some(conn) = self.conn_of(conn)
+                    && let Some(conn) = self.seating.conn_of(conn)
                 {
                     conn.refund_token();
                 }
@@ -400,7 +390,7 @@ impl TableActor {
                     // move answered no current prompt: that prompt still stands.
                     if is_move
                         && !err.prompt_stands()
-                        && let Some(Role::Seat(seat)) = self.role_of(conn)
+                        && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
                         && let Some(prompt) = self.prompt_with_time_left(seat)
                     {
                         self.send_to(&mut changes, conn, &prompt);
@@ -441,27 +431,33 @@ impl TableActor {
             self.closing = true;
             return changes;
         }
-        for i in 0..self.seats.len() {
+        for i in 0..self.seating.seats.len() {
             let seat = Seat(i as u8);
-            if self.seats[i].grace_deadline.is_some_and(|at| at <= now) {
-                self.seats[i].grace_deadline = None;
-                if self.seats[i].is_taken() && self.seats[i].conn.is_none() {
+            if self.seating.seats[i]
+                .grace_deadline
+                .is_some_and(|at| at <= now)
+            {
+                self.seating.seats[i].grace_deadline = None;
+                if self.seating.seats[i].is_taken() && self.seating.seats[i].conn.is_none() {
                     tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
-                    self.seats[i].bot_playing = true;
-                    self.seats[i].turn_deadline = None;
+                    self.seating.seats[i].bot_playing = true;
+                    self.seating.seats[i].turn_deadline = None;
                     self.play.awaiting.remove(seat);
                     changes.table = true;
                 }
             }
-            if self.seats[i].turn_deadline.is_some_and(|at| at <= now) {
-                self.seats[i].turn_deadline = None;
+            if self.seating.seats[i]
+                .turn_deadline
+                .is_some_and(|at| at <= now)
+            {
+                self.seating.seats[i].turn_deadline = None;
                 let to_act = self
                     .play
                     .game
                     .as_ref()
                     .is_some_and(|g| g.to_act().contains(seat));
-                if to_act && !self.seats[i].server_plays() {
-                    if self.seats[i].occupant == Occupant::Human {
+                if to_act && !self.seating.seats[i].server_plays() {
+                    if self.seating.seats[i].occupant == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
                         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
                         self.start_standing_in(&mut changes, seat);
@@ -492,14 +488,16 @@ impl TableActor {
         let bot_delay = Duration::from_millis(self.table_options.bot_delay_ms);
         self.clock
             .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
-        self.ever_seated |= self
+        self.seating.ever_seated |= self
+            .seating
             .seats
             .iter()
             .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
         let playing_unattended = self.unattended && self.play.status == TableStatus::Playing;
-        let empty = self.connections() == 0 && !playing_unattended;
-        self.clock.count_idle(empty, self.ever_seated, now);
+        let empty = self.seating.connections() == 0 && !playing_unattended;
+        self.clock.count_idle(empty, self.seating.ever_seated, now);
         let seat_deadlines = self
+            .seating
             .seats
             .iter()
             .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
@@ -513,46 +511,6 @@ impl TableActor {
 
     // ---- bookkeeping ---------------------------------------------------------------------
 
-    /// Who `conn` is here.
-    fn role_of(&self, conn: ConnId) -> Option<Role> {
-        if let Some(i) = self
-            .seats
-            .iter()
-            .position(|s| s.conn.as_ref().is_some_and(|c| c.id == conn))
-        {
-            return Some(Role::Seat(Seat(i as u8)));
-        }
-        self.spectators
-            .iter()
-            .any(|c| c.id == conn)
-            .then_some(Role::Spectator)
-    }
-
-    /// The connection `conn` at this table, seated or watching.
-    fn conn_of(&self, conn: ConnId) -> Option<&Conn> {
-        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        seated.chain(&self.spectators).find(|c| c.id == conn)
-    }
-
-    /// Connections at the table, seated or watching.
-    fn connections(&self) -> usize {
-        self.seats.iter().filter(|s| s.conn.is_some()).count() + self.spectators.len()
-    }
-
-    /// The seats as the store keeps them.
-    fn seat_rows(&self) -> Vec<SeatRow> {
-        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
-            seat: i as u8,
-            occupant: s.occupant,
-            name: s.name.clone(),
-            token: s.token.clone(),
-            strategy: s.strategy().map(str::to_string),
-            bot_playing: s.bot_playing,
-            account: s.account.clone(),
-        });
-        rows.collect()
-    }
-
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
     fn restore(&mut self, restored: Restored) -> Changes {
@@ -560,13 +518,13 @@ impl TableActor {
         self.play.moves = restored.log.len();
         self.play.seq = restored.seq;
         self.play.matches_played = restored.matches_played;
-        self.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
+        self.seating.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
         self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
             let seed = self.bot_seed(Seat(i as u8));
-            let state = &mut self.seats[i];
+            let state = &mut self.seating.seats[i];
             state.occupant = saved.occupant;
             state.name = saved.name;
             state.token = saved.token;
@@ -586,7 +544,7 @@ impl TableActor {
         self.outbox.assume_recorded_state(
             self.play.status,
             self.hosting.stored(),
-            self.seat_rows(),
+            self.seating.seat_rows(),
         );
         Changes {
             table: true,
@@ -602,6 +560,7 @@ impl TableActor {
             options: self.options.shown(),
             status: self.play.status,
             seats: self
+                .seating
                 .seats
                 .iter()
                 .enumerate()
@@ -609,7 +568,7 @@ impl TableActor {
                 .collect(),
             host: self.hosting.host,
             table_options: self.table_options.clone(),
-            spectators: self.spectators.len() as u32,
+            spectators: self.seating.spectators.len() as u32,
             matches_played: self.play.matches_played,
             practice: self.is_practice(),
         }

@@ -7,7 +7,6 @@
 use parlor_shared::Seat;
 use parlor_shared::protocol::{Occupant, ServerMsg};
 
-use crate::conn::Conn;
 use crate::table::{AdminCommand, TableError};
 
 use super::{Changes, TableActor};
@@ -48,8 +47,7 @@ impl TableActor {
         };
         tracing::info!(table = %crate::store::log_tag(&self.id), "closed by the operator");
         let goodbye = ServerMsg::Goodbye { reason };
-        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
-        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        let everyone = self.seating.take_everyone();
         for conn in &everyone {
             self.outbox.queue_msg(conn, &goodbye);
             self.outbox.queue_close(conn);
@@ -64,8 +62,7 @@ impl TableActor {
         let goodbye = crate::conn::frame(&ServerMsg::Goodbye {
             reason: reason.to_string(),
         });
-        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
-        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        let everyone = self.seating.take_everyone();
         for conn in &everyone {
             conn.send(goodbye.clone());
             conn.finish();
@@ -76,6 +73,7 @@ impl TableActor {
     /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
     fn kick(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -90,7 +88,7 @@ impl TableActor {
         }
         if was_bot {
             // The stand-in, not the bot that was taken out, finishes the match.
-            self.seats[seat.index()].bot = None;
+            self.seating.seats[seat.index()].bot = None;
         }
         Ok(())
     }

@@ -23,7 +23,7 @@ impl TableActor {
         answered: Option<u64>,
         action: &Action,
     ) -> Result<(), TableError> {
-        let state = &self.seats[seat.index()];
+        let state = &self.seating.seats[seat.index()];
         let current = state.prompt_seq;
         let asked = self.play.awaiting.contains(seat);
         match answered {

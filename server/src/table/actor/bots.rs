@@ -35,7 +35,7 @@ impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
     /// player, or a remote bot whose time ran out.
     fn server_moves(&self, seat: Seat) -> bool {
-        self.seats[seat.index()].server_plays() || self.play.overdue.contains(seat)
+        self.seating.seats[seat.index()].server_plays() || self.play.overdue.contains(seat)
     }
 
     /// The first seat the server has to move for now, if any.
@@ -83,7 +83,7 @@ impl TableActor {
         let asked = Asked {
             seat,
             seq: self.play.seq,
-            occupant: self.seats[seat.index()].occupant,
+            occupant: self.seating.seats[seat.index()].occupant,
         };
         self.bots.thought = Some(self.bots.pool.think(bot, view, asked));
     }
@@ -91,7 +91,7 @@ impl TableActor {
     /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
     fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
         let seed = self.bot_seed(seat);
-        let state = &self.seats[seat.index()];
+        let state = &self.seating.seats[seat.index()];
         let own = state
             .bot_name
             .filter(|_| state.occupant == Occupant::Bot)
@@ -133,7 +133,7 @@ impl TableActor {
         let asked = thought.asked;
         let action = match answer {
             Some(Answer { bot, action }) => {
-                let state = &mut self.seats[asked.seat.index()];
+                let state = &mut self.seating.seats[asked.seat.index()];
                 if state.bot.is_none() && state.occupant == asked.occupant {
                     state.bot = Some(bot);
                 }

@@ -119,7 +119,7 @@ impl TableActor {
         let (seat, speaker) = match role {
             Role::Seat(seat) => (Some(seat), Speaker::Seat(seat)),
             Role::Spectator if self.table_options.spectator_chat => {
-                let address = self.conn_of(conn).and_then(Conn::client);
+                let address = self.seating.conn_of(conn).and_then(Conn::client);
                 (None, address.map_or(Speaker::Conn(conn), Speaker::Address))
             }
             Role::Spectator => return Err(TableError::SpectatorChat),
@@ -127,7 +127,7 @@ impl TableActor {
         let text = clean(text)?;
         self.chat.admit(speaker, Instant::now())?;
         let name = match seat {
-            Some(seat) => self.seats[seat.index()]
+            Some(seat) => self.seating.seats[seat.index()]
                 .name
                 .clone()
                 .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
@@ -150,8 +150,7 @@ impl TableActor {
             at,
         };
         let encoded = frame(&msg);
-        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in conns.chain(&self.spectators) {
+        for conn in self.seating.connected() {
             if !self.outbox.queue(conn, encoded.clone()) {
                 changes.dropped.push(conn.id);
             }

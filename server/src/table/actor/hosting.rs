@@ -104,9 +104,9 @@ impl TableActor {
         if self.hosting.host != Some(given_up) {
             return;
         }
-        let best = (0..self.seats.len())
+        let best = (0..self.seating.seats.len())
             .filter(|&i| i != given_up.index())
-            .filter_map(|i| rank(&self.seats[i], false).map(|r| (r, i)))
+            .filter_map(|i| rank(&self.seating.seats[i], false).map(|r| (r, i)))
             .min();
         self.hosting.host = best.map(|(_, i)| Seat(i as u8));
         changes.table = true;
@@ -118,11 +118,11 @@ impl TableActor {
         let Some(host) = self.hosting.host else {
             return;
         };
-        if self.seats[host.index()].conn.is_some() {
+        if self.seating.seats[host.index()].conn.is_some() {
             return;
         }
-        let best = (0..self.seats.len())
-            .filter_map(|i| rank(&self.seats[i], true).map(|r| (r, i)))
+        let best = (0..self.seating.seats.len())
+            .filter_map(|i| rank(&self.seating.seats[i], true).map(|r| (r, i)))
             .min();
         if let Some((_, i)) = best {
             tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
@@ -170,6 +170,7 @@ impl TableActor {
     /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
     pub(super) fn stand_in(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -186,7 +187,7 @@ impl TableActor {
 
     /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
     pub(super) fn start_standing_in(&mut self, changes: &mut Changes, seat: Seat) {
-        let state = &mut self.seats[seat.index()];
+        let state = &mut self.seating.seats[seat.index()];
         state.bot_playing = true;
         state.turn_deadline = None;
         self.play.awaiting.remove(seat);
@@ -199,7 +200,7 @@ impl TableActor {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let state = &mut self.seats[seat.index()];
+        let state = &mut self.seating.seats[seat.index()];
         if state.bot_playing {
             state.bot_playing = false;
             changes.table = true;
@@ -217,6 +218,7 @@ impl TableActor {
         seat: Seat,
     ) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get_mut(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;

@@ -95,10 +95,10 @@ impl TableActor {
         let seq = self.play.seq + events.len() as u64;
         self.outbox
             .record_action(self.play.moves, seat, &action, seq);
-        self.seats[seat.index()].last_action = Some(action.clone());
+        self.seating.seats[seat.index()].last_action = Some(action.clone());
         self.play.moves += 1;
         crate::tally::MOVES.add(1);
-        self.seats[seat.index()].turn_deadline = None;
+        self.seating.seats[seat.index()].turn_deadline = None;
         self.play.awaiting.remove(seat);
         self.play.overdue.remove(seat);
         for event in events.drain(..) {
@@ -111,7 +111,7 @@ impl TableActor {
             metrics::counter!("parlor_matches_finished_total").increment(1);
             self.play.awaiting = SeatSet::EMPTY;
             self.play.overdue = SeatSet::EMPTY;
-            for state in &mut self.seats {
+            for state in &mut self.seating.seats {
                 state.turn_deadline = None;
                 if !state.is_taken() {
                     // Seats given up during the match were played by a stand-in: free now.
@@ -148,7 +148,7 @@ impl TableActor {
         for seat in self.play.awaiting.iter().filter(|s| !to_act.contains(*s)) {
             self.play.awaiting.remove(seat);
             self.play.overdue.remove(seat);
-            self.seats[seat.index()].turn_deadline = None;
+            self.seating.seats[seat.index()].turn_deadline = None;
         }
         let bot_timeout = self.table_options.bot_timeout_ms;
         let turn_clock = self.table_options.turn_clock();
@@ -156,7 +156,7 @@ impl TableActor {
             if self.play.awaiting.contains(seat) {
                 continue;
             }
-            let state = &mut self.seats[seat.index()];
+            let state = &mut self.seating.seats[seat.index()];
             if state.server_plays() {
                 continue;
             }

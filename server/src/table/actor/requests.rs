@@ -23,7 +23,7 @@ impl TableActor {
         conn: ConnId,
         request: TableRequest,
     ) -> Result<(), TableError> {
-        let role = self.role_of(conn).ok_or(TableError::NotHere)?;
+        let role = self.seating.role_of(conn).ok_or(TableError::NotHere)?;
         match request {
             TableRequest::Move {
                 action,
@@ -109,7 +109,7 @@ impl TableActor {
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
         let game = self.play.game.as_ref()?;
-        let state = &self.seats[seat.index()];
+        let state = &self.seating.seats[seat.index()];
         if self.play.status != TableStatus::Playing
             || !game.to_act().contains(seat)
             || state.server_plays()
@@ -158,7 +158,7 @@ impl TableActor {
                 variant: self.variant,
                 choices: strategy_names(self.variant).join(", "),
             })?;
-        let state = &mut self.seats[seat.index()];
+        let state = &mut self.seating.seats[seat.index()];
         state.clear();
         state.occupant = Occupant::Bot;
         state.name = Some(format!("{} bot", bot.name()));
@@ -176,6 +176,7 @@ impl TableActor {
         seat: Seat,
     ) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -185,7 +186,7 @@ impl TableActor {
         if self.play.status == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
-        self.seats[seat.index()].clear();
+        self.seating.seats[seat.index()].clear();
         changes.table = true;
         Ok(())
     }
@@ -195,8 +196,8 @@ impl TableActor {
         if self.play.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
-        let empty: Vec<String> = (0..self.seats.len())
-            .filter(|&i| !self.seats[i].is_taken())
+        let empty: Vec<String> = (0..self.seating.seats.len())
+            .filter(|&i| !self.seating.seats[i].is_taken())
             .map(|i| i.to_string())
             .collect();
         if !empty.is_empty() {

@@ -18,6 +18,7 @@ impl TableActor {
         let Some(game) = &self.play.game else { return };
         let facts = self.variant.facts();
         let entrants = self
+            .seating
             .seats
             .iter()
             .map(|seat| match (seat.occupant, seat.bot_name, &seat.account) {
@@ -27,7 +28,7 @@ impl TableActor {
             })
             .collect();
         let totals = game.totals();
-        let totals: Vec<i32> = (0..self.seats.len())
+        let totals: Vec<i32> = (0..self.seating.seats.len())
             .map(|i| totals[Seat(i as u8)])
             .collect();
         let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();

@@ -63,7 +63,7 @@ impl TableActor {
                 })
             })
         };
-        for (i, state) in self.seats.iter_mut().enumerate() {
+        for (i, state) in self.seating.seats.iter_mut().enumerate() {
             if !event.visible_to(Some(Seat(i as u8))) {
                 continue;
             }
@@ -81,7 +81,7 @@ impl TableActor {
         }
         if event.visible_to(None) {
             let prev = std::mem::replace(&mut self.play.last_public_event, seq);
-            for conn in &self.spectators {
+            for conn in &self.seating.spectators {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     changes.dropped.push(conn.id);
                 }
@@ -92,7 +92,7 @@ impl TableActor {
     /// Sends every connection its own snapshot.
     pub(super) fn send_states(&mut self, changes: &mut Changes) {
         let Some(game) = &self.play.game else { return };
-        for (i, state) in self.seats.iter().enumerate() {
+        for (i, state) in self.seating.seats.iter().enumerate() {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
                     seq: self.play.seq,
@@ -104,7 +104,7 @@ impl TableActor {
                 }
             }
         }
-        if !self.spectators.is_empty() {
+        if !self.seating.spectators.is_empty() {
             let public = frame_with(
                 &ServerMsg::State {
                     seq: self.play.seq,
@@ -112,7 +112,7 @@ impl TableActor {
                 },
                 Some(&mut self.play.view_cache),
             );
-            for conn in &self.spectators {
+            for conn in &self.seating.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
                     changes.dropped.push(conn.id);
                 }
@@ -126,8 +126,11 @@ impl TableActor {
             return;
         }
         if self.outbox.is_durable() {
-            self.outbox
-                .record_state(self.play.status, self.hosting.stored(), self.seat_rows());
+            self.outbox.record_state(
+                self.play.status,
+                self.hosting.stored(),
+                self.seating.seat_rows(),
+            );
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
@@ -135,8 +138,7 @@ impl TableActor {
             table: info.clone(),
         });
         self.info.send_replace(info);
-        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in conns.chain(&self.spectators) {
+        for conn in self.seating.connected() {
             if !self.outbox.queue(conn, msg.clone()) {
                 changes.dropped.push(conn.id);
             }
@@ -145,7 +147,7 @@ impl TableActor {
 
     /// Sends one message to one connection of this table.
     pub(super) fn send_to(&mut self, changes: &mut Changes, id: ConnId, msg: &ServerMsg) {
-        if let Some(conn) = self.conn_of(id).cloned()
+        if let Some(conn) = self.seating.conn_of(id).cloned()
             && !self.outbox.queue_msg(&conn, msg)
         {
             changes.dropped.push(id);

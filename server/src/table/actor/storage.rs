@@ -153,7 +153,7 @@ impl TableActor {
                 let _ = reply.send(false);
             }
             TableMsg::Request { conn, .. } => {
-                if let Some(c) = self.conn_of(conn)
+                if let Some(c) = self.seating.conn_of(conn)
                     && !c.send(refusal)
                 {
                     changes.dropped.push(conn);
@@ -176,8 +176,7 @@ impl TableActor {
             saving,
             message: message.to_string(),
         });
-        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in seated.chain(&self.spectators) {
+        for conn in self.seating.connected() {
             if !conn.send(msg.clone()) {
                 changes.dropped.push(conn.id);
             }
@@ -189,7 +188,7 @@ impl TableActor {
     /// the prompt stale.
     pub(super) fn prompt_again(&mut self, changes: &mut Changes) {
         for seat in self.play.awaiting.iter() {
-            let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+            let Some(conn) = self.seating.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
                 continue;
             };
             if let Some(prompt) = self.prompt_with_time_left(seat) {
@@ -200,7 +199,7 @@ impl TableActor {
 
     /// Gives back the time a pause took: no clock ran while nobody could play.
     fn move_clocks_on(&mut self, by: Duration) {
-        for seat in &mut self.seats {
+        for seat in &mut self.seating.seats {
             for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
                 .into_iter()
                 .flatten()
