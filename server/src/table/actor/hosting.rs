@@ -82,55 +82,54 @@ impl Hosting {
     pub(super) fn forget(&mut self, conn: ConnId) {
         self.key_hosts.retain(|&c| c != conn);
     }
-}
 
-impl TableActor {
     /// True when `conn` (in `role`) may do what only the host may.
-    pub(super) fn is_host(&self, conn: ConnId, role: Role) -> bool {
-        self.hosting.key_hosts.contains(&conn)
-            || matches!(role, Role::Seat(seat) if self.hosting.host == Some(seat))
+    pub(super) fn allows(&self, conn: ConnId, role: Role) -> bool {
+        self.key_hosts.contains(&conn)
+            || matches!(role, Role::Seat(seat) if self.host == Some(seat))
     }
 
-    /// Someone sat down without the key: they host a table nobody hosts yet.
-    pub(super) fn first_host(&mut self, changes: &mut Changes, seat: Seat) {
-        if self.hosting.host.is_none() && !self.hosting.host_by_key {
-            self.hosting.host = Some(seat);
-            changes.table = true;
+    /// Someone sat down at `seat` without the key: they host a table nobody hosts yet. True
+    /// when they do now.
+    pub(super) fn first_to_sit(&mut self, seat: Seat) -> bool {
+        let nobody = self.host.is_none() && !self.host_by_key;
+        if nobody {
+            self.host = Some(seat);
         }
+        nobody
     }
 
-    /// The host's seat was given up: the role goes to the fittest other player, if any.
-    pub(super) fn hand_on_host(&mut self, changes: &mut Changes, given_up: Seat) {
-        if self.hosting.host != Some(given_up) {
-            return;
+    /// `given_up` was given up: if it hosted, the role goes to the fittest other player, if
+    /// any. True when it hosted.
+    pub(super) fn seat_given_up(&mut self, given_up: Seat, seats: &[SeatState]) -> bool {
+        if self.host != Some(given_up) {
+            return false;
         }
-        let best = (0..self.seating.seats.len())
+        let best = (0..seats.len())
             .filter(|&i| i != given_up.index())
-            .filter_map(|i| rank(&self.seating.seats[i], false).map(|r| (r, i)))
+            .filter_map(|i| rank(&seats[i], false).map(|r| (r, i)))
             .min();
-        self.hosting.host = best.map(|(_, i)| Seat(i as u8));
-        changes.table = true;
+        self.host = best.map(|(_, i)| Seat(i as u8));
+        true
     }
 
     /// A match ended: a host who is away hands the role to a connected player, so the next
-    /// match can start.
-    pub(super) fn host_after_match(&mut self, changes: &mut Changes) {
-        let Some(host) = self.hosting.host else {
-            return;
-        };
-        if self.seating.seats[host.index()].conn.is_some() {
-            return;
+    /// match can start. The new host, if the role was handed on.
+    pub(super) fn match_ended(&mut self, seats: &[SeatState]) -> Option<Seat> {
+        let host = self.host?;
+        if seats[host.index()].conn.is_some() {
+            return None;
         }
-        let best = (0..self.seating.seats.len())
-            .filter_map(|i| rank(&self.seating.seats[i], true).map(|r| (r, i)))
+        let best = (0..seats.len())
+            .filter_map(|i| rank(&seats[i], true).map(|r| (r, i)))
             .min();
-        if let Some((_, i)) = best {
-            tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
-            self.hosting.host = Some(Seat(i as u8));
-            changes.table = true;
-        }
+        let (_, i) = best?;
+        self.host = Some(Seat(i as u8));
+        self.host
     }
+}
 
+impl TableActor {
     /// `claim_host`: the key makes this connection the host (its seat, if it has one).
     pub(super) fn claim_host(
         &mut self,

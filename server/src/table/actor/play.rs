@@ -120,7 +120,10 @@ impl TableActor {
             }
             changes.table = true;
             self.report_result();
-            self.host_after_match(changes);
+            if let Some(host) = self.hosting.match_ended(&self.seating.seats) {
+                tracing::info!(table = %crate::store::log_tag(&self.id), to = %host, "host away at the match's end: role handed on");
+                changes.table = true;
+            }
             tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.play.moves, "match over");
         } else {
             if !matches!(action, Action::Pass { .. }) {

@@ -133,7 +133,7 @@ impl TableActor {
 
     /// Refuses host requests from anyone but the host.
     pub(super) fn require_host(&self, conn: ConnId, role: Role) -> Result<(), TableError> {
-        if self.is_host(conn, role) {
+        if self.hosting.allows(conn, role) {
             Ok(())
         } else {
             Err(TableError::NotHost)

@@ -112,7 +112,7 @@ impl TableActor {
         self.play.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
         self.play.overdue.remove(seat);
-        self.first_host(changes, seat);
+        changes.table |= self.hosting.first_to_sit(seat);
         changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
@@ -293,7 +293,7 @@ impl TableActor {
             state.clear();
         }
         self.play.awaiting.remove(seat);
-        self.hand_on_host(changes, seat);
+        changes.table |= self.hosting.seat_given_up(seat, &self.seating.seats);
         changes.table = true;
         conn
     }
