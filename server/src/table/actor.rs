@@ -1,12 +1,10 @@
-//! The table actor: one task per table that owns the game, the seats, the timers and the outbox.
-//! It waits on its mailbox, its single timer (on tokio's clock, so tests can pause time), the
+//! The table actor: one task per table. It waits on its mailbox, its timer ([`Clock`]), the
 //! store's acknowledgement of an earlier step and the answer of the bot thinking for it
-//! ([`super::thinking`]). What a step sends goes out through the connections' bounded queues
-//! without waiting, once the store has committed the step ([`Outbox`]); meanwhile it goes on with
-//! the next message, so players acting at once share a group commit. The loop and timers live
-//! here; seating, requests, answers, play, table talk, hints, bot moves, the operator's commands
-//! and sending are child modules, each an `impl TableActor` block. It never touches a socket nor
-//! the lobby.
+//! ([`super::thinking`]). Each of those is a step that returns its [`Changes`], acted on in one
+//! place ([`TableActor::settle`]). What a step sends goes out once the store has committed the
+//! step ([`Outbox`]); meanwhile the next message is handled, so players acting at once share a
+//! group commit. The state is split into parts (seats, host, play, clock, bots, chat), each
+//! kept by the child module that changes it. It never touches a socket nor the lobby.
 
 use std::time::Duration;
 
