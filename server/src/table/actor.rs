@@ -113,8 +113,6 @@ pub(super) fn start(
         hosting: Hosting::new(setup.host_key.clone()),
         bots: TableBots::new(bots),
         unattended: false,
-        closing: false,
-        handing_off: None,
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
         clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
@@ -193,6 +191,18 @@ struct Changes {
     table: bool,
     /// Connections found gone or too slow while sending: handled as disconnections.
     dropped: Vec<ConnId>,
+    /// The actor stops after this step.
+    stop: Option<Stop>,
+}
+
+/// How the actor stops.
+#[derive(Debug)]
+enum Stop {
+    /// The table closes: recorded closed (or deleted, if nobody ever sat at it).
+    Close,
+    /// The table goes on on another node: everyone is told why (this reason) and to
+    /// reconnect, and nothing is recorded.
+    HandOff(String),
 }
 
 impl Changes {
@@ -200,13 +210,14 @@ impl Changes {
     fn merge(&mut self, later: Changes) {
         self.table |= later.table;
         self.dropped.extend(later.dropped);
+        self.stop = self.stop.take().or(later.stop);
     }
 
     /// A step that only found `dropped` gone.
     fn dropping(dropped: Vec<ConnId>) -> Changes {
         Changes {
-            table: false,
             dropped,
+            ..Changes::default()
         }
     }
 }
@@ -235,11 +246,6 @@ struct TableActor {
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     unattended: bool,
-    /// The actor stops after this step.
-    closing: bool,
-    /// The actor stops after this step without closing the table, telling everyone why
-    /// (the table goes on on another node).
-    handing_off: Option<String>,
     /// The mailbox: messages from connections.
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
@@ -278,6 +284,7 @@ impl TableActor {
         let mut changes = first;
         changes.merge(self.storage_changed(self.pause.saving.at_start));
         loop {
+            let stop = changes.stop.take();
             self.settle(changes);
             // What a step changed is on disk before anyone hears of it; the next message
             // need not wait for that, only the step's output does.
@@ -288,10 +295,10 @@ impl TableActor {
                 }
                 self.settle(Changes::dropping(dropped));
             }
-            if let Some(reason) = self.handing_off.take() {
+            if let Some(Stop::HandOff(reason)) = &stop {
                 self.outbox.flush().await;
                 if !self.outbox.is_fenced() {
-                    self.say_goodbye_now(&reason);
+                    self.say_goodbye_now(reason);
                     break;
                 }
             }
@@ -299,7 +306,7 @@ impl TableActor {
                 self.say_goodbye_now(FENCED_GOODBYE);
                 break;
             }
-            if self.closing {
+            if let Some(Stop::Close) = stop {
                 if self.seating.ever_seated {
                     self.outbox.record_closed();
                 } else {
@@ -426,7 +433,7 @@ impl TableActor {
         let mut changes = Changes::default();
         if self.clock.idle_over(now) {
             tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
-            self.closing = true;
+            changes.stop = Some(Stop::Close);
             return changes;
         }
         for i in 0..self.seating.seats.len() {
@@ -546,7 +553,7 @@ impl TableActor {
         );
         Changes {
             table: true,
-            dropped: Vec::new(),
+            ..Changes::default()
         }
     }
 

@@ -9,7 +9,7 @@ use parlor_shared::protocol::{Occupant, ServerMsg};
 
 use crate::table::{AdminCommand, TableError};
 
-use super::{Changes, TableActor};
+use super::{Changes, Stop, TableActor};
 
 impl TableActor {
     /// Carries out one admin command.
@@ -20,14 +20,14 @@ impl TableActor {
     ) -> Result<(), TableError> {
         match command {
             AdminCommand::Close { reason } => {
-                self.close_for_good(reason.as_deref());
+                self.close_for_good(changes, reason.as_deref());
                 Ok(())
             }
             AdminCommand::Kick { seat } => self.kick(changes, seat),
             AdminCommand::AddBot { seat, strategy } => self.add_bot(changes, seat, &strategy),
             AdminCommand::HandOff { reason } => {
                 tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
-                self.handing_off = Some(reason);
+                changes.stop = Some(Stop::HandOff(reason));
                 Ok(())
             }
             AdminCommand::Start => {
@@ -40,7 +40,7 @@ impl TableActor {
 
     /// Tells everyone at the table why it closes and lets them go; the table then stops
     /// and is recorded closed, as an idle table is.
-    fn close_for_good(&mut self, reason: Option<&str>) {
+    fn close_for_good(&mut self, changes: &mut Changes, reason: Option<&str>) {
         let reason = match reason {
             Some(why) => format!("the server's operator closed this table: {why}"),
             None => "the server's operator closed this table".to_string(),
@@ -52,7 +52,7 @@ impl TableActor {
             self.outbox.queue_msg(conn, &goodbye);
             self.outbox.queue_close(conn);
         }
-        self.closing = true;
+        changes.stop = Some(Stop::Close);
     }
 
     /// Tells everyone at the table to reconnect and lets them go, at once (not through the
