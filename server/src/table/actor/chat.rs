@@ -14,7 +14,7 @@ use parlor_shared::Seat;
 use parlor_shared::protocol::{MAX_CHAT_CHARS, ServerMsg};
 use tokio::time::Instant;
 
-use crate::conn::{Conn, ConnId, frame};
+use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::ChatRow;
 use crate::table::TableError;
 use crate::table::names::hidden;
@@ -63,6 +63,38 @@ impl ChatLog {
         }
         times.push_back(now);
         Ok(())
+    }
+
+    /// A line `text` from `speaker` (at `seat`, or a spectator) under `name`, checked, counted
+    /// and kept: the row the table's log stores and the frame everyone is sent.
+    fn say(
+        &mut self,
+        speaker: Speaker,
+        seat: Option<Seat>,
+        name: String,
+        text: &str,
+        now: Instant,
+    ) -> Result<(ChatRow, Frame), TableError> {
+        let text = clean(text)?;
+        self.admit(speaker, now)?;
+        let at = now_ms();
+        self.said_ever += 1;
+        let row = ChatRow {
+            n: self.said_ever,
+            seat: seat.map(|s| s.0),
+            name: name.clone(),
+            text: text.clone(),
+            at: i64::try_from(at).unwrap_or(i64::MAX),
+        };
+        let msg = ServerMsg::Chat {
+            seat,
+            name,
+            text,
+            at,
+        };
+        let line = frame(&msg);
+        self.keep(msg);
+        Ok((row, line))
     }
 
     /// The lines kept in the table's log, as a restarted table finds them.
@@ -124,8 +156,6 @@ impl TableActor {
             }
             Role::Spectator => return Err(TableError::SpectatorChat),
         };
-        let text = clean(text)?;
-        self.chat.admit(speaker, Instant::now())?;
         let name = match seat {
             Some(seat) => self.seating.seats[seat.index()]
                 .name
@@ -133,29 +163,13 @@ impl TableActor {
                 .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
             None => "Spectator".to_string(),
         };
-        let at = now_ms();
-        self.chat.said_ever += 1;
-        let row = ChatRow {
-            n: self.chat.said_ever,
-            seat: seat.map(|s| s.0),
-            name: name.clone(),
-            text: text.clone(),
-            at: i64::try_from(at).unwrap_or(i64::MAX),
-        };
+        let (row, line) = self.chat.say(speaker, seat, name, text, Instant::now())?;
         self.outbox.record_chat(row, KEPT);
-        let msg = ServerMsg::Chat {
-            seat,
-            name,
-            text,
-            at,
-        };
-        let encoded = frame(&msg);
         for conn in self.seating.connected() {
-            if !self.outbox.queue(conn, encoded.clone()) {
+            if !self.outbox.queue(conn, line.clone()) {
                 changes.dropped.push(conn.id);
             }
         }
-        self.chat.keep(msg);
         Ok(())
     }
 
