@@ -222,7 +222,7 @@ impl Changes {
     }
 }
 
-/// The owner of one table's game, seats and timers.
+/// The owner of one table: its setup, and the parts its child modules keep.
 struct TableActor {
     /// The table's id.
     id: String,
