@@ -112,7 +112,6 @@ pub(super) fn start(
         seating: Seating::new(players, setup.max_spectators),
         hosting: Hosting::new(setup.host_key.clone()),
         bots: TableBots::new(bots),
-        unattended: false,
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
         clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
@@ -243,9 +242,6 @@ struct TableActor {
     hosting: Hosting,
     /// Where the table's bots come from, and the one thinking now.
     bots: TableBots,
-    /// The server itself started the match (the ladder): it is played to its end with nobody
-    /// connected, and only then may the table go idle.
-    unattended: bool,
     /// The mailbox: messages from connections.
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
@@ -498,7 +494,7 @@ impl TableActor {
             .seats
             .iter()
             .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
-        let playing_unattended = self.unattended && self.play.status == TableStatus::Playing;
+        let playing_unattended = self.play.unattended && self.play.status == TableStatus::Playing;
         let empty = self.seating.connections() == 0 && !playing_unattended;
         self.clock.count_idle(empty, self.seating.ever_seated, now);
         let seat_deadlines = self

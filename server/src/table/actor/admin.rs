@@ -32,7 +32,7 @@ impl TableActor {
             }
             AdminCommand::Start => {
                 self.start(changes)?;
-                self.unattended = true;
+                self.play.unattended = true;
                 Ok(())
             }
         }

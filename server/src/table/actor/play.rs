@@ -57,6 +57,9 @@ pub(super) struct Play {
     pub(super) view_cache: ViewCache,
     /// The score sheet the views sent at every move share.
     pub(super) sheet: SharedSheet,
+    /// The server itself started the match (the ladder): it is played to its end with nobody
+    /// connected, and only then may the table go idle.
+    pub(super) unattended: bool,
 }
 
 impl Play {
@@ -73,6 +76,7 @@ impl Play {
             overdue: SeatSet::EMPTY,
             view_cache: ViewCache::default(),
             sheet: SharedSheet::default(),
+            unattended: false,
         }
     }
 }
