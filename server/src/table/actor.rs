@@ -1,37 +1,37 @@
-//! The table actor: one task per table that owns the game, the seats, the timers and the outbox.
-//! It waits on its mailbox, its single timer (on tokio's clock, so tests can pause time), the
+//! The table actor: one task per table. It waits on its mailbox, its timer ([`Clock`]), the
 //! store's acknowledgement of an earlier step and the answer of the bot thinking for it
-//! ([`super::thinking`]). What a step sends goes out through the connections' bounded queues
-//! without waiting, once the store has committed the step ([`Outbox`]); meanwhile it goes on with
-//! the next message, so players acting at once share a group commit. The loop and timers live
-//! here; seating, requests, answers, play, table talk, hints, bot moves, the operator's commands
-//! and sending are child modules, each an `impl TableActor` block. It never touches a socket nor
-//! the lobby.
+//! ([`super::thinking`]). Each of those is a step that returns its [`Changes`], acted on in one
+//! place ([`TableActor::settle`]). What a step sends goes out once the store has committed the
+//! step ([`Outbox`]); meanwhile the next message is handled, so players acting at once share a
+//! group commit. The state is split into parts (seats, host, play, clock, bots, chat), each
+//! kept by the child module that changes it. It never touches a socket nor the lobby.
 
-use std::pin::Pin;
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableInfo, TableOptions, TableStatus};
 use parlor_shared::rules::{OptionsError, Rules};
-use parlor_shared::view::json::ViewCache;
-use parlor_shared::{Game, Options, Seat, SeatSet, Variant};
+use parlor_shared::{Options, Seat, Variant};
 use tokio::sync::watch;
-use tokio::time::{Instant, Sleep, sleep_until};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use self::sheet::SharedSheet;
+use self::bots::TableBots;
+use self::clock::Clock;
+use self::hosting::Hosting;
+use self::play::Play;
+use self::seating::Seating;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
-use super::seats::SeatState;
 use super::thinking::{Answer, Bots, Thought};
 use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
-use crate::conn::{Conn, ConnId, Receiver, bounded};
+use crate::conn::{ConnId, Receiver, bounded};
 use crate::ratings::Ratings;
-use crate::store::{Restored, SeatRow, SharedLog};
+use crate::store::{Restored, SharedLog};
 
 mod admin;
 mod answers;
 mod bots;
 mod chat;
+mod clock;
 mod hint;
 mod hosting;
 mod invite;
@@ -108,55 +108,32 @@ pub(super) fn start(
         options: rules.options(),
         table_options: setup.table_options,
         seed: setup.seed,
-        game: None,
-        status: TableStatus::Waiting,
-        seats: (0..players).map(|_| SeatState::empty()).collect(),
-        spectators: Vec::new(),
-        host: None,
-        host_key: setup.host_key.clone(),
-        host_by_key: false,
-        key_hosts: Vec::new(),
-        max_spectators: setup.max_spectators,
-        moves: 0,
-        seq: 0,
-        last_public_event: 0,
-        matches_played: 0,
-        awaiting: SeatSet::EMPTY,
-        view_cache: ViewCache::default(),
-        sheet: SharedSheet::default(),
-        overdue: SeatSet::EMPTY,
-        bots,
-        thought: None,
-        bot_due: None,
-        idle_ttl: setup.idle_ttl,
-        unsat_ttl: setup.unsat_ttl,
-        ever_seated: false,
-        idle_deadline: None,
-        unattended: false,
-        dirty: false,
-        dropped: Vec::new(),
-        closing: false,
-        handing_off: None,
+        play: Play::new(),
+        seating: Seating::new(players, setup.max_spectators),
+        hosting: Hosting::new(setup.host_key.clone()),
+        bots: TableBots::new(bots),
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
-        timer: Box::pin(sleep_until(Instant::now())),
-        timer_at: None,
+        clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
         ratings: setup.ratings,
         pause: storage::Pause::new(setup.store.as_ref()),
     };
-    match setup.restored {
+    let first = match setup.restored {
         Some(restored) => actor.restore(*restored),
-        None => actor.outbox.record_table_created(
-            actor.variant,
-            &actor.options,
-            &actor.table_options,
-            actor.seed,
-            actor.host_key.clone(),
-        ),
-    }
+        None => {
+            actor.outbox.record_table_created(
+                actor.variant,
+                &actor.options,
+                &actor.table_options,
+                actor.seed,
+                actor.hosting.host_key.clone(),
+            );
+            Changes::default()
+        }
+    };
     actor.info.send_replace(actor.table_info());
     let handle = TableHandle {
         id: setup.id,
@@ -164,7 +141,7 @@ pub(super) fn start(
         info: actor.info.subscribe(),
     };
     tokio::spawn(async move {
-        actor.run().await;
+        actor.run(first).await;
         on_close();
     });
     Ok(handle)
@@ -203,7 +180,48 @@ enum Role {
     Spectator,
 }
 
-/// The owner of one table's game, seats and timers.
+/// What one step changed that the loop acts on once the step is done ([`TableActor::settle`]).
+/// Each step (a message, a timer, a bot's answer, the store's flag) returns one; the parts it
+/// calls fill it in.
+#[derive(Debug, Default)]
+#[must_use]
+struct Changes {
+    /// The seats, the host or the status changed: the table is published and `table` sent.
+    table: bool,
+    /// Connections found gone or too slow while sending: handled as disconnections.
+    dropped: Vec<ConnId>,
+    /// The actor stops after this step.
+    stop: Option<Stop>,
+}
+
+/// How the actor stops.
+#[derive(Debug)]
+enum Stop {
+    /// The table closes: recorded closed (or deleted, if nobody ever sat at it).
+    Close,
+    /// The table goes on on another node: everyone is told why (this reason) and to
+    /// reconnect, and nothing is recorded.
+    HandOff(String),
+}
+
+impl Changes {
+    /// Adds what a later step changed.
+    fn merge(&mut self, later: Changes) {
+        self.table |= later.table;
+        self.dropped.extend(later.dropped);
+        self.stop = self.stop.take().or(later.stop);
+    }
+
+    /// A step that only found `dropped` gone.
+    fn dropping(dropped: Vec<ConnId>) -> Changes {
+        Changes {
+            dropped,
+            ..Changes::default()
+        }
+    }
+}
+
+/// The owner of one table: its setup, and the parts its child modules keep.
 struct TableActor {
     /// The table's id.
     id: String,
@@ -216,77 +234,20 @@ struct TableActor {
     /// The first match's seed at a practice table (its creator chose it; later matches count
     /// up from it). `None` at every other table: each match's secret is drawn from the OS.
     seed: Option<u64>,
-    /// The current (or last finished) match; `None` before the first start.
-    game: Option<Game>,
-    /// Waiting, playing or finished.
-    status: TableStatus,
-    /// One entry per seat.
-    seats: Vec<SeatState>,
-    /// Connections watching.
-    spectators: Vec<Conn>,
-    /// The seat whose occupant may add bots and start matches.
-    host: Option<Seat>,
-    /// The SHA-256 (hex) of the host key, if the table has one.
-    host_key: Option<String>,
-    /// True when the host key's holder hosts without a seat.
-    host_by_key: bool,
-    /// Connections that gave the host key: they may do what the host may.
-    key_hosts: Vec<ConnId>,
-    /// The most spectators at once.
-    max_spectators: usize,
-    /// Actions accepted in the current match: the next action's place in the stored log.
-    moves: usize,
-    /// The table's event counter: the number of events sent so far.
-    seq: u64,
-    /// The `seq` of the last event spectators were sent: the next public event's `prev`.
-    last_public_event: u64,
-    /// Matches finished here.
-    matches_played: u32,
-    /// Seats that have been sent `your_turn` and have not acted yet.
-    awaiting: SeatSet,
-    /// What the views sent at every move repeat (the score sheet, the finished tricks, the
-    /// deal's commitment), as last written.
-    view_cache: ViewCache,
-    /// The score sheet the views sent at every move share.
-    sheet: SharedSheet,
-    /// Remote bots whose time ran out: the server moves for them this turn.
-    overdue: SeatSet,
-    /// Where the table's bots come from and think.
-    bots: Bots,
-    /// The bot thinking for the table, if one is: at most one at a time.
-    thought: Option<Thought>,
-    /// When the next built-in bot move is due (only with a bot delay).
-    bot_due: Option<Instant>,
-    /// How long the table lives with nobody connected.
-    idle_ttl: Duration,
-    /// How long it lives with nobody connected while nobody has ever sat at it.
-    unsat_ttl: Duration,
-    /// True once a person or a remote program has sat at the table (restored tables that
-    /// played count): until then an empty table is deleted when it closes.
-    ever_seated: bool,
-    /// When the table closes if still nobody is connected.
-    idle_deadline: Option<Instant>,
-    /// The server itself started the match (the ladder): it is played to its end with nobody
-    /// connected, and only then may the table go idle.
-    unattended: bool,
-    /// The seats or status changed: publish and broadcast `table`.
-    dirty: bool,
-    /// Connections found gone or too slow while sending, handled after the current step.
-    dropped: Vec<ConnId>,
-    /// The actor stops after this step.
-    closing: bool,
-    /// The actor stops after this step without closing the table, telling everyone why
-    /// (the table goes on on another node).
-    handing_off: Option<String>,
+    /// The match, the table's event counter and who is asked to move.
+    play: Play,
+    /// The seats and the spectators.
+    seating: Seating,
+    /// Who hosts, and who gave the host key.
+    hosting: Hosting,
+    /// Where the table's bots come from, and the one thinking now.
+    bots: TableBots,
     /// The mailbox: messages from connections.
     rx: Receiver<TableMsg>,
     /// Publishes the lobby's description of the table.
     info: watch::Sender<TableInfo>,
-    /// The one timer, set to the earliest deadline.
-    timer: Pin<Box<Sleep>>,
-    /// The deadline the timer is set to, if armed: never later than the earliest deadline
-    /// (it may be earlier; it then goes off with nothing due and is set again).
-    timer_at: Option<Instant>,
+    /// The timer, and the table's own deadlines.
+    clock: Clock,
     /// Cancelled when the server stops.
     shutdown: CancellationToken,
     /// Logs the table to the store, and holds each step's output until that is committed.
@@ -307,7 +268,7 @@ impl TableActor {
     }
 
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
-    async fn run(&mut self) {
+    async fn run(&mut self, first: Changes) {
         tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
         // A child of the server's token, so that a check locks only this table's node, where
         // the server's own token would be one lock for every table; and watched, so that a
@@ -316,9 +277,11 @@ impl TableActor {
         let wait = shutdown.cancelled();
         tokio::pin!(wait);
         let mut stopping = crate::conn::CancelWatch::new(wait);
-        self.storage_changed(self.pause.saving.at_start);
+        let mut changes = first;
+        changes.merge(self.storage_changed(self.pause.saving.at_start));
         loop {
-            self.settle();
+            let stop = changes.stop.take();
+            self.settle(changes);
             // What a step changed is on disk before anyone hears of it; the next message
             // need not wait for that, only the step's output does.
             loop {
@@ -326,13 +289,12 @@ impl TableActor {
                 if dropped.is_empty() {
                     break;
                 }
-                self.dropped.extend(dropped);
-                self.settle();
+                self.settle(Changes::dropping(dropped));
             }
-            if let Some(reason) = self.handing_off.take() {
+            if let Some(Stop::HandOff(reason)) = &stop {
                 self.outbox.flush().await;
                 if !self.outbox.is_fenced() {
-                    self.say_goodbye_now(&reason);
+                    self.say_goodbye_now(reason);
                     break;
                 }
             }
@@ -340,8 +302,8 @@ impl TableActor {
                 self.say_goodbye_now(FENCED_GOODBYE);
                 break;
             }
-            if self.closing {
-                if self.ever_seated {
+            if let Some(Stop::Close) = stop {
+                if self.seating.ever_seated {
                     self.outbox.record_closed();
                 } else {
                     // Nobody ever sat here: nothing worth keeping, and nothing to bring back.
@@ -359,42 +321,44 @@ impl TableActor {
             let wake_below = if room { 0 } else { MAX_IN_FLIGHT };
             let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
-            let thinking = !paused && room && self.thought.is_some();
-            let timer_armed = !paused && self.timer_at.is_some();
-            tokio::select! {
+            let thinking = !paused && room && self.bots.thought.is_some();
+            let timer_armed = !paused && self.clock.is_armed();
+            changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
-                    self.dropped.extend(dropped);
                     if self.outbox.is_fenced() {
                         self.say_goodbye_now(FENCED_GOODBYE);
                         break;
                     }
+                    Changes::dropping(dropped)
                 }
                 msg = self.rx.recv(), if room => match msg {
-                    Some(msg) => if let Some(msg) = self.refuse_while_paused(msg) {
-                        self.handle_msg(msg);
-                    },
+                    Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
                 saving = self.pause.saving.changed() => self.storage_changed(saving),
-                () = &mut self.timer, if timer_armed => {
-                    self.timer_at = None;
-                    self.handle_timer(Instant::now());
+                () = self.clock.rings(), if timer_armed => self.handle_timer(Instant::now()),
+                answer = next_answer(&mut self.bots.thought), if thinking => self.take_answer(answer),
+                () = std::future::ready(()), if bot_now => {
+                    self.bot_move();
+                    Changes::default()
                 }
-                answer = next_answer(&mut self.thought), if thinking => self.take_answer(answer),
-                () = std::future::ready(()), if bot_now => self.bot_move(),
                 () = &mut stopping => {
                     self.outbox.flush().await;
                     break;
                 }
-            }
+            };
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.play.matches_played, "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
 
-    /// Handles one message from the mailbox.
-    fn handle_msg(&mut self, msg: TableMsg) {
+    /// Handles one message from the mailbox (refused at once while paused).
+    fn handle_msg(&mut self, msg: TableMsg) -> Changes {
+        let mut changes = Changes::default();
+        let Some(msg) = self.refuse_while_paused(&mut changes, msg) else {
+            return changes;
+        };
         match msg {
             TableMsg::Join {
                 conn,
@@ -402,9 +366,9 @@ impl TableActor {
                 reply,
             } => {
                 let result = if request.watch {
-                    self.handle_watch(conn.clone())
+                    self.handle_watch(&mut changes, conn.clone())
                 } else {
-                    self.handle_join(conn.clone(), *request)
+                    self.handle_join(&mut changes, conn.clone(), *request)
                 };
                 if let Err(err) = &result {
                     self.outbox.queue_msg(&conn, &err.to_msg());
@@ -413,213 +377,162 @@ impl TableActor {
             }
             TableMsg::Request { conn, request } => {
                 let is_move = matches!(*request, TableRequest::Move { .. });
-                let result = self.handle_request(conn, *request);
+                let result = self.handle_request(&mut changes, conn, *request);
                 if is_move
                     && result.is_ok()
-                    && let Some(conn) = self.conn_of(conn)
+                    && let Some(conn) = self.seating.conn_of(conn)
                 {
                     conn.move_accepted();
                 }
                 if let Err(err) = result {
-                    self.send_to(conn, &err.to_msg());
+                    self.send_to(&mut changes, conn, &err.to_msg());
                     // A refused move is answered with its reason, and the same player is
                     // asked again (with the time that is left, not a fresh clock), unless the
                     // move answered no current prompt: that prompt still stands.
                     if is_move
                         && !err.prompt_stands()
-                        && let Some(Role::Seat(seat)) = self.role_of(conn)
+                        && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
                         && let Some(prompt) = self.prompt_with_time_left(seat)
                     {
-                        self.send_to(conn, &prompt);
+                        self.send_to(&mut changes, conn, &prompt);
                     }
                 }
             }
-            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(&mut changes, conn),
             TableMsg::Invite { conn, seat, reply } => {
                 let _ = reply.send(self.check_invite(conn, seat));
             }
             TableMsg::Admin { command, reply } => {
-                let _ = reply.send(self.handle_admin(command));
+                let _ = reply.send(self.handle_admin(&mut changes, command));
             }
         }
+        changes
     }
 
-    /// After every step: drop dead connections, publish changes, reschedule timers.
-    fn settle(&mut self) {
-        while let Some(conn) = self.dropped.pop() {
-            self.handle_disconnect(conn);
+    /// After every step, what it changed: drop dead connections, publish changes, reschedule
+    /// timers.
+    fn settle(&mut self, mut changes: Changes) {
+        while let Some(conn) = changes.dropped.pop() {
+            self.handle_disconnect(&mut changes, conn);
         }
-        self.flush_table();
-        while let Some(conn) = self.dropped.pop() {
-            self.handle_disconnect(conn);
-            self.flush_table();
+        self.flush_table(&mut changes);
+        while let Some(conn) = changes.dropped.pop() {
+            self.handle_disconnect(&mut changes, conn);
+            self.flush_table(&mut changes);
         }
         self.cancel_stale_thought();
         self.schedule();
     }
 
     /// Handles every deadline that has passed.
-    fn handle_timer(&mut self, now: Instant) {
-        if self.idle_deadline.is_some_and(|at| at <= now) {
+    fn handle_timer(&mut self, now: Instant) -> Changes {
+        let mut changes = Changes::default();
+        if self.clock.idle_over(now) {
             tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
-            self.closing = true;
-            return;
+            changes.stop = Some(Stop::Close);
+            return changes;
         }
-        for i in 0..self.seats.len() {
+        for i in 0..self.seating.seats.len() {
             let seat = Seat(i as u8);
-            if self.seats[i].grace_deadline.is_some_and(|at| at <= now) {
-                self.seats[i].grace_deadline = None;
-                if self.seats[i].is_taken() && self.seats[i].conn.is_none() {
+            if self.seating.seats[i]
+                .grace_deadline
+                .is_some_and(|at| at <= now)
+            {
+                self.seating.seats[i].grace_deadline = None;
+                if self.seating.seats[i].is_taken() && self.seating.seats[i].conn.is_none() {
                     tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
-                    self.seats[i].bot_playing = true;
-                    self.seats[i].turn_deadline = None;
-                    self.awaiting.remove(seat);
-                    self.dirty = true;
+                    self.seating.seats[i].bot_playing = true;
+                    self.seating.seats[i].turn_deadline = None;
+                    self.play.awaiting.remove(seat);
+                    changes.table = true;
                 }
             }
-            if self.seats[i].turn_deadline.is_some_and(|at| at <= now) {
-                self.seats[i].turn_deadline = None;
+            if self.seating.seats[i]
+                .turn_deadline
+                .is_some_and(|at| at <= now)
+            {
+                self.seating.seats[i].turn_deadline = None;
                 let to_act = self
+                    .play
                     .game
                     .as_ref()
                     .is_some_and(|g| g.to_act().contains(seat));
-                if to_act && !self.seats[i].server_plays() {
-                    if self.seats[i].occupant == Occupant::Human {
+                if to_act && !self.seating.seats[i].server_plays() {
+                    if self.seating.seats[i].occupant == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
                         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
-                        self.start_standing_in(seat);
+                        self.start_standing_in(&mut changes, seat);
                     } else {
                         tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
-                        self.overdue.insert(seat);
+                        self.play.overdue.insert(seat);
                     }
                 }
             }
         }
-        if self.thought.as_ref().is_some_and(|t| t.deadline <= now) {
-            self.thought_overdue();
+        if self
+            .bots
+            .thought
+            .as_ref()
+            .is_some_and(|t| t.deadline <= now)
+        {
+            self.thought_overdue(&mut changes);
         }
-        if self.bot_due.is_some_and(|at| at <= now) {
-            self.bot_due = None;
+        if self.clock.take_bot_due(now) {
             self.bot_move();
         }
+        changes
     }
 
     /// Recomputes bot pacing, idle cleanup and the timer.
     fn schedule(&mut self) {
         let now = Instant::now();
-        if self.bot_waits_for_pacing() {
-            if self.bot_due.is_none() {
-                self.bot_due = Some(now + Duration::from_millis(self.table_options.bot_delay_ms));
-            }
-        } else {
-            self.bot_due = None;
-        }
-        self.ever_seated |= self
+        let bot_delay = Duration::from_millis(self.table_options.bot_delay_ms);
+        self.clock
+            .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
+        self.seating.ever_seated |= self
+            .seating
             .seats
             .iter()
             .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
-        let playing_unattended = self.unattended && self.status == TableStatus::Playing;
-        if self.connections() == 0 && !playing_unattended {
-            let ttl = if self.ever_seated {
-                self.idle_ttl
-            } else {
-                self.unsat_ttl.min(self.idle_ttl)
-            };
-            self.idle_deadline.get_or_insert(now + ttl);
-        } else {
-            self.idle_deadline = None;
-        }
+        let playing_unattended = self.play.unattended && self.play.status == TableStatus::Playing;
+        let empty = self.seating.connections() == 0 && !playing_unattended;
+        self.clock.count_idle(empty, self.seating.ever_seated, now);
         let seat_deadlines = self
+            .seating
             .seats
             .iter()
             .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
         let next = seat_deadlines
-            .chain([self.bot_due, self.idle_deadline])
-            .chain([self.thought.as_ref().map(|t| t.deadline)])
+            .chain(self.clock.deadlines())
+            .chain([self.bots.thought.as_ref().map(|t| t.deadline)])
             .flatten()
             .min();
-        // The timer is set again only for an earlier deadline. Each prompt to a remote bot
-        // starts a clock later than the one before it, so a table in play would otherwise
-        // move its timer at every move; one that goes off early finds nothing due, and the
-        // next `schedule` sets it for what is next.
-        match (next, self.timer_at) {
-            (None, _) => self.timer_at = None,
-            (Some(at), Some(armed)) if armed <= at => {}
-            (Some(at), _) => {
-                self.timer.as_mut().reset(at);
-                self.timer_at = Some(at);
-            }
-        }
+        self.clock.set(next);
     }
 
     // ---- bookkeeping ---------------------------------------------------------------------
 
-    /// Who `conn` is here.
-    fn role_of(&self, conn: ConnId) -> Option<Role> {
-        if let Some(i) = self
-            .seats
-            .iter()
-            .position(|s| s.conn.as_ref().is_some_and(|c| c.id == conn))
-        {
-            return Some(Role::Seat(Seat(i as u8)));
-        }
-        self.spectators
-            .iter()
-            .any(|c| c.id == conn)
-            .then_some(Role::Spectator)
-    }
-
-    /// The connection `conn` at this table, seated or watching.
-    fn conn_of(&self, conn: ConnId) -> Option<&Conn> {
-        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        seated.chain(&self.spectators).find(|c| c.id == conn)
-    }
-
-    /// Connections at the table, seated or watching.
-    fn connections(&self) -> usize {
-        self.seats.iter().filter(|s| s.conn.is_some()).count() + self.spectators.len()
-    }
-
-    /// The seats as the store keeps them.
-    fn seat_rows(&self) -> Vec<SeatRow> {
-        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
-            seat: i as u8,
-            occupant: s.occupant,
-            name: s.name.clone(),
-            token: s.token.clone(),
-            strategy: s.strategy().map(str::to_string),
-            bot_playing: s.bot_playing,
-            account: s.account.clone(),
-        });
-        rows.collect()
-    }
-
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
-    fn restore(&mut self, restored: Restored) {
-        self.game = restored.game;
-        self.moves = restored.log.len();
-        self.seq = restored.seq;
-        self.matches_played = restored.matches_played;
-        self.ever_seated = self.game.is_some() || restored.matches_played > 0;
-        self.status = restored.status;
-        self.host_key = restored.host_key.clone();
-        if restored.host == Some(Seat(hosting::KEY_HOST)) {
-            self.host_by_key = true;
-        } else {
-            self.host = restored.host;
-        }
+    fn restore(&mut self, restored: Restored) -> Changes {
+        self.play.game = restored.game;
+        self.play.moves = restored.log.len();
+        self.play.seq = restored.seq;
+        self.play.matches_played = restored.matches_played;
+        self.seating.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
+        self.play.status = restored.status;
+        self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
             let seed = self.bot_seed(Seat(i as u8));
-            let state = &mut self.seats[i];
+            let state = &mut self.seating.seats[i];
             state.occupant = saved.occupant;
             state.name = saved.name;
             state.token = saved.token;
             state.bot_playing = saved.bot_playing;
             state.account = saved.account;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = self.bots.make(&name, self.variant, seed);
+                state.bot = self.bots.pool.make(&name, self.variant, seed);
                 state.bot_name = state.bot.as_ref().map(|bot| bot.name());
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
@@ -629,9 +542,15 @@ impl TableActor {
         }
         self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
-        self.outbox
-            .assume_recorded_state(self.status, self.stored_host(), self.seat_rows());
-        self.dirty = true;
+        self.outbox.assume_recorded_state(
+            self.play.status,
+            self.hosting.stored(),
+            self.seating.seat_rows(),
+        );
+        Changes {
+            table: true,
+            ..Changes::default()
+        }
     }
 
     /// The table as the lobby and the players see it.
@@ -640,17 +559,18 @@ impl TableActor {
             id: self.id.clone(),
             variant: self.variant,
             options: self.options.shown(),
-            status: self.status,
+            status: self.play.status,
             seats: self
+                .seating
                 .seats
                 .iter()
                 .enumerate()
                 .map(|(i, s)| s.info(Seat(i as u8)))
                 .collect(),
-            host: self.host,
+            host: self.hosting.host,
             table_options: self.table_options.clone(),
-            spectators: self.spectators.len() as u32,
-            matches_played: self.matches_played,
+            spectators: self.seating.spectators.len() as u32,
+            matches_played: self.play.matches_played,
             practice: self.is_practice(),
         }
     }

@@ -7,29 +7,32 @@
 use parlor_shared::Seat;
 use parlor_shared::protocol::{Occupant, ServerMsg};
 
-use crate::conn::Conn;
 use crate::table::{AdminCommand, TableError};
 
-use super::TableActor;
+use super::{Changes, Stop, TableActor};
 
 impl TableActor {
     /// Carries out one admin command.
-    pub(super) fn handle_admin(&mut self, command: AdminCommand) -> Result<(), TableError> {
+    pub(super) fn handle_admin(
+        &mut self,
+        changes: &mut Changes,
+        command: AdminCommand,
+    ) -> Result<(), TableError> {
         match command {
             AdminCommand::Close { reason } => {
-                self.close_for_good(reason.as_deref());
+                self.close_for_good(changes, reason.as_deref());
                 Ok(())
             }
-            AdminCommand::Kick { seat } => self.kick(seat),
-            AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
+            AdminCommand::Kick { seat } => self.kick(changes, seat),
+            AdminCommand::AddBot { seat, strategy } => self.add_bot(changes, seat, &strategy),
             AdminCommand::HandOff { reason } => {
                 tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
-                self.handing_off = Some(reason);
+                changes.stop = Some(Stop::HandOff(reason));
                 Ok(())
             }
             AdminCommand::Start => {
-                self.start()?;
-                self.unattended = true;
+                self.start(changes)?;
+                self.play.unattended = true;
                 Ok(())
             }
         }
@@ -37,20 +40,19 @@ impl TableActor {
 
     /// Tells everyone at the table why it closes and lets them go; the table then stops
     /// and is recorded closed, as an idle table is.
-    fn close_for_good(&mut self, reason: Option<&str>) {
+    fn close_for_good(&mut self, changes: &mut Changes, reason: Option<&str>) {
         let reason = match reason {
             Some(why) => format!("the server's operator closed this table: {why}"),
             None => "the server's operator closed this table".to_string(),
         };
         tracing::info!(table = %crate::store::log_tag(&self.id), "closed by the operator");
         let goodbye = ServerMsg::Goodbye { reason };
-        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
-        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        let everyone = self.seating.take_everyone();
         for conn in &everyone {
             self.outbox.queue_msg(conn, &goodbye);
             self.outbox.queue_close(conn);
         }
-        self.closing = true;
+        changes.stop = Some(Stop::Close);
     }
 
     /// Tells everyone at the table to reconnect and lets them go, at once (not through the
@@ -60,8 +62,7 @@ impl TableActor {
         let goodbye = crate::conn::frame(&ServerMsg::Goodbye {
             reason: reason.to_string(),
         });
-        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
-        let everyone: Vec<Conn> = seated.chain(self.spectators.drain(..)).collect();
+        let everyone = self.seating.take_everyone();
         for conn in &everyone {
             conn.send(goodbye.clone());
             conn.finish();
@@ -70,8 +71,9 @@ impl TableActor {
 
     /// Empties `seat`: its connection is told and closed, a person's token stops working,
     /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
-    fn kick(&mut self, seat: Seat) -> Result<(), TableError> {
+    fn kick(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -80,13 +82,13 @@ impl TableActor {
         }
         let was_bot = state.occupant == Occupant::Bot;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "seat emptied by the operator");
-        if let Some(conn) = self.vacate(seat) {
+        if let Some(conn) = self.vacate(changes, seat) {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);
         }
         if was_bot {
             // The stand-in, not the bot that was taken out, finishes the match.
-            self.seats[seat.index()].bot = None;
+            self.seating.seats[seat.index()].bot = None;
         }
         Ok(())
     }

@@ -23,9 +23,9 @@ impl TableActor {
         answered: Option<u64>,
         action: &Action,
     ) -> Result<(), TableError> {
-        let state = &self.seats[seat.index()];
+        let state = &self.seating.seats[seat.index()];
         let current = state.prompt_seq;
-        let asked = self.awaiting.contains(seat);
+        let asked = self.play.awaiting.contains(seat);
         match answered {
             Some(answered) if answered > current => {
                 Err(TableError::UnknownPrompt { answered, current })
@@ -36,7 +36,7 @@ impl TableActor {
             Some(answered) if !asked => Err(TableError::AlreadyAnswered { answered }),
             Some(_) => Ok(()),
             None => {
-                let Some(game) = &self.game else {
+                let Some(game) = &self.play.game else {
                     return Ok(());
                 };
                 let repeated = state.last_action.as_ref() == Some(action);

@@ -9,29 +9,47 @@ use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
 use parlor_shared::{Action, Phase, PlayerView, Seat};
 
-use crate::table::thinking::{Answer, Asked};
+use crate::table::thinking::{Answer, Asked, Bots, Thought};
 
-use super::TableActor;
+use super::{Changes, TableActor};
+
+/// Where the table's bots come from and think, and the thought under way.
+pub(super) struct TableBots {
+    /// Makes the table's bots and runs their thinking.
+    pub(super) pool: Bots,
+    /// The bot thinking for the table, if one is: at most one at a time.
+    pub(super) thought: Option<Thought>,
+}
+
+impl TableBots {
+    /// Bots from `pool`, none thinking yet.
+    pub(super) fn new(pool: Bots) -> TableBots {
+        TableBots {
+            pool,
+            thought: None,
+        }
+    }
+}
 
 impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
     /// player, or a remote bot whose time ran out.
     fn server_moves(&self, seat: Seat) -> bool {
-        self.seats[seat.index()].server_plays() || self.overdue.contains(seat)
+        self.seating.seats[seat.index()].server_plays() || self.play.overdue.contains(seat)
     }
 
     /// The first seat the server has to move for now, if any.
     pub(super) fn next_bot_seat(&self) -> Option<Seat> {
-        if self.status != TableStatus::Playing {
+        if self.play.status != TableStatus::Playing {
             return None;
         }
-        let game = self.game.as_ref()?;
+        let game = self.play.game.as_ref()?;
         game.to_act().iter().find(|&seat| self.server_moves(seat))
     }
 
     /// The seat whose bot may start thinking: none while another thinks.
     fn bot_to_start(&self) -> Option<Seat> {
-        if self.thought.is_some() {
+        if self.bots.thought.is_some() {
             return None;
         }
         self.next_bot_seat()
@@ -39,8 +57,9 @@ impl TableActor {
 
     /// True when a bot starts thinking at once: no pacing asked, or a remote bot's time ran out.
     pub(super) fn bot_starts_now(&self) -> bool {
-        self.bot_to_start()
-            .is_some_and(|seat| self.table_options.bot_delay_ms == 0 || self.overdue.contains(seat))
+        self.bot_to_start().is_some_and(|seat| {
+            self.table_options.bot_delay_ms == 0 || self.play.overdue.contains(seat)
+        })
     }
 
     /// True when the next bot waits `bot_delay_ms` before it starts thinking.
@@ -48,7 +67,7 @@ impl TableActor {
         self.table_options.bot_delay_ms > 0
             && self
                 .bot_to_start()
-                .is_some_and(|seat| !self.overdue.contains(seat))
+                .is_some_and(|seat| !self.play.overdue.contains(seat))
     }
 
     /// Starts the next bot thinking, if one is due and none thinks yet.
@@ -56,36 +75,37 @@ impl TableActor {
         let Some(seat) = self.bot_to_start() else {
             return;
         };
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         let view = PlayerView::of(game, Some(seat));
         // A fresh bot for every decision, seeded by the match, the seat and the decision
         // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
         let bot = self.new_bot(seat);
         let asked = Asked {
             seat,
-            seq: self.seq,
-            occupant: self.seats[seat.index()].occupant,
+            seq: self.play.seq,
+            occupant: self.seating.seats[seat.index()].occupant,
         };
-        self.thought = Some(self.bots.think(bot, view, asked));
+        self.bots.thought = Some(self.bots.pool.think(bot, view, asked));
     }
 
     /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
     fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
         let seed = self.bot_seed(seat);
-        let state = &self.seats[seat.index()];
+        let state = &self.seating.seats[seat.index()];
         let own = state
             .bot_name
             .filter(|_| state.occupant == Occupant::Bot)
-            .and_then(|name| self.bots.make(name, self.variant, seed));
-        own.unwrap_or_else(|| self.bots.stand_in(self.variant, seed))
+            .and_then(|name| self.bots.pool.make(name, self.variant, seed));
+        own.unwrap_or_else(|| self.bots.pool.stand_in(self.variant, seed))
     }
 
     /// True while a thought asked about `asked` still applies: a match is on, nothing was
     /// played since, the seat is to act and the server still moves for it.
     fn still_applies(&self, asked: &Asked) -> bool {
-        self.status == TableStatus::Playing
-            && self.seq == asked.seq
+        self.play.status == TableStatus::Playing
+            && self.play.seq == asked.seq
             && self
+                .play
                 .game
                 .as_ref()
                 .is_some_and(|g| g.to_act().contains(asked.seat))
@@ -95,7 +115,7 @@ impl TableActor {
     /// Tells a thought that no longer applies to stop now; its answer is discarded when it
     /// comes (it brings the bot back).
     pub(super) fn cancel_stale_thought(&self) {
-        if let Some(thought) = &self.thought
+        if let Some(thought) = &self.bots.thought
             && !self.still_applies(&thought.asked)
         {
             thought.cancel();
@@ -105,14 +125,15 @@ impl TableActor {
     /// A thought came back: the bot returns to its seat, and its move is played if the seat is
     /// still to act where it was asked (a person back in the seat, a match over, a remote bot
     /// that answered meanwhile: discarded).
-    pub(super) fn take_answer(&mut self, answer: Option<Answer>) {
-        let Some(thought) = self.thought.take() else {
-            return;
+    pub(super) fn take_answer(&mut self, answer: Option<Answer>) -> Changes {
+        let mut changes = Changes::default();
+        let Some(thought) = self.bots.thought.take() else {
+            return changes;
         };
         let asked = thought.asked;
         let action = match answer {
             Some(Answer { bot, action }) => {
-                let state = &mut self.seats[asked.seat.index()];
+                let state = &mut self.seating.seats[asked.seat.index()];
                 if state.bot.is_none() && state.occupant == asked.occupant {
                     state.bot = Some(bot);
                 }
@@ -125,28 +146,29 @@ impl TableActor {
         };
         if !self.still_applies(&asked) {
             tracing::debug!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's answer came too late: discarded");
-            return;
+            return changes;
         }
-        self.play_for(asked.seat, action);
+        self.play_for(&mut changes, asked.seat, action);
+        changes
     }
 
     /// The thought's time is up: the fallback is played for its seat, and the thought is
     /// dropped (told to stop; its answer and bot are not waited for).
-    pub(super) fn thought_overdue(&mut self) {
-        let Some(thought) = self.thought.take() else {
+    pub(super) fn thought_overdue(&mut self, changes: &mut Changes) {
+        let Some(thought) = self.bots.thought.take() else {
             return;
         };
         if self.still_applies(&thought.asked) {
             let seat = thought.asked.seat;
             tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "a bot ran out of time: the fallback plays");
-            self.play_for(seat, None);
+            self.play_for(changes, seat, None);
         }
     }
 
     /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
     /// illegal.
-    fn play_for(&mut self, seat: Seat, action: Option<Action>) {
-        let Some(game) = &self.game else { return };
+    fn play_for(&mut self, changes: &mut Changes, seat: Seat, action: Option<Action>) {
+        let Some(game) = &self.play.game else { return };
         let action = match action {
             Some(action) if game.allows(seat, &action) => action,
             other => {
@@ -159,7 +181,7 @@ impl TableActor {
                 }
             }
         };
-        if let Err(err) = self.apply(seat, action) {
+        if let Err(err) = self.apply(changes, seat, action) {
             tracing::error!(table = %crate::store::log_tag(&self.id), %seat, %err, "a legal bot move was refused");
         }
     }
@@ -169,7 +191,7 @@ impl TableActor {
     /// same after a restart, whatever order other seats moved in, and tells nothing of the
     /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let Some(game) = self.game.as_ref() else {
+        let Some(game) = self.play.game.as_ref() else {
             return self.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
         };
         let decision = fair::Decision {

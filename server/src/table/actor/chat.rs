@@ -14,12 +14,12 @@ use parlor_shared::Seat;
 use parlor_shared::protocol::{MAX_CHAT_CHARS, ServerMsg};
 use tokio::time::Instant;
 
-use crate::conn::{Conn, ConnId, frame};
+use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::ChatRow;
 use crate::table::TableError;
 use crate::table::names::hidden;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 /// How many recent lines a table keeps for newcomers.
 pub(super) const KEPT: usize = 50;
@@ -63,6 +63,38 @@ impl ChatLog {
         }
         times.push_back(now);
         Ok(())
+    }
+
+    /// A line `text` from `speaker` (at `seat`, or a spectator) under `name`, checked, counted
+    /// and kept: the row the table's log stores and the frame everyone is sent.
+    fn say(
+        &mut self,
+        speaker: Speaker,
+        seat: Option<Seat>,
+        name: String,
+        text: &str,
+        now: Instant,
+    ) -> Result<(ChatRow, Frame), TableError> {
+        let text = clean(text)?;
+        self.admit(speaker, now)?;
+        let at = now_ms();
+        self.said_ever += 1;
+        let row = ChatRow {
+            n: self.said_ever,
+            seat: seat.map(|s| s.0),
+            name: name.clone(),
+            text: text.clone(),
+            at: i64::try_from(at).unwrap_or(i64::MAX),
+        };
+        let msg = ServerMsg::Chat {
+            seat,
+            name,
+            text,
+            at,
+        };
+        let line = frame(&msg);
+        self.keep(msg);
+        Ok((row, line))
     }
 
     /// The lines kept in the table's log, as a restarted table finds them.
@@ -111,6 +143,7 @@ impl TableActor {
     /// `chat`: checks the line and its sender, then sends it to everyone at the table.
     pub(super) fn handle_chat(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         text: &str,
@@ -118,52 +151,33 @@ impl TableActor {
         let (seat, speaker) = match role {
             Role::Seat(seat) => (Some(seat), Speaker::Seat(seat)),
             Role::Spectator if self.table_options.spectator_chat => {
-                let address = self.conn_of(conn).and_then(Conn::client);
+                let address = self.seating.conn_of(conn).and_then(Conn::client);
                 (None, address.map_or(Speaker::Conn(conn), Speaker::Address))
             }
             Role::Spectator => return Err(TableError::SpectatorChat),
         };
-        let text = clean(text)?;
-        self.chat.admit(speaker, Instant::now())?;
         let name = match seat {
-            Some(seat) => self.seats[seat.index()]
+            Some(seat) => self.seating.seats[seat.index()]
                 .name
                 .clone()
                 .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
             None => "Spectator".to_string(),
         };
-        let at = now_ms();
-        self.chat.said_ever += 1;
-        let row = ChatRow {
-            n: self.chat.said_ever,
-            seat: seat.map(|s| s.0),
-            name: name.clone(),
-            text: text.clone(),
-            at: i64::try_from(at).unwrap_or(i64::MAX),
-        };
+        let (row, line) = self.chat.say(speaker, seat, name, text, Instant::now())?;
         self.outbox.record_chat(row, KEPT);
-        let msg = ServerMsg::Chat {
-            seat,
-            name,
-            text,
-            at,
-        };
-        let encoded = frame(&msg);
-        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in conns.chain(&self.spectators) {
-            if !self.outbox.queue(conn, encoded.clone()) {
-                self.dropped.push(conn.id);
+        for conn in self.seating.connected() {
+            if !self.outbox.queue(conn, line.clone()) {
+                changes.dropped.push(conn.id);
             }
         }
-        self.chat.keep(msg);
         Ok(())
     }
 
     /// The recent lines, for a connection that just joined or came back.
-    pub(super) fn send_recent_chat(&mut self, conn: &Conn) {
+    pub(super) fn send_recent_chat(&mut self, changes: &mut Changes, conn: &Conn) {
         for msg in &self.chat.recent {
             if !self.outbox.queue_msg(conn, msg) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
                 return;
             }
         }

@@ -14,7 +14,7 @@ use crate::table::TableError;
 use crate::table::host_key::key_matches;
 use crate::table::seats::SeatState;
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 /// How the host key's holder is stored in the `host` column: no seat.
 pub(crate) const KEY_HOST: u8 = u8::MAX;
@@ -34,53 +34,43 @@ fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
     }
 }
 
-impl TableActor {
-    /// True when `conn` (in `role`) may do what only the host may.
-    pub(super) fn is_host(&self, conn: ConnId, role: Role) -> bool {
-        self.key_hosts.contains(&conn)
-            || matches!(role, Role::Seat(seat) if self.host == Some(seat))
+/// Who hosts the table, and who holds its key.
+#[derive(Debug)]
+pub(super) struct Hosting {
+    /// The seat whose occupant may add bots and start matches.
+    pub(super) host: Option<Seat>,
+    /// The SHA-256 (hex) of the host key, if the table has one.
+    pub(super) host_key: Option<String>,
+    /// True when the host key's holder hosts without a seat.
+    pub(super) host_by_key: bool,
+    /// Connections that gave the host key: they may do what the host may.
+    pub(super) key_hosts: Vec<ConnId>,
+}
+
+impl Hosting {
+    /// A new table's: nobody hosts yet; `host_key` is the digest of its key, if it has one.
+    pub(super) fn new(host_key: Option<String>) -> Hosting {
+        Hosting {
+            host: None,
+            host_key,
+            host_by_key: false,
+            key_hosts: Vec::new(),
+        }
     }
 
-    /// Someone sat down without the key: they host a table nobody hosts yet.
-    pub(super) fn first_host(&mut self, seat: Seat) {
-        if self.host.is_none() && !self.host_by_key {
-            self.host = Some(seat);
-            self.dirty = true;
+    /// A restored table's, from the host as the store keeps it ([`Hosting::stored`]).
+    pub(super) fn restored(host_key: Option<String>, stored: Option<Seat>) -> Hosting {
+        let mut hosting = Hosting::new(host_key);
+        if stored == Some(Seat(KEY_HOST)) {
+            hosting.host_by_key = true;
+        } else {
+            hosting.host = stored;
         }
-    }
-
-    /// The host's seat was given up: the role goes to the fittest other player, if any.
-    pub(super) fn hand_on_host(&mut self, given_up: Seat) {
-        if self.host != Some(given_up) {
-            return;
-        }
-        let best = (0..self.seats.len())
-            .filter(|&i| i != given_up.index())
-            .filter_map(|i| rank(&self.seats[i], false).map(|r| (r, i)))
-            .min();
-        self.host = best.map(|(_, i)| Seat(i as u8));
-        self.dirty = true;
-    }
-
-    /// A match ended: a host who is away hands the role to a connected player, so the next
-    /// match can start.
-    pub(super) fn host_after_match(&mut self) {
-        let Some(host) = self.host else { return };
-        if self.seats[host.index()].conn.is_some() {
-            return;
-        }
-        let best = (0..self.seats.len())
-            .filter_map(|i| rank(&self.seats[i], true).map(|r| (r, i)))
-            .min();
-        if let Some((_, i)) = best {
-            tracing::info!(table = %crate::store::log_tag(&self.id), from = %host, to = i, "host away at the match's end: role handed on");
-            self.host = Some(Seat(i as u8));
-            self.dirty = true;
-        }
+        hosting
     }
 
     /// The host as the store keeps it: a seat, or [`KEY_HOST`] for the key's holder.
-    pub(super) fn stored_host(&self) -> Option<Seat> {
+    pub(super) fn stored(&self) -> Option<Seat> {
         if self.host_by_key {
             Some(Seat(KEY_HOST))
         } else {
@@ -88,14 +78,68 @@ impl TableActor {
         }
     }
 
+    /// `conn` left the table: it no longer counts as having given the key.
+    pub(super) fn forget(&mut self, conn: ConnId) {
+        self.key_hosts.retain(|&c| c != conn);
+    }
+
+    /// True when `conn` (in `role`) may do what only the host may.
+    pub(super) fn allows(&self, conn: ConnId, role: Role) -> bool {
+        self.key_hosts.contains(&conn)
+            || matches!(role, Role::Seat(seat) if self.host == Some(seat))
+    }
+
+    /// Someone sat down at `seat` without the key: they host a table nobody hosts yet. True
+    /// when they do now.
+    pub(super) fn first_to_sit(&mut self, seat: Seat) -> bool {
+        let nobody = self.host.is_none() && !self.host_by_key;
+        if nobody {
+            self.host = Some(seat);
+        }
+        nobody
+    }
+
+    /// `given_up` was given up: if it hosted, the role goes to the fittest other player, if
+    /// any. True when it hosted.
+    pub(super) fn seat_given_up(&mut self, given_up: Seat, seats: &[SeatState]) -> bool {
+        if self.host != Some(given_up) {
+            return false;
+        }
+        let best = (0..seats.len())
+            .filter(|&i| i != given_up.index())
+            .filter_map(|i| rank(&seats[i], false).map(|r| (r, i)))
+            .min();
+        self.host = best.map(|(_, i)| Seat(i as u8));
+        true
+    }
+
+    /// A match ended: a host who is away hands the role to a connected player, so the next
+    /// match can start. The new host, if the role was handed on.
+    pub(super) fn match_ended(&mut self, seats: &[SeatState]) -> Option<Seat> {
+        let host = self.host?;
+        if seats[host.index()].conn.is_some() {
+            return None;
+        }
+        let best = (0..seats.len())
+            .filter_map(|i| rank(&seats[i], true).map(|r| (r, i)))
+            .min();
+        let (_, i) = best?;
+        self.host = Some(Seat(i as u8));
+        self.host
+    }
+}
+
+impl TableActor {
     /// `claim_host`: the key makes this connection the host (its seat, if it has one).
     pub(super) fn claim_host(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         key: &str,
     ) -> Result<(), TableError> {
         let good = self
+            .hosting
             .host_key
             .as_deref()
             .is_some_and(|hash| key_matches(key, hash));
@@ -103,71 +147,77 @@ impl TableActor {
             tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "a wrong host key was refused");
             return Err(TableError::BadHostKey);
         }
-        if !self.key_hosts.contains(&conn) {
-            self.key_hosts.push(conn);
+        if !self.hosting.key_hosts.contains(&conn) {
+            self.hosting.key_hosts.push(conn);
         }
         match role {
             Role::Seat(seat) => {
-                self.host = Some(seat);
-                self.host_by_key = false;
+                self.hosting.host = Some(seat);
+                self.hosting.host_by_key = false;
             }
             Role::Spectator => {
-                self.host = None;
-                self.host_by_key = true;
+                self.hosting.host = None;
+                self.hosting.host_by_key = true;
             }
         }
-        self.dirty = true;
+        changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "host key used");
-        self.send_to(conn, &ServerMsg::Hosting {});
+        self.send_to(changes, conn, &ServerMsg::Hosting {});
         Ok(())
     }
 
     /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
-    pub(super) fn stand_in(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn stand_in(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
         if !matches!(state.occupant, Occupant::Human | Occupant::RemoteBot) {
             return Err(TableError::NoPlayer(seat));
         }
-        if self.status != TableStatus::Playing {
+        if self.play.status != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
-        self.start_standing_in(seat);
+        self.start_standing_in(changes, seat);
         Ok(())
     }
 
     /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
-    pub(super) fn start_standing_in(&mut self, seat: Seat) {
-        let state = &mut self.seats[seat.index()];
+    pub(super) fn start_standing_in(&mut self, changes: &mut Changes, seat: Seat) {
+        let state = &mut self.seating.seats[seat.index()];
         state.bot_playing = true;
         state.turn_deadline = None;
-        self.awaiting.remove(seat);
-        self.overdue.remove(seat);
-        self.dirty = true;
+        self.play.awaiting.remove(seat);
+        self.play.overdue.remove(seat);
+        changes.table = true;
     }
 
     /// `back`: the player plays their own seat again (and is asked at once if it is their turn).
-    pub(super) fn back(&mut self, role: Role) -> Result<(), TableError> {
+    pub(super) fn back(&mut self, changes: &mut Changes, role: Role) -> Result<(), TableError> {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let state = &mut self.seats[seat.index()];
+        let state = &mut self.seating.seats[seat.index()];
         if state.bot_playing {
             state.bot_playing = false;
-            self.dirty = true;
+            changes.table = true;
             tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "player back from a stand-in");
-            self.flush_table();
-            self.prompt();
+            self.flush_table(changes);
+            self.prompt(changes);
         }
         Ok(())
     }
 
     /// `open_seat`: a newcomer may take a seat given up during the match.
-    pub(super) fn open_seat(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn open_seat(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+    ) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get_mut(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -176,7 +226,7 @@ impl TableActor {
         }
         if state.vacated() && !state.open {
             state.open = true;
-            self.dirty = true;
+            changes.table = true;
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ use super::TableActor;
 impl TableActor {
     /// Yes (with what the bot is told) when `conn` is the host and `seat` is free.
     pub(super) fn check_invite(&self, conn: ConnId, seat: Seat) -> Result<Invitable, TableError> {
-        let role = self.role_of(conn).ok_or(TableError::NotHere)?;
+        let role = self.seating.role_of(conn).ok_or(TableError::NotHere)?;
         self.require_host(conn, role)?;
         self.check_free(seat)?;
         Ok(Invitable {

@@ -6,13 +6,15 @@
 use std::time::Duration;
 
 use parlor_shared::protocol::{Occupant, TableStatus};
-use parlor_shared::{Action, Event, Seat, SeatSet};
+use parlor_shared::view::json::ViewCache;
+use parlor_shared::{Action, Event, Game, Seat, SeatSet};
 use tokio::time::Instant;
 
 use crate::conn::prompt_frame;
 use crate::table::TableError;
 
-use super::TableActor;
+use super::sheet::SharedSheet;
+use super::{Changes, TableActor};
 
 thread_local! {
     /// The events of a move, in a buffer each runtime thread keeps for every table it runs:
@@ -32,53 +34,109 @@ fn give_back_events(mut events: Vec<Event>) {
     EVENTS.set(events);
 }
 
+/// The match and how far it went: what a move changes besides the seats.
+pub(super) struct Play {
+    /// The current (or last finished) match; `None` before the first start.
+    pub(super) game: Option<Game>,
+    /// Waiting, playing or finished.
+    pub(super) status: TableStatus,
+    /// Actions accepted in the current match: the next action's place in the stored log.
+    pub(super) moves: usize,
+    /// The table's event counter: the number of events sent so far.
+    pub(super) seq: u64,
+    /// The `seq` of the last event spectators were sent: the next public event's `prev`.
+    pub(super) last_public_event: u64,
+    /// Matches finished here.
+    pub(super) matches_played: u32,
+    /// Seats that have been sent `your_turn` and have not acted yet.
+    pub(super) awaiting: SeatSet,
+    /// Remote bots whose time ran out: the server moves for them this turn.
+    pub(super) overdue: SeatSet,
+    /// What the views sent at every move repeat (the score sheet, the finished tricks, the
+    /// deal's commitment), as last written.
+    pub(super) view_cache: ViewCache,
+    /// The score sheet the views sent at every move share.
+    pub(super) sheet: SharedSheet,
+    /// The server itself started the match (the ladder): it is played to its end with nobody
+    /// connected, and only then may the table go idle.
+    pub(super) unattended: bool,
+}
+
+impl Play {
+    /// A table's before its first match.
+    pub(super) fn new() -> Play {
+        Play {
+            game: None,
+            status: TableStatus::Waiting,
+            moves: 0,
+            seq: 0,
+            last_public_event: 0,
+            matches_played: 0,
+            awaiting: SeatSet::EMPTY,
+            overdue: SeatSet::EMPTY,
+            view_cache: ViewCache::default(),
+            sheet: SharedSheet::default(),
+            unattended: false,
+        }
+    }
+}
+
 impl TableActor {
     /// Applies a move, tells everyone what happened and prompts whoever is next.
-    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<(), TableError> {
-        let game = self.game.as_mut().ok_or(TableError::NoMatch)?;
+    pub(super) fn apply(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+        action: Action,
+    ) -> Result<(), TableError> {
+        let game = self.play.game.as_mut().ok_or(TableError::NoMatch)?;
         let mut events = take_events();
         if let Err(err) = game.apply_into(seat, &action, &mut events) {
             give_back_events(events);
             return Err(err.into());
         }
         let over = game.is_over();
-        let seq = self.seq + events.len() as u64;
-        self.outbox.record_action(self.moves, seat, &action, seq);
-        self.seats[seat.index()].last_action = Some(action.clone());
-        self.moves += 1;
+        let seq = self.play.seq + events.len() as u64;
+        self.outbox
+            .record_action(self.play.moves, seat, &action, seq);
+        self.seating.seats[seat.index()].last_action = Some(action.clone());
+        self.play.moves += 1;
         crate::tally::MOVES.add(1);
-        self.seats[seat.index()].turn_deadline = None;
-        self.awaiting.remove(seat);
-        self.overdue.remove(seat);
+        self.seating.seats[seat.index()].turn_deadline = None;
+        self.play.awaiting.remove(seat);
+        self.play.overdue.remove(seat);
         for event in events.drain(..) {
-            self.broadcast_event(event, Some(seat));
+            self.broadcast_event(changes, event, Some(seat));
         }
         give_back_events(events);
         if over {
-            self.status = TableStatus::Finished;
-            self.matches_played += 1;
+            self.play.status = TableStatus::Finished;
+            self.play.matches_played += 1;
             metrics::counter!("parlor_matches_finished_total").increment(1);
-            self.awaiting = SeatSet::EMPTY;
-            self.overdue = SeatSet::EMPTY;
-            for state in &mut self.seats {
+            self.play.awaiting = SeatSet::EMPTY;
+            self.play.overdue = SeatSet::EMPTY;
+            for state in &mut self.seating.seats {
                 state.turn_deadline = None;
                 if !state.is_taken() {
                     // Seats given up during the match were played by a stand-in: free now.
                     state.clear();
                 }
             }
-            self.dirty = true;
+            changes.table = true;
             self.report_result();
-            self.host_after_match();
-            tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.moves, "match over");
+            if let Some(host) = self.hosting.match_ended(&self.seating.seats) {
+                tracing::info!(table = %crate::store::log_tag(&self.id), to = %host, "host away at the match's end: role handed on");
+                changes.table = true;
+            }
+            tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.play.moves, "match over");
         } else {
             if !matches!(action, Action::Pass { .. }) {
                 // The seats still asked (the second defender once the first accepted a
                 // claim): any event but another seat's pass choice makes a prompt stale, so
                 // the same prompt is sent again.
-                self.prompt_again();
+                self.prompt_again(changes);
             }
-            self.prompt();
+            self.prompt(changes);
         }
         Ok(())
     }
@@ -86,31 +144,31 @@ impl TableActor {
     /// Sends `your_turn` to every connected seat that has to act and was not asked yet, and
     /// starts the clocks: remote bots' (`bot_timeout_ms`), and people's when the table has a
     /// turn clock.
-    pub(super) fn prompt(&mut self) {
-        let Some(game) = &self.game else { return };
-        if self.status != TableStatus::Playing {
+    pub(super) fn prompt(&mut self, changes: &mut Changes) {
+        let Some(game) = &self.play.game else { return };
+        if self.play.status != TableStatus::Playing {
             return;
         }
         // A prompt whose move is no longer wanted (the other defender's answer to a Bridge
         // claim one rejected) has lapsed: that seat is asked afresh when its turn comes.
         let to_act = game.to_act();
-        for seat in self.awaiting.iter().filter(|s| !to_act.contains(*s)) {
-            self.awaiting.remove(seat);
-            self.overdue.remove(seat);
-            self.seats[seat.index()].turn_deadline = None;
+        for seat in self.play.awaiting.iter().filter(|s| !to_act.contains(*s)) {
+            self.play.awaiting.remove(seat);
+            self.play.overdue.remove(seat);
+            self.seating.seats[seat.index()].turn_deadline = None;
         }
         let bot_timeout = self.table_options.bot_timeout_ms;
         let turn_clock = self.table_options.turn_clock();
         for seat in to_act.iter() {
-            if self.awaiting.contains(seat) {
+            if self.play.awaiting.contains(seat) {
                 continue;
             }
-            let state = &mut self.seats[seat.index()];
+            let state = &mut self.seating.seats[seat.index()];
             if state.server_plays() {
                 continue;
             }
-            self.awaiting.insert(seat);
-            state.prompt_seq = self.seq;
+            self.play.awaiting.insert(seat);
+            state.prompt_seq = self.play.seq;
             let timeout = match state.occupant {
                 Occupant::RemoteBot => Some(bot_timeout),
                 Occupant::Human => turn_clock,
@@ -121,10 +179,10 @@ impl TableActor {
             }
             if let Some(conn) = &state.conn {
                 // The view already holds the seat's legal moves: worked out once.
-                let view = self.sheet.view(game, Some(seat));
-                let frame = prompt_frame(self.seq, &view, timeout, &mut self.view_cache);
+                let view = self.play.sheet.view(game, Some(seat));
+                let frame = prompt_frame(self.play.seq, &view, timeout, &mut self.play.view_cache);
                 if !self.outbox.queue(conn, frame) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }

@@ -13,16 +13,17 @@ use tokio::time::Instant;
 use crate::conn::ConnId;
 use crate::table::{TableError, TableRequest, secret};
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
 
 impl TableActor {
     /// A request from a connection at this table.
     pub(super) fn handle_request(
         &mut self,
+        changes: &mut Changes,
         conn: ConnId,
         request: TableRequest,
     ) -> Result<(), TableError> {
-        let role = self.role_of(conn).ok_or(TableError::NotHere)?;
+        let role = self.seating.role_of(conn).ok_or(TableError::NotHere)?;
         match request {
             TableRequest::Move {
                 action,
@@ -37,82 +38,82 @@ impl TableActor {
                 {
                     return Err(TableError::NotYourSeat { seat, claimed });
                 }
-                if self.status != TableStatus::Playing {
+                if self.play.status != TableStatus::Playing {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
-                self.apply(seat, action)?;
+                self.apply(changes, seat, action)?;
                 Ok(())
             }
             TableRequest::AddBot { seat, strategy } => {
                 self.require_host(conn, role)?;
-                self.add_bot(seat, &strategy)
+                self.add_bot(changes, seat, &strategy)
             }
             TableRequest::RemoveBot { seat } => {
                 self.require_host(conn, role)?;
-                self.remove_bot(seat)
+                self.remove_bot(changes, seat)
             }
             TableRequest::Start => {
                 self.require_host(conn, role)?;
-                self.start()
+                self.start(changes)
             }
-            TableRequest::ClaimHost { key } => self.claim_host(conn, role, &key),
+            TableRequest::ClaimHost { key } => self.claim_host(changes, conn, role, &key),
             TableRequest::StandIn { seat } => {
                 self.require_host(conn, role)?;
-                self.stand_in(seat)
+                self.stand_in(changes, seat)
             }
-            TableRequest::Back => self.back(role),
+            TableRequest::Back => self.back(changes, role),
             TableRequest::OpenSeat { seat } => {
                 self.require_host(conn, role)?;
-                self.open_seat(seat)
+                self.open_seat(changes, seat)
             }
             TableRequest::Leave => {
-                self.handle_leave(conn, role);
+                self.handle_leave(changes, conn, role);
                 Ok(())
             }
             TableRequest::Sync => {
-                self.handle_sync(conn, role);
+                self.handle_sync(changes, conn, role);
                 Ok(())
             }
-            TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
-            TableRequest::Hint => self.handle_hint(conn, role),
+            TableRequest::Chat { text } => self.handle_chat(changes, conn, role, &text),
+            TableRequest::Hint => self.handle_hint(changes, conn, role),
         }
     }
 
     /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
-    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) {
+    pub(super) fn handle_sync(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
         let viewer = match role {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
         };
-        let Some(game) = &self.game else {
+        let Some(game) = &self.play.game else {
             let table = ServerMsg::Table {
-                seq: self.seq,
+                seq: self.play.seq,
                 table: self.table_info(),
             };
-            self.send_to(conn, &table);
+            self.send_to(changes, conn, &table);
             return;
         };
         let state = ServerMsg::State {
-            seq: self.seq,
+            seq: self.play.seq,
             view: Box::new(PlayerView::of(game, viewer)),
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
         let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
-        self.send_to(conn, &state);
+        self.send_to(changes, conn, &state);
         if let Some(prompt) = prompt {
-            self.send_to(conn, &prompt);
+            self.send_to(changes, conn, &prompt);
         }
     }
 
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
-        let game = self.game.as_ref()?;
-        let state = &self.seats[seat.index()];
-        if self.status != TableStatus::Playing
+        let game = self.play.game.as_ref()?;
+        let state = &self.seating.seats[seat.index()];
+        if self.play.status != TableStatus::Playing
             || !game.to_act().contains(seat)
             || state.server_plays()
-            || self.overdue.contains(seat)
+            || self.play.overdue.contains(seat)
         {
             return None;
         }
@@ -132,7 +133,7 @@ impl TableActor {
 
     /// Refuses host requests from anyone but the host.
     pub(super) fn require_host(&self, conn: ConnId, role: Role) -> Result<(), TableError> {
-        if self.is_host(conn, role) {
+        if self.hosting.allows(conn, role) {
             Ok(())
         } else {
             Err(TableError::NotHost)
@@ -140,51 +141,63 @@ impl TableActor {
     }
 
     /// Seats a built-in bot in an empty seat.
-    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<(), TableError> {
+    pub(super) fn add_bot(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+        name: &str,
+    ) -> Result<(), TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
-        let bot = self.bots.make(name, self.variant, seed).ok_or_else(|| {
-            TableError::UnknownStrategy {
+        let bot = self
+            .bots
+            .pool
+            .make(name, self.variant, seed)
+            .ok_or_else(|| TableError::UnknownStrategy {
                 name: name.to_string(),
                 variant: self.variant,
                 choices: strategy_names(self.variant).join(", "),
-            }
-        })?;
-        let state = &mut self.seats[seat.index()];
+            })?;
+        let state = &mut self.seating.seats[seat.index()];
         state.clear();
         state.occupant = Occupant::Bot;
         state.name = Some(format!("{} bot", bot.name()));
         state.bot_name = Some(bot.name());
         state.bot = Some(bot);
-        self.awaiting.remove(seat);
-        self.dirty = true;
+        self.play.awaiting.remove(seat);
+        changes.table = true;
         Ok(())
     }
 
     /// Takes a built-in bot out of its seat (not during a match).
-    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<(), TableError> {
+    pub(super) fn remove_bot(
+        &mut self,
+        changes: &mut Changes,
+        seat: Seat,
+    ) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
         if state.occupant != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
-        if self.status == TableStatus::Playing {
+        if self.play.status == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
-        self.seats[seat.index()].clear();
-        self.dirty = true;
+        self.seating.seats[seat.index()].clear();
+        changes.table = true;
         Ok(())
     }
 
     /// Starts a match once every seat is filled.
-    pub(super) fn start(&mut self) -> Result<(), TableError> {
-        if self.status == TableStatus::Playing {
+    pub(super) fn start(&mut self, changes: &mut Changes) -> Result<(), TableError> {
+        if self.play.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
-        let empty: Vec<String> = (0..self.seats.len())
-            .filter(|&i| !self.seats[i].is_taken())
+        let empty: Vec<String> = (0..self.seating.seats.len())
+            .filter(|&i| !self.seating.seats[i].is_taken())
             .map(|i| i.to_string())
             .collect();
         if !empty.is_empty() {
@@ -192,30 +205,30 @@ impl TableActor {
         }
         let (seed, master) = match self.seed {
             Some(seed) => {
-                let seed = seed.wrapping_add(u64::from(self.matches_played));
+                let seed = seed.wrapping_add(u64::from(self.play.matches_played));
                 (seed, fair::practice_master(seed))
             }
             None => (0, secret::fresh_master()),
         };
         let rules = Rules::new(self.variant, &self.options).expect("options were checked");
-        let dealer = first_dealer(rules.players(), self.matches_played + 1);
+        let dealer = first_dealer(rules.players(), self.play.matches_played + 1);
         let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
-            .record_match_started(seed, master, self.seq + opening.len() as u64);
-        self.game = Some(game);
-        self.moves = 0;
-        self.awaiting = SeatSet::EMPTY;
-        self.overdue = SeatSet::EMPTY;
-        self.status = TableStatus::Playing;
-        self.dirty = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.matches_played + 1, "match started");
-        self.flush_table();
+            .record_match_started(seed, master, self.play.seq + opening.len() as u64);
+        self.play.game = Some(game);
+        self.play.moves = 0;
+        self.play.awaiting = SeatSet::EMPTY;
+        self.play.overdue = SeatSet::EMPTY;
+        self.play.status = TableStatus::Playing;
+        changes.table = true;
+        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.play.matches_played + 1, "match started");
+        self.flush_table(changes);
         for event in opening {
-            self.broadcast_event(event, None);
+            self.broadcast_event(changes, event, None);
         }
-        self.send_states();
-        self.prompt();
+        self.send_states(changes);
+        self.prompt(changes);
         Ok(())
     }
 }

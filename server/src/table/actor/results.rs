@@ -15,9 +15,10 @@ use super::TableActor;
 impl TableActor {
     /// Stores the result of the match that just ended and updates the ratings.
     pub(super) fn report_result(&mut self) {
-        let Some(game) = &self.game else { return };
+        let Some(game) = &self.play.game else { return };
         let facts = self.variant.facts();
         let entrants = self
+            .seating
             .seats
             .iter()
             .map(|seat| match (seat.occupant, seat.bot_name, &seat.account) {
@@ -27,14 +28,14 @@ impl TableActor {
             })
             .collect();
         let totals = game.totals();
-        let totals: Vec<i32> = (0..self.seats.len())
+        let totals: Vec<i32> = (0..self.seating.seats.len())
             .map(|i| totals[Seat(i as u8)])
             .collect();
         let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();
         let result = MatchResult {
             variant: self.variant.to_string(),
             table: self.id.clone(),
-            match_no: self.matches_played,
+            match_no: self.play.matches_played,
             at: now_millis(),
             places: places_of(
                 &totals,

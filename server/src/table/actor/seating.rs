@@ -10,17 +10,90 @@ use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
 use crate::digest::of_secret;
+use crate::store::SeatRow;
 use crate::table::JoinRequest;
 use crate::table::TableError;
 use crate::table::names::clean_name;
-use crate::table::seats::new_token;
+use crate::table::seats::{SeatState, new_token};
 
-use super::{Role, TableActor};
+use super::{Changes, Role, TableActor};
+
+/// The seats and who watches.
+pub(super) struct Seating {
+    /// One entry per seat.
+    pub(super) seats: Vec<SeatState>,
+    /// Connections watching.
+    pub(super) spectators: Vec<Conn>,
+    /// The most spectators at once.
+    pub(super) max_spectators: usize,
+    /// True once a person or a remote program has sat at the table (restored tables that
+    /// played count): until then an empty table is deleted when it closes.
+    pub(super) ever_seated: bool,
+}
+
+impl Seating {
+    /// `players` empty seats, and room for `max_spectators`.
+    pub(super) fn new(players: u8, max_spectators: usize) -> Seating {
+        Seating {
+            seats: (0..players).map(|_| SeatState::empty()).collect(),
+            spectators: Vec::new(),
+            max_spectators,
+            ever_seated: false,
+        }
+    }
+
+    /// Who `conn` is here.
+    pub(super) fn role_of(&self, conn: ConnId) -> Option<Role> {
+        let seated = |s: &SeatState| s.conn.as_ref().is_some_and(|c| c.id == conn);
+        if let Some(i) = self.seats.iter().position(seated) {
+            return Some(Role::Seat(Seat(i as u8)));
+        }
+        let watching = self.spectators.iter().any(|c| c.id == conn);
+        watching.then_some(Role::Spectator)
+    }
+
+    /// Every connection at the table: the seated ones, then the spectators.
+    pub(super) fn connected(&self) -> impl Iterator<Item = &Conn> {
+        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
+        seated.chain(&self.spectators)
+    }
+
+    /// The connection `conn` at this table, seated or watching.
+    pub(super) fn conn_of(&self, conn: ConnId) -> Option<&Conn> {
+        self.connected().find(|c| c.id == conn)
+    }
+
+    /// Connections at the table, seated or watching.
+    pub(super) fn connections(&self) -> usize {
+        let seated = self.seats.iter().filter(|s| s.conn.is_some()).count();
+        seated + self.spectators.len()
+    }
+
+    /// The seats as the store keeps them.
+    pub(super) fn seat_rows(&self) -> Vec<SeatRow> {
+        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
+            seat: i as u8,
+            occupant: s.occupant,
+            name: s.name.clone(),
+            token: s.token.clone(),
+            strategy: s.strategy().map(str::to_string),
+            bot_playing: s.bot_playing,
+            account: s.account.clone(),
+        });
+        rows.collect()
+    }
+    /// Lets every connection go: the seated ones (the seats stay theirs), then the spectators.
+    pub(super) fn take_everyone(&mut self) -> Vec<Conn> {
+        let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
+        seated.chain(self.spectators.drain(..)).collect()
+    }
+}
 
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
     pub(super) fn handle_join(
         &mut self,
+        changes: &mut Changes,
         conn: Conn,
         request: JoinRequest,
     ) -> Result<(), TableError> {
@@ -31,16 +104,16 @@ impl TableActor {
                 self.take_free_seat(&request, name)?
             }
         };
-        let state = &mut self.seats[seat.index()];
+        let state = &mut self.seating.seats[seat.index()];
         state.conn = Some(conn.clone());
         state.grace_deadline = None;
         state.bot_playing = false;
         state.open = false;
-        self.awaiting.remove(seat);
+        self.play.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
-        self.overdue.remove(seat);
-        self.first_host(seat);
-        self.dirty = true;
+        self.play.overdue.remove(seat);
+        changes.table |= self.hosting.first_to_sit(seat);
+        changes.table = true;
         tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
@@ -49,15 +122,15 @@ impl TableActor {
                 table: self.id.clone(),
                 seat: Some(seat),
                 token: Some(token),
-                host: self.host == Some(seat),
+                host: self.hosting.host == Some(seat),
                 practice: self.is_practice(),
-                name: self.seats[seat.index()].name.clone(),
+                name: self.seating.seats[seat.index()].name.clone(),
             },
         );
-        self.flush_table();
+        self.flush_table(changes);
         self.send_snapshot(&conn, Some(seat));
-        self.send_recent_chat(&conn);
-        self.prompt();
+        self.send_recent_chat(changes, &conn);
+        self.prompt(changes);
         Ok(())
     }
 
@@ -65,11 +138,12 @@ impl TableActor {
     pub(super) fn reclaim(&mut self, conn: &Conn, token: &str) -> Result<Seat, TableError> {
         let digest = of_secret(token);
         let index = self
+            .seating
             .seats
             .iter()
             .position(|s| s.token.as_deref() == Some(digest.as_str()))
             .ok_or(TableError::BadToken)?;
-        if let Some(old) = self.seats[index].conn.take()
+        if let Some(old) = self.seating.seats[index].conn.take()
             && old.id != conn.id
         {
             // Told why before it closes, so its page stops instead of taking the seat back.
@@ -83,6 +157,7 @@ impl TableActor {
     /// Refuses a seat that does not exist or is taken.
     pub(super) fn check_free(&self, seat: Seat) -> Result<(), TableError> {
         let state = self
+            .seating
             .seats
             .get(seat.index())
             .ok_or(TableError::NoSuchSeat(seat))?;
@@ -104,22 +179,27 @@ impl TableActor {
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
-                if closed(&self.seats[seat.index()]) {
+                if closed(&self.seating.seats[seat.index()]) {
                     return Err(TableError::SeatClosed(seat));
                 }
                 seat.index()
             }
-            None => match self.seats.iter().position(|s| !s.is_taken() && !closed(s)) {
+            None => match self
+                .seating
+                .seats
+                .iter()
+                .position(|s| !s.is_taken() && !closed(s))
+            {
                 Some(index) => index,
                 None => {
-                    let closed = self.seats.iter().position(closed);
+                    let closed = self.seating.seats.iter().position(closed);
                     return Err(closed.map_or(TableError::TableFull, |i| {
                         TableError::SeatClosed(Seat(i as u8))
                     }));
                 }
             },
         };
-        let state = &mut self.seats[index];
+        let state = &mut self.seating.seats[index];
         state.occupant = if request.bot || request.account.is_some() {
             Occupant::RemoteBot
         } else {
@@ -133,9 +213,13 @@ impl TableActor {
     }
 
     /// Adds a spectator, unless the table has as many as it may.
-    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<(), TableError> {
-        if self.spectators.len() >= self.max_spectators {
-            return Err(TableError::TooManySpectators(self.max_spectators));
+    pub(super) fn handle_watch(
+        &mut self,
+        changes: &mut Changes,
+        conn: Conn,
+    ) -> Result<(), TableError> {
+        if self.seating.spectators.len() >= self.seating.max_spectators {
+            return Err(TableError::TooManySpectators(self.seating.max_spectators));
         }
         self.outbox.queue_msg(
             &conn,
@@ -149,19 +233,19 @@ impl TableActor {
                 name: None,
             },
         );
-        self.spectators.push(conn.clone());
-        self.dirty = true;
-        self.flush_table();
+        self.seating.spectators.push(conn.clone());
+        changes.table = true;
+        self.flush_table(changes);
         self.send_snapshot(&conn, None);
-        self.send_recent_chat(&conn);
+        self.send_recent_chat(changes, &conn);
         Ok(())
     }
 
     /// A newcomer's first picture of the game, if one is being played.
     fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
-        if let Some(game) = &self.game {
+        if let Some(game) = &self.play.game {
             let state = ServerMsg::State {
-                seq: self.seq,
+                seq: self.play.seq,
                 view: Box::new(PlayerView::of(game, viewer)),
             };
             self.outbox.queue_msg(conn, &state);
@@ -169,21 +253,21 @@ impl TableActor {
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn handle_disconnect(&mut self, conn: ConnId) {
-        self.key_hosts.retain(|&c| c != conn);
-        match self.role_of(conn) {
+    pub(super) fn handle_disconnect(&mut self, changes: &mut Changes, conn: ConnId) {
+        self.hosting.forget(conn);
+        match self.seating.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.table_options.grace_ms);
-                let state = &mut self.seats[seat.index()];
+                let state = &mut self.seating.seats[seat.index()];
                 state.conn = None;
                 state.grace_deadline = Some(Instant::now() + grace);
-                self.awaiting.remove(seat);
-                self.dirty = true;
+                self.play.awaiting.remove(seat);
+                changes.table = true;
                 tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
             }
             Some(Role::Spectator) => {
-                self.spectators.retain(|c| c.id != conn);
-                self.dirty = true;
+                self.seating.spectators.retain(|c| c.id != conn);
+                changes.table = true;
             }
             None => {}
         }
@@ -191,10 +275,10 @@ impl TableActor {
 
     /// Empties a seat for good (its token stops working) and returns its connection: during a
     /// match the stand-in keeps playing it until someone sits down.
-    pub(super) fn vacate(&mut self, seat: Seat) -> Option<Conn> {
-        let state = &mut self.seats[seat.index()];
+    pub(super) fn vacate(&mut self, changes: &mut Changes, seat: Seat) -> Option<Conn> {
+        let state = &mut self.seating.seats[seat.index()];
         let conn = state.conn.take();
-        if self.status == TableStatus::Playing {
+        if self.play.status == TableStatus::Playing {
             // The match goes on: a built-in bot keeps the seat until someone sits.
             state.occupant = Occupant::Empty;
             state.name = None;
@@ -208,28 +292,28 @@ impl TableActor {
         } else {
             state.clear();
         }
-        self.awaiting.remove(seat);
-        self.hand_on_host(seat);
-        self.dirty = true;
+        self.play.awaiting.remove(seat);
+        changes.table |= self.hosting.seat_given_up(seat, &self.seating.seats);
+        changes.table = true;
         conn
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) {
-        self.key_hosts.retain(|&c| c != conn);
+    pub(super) fn handle_leave(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
+        self.hosting.forget(conn);
         let conn = match role {
-            Role::Seat(seat) => self.vacate(seat),
+            Role::Seat(seat) => self.vacate(changes, seat),
             Role::Spectator => {
-                let index = self.spectators.iter().position(|c| c.id == conn);
-                index.map(|i| self.spectators.swap_remove(i))
+                let index = self.seating.spectators.iter().position(|c| c.id == conn);
+                index.map(|i| self.seating.spectators.swap_remove(i))
             }
         };
-        self.dirty = true;
+        changes.table = true;
         if let Some(conn) = conn {
             self.outbox.queue_msg(
                 &conn,
                 &ServerMsg::Table {
-                    seq: self.seq,
+                    seq: self.play.seq,
                     table: self.table_info(),
                 },
             );

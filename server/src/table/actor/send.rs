@@ -9,7 +9,7 @@ use parlor_shared::{Event, Seat};
 use crate::conn::{ConnId, Frame};
 use crate::conn::{frame, frame_with};
 
-use super::TableActor;
+use super::{Changes, TableActor};
 
 /// An event's frames by the `prev` they carry, kept on the stack: nearly every recipient has
 /// the same `prev` (a spectator or a seat that missed a private event may differ), and a list
@@ -44,9 +44,14 @@ impl TableActor {
     /// move. Everyone else's copy may wait a little for the frames after it
     /// ([`crate::conn::Conn::send_lazy`]): a seat waiting for its turn then gets the moves
     /// before it in one or two writes instead of one each.
-    pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) {
-        self.seq += 1;
-        let seq = self.seq;
+    pub(super) fn broadcast_event(
+        &mut self,
+        changes: &mut Changes,
+        event: Event,
+        answering: Option<Seat>,
+    ) {
+        self.play.seq += 1;
+        let seq = self.play.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
         let mut encoded = EncodedByPrev::default();
         let mut encode = |prev: u64, event: &Event| -> Frame {
@@ -58,7 +63,7 @@ impl TableActor {
                 })
             })
         };
-        for (i, state) in self.seats.iter_mut().enumerate() {
+        for (i, state) in self.seating.seats.iter_mut().enumerate() {
             if !event.visible_to(Some(Seat(i as u8))) {
                 continue;
             }
@@ -71,80 +76,81 @@ impl TableActor {
                 self.outbox.queue_lazy(conn, frame)
             };
             if !queued {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
         if event.visible_to(None) {
-            let prev = std::mem::replace(&mut self.last_public_event, seq);
-            for conn in &self.spectators {
+            let prev = std::mem::replace(&mut self.play.last_public_event, seq);
+            for conn in &self.seating.spectators {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
     }
 
     /// Sends every connection its own snapshot.
-    pub(super) fn send_states(&mut self) {
-        let Some(game) = &self.game else { return };
-        for (i, state) in self.seats.iter().enumerate() {
+    pub(super) fn send_states(&mut self, changes: &mut Changes) {
+        let Some(game) = &self.play.game else { return };
+        for (i, state) in self.seating.seats.iter().enumerate() {
             if let Some(conn) = &state.conn {
                 let msg = ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(self.sheet.view(game, Some(Seat(i as u8)))),
+                    seq: self.play.seq,
+                    view: Box::new(self.play.sheet.view(game, Some(Seat(i as u8)))),
                 };
-                let frame = frame_with(&msg, Some(&mut self.view_cache));
+                let frame = frame_with(&msg, Some(&mut self.play.view_cache));
                 if !self.outbox.queue(conn, frame) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
-        if !self.spectators.is_empty() {
+        if !self.seating.spectators.is_empty() {
             let public = frame_with(
                 &ServerMsg::State {
-                    seq: self.seq,
-                    view: Box::new(self.sheet.view(game, None)),
+                    seq: self.play.seq,
+                    view: Box::new(self.play.sheet.view(game, None)),
                 },
-                Some(&mut self.view_cache),
+                Some(&mut self.play.view_cache),
             );
-            for conn in &self.spectators {
+            for conn in &self.seating.spectators {
                 if !self.outbox.queue(conn, public.clone()) {
-                    self.dropped.push(conn.id);
+                    changes.dropped.push(conn.id);
                 }
             }
         }
     }
 
     /// When seats or status changed: publish to the lobby and send `table` to everyone.
-    pub(super) fn flush_table(&mut self) {
-        if !self.dirty {
+    pub(super) fn flush_table(&mut self, changes: &mut Changes) {
+        if !std::mem::take(&mut changes.table) {
             return;
         }
-        self.dirty = false;
         if self.outbox.is_durable() {
-            self.outbox
-                .record_state(self.status, self.stored_host(), self.seat_rows());
+            self.outbox.record_state(
+                self.play.status,
+                self.hosting.stored(),
+                self.seating.seat_rows(),
+            );
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
-            seq: self.seq,
+            seq: self.play.seq,
             table: info.clone(),
         });
         self.info.send_replace(info);
-        let conns = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in conns.chain(&self.spectators) {
+        for conn in self.seating.connected() {
             if !self.outbox.queue(conn, msg.clone()) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
     }
 
     /// Sends one message to one connection of this table.
-    pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) {
-        if let Some(conn) = self.conn_of(id).cloned()
+    pub(super) fn send_to(&mut self, changes: &mut Changes, id: ConnId, msg: &ServerMsg) {
+        if let Some(conn) = self.seating.conn_of(id).cloned()
             && !self.outbox.queue_msg(&conn, msg)
         {
-            self.dropped.push(id);
+            changes.dropped.push(id);
         }
     }
 }

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::ReusableBoxFuture;
 
-use super::TableActor;
+use super::{Changes, TableActor};
 use crate::conn::frame;
 use crate::store::SharedLog;
 use crate::table::{TableError, TableMsg};
@@ -106,13 +106,15 @@ async fn next_change(mut rx: watch::Receiver<bool>) -> Changed {
 
 impl TableActor {
     /// Follows the store's flag: pauses or resumes, telling everyone at the table.
-    pub(super) fn storage_changed(&mut self, saving: bool) {
+    pub(super) fn storage_changed(&mut self, saving: bool) -> Changes {
+        let mut changes = Changes::default();
         let now = Instant::now();
         match (saving, self.pause.since) {
             (false, None) => {
                 tracing::warn!(table = %crate::store::log_tag(&self.id), "the store cannot write: the table pauses");
                 self.pause.since = Some(now);
                 self.tell_everyone(
+                    &mut changes,
                     false,
                     "The server cannot save the game right now, so the table is paused. \
                      Play resumes by itself as soon as it can; nothing is lost.",
@@ -122,16 +124,25 @@ impl TableActor {
                 tracing::info!(table = %crate::store::log_tag(&self.id), "the store writes again: the table resumes");
                 self.pause.since = None;
                 self.move_clocks_on(now - since);
-                self.tell_everyone(true, "The server can save again: play resumes.");
-                self.prompt_again();
+                self.tell_everyone(
+                    &mut changes,
+                    true,
+                    "The server can save again: play resumes.",
+                );
+                self.prompt_again(&mut changes);
             }
             _ => {}
         }
+        changes
     }
 
     /// Refuses `msg` while paused (at once, not behind unstored output); gives it back
     /// otherwise. A connection going away is always handled.
-    pub(super) fn refuse_while_paused(&mut self, msg: TableMsg) -> Option<TableMsg> {
+    pub(super) fn refuse_while_paused(
+        &mut self,
+        changes: &mut Changes,
+        msg: TableMsg,
+    ) -> Option<TableMsg> {
         if !self.pause.is_paused() {
             return Some(msg);
         }
@@ -142,10 +153,10 @@ impl TableActor {
                 let _ = reply.send(false);
             }
             TableMsg::Request { conn, .. } => {
-                if let Some(c) = self.conn_of(conn)
+                if let Some(c) = self.seating.conn_of(conn)
                     && !c.send(refusal)
                 {
-                    self.dropped.push(conn);
+                    changes.dropped.push(conn);
                 }
             }
             TableMsg::Admin { reply, .. } => {
@@ -160,15 +171,14 @@ impl TableActor {
     }
 
     /// Sends `storage` to every connection at the table, at once.
-    fn tell_everyone(&mut self, saving: bool, message: &str) {
+    fn tell_everyone(&mut self, changes: &mut Changes, saving: bool, message: &str) {
         let msg = frame(&ServerMsg::Storage {
             saving,
             message: message.to_string(),
         });
-        let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
-        for conn in seated.chain(&self.spectators) {
+        for conn in self.seating.connected() {
             if !conn.send(msg.clone()) {
-                self.dropped.push(conn.id);
+                changes.dropped.push(conn.id);
             }
         }
     }
@@ -176,20 +186,20 @@ impl TableActor {
     /// Asks every seat whose turn it is again (the same prompt, same `seq`, the time left on
     /// its clock): an answer sent during a pause was refused, or another seat's move made
     /// the prompt stale.
-    pub(super) fn prompt_again(&mut self) {
-        for seat in self.awaiting.iter() {
-            let Some(conn) = self.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+    pub(super) fn prompt_again(&mut self, changes: &mut Changes) {
+        for seat in self.play.awaiting.iter() {
+            let Some(conn) = self.seating.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
                 continue;
             };
             if let Some(prompt) = self.prompt_with_time_left(seat) {
-                self.send_to(conn, &prompt);
+                self.send_to(changes, conn, &prompt);
             }
         }
     }
 
     /// Gives back the time a pause took: no clock ran while nobody could play.
     fn move_clocks_on(&mut self, by: Duration) {
-        for seat in &mut self.seats {
+        for seat in &mut self.seating.seats {
             for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
                 .into_iter()
                 .flatten()
@@ -197,16 +207,9 @@ impl TableActor {
                 *at += by;
             }
         }
-        if let Some(at) = &mut self.bot_due {
-            *at += by;
-        }
-        if let Some(at) = &mut self.idle_deadline {
-            *at += by;
-        }
-        if let Some(thought) = &mut self.thought {
+        if let Some(thought) = &mut self.bots.thought {
             thought.deadline += by;
         }
-        // The timer is set again from the moved deadlines.
-        self.timer_at = None;
+        self.clock.move_on(by);
     }
 }

@@ -1,0 +1,123 @@
+//! The table's clock: its one timer, and the deadlines that belong to the table itself
+//! (closing once nobody is there, pacing the next bot). Seats keep their own deadlines and a
+//! thought its own; the loop sets the timer to the earliest of them all.
+
+use std::pin::Pin;
+use std::time::Duration;
+
+use tokio::time::{Instant, Sleep, sleep_until};
+
+/// The timer and the table's own deadlines.
+pub(super) struct Clock {
+    /// The one timer, set to the earliest deadline.
+    timer: Pin<Box<Sleep>>,
+    /// The deadline the timer is set to, if armed: never later than the earliest deadline
+    /// (it may be earlier; it then goes off with nothing due and is set again).
+    timer_at: Option<Instant>,
+    /// When the table closes if still nobody is connected.
+    idle_deadline: Option<Instant>,
+    /// When the next built-in bot move is due (only with a bot delay).
+    bot_due: Option<Instant>,
+    /// How long the table lives with nobody connected.
+    idle_ttl: Duration,
+    /// How long it lives with nobody connected while nobody has ever sat at it.
+    unsat_ttl: Duration,
+}
+
+impl Clock {
+    /// A clock with nothing due.
+    pub(super) fn new(idle_ttl: Duration, unsat_ttl: Duration) -> Clock {
+        Clock {
+            timer: Box::pin(sleep_until(Instant::now())),
+            timer_at: None,
+            idle_deadline: None,
+            bot_due: None,
+            idle_ttl,
+            unsat_ttl,
+        }
+    }
+
+    /// True while the timer is set.
+    pub(super) fn is_armed(&self) -> bool {
+        self.timer_at.is_some()
+    }
+
+    /// Goes off when the timer does; it is then unset until [`Clock::set`]. Cancel-safe.
+    pub(super) async fn rings(&mut self) {
+        self.timer.as_mut().await;
+        self.timer_at = None;
+    }
+
+    /// True once the table has been empty for its whole time to live.
+    pub(super) fn idle_over(&self, now: Instant) -> bool {
+        self.idle_deadline.is_some_and(|at| at <= now)
+    }
+
+    /// True once the paced bot's delay is over (the deadline is then used up).
+    pub(super) fn take_bot_due(&mut self, now: Instant) -> bool {
+        let due = self.bot_due.is_some_and(|at| at <= now);
+        if due {
+            self.bot_due = None;
+        }
+        due
+    }
+
+    /// Starts the bot's delay when a bot waits for pacing (`delay`), unless it runs already;
+    /// forgets it when none waits.
+    pub(super) fn pace_bot(&mut self, delay: Option<Duration>, now: Instant) {
+        match delay {
+            Some(delay) => {
+                self.bot_due.get_or_insert(now + delay);
+            }
+            None => self.bot_due = None,
+        }
+    }
+
+    /// Starts the idle countdown when the table is `empty` (unless it runs already), shorter
+    /// for a table nobody ever sat at; stops it when someone is there.
+    pub(super) fn count_idle(&mut self, empty: bool, ever_seated: bool, now: Instant) {
+        if empty {
+            let ttl = if ever_seated {
+                self.idle_ttl
+            } else {
+                self.unsat_ttl.min(self.idle_ttl)
+            };
+            self.idle_deadline.get_or_insert(now + ttl);
+        } else {
+            self.idle_deadline = None;
+        }
+    }
+
+    /// The table's own deadlines.
+    pub(super) fn deadlines(&self) -> [Option<Instant>; 2] {
+        [self.bot_due, self.idle_deadline]
+    }
+
+    /// Sets the timer for `next`, the earliest deadline of all.
+    ///
+    /// The timer is set again only for an earlier deadline. Each prompt to a remote bot
+    /// starts a clock later than the one before it, so a table in play would otherwise move
+    /// its timer at every move; one that goes off early finds nothing due, and the next call
+    /// sets it for what is next.
+    pub(super) fn set(&mut self, next: Option<Instant>) {
+        match (next, self.timer_at) {
+            (None, _) => self.timer_at = None,
+            (Some(at), Some(armed)) if armed <= at => {}
+            (Some(at), _) => {
+                self.timer.as_mut().reset(at);
+                self.timer_at = Some(at);
+            }
+        }
+    }
+
+    /// Gives back the time a pause took; the timer is set again from the moved deadlines.
+    pub(super) fn move_on(&mut self, by: Duration) {
+        for at in [&mut self.bot_due, &mut self.idle_deadline]
+            .into_iter()
+            .flatten()
+        {
+            *at += by;
+        }
+        self.timer_at = None;
+    }
+}
