@@ -360,7 +360,7 @@ class ShownHand(_ShownHandRequired):
 
 
 _BridgeViewRequired = TypedDict('_BridgeViewRequired', {'board': int, 'vulnerability': 'Vulnerability'})
-_BridgeViewOptional = TypedDict('_BridgeViewOptional', {'claim': Optional['ClaimView'], 'contract': Optional['Contract'], 'dummy': Optional['ShownHand']}, total=False)
+_BridgeViewOptional = TypedDict('_BridgeViewOptional', {'claim': Optional['ClaimView'], 'claims_rejected': int, 'contract': Optional['Contract'], 'dummy': Optional['ShownHand']}, total=False)
 
 class BridgeView(_BridgeViewRequired, _BridgeViewOptional):
     """A board of Bridge as everyone at the table sees it."""
