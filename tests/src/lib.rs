@@ -8,7 +8,7 @@ use futures_util::future::select_all;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::{AppState, Config, serve};
 use parlor_shared::bots::RandomBot;
-use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
 use parlor_shared::{Action, Event, Legal, Seat};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -307,6 +307,26 @@ impl WsClient {
             ServerMsg::Welcome { host, .. } => host,
             other => panic!("expected welcome, got {other:?}"),
         }
+    }
+
+    /// As the host, puts built-in bots of `strategies` in seats 1, 2, ..., waits until the
+    /// table shows them all seated and starts the match.
+    pub async fn seat_bots_and_start(&mut self, strategies: &[&str]) {
+        for (i, strategy) in strategies.iter().enumerate() {
+            let seat = Seat(u8::try_from(i + 1).expect("a seat"));
+            self.send(&ClientMsg::AddBot {
+                seat,
+                strategy: (*strategy).into(),
+            })
+            .await;
+        }
+        let seated = strategies.len() + 1;
+        self.recv_until(|m| {
+            matches!(m, ServerMsg::Table { table, .. }
+                if table.seats[1..seated].iter().all(|s| s.occupant == Occupant::Bot))
+        })
+        .await;
+        self.send(&ClientMsg::Start {}).await;
     }
 
     /// Asks for a snapshot and returns the `state` frame's JSON as sent. A prompt read before

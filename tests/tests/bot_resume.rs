@@ -7,8 +7,8 @@ mod support;
 
 use std::net::SocketAddr;
 
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
-use parlor_shared::{Event, Seat};
+use parlor_shared::Event;
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http};
 use serde_json::json;
 use support::{Backend, Storage, all_hands, play_moves};
@@ -26,21 +26,7 @@ async fn table_with_bots(addr: SocketAddr) -> (String, WsClient) {
     let id = reply["id"].as_str().expect("an id").to_string();
     let mut person = WsClient::connect(addr).await;
     assert!(person.join(&id, "Ann").await);
-    for (i, strategy) in BOTS.iter().enumerate() {
-        person
-            .send(&ClientMsg::AddBot {
-                seat: Seat(i as u8 + 1),
-                strategy: (*strategy).into(),
-            })
-            .await;
-    }
-    person
-        .recv_until(|m| {
-            matches!(m, ServerMsg::Table { table, .. }
-                if table.seats.iter().skip(1).all(|s| s.occupant == Occupant::Bot))
-        })
-        .await;
-    person.send(&ClientMsg::Start {}).await;
+    person.seat_bots_and_start(&BOTS).await;
     (id, person)
 }
 

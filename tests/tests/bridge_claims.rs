@@ -3,7 +3,7 @@
 //! wanted) must be asked for its card when its turn comes. A claim both accept ends the board;
 //! the defender answering second is sent its prompt again once the first accepted.
 
-use parlor_shared::protocol::{ClientMsg, Occupant, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_shared::rules::Call;
 use parlor_shared::{Action, Event, Legal, Seat};
 use parlor_tests::{Rng, TestServer, next_any, random_move, seat_players, start};
@@ -167,21 +167,9 @@ async fn a_bot_declarer_claims_once_a_board_and_plays_on_after_a_rejection() {
     let mut person = server.client().await;
     assert!(person.join(&id, "Ann").await);
     assert_eq!(person.seat, Some(Seat(0)), "the person defends as North");
-    for seat in 1..4 {
-        person
-            .send(&ClientMsg::AddBot {
-                seat: Seat(seat),
-                strategy: "heuristic".into(),
-            })
-            .await;
-    }
     person
-        .recv_until(|m| {
-            matches!(m, ServerMsg::Table { table, .. }
-                if table.seats.iter().skip(1).all(|s| s.occupant == Occupant::Bot))
-        })
+        .seat_bots_and_start(&["heuristic", "heuristic", "heuristic"])
         .await;
-    person.send(&ClientMsg::Start {}).await;
     let mut rng = Rng::new(1);
     let (mut claims, mut tricks_after_rejection, mut rejected) = (0, 0, false);
     let mut answered = None;

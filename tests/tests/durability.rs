@@ -189,18 +189,9 @@ async fn built_in_bots_come_back_after_a_crash_and_play_on_as_before(backend: Ba
         let id = reply["id"].as_str().expect("an id").to_string();
         let mut person = WsClient::connect(addr).await;
         assert!(person.join(&id, "Ann").await);
-        for seat in 1..4u8 {
-            person
-                .send(&ClientMsg::AddBot {
-                    seat: Seat(seat),
-                    strategy: "heuristic".into(),
-                })
-                .await;
-        }
         person
-            .recv_until(|m| matches!(m, ServerMsg::Table { table, .. } if table.seats[3].occupant == parlor_shared::protocol::Occupant::Bot))
+            .seat_bots_and_start(&["heuristic", "heuristic", "heuristic"])
             .await;
-        person.send(&ClientMsg::Start {}).await;
         (id, person)
     }
     /// Plays `moves` moves for the person, then waits for its next turn (the table is still).

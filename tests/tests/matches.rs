@@ -12,14 +12,7 @@ use serde_json::json;
 
 /// Fills seats 1 to 3 with random built-in bots and starts the match (`host` hosts).
 async fn add_random_bots_and_start(host: &mut WsClient) {
-    for seat in 1..4u8 {
-        host.send(&ClientMsg::AddBot {
-            seat: Seat(seat),
-            strategy: "random".into(),
-        })
-        .await;
-    }
-    host.send(&ClientMsg::Start {}).await;
+    host.seat_bots_and_start(&["random"; 3]).await;
 }
 
 /// A remote program hosting a one-hand whist match against three random bots, with 2 s a
