@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { screenshot, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
-import { createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
+import { createByApi, twoPeopleAndComputers, until } from './lib/play.js';
 
 let browser;
 let server;
@@ -128,17 +128,10 @@ test('a board of bridge: South declares on a phone with the bidding box, plays d
   const created = await createByApi(server.url, {
     variant: 'bridge', options: { hands: 4 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 7,
   });
-  const northCtx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const southCtx = await browser.newContext({ viewport: { width: 320, height: 568 } });
-  const north = await northCtx.newPage();
-  const south = await southCtx.newPage();
-  const errors = [];
-  for (const p of [north, south]) p.on('pageerror', (e) => errors.push(e.message));
-  await sitByInvite(north, `${server.url}${created.invite}`, 'Nora', 0);
-  await sitByInvite(south, `${server.url}${created.invite}`, 'Sam', 2);
-  await fillWithBots(north, 'heuristic');
-  await startMatch(north);
-  await south.locator('.felt').waitFor();
+  const { pages: [north, south], errors } = await twoPeopleAndComputers(browser, server.url, created, [
+    { name: 'Nora', seat: 0, viewport: { width: 1366, height: 768 } },
+    { name: 'Sam', seat: 2, viewport: { width: 320, height: 568 } },
+  ]);
 
   // The board and who is vulnerable, on both pages.
   for (const p of [north, south]) {
@@ -332,8 +325,7 @@ test('a board of bridge: South declares on a phone with the bidding box, plays d
     assert.equal(await p.locator('#dummy-cards').count(), 0, 'no dummy at the next board’s auction');
   }
   assert.deepEqual(errors, []);
-  await northCtx.close();
-  await southCtx.close();
+  for (const p of [north, south]) await p.context().close();
 });
 
 /** Plays one card: dummy's when the prompt asks declarer for dummy's, else the own hand's. */
@@ -351,17 +343,10 @@ test('a claim answered in the browser: North declares and claims, the computer W
   const created = await createByApi(server.url, {
     variant: 'bridge', options: { hands: 4 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 11,
   });
-  const northCtx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const eastCtx = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const north = await northCtx.newPage();
-  const east = await eastCtx.newPage();
-  const errors = [];
-  for (const p of [north, east]) p.on('pageerror', (e) => errors.push(e.message));
-  await sitByInvite(north, `${server.url}${created.invite}`, 'Nora', 0);
-  await sitByInvite(east, `${server.url}${created.invite}`, 'Eve', 1);
-  await fillWithBots(north, 'heuristic');
-  await startMatch(north);
-  await east.locator('.felt').waitFor();
+  const { pages: [north, east], errors } = await twoPeopleAndComputers(browser, server.url, created, [
+    { name: 'Nora', seat: 0, viewport: { width: 1366, height: 768 } },
+    { name: 'Eve', seat: 1, viewport: { width: 390, height: 844 } },
+  ]);
 
   // North deals board 1 and opens in no trump (so declares it); East passes throughout.
   await until(async () => {
@@ -444,6 +429,5 @@ test('a claim answered in the browser: North declares and claims, the computer W
   assert.match(await row.locator('td').nth(0).locator('.contract-line').textContent(), /NT by North \(Nora\)/);
   assert.equal(Number(await row.locator('td').nth(0).locator('.outcome').getAttribute('data-tricks')), line.board.declarer_tricks);
   assert.deepEqual(errors, []);
-  await northCtx.close();
-  await eastCtx.close();
+  for (const p of [north, east]) await p.context().close();
 });

@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
-import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, until } from './lib/play.js';
+import { actOnce, createByApi, fillWithBots, sitByInvite, startMatch, twoPeopleAndComputers, until } from './lib/play.js';
 import { MATRIX, resizeTo } from './lib/sizes.js';
 
 let browser;
@@ -375,17 +375,10 @@ test('bridge: the hand, the bidding box and a long auction fit at every size; de
   const created = await createByApi(server.url, {
     variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 1 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
   });
-  const southCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const northCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const south = await southCtx.newPage();
-  const north = await northCtx.newPage();
-  const errors = [];
-  for (const p of [south, north]) p.on('pageerror', (e) => errors.push(e.message));
-  await sitByInvite(north, `${server.url}${created.invite}`, 'Nora', 0);
-  await sitByInvite(south, `${server.url}${created.invite}`, 'Grandma Josephine Wilhelmina', 2);
-  await fillWithBots(north, 'heuristic');
-  await startMatch(north);
-  await south.locator('.felt').waitFor();
+  const { pages: [north, south], errors } = await twoPeopleAndComputers(browser, server.url, created, [
+    { name: 'Nora', seat: 0, viewport: { width: 1280, height: 800 } },
+    { name: 'Grandma Josephine Wilhelmina', seat: 2, viewport: { width: 1280, height: 800 } },
+  ]);
   const legalOf = (p) => p.evaluate(() => window.__parlor?.view?.legal?.type);
   // South bids up the suits, North answers, the computers (with little) pass: a long auction.
   // South names no trump first, then bids the grand slam in it and declares.
@@ -420,8 +413,7 @@ test('bridge: the hand, the bidding box and a long auction fit at every size; de
   }), 20000, 'South’s own turn');
   await checkSizes(south, 'declarer', 13, 'bridge', MATRIX, 12);
   assert.deepEqual(errors, []);
-  await southCtx.close();
-  await northCtx.close();
+  for (const p of [south, north]) await p.context().close();
 });
 
 test('bridge: a defender’s hand, dummy’s cards beside the table and the trick fit at every size', async () => {

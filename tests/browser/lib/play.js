@@ -66,6 +66,30 @@ export async function startMatch(page) {
   await page.locator('.felt').waitFor();
 }
 
+/**
+ * Two people at a table made by `created`: the host sits first, then the guest, each on a page
+ * of its own with its own viewport; computers of `strategy` fill the rest and the host starts.
+ * Script errors of both pages are collected in `errors`.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url the server's address
+ * @param {{ invite: string }} created
+ * @param {{ name: string, seat: number, viewport: { width: number, height: number } }[]} people host first
+ */
+export async function twoPeopleAndComputers(browser, url, created, people, strategy = 'heuristic') {
+  const errors = [];
+  const pages = [];
+  for (const person of people) {
+    const page = await (await browser.newContext({ viewport: person.viewport })).newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await sitByInvite(page, `${url}${created.invite}`, person.name, person.seat);
+    pages.push(page);
+  }
+  await fillWithBots(pages[0], strategy);
+  await startMatch(pages[0]);
+  await pages[1].locator('.felt').waitFor();
+  return { pages, errors };
+}
+
 /** The cards in the hand shown on the page, in order. */
 export async function handCards(page) {
   return page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.dataset.card));
