@@ -344,19 +344,23 @@ impl Cluster {
         self.inner.draining.load(Ordering::Relaxed)
     }
 
-    /// Renews, watches and adopts every third of a lease until `shutdown`.
+    /// Renews, watches and adopts every third of a lease until `shutdown`. Rounds start on a
+    /// fixed beat, so a slow round (a busy machine, many tables adopted) delays the next
+    /// renewal by what it overran, not by its whole length.
     pub async fn run(self, lobby: Lobby, store: SharedStore, shutdown: CancellationToken) {
-        let every = self.lease() / 3;
+        let mut beat = tokio::time::interval(self.lease() / 3);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            if let Err(err) = self.round(&lobby, &store).await {
-                tracing::warn!(%err, node = %self.node(), "cluster round failed; trying again");
-            }
             tokio::select! {
+                biased;
                 () = shutdown.cancelled() => {
                     self.drain().await;
                     return;
                 }
-                () = tokio::time::sleep(every) => {}
+                _ = beat.tick() => {}
+            }
+            if let Err(err) = self.round(&lobby, &store).await {
+                tracing::warn!(%err, node = %self.node(), "cluster round failed; trying again");
             }
         }
     }
