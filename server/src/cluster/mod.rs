@@ -344,19 +344,23 @@ impl Cluster {
         self.inner.draining.load(Ordering::Relaxed)
     }
 
-    /// Renews, watches and adopts every third of a lease until `shutdown`.
+    /// Renews, watches and adopts every third of a lease until `shutdown`. Rounds start on a
+    /// fixed beat, so a slow round (a busy machine, many tables adopted) delays the next
+    /// renewal by what it overran, not by its whole length.
     pub async fn run(self, lobby: Lobby, store: SharedStore, shutdown: CancellationToken) {
-        let every = self.lease() / 3;
+        let mut beat = tokio::time::interval(self.lease() / 3);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            if let Err(err) = self.round(&lobby, &store).await {
-                tracing::warn!(%err, node = %self.node(), "cluster round failed; trying again");
-            }
             tokio::select! {
+                biased;
                 () = shutdown.cancelled() => {
                     self.drain().await;
                     return;
                 }
-                () = tokio::time::sleep(every) => {}
+                _ = beat.tick() => {}
+            }
+            if let Err(err) = self.round(&lobby, &store).await {
+                tracing::warn!(%err, node = %self.node(), "cluster round failed; trying again");
             }
         }
     }
@@ -376,7 +380,8 @@ impl Cluster {
         .await?;
         let renewed = leases::renew(&db, self.node(), self.lease()).await?;
         self.inner.placed.lock().expect("lock").clear();
-        self.inner.renewals.fetch_add(1, Ordering::Relaxed);
+        // Numbers the rounds in the adoptions' log lines: what one round adopted shows there.
+        let round = self.inner.renewals.fetch_add(1, Ordering::Relaxed) + 1;
         metrics::counter!("parlor_cluster_lease_renewals_total").increment(1);
         tracing::debug!(node = %self.node(), leases = renewed.len(), "leases renewed");
         let due = std::mem::take(&mut *self.inner.to_hand_off.lock().expect("lock"));
@@ -412,12 +417,13 @@ impl Cluster {
                     continue;
                 }
             };
-            self.adopt(&db, lobby, store, &table, epoch).await;
+            self.adopt(&db, lobby, store, &table, epoch, round).await;
         }
         Ok(())
     }
 
-    /// Brings a table this node has just taken the lease of back from its log.
+    /// Brings a table this node has just taken the lease of back from its log, in round
+    /// number `round` of this node.
     async fn adopt(
         &self,
         db: &Client,
@@ -425,6 +431,7 @@ impl Cluster {
         store: &SharedStore,
         table: &str,
         epoch: i64,
+        round: u64,
     ) {
         self.inner.fence.hold(table, epoch);
         let log = match store.table_log(table).await {
@@ -450,7 +457,7 @@ impl Cluster {
             crate::lobby::RestoreOutcome::Open => {
                 self.inner.adoptions.fetch_add(1, Ordering::Relaxed);
                 metrics::counter!("parlor_cluster_adoptions_total").increment(1);
-                tracing::info!(table = %crate::store::log_tag(table), node = %self.node(), epoch, "table adopted");
+                tracing::info!(table = %crate::store::log_tag(table), node = %self.node(), epoch, round, "table adopted");
             }
             crate::lobby::RestoreOutcome::Forgotten | crate::lobby::RestoreOutcome::Skipped => {
                 self.inner.fence.drop_lease(table);
