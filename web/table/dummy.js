@@ -178,15 +178,22 @@ export function claimAnswerButtons(v, actions) {
 
 /**
  * The pending claim in the middle of the table: who claims what, who accepted, and declarer's
- * faced cards for those who see them nowhere else (declarer holds them). The defender asked
- * reads all of it in the answer box under the hand instead: the middle keeps its room for the
- * trick.
+ * faced cards, for those who see them nowhere else. Declarer reads the claim under the hand,
+ * where it was made (`claimStatus`), and the defender asked reads all of it in the answer box
+ * there: the middle keeps its room for the trick, which a phone has little of.
  * @param {TableState} s @param {PlayerView} v
  */
 export function claimNote(s, v) {
   const claim = v.bridge?.claim;
-  if (!claim || /** @type {any} */ (v.legal).type === 'answer_claim') return null;
+  if (!claim || /** @type {any} */ (v.legal).type === 'answer_claim' || isDeclarer(s, v)) return null;
   return h('div', { class: 'claim-note', id: 'claim-note' },
     h('p', { class: 'trick-caption' }, claimWords(s, v), ' ', claimAnswers(s, claim)),
-    isDeclarer(s, v) ? null : facedCards(claim.cards, 'claim-note-cards'));
+    facedCards(claim.cards, 'claim-note-cards'));
+}
+
+/** Declarer's pending claim under the hand, in place of the claim form: "You claim 13 of the 13 tricks left." @param {TableState} s @param {PlayerView} v */
+export function claimStatus(s, v) {
+  const claim = v.bridge?.claim;
+  if (!claim || !isDeclarer(s, v)) return null;
+  return h('p', { class: 'claim-status', id: 'claim-note' }, claimWords(s, v), ' ', claimAnswers(s, claim));
 }

@@ -10,7 +10,7 @@ import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
 import { biddingBox, focusBiddingBox, isAuctionTable } from './auction.js';
 import { callBox, discardButton, focusCallBox } from './calls.js';
-import { claimAnswerBox, claimAnswerButtons, claimControl, dummyNote, focusDummy, playsDummy } from './dummy.js';
+import { claimAnswerBox, claimAnswerButtons, claimControl, claimStatus, dummyNote, focusDummy, playsDummy } from './dummy.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
 import { directionText, seatName } from './names.js';
@@ -188,6 +188,7 @@ export function handPart(actions) {
           callBox(s, v, actions),
           biddingBox(s, v, actions),
           claimAnswerBox(s, v),
+          claimStatus(s, v),
           dummyNote(s, v),
           blindBox(v, actions),
         ].filter((x) => x !== null),
