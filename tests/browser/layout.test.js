@@ -3,10 +3,10 @@
 // the pass button (or the bid box and its button, or Bridge's bidding box and the auction) and
 // the buttons under the hand are on screen at the top of the page, and so is all of Bridge's
 // dummy; nothing overlaps a name plate, nothing scrolls sideways, and what is tapped is at least
-// 44 px. Real server, seeded tables with computer players in every variant from three seats to
+// 44 px. Each phase is checked at every size before it fails, which names all the sizes that do. Real server, seeded tables with computer players in every variant from three seats to
 // seven (Bridge on a practice deal, with a person as partner for a long auction). Bridge's
-// phases (bidding, declarer, defender, and a claim: declarer's form, a defender's answer, the
-// claim on the table) are checked in English, German, French and right to left.
+// phases (bidding, declarer, defender, and a claim: declarer's form, a defender's answer,
+// declarer waiting on it) are checked in English, German, French and right to left.
 // Screenshots of each size go to artifacts/ (or $PARLOR_SHOTS).
 
 import { test } from 'node:test';
@@ -59,7 +59,7 @@ function measure() {
     dummy: [...document.querySelectorAll('#dummy-cards .dummy-card')].map((el) => ({ card: el.dataset.card, ...box(el) })),
     dummyRanks: [...document.querySelectorAll('#dummy-cards .dummy-card')].map((el) => parseFloat(getComputedStyle(el).fontSize)),
     // Bridge's claim: declarer's form under the hand, a defender's box with Accept and Reject
-    // and declarer's faced cards, and the claim in the middle of the table for everyone.
+    // and declarer's faced cards, and the claim while it waits (under declarer's hand, in the middle for the others).
     claimForm: [...document.querySelectorAll('#claim-form > *')].map((el) => ({ what: `the claim form's ${el.id || el.tagName.toLowerCase()}`, ...box(el) })),
     claimBox: [...document.querySelectorAll('#claim-text, #claim-answers, #claim-cards .dummy-card, #claim-accept, #claim-reject')].filter((el) => el.getClientRects().length > 0)
       .map((el) => ({ what: `the claim box's ${el.id || el.dataset.card}`, ...box(el) })),
@@ -93,70 +93,82 @@ async function checkSizes(page, phase, cards = 13, game = '', sizes = MATRIX, du
   mkdirSync(dir, { recursive: true });
   // A trick just taken stays a moment, then slides away: measure the table after it.
   await page.waitForFunction(() => window.__parlor.trickHold === null, null, { timeout: 10000 });
+  // Every size is checked; what fails is told for all of them at once.
+  const failures = [];
   for (const [width, height] of sizes) {
-    const size = `${width}×${height} (${phase})`;
-    await resizeTo(page, width, height);
-    await page.screenshot({ path: path.join(dir, `layout-${game ? `${game}-` : ''}${phase}-${width}x${height}.png`) });
-    assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
-    const m = await page.evaluate(measure);
-    assert.equal(m.cards.length, cards, `the whole hand is drawn at ${size}`);
-    for (const c of m.cards) onScreen(m, c, `card ${c.card}`, size);
-    if (phase === 'bidding') {
-      // No trick yet: the middle of the table (whose turn, the bids so far) stands for it.
-      assert.equal(m.trick, null, `no empty trick takes room while bidding at ${size}`);
-      m.trick = m.center;
+    try {
+      await checkSize(page, phase, cards, game, dir, width, height, dummy);
+    } catch (e) {
+      failures.push(e instanceof Error ? e.message : String(e));
     }
-    onScreen(m, m.trick, 'the trick', size);
-    for (const c of m.played) onScreen(m, c, 'a card on the table', size);
-    onScreen(m, m.turn, 'whose turn it is', size);
-    // The middle of the table is not drawn over the name plates.
-    const overlaps = (a, b) => a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
-    for (const p of m.plates) {
-      assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}: ${JSON.stringify({ turn: m.turn, trick: m.trick, plate: p })}`);
-      for (const c of m.played) assert.ok(!overlaps(c, p), `a card on the table clears the plates at ${size}: ${JSON.stringify({ card: c, plate: p })}`);
-      if (m.caption) assert.ok(!overlaps(m.caption, p), `who took the trick clears the plates at ${size}`);
-    }
-    m.plates.forEach((p, i) => m.plates.slice(i + 1).forEach((q) => assert.ok(!overlaps(p, q), `the plates do not overlap at ${size}: ${JSON.stringify([p, q])}`)));
-    // The trick is as readable as the hand: a rank of at least 14 px on a card at least 40 px wide.
-    for (const r of m.playedRanks) assert.ok(r >= 14, `a rank on the table is at least 14 px at ${size}: ${r}`);
-    for (const c of m.played) assert.ok(c.w >= 40, `a card on the table is at least 40 px wide at ${size}: ${c.w}`);
-    for (const b of m.actions) onScreen(m, b, `the button ${b.what} under the hand`, size);
-    assert.ok(m.actionRows <= 2, `the buttons under the hand take at most two rows at ${size}: ${m.actionRows}`);
-    if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
-    else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
-    if (phase === 'bidding' && m.biddingBox) {
-      // Bridge: every call and the lowest bids open, and the auction so far, on the screen.
-      assert.ok(m.bridgeCalls.length >= 6, `the bidding box's calls and lowest bids are shown at ${size}: ${m.bridgeCalls.length}`);
-      for (const b of m.bridgeCalls) onScreen(m, b, b.what, size);
-      onScreen(m, m.auction, 'the auction', size);
-      for (const p of m.plates) assert.ok(!overlaps(m.auction, p), `the auction clears the plates at ${size}: ${JSON.stringify({ auction: m.auction, plate: p })}`);
-    } else if (phase === 'bidding') {
-      onScreen(m, m.bid, 'the bid button', size);
-      assert.ok(m.bids.length > 1, `the bid box is shown at ${size}`);
-      for (const b of m.bids) onScreen(m, b, b.what, size);
-    }
-    // Bridge: dummy's cards, all of them on screen and readable, beside the trick, not over it.
-    for (const c of m.dummy) {
-      onScreen(m, c, `dummy's ${c.card}`, size);
-      assert.ok(!overlaps(c, m.trick) && !overlaps(c, m.turn), `dummy's ${c.card} clears the trick and the turn at ${size}: ${JSON.stringify({ card: c, trick: m.trick, turn: m.turn })}`);
-    }
-    for (const r of m.dummyRanks) assert.ok(r >= 14, `a rank of dummy's is at least 14 px at ${size}: ${r}`);
-    // Bridge's claim: what declarer fills in, and what a defender reads and answers, on screen.
-    if (phase === 'claiming') assert.ok(m.claimForm.length >= 4, `the claim form is shown at ${size}`);
-    for (const b of m.claimForm) onScreen(m, b, b.what, size);
-    if (phase === 'answering') assert.ok(m.claimBox.length > 3, `the claim box is shown at ${size}`);
-    for (const b of m.claimBox) onScreen(m, b, b.what, size);
-    for (const r of m.claimRanks) assert.ok(r >= 14, `a rank of declarer's faced cards is at least 14 px at ${size}: ${r}`);
-    if (phase === 'claimed') assert.ok(m.claimNote, `the claim is shown in the middle at ${size}`);
-    if (m.claimNote) {
-      onScreen(m, m.claimNote, 'the claim in the middle', size);
-      for (const p of m.plates) assert.ok(!overlaps(m.claimNote, p), `the claim in the middle clears the plates at ${size}: ${JSON.stringify({ claim: m.claimNote, plate: p })}`);
-      for (const c of m.dummy) assert.ok(!overlaps(c, m.claimNote), `dummy's ${c.card} clears the claim in the middle at ${size}`);
-    }
-    if (dummy !== null) assert.equal(m.dummy.length, dummy, `all of dummy's cards are drawn at ${size}`);
-    for (const t of m.taps) {
-      assert.ok(t.w >= 44 && t.h >= 44, `${t.what} is at least 44×44 px at ${size}: ${Math.round(t.w)}×${Math.round(t.h)}`);
-    }
+  }
+  assert.deepEqual(failures, [], `${phase} fits at every size`);
+}
+
+/** Checks one size, `width`×`height`, of {@link checkSizes}. */
+async function checkSize(page, phase, cards, game, dir, width, height, dummy) {
+  const size = `${width}×${height} (${phase})`;
+  await resizeTo(page, width, height);
+  await page.screenshot({ path: path.join(dir, `layout-${game ? `${game}-` : ''}${phase}-${width}x${height}.png`) });
+  assert.equal(await scrollsSideways(page), false, `nothing scrolls sideways at ${size}`);
+  const m = await page.evaluate(measure);
+  assert.equal(m.cards.length, cards, `the whole hand is drawn at ${size}`);
+  for (const c of m.cards) onScreen(m, c, `card ${c.card}`, size);
+  if (phase === 'bidding') {
+    // No trick yet: the middle of the table (whose turn, the bids so far) stands for it.
+    assert.equal(m.trick, null, `no empty trick takes room while bidding at ${size}`);
+    m.trick = m.center;
+  }
+  onScreen(m, m.trick, 'the trick', size);
+  for (const c of m.played) onScreen(m, c, 'a card on the table', size);
+  onScreen(m, m.turn, 'whose turn it is', size);
+  // The middle of the table is not drawn over the name plates.
+  const overlaps = (a, b) => a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
+  for (const p of m.plates) {
+    assert.ok(!overlaps(m.turn, p) && !overlaps(m.trick, p), `the trick and the turn clear the plates at ${size}: ${JSON.stringify({ turn: m.turn, trick: m.trick, plate: p })}`);
+    for (const c of m.played) assert.ok(!overlaps(c, p), `a card on the table clears the plates at ${size}: ${JSON.stringify({ card: c, plate: p })}`);
+    if (m.caption) assert.ok(!overlaps(m.caption, p), `who took the trick clears the plates at ${size}`);
+  }
+  m.plates.forEach((p, i) => m.plates.slice(i + 1).forEach((q) => assert.ok(!overlaps(p, q), `the plates do not overlap at ${size}: ${JSON.stringify([p, q])}`)));
+  // The trick is as readable as the hand: a rank of at least 14 px on a card at least 40 px wide.
+  for (const r of m.playedRanks) assert.ok(r >= 14, `a rank on the table is at least 14 px at ${size}: ${r}`);
+  for (const c of m.played) assert.ok(c.w >= 40, `a card on the table is at least 40 px wide at ${size}: ${c.w}`);
+  for (const b of m.actions) onScreen(m, b, `the button ${b.what} under the hand`, size);
+  assert.ok(m.actionRows <= 2, `the buttons under the hand take at most two rows at ${size}: ${m.actionRows}`);
+  if (phase === 'passing') onScreen(m, m.pass, 'the pass button', size);
+  else onScreen(m, m.turnPlate, 'the plate of the seat to play', size);
+  if (phase === 'bidding' && m.biddingBox) {
+    // Bridge: every call and the lowest bids open, and the auction so far, on the screen.
+    assert.ok(m.bridgeCalls.length >= 6, `the bidding box's calls and lowest bids are shown at ${size}: ${m.bridgeCalls.length}`);
+    for (const b of m.bridgeCalls) onScreen(m, b, b.what, size);
+    onScreen(m, m.auction, 'the auction', size);
+    for (const p of m.plates) assert.ok(!overlaps(m.auction, p), `the auction clears the plates at ${size}: ${JSON.stringify({ auction: m.auction, plate: p })}`);
+  } else if (phase === 'bidding') {
+    onScreen(m, m.bid, 'the bid button', size);
+    assert.ok(m.bids.length > 1, `the bid box is shown at ${size}`);
+    for (const b of m.bids) onScreen(m, b, b.what, size);
+  }
+  // Bridge: dummy's cards, all of them on screen and readable, beside the trick, not over it.
+  for (const c of m.dummy) {
+    onScreen(m, c, `dummy's ${c.card}`, size);
+    assert.ok(!overlaps(c, m.trick) && !overlaps(c, m.turn), `dummy's ${c.card} clears the trick and the turn at ${size}: ${JSON.stringify({ card: c, trick: m.trick, turn: m.turn })}`);
+  }
+  for (const r of m.dummyRanks) assert.ok(r >= 14, `a rank of dummy's is at least 14 px at ${size}: ${r}`);
+  // Bridge's claim: what declarer fills in, and what a defender reads and answers, on screen.
+  if (phase === 'claiming') assert.ok(m.claimForm.length >= 4, `the claim form is shown at ${size}`);
+  for (const b of m.claimForm) onScreen(m, b, b.what, size);
+  if (phase === 'answering') assert.ok(m.claimBox.length > 3, `the claim box is shown at ${size}`);
+  for (const b of m.claimBox) onScreen(m, b, b.what, size);
+  for (const r of m.claimRanks) assert.ok(r >= 14, `a rank of declarer's faced cards is at least 14 px at ${size}: ${r}`);
+  if (phase === 'claimed') assert.ok(m.claimNote, `the claim is shown at ${size}`);
+  if (m.claimNote) {
+    onScreen(m, m.claimNote, 'the claim', size);
+    for (const p of m.plates) assert.ok(!overlaps(m.claimNote, p), `the claim clears the plates at ${size}: ${JSON.stringify({ claim: m.claimNote, plate: p })}`);
+    for (const c of m.dummy) assert.ok(!overlaps(c, m.claimNote), `dummy's ${c.card} clears the claim at ${size}`);
+  }
+  if (dummy !== null) assert.equal(m.dummy.length, dummy, `all of dummy's cards are drawn at ${size}`);
+  for (const t of m.taps) {
+    assert.ok(t.w >= 44 && t.h >= 44, `${t.what} is at least 44×44 px at ${size}: ${Math.round(t.w)}×${Math.round(t.h)}`);
   }
 }
 
@@ -403,18 +415,11 @@ const BRIDGE_LANGUAGES = [
   { lang: 'rtl', locale: 'en-US', dir: /** @type {'rtl'} */ ('rtl') },
 ];
 
-/**
- * The sizes a claim is checked at. Not yet the phones (320×568, 360×740, 375×667 and the three
- * held sideways): there the claim's words, declarer's faced cards and the answer still push the
- * trick onto the plates or the buttons under the screen's edge.
- */
-const CLAIM_SIZES = MATRIX.filter(([w, h]) => Math.min(w, h) >= 390 && h >= 740);
-
 for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
   const game = lang === 'en' ? 'bridge' : `bridge-${lang}`;
-  // Not yet in German and French on the smallest phone (320×568): there the turn's line and
-  // the plates' numbers take a line more each, so that while bidding "Suggest a call" ends
-  // 7–20 px under the edge, and in German declarer's turn to play from dummy touches the plate.
+  // Not yet in German and French on the smallest phone (320×568): there, after a long
+  // auction, "Suggest a call" ends 7–20 px under the edge, and in German the turn to play from
+  // dummy (two lines) touches the plate below.
   const declarerSizes = lang === 'de' || lang === 'fr' ? SIZES : MATRIX;
   /** The people of a Bridge table in this language. */
   const person = (name, seat) => ({ name, seat, viewport: { width: 1280, height: 800 }, locale, dir });
@@ -490,7 +495,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
     await context.close();
   });
 
-  test(`bridge (${lang}): declarer’s claim form, a defender’s claim box and the claim on the table fit at every size`, async () => {
+  test(`bridge (${lang}): declarer’s claim form, a defender’s claim box and the claim waiting fit at every size`, async () => {
     // South (a person) declares 7NT with every high card; East (a person) defends. After West's
     // lead South opens the claim form, then claims all thirteen tricks: the computer West
     // accepts, East is asked.
@@ -515,15 +520,15 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
     await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
     await south.locator('#claim-button').click();
     await south.locator('#claim-form').waitFor();
-    await checkSizes(south, 'claiming', 13, game, CLAIM_SIZES, 13);
+    await checkSizes(south, 'claiming', 13, game, MATRIX, 13);
     await south.setViewportSize({ width: 1280, height: 800 });
     await south.locator('#claim-send').click();
     await until(async () => (await legalOf(east)) === 'answer_claim', 10000, 'East to be asked');
     // West (a computer) accepts first: East's box then stays as it is until East answers.
     await until(async () => east.evaluate(() => window.__parlor.view.bridge.claim?.accepted.length === 1), 10000, 'West to accept');
     await east.locator('#claim-cards .dummy-card').first().waitFor();
-    await checkSizes(east, 'answering', 13, game, CLAIM_SIZES, 13);
-    await checkSizes(south, 'claimed', 13, game, CLAIM_SIZES, 13);
+    await checkSizes(east, 'answering', 13, game, MATRIX, 13);
+    await checkSizes(south, 'claimed', 13, game, MATRIX, 13);
     await east.setViewportSize({ width: 1280, height: 800 });
     await east.locator('#claim-accept').click();
     await until(async () => south.evaluate(() => window.__parlor.view.history.length > 0), 10000, 'the board to end on the claim');
