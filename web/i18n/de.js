@@ -835,6 +835,7 @@ export default {
   'bridge.claim_send': 'Beanspruchen',
   'bridge.cancel': 'Abbrechen',
   'bridge.claims': '{name} beansprucht {count} der {left} übrigen Stiche.',
+  'bridge.you_claim': 'Du beanspruchst {count} der {left} übrigen Stiche.',
   'bridge.claim_cards': 'Karten des Alleinspielers',
   'bridge.answer_label': 'Anspruch des Alleinspielers: annehmen oder ablehnen',
   'bridge.accept': 'Annehmen',

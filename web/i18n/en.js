@@ -834,6 +834,7 @@ export default {
   'bridge.claim_send': 'Claim',
   'bridge.cancel': 'Cancel',
   'bridge.claims': '{name} claims {count} of the {left} tricks left.',
+  'bridge.you_claim': 'You claim {count} of the {left} tricks left.',
   'bridge.claim_cards': 'Declarer’s cards',
   'bridge.answer_label': 'Declarer’s claim: accept or reject',
   'bridge.accept': 'Accept',

@@ -835,6 +835,7 @@ export default {
   'bridge.claim_send': 'Reclamar',
   'bridge.cancel': 'Cancelar',
   'bridge.claims': '{name} reclama {count} de las {left} bazas que quedan.',
+  'bridge.you_claim': 'Reclamas {count} de las {left} bazas que quedan.',
   'bridge.claim_cards': 'Cartas del declarante',
   'bridge.answer_label': 'Reclamación del declarante: aceptar o rechazar',
   'bridge.accept': 'Aceptar',

@@ -835,6 +835,7 @@ export default {
   'bridge.claim_send': 'Revendiquer',
   'bridge.cancel': 'Annuler',
   'bridge.claims': '{name} revendique {count} des {left} levées restantes.',
+  'bridge.you_claim': 'Vous revendiquez {count} des {left} levées restantes.',
   'bridge.claim_cards': 'Cartes du déclarant',
   'bridge.answer_label': 'Revendication du déclarant : accepter ou refuser',
   'bridge.accept': 'Accepter',

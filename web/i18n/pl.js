@@ -836,6 +836,7 @@ export default {
   'bridge.claim_send': 'Zgłoś',
   'bridge.cancel': 'Anuluj',
   'bridge.claims': '{name} zgłasza {count} z {left} pozostałych lew.',
+  'bridge.you_claim': 'Zgłaszasz {count} z {left} pozostałych lew.',
   'bridge.claim_cards': 'Karty rozgrywającego',
   'bridge.answer_label': 'Zgłoszenie rozgrywającego: przyjmij lub odrzuć',
   'bridge.accept': 'Przyjmij',

@@ -11,8 +11,8 @@
 
 import { SUIT_SYMBOLS, suitName } from '../cards.js';
 import { h } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { seatLabel, seatName } from './names.js';
+import { t, tParts } from '../i18n/index.js';
+import { nameInLine, seatLabel, seatName } from './names.js';
 import { factsOf } from './state.js';
 
 /** @typedef {import('./state.js').TableState} TableState */
@@ -104,6 +104,13 @@ export function boardText(bridge) {
 export function contractText(s, contract) {
   return t(`bridge.contract.${contract.doubled}`, {
     bid: bidShort(contract.bid), seat: seatLabel(s, contract.declarer), name: seatName(s, contract.declarer),
+  });
+}
+
+/** The contract's words with declarer's name as an element a phone may cut short (the head). @param {TableState} s @param {Contract} contract */
+export function contractParts(s, contract) {
+  return tParts(`bridge.contract.${contract.doubled}`, {
+    bid: bidShort(contract.bid), seat: seatLabel(s, contract.declarer), name: nameInLine(seatName(s, contract.declarer)),
   });
 }
 

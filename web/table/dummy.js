@@ -131,11 +131,18 @@ export function claimControl(s, v, actions) {
   h('button', { type: 'button', id: 'claim-cancel', 'data-focus': 'claim-cancel', onclick: () => actions.openClaim(false) }, t('bridge.cancel')));
 }
 
-/** "Ada claims 3 of the 5 tricks left". @param {TableState} s @param {PlayerView} v */
+/** "Ada claims 3 of the 5 tricks left" (declarer reads "You claim…"). @param {TableState} s @param {PlayerView} v */
 function claimWords(s, v) {
   const claim = v.bridge?.claim;
   if (!claim) return '';
-  return t('bridge.claims', { name: seatName(s, claim.seat), count: claim.tricks, left: tricksLeft(v) });
+  const args = { name: seatName(s, claim.seat), count: claim.tricks, left: tricksLeft(v) };
+  return isDeclarer(s, v) ? t('bridge.you_claim', args) : t('bridge.claims', args);
+}
+
+/** "Accepted by Dido." once a defender has, else that the defenders are answering. @param {TableState} s @param {{ accepted: number[] }} claim */
+function claimAnswers(s, claim) {
+  const accepted = claim.accepted.map((seat) => seatName(s, seat));
+  return accepted.length ? t('bridge.accepted_by', { names: accepted.join(', ') }) : t('bridge.claim_waiting');
 }
 
 /** Declarer's faced cards with a claim, a suit a line. @param {string[]} cards @param {string} id */
@@ -144,29 +151,49 @@ function facedCards(cards, id) {
 }
 
 /**
- * A defender's answer to a claim (an `answer_claim` prompt): the claim, declarer's cards, and
- * Accept / Reject.
- * @param {TableState} s @param {PlayerView} v @param {Actions} actions
+ * A defender's answer to a claim (an `answer_claim` prompt): the claim, who accepted it, and
+ * declarer's cards under the hand; Accept and Reject are in the row of buttons under it
+ * (`claimAnswerButtons`), so that on a phone the answer and the hint share one row.
+ * @param {TableState} s @param {PlayerView} v
  */
-export function claimAnswerBox(s, v, actions) {
+export function claimAnswerBox(s, v) {
   const legal = /** @type {any} */ (v.legal);
   const claim = v.bridge?.claim;
   if (legal.type !== 'answer_claim' || !claim) return null;
   return h('div', { class: 'bid-box claim-box', id: 'claim-box', role: 'group', 'aria-label': t('bridge.answer_label') },
-    h('p', { class: 'claim-text', id: 'claim-text' }, claimWords(s, v)),
-    facedCards(claim.cards, 'claim-cards'),
-    h('div', { class: 'bid-options' },
-      h('button', { type: 'button', class: 'primary claim-answer', id: 'claim-accept', 'data-focus': 'claim-accept', onclick: () => actions.answerClaim(true) }, t('bridge.accept')),
-      h('button', { type: 'button', class: 'claim-answer', id: 'claim-reject', 'data-focus': 'claim-reject', onclick: () => actions.answerClaim(false) }, t('bridge.reject'))));
+    h('p', { class: 'claim-line' },
+      h('span', { class: 'claim-text', id: 'claim-text' }, claimWords(s, v)),
+      claim.accepted.length ? [' ', h('span', { class: 'claim-answers', id: 'claim-answers' }, claimAnswers(s, claim))] : null),
+    facedCards(claim.cards, 'claim-cards'));
 }
 
-/** The pending claim in the middle of the table, for everyone: who claims what, who accepted. @param {TableState} s @param {PlayerView} v */
+/** Accept and Reject, for the row under the hand while a claim is to be answered. @param {PlayerView} v @param {Actions} actions */
+export function claimAnswerButtons(v, actions) {
+  if (/** @type {any} */ (v.legal).type !== 'answer_claim' || !v.bridge?.claim) return [];
+  return [
+    h('button', { type: 'button', class: 'primary claim-answer', id: 'claim-accept', 'data-focus': 'claim-accept', onclick: () => actions.answerClaim(true) }, t('bridge.accept')),
+    h('button', { type: 'button', class: 'claim-answer', id: 'claim-reject', 'data-focus': 'claim-reject', onclick: () => actions.answerClaim(false) }, t('bridge.reject')),
+  ];
+}
+
+/**
+ * The pending claim in the middle of the table: who claims what, who accepted, and declarer's
+ * faced cards, for those who see them nowhere else. Declarer reads the claim under the hand,
+ * where it was made (`claimStatus`), and the defender asked reads all of it in the answer box
+ * there: the middle keeps its room for the trick, which a phone has little of.
+ * @param {TableState} s @param {PlayerView} v
+ */
 export function claimNote(s, v) {
   const claim = v.bridge?.claim;
-  if (!claim) return null;
-  const accepted = claim.accepted.map((seat) => seatName(s, seat));
+  if (!claim || /** @type {any} */ (v.legal).type === 'answer_claim' || isDeclarer(s, v)) return null;
   return h('div', { class: 'claim-note', id: 'claim-note' },
-    h('p', { class: 'trick-caption' }, claimWords(s, v), ' ',
-      accepted.length ? t('bridge.accepted_by', { names: accepted.join(', ') }) : t('bridge.claim_waiting')),
+    h('p', { class: 'trick-caption' }, claimWords(s, v), ' ', claimAnswers(s, claim)),
     facedCards(claim.cards, 'claim-note-cards'));
+}
+
+/** Declarer's pending claim under the hand, in place of the claim form: "You claim 13 of the 13 tricks left." @param {TableState} s @param {PlayerView} v */
+export function claimStatus(s, v) {
+  const claim = v.bridge?.claim;
+  if (!claim || !isDeclarer(s, v)) return null;
+  return h('p', { class: 'claim-status', id: 'claim-note' }, claimWords(s, v), ' ', claimAnswers(s, claim));
 }

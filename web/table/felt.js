@@ -17,7 +17,7 @@ import { seatCallText } from './calls.js';
 import { claimNote, dummyCards, playsDummy } from './dummy.js';
 import { flyIn } from './motion.js';
 import {
-  botStrength, directionText, isHost, isMe, minus, partnerships, plural, position, seatInfo, seatName, winnersText,
+  botStrength, directionText, isHost, isMe, minus, nameInLine, partnerships, plural, position, seatInfo, seatName, winnersText,
 } from './names.js';
 import { part } from './part.js';
 import { factsOf } from './state.js';
@@ -166,7 +166,8 @@ function platePart(seat, actions) {
     // Where players bid, the tricks taken read against the bid ("2/3") once it is made.
     const tricks = bidStat(v, seat) || h('span', { class: 'stat' }, plural(v.tricks_won[seat], 'trick'));
     replaceChildren(el,
-      h('div', { class: 'plate-name' }, me ? ownName(seatInfo(s, seat)?.name || t('seat.you')) : seatName(s, seat)),
+      // A phone may cut another's name short on its plate: the title says it whole.
+      h('div', { class: 'plate-name', title: me ? null : seatName(s, seat) }, me ? ownName(seatInfo(s, seat)?.name || t('seat.you')) : seatName(s, seat)),
       h('div', { class: 'plate-badges' }, badges(s, v, seat)),
       h('div', { class: 'plate-stats' },
         h('span', { class: 'stat' }, plural(v.hand_sizes[seat], 'card')),
@@ -226,6 +227,21 @@ export function turnText(s, v) {
     return t('turn.wait_two_clubs');
   }
   return t('turn.waiting');
+}
+
+/**
+ * The turn's line as drawn: the words of `turnText`, with a claimant's name (long names make
+ * the question of a claim run to three lines on a phone) as an element a phone may cut short.
+ * @param {TableState} s @param {PlayerView} v
+ */
+function turnParts(s, v) {
+  const text = turnText(s, v);
+  const legal = /** @type {any} */ (v.legal);
+  const claim = v.bridge?.claim;
+  if (!claim || legal.type !== 'answer_claim') return text;
+  const name = seatName(s, claim.seat);
+  if (text !== t('bridge.turn.answer_claim', { name, count: legal.tricks })) return text;
+  return tParts('bridge.turn.answer_claim', { name: nameInLine(name), count: legal.tricks });
 }
 
 /**
@@ -327,7 +343,7 @@ function centerPart() {
       bridgeLines(s, v),
       trick,
       // Not a live region: the announcements' log says each turn once (announcer.js).
-      h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn' }, turnText(s, v), ' ', h('span', { class: 'turn-clock', id: 'turn-clock', hidden: true })),
+      h('p', { class: `turn-text${you ? ' you' : ''}`, id: 'turn' }, turnParts(s, v), ' ', h('span', { class: 'turn-clock', id: 'turn-clock', hidden: true })),
       shown.caption ? h('p', { class: 'trick-caption', id: 'trick-caption' }, shown.caption) : null,
       bidsNote(v),
       callsNote(s, v),

@@ -10,7 +10,7 @@ import { h, keepFocus, replaceChildren } from '../dom.js';
 import { bidBox, bidButton, blindBox, focusBidBox, focusBlindBox } from './bid.js';
 import { biddingBox, focusBiddingBox, isAuctionTable } from './auction.js';
 import { callBox, discardButton, focusCallBox } from './calls.js';
-import { claimAnswerBox, claimControl, dummyNote, focusDummy, playsDummy } from './dummy.js';
+import { claimAnswerBox, claimAnswerButtons, claimControl, claimStatus, dummyNote, focusDummy, playsDummy } from './dummy.js';
 import { cardFace } from './card-view.js';
 import { t } from '../i18n/index.js';
 import { directionText, seatName } from './names.js';
@@ -106,6 +106,7 @@ function handActions(s, v, actions) {
   if (discard) out.push(discard);
   const claim = claimControl(s, v, actions);
   if (claim) out.push(claim);
+  out.push(...claimAnswerButtons(v, actions));
   out.push(h('button', {
     type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
     onclick: () => actions.toggleLast(),
@@ -164,7 +165,7 @@ export function handPart(actions) {
       const legal = v.legal;
       const calling = /** @type {any} */ (legal).type === 'call';
       const auction = calling && isAuctionTable(s);
-      el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' || calling ? ' bidding' : ''}`;
+      el.className = `hand-area${legal.type !== 'wait' ? ' active' : ''}${legal.type === 'bid' || legal.type === 'blind' || calling ? ' bidding' : ''}${/** @type {any} */ (legal).type === 'answer_claim' ? ' answering' : ''}${s.claimOpen || v.bridge?.claim ? ' claim' : ''}`;
       hand.setAttribute('aria-label', legal.type === 'pass' ? t('hand.label_pass', { count: legal.count })
         : legal.type === 'exchange' ? t('hand.label_exchange', { count: legal.count })
           : /** @type {any} */ (legal).type === 'discard' ? t('call.hand_discard') : t('hand.label'));
@@ -186,7 +187,8 @@ export function handPart(actions) {
           bidBox(s, v, actions),
           callBox(s, v, actions),
           biddingBox(s, v, actions),
-          claimAnswerBox(s, v, actions),
+          claimAnswerBox(s, v),
+          claimStatus(s, v),
           dummyNote(s, v),
           blindBox(v, actions),
         ].filter((x) => x !== null),

@@ -11,7 +11,7 @@ import { cardName, cardShort, suitLabel, suitOf } from '../cards.js';
 import { h, replaceChildren } from '../dom.js';
 import { variantTitle } from '../lobby.js';
 import { t, tParts } from '../i18n/index.js';
-import { auctionTable, boardText, contractText } from './auction.js';
+import { auctionTable, boardText, contractParts } from './auction.js';
 import { inviteBox } from './invite.js';
 import { dealtSize, isNil } from '../view-model.js';
 import { plural, seatName, teamLabel } from './names.js';
@@ -70,7 +70,7 @@ function bridgeFacts(s, v) {
     contract ? h('span', {
       class: `fact contract-line suit-${contract.bid.strain}`, id: 'contract',
       'data-contract': `${contract.bid.level}${contract.bid.strain}`, 'data-declarer': contract.declarer, 'data-doubled': contract.doubled,
-    }, contractText(s, contract)) : null,
+    }, contractParts(s, contract)) : null,
     /** @type {string} */ (v.phase) !== 'calling' && calls ? h('details', { class: 'fact auction-details', id: 'auction-details' },
       h('summary', {}, t('bridge.auction')), auctionTable(s, v, true)) : null,
   ];

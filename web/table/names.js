@@ -2,8 +2,10 @@
 // What seats and people are called on the page, and where each seat sits around the felt.
 //
 // Owns: seat names (yours, computer players', partnership seats), bot strengths in words,
-// seat positions, small number formats. May not touch: the DOM or the state (it only reads).
+// seat positions, small number formats. May not touch: the page or the state (it only reads;
+// it makes a name's element, never places it).
 
+import { h } from '../dom.js';
 import { listText, t } from '../i18n/index.js';
 import { factsOf } from './state.js';
 
@@ -74,6 +76,14 @@ export function seatName(s, seat) {
   if (info?.occupant === 'bot') return BOT_NAMES[seat] || t('seat.computer_n', { n: seat + 1 });
   if (info?.name) return info.name;
   return seatLabel(s, seat);
+}
+
+/**
+ * A person's name inside a line of words, which a small screen may cut short (it says itself
+ * whole in its title); the words around it are never cut. @param {string} name
+ */
+export function nameInLine(name) {
+  return h('span', { class: 'name-in-line', title: name }, name);
 }
 
 /** A partnership's name with its people: "North–South (Ann & Cleo)". @param {TableState} s @param {number} team */

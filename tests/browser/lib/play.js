@@ -36,7 +36,8 @@ export async function createFromLobby(page, url, variant, name, options = {}) {
 export async function sitByInvite(page, inviteUrl, name, seat) {
   await page.goto(inviteUrl);
   await page.locator('#join-name').fill(name);
-  await page.locator(`button[data-seat="${seat}"]`, { hasText: 'Sit here' }).click();
+  // The join page's own seat buttons, by seat rather than their words: any language.
+  await page.locator(`.join-page button[data-seat="${seat}"]`).click();
   try {
     await page.locator('.seats-panel, .felt').first().waitFor();
   } catch (e) {
@@ -67,19 +68,40 @@ export async function startMatch(page) {
 }
 
 /**
+ * Keeps every page of `context` in the direction `dir` ('rtl'), whatever its language sets:
+ * right to left is checked in a language the catalogues have.
+ * @param {import('playwright-core').BrowserContext} context @param {'rtl' | 'ltr'} dir
+ */
+export async function forceDir(context, dir) {
+  await context.addInitScript((d) => {
+    const keep = () => {
+      const root = document.documentElement;
+      root.dir = d;
+      new MutationObserver(() => { if (root.dir !== d) root.dir = d; }).observe(root, { attributes: true, attributeFilter: ['dir'] });
+    };
+    // A frame's document may not have its root element yet.
+    if (document.documentElement) keep();
+    else document.addEventListener('readystatechange', keep, { once: true });
+  }, dir);
+}
+
+/**
  * Two people at a table made by `created`: the host sits first, then the guest, each on a page
- * of its own with its own viewport; computers of `strategy` fill the rest and the host starts.
+ * of its own with its own viewport (and, if given, the browser's language and the page's
+ * direction); computers of `strategy` fill the rest and the host starts.
  * Script errors of both pages are collected in `errors`.
  * @param {import('playwright-core').Browser} browser
  * @param {string} url the server's address
  * @param {{ invite: string }} created
- * @param {{ name: string, seat: number, viewport: { width: number, height: number } }[]} people host first
+ * @param {{ name: string, seat: number, viewport: { width: number, height: number }, locale?: string, dir?: 'rtl' }[]} people host first
  */
 export async function twoPeopleAndComputers(browser, url, created, people, strategy = 'heuristic') {
   const errors = [];
   const pages = [];
   for (const person of people) {
-    const page = await (await browser.newContext({ viewport: person.viewport })).newPage();
+    const context = await browser.newContext({ viewport: person.viewport, locale: person.locale });
+    if (person.dir) await forceDir(context, person.dir);
+    const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await sitByInvite(page, `${url}${created.invite}`, person.name, person.seat);
     pages.push(page);
