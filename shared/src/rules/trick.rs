@@ -77,10 +77,26 @@ impl TrickCards {
         cards.iter().copied().collect()
     }
 
+    /// How many cards. Read from the count rather than through the slice, which would test
+    /// the count against the array's size first: a trick's length is asked on every card.
+    #[must_use]
+    #[inline]
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// True before the first card.
+    #[must_use]
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Adds a card after the others.
     ///
     /// # Panics
     /// When the trick already holds a card a seat.
+    #[inline]
     fn push(&mut self, card: Card) {
         let len = usize::from(self.len);
         assert!(len < MAX_SEATS, "a trick holds at most {MAX_SEATS} cards");
@@ -272,6 +288,9 @@ impl Trick {
     }
 
     /// Adds `seat`'s card (cards come in turn from the leader) and returns who is winning now.
+    /// Inline: it runs for every card, and the engine's callers are many enough that the
+    /// compiler would otherwise keep it a call.
+    #[inline]
     pub fn push(&mut self, seat: Seat, card: Card, trumps: Trumps) -> Seat {
         let lead = self.is_empty();
         if lead {
@@ -286,6 +305,7 @@ impl Trick {
     }
 
     /// Makes `card`, played by `seat`, the winning card.
+    #[inline]
     fn take(&mut self, seat: Seat, card: Card) {
         self.winner = seat;
         self.best = card;

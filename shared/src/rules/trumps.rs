@@ -75,6 +75,7 @@ impl Trumps {
 
     /// Every card of the suit `card` plays as.
     #[must_use]
+    #[inline]
     pub fn suit_cards(self, card: Card) -> CardSet {
         if self.left_bower.is_none() {
             return card.suit_set();
@@ -86,6 +87,7 @@ impl Trumps {
     /// suit, or a trump over a non-trump. Plain `&` and `|` rather than `if`: in random play
     /// whether a card beats is a coin toss, and a branch on it would often guess wrong.
     #[must_use]
+    #[inline]
     pub fn beats(self, card: Card, best: Card) -> bool {
         if self.left_bower.is_some() {
             return self.beats_with_bowers(card, best);

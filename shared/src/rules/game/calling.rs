@@ -83,10 +83,12 @@ impl Game {
             self.calling.contract = Some(contract);
             self.trumps = Trumps::plain(contract.bid.strain().trump());
             self.dummy = Some(contract.dummy());
+            self.update_seating();
             events.push(Event::Contract { contract });
         }
         if let Some(out) = outcome.sits_out {
             self.out.insert(out);
+            self.update_seating();
             events.push(Event::SitsOut { seat: out });
         }
         match outcome.next {

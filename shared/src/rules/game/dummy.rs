@@ -25,10 +25,7 @@ impl Game {
     /// The seat that acts for `seat`'s cards: declarer for dummy, else the seat itself.
     #[inline]
     pub(super) fn player_of(&self, seat: Seat) -> Seat {
-        match self.dummy {
-            Some(dummy) if dummy == seat => dummy.partner(),
-            _ => seat,
-        }
+        self.seating.player(seat)
     }
 
     /// The seat whose card `seat` plays: dummy's, when declarer plays on dummy's turn. Dummy

@@ -105,6 +105,7 @@ impl Game {
         self.out = SeatSet::EMPTY;
         self.calling = super::Calling::default();
         self.dummy = None;
+        self.update_seating();
         self.claim = None;
         self.claims_rejected = 0;
         let setup = self.variant_rules.start_hand(self.hand, &deck, dealt);

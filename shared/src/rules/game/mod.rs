@@ -5,8 +5,8 @@
 //! the events. Every decision that differs by variant goes through [`VariantState`]; these
 //! modules name no variant and `Game` may not hold a field only one variant uses. This file
 //! holds the state and the ways in; `read`, `passing`, `calling` (making trump, the dealer's
-//! discard), `bidding`, `blind` (face-down hands and the partners' exchange), `play` and `hand`
-//! hold the rest.
+//! discard), `bidding`, `blind` (face-down hands and the partners' exchange), `dummy`,
+//! `seating` (the order of play), `play` and `hand` hold the rest.
 
 mod bidding;
 mod blind;
@@ -16,6 +16,7 @@ mod hand;
 mod passing;
 mod play;
 mod read;
+mod seating;
 
 use super::RuleError;
 use super::event::{Action, Event, HandResult, PassDirection};
@@ -27,6 +28,7 @@ use crate::card::CardSet;
 use crate::deck::{DealOrder, DeckRng};
 use crate::fair::Hash32;
 use crate::seat::{PerSeat, Seat, SeatSet};
+use seating::Seating;
 
 /// Cards each player passes in the variants that pass.
 pub const PASS_COUNT: u32 = 3;
@@ -100,6 +102,8 @@ pub struct Game {
     claim: Option<Claim>,
     /// Claims the defenders rejected this hand (so a bot that claims when sure claims once).
     claims_rejected: u8,
+    /// The order of play and whose cards each seat plays, from `out` and `dummy`.
+    seating: Seating,
     /// The seat the trick waits for (kept in step with `trick` so a turn check is one load).
     turn: Seat,
     /// The cards `turn` may play, computed once per turn while playing, and empty in every
@@ -249,6 +253,7 @@ impl Game {
             dummy: None,
             claim: None,
             claims_rejected: 0,
+            seating: Seating::new(n, SeatSet::EMPTY, None),
             turn: Seat(0),
             legal: CardSet::EMPTY,
             discard_preference: CardSet::EVERY,

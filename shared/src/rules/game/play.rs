@@ -82,32 +82,32 @@ impl Game {
     #[inline]
     pub(super) fn play(
         &mut self,
-        mut seat: Seat,
+        seat: Seat,
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        if self.dummy.is_some() {
-            seat = self.cards_played_by(seat)?;
-        }
         // One test lets an accepted card through: `legal` is empty outside the playing phase
-        // (see `Game::legal`) and `turn` is a seat at the table. Which rule a refused card
-        // breaks is worked out after it failed, in the order the checks have always had.
-        if seat != self.turn || !self.legal.contains(card) {
+        // (see `Game::legal`) and the turn's player is a seat at the table. Which rule a
+        // refused card breaks is worked out after it failed, in the order the checks have
+        // always had.
+        if seat != self.seating.player(self.turn) || !self.legal.contains(card) {
             return self.refused_card(seat, card, events);
         }
+        // The card is the turn's seat's: dummy's, when declarer plays it.
+        let seat = self.turn;
         self.hands[seat].remove(card);
         self.face_up.remove(card);
         let winner = self.trick.push(seat, card, self.trumps);
         // The event is written last on each path: for all the compiler knows, a write into the
         // event list may change the game, which it then read again field by field from memory
         // (2.3% of a random hand's instructions, callgrind).
-        if self.trick.len() == usize::from(self.players) - self.out.len() {
+        if self.trick.len() == self.seating.trick_size() {
             events.push(Event::Played { seat, card });
             // Sets the next legal cards: the winner's lead, or the next hand's.
             self.finish_trick(winner, events);
         } else {
             // Mid-trick the phase cannot have changed, and the trick is led.
-            self.turn = self.out.next_outside(seat, self.players);
+            self.turn = self.seating.next(seat);
             self.legal = self.follow_options(self.hands[self.turn], self.trick.led_cards());
             events.push(Event::Played { seat, card });
             if self.dummy.is_some() && self.completed.is_empty() && self.trick.len() == 1 {
@@ -117,16 +117,19 @@ impl Game {
         Ok(())
     }
 
-    /// A card that did not pass `play`'s one test: from no seat at the table, out of phase,
-    /// out of turn, or outside the legal cards.
+    /// A card that did not pass `play`'s one test: from dummy or while a claim is answered,
+    /// from no seat at the table, out of phase, out of turn, or outside the legal cards.
     #[cold]
     #[inline(never)]
     fn refused_card(
         &mut self,
-        seat: Seat,
+        mut seat: Seat,
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
+        if self.dummy.is_some() {
+            seat = self.cards_played_by(seat)?;
+        }
         if seat.0 >= self.players {
             return Err(RuleError::NoSuchSeat(seat));
         }
