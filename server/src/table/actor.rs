@@ -103,11 +103,13 @@ pub(super) fn start(
     let (tx, rx) = bounded(MAILBOX);
     let players = rules.players();
     let mut actor = TableActor {
-        id: setup.id.clone(),
-        variant: setup.variant,
-        options: rules.options(),
-        table_options: setup.table_options,
-        seed: setup.seed,
+        spec: Spec {
+            id: setup.id.clone(),
+            variant: setup.variant,
+            options: rules.options(),
+            table_options: setup.table_options,
+            seed: setup.seed,
+        },
         play: Play::new(),
         seating: Seating::new(players, setup.max_spectators),
         hosting: Hosting::new(setup.host_key.clone()),
@@ -125,10 +127,10 @@ pub(super) fn start(
         Some(restored) => actor.restore(*restored),
         None => {
             actor.outbox.record_table_created(
-                actor.variant,
-                &actor.options,
-                &actor.table_options,
-                actor.seed,
+                actor.spec.variant,
+                &actor.spec.options,
+                &actor.spec.table_options,
+                actor.spec.seed,
                 actor.hosting.host_key.clone(),
             );
             Changes::default()
@@ -221,8 +223,8 @@ impl Changes {
     }
 }
 
-/// The owner of one table: its setup, and the parts its child modules keep.
-struct TableActor {
+/// What a table is, fixed when it is made: every part reads it, none changes it.
+struct Spec {
     /// The table's id.
     id: String,
     /// The variant played.
@@ -234,6 +236,20 @@ struct TableActor {
     /// The first match's seed at a practice table (its creator chose it; later matches count
     /// up from it). `None` at every other table: each match's secret is drawn from the OS.
     seed: Option<u64>,
+}
+
+impl Spec {
+    /// A practice table: its creator chose the deals, by a seed or a fixed deal, so whoever
+    /// knows that knows every hand; everyone is told.
+    fn is_practice(&self) -> bool {
+        self.seed.is_some() || self.options.deal.is_some()
+    }
+}
+
+/// The owner of one table: what it is ([`Spec`]), and the parts its child modules keep.
+struct TableActor {
+    /// What the table is: fixed when it is made.
+    spec: Spec,
     /// The match, the table's event counter and who is asked to move.
     play: Play,
     /// The seats and the spectators.
@@ -261,15 +277,9 @@ struct TableActor {
 }
 
 impl TableActor {
-    /// A practice table: its creator chose the deals, by a seed or a fixed deal, so whoever
-    /// knows that knows every hand; everyone is told.
-    fn is_practice(&self) -> bool {
-        self.seed.is_some() || self.options.deal.is_some()
-    }
-
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self, first: Changes) {
-        tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), variant = %self.spec.variant, "table opened");
         // A child of the server's token, so that a check locks only this table's node, where
         // the server's own token would be one lock for every table; and watched, so that a
         // turn of the loop woken by anything else does not lock it at all.
@@ -348,7 +358,7 @@ impl TableActor {
                 }
             };
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.play.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), matches = self.play.matches_played, "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
@@ -428,7 +438,7 @@ impl TableActor {
     fn handle_timer(&mut self, now: Instant) -> Changes {
         let mut changes = Changes::default();
         if self.clock.idle_over(now) {
-            tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), "nobody connected for a while: closing");
             changes.stop = Some(Stop::Close);
             return changes;
         }
@@ -440,7 +450,7 @@ impl TableActor {
             {
                 self.seating.seats[i].grace_deadline = None;
                 if self.seating.seats[i].is_taken() && self.seating.seats[i].conn.is_none() {
-                    tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
+                    tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "grace period over: a bot plays");
                     self.seating.seats[i].bot_playing = true;
                     self.seating.seats[i].turn_deadline = None;
                     self.play.awaiting.remove(seat);
@@ -460,10 +470,10 @@ impl TableActor {
                 if to_act && !self.seating.seats[i].server_plays() {
                     if self.seating.seats[i].occupant == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
-                        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
+                        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "turn clock ran out: a computer stands in");
                         self.start_standing_in(&mut changes, seat);
                     } else {
-                        tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
+                        tracing::debug!(table = %crate::store::log_tag(&self.spec.id), %seat, "remote bot out of time");
                         self.play.overdue.insert(seat);
                     }
                 }
@@ -486,7 +496,7 @@ impl TableActor {
     /// Recomputes bot pacing, idle cleanup and the timer.
     fn schedule(&mut self) {
         let now = Instant::now();
-        let bot_delay = Duration::from_millis(self.table_options.bot_delay_ms);
+        let bot_delay = Duration::from_millis(self.spec.table_options.bot_delay_ms);
         self.clock
             .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
         self.seating.ever_seated |= self
@@ -522,7 +532,7 @@ impl TableActor {
         self.seating.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
         self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
-        let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
+        let grace = Instant::now() + Duration::from_millis(self.spec.table_options.grace_ms);
         for (i, saved) in restored.seats.into_iter().enumerate() {
             let seed = self.bot_seed(Seat(i as u8));
             let state = &mut self.seating.seats[i];
@@ -532,7 +542,7 @@ impl TableActor {
             state.bot_playing = saved.bot_playing;
             state.account = saved.account;
             if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = self.bots.pool.make(&name, self.variant, seed);
+                state.bot = self.bots.pool.make(&name, self.spec.variant, seed);
                 state.bot_name = state.bot.as_ref().map(|bot| bot.name());
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
@@ -541,7 +551,7 @@ impl TableActor {
             }
         }
         self.chat.restore(restored.chat);
-        self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
+        self.outbox = Outbox::new(self.outbox.store(), &self.spec.id, restored.match_no);
         self.outbox.assume_recorded_state(
             self.play.status,
             self.hosting.stored(),
@@ -556,9 +566,9 @@ impl TableActor {
     /// The table as the lobby and the players see it.
     fn table_info(&self) -> TableInfo {
         TableInfo {
-            id: self.id.clone(),
-            variant: self.variant,
-            options: self.options.shown(),
+            id: self.spec.id.clone(),
+            variant: self.spec.variant,
+            options: self.spec.options.shown(),
             status: self.play.status,
             seats: self
                 .seating
@@ -568,10 +578,10 @@ impl TableActor {
                 .map(|(i, s)| s.info(Seat(i as u8)))
                 .collect(),
             host: self.hosting.host,
-            table_options: self.table_options.clone(),
+            table_options: self.spec.table_options.clone(),
             spectators: self.seating.spectators.len() as u32,
             matches_played: self.play.matches_played,
-            practice: self.is_practice(),
+            practice: self.spec.is_practice(),
         }
     }
 }

@@ -26,7 +26,7 @@ impl TableActor {
             AdminCommand::Kick { seat } => self.kick(changes, seat),
             AdminCommand::AddBot { seat, strategy } => self.add_bot(changes, seat, &strategy),
             AdminCommand::HandOff { reason } => {
-                tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %reason, "the table is handed off");
                 changes.stop = Some(Stop::HandOff(reason));
                 Ok(())
             }
@@ -45,7 +45,7 @@ impl TableActor {
             Some(why) => format!("the server's operator closed this table: {why}"),
             None => "the server's operator closed this table".to_string(),
         };
-        tracing::info!(table = %crate::store::log_tag(&self.id), "closed by the operator");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), "closed by the operator");
         let goodbye = ServerMsg::Goodbye { reason };
         let everyone = self.seating.take_everyone();
         for conn in &everyone {
@@ -81,7 +81,7 @@ impl TableActor {
             return Err(TableError::SeatEmpty(seat));
         }
         let was_bot = state.occupant == Occupant::Bot;
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "seat emptied by the operator");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "seat emptied by the operator");
         if let Some(conn) = self.vacate(changes, seat) {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);

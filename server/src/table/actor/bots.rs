@@ -58,13 +58,13 @@ impl TableActor {
     /// True when a bot starts thinking at once: no pacing asked, or a remote bot's time ran out.
     pub(super) fn bot_starts_now(&self) -> bool {
         self.bot_to_start().is_some_and(|seat| {
-            self.table_options.bot_delay_ms == 0 || self.play.overdue.contains(seat)
+            self.spec.table_options.bot_delay_ms == 0 || self.play.overdue.contains(seat)
         })
     }
 
     /// True when the next bot waits `bot_delay_ms` before it starts thinking.
     pub(super) fn bot_waits_for_pacing(&self) -> bool {
-        self.table_options.bot_delay_ms > 0
+        self.spec.table_options.bot_delay_ms > 0
             && self
                 .bot_to_start()
                 .is_some_and(|seat| !self.play.overdue.contains(seat))
@@ -95,8 +95,8 @@ impl TableActor {
         let own = state
             .bot_name
             .filter(|_| state.occupant == Occupant::Bot)
-            .and_then(|name| self.bots.pool.make(name, self.variant, seed));
-        own.unwrap_or_else(|| self.bots.pool.stand_in(self.variant, seed))
+            .and_then(|name| self.bots.pool.make(name, self.spec.variant, seed));
+        own.unwrap_or_else(|| self.bots.pool.stand_in(self.spec.variant, seed))
     }
 
     /// True while a thought asked about `asked` still applies: a match is on, nothing was
@@ -140,12 +140,12 @@ impl TableActor {
                 action
             }
             None => {
-                tracing::warn!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's thought was lost");
+                tracing::warn!(table = %crate::store::log_tag(&self.spec.id), seat = %asked.seat, "a bot's thought was lost");
                 None
             }
         };
         if !self.still_applies(&asked) {
-            tracing::debug!(table = %crate::store::log_tag(&self.id), seat = %asked.seat, "a bot's answer came too late: discarded");
+            tracing::debug!(table = %crate::store::log_tag(&self.spec.id), seat = %asked.seat, "a bot's answer came too late: discarded");
             return changes;
         }
         self.play_for(&mut changes, asked.seat, action);
@@ -160,7 +160,7 @@ impl TableActor {
         };
         if self.still_applies(&thought.asked) {
             let seat = thought.asked.seat;
-            tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "a bot ran out of time: the fallback plays");
+            tracing::warn!(table = %crate::store::log_tag(&self.spec.id), %seat, "a bot ran out of time: the fallback plays");
             self.play_for(changes, seat, None);
         }
     }
@@ -173,7 +173,7 @@ impl TableActor {
             Some(action) if game.allows(seat, &action) => action,
             other => {
                 if other.is_some() {
-                    tracing::warn!(table = %crate::store::log_tag(&self.id), %seat, "bot chose an illegal move");
+                    tracing::warn!(table = %crate::store::log_tag(&self.spec.id), %seat, "bot chose an illegal move");
                 }
                 match HeuristicBot::fallback(&PlayerView::of(game, Some(seat))) {
                     Some(fallback) => fallback,
@@ -182,7 +182,7 @@ impl TableActor {
             }
         };
         if let Err(err) = self.apply(changes, seat, action) {
-            tracing::error!(table = %crate::store::log_tag(&self.id), %seat, %err, "a legal bot move was refused");
+            tracing::error!(table = %crate::store::log_tag(&self.spec.id), %seat, %err, "a legal bot move was refused");
         }
     }
 
@@ -192,7 +192,7 @@ impl TableActor {
     /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
         let Some(game) = self.play.game.as_ref() else {
-            return self.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
+            return self.spec.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
         };
         let decision = fair::Decision {
             hand: game.hand_number(),

@@ -150,7 +150,7 @@ impl TableActor {
     ) -> Result<(), TableError> {
         let (seat, speaker) = match role {
             Role::Seat(seat) => (Some(seat), Speaker::Seat(seat)),
-            Role::Spectator if self.table_options.spectator_chat => {
+            Role::Spectator if self.spec.table_options.spectator_chat => {
                 let address = self.seating.conn_of(conn).and_then(Conn::client);
                 (None, address.map_or(Speaker::Conn(conn), Speaker::Address))
             }

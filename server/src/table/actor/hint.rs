@@ -23,7 +23,7 @@ impl TableActor {
         conn: ConnId,
         role: Role,
     ) -> Result<(), TableError> {
-        if !self.table_options.hints {
+        if !self.spec.table_options.hints {
             return Err(TableError::HintsOff);
         }
         let Role::Seat(seat) = role else {

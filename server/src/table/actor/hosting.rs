@@ -144,7 +144,7 @@ impl TableActor {
             .as_deref()
             .is_some_and(|hash| key_matches(key, hash));
         if !good {
-            tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "a wrong host key was refused");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), conn = conn.0, "a wrong host key was refused");
             return Err(TableError::BadHostKey);
         }
         if !self.hosting.key_hosts.contains(&conn) {
@@ -161,7 +161,7 @@ impl TableActor {
             }
         }
         changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "host key used");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), conn = conn.0, "host key used");
         self.send_to(changes, conn, &ServerMsg::Hosting {});
         Ok(())
     }
@@ -179,7 +179,7 @@ impl TableActor {
         if self.play.status != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "the host let a computer play a seat for now");
         self.start_standing_in(changes, seat);
         Ok(())
     }
@@ -203,7 +203,7 @@ impl TableActor {
         if state.bot_playing {
             state.bot_playing = false;
             changes.table = true;
-            tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "player back from a stand-in");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "player back from a stand-in");
             self.flush_table(changes);
             self.prompt(changes);
         }

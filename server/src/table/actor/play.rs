@@ -125,10 +125,10 @@ impl TableActor {
             changes.table = true;
             self.report_result();
             if let Some(host) = self.hosting.match_ended(&self.seating.seats) {
-                tracing::info!(table = %crate::store::log_tag(&self.id), to = %host, "host away at the match's end: role handed on");
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), to = %host, "host away at the match's end: role handed on");
                 changes.table = true;
             }
-            tracing::info!(table = %crate::store::log_tag(&self.id), moves = self.play.moves, "match over");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), moves = self.play.moves, "match over");
         } else {
             if !matches!(action, Action::Pass { .. }) {
                 // The seats still asked (the second defender once the first accepted a
@@ -157,8 +157,8 @@ impl TableActor {
             self.play.overdue.remove(seat);
             self.seating.seats[seat.index()].turn_deadline = None;
         }
-        let bot_timeout = self.table_options.bot_timeout_ms;
-        let turn_clock = self.table_options.turn_clock();
+        let bot_timeout = self.spec.table_options.bot_timeout_ms;
+        let turn_clock = self.spec.table_options.turn_clock();
         for seat in to_act.iter() {
             if self.play.awaiting.contains(seat) {
                 continue;

@@ -152,11 +152,11 @@ impl TableActor {
         let bot = self
             .bots
             .pool
-            .make(name, self.variant, seed)
+            .make(name, self.spec.variant, seed)
             .ok_or_else(|| TableError::UnknownStrategy {
                 name: name.to_string(),
-                variant: self.variant,
-                choices: strategy_names(self.variant).join(", "),
+                variant: self.spec.variant,
+                choices: strategy_names(self.spec.variant).join(", "),
             })?;
         let state = &mut self.seating.seats[seat.index()];
         state.clear();
@@ -203,14 +203,15 @@ impl TableActor {
         if !empty.is_empty() {
             return Err(TableError::SeatsEmpty(empty.join(", ")));
         }
-        let (seed, master) = match self.seed {
+        let (seed, master) = match self.spec.seed {
             Some(seed) => {
                 let seed = seed.wrapping_add(u64::from(self.play.matches_played));
                 (seed, fair::practice_master(seed))
             }
             None => (0, secret::fresh_master()),
         };
-        let rules = Rules::new(self.variant, &self.options).expect("options were checked");
+        let rules =
+            Rules::new(self.spec.variant, &self.spec.options).expect("options were checked");
         let dealer = first_dealer(rules.players(), self.play.matches_played + 1);
         let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
@@ -222,7 +223,7 @@ impl TableActor {
         self.play.overdue = SeatSet::EMPTY;
         self.play.status = TableStatus::Playing;
         changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.play.matches_played + 1, "match started");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), match_number = self.play.matches_played + 1, "match started");
         self.flush_table(changes);
         for event in opening {
             self.broadcast_event(changes, event, None);

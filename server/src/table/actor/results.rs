@@ -16,7 +16,7 @@ impl TableActor {
     /// Stores the result of the match that just ended and updates the ratings.
     pub(super) fn report_result(&mut self) {
         let Some(game) = &self.play.game else { return };
-        let facts = self.variant.facts();
+        let facts = self.spec.variant.facts();
         let entrants = self
             .seating
             .seats
@@ -33,8 +33,8 @@ impl TableActor {
             .collect();
         let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();
         let result = MatchResult {
-            variant: self.variant.to_string(),
-            table: self.id.clone(),
+            variant: self.spec.variant.to_string(),
+            table: self.spec.id.clone(),
             match_no: self.play.matches_played,
             at: now_millis(),
             places: places_of(
@@ -44,7 +44,7 @@ impl TableActor {
                 facts.low_score_wins,
                 entrants,
             ),
-            listed: self.table_options.listed,
+            listed: self.spec.table_options.listed,
         };
         self.outbox.record_result(row_of(&result));
         self.ratings.apply(&result);

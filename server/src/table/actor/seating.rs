@@ -114,16 +114,16 @@ impl TableActor {
         self.play.overdue.remove(seat);
         changes.table |= self.hosting.first_to_sit(seat);
         changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
-                table: self.id.clone(),
+                table: self.spec.id.clone(),
                 seat: Some(seat),
                 token: Some(token),
                 host: self.hosting.host == Some(seat),
-                practice: self.is_practice(),
+                practice: self.spec.is_practice(),
                 name: self.seating.seats[seat.index()].name.clone(),
             },
         );
@@ -147,7 +147,7 @@ impl TableActor {
             && old.id != conn.id
         {
             // Told why before it closes, so its page stops instead of taking the seat back.
-            tracing::info!(table = %crate::store::log_tag(&self.id), seat = index, conn = old.id.0, "seat taken over by a newer connection");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), seat = index, conn = old.id.0, "seat taken over by a newer connection");
             self.outbox.queue_msg(&old, &TableError::Replaced.to_msg());
             self.outbox.queue_close(&old);
         }
@@ -225,11 +225,11 @@ impl TableActor {
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
-                table: self.id.clone(),
+                table: self.spec.id.clone(),
                 seat: None,
                 token: None,
                 host: false,
-                practice: self.is_practice(),
+                practice: self.spec.is_practice(),
                 name: None,
             },
         );
@@ -257,13 +257,13 @@ impl TableActor {
         self.hosting.forget(conn);
         match self.seating.role_of(conn) {
             Some(Role::Seat(seat)) => {
-                let grace = Duration::from_millis(self.table_options.grace_ms);
+                let grace = Duration::from_millis(self.spec.table_options.grace_ms);
                 let state = &mut self.seating.seats[seat.index()];
                 state.conn = None;
                 state.grace_deadline = Some(Instant::now() + grace);
                 self.play.awaiting.remove(seat);
                 changes.table = true;
-                tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.0, "player disconnected");
             }
             Some(Role::Spectator) => {
                 self.seating.spectators.retain(|c| c.id != conn);

@@ -111,7 +111,7 @@ impl TableActor {
         let now = Instant::now();
         match (saving, self.pause.since) {
             (false, None) => {
-                tracing::warn!(table = %crate::store::log_tag(&self.id), "the store cannot write: the table pauses");
+                tracing::warn!(table = %crate::store::log_tag(&self.spec.id), "the store cannot write: the table pauses");
                 self.pause.since = Some(now);
                 self.tell_everyone(
                     &mut changes,
@@ -121,7 +121,7 @@ impl TableActor {
                 );
             }
             (true, Some(since)) => {
-                tracing::info!(table = %crate::store::log_tag(&self.id), "the store writes again: the table resumes");
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), "the store writes again: the table resumes");
                 self.pause.since = None;
                 self.move_clocks_on(now - since);
                 self.tell_everyone(
