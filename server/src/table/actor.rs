@@ -3,8 +3,9 @@
 //! ([`super::thinking`]). Each of those is a step that returns its [`Changes`], acted on in one
 //! place ([`TableActor::settle`]). What a step sends goes out once the store has committed the
 //! step ([`Outbox`]); meanwhile the next message is handled, so players acting at once share a
-//! group commit. The state is split into parts (seats, host, play, clock, bots, chat), each
-//! kept by the child module that changes it. It never touches a socket nor the lobby.
+//! group commit. Besides what the table is ([`Spec`]), the state is split into parts (seats,
+//! host, play, clock, bots, chat), each kept by the child module that changes it, with its own
+//! per-seat data. It never touches a socket nor the lobby.
 
 use std::time::Duration;
 
@@ -110,13 +111,13 @@ pub(super) fn start(
             table_options: setup.table_options,
             seed: setup.seed,
         },
-        play: Play::new(),
+        play: Play::new(players),
         seating: Seating::new(players, setup.max_spectators),
         hosting: Hosting::new(setup.host_key.clone()),
-        bots: TableBots::new(bots),
+        bots: TableBots::new(bots, players),
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
-        clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
+        clock: Clock::new(players, setup.idle_ttl, setup.unsat_ttl),
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
@@ -442,33 +443,25 @@ impl TableActor {
             changes.stop = Some(Stop::Close);
             return changes;
         }
-        for i in 0..self.seating.seats.len() {
-            let seat = Seat(i as u8);
-            if self.seating.seats[i]
-                .grace_deadline
-                .is_some_and(|at| at <= now)
+        for seat in self.seating.all() {
+            if self.clock.take_grace_over(seat, now)
+                && self.seating.is_taken(seat)
+                && self.seating.conn(seat).is_none()
             {
-                self.seating.seats[i].grace_deadline = None;
-                if self.seating.seats[i].is_taken() && self.seating.seats[i].conn.is_none() {
-                    tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "grace period over: a bot plays");
-                    self.seating.seats[i].bot_playing = true;
-                    self.seating.seats[i].turn_deadline = None;
-                    self.play.awaiting.remove(seat);
-                    changes.table = true;
-                }
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "grace period over: a bot plays");
+                self.bots.set_standing_in(seat, true);
+                self.clock.set_turn(seat, None);
+                self.play.awaiting.remove(seat);
+                changes.table = true;
             }
-            if self.seating.seats[i]
-                .turn_deadline
-                .is_some_and(|at| at <= now)
-            {
-                self.seating.seats[i].turn_deadline = None;
+            if self.clock.take_turn_over(seat, now) {
                 let to_act = self
                     .play
                     .game
                     .as_ref()
                     .is_some_and(|g| g.to_act().contains(seat));
-                if to_act && !self.seating.seats[i].server_plays() {
-                    if self.seating.seats[i].occupant == Occupant::Human {
+                if to_act && !self.server_plays(seat) {
+                    if self.seating.occupant(seat) == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
                         tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "turn clock ran out: a computer stands in");
                         self.start_standing_in(&mut changes, seat);
@@ -499,25 +492,17 @@ impl TableActor {
         let bot_delay = Duration::from_millis(self.spec.table_options.bot_delay_ms);
         self.clock
             .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
-        self.seating.ever_seated |= self
-            .seating
-            .seats
-            .iter()
-            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
+        self.seating.ever_seated |= self.seating.all().any(|seat| {
+            matches!(
+                self.seating.occupant(seat),
+                Occupant::Human | Occupant::RemoteBot
+            )
+        });
         let playing_unattended = self.play.unattended && self.play.status == TableStatus::Playing;
         let empty = self.seating.connections() == 0 && !playing_unattended;
         self.clock.count_idle(empty, self.seating.ever_seated, now);
-        let seat_deadlines = self
-            .seating
-            .seats
-            .iter()
-            .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
-        let next = seat_deadlines
-            .chain(self.clock.deadlines())
-            .chain([self.bots.thought.as_ref().map(|t| t.deadline)])
-            .flatten()
-            .min();
-        self.clock.set(next);
+        let thought = self.bots.thought.as_ref().map(|t| t.deadline);
+        self.clock.set_for_next(thought);
     }
 
     // ---- bookkeeping ---------------------------------------------------------------------
@@ -533,21 +518,20 @@ impl TableActor {
         self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.spec.table_options.grace_ms);
-        for (i, saved) in restored.seats.into_iter().enumerate() {
-            let seed = self.bot_seed(Seat(i as u8));
-            let state = &mut self.seating.seats[i];
-            state.occupant = saved.occupant;
-            state.name = saved.name;
-            state.token = saved.token;
-            state.bot_playing = saved.bot_playing;
-            state.account = saved.account;
-            if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = self.bots.pool.make(&name, self.spec.variant, seed);
-                state.bot_name = state.bot.as_ref().map(|bot| bot.name());
+        for (i, saved) in restored.seats.iter().enumerate() {
+            let seat = Seat(i as u8);
+            let seed = self.bot_seed(seat);
+            self.seating.restore(seat, saved);
+            self.bots.set_standing_in(seat, saved.bot_playing);
+            if let Some(name) = saved.strategy.as_deref()
+                && saved.occupant == Occupant::Bot
+            {
+                let bot = self.bots.pool.make(name, self.spec.variant, seed);
+                self.bots.set_strategy(seat, bot.map(|bot| bot.name()));
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
             {
-                state.grace_deadline = Some(grace);
+                self.clock.set_grace(seat, Some(grace));
             }
         }
         self.chat.restore(restored.chat);
@@ -555,7 +539,7 @@ impl TableActor {
         self.outbox.assume_recorded_state(
             self.play.status,
             self.hosting.stored(),
-            self.seating.seat_rows(),
+            self.seating.seat_rows(&self.bots),
         );
         Changes {
             table: true,
@@ -570,13 +554,7 @@ impl TableActor {
             variant: self.spec.variant,
             options: self.spec.options.shown(),
             status: self.play.status,
-            seats: self
-                .seating
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.info(Seat(i as u8)))
-                .collect(),
+            seats: self.seating.infos(&self.bots),
             host: self.hosting.host,
             table_options: self.spec.table_options.clone(),
             spectators: self.seating.spectators.len() as u32,

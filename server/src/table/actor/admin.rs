@@ -72,23 +72,14 @@ impl TableActor {
     /// Empties `seat`: its connection is told and closed, a person's token stops working,
     /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
     fn kick(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if !state.is_taken() {
+        let occupant = self.seating.occupant_at(seat)?;
+        if occupant == Occupant::Empty {
             return Err(TableError::SeatEmpty(seat));
         }
-        let was_bot = state.occupant == Occupant::Bot;
         tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "seat emptied by the operator");
         if let Some(conn) = self.vacate(changes, seat) {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);
-        }
-        if was_bot {
-            // The stand-in, not the bot that was taken out, finishes the match.
-            self.seating.seats[seat.index()].bot = None;
         }
         Ok(())
     }

@@ -23,8 +23,7 @@ impl TableActor {
         answered: Option<u64>,
         action: &Action,
     ) -> Result<(), TableError> {
-        let state = &self.seating.seats[seat.index()];
-        let current = state.prompt_seq;
+        let current = self.play.prompt_seq(seat);
         let asked = self.play.awaiting.contains(seat);
         match answered {
             Some(answered) if answered > current => {
@@ -39,7 +38,7 @@ impl TableActor {
                 let Some(game) = &self.play.game else {
                     return Ok(());
                 };
-                let repeated = state.last_action.as_ref() == Some(action);
+                let repeated = self.play.last_action(seat) == Some(action);
                 let duplicate = (repeated && !asked)
                     || match action {
                         Action::Play { card } => {

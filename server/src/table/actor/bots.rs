@@ -13,21 +13,66 @@ use crate::table::thinking::{Answer, Asked, Bots, Thought};
 
 use super::{Changes, TableActor};
 
-/// Where the table's bots come from and think, and the thought under way.
+/// Where the table's bots come from and think, the thought under way, and the seats the
+/// server plays.
 pub(super) struct TableBots {
     /// Makes the table's bots and runs their thinking.
     pub(super) pool: Bots,
     /// The bot thinking for the table, if one is: at most one at a time.
     pub(super) thought: Option<Thought>,
+    /// How the server plays each seat, if it does.
+    seats: Vec<SeatBot>,
+}
+
+/// How the server plays one seat.
+#[derive(Debug, Default, Clone, Copy)]
+struct SeatBot {
+    /// A built-in bot's strategy name (a fresh bot of it is made for each decision).
+    strategy: Option<&'static str>,
+    /// True while the stand-in plays for an absent player, or for a seat given up during
+    /// the match (shown to everyone).
+    standing_in: bool,
 }
 
 impl TableBots {
-    /// Bots from `pool`, none thinking yet.
-    pub(super) fn new(pool: Bots) -> TableBots {
+    /// Bots from `pool` for `players` seats, none thinking yet.
+    pub(super) fn new(pool: Bots, players: u8) -> TableBots {
         TableBots {
             pool,
             thought: None,
+            seats: vec![SeatBot::default(); usize::from(players)],
         }
+    }
+
+    /// The built-in strategy kept for `seat`, if any.
+    pub(super) fn strategy(&self, seat: Seat) -> Option<&'static str> {
+        self.seats[seat.index()].strategy
+    }
+
+    /// `seat` is played by the built-in `strategy` (`None`: by no built-in bot).
+    pub(super) fn set_strategy(&mut self, seat: Seat, strategy: Option<&'static str>) {
+        self.seats[seat.index()].strategy = strategy;
+    }
+
+    /// True while the stand-in plays `seat`.
+    pub(super) fn standing_in(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].standing_in
+    }
+
+    /// The stand-in starts (`true`) or stops playing `seat`.
+    pub(super) fn set_standing_in(&mut self, seat: Seat, standing_in: bool) {
+        self.seats[seat.index()].standing_in = standing_in;
+    }
+
+    /// Forgets how `seat` was played: the seat is free.
+    pub(super) fn forget_seat(&mut self, seat: Seat) {
+        self.seats[seat.index()] = SeatBot::default();
+    }
+
+    /// True when the server decides the moves of `seat`, held by `occupant`: a built-in bot,
+    /// or the stand-in.
+    pub(super) fn server_plays(&self, seat: Seat, occupant: Occupant) -> bool {
+        occupant == Occupant::Bot || self.standing_in(seat)
     }
 }
 
@@ -35,7 +80,7 @@ impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
     /// player, or a remote bot whose time ran out.
     fn server_moves(&self, seat: Seat) -> bool {
-        self.seating.seats[seat.index()].server_plays() || self.play.overdue.contains(seat)
+        self.server_plays(seat) || self.play.overdue.contains(seat)
     }
 
     /// The first seat the server has to move for now, if any.
@@ -83,7 +128,7 @@ impl TableActor {
         let asked = Asked {
             seat,
             seq: self.play.seq,
-            occupant: self.seating.seats[seat.index()].occupant,
+            occupant: self.seating.occupant(seat),
         };
         self.bots.thought = Some(self.bots.pool.think(bot, view, asked));
     }
@@ -91,10 +136,10 @@ impl TableActor {
     /// A fresh bot for `seat`'s next decision: its built-in strategy, or the stand-in.
     fn new_bot(&self, seat: Seat) -> Box<dyn Strategy> {
         let seed = self.bot_seed(seat);
-        let state = &self.seating.seats[seat.index()];
-        let own = state
-            .bot_name
-            .filter(|_| state.occupant == Occupant::Bot)
+        let own = self
+            .bots
+            .strategy(seat)
+            .filter(|_| self.seating.occupant(seat) == Occupant::Bot)
             .and_then(|name| self.bots.pool.make(name, self.spec.variant, seed));
         own.unwrap_or_else(|| self.bots.pool.stand_in(self.spec.variant, seed))
     }
@@ -132,13 +177,8 @@ impl TableActor {
         };
         let asked = thought.asked;
         let action = match answer {
-            Some(Answer { bot, action }) => {
-                let state = &mut self.seating.seats[asked.seat.index()];
-                if state.bot.is_none() && state.occupant == asked.occupant {
-                    state.bot = Some(bot);
-                }
-                action
-            }
+            // The bot itself is not kept: a fresh one is made for each decision.
+            Some(Answer { action, .. }) => action,
             None => {
                 tracing::warn!(table = %crate::store::log_tag(&self.spec.id), seat = %asked.seat, "a bot's thought was lost");
                 None

@@ -157,10 +157,10 @@ impl TableActor {
             Role::Spectator => return Err(TableError::SpectatorChat),
         };
         let name = match seat {
-            Some(seat) => self.seating.seats[seat.index()]
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
+            Some(seat) => self
+                .seating
+                .name(seat)
+                .map_or_else(|| format!("Seat {}", seat.index() + 1), str::to_string),
             None => "Spectator".to_string(),
         };
         let (row, line) = self.chat.say(speaker, seat, name, text, Instant::now())?;

@@ -12,20 +12,20 @@ use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use crate::conn::ConnId;
 use crate::table::TableError;
 use crate::table::host_key::key_matches;
-use crate::table::seats::SeatState;
 
+use super::seating::Seating;
 use super::{Changes, Role, TableActor};
 
 /// How the host key's holder is stored in the `host` column: no seat.
 pub(crate) const KEY_HOST: u8 = u8::MAX;
 
-/// How fit a seat's holder is to take the host role over: people first, connected first.
-fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
-    let connected = state.conn.is_some();
+/// How fit `seat`'s holder is to take the host role over: people first, connected first.
+fn rank(seating: &Seating, seat: Seat, connected_only: bool) -> Option<u8> {
+    let connected = seating.conn(seat).is_some();
     if connected_only && !connected {
         return None;
     }
-    match (state.occupant, connected) {
+    match (seating.occupant(seat), connected) {
         (Occupant::Human, true) => Some(0),
         (Occupant::Human, false) => Some(1),
         (Occupant::RemoteBot, true) => Some(2),
@@ -101,30 +101,32 @@ impl Hosting {
 
     /// `given_up` was given up: if it hosted, the role goes to the fittest other player, if
     /// any. True when it hosted.
-    pub(super) fn seat_given_up(&mut self, given_up: Seat, seats: &[SeatState]) -> bool {
+    pub(super) fn seat_given_up(&mut self, given_up: Seat, seating: &Seating) -> bool {
         if self.host != Some(given_up) {
             return false;
         }
-        let best = (0..seats.len())
-            .filter(|&i| i != given_up.index())
-            .filter_map(|i| rank(&seats[i], false).map(|r| (r, i)))
+        let best = seating
+            .all()
+            .filter(|&seat| seat != given_up)
+            .filter_map(|seat| rank(seating, seat, false).map(|r| (r, seat.0)))
             .min();
-        self.host = best.map(|(_, i)| Seat(i as u8));
+        self.host = best.map(|(_, i)| Seat(i));
         true
     }
 
     /// A match ended: a host who is away hands the role to a connected player, so the next
     /// match can start. The new host, if the role was handed on.
-    pub(super) fn match_ended(&mut self, seats: &[SeatState]) -> Option<Seat> {
+    pub(super) fn match_ended(&mut self, seating: &Seating) -> Option<Seat> {
         let host = self.host?;
-        if seats[host.index()].conn.is_some() {
+        if seating.conn(host).is_some() {
             return None;
         }
-        let best = (0..seats.len())
-            .filter_map(|i| rank(&seats[i], true).map(|r| (r, i)))
+        let best = seating
+            .all()
+            .filter_map(|seat| rank(seating, seat, true).map(|r| (r, seat.0)))
             .min();
         let (_, i) = best?;
-        self.host = Some(Seat(i as u8));
+        self.host = Some(Seat(i));
         self.host
     }
 }
@@ -168,12 +170,8 @@ impl TableActor {
 
     /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
     pub(super) fn stand_in(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if !matches!(state.occupant, Occupant::Human | Occupant::RemoteBot) {
+        let occupant = self.seating.occupant_at(seat)?;
+        if !matches!(occupant, Occupant::Human | Occupant::RemoteBot) {
             return Err(TableError::NoPlayer(seat));
         }
         if self.play.status != TableStatus::Playing {
@@ -186,9 +184,8 @@ impl TableActor {
 
     /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
     pub(super) fn start_standing_in(&mut self, changes: &mut Changes, seat: Seat) {
-        let state = &mut self.seating.seats[seat.index()];
-        state.bot_playing = true;
-        state.turn_deadline = None;
+        self.bots.set_standing_in(seat, true);
+        self.clock.set_turn(seat, None);
         self.play.awaiting.remove(seat);
         self.play.overdue.remove(seat);
         changes.table = true;
@@ -199,9 +196,8 @@ impl TableActor {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let state = &mut self.seating.seats[seat.index()];
-        if state.bot_playing {
-            state.bot_playing = false;
+        if self.bots.standing_in(seat) {
+            self.bots.set_standing_in(seat, false);
             changes.table = true;
             tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "player back from a stand-in");
             self.flush_table(changes);
@@ -216,16 +212,11 @@ impl TableActor {
         changes: &mut Changes,
         seat: Seat,
     ) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get_mut(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.is_taken() {
+        if self.seating.occupant_at(seat)? != Occupant::Empty {
             return Err(TableError::SeatTaken(seat));
         }
-        if state.vacated() && !state.open {
-            state.open = true;
+        if self.vacated(seat) && !self.seating.is_open(seat) {
+            self.seating.open(seat);
             changes.table = true;
         }
         Ok(())

@@ -60,11 +60,25 @@ pub(super) struct Play {
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     pub(super) unattended: bool,
+    /// What each seat was asked and sent, and its last move.
+    seats: Vec<SeatPlay>,
+}
+
+/// What one seat was asked and sent, and its last move.
+#[derive(Debug, Default)]
+struct SeatPlay {
+    /// The `seq` of the seat's current prompt: a move answering an older one is stale.
+    prompt_seq: u64,
+    /// This seat's last accepted move: a repeat of it without `seq` may be a repeated answer.
+    last_action: Option<Action>,
+    /// The `seq` of the last event this seat was sent (or would have been, while away): the
+    /// next event's `prev`, so a missed event shows.
+    last_event: u64,
 }
 
 impl Play {
-    /// A table's before its first match.
-    pub(super) fn new() -> Play {
+    /// A table's of `players` seats before its first match.
+    pub(super) fn new(players: u8) -> Play {
         Play {
             game: None,
             status: TableStatus::Waiting,
@@ -77,7 +91,28 @@ impl Play {
             view_cache: ViewCache::default(),
             sheet: SharedSheet::default(),
             unattended: false,
+            seats: (0..players).map(|_| SeatPlay::default()).collect(),
         }
+    }
+
+    /// The `seq` of `seat`'s current prompt.
+    pub(super) fn prompt_seq(&self, seat: Seat) -> u64 {
+        self.seats[seat.index()].prompt_seq
+    }
+
+    /// `seat`'s last accepted move.
+    pub(super) fn last_action(&self, seat: Seat) -> Option<&Action> {
+        self.seats[seat.index()].last_action.as_ref()
+    }
+
+    /// The next event (`seq`) is for `seat`: the `prev` it carries, the last one the seat had.
+    pub(super) fn next_prev(&mut self, seat: Seat, seq: u64) -> u64 {
+        std::mem::replace(&mut self.seats[seat.index()].last_event, seq)
+    }
+
+    /// Forgets what `seat` was asked and sent: the seat is free.
+    pub(super) fn forget_seat(&mut self, seat: Seat) {
+        self.seats[seat.index()] = SeatPlay::default();
     }
 }
 
@@ -99,10 +134,10 @@ impl TableActor {
         let seq = self.play.seq + events.len() as u64;
         self.outbox
             .record_action(self.play.moves, seat, &action, seq);
-        self.seating.seats[seat.index()].last_action = Some(action.clone());
+        self.play.seats[seat.index()].last_action = Some(action.clone());
         self.play.moves += 1;
         crate::tally::MOVES.add(1);
-        self.seating.seats[seat.index()].turn_deadline = None;
+        self.clock.set_turn(seat, None);
         self.play.awaiting.remove(seat);
         self.play.overdue.remove(seat);
         for event in events.drain(..) {
@@ -115,16 +150,16 @@ impl TableActor {
             metrics::counter!("parlor_matches_finished_total").increment(1);
             self.play.awaiting = SeatSet::EMPTY;
             self.play.overdue = SeatSet::EMPTY;
-            for state in &mut self.seating.seats {
-                state.turn_deadline = None;
-                if !state.is_taken() {
+            self.clock.stop_turns();
+            for seat in self.seating.all() {
+                if !self.seating.is_taken(seat) {
                     // Seats given up during the match were played by a stand-in: free now.
-                    state.clear();
+                    self.free_seat(seat);
                 }
             }
             changes.table = true;
             self.report_result();
-            if let Some(host) = self.hosting.match_ended(&self.seating.seats) {
+            if let Some(host) = self.hosting.match_ended(&self.seating) {
                 tracing::info!(table = %crate::store::log_tag(&self.spec.id), to = %host, "host away at the match's end: role handed on");
                 changes.table = true;
             }
@@ -155,7 +190,7 @@ impl TableActor {
         for seat in self.play.awaiting.iter().filter(|s| !to_act.contains(*s)) {
             self.play.awaiting.remove(seat);
             self.play.overdue.remove(seat);
-            self.seating.seats[seat.index()].turn_deadline = None;
+            self.clock.set_turn(seat, None);
         }
         let bot_timeout = self.spec.table_options.bot_timeout_ms;
         let turn_clock = self.spec.table_options.turn_clock();
@@ -163,21 +198,22 @@ impl TableActor {
             if self.play.awaiting.contains(seat) {
                 continue;
             }
-            let state = &mut self.seating.seats[seat.index()];
-            if state.server_plays() {
+            if self.server_plays(seat) {
                 continue;
             }
+            // Asked now: a move must answer this prompt.
             self.play.awaiting.insert(seat);
-            state.prompt_seq = self.play.seq;
-            let timeout = match state.occupant {
+            self.play.seats[seat.index()].prompt_seq = self.play.seq;
+            let timeout = match self.seating.occupant(seat) {
                 Occupant::RemoteBot => Some(bot_timeout),
                 Occupant::Human => turn_clock,
                 _ => None,
             };
             if let Some(ms) = timeout {
-                state.turn_deadline = Some(Instant::now() + Duration::from_millis(ms));
+                let at = Instant::now() + Duration::from_millis(ms);
+                self.clock.set_turn(seat, Some(at));
             }
-            if let Some(conn) = &state.conn {
+            if let Some(conn) = self.seating.conn(seat) {
                 // The view already holds the seat's legal moves: worked out once.
                 let view = self.play.sheet.view(game, Some(seat));
                 let frame = prompt_frame(self.play.seq, &view, timeout, &mut self.play.view_cache);

@@ -109,22 +109,19 @@ impl TableActor {
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
         let game = self.play.game.as_ref()?;
-        let state = &self.seating.seats[seat.index()];
         if self.play.status != TableStatus::Playing
             || !game.to_act().contains(seat)
-            || state.server_plays()
+            || self.server_plays(seat)
             || self.play.overdue.contains(seat)
         {
             return None;
         }
-        let left = state
-            .turn_deadline
-            .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+        let left = self.clock.turn_left(seat, Instant::now());
         // The view already holds the seat's legal moves: worked out once.
         let view = PlayerView::of(game, Some(seat));
         Some(ServerMsg::YourTurn {
             // The prompt's own seq: the one a move answering it names.
-            seq: state.prompt_seq,
+            seq: self.play.prompt_seq(seat),
             legal: view.legal,
             view: Box::new(view),
             timeout_ms: left,
@@ -158,12 +155,9 @@ impl TableActor {
                 variant: self.spec.variant,
                 choices: strategy_names(self.spec.variant).join(", "),
             })?;
-        let state = &mut self.seating.seats[seat.index()];
-        state.clear();
-        state.occupant = Occupant::Bot;
-        state.name = Some(format!("{} bot", bot.name()));
-        state.bot_name = Some(bot.name());
-        state.bot = Some(bot);
+        self.free_seat(seat);
+        self.seating.seat_bot(seat, format!("{} bot", bot.name()));
+        self.bots.set_strategy(seat, Some(bot.name()));
         self.play.awaiting.remove(seat);
         changes.table = true;
         Ok(())
@@ -175,18 +169,13 @@ impl TableActor {
         changes: &mut Changes,
         seat: Seat,
     ) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.occupant != Occupant::Bot {
+        if self.seating.occupant_at(seat)? != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
         if self.play.status == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
-        self.seating.seats[seat.index()].clear();
+        self.free_seat(seat);
         changes.table = true;
         Ok(())
     }
@@ -196,9 +185,11 @@ impl TableActor {
         if self.play.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
-        let empty: Vec<String> = (0..self.seating.seats.len())
-            .filter(|&i| !self.seating.seats[i].is_taken())
-            .map(|i| i.to_string())
+        let empty: Vec<String> = self
+            .seating
+            .all()
+            .filter(|&seat| !self.seating.is_taken(seat))
+            .map(|seat| seat.index().to_string())
             .collect();
         if !empty.is_empty() {
             return Err(TableError::SeatsEmpty(empty.join(", ")));

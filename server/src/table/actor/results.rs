@@ -4,7 +4,6 @@
 //!
 //! An `impl TableActor` block; it reads the game and the seats and changes neither.
 
-use parlor_shared::Seat;
 use parlor_shared::protocol::Occupant;
 
 use crate::ratings::{Entrant, MatchResult, places_of, row_of};
@@ -19,18 +18,22 @@ impl TableActor {
         let facts = self.spec.variant.facts();
         let entrants = self
             .seating
-            .seats
-            .iter()
-            .map(|seat| match (seat.occupant, seat.bot_name, &seat.account) {
-                (Occupant::Bot, Some(name), _) => Some(Entrant::builtin(name)),
-                (Occupant::RemoteBot, _, Some(account)) => Some(Entrant::bot(account)),
-                _ => None,
+            .all()
+            .map(|seat| {
+                let holder = (
+                    self.seating.occupant(seat),
+                    self.bots.strategy(seat),
+                    self.seating.account(seat),
+                );
+                match holder {
+                    (Occupant::Bot, Some(name), _) => Some(Entrant::builtin(name)),
+                    (Occupant::RemoteBot, _, Some(account)) => Some(Entrant::bot(account)),
+                    _ => None,
+                }
             })
             .collect();
         let totals = game.totals();
-        let totals: Vec<i32> = (0..self.seating.seats.len())
-            .map(|i| totals[Seat(i as u8)])
-            .collect();
+        let totals: Vec<i32> = self.seating.all().map(|seat| totals[seat]).collect();
         let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();
         let result = MatchResult {
             variant: self.spec.variant.to_string(),

@@ -4,24 +4,25 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus};
+use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, SeatInfo, ServerMsg, TableStatus};
 use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
 use crate::digest::of_secret;
-use crate::store::SeatRow;
+use crate::store::{RestoredSeat, SeatRow};
 use crate::table::JoinRequest;
 use crate::table::TableError;
 use crate::table::names::clean_name;
 use crate::table::seats::{SeatState, new_token};
 
+use super::bots::TableBots;
 use super::{Changes, Role, TableActor};
 
 /// The seats and who watches.
 pub(super) struct Seating {
     /// One entry per seat.
-    pub(super) seats: Vec<SeatState>,
+    seats: Vec<SeatState>,
     /// Connections watching.
     pub(super) spectators: Vec<Conn>,
     /// The most spectators at once.
@@ -69,24 +70,123 @@ impl Seating {
         seated + self.spectators.len()
     }
 
-    /// The seats as the store keeps them.
-    pub(super) fn seat_rows(&self) -> Vec<SeatRow> {
-        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
-            seat: i as u8,
-            occupant: s.occupant,
-            name: s.name.clone(),
-            token: s.token.clone(),
-            strategy: s.strategy().map(str::to_string),
-            bot_playing: s.bot_playing,
-            account: s.account.clone(),
+    /// Every seat, in order.
+    pub(super) fn all(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.seats.len() as u8).map(Seat)
+    }
+
+    /// Who holds `seat`.
+    pub(super) fn occupant(&self, seat: Seat) -> Occupant {
+        self.seats[seat.index()].occupant
+    }
+
+    /// Who holds `seat`, refused when there is no such seat.
+    pub(super) fn occupant_at(&self, seat: Seat) -> Result<Occupant, TableError> {
+        let state = self.seats.get(seat.index());
+        state
+            .map(|s| s.occupant)
+            .ok_or(TableError::NoSuchSeat(seat))
+    }
+
+    /// True when someone (or a built-in bot) holds `seat`.
+    pub(super) fn is_taken(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].is_taken()
+    }
+
+    /// The connection playing `seat` now, if any.
+    pub(super) fn conn(&self, seat: Seat) -> Option<&Conn> {
+        self.seats[seat.index()].conn.as_ref()
+    }
+
+    /// The name shown for `seat`.
+    pub(super) fn name(&self, seat: Seat) -> Option<&str> {
+        self.seats[seat.index()].name.as_deref()
+    }
+
+    /// The registered bot account playing `seat`, if one is.
+    pub(super) fn account(&self, seat: Seat) -> Option<&str> {
+        self.seats[seat.index()].account.as_deref()
+    }
+
+    /// True when the host opened `seat` to newcomers.
+    pub(super) fn is_open(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].open
+    }
+
+    /// The host opens `seat` to newcomers.
+    pub(super) fn open(&mut self, seat: Seat) {
+        self.seats[seat.index()].open = true;
+    }
+
+    /// A built-in bot holds `seat`, under `name`.
+    pub(super) fn seat_bot(&mut self, seat: Seat, name: String) {
+        let state = &mut self.seats[seat.index()];
+        state.clear();
+        state.occupant = Occupant::Bot;
+        state.name = Some(name);
+    }
+
+    /// Frees `seat` completely (its token stops working).
+    pub(super) fn clear(&mut self, seat: Seat) {
+        self.seats[seat.index()].clear();
+    }
+
+    /// The seats as everyone sees them; `bots` says which the server plays, and how.
+    pub(super) fn infos(&self, bots: &TableBots) -> Vec<SeatInfo> {
+        let infos = self.all().map(|seat| {
+            let s = &self.seats[seat.index()];
+            SeatInfo {
+                seat,
+                occupant: s.occupant,
+                name: s.name.clone(),
+                connected: s.conn.is_some(),
+                bot_playing: bots.standing_in(seat),
+                strategy: strategy(s, seat, bots).map(str::to_string),
+                open: s.open,
+                account: s.account.clone(),
+            }
+        });
+        infos.collect()
+    }
+
+    /// The seats as the store keeps them; `bots` says which the server plays, and how.
+    pub(super) fn seat_rows(&self, bots: &TableBots) -> Vec<SeatRow> {
+        let rows = self.all().map(|seat| {
+            let s = &self.seats[seat.index()];
+            SeatRow {
+                seat: seat.0,
+                occupant: s.occupant,
+                name: s.name.clone(),
+                token: s.token.clone(),
+                strategy: strategy(s, seat, bots).map(str::to_string),
+                bot_playing: bots.standing_in(seat),
+                account: s.account.clone(),
+            }
         });
         rows.collect()
+    }
+
+    /// Takes `seat` back as the store kept it (nobody connected).
+    pub(super) fn restore(&mut self, seat: Seat, saved: &RestoredSeat) {
+        let state = &mut self.seats[seat.index()];
+        state.occupant = saved.occupant;
+        state.name.clone_from(&saved.name);
+        state.token.clone_from(&saved.token);
+        state.account.clone_from(&saved.account);
     }
     /// Lets every connection go: the seated ones (the seats stay theirs), then the spectators.
     pub(super) fn take_everyone(&mut self) -> Vec<Conn> {
         let seated = self.seats.iter_mut().filter_map(|s| s.conn.take());
         seated.chain(self.spectators.drain(..)).collect()
     }
+}
+
+/// A built-in bot's strategy name (`None` for every other occupant, stand-ins included).
+fn strategy(state: &SeatState, seat: Seat, bots: &TableBots) -> Option<&'static str> {
+    if state.occupant != Occupant::Bot {
+        return None;
+    }
+    bots.strategy(seat)
 }
 
 impl TableActor {
@@ -106,9 +206,9 @@ impl TableActor {
         };
         let state = &mut self.seating.seats[seat.index()];
         state.conn = Some(conn.clone());
-        state.grace_deadline = None;
-        state.bot_playing = false;
         state.open = false;
+        self.clock.set_grace(seat, None);
+        self.bots.set_standing_in(seat, false);
         self.play.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
         self.play.overdue.remove(seat);
@@ -156,15 +256,30 @@ impl TableActor {
 
     /// Refuses a seat that does not exist or is taken.
     pub(super) fn check_free(&self, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.is_taken() {
+        if self.seating.occupant_at(seat)? != Occupant::Empty {
             return Err(TableError::SeatTaken(seat));
         }
         Ok(())
+    }
+
+    /// True for a seat given up during the match: a computer plays it, and only the host
+    /// can let a newcomer have it before the match ends.
+    pub(super) fn vacated(&self, seat: Seat) -> bool {
+        self.seating.occupant(seat) == Occupant::Empty && self.bots.standing_in(seat)
+    }
+
+    /// True when the server decides `seat`'s moves: a built-in bot, or a stand-in for an
+    /// absent player.
+    pub(super) fn server_plays(&self, seat: Seat) -> bool {
+        self.bots.server_plays(seat, self.seating.occupant(seat))
+    }
+
+    /// Frees `seat` completely (its token stops working), and every part forgets it.
+    pub(super) fn free_seat(&mut self, seat: Seat) {
+        self.seating.clear(seat);
+        self.clock.stop_seat(seat);
+        self.play.forget_seat(seat);
+        self.bots.forget_seat(seat);
     }
 
     /// A free seat (the one asked for, or the first), now held by the joining connection
@@ -175,27 +290,24 @@ impl TableActor {
         request: &JoinRequest,
         name: Option<String>,
     ) -> Result<(Seat, String), TableError> {
-        let closed = |s: &crate::table::seats::SeatState| s.vacated() && !s.open;
+        let closed = |seat: Seat| self.vacated(seat) && !self.seating.is_open(seat);
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
-                if closed(&self.seating.seats[seat.index()]) {
+                if closed(seat) {
                     return Err(TableError::SeatClosed(seat));
                 }
                 seat.index()
             }
             None => match self
                 .seating
-                .seats
-                .iter()
-                .position(|s| !s.is_taken() && !closed(s))
+                .all()
+                .find(|&s| !self.seating.is_taken(s) && !closed(s))
             {
-                Some(index) => index,
+                Some(seat) => seat.index(),
                 None => {
-                    let closed = self.seating.seats.iter().position(closed);
-                    return Err(closed.map_or(TableError::TableFull, |i| {
-                        TableError::SeatClosed(Seat(i as u8))
-                    }));
+                    let closed = self.seating.all().find(|&s| closed(s));
+                    return Err(closed.map_or(TableError::TableFull, TableError::SeatClosed));
                 }
             },
         };
@@ -258,9 +370,8 @@ impl TableActor {
         match self.seating.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.spec.table_options.grace_ms);
-                let state = &mut self.seating.seats[seat.index()];
-                state.conn = None;
-                state.grace_deadline = Some(Instant::now() + grace);
+                self.seating.seats[seat.index()].conn = None;
+                self.clock.set_grace(seat, Some(Instant::now() + grace));
                 self.play.awaiting.remove(seat);
                 changes.table = true;
                 tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.0, "player disconnected");
@@ -283,17 +394,16 @@ impl TableActor {
             state.occupant = Occupant::Empty;
             state.name = None;
             state.token = None;
-            state.bot_name = None;
             state.account = None;
-            state.bot_playing = true;
             state.open = false;
-            state.grace_deadline = None;
-            state.turn_deadline = None;
+            self.bots.set_strategy(seat, None);
+            self.bots.set_standing_in(seat, true);
+            self.clock.stop_seat(seat);
         } else {
-            state.clear();
+            self.free_seat(seat);
         }
         self.play.awaiting.remove(seat);
-        changes.table |= self.hosting.seat_given_up(seat, &self.seating.seats);
+        changes.table |= self.hosting.seat_given_up(seat, &self.seating);
         changes.table = true;
         conn
     }

@@ -63,14 +63,16 @@ impl TableActor {
                 })
             })
         };
-        for (i, state) in self.seating.seats.iter_mut().enumerate() {
-            if !event.visible_to(Some(Seat(i as u8))) {
+        for seat in self.seating.all() {
+            if !event.visible_to(Some(seat)) {
                 continue;
             }
-            let prev = std::mem::replace(&mut state.last_event, seq);
-            let Some(conn) = &state.conn else { continue };
+            let prev = self.play.next_prev(seat, seq);
+            let Some(conn) = self.seating.conn(seat) else {
+                continue;
+            };
             let frame = encode(prev, &event);
-            let queued = if answering == Some(Seat(i as u8)) {
+            let queued = if answering == Some(seat) {
                 self.outbox.queue(conn, frame)
             } else {
                 self.outbox.queue_lazy(conn, frame)
@@ -92,11 +94,11 @@ impl TableActor {
     /// Sends every connection its own snapshot.
     pub(super) fn send_states(&mut self, changes: &mut Changes) {
         let Some(game) = &self.play.game else { return };
-        for (i, state) in self.seating.seats.iter().enumerate() {
-            if let Some(conn) = &state.conn {
+        for seat in self.seating.all() {
+            if let Some(conn) = self.seating.conn(seat) {
                 let msg = ServerMsg::State {
                     seq: self.play.seq,
-                    view: Box::new(self.play.sheet.view(game, Some(Seat(i as u8)))),
+                    view: Box::new(self.play.sheet.view(game, Some(seat))),
                 };
                 let frame = frame_with(&msg, Some(&mut self.play.view_cache));
                 if !self.outbox.queue(conn, frame) {
@@ -129,7 +131,7 @@ impl TableActor {
             self.outbox.record_state(
                 self.play.status,
                 self.hosting.stored(),
-                self.seating.seat_rows(),
+                self.seating.seat_rows(&self.bots),
             );
         }
         let info = self.table_info();

@@ -188,7 +188,7 @@ impl TableActor {
     /// the prompt stale.
     pub(super) fn prompt_again(&mut self, changes: &mut Changes) {
         for seat in self.play.awaiting.iter() {
-            let Some(conn) = self.seating.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+            let Some(conn) = self.seating.conn(seat).map(|c| c.id) else {
                 continue;
             };
             if let Some(prompt) = self.prompt_with_time_left(seat) {
@@ -199,14 +199,6 @@ impl TableActor {
 
     /// Gives back the time a pause took: no clock ran while nobody could play.
     fn move_clocks_on(&mut self, by: Duration) {
-        for seat in &mut self.seating.seats {
-            for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
-                .into_iter()
-                .flatten()
-            {
-                *at += by;
-            }
-        }
         if let Some(thought) = &mut self.bots.thought {
             thought.deadline += by;
         }
