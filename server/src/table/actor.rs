@@ -22,8 +22,8 @@ use self::hosting::Hosting;
 use self::play::Play;
 use self::seating::Seating;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
-use super::thinking::{Answer, Bots, Thought};
-use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
+use super::thinking::Bots;
+use super::{MAILBOX, TableError, TableHandle, TableMsg, TableRequest};
 use crate::conn::{ConnId, Receiver, bounded};
 use crate::ratings::Ratings;
 use crate::store::{Restored, SharedLog};
@@ -132,7 +132,7 @@ pub(super) fn start(
                 &actor.spec.options,
                 &actor.spec.table_options,
                 actor.spec.seed,
-                actor.hosting.host_key.clone(),
+                actor.hosting.key_digest().map(str::to_string),
             );
             Changes::default()
         }
@@ -148,14 +148,6 @@ pub(super) fn start(
         on_close();
     });
     Ok(handle)
-}
-
-/// The answer of the thought under way (never ready without one).
-async fn next_answer(thought: &mut Option<Thought>) -> Option<Answer> {
-    match thought {
-        Some(thought) => thought.answer().await,
-        None => std::future::pending().await,
-    }
 }
 
 /// A stand-in description, replaced before anyone can read it.
@@ -184,8 +176,8 @@ enum Role {
 }
 
 /// What one step changed that the loop acts on once the step is done ([`TableActor::settle`]).
-/// Each step (a message, a timer, a bot's answer, the store's flag) returns one; the parts it
-/// calls fill it in.
+/// Each step (a message, a timer, a bot's answer, the store's flag) returns one, made of
+/// what the helpers it called returned.
 #[derive(Debug, Default)]
 #[must_use]
 struct Changes {
@@ -221,6 +213,31 @@ impl Changes {
             dropped,
             ..Changes::default()
         }
+    }
+
+    /// The seats, the host or the status changed.
+    fn table_changed() -> Changes {
+        Changes {
+            table: true,
+            ..Changes::default()
+        }
+    }
+
+    /// The actor stops after this step, as `stop` says.
+    fn stopping(stop: Stop) -> Changes {
+        Changes {
+            stop: Some(stop),
+            ..Changes::default()
+        }
+    }
+}
+
+/// The changes of a step that may be refused, and whether it was: `Ok(())` or the refusal,
+/// which changed nothing.
+fn split(result: Result<Changes, TableError>) -> (Changes, Result<(), TableError>) {
+    match result {
+        Ok(changes) => (changes, Ok(())),
+        Err(err) => (Changes::default(), Err(err)),
     }
 }
 
@@ -289,7 +306,7 @@ impl TableActor {
         tokio::pin!(wait);
         let mut stopping = crate::conn::CancelWatch::new(wait);
         let mut changes = first;
-        changes.merge(self.storage_changed(self.pause.saving.at_start));
+        changes.merge(self.storage_changed(self.pause.saving_at_start()));
         loop {
             let stop = changes.stop.take();
             self.settle(changes);
@@ -314,7 +331,7 @@ impl TableActor {
                 break;
             }
             if let Some(Stop::Close) = stop {
-                if self.seating.ever_seated {
+                if self.seating.ever_seated() {
                     self.outbox.record_closed();
                 } else {
                     // Nobody ever sat here: nothing worth keeping, and nothing to bring back.
@@ -332,7 +349,7 @@ impl TableActor {
             let wake_below = if room { 0 } else { MAX_IN_FLIGHT };
             let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
-            let thinking = !paused && room && self.bots.thought.is_some();
+            let thinking = !paused && room && self.bots.is_thinking();
             let timer_armed = !paused && self.clock.is_armed();
             changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
@@ -346,9 +363,9 @@ impl TableActor {
                     Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
-                saving = self.pause.saving.changed() => self.storage_changed(saving),
+                saving = self.pause.saving_changed() => self.storage_changed(saving),
                 () = self.clock.rings(), if timer_armed => self.handle_timer(Instant::now()),
-                answer = next_answer(&mut self.bots.thought), if thinking => self.take_answer(answer),
+                answer = self.bots.answer(), if thinking => self.take_answer(answer),
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
                     Changes::default()
@@ -366,56 +383,61 @@ impl TableActor {
 
     /// Handles one message from the mailbox (refused at once while paused).
     fn handle_msg(&mut self, msg: TableMsg) -> Changes {
-        let mut changes = Changes::default();
-        let Some(msg) = self.refuse_while_paused(&mut changes, msg) else {
-            return changes;
-        };
         match msg {
+            msg if self.pause.is_paused() => self.refuse(msg),
             TableMsg::Join {
                 conn,
                 request,
                 reply,
             } => {
                 let result = if request.watch {
-                    self.handle_watch(&mut changes, conn.clone())
+                    self.handle_watch(conn.clone())
                 } else {
-                    self.handle_join(&mut changes, conn.clone(), *request)
+                    self.handle_join(conn.clone(), *request)
                 };
+                let (changes, result) = split(result);
                 if let Err(err) = &result {
                     self.outbox.queue_msg(&conn, &err.to_msg());
                 }
                 self.outbox.queue_reply(reply, result.is_ok());
+                changes
             }
             TableMsg::Request { conn, request } => {
                 let is_move = matches!(*request, TableRequest::Move { .. });
-                let result = self.handle_request(&mut changes, conn, *request);
-                if is_move
-                    && result.is_ok()
-                    && let Some(conn) = self.seating.conn_of(conn)
-                {
-                    conn.move_accepted();
-                }
-                if let Err(err) = result {
-                    self.send_to(&mut changes, conn, &err.to_msg());
-                    // A refused move is answered with its reason, and the same player is
-                    // asked again (with the time that is left, not a fresh clock), unless the
-                    // move answered no current prompt: that prompt still stands.
-                    if is_move
-                        && !err.prompt_stands()
-                        && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
-                        && let Some(prompt) = self.prompt_with_time_left(seat)
-                    {
-                        self.send_to(&mut changes, conn, &prompt);
+                match self.handle_request(conn, *request) {
+                    Ok(changes) => {
+                        if is_move && let Some(conn) = self.seating.conn_of(conn) {
+                            conn.move_accepted();
+                        }
+                        changes
                     }
+                    Err(err) => self.refuse_request(conn, &err, is_move),
                 }
             }
-            TableMsg::Disconnected { conn } => self.handle_disconnect(&mut changes, conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
             TableMsg::Invite { conn, seat, reply } => {
                 let _ = reply.send(self.check_invite(conn, seat));
+                Changes::default()
             }
             TableMsg::Admin { command, reply } => {
-                let _ = reply.send(self.handle_admin(&mut changes, command));
+                let (changes, result) = split(self.handle_admin(command));
+                let _ = reply.send(result);
+                changes
             }
+        }
+    }
+
+    /// Answers a refused request with its reason. A refused move is followed by the same
+    /// player's prompt again (with the time that is left, not a fresh clock), unless the
+    /// move answered no current prompt: that prompt still stands.
+    fn refuse_request(&mut self, conn: ConnId, err: &TableError, is_move: bool) -> Changes {
+        let mut changes = self.send_to(conn, &err.to_msg());
+        if is_move
+            && !err.prompt_stands()
+            && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
+            && let Some(prompt) = self.prompt_with_time_left(seat)
+        {
+            changes.merge(self.send_to(conn, &prompt));
         }
         changes
     }
@@ -424,12 +446,18 @@ impl TableActor {
     /// timers.
     fn settle(&mut self, mut changes: Changes) {
         while let Some(conn) = changes.dropped.pop() {
-            self.handle_disconnect(&mut changes, conn);
+            changes.merge(self.handle_disconnect(conn));
         }
-        self.flush_table(&mut changes);
-        while let Some(conn) = changes.dropped.pop() {
-            self.handle_disconnect(&mut changes, conn);
-            self.flush_table(&mut changes);
+        // Publishing may find more connections gone: each is dropped, and the table
+        // published again.
+        loop {
+            if std::mem::take(&mut changes.table) {
+                changes.merge(self.publish_table());
+            }
+            let Some(conn) = changes.dropped.pop() else {
+                break;
+            };
+            changes.merge(self.handle_disconnect(conn));
         }
         self.cancel_stale_thought();
         self.schedule();
@@ -437,12 +465,11 @@ impl TableActor {
 
     /// Handles every deadline that has passed.
     fn handle_timer(&mut self, now: Instant) -> Changes {
-        let mut changes = Changes::default();
         if self.clock.idle_over(now) {
             tracing::info!(table = %crate::store::log_tag(&self.spec.id), "nobody connected for a while: closing");
-            changes.stop = Some(Stop::Close);
-            return changes;
+            return Changes::stopping(Stop::Close);
         }
+        let mut changes = Changes::default();
         for seat in self.seating.all() {
             if self.clock.take_grace_over(seat, now)
                 && self.seating.is_taken(seat)
@@ -451,7 +478,7 @@ impl TableActor {
                 tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "grace period over: a bot plays");
                 self.bots.set_standing_in(seat, true);
                 self.clock.set_turn(seat, None);
-                self.play.awaiting.remove(seat);
+                self.play.lapse_prompt(seat);
                 changes.table = true;
             }
             if self.clock.take_turn_over(seat, now) {
@@ -464,21 +491,16 @@ impl TableActor {
                     if self.seating.occupant(seat) == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
                         tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "turn clock ran out: a computer stands in");
-                        self.start_standing_in(&mut changes, seat);
+                        changes.merge(self.start_standing_in(seat));
                     } else {
                         tracing::debug!(table = %crate::store::log_tag(&self.spec.id), %seat, "remote bot out of time");
-                        self.play.overdue.insert(seat);
+                        self.play.out_of_time(seat);
                     }
                 }
             }
         }
-        if self
-            .bots
-            .thought
-            .as_ref()
-            .is_some_and(|t| t.deadline <= now)
-        {
-            self.thought_overdue(&mut changes);
+        if self.bots.thought_due(now) {
+            changes.merge(self.thought_overdue());
         }
         if self.clock.take_bot_due(now) {
             self.bot_move();
@@ -492,17 +514,11 @@ impl TableActor {
         let bot_delay = Duration::from_millis(self.spec.table_options.bot_delay_ms);
         self.clock
             .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
-        self.seating.ever_seated |= self.seating.all().any(|seat| {
-            matches!(
-                self.seating.occupant(seat),
-                Occupant::Human | Occupant::RemoteBot
-            )
-        });
-        let playing_unattended = self.play.unattended && self.play.status == TableStatus::Playing;
-        let empty = self.seating.connections() == 0 && !playing_unattended;
-        self.clock.count_idle(empty, self.seating.ever_seated, now);
-        let thought = self.bots.thought.as_ref().map(|t| t.deadline);
-        self.clock.set_for_next(thought);
+        self.seating.note_who_sits();
+        let empty = self.seating.connections() == 0 && !self.play.goes_on_unattended();
+        self.clock
+            .count_idle(empty, self.seating.ever_seated(), now);
+        self.clock.set_for_next(self.bots.thought_deadline());
     }
 
     // ---- bookkeeping ---------------------------------------------------------------------
@@ -514,7 +530,9 @@ impl TableActor {
         self.play.moves = restored.log.len();
         self.play.seq = restored.seq;
         self.play.matches_played = restored.matches_played;
-        self.seating.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
+        if self.play.game.is_some() || restored.matches_played > 0 {
+            self.seating.note_played_before();
+        }
         self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.spec.table_options.grace_ms);
@@ -526,7 +544,7 @@ impl TableActor {
             if let Some(name) = saved.strategy.as_deref()
                 && saved.occupant == Occupant::Bot
             {
-                let bot = self.bots.pool.make(name, self.spec.variant, seed);
+                let bot = self.bots.make(name, self.spec.variant, seed);
                 self.bots.set_strategy(seat, bot.map(|bot| bot.name()));
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
@@ -541,10 +559,7 @@ impl TableActor {
             self.hosting.stored(),
             self.seating.seat_rows(&self.bots),
         );
-        Changes {
-            table: true,
-            ..Changes::default()
-        }
+        Changes::table_changed()
     }
 
     /// The table as the lobby and the players see it.
@@ -555,9 +570,9 @@ impl TableActor {
             options: self.spec.options.shown(),
             status: self.play.status,
             seats: self.seating.infos(&self.bots),
-            host: self.hosting.host,
+            host: self.hosting.host(),
             table_options: self.spec.table_options.clone(),
-            spectators: self.seating.spectators.len() as u32,
+            spectators: self.seating.spectators().len() as u32,
             matches_played: self.play.matches_played,
             practice: self.spec.is_practice(),
         }

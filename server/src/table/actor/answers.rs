@@ -24,7 +24,7 @@ impl TableActor {
         action: &Action,
     ) -> Result<(), TableError> {
         let current = self.play.prompt_seq(seat);
-        let asked = self.play.awaiting.contains(seat);
+        let asked = self.play.is_asked(seat);
         match answered {
             Some(answered) if answered > current => {
                 Err(TableError::UnknownPrompt { answered, current })

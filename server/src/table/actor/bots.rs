@@ -4,10 +4,13 @@
 //! An `impl TableActor` block: a bot's move reaches the game only through `apply`, and only
 //! while the seat is still to act at the position the bot thought about.
 
+use std::time::Duration;
+
 use parlor_shared::bots::{HeuristicBot, Strategy};
 use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, TableStatus};
-use parlor_shared::{Action, Phase, PlayerView, Seat};
+use parlor_shared::{Action, Phase, PlayerView, Seat, Variant};
+use tokio::time::Instant;
 
 use crate::table::thinking::{Answer, Asked, Bots, Thought};
 
@@ -17,9 +20,9 @@ use super::{Changes, TableActor};
 /// server plays.
 pub(super) struct TableBots {
     /// Makes the table's bots and runs their thinking.
-    pub(super) pool: Bots,
+    pool: Bots,
     /// The bot thinking for the table, if one is: at most one at a time.
-    pub(super) thought: Option<Thought>,
+    thought: Option<Thought>,
     /// How the server plays each seat, if it does.
     seats: Vec<SeatBot>,
 }
@@ -41,6 +44,47 @@ impl TableBots {
             pool,
             thought: None,
             seats: vec![SeatBot::default(); usize::from(players)],
+        }
+    }
+
+    /// A fresh built-in bot of strategy `name` for `variant`, seeded by `seed`; `None` when
+    /// there is no such strategy for the variant.
+    pub(super) fn make(
+        &self,
+        name: &str,
+        variant: Variant,
+        seed: u64,
+    ) -> Option<Box<dyn Strategy>> {
+        self.pool.make(name, variant, seed)
+    }
+
+    /// True while a bot thinks for the table.
+    pub(super) fn is_thinking(&self) -> bool {
+        self.thought.is_some()
+    }
+
+    /// When the thought under way must have answered, if one is.
+    pub(super) fn thought_deadline(&self) -> Option<Instant> {
+        self.thought.as_ref().map(|t| t.deadline)
+    }
+
+    /// True once the thought under way is out of time.
+    pub(super) fn thought_due(&self, now: Instant) -> bool {
+        self.thought.as_ref().is_some_and(|t| t.deadline <= now)
+    }
+
+    /// Gives the thought under way the time a pause took.
+    pub(super) fn give_thought_time(&mut self, by: Duration) {
+        if let Some(thought) = &mut self.thought {
+            thought.deadline += by;
+        }
+    }
+
+    /// The answer of the thought under way (never ready without one). Cancel-safe.
+    pub(super) async fn answer(&mut self) -> Option<Answer> {
+        match &mut self.thought {
+            Some(thought) => thought.answer().await,
+            None => std::future::pending().await,
         }
     }
 
@@ -80,7 +124,7 @@ impl TableActor {
     /// True when the server moves for `seat` now: a built-in bot, a stand-in for an absent
     /// player, or a remote bot whose time ran out.
     fn server_moves(&self, seat: Seat) -> bool {
-        self.server_plays(seat) || self.play.overdue.contains(seat)
+        self.server_plays(seat) || self.play.is_overdue(seat)
     }
 
     /// The first seat the server has to move for now, if any.
@@ -103,7 +147,7 @@ impl TableActor {
     /// True when a bot starts thinking at once: no pacing asked, or a remote bot's time ran out.
     pub(super) fn bot_starts_now(&self) -> bool {
         self.bot_to_start().is_some_and(|seat| {
-            self.spec.table_options.bot_delay_ms == 0 || self.play.overdue.contains(seat)
+            self.spec.table_options.bot_delay_ms == 0 || self.play.is_overdue(seat)
         })
     }
 
@@ -112,7 +156,7 @@ impl TableActor {
         self.spec.table_options.bot_delay_ms > 0
             && self
                 .bot_to_start()
-                .is_some_and(|seat| !self.play.overdue.contains(seat))
+                .is_some_and(|seat| !self.play.is_overdue(seat))
     }
 
     /// Starts the next bot thinking, if one is due and none thinks yet.
@@ -171,9 +215,8 @@ impl TableActor {
     /// still to act where it was asked (a person back in the seat, a match over, a remote bot
     /// that answered meanwhile: discarded).
     pub(super) fn take_answer(&mut self, answer: Option<Answer>) -> Changes {
-        let mut changes = Changes::default();
         let Some(thought) = self.bots.thought.take() else {
-            return changes;
+            return Changes::default();
         };
         let asked = thought.asked;
         let action = match answer {
@@ -186,29 +229,31 @@ impl TableActor {
         };
         if !self.still_applies(&asked) {
             tracing::debug!(table = %crate::store::log_tag(&self.spec.id), seat = %asked.seat, "a bot's answer came too late: discarded");
-            return changes;
+            return Changes::default();
         }
-        self.play_for(&mut changes, asked.seat, action);
-        changes
+        self.play_for(asked.seat, action)
     }
 
     /// The thought's time is up: the fallback is played for its seat, and the thought is
     /// dropped (told to stop; its answer and bot are not waited for).
-    pub(super) fn thought_overdue(&mut self, changes: &mut Changes) {
+    pub(super) fn thought_overdue(&mut self) -> Changes {
         let Some(thought) = self.bots.thought.take() else {
-            return;
+            return Changes::default();
         };
-        if self.still_applies(&thought.asked) {
-            let seat = thought.asked.seat;
-            tracing::warn!(table = %crate::store::log_tag(&self.spec.id), %seat, "a bot ran out of time: the fallback plays");
-            self.play_for(changes, seat, None);
+        if !self.still_applies(&thought.asked) {
+            return Changes::default();
         }
+        let seat = thought.asked.seat;
+        tracing::warn!(table = %crate::store::log_tag(&self.spec.id), %seat, "a bot ran out of time: the fallback plays");
+        self.play_for(seat, None)
     }
 
     /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
     /// illegal.
-    fn play_for(&mut self, changes: &mut Changes, seat: Seat, action: Option<Action>) {
-        let Some(game) = &self.play.game else { return };
+    fn play_for(&mut self, seat: Seat, action: Option<Action>) -> Changes {
+        let Some(game) = &self.play.game else {
+            return Changes::default();
+        };
         let action = match action {
             Some(action) if game.allows(seat, &action) => action,
             other => {
@@ -217,13 +262,14 @@ impl TableActor {
                 }
                 match HeuristicBot::fallback(&PlayerView::of(game, Some(seat))) {
                     Some(fallback) => fallback,
-                    None => return,
+                    None => return Changes::default(),
                 }
             }
         };
-        if let Err(err) = self.apply(changes, seat, action) {
+        self.apply(seat, action).unwrap_or_else(|err| {
             tracing::error!(table = %crate::store::log_tag(&self.spec.id), %seat, %err, "a legal bot move was refused");
-        }
+            Changes::default()
+        })
     }
 
     /// The seed of `seat`'s bot for its decision now: derived one-way from the match's

@@ -17,12 +17,7 @@ use super::{Changes, Role, TableActor};
 impl TableActor {
     /// Answers `hint` with the `heuristic` bot's move, or refuses it: hints off, a spectator,
     /// no match, or not the seat's turn.
-    pub(super) fn handle_hint(
-        &mut self,
-        changes: &mut Changes,
-        conn: ConnId,
-        role: Role,
-    ) -> Result<(), TableError> {
+    pub(super) fn handle_hint(&mut self, conn: ConnId, role: Role) -> Result<Changes, TableError> {
         if !self.spec.table_options.hints {
             return Err(TableError::HintsOff);
         }
@@ -40,7 +35,6 @@ impl TableActor {
             seq: self.play.seq,
             action,
         };
-        self.send_to(changes, conn, &hint);
-        Ok(())
+        Ok(self.send_to(conn, &hint))
     }
 }

@@ -49,9 +49,9 @@ pub(super) struct Play {
     /// Matches finished here.
     pub(super) matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
-    pub(super) awaiting: SeatSet,
+    awaiting: SeatSet,
     /// Remote bots whose time ran out: the server moves for them this turn.
-    pub(super) overdue: SeatSet,
+    overdue: SeatSet,
     /// What the views sent at every move repeat (the score sheet, the finished tricks, the
     /// deal's commitment), as last written.
     pub(super) view_cache: ViewCache,
@@ -59,7 +59,7 @@ pub(super) struct Play {
     pub(super) sheet: SharedSheet,
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
-    pub(super) unattended: bool,
+    unattended: bool,
     /// What each seat was asked and sent, and its last move.
     seats: Vec<SeatPlay>,
 }
@@ -114,16 +114,63 @@ impl Play {
     pub(super) fn forget_seat(&mut self, seat: Seat) {
         self.seats[seat.index()] = SeatPlay::default();
     }
+
+    /// A new match, `game`, begins: nobody is asked yet.
+    pub(super) fn begin(&mut self, game: Game) {
+        self.game = Some(game);
+        self.moves = 0;
+        self.awaiting = SeatSet::EMPTY;
+        self.overdue = SeatSet::EMPTY;
+        self.status = TableStatus::Playing;
+    }
+
+    /// The match was started by the server itself: it goes on with nobody connected.
+    pub(super) fn run_unattended(&mut self) {
+        self.unattended = true;
+    }
+
+    /// True while a match the server started is played: the table is not idle, even empty.
+    pub(super) fn goes_on_unattended(&self) -> bool {
+        self.unattended && self.status == TableStatus::Playing
+    }
+
+    /// The seats sent `your_turn` that have not acted yet.
+    pub(super) fn asked(&self) -> SeatSet {
+        self.awaiting
+    }
+
+    /// True when `seat` was sent `your_turn` and has not acted yet.
+    pub(super) fn is_asked(&self, seat: Seat) -> bool {
+        self.awaiting.contains(seat)
+    }
+
+    /// `seat` is no longer waited for (gone, or played by the server): it is asked afresh
+    /// when it plays its own turn again.
+    pub(super) fn lapse_prompt(&mut self, seat: Seat) {
+        self.awaiting.remove(seat);
+    }
+
+    /// Nothing is pending on `seat`'s turn any more: neither its prompt nor the server's
+    /// move for a remote bot out of time.
+    pub(super) fn clear_turn(&mut self, seat: Seat) {
+        self.awaiting.remove(seat);
+        self.overdue.remove(seat);
+    }
+
+    /// `seat`'s remote bot ran out of time: the server moves for it this turn.
+    pub(super) fn out_of_time(&mut self, seat: Seat) {
+        self.overdue.insert(seat);
+    }
+
+    /// True when `seat`'s remote bot ran out of time this turn.
+    pub(super) fn is_overdue(&self, seat: Seat) -> bool {
+        self.overdue.contains(seat)
+    }
 }
 
 impl TableActor {
     /// Applies a move, tells everyone what happened and prompts whoever is next.
-    pub(super) fn apply(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-        action: Action,
-    ) -> Result<(), TableError> {
+    pub(super) fn apply(&mut self, seat: Seat, action: Action) -> Result<Changes, TableError> {
         let game = self.play.game.as_mut().ok_or(TableError::NoMatch)?;
         let mut events = take_events();
         if let Err(err) = game.apply_into(seat, &action, &mut events) {
@@ -138,10 +185,10 @@ impl TableActor {
         self.play.moves += 1;
         crate::tally::MOVES.add(1);
         self.clock.set_turn(seat, None);
-        self.play.awaiting.remove(seat);
-        self.play.overdue.remove(seat);
+        self.play.clear_turn(seat);
+        let mut changes = Changes::default();
         for event in events.drain(..) {
-            self.broadcast_event(changes, event, Some(seat));
+            changes.merge(self.broadcast_event(event, Some(seat)));
         }
         give_back_events(events);
         if over {
@@ -169,20 +216,23 @@ impl TableActor {
                 // The seats still asked (the second defender once the first accepted a
                 // claim): any event but another seat's pass choice makes a prompt stale, so
                 // the same prompt is sent again.
-                self.prompt_again(changes);
+                changes.merge(self.prompt_again());
             }
-            self.prompt(changes);
+            changes.merge(self.prompt());
         }
-        Ok(())
+        Ok(changes)
     }
 
     /// Sends `your_turn` to every connected seat that has to act and was not asked yet, and
     /// starts the clocks: remote bots' (`bot_timeout_ms`), and people's when the table has a
     /// turn clock.
-    pub(super) fn prompt(&mut self, changes: &mut Changes) {
-        let Some(game) = &self.play.game else { return };
+    pub(super) fn prompt(&mut self) -> Changes {
+        let mut changes = Changes::default();
+        let Some(game) = &self.play.game else {
+            return changes;
+        };
         if self.play.status != TableStatus::Playing {
-            return;
+            return changes;
         }
         // A prompt whose move is no longer wanted (the other defender's answer to a Bridge
         // claim one rejected) has lapsed: that seat is asked afresh when its turn comes.
@@ -222,5 +272,6 @@ impl TableActor {
                 }
             }
         }
+        changes
     }
 }

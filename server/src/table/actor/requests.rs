@@ -7,7 +7,7 @@ use parlor_shared::bots::strategy_names;
 use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::rules::first_dealer;
-use parlor_shared::{Game, PlayerView, Rules, Seat, SeatSet};
+use parlor_shared::{Game, PlayerView, Rules, Seat};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
@@ -19,10 +19,9 @@ impl TableActor {
     /// A request from a connection at this table.
     pub(super) fn handle_request(
         &mut self,
-        changes: &mut Changes,
         conn: ConnId,
         request: TableRequest,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let role = self.seating.role_of(conn).ok_or(TableError::NotHere)?;
         match request {
             TableRequest::Move {
@@ -42,46 +41,39 @@ impl TableActor {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
-                self.apply(changes, seat, action)?;
-                Ok(())
+                self.apply(seat, action)
             }
             TableRequest::AddBot { seat, strategy } => {
                 self.require_host(conn, role)?;
-                self.add_bot(changes, seat, &strategy)
+                self.add_bot(seat, &strategy)
             }
             TableRequest::RemoveBot { seat } => {
                 self.require_host(conn, role)?;
-                self.remove_bot(changes, seat)
+                self.remove_bot(seat)
             }
             TableRequest::Start => {
                 self.require_host(conn, role)?;
-                self.start(changes)
+                self.start()
             }
-            TableRequest::ClaimHost { key } => self.claim_host(changes, conn, role, &key),
+            TableRequest::ClaimHost { key } => self.claim_host(conn, role, &key),
             TableRequest::StandIn { seat } => {
                 self.require_host(conn, role)?;
-                self.stand_in(changes, seat)
+                self.stand_in(seat)
             }
-            TableRequest::Back => self.back(changes, role),
+            TableRequest::Back => self.back(role),
             TableRequest::OpenSeat { seat } => {
                 self.require_host(conn, role)?;
-                self.open_seat(changes, seat)
+                self.open_seat(seat)
             }
-            TableRequest::Leave => {
-                self.handle_leave(changes, conn, role);
-                Ok(())
-            }
-            TableRequest::Sync => {
-                self.handle_sync(changes, conn, role);
-                Ok(())
-            }
-            TableRequest::Chat { text } => self.handle_chat(changes, conn, role, &text),
-            TableRequest::Hint => self.handle_hint(changes, conn, role),
+            TableRequest::Leave => Ok(self.handle_leave(conn, role)),
+            TableRequest::Sync => Ok(self.handle_sync(conn, role)),
+            TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
+            TableRequest::Hint => self.handle_hint(conn, role),
         }
     }
 
     /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
-    pub(super) fn handle_sync(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
+    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) -> Changes {
         let viewer = match role {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
@@ -91,8 +83,7 @@ impl TableActor {
                 seq: self.play.seq,
                 table: self.table_info(),
             };
-            self.send_to(changes, conn, &table);
-            return;
+            return self.send_to(conn, &table);
         };
         let state = ServerMsg::State {
             seq: self.play.seq,
@@ -100,10 +91,11 @@ impl TableActor {
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
         let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
-        self.send_to(changes, conn, &state);
+        let mut changes = self.send_to(conn, &state);
         if let Some(prompt) = prompt {
-            self.send_to(changes, conn, &prompt);
+            changes.merge(self.send_to(conn, &prompt));
         }
+        changes
     }
 
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
@@ -112,7 +104,7 @@ impl TableActor {
         if self.play.status != TableStatus::Playing
             || !game.to_act().contains(seat)
             || self.server_plays(seat)
-            || self.play.overdue.contains(seat)
+            || self.play.is_overdue(seat)
         {
             return None;
         }
@@ -138,17 +130,11 @@ impl TableActor {
     }
 
     /// Seats a built-in bot in an empty seat.
-    pub(super) fn add_bot(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-        name: &str,
-    ) -> Result<(), TableError> {
+    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<Changes, TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
         let bot = self
             .bots
-            .pool
             .make(name, self.spec.variant, seed)
             .ok_or_else(|| TableError::UnknownStrategy {
                 name: name.to_string(),
@@ -158,17 +144,12 @@ impl TableActor {
         self.free_seat(seat);
         self.seating.seat_bot(seat, format!("{} bot", bot.name()));
         self.bots.set_strategy(seat, Some(bot.name()));
-        self.play.awaiting.remove(seat);
-        changes.table = true;
-        Ok(())
+        self.play.lapse_prompt(seat);
+        Ok(Changes::table_changed())
     }
 
     /// Takes a built-in bot out of its seat (not during a match).
-    pub(super) fn remove_bot(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-    ) -> Result<(), TableError> {
+    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<Changes, TableError> {
         if self.seating.occupant_at(seat)? != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
@@ -176,12 +157,11 @@ impl TableActor {
             return Err(TableError::BotsStayUntilOver);
         }
         self.free_seat(seat);
-        changes.table = true;
-        Ok(())
+        Ok(Changes::table_changed())
     }
 
     /// Starts a match once every seat is filled.
-    pub(super) fn start(&mut self, changes: &mut Changes) -> Result<(), TableError> {
+    pub(super) fn start(&mut self) -> Result<Changes, TableError> {
         if self.play.status == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
@@ -208,19 +188,14 @@ impl TableActor {
         let opening = game.opening_events();
         self.outbox
             .record_match_started(seed, master, self.play.seq + opening.len() as u64);
-        self.play.game = Some(game);
-        self.play.moves = 0;
-        self.play.awaiting = SeatSet::EMPTY;
-        self.play.overdue = SeatSet::EMPTY;
-        self.play.status = TableStatus::Playing;
-        changes.table = true;
+        self.play.begin(game);
         tracing::info!(table = %crate::store::log_tag(&self.spec.id), match_number = self.play.matches_played + 1, "match started");
-        self.flush_table(changes);
+        let mut changes = self.publish_table();
         for event in opening {
-            self.broadcast_event(changes, event, None);
+            changes.merge(self.broadcast_event(event, None));
         }
-        self.send_states(changes);
-        self.prompt(changes);
-        Ok(())
+        changes.merge(self.send_states());
+        changes.merge(self.prompt());
+        Ok(changes)
     }
 }

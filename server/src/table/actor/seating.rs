@@ -24,12 +24,12 @@ pub(super) struct Seating {
     /// One entry per seat.
     seats: Vec<SeatState>,
     /// Connections watching.
-    pub(super) spectators: Vec<Conn>,
+    spectators: Vec<Conn>,
     /// The most spectators at once.
-    pub(super) max_spectators: usize,
+    max_spectators: usize,
     /// True once a person or a remote program has sat at the table (restored tables that
     /// played count): until then an empty table is deleted when it closes.
-    pub(super) ever_seated: bool,
+    ever_seated: bool,
 }
 
 impl Seating {
@@ -51,6 +51,31 @@ impl Seating {
         }
         let watching = self.spectators.iter().any(|c| c.id == conn);
         watching.then_some(Role::Spectator)
+    }
+
+    /// The connections watching.
+    pub(super) fn spectators(&self) -> &[Conn] {
+        &self.spectators
+    }
+
+    /// True once a person or a remote program has sat at the table, or it played before a
+    /// restart: it is kept when it closes.
+    pub(super) fn ever_seated(&self) -> bool {
+        self.ever_seated
+    }
+
+    /// Notes whether a person or a remote program holds a seat now (built-in bots do not
+    /// count).
+    pub(super) fn note_who_sits(&mut self) {
+        self.ever_seated |= self
+            .seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
+    }
+
+    /// The table played before a restart: it counts as sat at.
+    pub(super) fn note_played_before(&mut self) {
+        self.ever_seated = true;
     }
 
     /// Every connection at the table: the seated ones, then the spectators.
@@ -193,10 +218,9 @@ impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
     pub(super) fn handle_join(
         &mut self,
-        changes: &mut Changes,
         conn: Conn,
         request: JoinRequest,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let (seat, token) = match &request.token {
             Some(token) => (self.reclaim(&conn, token)?, token.clone()),
             None => {
@@ -209,11 +233,9 @@ impl TableActor {
         state.open = false;
         self.clock.set_grace(seat, None);
         self.bots.set_standing_in(seat, false);
-        self.play.awaiting.remove(seat);
         // Back in time for a turn the server was about to play: the seat decides it.
-        self.play.overdue.remove(seat);
-        changes.table |= self.hosting.first_to_sit(seat);
-        changes.table = true;
+        self.play.clear_turn(seat);
+        self.hosting.first_to_sit(seat);
         tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
@@ -222,16 +244,16 @@ impl TableActor {
                 table: self.spec.id.clone(),
                 seat: Some(seat),
                 token: Some(token),
-                host: self.hosting.host == Some(seat),
+                host: self.hosting.host() == Some(seat),
                 practice: self.spec.is_practice(),
                 name: self.seating.seats[seat.index()].name.clone(),
             },
         );
-        self.flush_table(changes);
+        let mut changes = self.publish_table();
         self.send_snapshot(&conn, Some(seat));
-        self.send_recent_chat(changes, &conn);
-        self.prompt(changes);
-        Ok(())
+        changes.merge(self.send_recent_chat(&conn));
+        changes.merge(self.prompt());
+        Ok(changes)
     }
 
     /// The seat whose token this is, disconnecting whoever played it before.
@@ -325,11 +347,7 @@ impl TableActor {
     }
 
     /// Adds a spectator, unless the table has as many as it may.
-    pub(super) fn handle_watch(
-        &mut self,
-        changes: &mut Changes,
-        conn: Conn,
-    ) -> Result<(), TableError> {
+    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<Changes, TableError> {
         if self.seating.spectators.len() >= self.seating.max_spectators {
             return Err(TableError::TooManySpectators(self.seating.max_spectators));
         }
@@ -346,11 +364,10 @@ impl TableActor {
             },
         );
         self.seating.spectators.push(conn.clone());
-        changes.table = true;
-        self.flush_table(changes);
+        let mut changes = self.publish_table();
         self.send_snapshot(&conn, None);
-        self.send_recent_chat(changes, &conn);
-        Ok(())
+        changes.merge(self.send_recent_chat(&conn));
+        Ok(changes)
     }
 
     /// A newcomer's first picture of the game, if one is being played.
@@ -365,28 +382,29 @@ impl TableActor {
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn handle_disconnect(&mut self, changes: &mut Changes, conn: ConnId) {
+    pub(super) fn handle_disconnect(&mut self, conn: ConnId) -> Changes {
         self.hosting.forget(conn);
         match self.seating.role_of(conn) {
             Some(Role::Seat(seat)) => {
                 let grace = Duration::from_millis(self.spec.table_options.grace_ms);
                 self.seating.seats[seat.index()].conn = None;
                 self.clock.set_grace(seat, Some(Instant::now() + grace));
-                self.play.awaiting.remove(seat);
-                changes.table = true;
+                self.play.lapse_prompt(seat);
                 tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.0, "player disconnected");
+                Changes::table_changed()
             }
             Some(Role::Spectator) => {
                 self.seating.spectators.retain(|c| c.id != conn);
-                changes.table = true;
+                Changes::table_changed()
             }
-            None => {}
+            None => Changes::default(),
         }
     }
 
-    /// Empties a seat for good (its token stops working) and returns its connection: during a
-    /// match the stand-in keeps playing it until someone sits down.
-    pub(super) fn vacate(&mut self, changes: &mut Changes, seat: Seat) -> Option<Conn> {
+    /// Empties a seat for good (its token stops working) and returns what changed with the
+    /// seat's connection: during a match the stand-in keeps playing it until someone sits
+    /// down.
+    pub(super) fn vacate(&mut self, seat: Seat) -> (Changes, Option<Conn>) {
         let state = &mut self.seating.seats[seat.index()];
         let conn = state.conn.take();
         if self.play.status == TableStatus::Playing {
@@ -402,23 +420,22 @@ impl TableActor {
         } else {
             self.free_seat(seat);
         }
-        self.play.awaiting.remove(seat);
-        changes.table |= self.hosting.seat_given_up(seat, &self.seating);
-        changes.table = true;
-        conn
+        self.play.lapse_prompt(seat);
+        self.hosting.seat_given_up(seat, &self.seating);
+        (Changes::table_changed(), conn)
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn handle_leave(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
+    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) -> Changes {
         self.hosting.forget(conn);
-        let conn = match role {
-            Role::Seat(seat) => self.vacate(changes, seat),
+        let (changes, conn) = match role {
+            Role::Seat(seat) => self.vacate(seat),
             Role::Spectator => {
                 let index = self.seating.spectators.iter().position(|c| c.id == conn);
-                index.map(|i| self.seating.spectators.swap_remove(i))
+                let conn = index.map(|i| self.seating.spectators.swap_remove(i));
+                (Changes::table_changed(), conn)
             }
         };
-        changes.table = true;
         if let Some(conn) = conn {
             self.outbox.queue_msg(
                 &conn,
@@ -428,5 +445,6 @@ impl TableActor {
                 },
             );
         }
+        changes
     }
 }

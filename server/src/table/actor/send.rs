@@ -44,12 +44,8 @@ impl TableActor {
     /// move. Everyone else's copy may wait a little for the frames after it
     /// ([`crate::conn::Conn::send_lazy`]): a seat waiting for its turn then gets the moves
     /// before it in one or two writes instead of one each.
-    pub(super) fn broadcast_event(
-        &mut self,
-        changes: &mut Changes,
-        event: Event,
-        answering: Option<Seat>,
-    ) {
+    pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) -> Changes {
+        let mut changes = Changes::default();
         self.play.seq += 1;
         let seq = self.play.seq;
         // Frames differ only by `prev`: one encoding per distinct value.
@@ -83,17 +79,21 @@ impl TableActor {
         }
         if event.visible_to(None) {
             let prev = std::mem::replace(&mut self.play.last_public_event, seq);
-            for conn in &self.seating.spectators {
+            for conn in self.seating.spectators() {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     changes.dropped.push(conn.id);
                 }
             }
         }
+        changes
     }
 
     /// Sends every connection its own snapshot.
-    pub(super) fn send_states(&mut self, changes: &mut Changes) {
-        let Some(game) = &self.play.game else { return };
+    pub(super) fn send_states(&mut self) -> Changes {
+        let mut changes = Changes::default();
+        let Some(game) = &self.play.game else {
+            return changes;
+        };
         for seat in self.seating.all() {
             if let Some(conn) = self.seating.conn(seat) {
                 let msg = ServerMsg::State {
@@ -106,7 +106,7 @@ impl TableActor {
                 }
             }
         }
-        if !self.seating.spectators.is_empty() {
+        if !self.seating.spectators().is_empty() {
             let public = frame_with(
                 &ServerMsg::State {
                     seq: self.play.seq,
@@ -114,19 +114,19 @@ impl TableActor {
                 },
                 Some(&mut self.play.view_cache),
             );
-            for conn in &self.seating.spectators {
+            for conn in self.seating.spectators() {
                 if !self.outbox.queue(conn, public.clone()) {
                     changes.dropped.push(conn.id);
                 }
             }
         }
+        changes
     }
 
-    /// When seats or status changed: publish to the lobby and send `table` to everyone.
-    pub(super) fn flush_table(&mut self, changes: &mut Changes) {
-        if !std::mem::take(&mut changes.table) {
-            return;
-        }
+    /// The seats, the host or the status changed: the table is recorded, published to the
+    /// lobby and sent (`table`) to everyone at it.
+    pub(super) fn publish_table(&mut self) -> Changes {
+        let mut changes = Changes::default();
         if self.outbox.is_durable() {
             self.outbox.record_state(
                 self.play.status,
@@ -145,15 +145,17 @@ impl TableActor {
                 changes.dropped.push(conn.id);
             }
         }
+        changes
     }
 
     /// Sends one message to one connection of this table.
-    pub(super) fn send_to(&mut self, changes: &mut Changes, id: ConnId, msg: &ServerMsg) {
+    pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) -> Changes {
         if let Some(conn) = self.seating.conn_of(id).cloned()
             && !self.outbox.queue_msg(&conn, msg)
         {
-            changes.dropped.push(id);
+            return Changes::dropping(vec![id]);
         }
+        Changes::default()
     }
 }
 
