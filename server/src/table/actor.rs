@@ -376,7 +376,7 @@ impl TableActor {
                 }
             };
         }
-        tracing::info!(table = %crate::store::log_tag(&self.spec.id), matches = self.play.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), matches = self.play.matches_played(), "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
@@ -482,11 +482,7 @@ impl TableActor {
                 changes.table = true;
             }
             if self.clock.take_turn_over(seat, now) {
-                let to_act = self
-                    .play
-                    .game
-                    .as_ref()
-                    .is_some_and(|g| g.to_act().contains(seat));
+                let to_act = self.play.game().is_some_and(|g| g.to_act().contains(seat));
                 if to_act && !self.server_plays(seat) {
                     if self.seating.occupant(seat) == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
@@ -525,15 +521,11 @@ impl TableActor {
 
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
-    fn restore(&mut self, restored: Restored) -> Changes {
-        self.play.game = restored.game;
-        self.play.moves = restored.log.len();
-        self.play.seq = restored.seq;
-        self.play.matches_played = restored.matches_played;
-        if self.play.game.is_some() || restored.matches_played > 0 {
+    fn restore(&mut self, mut restored: Restored) -> Changes {
+        self.play.restore(&mut restored);
+        if self.play.game().is_some() || restored.matches_played > 0 {
             self.seating.note_played_before();
         }
-        self.play.status = restored.status;
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
         let grace = Instant::now() + Duration::from_millis(self.spec.table_options.grace_ms);
         for (i, saved) in restored.seats.iter().enumerate() {
@@ -555,7 +547,7 @@ impl TableActor {
         self.chat.restore(restored.chat);
         self.outbox = Outbox::new(self.outbox.store(), &self.spec.id, restored.match_no);
         self.outbox.assume_recorded_state(
-            self.play.status,
+            self.play.status(),
             self.hosting.stored(),
             self.seating.seat_rows(&self.bots),
         );
@@ -568,12 +560,12 @@ impl TableActor {
             id: self.spec.id.clone(),
             variant: self.spec.variant,
             options: self.spec.options.shown(),
-            status: self.play.status,
+            status: self.play.status(),
             seats: self.seating.infos(&self.bots),
             host: self.hosting.host(),
             table_options: self.spec.table_options.clone(),
             spectators: self.seating.spectators().len() as u32,
-            matches_played: self.play.matches_played,
+            matches_played: self.play.matches_played(),
             practice: self.spec.is_practice(),
         }
     }

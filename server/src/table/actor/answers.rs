@@ -35,7 +35,7 @@ impl TableActor {
             Some(answered) if !asked => Err(TableError::AlreadyAnswered { answered }),
             Some(_) => Ok(()),
             None => {
-                let Some(game) = &self.play.game else {
+                let Some(game) = self.play.game() else {
                     return Ok(());
                 };
                 let repeated = self.play.last_action(seat) == Some(action);

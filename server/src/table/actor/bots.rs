@@ -129,10 +129,10 @@ impl TableActor {
 
     /// The first seat the server has to move for now, if any.
     pub(super) fn next_bot_seat(&self) -> Option<Seat> {
-        if self.play.status != TableStatus::Playing {
+        if self.play.status() != TableStatus::Playing {
             return None;
         }
-        let game = self.play.game.as_ref()?;
+        let game = self.play.game()?;
         game.to_act().iter().find(|&seat| self.server_moves(seat))
     }
 
@@ -164,14 +164,14 @@ impl TableActor {
         let Some(seat) = self.bot_to_start() else {
             return;
         };
-        let Some(game) = &self.play.game else { return };
+        let Some(game) = self.play.game() else { return };
         let view = PlayerView::of(game, Some(seat));
         // A fresh bot for every decision, seeded by the match, the seat and the decision
         // (`bot_seed`): a table rebuilt after a crash makes exactly the choices it would have.
         let bot = self.new_bot(seat);
         let asked = Asked {
             seat,
-            seq: self.play.seq,
+            seq: self.play.seq(),
             occupant: self.seating.occupant(seat),
         };
         self.bots.thought = Some(self.bots.pool.think(bot, view, asked));
@@ -191,12 +191,11 @@ impl TableActor {
     /// True while a thought asked about `asked` still applies: a match is on, nothing was
     /// played since, the seat is to act and the server still moves for it.
     fn still_applies(&self, asked: &Asked) -> bool {
-        self.play.status == TableStatus::Playing
-            && self.play.seq == asked.seq
+        self.play.status() == TableStatus::Playing
+            && self.play.seq() == asked.seq
             && self
                 .play
-                .game
-                .as_ref()
+                .game()
                 .is_some_and(|g| g.to_act().contains(asked.seat))
             && self.server_moves(asked.seat)
     }
@@ -251,7 +250,7 @@ impl TableActor {
     /// Plays `action` for `seat`, or `HeuristicBot::fallback` when there is none or it is
     /// illegal.
     fn play_for(&mut self, seat: Seat, action: Option<Action>) -> Changes {
-        let Some(game) = &self.play.game else {
+        let Some(game) = self.play.game() else {
             return Changes::default();
         };
         let action = match action {
@@ -277,7 +276,7 @@ impl TableActor {
     /// same after a restart, whatever order other seats moved in, and tells nothing of the
     /// deals. Matches stored before fair deals mix their seed with the same decision.
     pub(super) fn bot_seed(&self, seat: Seat) -> u64 {
-        let Some(game) = self.play.game.as_ref() else {
+        let Some(game) = self.play.game() else {
             return self.spec.seed.unwrap_or(0).wrapping_add(u64::from(seat.0));
         };
         let decision = fair::Decision {

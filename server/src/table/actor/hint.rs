@@ -24,15 +24,15 @@ impl TableActor {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let game = match &self.play.game {
-            Some(game) if self.play.status == TableStatus::Playing => game,
+        let game = match self.play.game() {
+            Some(game) if self.play.status() == TableStatus::Playing => game,
             _ => return Err(TableError::NoMatch),
         };
         // The rule-of-thumb bot is cheap: computing it here does not hold up the table.
         let view = PlayerView::of(game, Some(seat));
         let action = HeuristicBot::fallback(&view).ok_or(RuleError::NotYourTurn)?;
         let hint = ServerMsg::Hint {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             action,
         };
         Ok(self.send_to(conn, &hint))

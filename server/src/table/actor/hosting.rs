@@ -179,7 +179,7 @@ impl TableActor {
         if !matches!(occupant, Occupant::Human | Occupant::RemoteBot) {
             return Err(TableError::NoPlayer(seat));
         }
-        if self.play.status != TableStatus::Playing {
+        if self.play.status() != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
         tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "the host let a computer play a seat for now");

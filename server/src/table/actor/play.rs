@@ -5,12 +5,13 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, TableStatus};
+use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::view::json::ViewCache;
 use parlor_shared::{Action, Event, Game, Seat, SeatSet};
 use tokio::time::Instant;
 
-use crate::conn::prompt_frame;
+use crate::conn::{Frame, frame_with, prompt_frame};
+use crate::store::Restored;
 use crate::table::TableError;
 
 use super::sheet::SharedSheet;
@@ -37,26 +38,26 @@ fn give_back_events(mut events: Vec<Event>) {
 /// The match and how far it went: what a move changes besides the seats.
 pub(super) struct Play {
     /// The current (or last finished) match; `None` before the first start.
-    pub(super) game: Option<Game>,
+    game: Option<Game>,
     /// Waiting, playing or finished.
-    pub(super) status: TableStatus,
+    status: TableStatus,
     /// Actions accepted in the current match: the next action's place in the stored log.
-    pub(super) moves: usize,
+    moves: usize,
     /// The table's event counter: the number of events sent so far.
-    pub(super) seq: u64,
+    seq: u64,
     /// The `seq` of the last event spectators were sent: the next public event's `prev`.
-    pub(super) last_public_event: u64,
+    last_public_event: u64,
     /// Matches finished here.
-    pub(super) matches_played: u32,
+    matches_played: u32,
     /// Seats that have been sent `your_turn` and have not acted yet.
     awaiting: SeatSet,
     /// Remote bots whose time ran out: the server moves for them this turn.
     overdue: SeatSet,
     /// What the views sent at every move repeat (the score sheet, the finished tricks, the
     /// deal's commitment), as last written.
-    pub(super) view_cache: ViewCache,
+    view_cache: ViewCache,
     /// The score sheet the views sent at every move share.
-    pub(super) sheet: SharedSheet,
+    sheet: SharedSheet,
     /// The server itself started the match (the ladder): it is played to its end with nobody
     /// connected, and only then may the table go idle.
     unattended: bool,
@@ -93,6 +94,58 @@ impl Play {
             unattended: false,
             seats: (0..players).map(|_| SeatPlay::default()).collect(),
         }
+    }
+
+    /// Takes over the match as the store kept it (its game is taken out of `restored`).
+    pub(super) fn restore(&mut self, restored: &mut Restored) {
+        self.game = restored.game.take();
+        self.moves = restored.log.len();
+        self.seq = restored.seq;
+        self.matches_played = restored.matches_played;
+        self.status = restored.status;
+    }
+
+    /// The current (or last finished) match; `None` before the first start.
+    pub(super) fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Waiting, playing or finished.
+    pub(super) fn status(&self) -> TableStatus {
+        self.status
+    }
+
+    /// The table's event counter: the number of events sent so far.
+    pub(super) fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Matches finished here.
+    pub(super) fn matches_played(&self) -> u32 {
+        self.matches_played
+    }
+
+    /// Numbers the next event: the counter goes up by one.
+    pub(super) fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// The next public event (`seq`) is for the spectators: the `prev` it carries, the last
+    /// one they had.
+    pub(super) fn next_public_prev(&mut self, seq: u64) -> u64 {
+        std::mem::replace(&mut self.last_public_event, seq)
+    }
+
+    /// The snapshot (`state`) of the match for `viewer` (`None`: a spectator), if there is
+    /// a match.
+    pub(super) fn state_frame(&mut self, viewer: Option<Seat>) -> Option<Frame> {
+        let game = self.game.as_ref()?;
+        let msg = ServerMsg::State {
+            seq: self.seq,
+            view: Box::new(self.sheet.view(game, viewer)),
+        };
+        Some(frame_with(&msg, Some(&mut self.view_cache)))
     }
 
     /// The `seq` of `seat`'s current prompt.

@@ -37,7 +37,7 @@ impl TableActor {
                 {
                     return Err(TableError::NotYourSeat { seat, claimed });
                 }
-                if self.play.status != TableStatus::Playing {
+                if self.play.status() != TableStatus::Playing {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
@@ -78,15 +78,15 @@ impl TableActor {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
         };
-        let Some(game) = &self.play.game else {
+        let Some(game) = self.play.game() else {
             let table = ServerMsg::Table {
-                seq: self.play.seq,
+                seq: self.play.seq(),
                 table: self.table_info(),
             };
             return self.send_to(conn, &table);
         };
         let state = ServerMsg::State {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             view: Box::new(PlayerView::of(game, viewer)),
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
@@ -100,8 +100,8 @@ impl TableActor {
 
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
-        let game = self.play.game.as_ref()?;
-        if self.play.status != TableStatus::Playing
+        let game = self.play.game()?;
+        if self.play.status() != TableStatus::Playing
             || !game.to_act().contains(seat)
             || self.server_plays(seat)
             || self.play.is_overdue(seat)
@@ -153,7 +153,7 @@ impl TableActor {
         if self.seating.occupant_at(seat)? != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
-        if self.play.status == TableStatus::Playing {
+        if self.play.status() == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
         self.free_seat(seat);
@@ -162,7 +162,7 @@ impl TableActor {
 
     /// Starts a match once every seat is filled.
     pub(super) fn start(&mut self) -> Result<Changes, TableError> {
-        if self.play.status == TableStatus::Playing {
+        if self.play.status() == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
         let empty: Vec<String> = self
@@ -176,20 +176,20 @@ impl TableActor {
         }
         let (seed, master) = match self.spec.seed {
             Some(seed) => {
-                let seed = seed.wrapping_add(u64::from(self.play.matches_played));
+                let seed = seed.wrapping_add(u64::from(self.play.matches_played()));
                 (seed, fair::practice_master(seed))
             }
             None => (0, secret::fresh_master()),
         };
         let rules =
             Rules::new(self.spec.variant, &self.spec.options).expect("options were checked");
-        let dealer = first_dealer(rules.players(), self.play.matches_played + 1);
+        let dealer = first_dealer(rules.players(), self.play.matches_played() + 1);
         let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
-            .record_match_started(seed, master, self.play.seq + opening.len() as u64);
+            .record_match_started(seed, master, self.play.seq() + opening.len() as u64);
         self.play.begin(game);
-        tracing::info!(table = %crate::store::log_tag(&self.spec.id), match_number = self.play.matches_played + 1, "match started");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), match_number = self.play.matches_played() + 1, "match started");
         let mut changes = self.publish_table();
         for event in opening {
             changes.merge(self.broadcast_event(event, None));

@@ -14,7 +14,7 @@ use super::TableActor;
 impl TableActor {
     /// Stores the result of the match that just ended and updates the ratings.
     pub(super) fn report_result(&mut self) {
-        let Some(game) = &self.play.game else { return };
+        let Some(game) = self.play.game() else { return };
         let facts = self.spec.variant.facts();
         let entrants = self
             .seating
@@ -38,7 +38,7 @@ impl TableActor {
         let result = MatchResult {
             variant: self.spec.variant.to_string(),
             table: self.spec.id.clone(),
-            match_no: self.play.matches_played,
+            match_no: self.play.matches_played(),
             at: now_millis(),
             places: places_of(
                 &totals,

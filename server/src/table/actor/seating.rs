@@ -372,9 +372,9 @@ impl TableActor {
 
     /// A newcomer's first picture of the game, if one is being played.
     fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
-        if let Some(game) = &self.play.game {
+        if let Some(game) = self.play.game() {
             let state = ServerMsg::State {
-                seq: self.play.seq,
+                seq: self.play.seq(),
                 view: Box::new(PlayerView::of(game, viewer)),
             };
             self.outbox.queue_msg(conn, &state);
@@ -407,7 +407,7 @@ impl TableActor {
     pub(super) fn vacate(&mut self, seat: Seat) -> (Changes, Option<Conn>) {
         let state = &mut self.seating.seats[seat.index()];
         let conn = state.conn.take();
-        if self.play.status == TableStatus::Playing {
+        if self.play.status() == TableStatus::Playing {
             // The match goes on: a built-in bot keeps the seat until someone sits.
             state.occupant = Occupant::Empty;
             state.name = None;
@@ -440,7 +440,7 @@ impl TableActor {
             self.outbox.queue_msg(
                 &conn,
                 &ServerMsg::Table {
-                    seq: self.play.seq,
+                    seq: self.play.seq(),
                     table: self.table_info(),
                 },
             );

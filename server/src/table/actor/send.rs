@@ -6,8 +6,8 @@
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Event, Seat};
 
+use crate::conn::frame;
 use crate::conn::{ConnId, Frame};
-use crate::conn::{frame, frame_with};
 
 use super::{Changes, TableActor};
 
@@ -46,8 +46,7 @@ impl TableActor {
     /// before it in one or two writes instead of one each.
     pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) -> Changes {
         let mut changes = Changes::default();
-        self.play.seq += 1;
-        let seq = self.play.seq;
+        let seq = self.play.next_seq();
         // Frames differ only by `prev`: one encoding per distinct value.
         let mut encoded = EncodedByPrev::default();
         let mut encode = |prev: u64, event: &Event| -> Frame {
@@ -78,7 +77,7 @@ impl TableActor {
             }
         }
         if event.visible_to(None) {
-            let prev = std::mem::replace(&mut self.play.last_public_event, seq);
+            let prev = self.play.next_public_prev(seq);
             for conn in self.seating.spectators() {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     changes.dropped.push(conn.id);
@@ -91,29 +90,17 @@ impl TableActor {
     /// Sends every connection its own snapshot.
     pub(super) fn send_states(&mut self) -> Changes {
         let mut changes = Changes::default();
-        let Some(game) = &self.play.game else {
-            return changes;
-        };
         for seat in self.seating.all() {
-            if let Some(conn) = self.seating.conn(seat) {
-                let msg = ServerMsg::State {
-                    seq: self.play.seq,
-                    view: Box::new(self.play.sheet.view(game, Some(seat))),
-                };
-                let frame = frame_with(&msg, Some(&mut self.play.view_cache));
-                if !self.outbox.queue(conn, frame) {
-                    changes.dropped.push(conn.id);
-                }
+            if let Some(conn) = self.seating.conn(seat)
+                && let Some(frame) = self.play.state_frame(Some(seat))
+                && !self.outbox.queue(conn, frame)
+            {
+                changes.dropped.push(conn.id);
             }
         }
-        if !self.seating.spectators().is_empty() {
-            let public = frame_with(
-                &ServerMsg::State {
-                    seq: self.play.seq,
-                    view: Box::new(self.play.sheet.view(game, None)),
-                },
-                Some(&mut self.play.view_cache),
-            );
+        if !self.seating.spectators().is_empty()
+            && let Some(public) = self.play.state_frame(None)
+        {
             for conn in self.seating.spectators() {
                 if !self.outbox.queue(conn, public.clone()) {
                     changes.dropped.push(conn.id);
@@ -129,14 +116,14 @@ impl TableActor {
         let mut changes = Changes::default();
         if self.outbox.is_durable() {
             self.outbox.record_state(
-                self.play.status,
+                self.play.status(),
                 self.hosting.stored(),
                 self.seating.seat_rows(&self.bots),
             );
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             table: info.clone(),
         });
         self.info.send_replace(info);
