@@ -4,7 +4,7 @@
 //! held rounds come due in the order they began: one task keeps them first in, first out, sleeps
 //! until the oldest is due, and releases it. Why not a timer in each writer: each held round then
 //! woke its writer only to set a timer. Here a round costs a push on this clock's queue, and a
-//! writer wakes only when its frames go out. The clock knows a queue only as something `Held`:
+//! writer wakes only when its frames go out. The clock knows a queue only as something `Lingering`:
 //! the queue ([`super::queue`]) decides, when a round is released, whether it is still waiting.
 
 use std::collections::VecDeque;
@@ -16,7 +16,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 /// Something holding items since an instant: a queue, released by its clock.
-pub(super) trait Held: Send + Sync {
+pub(super) trait Lingering: Send + Sync {
     /// The items held since `since` have waited long enough. A queue that has sent those
     /// items since (and perhaps holds newer ones, since a later instant) ignores this.
     fn release(&self, since: Instant);
@@ -44,7 +44,7 @@ struct Clock {
 /// Items a queue holds since `since`.
 struct Round {
     since: Instant,
-    queue: Weak<dyn Held>,
+    queue: Weak<dyn Lingering>,
 }
 
 impl Clock {
@@ -98,7 +98,7 @@ impl Linger {
     }
 
     /// Holds `queue`'s items that began waiting at `since`, until `since` plus the wait.
-    pub(super) fn hold(&self, since: Instant, queue: Weak<dyn Held>) {
+    pub(super) fn hold(&self, since: Instant, queue: Weak<dyn Lingering>) {
         let first = {
             let mut rounds = lock(&self.clock.rounds);
             rounds.push_back(Round { since, queue });

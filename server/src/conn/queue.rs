@@ -17,7 +17,7 @@ use futures_util::task::AtomicWaker;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use super::linger::{Held, Linger};
+use super::linger::{Linger, Lingering};
 
 /// More spare room than this is given back after a burst.
 const KEEP_CAPACITY: usize = 16;
@@ -216,7 +216,7 @@ impl<T: Send + 'static> Sender<T> {
         if urgent {
             self.shared.readable.wake();
         } else if let (Some(since), Some(linger)) = (held_since, &self.shared.linger) {
-            let queue: std::sync::Weak<dyn Held> = Arc::downgrade(&self.shared) as _;
+            let queue: std::sync::Weak<dyn Lingering> = Arc::downgrade(&self.shared) as _;
             linger.hold(since, queue);
         }
         Ok(())
@@ -239,7 +239,7 @@ pub struct Receiver<T> {
     shared: Arc<Shared<T>>,
 }
 
-impl<T: Send> Held for Shared<T> {
+impl<T: Send> Lingering for Shared<T> {
     fn release(&self, since: Instant) {
         let mut state = self.lock();
         if state.lazy_since != Some(since) || state.closed {

@@ -3,8 +3,9 @@
 //! ([`super::thinking`]). Each of those is a step that returns its [`Changes`], acted on in one
 //! place ([`TableActor::settle`]). What a step sends goes out once the store has committed the
 //! step ([`Outbox`]); meanwhile the next message is handled, so players acting at once share a
-//! group commit. The state is split into parts (seats, host, play, clock, bots, chat), each
-//! kept by the child module that changes it. It never touches a socket nor the lobby.
+//! group commit. Besides what the table is ([`Spec`]), the state is split into parts (seats,
+//! host, play, clock, bots, chat), each kept by the child module that changes it, with its own
+//! per-seat data. It never touches a socket nor the lobby.
 
 use std::time::Duration;
 
@@ -21,8 +22,8 @@ use self::hosting::Hosting;
 use self::play::Play;
 use self::seating::Seating;
 use super::outbox::{MAX_IN_FLIGHT, Outbox};
-use super::thinking::{Answer, Bots, Thought};
-use super::{MAILBOX, TableHandle, TableMsg, TableRequest};
+use super::thinking::Bots;
+use super::{MAILBOX, TableError, TableHandle, TableMsg, TableRequest};
 use crate::conn::{ConnId, Receiver, bounded};
 use crate::ratings::Ratings;
 use crate::store::{Restored, SharedLog};
@@ -103,18 +104,20 @@ pub(super) fn start(
     let (tx, rx) = bounded(MAILBOX);
     let players = rules.players();
     let mut actor = TableActor {
-        id: setup.id.clone(),
-        variant: setup.variant,
-        options: rules.options(),
-        table_options: setup.table_options,
-        seed: setup.seed,
-        play: Play::new(),
+        spec: Spec {
+            id: setup.id.clone(),
+            variant: setup.variant,
+            options: rules.options(),
+            table_options: setup.table_options,
+            seed: setup.seed,
+        },
+        play: Play::new(players),
         seating: Seating::new(players, setup.max_spectators),
         hosting: Hosting::new(setup.host_key.clone()),
-        bots: TableBots::new(bots),
+        bots: TableBots::new(bots, players),
         rx,
         info: watch::channel(placeholder_info(&setup.id, setup.variant)).0,
-        clock: Clock::new(setup.idle_ttl, setup.unsat_ttl),
+        clock: Clock::new(players, setup.idle_ttl, setup.unsat_ttl),
         shutdown,
         outbox: Outbox::new(setup.store.clone(), &setup.id, 0),
         chat: chat::ChatLog::default(),
@@ -125,11 +128,11 @@ pub(super) fn start(
         Some(restored) => actor.restore(*restored),
         None => {
             actor.outbox.record_table_created(
-                actor.variant,
-                &actor.options,
-                &actor.table_options,
-                actor.seed,
-                actor.hosting.host_key.clone(),
+                actor.spec.variant,
+                &actor.spec.options,
+                &actor.spec.table_options,
+                actor.spec.seed,
+                actor.hosting.key_digest().map(str::to_string),
             );
             Changes::default()
         }
@@ -145,14 +148,6 @@ pub(super) fn start(
         on_close();
     });
     Ok(handle)
-}
-
-/// The answer of the thought under way (never ready without one).
-async fn next_answer(thought: &mut Option<Thought>) -> Option<Answer> {
-    match thought {
-        Some(thought) => thought.answer().await,
-        None => std::future::pending().await,
-    }
 }
 
 /// A stand-in description, replaced before anyone can read it.
@@ -181,8 +176,8 @@ enum Role {
 }
 
 /// What one step changed that the loop acts on once the step is done ([`TableActor::settle`]).
-/// Each step (a message, a timer, a bot's answer, the store's flag) returns one; the parts it
-/// calls fill it in.
+/// Each step (a message, a timer, a bot's answer, the store's flag) returns one, made of
+/// what the helpers it called returned.
 #[derive(Debug, Default)]
 #[must_use]
 struct Changes {
@@ -219,10 +214,35 @@ impl Changes {
             ..Changes::default()
         }
     }
+
+    /// The seats, the host or the status changed.
+    fn table_changed() -> Changes {
+        Changes {
+            table: true,
+            ..Changes::default()
+        }
+    }
+
+    /// The actor stops after this step, as `stop` says.
+    fn stopping(stop: Stop) -> Changes {
+        Changes {
+            stop: Some(stop),
+            ..Changes::default()
+        }
+    }
 }
 
-/// The owner of one table: its setup, and the parts its child modules keep.
-struct TableActor {
+/// The changes of a step that may be refused, and whether it was: `Ok(())` or the refusal,
+/// which changed nothing.
+fn split(result: Result<Changes, TableError>) -> (Changes, Result<(), TableError>) {
+    match result {
+        Ok(changes) => (changes, Ok(())),
+        Err(err) => (Changes::default(), Err(err)),
+    }
+}
+
+/// What a table is, fixed when it is made: every part reads it, none changes it.
+struct Spec {
     /// The table's id.
     id: String,
     /// The variant played.
@@ -234,6 +254,20 @@ struct TableActor {
     /// The first match's seed at a practice table (its creator chose it; later matches count
     /// up from it). `None` at every other table: each match's secret is drawn from the OS.
     seed: Option<u64>,
+}
+
+impl Spec {
+    /// A practice table: its creator chose the deals, by a seed or a fixed deal, so whoever
+    /// knows that knows every hand; everyone is told.
+    fn is_practice(&self) -> bool {
+        self.seed.is_some() || self.options.deal.is_some()
+    }
+}
+
+/// The owner of one table: what it is ([`Spec`]), and the parts its child modules keep.
+struct TableActor {
+    /// What the table is: fixed when it is made.
+    spec: Spec,
     /// The match, the table's event counter and who is asked to move.
     play: Play,
     /// The seats and the spectators.
@@ -261,15 +295,9 @@ struct TableActor {
 }
 
 impl TableActor {
-    /// A practice table: its creator chose the deals, by a seed or a fixed deal, so whoever
-    /// knows that knows every hand; everyone is told.
-    fn is_practice(&self) -> bool {
-        self.seed.is_some() || self.options.deal.is_some()
-    }
-
     /// The actor's loop: one message, timer, bot answer or bot start per turn of the loop.
     async fn run(&mut self, first: Changes) {
-        tracing::info!(table = %crate::store::log_tag(&self.id), variant = %self.variant, "table opened");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), variant = %self.spec.variant, "table opened");
         // A child of the server's token, so that a check locks only this table's node, where
         // the server's own token would be one lock for every table; and watched, so that a
         // turn of the loop woken by anything else does not lock it at all.
@@ -278,7 +306,7 @@ impl TableActor {
         tokio::pin!(wait);
         let mut stopping = crate::conn::CancelWatch::new(wait);
         let mut changes = first;
-        changes.merge(self.storage_changed(self.pause.saving.at_start));
+        changes.merge(self.storage_changed(self.pause.saving_at_start()));
         loop {
             let stop = changes.stop.take();
             self.settle(changes);
@@ -303,7 +331,7 @@ impl TableActor {
                 break;
             }
             if let Some(Stop::Close) = stop {
-                if self.seating.ever_seated {
+                if self.seating.ever_seated() {
                     self.outbox.record_closed();
                 } else {
                     // Nobody ever sat here: nothing worth keeping, and nothing to bring back.
@@ -321,7 +349,7 @@ impl TableActor {
             let wake_below = if room { 0 } else { MAX_IN_FLIGHT };
             let durable = self.outbox.is_durable();
             let bot_now = !paused && room && self.bot_starts_now();
-            let thinking = !paused && room && self.bots.thought.is_some();
+            let thinking = !paused && room && self.bots.is_thinking();
             let timer_armed = !paused && self.clock.is_armed();
             changes = tokio::select! {
                 dropped = self.outbox.news(wake_below), if durable => {
@@ -335,9 +363,9 @@ impl TableActor {
                     Some(msg) => self.handle_msg(msg),
                     None => break,
                 },
-                saving = self.pause.saving.changed() => self.storage_changed(saving),
+                saving = self.pause.saving_changed() => self.storage_changed(saving),
                 () = self.clock.rings(), if timer_armed => self.handle_timer(Instant::now()),
-                answer = next_answer(&mut self.bots.thought), if thinking => self.take_answer(answer),
+                answer = self.bots.answer(), if thinking => self.take_answer(answer),
                 () = std::future::ready(()), if bot_now => {
                     self.bot_move();
                     Changes::default()
@@ -348,63 +376,68 @@ impl TableActor {
                 }
             };
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), matches = self.play.matches_played, "table closed");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), matches = self.play.matches_played(), "table closed");
     }
 
     // ---- the steps -------------------------------------------------------------------
 
     /// Handles one message from the mailbox (refused at once while paused).
     fn handle_msg(&mut self, msg: TableMsg) -> Changes {
-        let mut changes = Changes::default();
-        let Some(msg) = self.refuse_while_paused(&mut changes, msg) else {
-            return changes;
-        };
         match msg {
+            msg if self.pause.is_paused() => self.refuse(msg),
             TableMsg::Join {
                 conn,
                 request,
                 reply,
             } => {
                 let result = if request.watch {
-                    self.handle_watch(&mut changes, conn.clone())
+                    self.handle_watch(conn.clone())
                 } else {
-                    self.handle_join(&mut changes, conn.clone(), *request)
+                    self.handle_join(conn.clone(), *request)
                 };
+                let (changes, result) = split(result);
                 if let Err(err) = &result {
                     self.outbox.queue_msg(&conn, &err.to_msg());
                 }
                 self.outbox.queue_reply(reply, result.is_ok());
+                changes
             }
             TableMsg::Request { conn, request } => {
                 let is_move = matches!(*request, TableRequest::Move { .. });
-                let result = self.handle_request(&mut changes, conn, *request);
-                if is_move
-                    && result.is_ok()
-                    && let Some(conn) = self.seating.conn_of(conn)
-                {
-                    conn.move_accepted();
-                }
-                if let Err(err) = result {
-                    self.send_to(&mut changes, conn, &err.to_msg());
-                    // A refused move is answered with its reason, and the same player is
-                    // asked again (with the time that is left, not a fresh clock), unless the
-                    // move answered no current prompt: that prompt still stands.
-                    if is_move
-                        && !err.prompt_stands()
-                        && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
-                        && let Some(prompt) = self.prompt_with_time_left(seat)
-                    {
-                        self.send_to(&mut changes, conn, &prompt);
+                match self.handle_request(conn, *request) {
+                    Ok(changes) => {
+                        if is_move && let Some(conn) = self.seating.conn_of(conn) {
+                            conn.move_accepted();
+                        }
+                        changes
                     }
+                    Err(err) => self.refuse_request(conn, &err, is_move),
                 }
             }
-            TableMsg::Disconnected { conn } => self.handle_disconnect(&mut changes, conn),
+            TableMsg::Disconnected { conn } => self.handle_disconnect(conn),
             TableMsg::Invite { conn, seat, reply } => {
                 let _ = reply.send(self.check_invite(conn, seat));
+                Changes::default()
             }
             TableMsg::Admin { command, reply } => {
-                let _ = reply.send(self.handle_admin(&mut changes, command));
+                let (changes, result) = split(self.handle_admin(command));
+                let _ = reply.send(result);
+                changes
             }
+        }
+    }
+
+    /// Answers a refused request with its reason. A refused move is followed by the same
+    /// player's prompt again (with the time that is left, not a fresh clock), unless the
+    /// move answered no current prompt: that prompt still stands.
+    fn refuse_request(&mut self, conn: ConnId, err: &TableError, is_move: bool) -> Changes {
+        let mut changes = self.send_to(conn, &err.to_msg());
+        if is_move
+            && !err.prompt_stands()
+            && let Some(Role::Seat(seat)) = self.seating.role_of(conn)
+            && let Some(prompt) = self.prompt_with_time_left(seat)
+        {
+            changes.merge(self.send_to(conn, &prompt));
         }
         changes
     }
@@ -413,12 +446,18 @@ impl TableActor {
     /// timers.
     fn settle(&mut self, mut changes: Changes) {
         while let Some(conn) = changes.dropped.pop() {
-            self.handle_disconnect(&mut changes, conn);
+            changes.merge(self.handle_disconnect(conn));
         }
-        self.flush_table(&mut changes);
-        while let Some(conn) = changes.dropped.pop() {
-            self.handle_disconnect(&mut changes, conn);
-            self.flush_table(&mut changes);
+        // Publishing may find more connections gone: each is dropped, and the table
+        // published again.
+        loop {
+            if std::mem::take(&mut changes.table) {
+                changes.merge(self.publish_table());
+            }
+            let Some(conn) = changes.dropped.pop() else {
+                break;
+            };
+            changes.merge(self.handle_disconnect(conn));
         }
         self.cancel_stale_thought();
         self.schedule();
@@ -426,56 +465,38 @@ impl TableActor {
 
     /// Handles every deadline that has passed.
     fn handle_timer(&mut self, now: Instant) -> Changes {
-        let mut changes = Changes::default();
         if self.clock.idle_over(now) {
-            tracing::info!(table = %crate::store::log_tag(&self.id), "nobody connected for a while: closing");
-            changes.stop = Some(Stop::Close);
-            return changes;
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), "nobody connected for a while: closing");
+            return Changes::stopping(Stop::Close);
         }
-        for i in 0..self.seating.seats.len() {
-            let seat = Seat(i as u8);
-            if self.seating.seats[i]
-                .grace_deadline
-                .is_some_and(|at| at <= now)
+        let mut changes = Changes::default();
+        for seat in self.seating.all() {
+            if self.clock.take_grace_over(seat, now)
+                && self.seating.is_taken(seat)
+                && self.seating.conn(seat).is_none()
             {
-                self.seating.seats[i].grace_deadline = None;
-                if self.seating.seats[i].is_taken() && self.seating.seats[i].conn.is_none() {
-                    tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "grace period over: a bot plays");
-                    self.seating.seats[i].bot_playing = true;
-                    self.seating.seats[i].turn_deadline = None;
-                    self.play.awaiting.remove(seat);
-                    changes.table = true;
-                }
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "grace period over: a bot plays");
+                self.bots.set_standing_in(seat, true);
+                self.clock.set_turn(seat, None);
+                self.play.lapse_prompt(seat);
+                changes.table = true;
             }
-            if self.seating.seats[i]
-                .turn_deadline
-                .is_some_and(|at| at <= now)
-            {
-                self.seating.seats[i].turn_deadline = None;
-                let to_act = self
-                    .play
-                    .game
-                    .as_ref()
-                    .is_some_and(|g| g.to_act().contains(seat));
-                if to_act && !self.seating.seats[i].server_plays() {
-                    if self.seating.seats[i].occupant == Occupant::Human {
+            if self.clock.take_turn_over(seat, now) {
+                let to_act = self.play.game().is_some_and(|g| g.to_act().contains(seat));
+                if to_act && !self.server_plays(seat) {
+                    if self.seating.occupant(seat) == Occupant::Human {
                         // A person out of time: a computer plays for them until they are back.
-                        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "turn clock ran out: a computer stands in");
-                        self.start_standing_in(&mut changes, seat);
+                        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "turn clock ran out: a computer stands in");
+                        changes.merge(self.start_standing_in(seat));
                     } else {
-                        tracing::debug!(table = %crate::store::log_tag(&self.id), %seat, "remote bot out of time");
-                        self.play.overdue.insert(seat);
+                        tracing::debug!(table = %crate::store::log_tag(&self.spec.id), %seat, "remote bot out of time");
+                        self.play.out_of_time(seat);
                     }
                 }
             }
         }
-        if self
-            .bots
-            .thought
-            .as_ref()
-            .is_some_and(|t| t.deadline <= now)
-        {
-            self.thought_overdue(&mut changes);
+        if self.bots.thought_due(now) {
+            changes.merge(self.thought_overdue());
         }
         if self.clock.take_bot_due(now) {
             self.bot_move();
@@ -486,92 +507,66 @@ impl TableActor {
     /// Recomputes bot pacing, idle cleanup and the timer.
     fn schedule(&mut self) {
         let now = Instant::now();
-        let bot_delay = Duration::from_millis(self.table_options.bot_delay_ms);
+        let bot_delay = Duration::from_millis(self.spec.table_options.bot_delay_ms);
         self.clock
             .pace_bot(self.bot_waits_for_pacing().then_some(bot_delay), now);
-        self.seating.ever_seated |= self
-            .seating
-            .seats
-            .iter()
-            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
-        let playing_unattended = self.play.unattended && self.play.status == TableStatus::Playing;
-        let empty = self.seating.connections() == 0 && !playing_unattended;
-        self.clock.count_idle(empty, self.seating.ever_seated, now);
-        let seat_deadlines = self
-            .seating
-            .seats
-            .iter()
-            .flat_map(|s| [s.grace_deadline, s.turn_deadline]);
-        let next = seat_deadlines
-            .chain(self.clock.deadlines())
-            .chain([self.bots.thought.as_ref().map(|t| t.deadline)])
-            .flatten()
-            .min();
-        self.clock.set(next);
+        self.seating.note_who_sits();
+        let empty = self.seating.connections() == 0 && !self.play.goes_on_unattended();
+        self.clock
+            .count_idle(empty, self.seating.ever_seated(), now);
+        self.clock.set_for_next(self.bots.thought_deadline());
     }
 
     // ---- bookkeeping ---------------------------------------------------------------------
 
     /// Takes over a table rebuilt from the store: game, log, seats, tokens, bots and host.
     /// Nobody is connected yet: each player's grace period starts now.
-    fn restore(&mut self, restored: Restored) -> Changes {
-        self.play.game = restored.game;
-        self.play.moves = restored.log.len();
-        self.play.seq = restored.seq;
-        self.play.matches_played = restored.matches_played;
-        self.seating.ever_seated = self.play.game.is_some() || restored.matches_played > 0;
-        self.play.status = restored.status;
+    fn restore(&mut self, mut restored: Restored) -> Changes {
+        self.play.restore(&mut restored);
+        if self.play.game().is_some() || restored.matches_played > 0 {
+            self.seating.note_played_before();
+        }
         self.hosting = Hosting::restored(restored.host_key.clone(), restored.host);
-        let grace = Instant::now() + Duration::from_millis(self.table_options.grace_ms);
-        for (i, saved) in restored.seats.into_iter().enumerate() {
-            let seed = self.bot_seed(Seat(i as u8));
-            let state = &mut self.seating.seats[i];
-            state.occupant = saved.occupant;
-            state.name = saved.name;
-            state.token = saved.token;
-            state.bot_playing = saved.bot_playing;
-            state.account = saved.account;
-            if let Some(name) = saved.strategy.filter(|_| saved.occupant == Occupant::Bot) {
-                state.bot = self.bots.pool.make(&name, self.variant, seed);
-                state.bot_name = state.bot.as_ref().map(|bot| bot.name());
+        let grace = Instant::now() + Duration::from_millis(self.spec.table_options.grace_ms);
+        for (i, saved) in restored.seats.iter().enumerate() {
+            let seat = Seat(i as u8);
+            let seed = self.bot_seed(seat);
+            self.seating.restore(seat, saved);
+            self.bots.set_standing_in(seat, saved.bot_playing);
+            if let Some(name) = saved.strategy.as_deref()
+                && saved.occupant == Occupant::Bot
+            {
+                let bot = self.bots.make(name, self.spec.variant, seed);
+                self.bots.set_strategy(seat, bot.map(|bot| bot.name()));
             }
             if matches!(saved.occupant, Occupant::Human | Occupant::RemoteBot) && !saved.bot_playing
             {
-                state.grace_deadline = Some(grace);
+                self.clock.set_grace(seat, Some(grace));
             }
         }
         self.chat.restore(restored.chat);
-        self.outbox = Outbox::new(self.outbox.store(), &self.id, restored.match_no);
+        self.outbox = Outbox::new(self.outbox.store(), &self.spec.id, restored.match_no);
         self.outbox.assume_recorded_state(
-            self.play.status,
+            self.play.status(),
             self.hosting.stored(),
-            self.seating.seat_rows(),
+            self.seating.seat_rows(&self.bots),
         );
-        Changes {
-            table: true,
-            ..Changes::default()
-        }
+        Changes::table_changed()
     }
 
     /// The table as the lobby and the players see it.
     fn table_info(&self) -> TableInfo {
         TableInfo {
-            id: self.id.clone(),
-            variant: self.variant,
-            options: self.options.shown(),
-            status: self.play.status,
-            seats: self
-                .seating
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.info(Seat(i as u8)))
-                .collect(),
-            host: self.hosting.host,
-            table_options: self.table_options.clone(),
-            spectators: self.seating.spectators.len() as u32,
-            matches_played: self.play.matches_played,
-            practice: self.is_practice(),
+            id: self.spec.id.clone(),
+            variant: self.spec.variant,
+            options: self.spec.options.shown(),
+            status: self.play.status(),
+            seats: self.seating.infos(&self.bots),
+            host: self.hosting.host(),
+            table_options: self.spec.table_options.clone(),
+            spectators: self.seating.spectators().len() as u32,
+            matches_played: self.play.matches_played(),
+            practice: self.spec.is_practice(),
         }
     }
 }

@@ -17,7 +17,7 @@ use tokio::sync::oneshot;
 
 use crate::conn::{Conn, ConnId, Frame, frame};
 use crate::store::{SeatRow, SharedLog};
-use delivery::{Delivery, Held, send};
+use delivery::{Delivery, Piece, send};
 
 /// Sealed steps a table may have waiting for the database before it stops taking messages:
 /// enough to cover a group commit, few enough that a table cannot outrun the writer.
@@ -33,7 +33,7 @@ pub struct Outbox {
     /// The store, if the server keeps one.
     store: Option<SharedLog>,
     /// Output of the step being made.
-    held: Vec<Held>,
+    held: Vec<Piece>,
     /// Writes appended so far; the last one's number.
     writes: u64,
     /// The number of the current step's last write (the writer acknowledges in order, so
@@ -109,7 +109,7 @@ impl Outbox {
     fn hold(&mut self, conn: &Conn, frame: Frame, lazy: bool) -> bool {
         if self.store.is_some() {
             let conn = conn.clone();
-            self.push_held(Held::Frame { conn, frame, lazy });
+            self.push_held(Piece::Frame { conn, frame, lazy });
             true
         } else {
             send(conn, frame, lazy)
@@ -117,7 +117,7 @@ impl Outbox {
     }
 
     /// Adds to the step's output, reserving [`STEP_ROOM`] when the step starts.
-    fn push_held(&mut self, held: Held) {
+    fn push_held(&mut self, held: Piece) {
         if self.held.capacity() == 0 {
             self.held.reserve_exact(STEP_ROOM);
         }
@@ -132,7 +132,7 @@ impl Outbox {
     /// Answers a join request, after the step's writes.
     pub fn queue_reply(&mut self, reply: oneshot::Sender<bool>, joined: bool) {
         if self.store.is_some() {
-            self.push_held(Held::Reply(reply, joined));
+            self.push_held(Piece::Reply(reply, joined));
         } else {
             let _ = reply.send(joined);
         }
@@ -148,7 +148,7 @@ impl Outbox {
     /// Runs `then` once the step's output before it is out.
     fn queue_then(&mut self, then: Box<dyn FnOnce() + Send>) {
         if self.store.is_some() {
-            self.push_held(Held::AckTo(then));
+            self.push_held(Piece::AckTo(then));
         } else {
             then();
         }

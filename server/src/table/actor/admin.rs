@@ -13,46 +13,38 @@ use super::{Changes, Stop, TableActor};
 
 impl TableActor {
     /// Carries out one admin command.
-    pub(super) fn handle_admin(
-        &mut self,
-        changes: &mut Changes,
-        command: AdminCommand,
-    ) -> Result<(), TableError> {
+    pub(super) fn handle_admin(&mut self, command: AdminCommand) -> Result<Changes, TableError> {
         match command {
-            AdminCommand::Close { reason } => {
-                self.close_for_good(changes, reason.as_deref());
-                Ok(())
-            }
-            AdminCommand::Kick { seat } => self.kick(changes, seat),
-            AdminCommand::AddBot { seat, strategy } => self.add_bot(changes, seat, &strategy),
+            AdminCommand::Close { reason } => Ok(self.close_for_good(reason.as_deref())),
+            AdminCommand::Kick { seat } => self.kick(seat),
+            AdminCommand::AddBot { seat, strategy } => self.add_bot(seat, &strategy),
             AdminCommand::HandOff { reason } => {
-                tracing::info!(table = %crate::store::log_tag(&self.id), %reason, "the table is handed off");
-                changes.stop = Some(Stop::HandOff(reason));
-                Ok(())
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %reason, "the table is handed off");
+                Ok(Changes::stopping(Stop::HandOff(reason)))
             }
             AdminCommand::Start => {
-                self.start(changes)?;
-                self.play.unattended = true;
-                Ok(())
+                let changes = self.start()?;
+                self.play.run_unattended();
+                Ok(changes)
             }
         }
     }
 
     /// Tells everyone at the table why it closes and lets them go; the table then stops
     /// and is recorded closed, as an idle table is.
-    fn close_for_good(&mut self, changes: &mut Changes, reason: Option<&str>) {
+    fn close_for_good(&mut self, reason: Option<&str>) -> Changes {
         let reason = match reason {
             Some(why) => format!("the server's operator closed this table: {why}"),
             None => "the server's operator closed this table".to_string(),
         };
-        tracing::info!(table = %crate::store::log_tag(&self.id), "closed by the operator");
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), "closed by the operator");
         let goodbye = ServerMsg::Goodbye { reason };
         let everyone = self.seating.take_everyone();
         for conn in &everyone {
             self.outbox.queue_msg(conn, &goodbye);
             self.outbox.queue_close(conn);
         }
-        changes.stop = Some(Stop::Close);
+        Changes::stopping(Stop::Close)
     }
 
     /// Tells everyone at the table to reconnect and lets them go, at once (not through the
@@ -71,25 +63,17 @@ impl TableActor {
 
     /// Empties `seat`: its connection is told and closed, a person's token stops working,
     /// a built-in bot goes. During a match the stand-in plays the seat, as after `leave`.
-    fn kick(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if !state.is_taken() {
+    fn kick(&mut self, seat: Seat) -> Result<Changes, TableError> {
+        let occupant = self.seating.occupant_at(seat)?;
+        if occupant == Occupant::Empty {
             return Err(TableError::SeatEmpty(seat));
         }
-        let was_bot = state.occupant == Occupant::Bot;
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "seat emptied by the operator");
-        if let Some(conn) = self.vacate(changes, seat) {
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "seat emptied by the operator");
+        let (changes, conn) = self.vacate(seat);
+        if let Some(conn) = conn {
             self.outbox.queue_msg(&conn, &TableError::Kicked.to_msg());
             self.outbox.queue_close(&conn);
         }
-        if was_bot {
-            // The stand-in, not the bot that was taken out, finishes the match.
-            self.seating.seats[seat.index()].bot = None;
-        }
-        Ok(())
+        Ok(changes)
     }
 }

@@ -23,9 +23,8 @@ impl TableActor {
         answered: Option<u64>,
         action: &Action,
     ) -> Result<(), TableError> {
-        let state = &self.seating.seats[seat.index()];
-        let current = state.prompt_seq;
-        let asked = self.play.awaiting.contains(seat);
+        let current = self.play.prompt_seq(seat);
+        let asked = self.play.is_asked(seat);
         match answered {
             Some(answered) if answered > current => {
                 Err(TableError::UnknownPrompt { answered, current })
@@ -36,10 +35,10 @@ impl TableActor {
             Some(answered) if !asked => Err(TableError::AlreadyAnswered { answered }),
             Some(_) => Ok(()),
             None => {
-                let Some(game) = &self.play.game else {
+                let Some(game) = self.play.game() else {
                     return Ok(());
                 };
-                let repeated = state.last_action.as_ref() == Some(action);
+                let repeated = self.play.last_action(seat) == Some(action);
                 let duplicate = (repeated && !asked)
                     || match action {
                         Action::Play { card } => {

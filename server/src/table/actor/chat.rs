@@ -143,44 +143,44 @@ impl TableActor {
     /// `chat`: checks the line and its sender, then sends it to everyone at the table.
     pub(super) fn handle_chat(
         &mut self,
-        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         text: &str,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let (seat, speaker) = match role {
             Role::Seat(seat) => (Some(seat), Speaker::Seat(seat)),
-            Role::Spectator if self.table_options.spectator_chat => {
+            Role::Spectator if self.spec.table_options.spectator_chat => {
                 let address = self.seating.conn_of(conn).and_then(Conn::client);
                 (None, address.map_or(Speaker::Conn(conn), Speaker::Address))
             }
             Role::Spectator => return Err(TableError::SpectatorChat),
         };
         let name = match seat {
-            Some(seat) => self.seating.seats[seat.index()]
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("Seat {}", seat.index() + 1)),
+            Some(seat) => self
+                .seating
+                .name(seat)
+                .map_or_else(|| format!("Seat {}", seat.index() + 1), str::to_string),
             None => "Spectator".to_string(),
         };
         let (row, line) = self.chat.say(speaker, seat, name, text, Instant::now())?;
         self.outbox.record_chat(row, KEPT);
+        let mut changes = Changes::default();
         for conn in self.seating.connected() {
             if !self.outbox.queue(conn, line.clone()) {
                 changes.dropped.push(conn.id);
             }
         }
-        Ok(())
+        Ok(changes)
     }
 
     /// The recent lines, for a connection that just joined or came back.
-    pub(super) fn send_recent_chat(&mut self, changes: &mut Changes, conn: &Conn) {
+    pub(super) fn send_recent_chat(&mut self, conn: &Conn) -> Changes {
         for msg in &self.chat.recent {
             if !self.outbox.queue_msg(conn, msg) {
-                changes.dropped.push(conn.id);
-                return;
+                return Changes::dropping(vec![conn.id]);
             }
         }
+        Changes::default()
     }
 }
 

@@ -17,30 +17,24 @@ use super::{Changes, Role, TableActor};
 impl TableActor {
     /// Answers `hint` with the `heuristic` bot's move, or refuses it: hints off, a spectator,
     /// no match, or not the seat's turn.
-    pub(super) fn handle_hint(
-        &mut self,
-        changes: &mut Changes,
-        conn: ConnId,
-        role: Role,
-    ) -> Result<(), TableError> {
-        if !self.table_options.hints {
+    pub(super) fn handle_hint(&mut self, conn: ConnId, role: Role) -> Result<Changes, TableError> {
+        if !self.spec.table_options.hints {
             return Err(TableError::HintsOff);
         }
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let game = match &self.play.game {
-            Some(game) if self.play.status == TableStatus::Playing => game,
+        let game = match self.play.game() {
+            Some(game) if self.play.status() == TableStatus::Playing => game,
             _ => return Err(TableError::NoMatch),
         };
         // The rule-of-thumb bot is cheap: computing it here does not hold up the table.
         let view = PlayerView::of(game, Some(seat));
         let action = HeuristicBot::fallback(&view).ok_or(RuleError::NotYourTurn)?;
         let hint = ServerMsg::Hint {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             action,
         };
-        self.send_to(changes, conn, &hint);
-        Ok(())
+        Ok(self.send_to(conn, &hint))
     }
 }

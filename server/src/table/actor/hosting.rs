@@ -12,20 +12,20 @@ use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use crate::conn::ConnId;
 use crate::table::TableError;
 use crate::table::host_key::key_matches;
-use crate::table::seats::SeatState;
 
+use super::seating::Seating;
 use super::{Changes, Role, TableActor};
 
 /// How the host key's holder is stored in the `host` column: no seat.
 pub(crate) const KEY_HOST: u8 = u8::MAX;
 
-/// How fit a seat's holder is to take the host role over: people first, connected first.
-fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
-    let connected = state.conn.is_some();
+/// How fit `seat`'s holder is to take the host role over: people first, connected first.
+fn rank(seating: &Seating, seat: Seat, connected_only: bool) -> Option<u8> {
+    let connected = seating.conn(seat).is_some();
     if connected_only && !connected {
         return None;
     }
-    match (state.occupant, connected) {
+    match (seating.occupant(seat), connected) {
         (Occupant::Human, true) => Some(0),
         (Occupant::Human, false) => Some(1),
         (Occupant::RemoteBot, true) => Some(2),
@@ -38,13 +38,13 @@ fn rank(state: &SeatState, connected_only: bool) -> Option<u8> {
 #[derive(Debug)]
 pub(super) struct Hosting {
     /// The seat whose occupant may add bots and start matches.
-    pub(super) host: Option<Seat>,
+    host: Option<Seat>,
     /// The SHA-256 (hex) of the host key, if the table has one.
-    pub(super) host_key: Option<String>,
+    host_key: Option<String>,
     /// True when the host key's holder hosts without a seat.
-    pub(super) host_by_key: bool,
+    host_by_key: bool,
     /// Connections that gave the host key: they may do what the host may.
-    pub(super) key_hosts: Vec<ConnId>,
+    key_hosts: Vec<ConnId>,
 }
 
 impl Hosting {
@@ -69,6 +69,16 @@ impl Hosting {
         hosting
     }
 
+    /// The seat that hosts, if a seat does.
+    pub(super) fn host(&self) -> Option<Seat> {
+        self.host
+    }
+
+    /// The SHA-256 (hex) of the host key, if the table has one.
+    pub(super) fn key_digest(&self) -> Option<&str> {
+        self.host_key.as_deref()
+    }
+
     /// The host as the store keeps it: a seat, or [`KEY_HOST`] for the key's holder.
     pub(super) fn stored(&self) -> Option<Seat> {
         if self.host_by_key {
@@ -89,42 +99,40 @@ impl Hosting {
             || matches!(role, Role::Seat(seat) if self.host == Some(seat))
     }
 
-    /// Someone sat down at `seat` without the key: they host a table nobody hosts yet. True
-    /// when they do now.
-    pub(super) fn first_to_sit(&mut self, seat: Seat) -> bool {
-        let nobody = self.host.is_none() && !self.host_by_key;
-        if nobody {
+    /// Someone sat down at `seat` without the key: they host a table nobody hosts yet.
+    pub(super) fn first_to_sit(&mut self, seat: Seat) {
+        if self.host.is_none() && !self.host_by_key {
             self.host = Some(seat);
         }
-        nobody
     }
 
     /// `given_up` was given up: if it hosted, the role goes to the fittest other player, if
-    /// any. True when it hosted.
-    pub(super) fn seat_given_up(&mut self, given_up: Seat, seats: &[SeatState]) -> bool {
+    /// any.
+    pub(super) fn seat_given_up(&mut self, given_up: Seat, seating: &Seating) {
         if self.host != Some(given_up) {
-            return false;
+            return;
         }
-        let best = (0..seats.len())
-            .filter(|&i| i != given_up.index())
-            .filter_map(|i| rank(&seats[i], false).map(|r| (r, i)))
+        let best = seating
+            .all()
+            .filter(|&seat| seat != given_up)
+            .filter_map(|seat| rank(seating, seat, false).map(|r| (r, seat.0)))
             .min();
-        self.host = best.map(|(_, i)| Seat(i as u8));
-        true
+        self.host = best.map(|(_, i)| Seat(i));
     }
 
     /// A match ended: a host who is away hands the role to a connected player, so the next
     /// match can start. The new host, if the role was handed on.
-    pub(super) fn match_ended(&mut self, seats: &[SeatState]) -> Option<Seat> {
+    pub(super) fn match_ended(&mut self, seating: &Seating) -> Option<Seat> {
         let host = self.host?;
-        if seats[host.index()].conn.is_some() {
+        if seating.conn(host).is_some() {
             return None;
         }
-        let best = (0..seats.len())
-            .filter_map(|i| rank(&seats[i], true).map(|r| (r, i)))
+        let best = seating
+            .all()
+            .filter_map(|seat| rank(seating, seat, true).map(|r| (r, seat.0)))
             .min();
         let (_, i) = best?;
-        self.host = Some(Seat(i as u8));
+        self.host = Some(Seat(i));
         self.host
     }
 }
@@ -133,18 +141,17 @@ impl TableActor {
     /// `claim_host`: the key makes this connection the host (its seat, if it has one).
     pub(super) fn claim_host(
         &mut self,
-        changes: &mut Changes,
         conn: ConnId,
         role: Role,
         key: &str,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let good = self
             .hosting
             .host_key
             .as_deref()
             .is_some_and(|hash| key_matches(key, hash));
         if !good {
-            tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "a wrong host key was refused");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), conn = conn.0, "a wrong host key was refused");
             return Err(TableError::BadHostKey);
         }
         if !self.hosting.key_hosts.contains(&conn) {
@@ -160,74 +167,57 @@ impl TableActor {
                 self.hosting.host_by_key = true;
             }
         }
-        changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), conn = conn.0, "host key used");
-        self.send_to(changes, conn, &ServerMsg::Hosting {});
-        Ok(())
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), conn = conn.0, "host key used");
+        let mut changes = Changes::table_changed();
+        changes.merge(self.send_to(conn, &ServerMsg::Hosting {}));
+        Ok(changes)
     }
 
     /// `stand_in`: a computer plays a person's or program's seat until they say `back`.
-    pub(super) fn stand_in(&mut self, changes: &mut Changes, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if !matches!(state.occupant, Occupant::Human | Occupant::RemoteBot) {
+    pub(super) fn stand_in(&mut self, seat: Seat) -> Result<Changes, TableError> {
+        let occupant = self.seating.occupant_at(seat)?;
+        if !matches!(occupant, Occupant::Human | Occupant::RemoteBot) {
             return Err(TableError::NoPlayer(seat));
         }
-        if self.play.status != TableStatus::Playing {
+        if self.play.status() != TableStatus::Playing {
             return Err(TableError::NoMatch);
         }
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "the host let a computer play a seat for now");
-        self.start_standing_in(changes, seat);
-        Ok(())
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "the host let a computer play a seat for now");
+        Ok(self.start_standing_in(seat))
     }
 
     /// A computer plays `seat` from now on (its holder keeps it and may come `back`).
-    pub(super) fn start_standing_in(&mut self, changes: &mut Changes, seat: Seat) {
-        let state = &mut self.seating.seats[seat.index()];
-        state.bot_playing = true;
-        state.turn_deadline = None;
-        self.play.awaiting.remove(seat);
-        self.play.overdue.remove(seat);
-        changes.table = true;
+    pub(super) fn start_standing_in(&mut self, seat: Seat) -> Changes {
+        self.bots.set_standing_in(seat, true);
+        self.clock.set_turn(seat, None);
+        self.play.clear_turn(seat);
+        Changes::table_changed()
     }
 
     /// `back`: the player plays their own seat again (and is asked at once if it is their turn).
-    pub(super) fn back(&mut self, changes: &mut Changes, role: Role) -> Result<(), TableError> {
+    pub(super) fn back(&mut self, role: Role) -> Result<Changes, TableError> {
         let Role::Seat(seat) = role else {
             return Err(TableError::NotSeated);
         };
-        let state = &mut self.seating.seats[seat.index()];
-        if state.bot_playing {
-            state.bot_playing = false;
-            changes.table = true;
-            tracing::info!(table = %crate::store::log_tag(&self.id), %seat, "player back from a stand-in");
-            self.flush_table(changes);
-            self.prompt(changes);
+        if !self.bots.standing_in(seat) {
+            return Ok(Changes::default());
         }
-        Ok(())
+        self.bots.set_standing_in(seat, false);
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, "player back from a stand-in");
+        let mut changes = self.publish_table();
+        changes.merge(self.prompt());
+        Ok(changes)
     }
 
     /// `open_seat`: a newcomer may take a seat given up during the match.
-    pub(super) fn open_seat(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-    ) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get_mut(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.is_taken() {
+    pub(super) fn open_seat(&mut self, seat: Seat) -> Result<Changes, TableError> {
+        if self.seating.occupant_at(seat)? != Occupant::Empty {
             return Err(TableError::SeatTaken(seat));
         }
-        if state.vacated() && !state.open {
-            state.open = true;
-            changes.table = true;
+        if !self.vacated(seat) || self.seating.is_open(seat) {
+            return Ok(Changes::default());
         }
-        Ok(())
+        self.seating.open(seat);
+        Ok(Changes::table_changed())
     }
 }

@@ -17,8 +17,8 @@ impl TableActor {
         self.require_host(conn, role)?;
         self.check_free(seat)?;
         Ok(Invitable {
-            variant: self.variant,
-            options: self.options.shown(),
+            variant: self.spec.variant,
+            options: self.spec.options.shown(),
         })
     }
 }

@@ -7,7 +7,7 @@ use parlor_shared::bots::strategy_names;
 use parlor_shared::fair;
 use parlor_shared::protocol::{Occupant, ServerMsg, TableStatus};
 use parlor_shared::rules::first_dealer;
-use parlor_shared::{Game, PlayerView, Rules, Seat, SeatSet};
+use parlor_shared::{Game, PlayerView, Rules, Seat};
 use tokio::time::Instant;
 
 use crate::conn::ConnId;
@@ -19,10 +19,9 @@ impl TableActor {
     /// A request from a connection at this table.
     pub(super) fn handle_request(
         &mut self,
-        changes: &mut Changes,
         conn: ConnId,
         request: TableRequest,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let role = self.seating.role_of(conn).ok_or(TableError::NotHere)?;
         match request {
             TableRequest::Move {
@@ -38,93 +37,83 @@ impl TableActor {
                 {
                     return Err(TableError::NotYourSeat { seat, claimed });
                 }
-                if self.play.status != TableStatus::Playing {
+                if self.play.status() != TableStatus::Playing {
                     return Err(TableError::NoMatch);
                 }
                 self.check_answer(seat, answered, &action)?;
-                self.apply(changes, seat, action)?;
-                Ok(())
+                self.apply(seat, action)
             }
             TableRequest::AddBot { seat, strategy } => {
                 self.require_host(conn, role)?;
-                self.add_bot(changes, seat, &strategy)
+                self.add_bot(seat, &strategy)
             }
             TableRequest::RemoveBot { seat } => {
                 self.require_host(conn, role)?;
-                self.remove_bot(changes, seat)
+                self.remove_bot(seat)
             }
             TableRequest::Start => {
                 self.require_host(conn, role)?;
-                self.start(changes)
+                self.start()
             }
-            TableRequest::ClaimHost { key } => self.claim_host(changes, conn, role, &key),
+            TableRequest::ClaimHost { key } => self.claim_host(conn, role, &key),
             TableRequest::StandIn { seat } => {
                 self.require_host(conn, role)?;
-                self.stand_in(changes, seat)
+                self.stand_in(seat)
             }
-            TableRequest::Back => self.back(changes, role),
+            TableRequest::Back => self.back(role),
             TableRequest::OpenSeat { seat } => {
                 self.require_host(conn, role)?;
-                self.open_seat(changes, seat)
+                self.open_seat(seat)
             }
-            TableRequest::Leave => {
-                self.handle_leave(changes, conn, role);
-                Ok(())
-            }
-            TableRequest::Sync => {
-                self.handle_sync(changes, conn, role);
-                Ok(())
-            }
-            TableRequest::Chat { text } => self.handle_chat(changes, conn, role, &text),
-            TableRequest::Hint => self.handle_hint(changes, conn, role),
+            TableRequest::Leave => Ok(self.handle_leave(conn, role)),
+            TableRequest::Sync => Ok(self.handle_sync(conn, role)),
+            TableRequest::Chat { text } => self.handle_chat(conn, role, &text),
+            TableRequest::Hint => self.handle_hint(conn, role),
         }
     }
 
     /// `sync`: a fresh snapshot for one connection, and its prompt again if it has to act.
-    pub(super) fn handle_sync(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
+    pub(super) fn handle_sync(&mut self, conn: ConnId, role: Role) -> Changes {
         let viewer = match role {
             Role::Seat(seat) => Some(seat),
             Role::Spectator => None,
         };
-        let Some(game) = &self.play.game else {
+        let Some(game) = self.play.game() else {
             let table = ServerMsg::Table {
-                seq: self.play.seq,
+                seq: self.play.seq(),
                 table: self.table_info(),
             };
-            self.send_to(changes, conn, &table);
-            return;
+            return self.send_to(conn, &table);
         };
         let state = ServerMsg::State {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             view: Box::new(PlayerView::of(game, viewer)),
         };
         // The prompt again, with the time actually left: asking must not buy a bot more.
         let prompt = viewer.and_then(|seat| self.prompt_with_time_left(seat));
-        self.send_to(changes, conn, &state);
+        let mut changes = self.send_to(conn, &state);
         if let Some(prompt) = prompt {
-            self.send_to(changes, conn, &prompt);
+            changes.merge(self.send_to(conn, &prompt));
         }
+        changes
     }
 
     /// `seat`'s prompt again, if it has to act now, with the time its clock has left.
     pub(super) fn prompt_with_time_left(&self, seat: Seat) -> Option<ServerMsg> {
-        let game = self.play.game.as_ref()?;
-        let state = &self.seating.seats[seat.index()];
-        if self.play.status != TableStatus::Playing
+        let game = self.play.game()?;
+        if self.play.status() != TableStatus::Playing
             || !game.to_act().contains(seat)
-            || state.server_plays()
-            || self.play.overdue.contains(seat)
+            || self.server_plays(seat)
+            || self.play.is_overdue(seat)
         {
             return None;
         }
-        let left = state
-            .turn_deadline
-            .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64);
+        let left = self.clock.turn_left(seat, Instant::now());
         // The view already holds the seat's legal moves: worked out once.
         let view = PlayerView::of(game, Some(seat));
         Some(ServerMsg::YourTurn {
             // The prompt's own seq: the one a move answering it names.
-            seq: state.prompt_seq,
+            seq: self.play.prompt_seq(seat),
             legal: view.legal,
             view: Box::new(view),
             timeout_ms: left,
@@ -141,94 +130,72 @@ impl TableActor {
     }
 
     /// Seats a built-in bot in an empty seat.
-    pub(super) fn add_bot(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-        name: &str,
-    ) -> Result<(), TableError> {
+    pub(super) fn add_bot(&mut self, seat: Seat, name: &str) -> Result<Changes, TableError> {
         self.check_free(seat)?;
         let seed = self.bot_seed(seat);
         let bot = self
             .bots
-            .pool
-            .make(name, self.variant, seed)
+            .make(name, self.spec.variant, seed)
             .ok_or_else(|| TableError::UnknownStrategy {
                 name: name.to_string(),
-                variant: self.variant,
-                choices: strategy_names(self.variant).join(", "),
+                variant: self.spec.variant,
+                choices: strategy_names(self.spec.variant).join(", "),
             })?;
-        let state = &mut self.seating.seats[seat.index()];
-        state.clear();
-        state.occupant = Occupant::Bot;
-        state.name = Some(format!("{} bot", bot.name()));
-        state.bot_name = Some(bot.name());
-        state.bot = Some(bot);
-        self.play.awaiting.remove(seat);
-        changes.table = true;
-        Ok(())
+        self.free_seat(seat);
+        self.seating.seat_bot(seat, format!("{} bot", bot.name()));
+        self.bots.set_strategy(seat, Some(bot.name()));
+        self.play.lapse_prompt(seat);
+        Ok(Changes::table_changed())
     }
 
     /// Takes a built-in bot out of its seat (not during a match).
-    pub(super) fn remove_bot(
-        &mut self,
-        changes: &mut Changes,
-        seat: Seat,
-    ) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.occupant != Occupant::Bot {
+    pub(super) fn remove_bot(&mut self, seat: Seat) -> Result<Changes, TableError> {
+        if self.seating.occupant_at(seat)? != Occupant::Bot {
             return Err(TableError::NotABot(seat));
         }
-        if self.play.status == TableStatus::Playing {
+        if self.play.status() == TableStatus::Playing {
             return Err(TableError::BotsStayUntilOver);
         }
-        self.seating.seats[seat.index()].clear();
-        changes.table = true;
-        Ok(())
+        self.free_seat(seat);
+        Ok(Changes::table_changed())
     }
 
     /// Starts a match once every seat is filled.
-    pub(super) fn start(&mut self, changes: &mut Changes) -> Result<(), TableError> {
-        if self.play.status == TableStatus::Playing {
+    pub(super) fn start(&mut self) -> Result<Changes, TableError> {
+        if self.play.status() == TableStatus::Playing {
             return Err(TableError::AlreadyPlaying);
         }
-        let empty: Vec<String> = (0..self.seating.seats.len())
-            .filter(|&i| !self.seating.seats[i].is_taken())
-            .map(|i| i.to_string())
+        let empty: Vec<String> = self
+            .seating
+            .all()
+            .filter(|&seat| !self.seating.is_taken(seat))
+            .map(|seat| seat.index().to_string())
             .collect();
         if !empty.is_empty() {
             return Err(TableError::SeatsEmpty(empty.join(", ")));
         }
-        let (seed, master) = match self.seed {
+        let (seed, master) = match self.spec.seed {
             Some(seed) => {
-                let seed = seed.wrapping_add(u64::from(self.play.matches_played));
+                let seed = seed.wrapping_add(u64::from(self.play.matches_played()));
                 (seed, fair::practice_master(seed))
             }
             None => (0, secret::fresh_master()),
         };
-        let rules = Rules::new(self.variant, &self.options).expect("options were checked");
-        let dealer = first_dealer(rules.players(), self.play.matches_played + 1);
+        let rules =
+            Rules::new(self.spec.variant, &self.spec.options).expect("options were checked");
+        let dealer = first_dealer(rules.players(), self.play.matches_played() + 1);
         let game = Game::with_master_dealt_by(rules, master, dealer);
         let opening = game.opening_events();
         self.outbox
-            .record_match_started(seed, master, self.play.seq + opening.len() as u64);
-        self.play.game = Some(game);
-        self.play.moves = 0;
-        self.play.awaiting = SeatSet::EMPTY;
-        self.play.overdue = SeatSet::EMPTY;
-        self.play.status = TableStatus::Playing;
-        changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), match_number = self.play.matches_played + 1, "match started");
-        self.flush_table(changes);
+            .record_match_started(seed, master, self.play.seq() + opening.len() as u64);
+        self.play.begin(game);
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), match_number = self.play.matches_played() + 1, "match started");
+        let mut changes = self.publish_table();
         for event in opening {
-            self.broadcast_event(changes, event, None);
+            changes.merge(self.broadcast_event(event, None));
         }
-        self.send_states(changes);
-        self.prompt(changes);
-        Ok(())
+        changes.merge(self.send_states());
+        changes.merge(self.prompt());
+        Ok(changes)
     }
 }

@@ -4,7 +4,6 @@
 //!
 //! An `impl TableActor` block; it reads the game and the seats and changes neither.
 
-use parlor_shared::Seat;
 use parlor_shared::protocol::Occupant;
 
 use crate::ratings::{Entrant, MatchResult, places_of, row_of};
@@ -15,27 +14,31 @@ use super::TableActor;
 impl TableActor {
     /// Stores the result of the match that just ended and updates the ratings.
     pub(super) fn report_result(&mut self) {
-        let Some(game) = &self.play.game else { return };
-        let facts = self.variant.facts();
+        let Some(game) = self.play.game() else { return };
+        let facts = self.spec.variant.facts();
         let entrants = self
             .seating
-            .seats
-            .iter()
-            .map(|seat| match (seat.occupant, seat.bot_name, &seat.account) {
-                (Occupant::Bot, Some(name), _) => Some(Entrant::builtin(name)),
-                (Occupant::RemoteBot, _, Some(account)) => Some(Entrant::bot(account)),
-                _ => None,
+            .all()
+            .map(|seat| {
+                let holder = (
+                    self.seating.occupant(seat),
+                    self.bots.strategy(seat),
+                    self.seating.account(seat),
+                );
+                match holder {
+                    (Occupant::Bot, Some(name), _) => Some(Entrant::builtin(name)),
+                    (Occupant::RemoteBot, _, Some(account)) => Some(Entrant::bot(account)),
+                    _ => None,
+                }
             })
             .collect();
         let totals = game.totals();
-        let totals: Vec<i32> = (0..self.seating.seats.len())
-            .map(|i| totals[Seat(i as u8)])
-            .collect();
+        let totals: Vec<i32> = self.seating.all().map(|seat| totals[seat]).collect();
         let winners: Vec<u8> = game.winners().iter().map(|s| s.0).collect();
         let result = MatchResult {
-            variant: self.variant.to_string(),
-            table: self.id.clone(),
-            match_no: self.play.matches_played,
+            variant: self.spec.variant.to_string(),
+            table: self.spec.id.clone(),
+            match_no: self.play.matches_played(),
             at: now_millis(),
             places: places_of(
                 &totals,
@@ -44,7 +47,7 @@ impl TableActor {
                 facts.low_score_wins,
                 entrants,
             ),
-            listed: self.table_options.listed,
+            listed: self.spec.table_options.listed,
         };
         self.outbox.record_result(row_of(&result));
         self.ratings.apply(&result);

@@ -4,31 +4,32 @@
 
 use std::time::Duration;
 
-use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, ServerMsg, TableStatus};
+use parlor_shared::protocol::{Occupant, PROTOCOL_VERSION, SeatInfo, ServerMsg, TableStatus};
 use parlor_shared::{PlayerView, Seat};
 use tokio::time::Instant;
 
 use crate::conn::{Conn, ConnId};
 use crate::digest::of_secret;
-use crate::store::SeatRow;
+use crate::store::{RestoredSeat, SeatRow};
 use crate::table::JoinRequest;
 use crate::table::TableError;
 use crate::table::names::clean_name;
 use crate::table::seats::{SeatState, new_token};
 
+use super::bots::TableBots;
 use super::{Changes, Role, TableActor};
 
 /// The seats and who watches.
 pub(super) struct Seating {
     /// One entry per seat.
-    pub(super) seats: Vec<SeatState>,
+    seats: Vec<SeatState>,
     /// Connections watching.
-    pub(super) spectators: Vec<Conn>,
+    spectators: Vec<Conn>,
     /// The most spectators at once.
-    pub(super) max_spectators: usize,
+    max_spectators: usize,
     /// True once a person or a remote program has sat at the table (restored tables that
     /// played count): until then an empty table is deleted when it closes.
-    pub(super) ever_seated: bool,
+    ever_seated: bool,
 }
 
 impl Seating {
@@ -52,6 +53,31 @@ impl Seating {
         watching.then_some(Role::Spectator)
     }
 
+    /// The connections watching.
+    pub(super) fn spectators(&self) -> &[Conn] {
+        &self.spectators
+    }
+
+    /// True once a person or a remote program has sat at the table, or it played before a
+    /// restart: it is kept when it closes.
+    pub(super) fn ever_seated(&self) -> bool {
+        self.ever_seated
+    }
+
+    /// Notes whether a person or a remote program holds a seat now (built-in bots do not
+    /// count).
+    pub(super) fn note_who_sits(&mut self) {
+        self.ever_seated |= self
+            .seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::Human | Occupant::RemoteBot));
+    }
+
+    /// The table played before a restart: it counts as sat at.
+    pub(super) fn note_played_before(&mut self) {
+        self.ever_seated = true;
+    }
+
     /// Every connection at the table: the seated ones, then the spectators.
     pub(super) fn connected(&self) -> impl Iterator<Item = &Conn> {
         let seated = self.seats.iter().filter_map(|s| s.conn.as_ref());
@@ -69,18 +95,109 @@ impl Seating {
         seated + self.spectators.len()
     }
 
-    /// The seats as the store keeps them.
-    pub(super) fn seat_rows(&self) -> Vec<SeatRow> {
-        let rows = self.seats.iter().enumerate().map(|(i, s)| SeatRow {
-            seat: i as u8,
-            occupant: s.occupant,
-            name: s.name.clone(),
-            token: s.token.clone(),
-            strategy: s.strategy().map(str::to_string),
-            bot_playing: s.bot_playing,
-            account: s.account.clone(),
+    /// Every seat, in order.
+    pub(super) fn all(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.seats.len() as u8).map(Seat)
+    }
+
+    /// Who holds `seat`.
+    pub(super) fn occupant(&self, seat: Seat) -> Occupant {
+        self.seats[seat.index()].occupant
+    }
+
+    /// Who holds `seat`, refused when there is no such seat.
+    pub(super) fn occupant_at(&self, seat: Seat) -> Result<Occupant, TableError> {
+        let state = self.seats.get(seat.index());
+        state
+            .map(|s| s.occupant)
+            .ok_or(TableError::NoSuchSeat(seat))
+    }
+
+    /// True when someone (or a built-in bot) holds `seat`.
+    pub(super) fn is_taken(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].is_taken()
+    }
+
+    /// The connection playing `seat` now, if any.
+    pub(super) fn conn(&self, seat: Seat) -> Option<&Conn> {
+        self.seats[seat.index()].conn.as_ref()
+    }
+
+    /// The name shown for `seat`.
+    pub(super) fn name(&self, seat: Seat) -> Option<&str> {
+        self.seats[seat.index()].name.as_deref()
+    }
+
+    /// The registered bot account playing `seat`, if one is.
+    pub(super) fn account(&self, seat: Seat) -> Option<&str> {
+        self.seats[seat.index()].account.as_deref()
+    }
+
+    /// True when the host opened `seat` to newcomers.
+    pub(super) fn is_open(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].open
+    }
+
+    /// The host opens `seat` to newcomers.
+    pub(super) fn open(&mut self, seat: Seat) {
+        self.seats[seat.index()].open = true;
+    }
+
+    /// A built-in bot holds `seat`, under `name`.
+    pub(super) fn seat_bot(&mut self, seat: Seat, name: String) {
+        let state = &mut self.seats[seat.index()];
+        state.clear();
+        state.occupant = Occupant::Bot;
+        state.name = Some(name);
+    }
+
+    /// Frees `seat` completely (its token stops working).
+    pub(super) fn clear(&mut self, seat: Seat) {
+        self.seats[seat.index()].clear();
+    }
+
+    /// The seats as everyone sees them; `bots` says which the server plays, and how.
+    pub(super) fn infos(&self, bots: &TableBots) -> Vec<SeatInfo> {
+        let infos = self.all().map(|seat| {
+            let s = &self.seats[seat.index()];
+            SeatInfo {
+                seat,
+                occupant: s.occupant,
+                name: s.name.clone(),
+                connected: s.conn.is_some(),
+                bot_playing: bots.standing_in(seat),
+                strategy: strategy(s, seat, bots).map(str::to_string),
+                open: s.open,
+                account: s.account.clone(),
+            }
+        });
+        infos.collect()
+    }
+
+    /// The seats as the store keeps them; `bots` says which the server plays, and how.
+    pub(super) fn seat_rows(&self, bots: &TableBots) -> Vec<SeatRow> {
+        let rows = self.all().map(|seat| {
+            let s = &self.seats[seat.index()];
+            SeatRow {
+                seat: seat.0,
+                occupant: s.occupant,
+                name: s.name.clone(),
+                token: s.token.clone(),
+                strategy: strategy(s, seat, bots).map(str::to_string),
+                bot_playing: bots.standing_in(seat),
+                account: s.account.clone(),
+            }
         });
         rows.collect()
+    }
+
+    /// Takes `seat` back as the store kept it (nobody connected).
+    pub(super) fn restore(&mut self, seat: Seat, saved: &RestoredSeat) {
+        let state = &mut self.seats[seat.index()];
+        state.occupant = saved.occupant;
+        state.name.clone_from(&saved.name);
+        state.token.clone_from(&saved.token);
+        state.account.clone_from(&saved.account);
     }
     /// Lets every connection go: the seated ones (the seats stay theirs), then the spectators.
     pub(super) fn take_everyone(&mut self) -> Vec<Conn> {
@@ -89,14 +206,21 @@ impl Seating {
     }
 }
 
+/// A built-in bot's strategy name (`None` for every other occupant, stand-ins included).
+fn strategy(state: &SeatState, seat: Seat, bots: &TableBots) -> Option<&'static str> {
+    if state.occupant != Occupant::Bot {
+        return None;
+    }
+    bots.strategy(seat)
+}
+
 impl TableActor {
     /// Seats a connection: back into its own seat with a token, or into a free one.
     pub(super) fn handle_join(
         &mut self,
-        changes: &mut Changes,
         conn: Conn,
         request: JoinRequest,
-    ) -> Result<(), TableError> {
+    ) -> Result<Changes, TableError> {
         let (seat, token) = match &request.token {
             Some(token) => (self.reclaim(&conn, token)?, token.clone()),
             None => {
@@ -106,32 +230,30 @@ impl TableActor {
         };
         let state = &mut self.seating.seats[seat.index()];
         state.conn = Some(conn.clone());
-        state.grace_deadline = None;
-        state.bot_playing = false;
         state.open = false;
-        self.play.awaiting.remove(seat);
+        self.clock.set_grace(seat, None);
+        self.bots.set_standing_in(seat, false);
         // Back in time for a turn the server was about to play: the seat decides it.
-        self.play.overdue.remove(seat);
-        changes.table |= self.hosting.first_to_sit(seat);
-        changes.table = true;
-        tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.id.0, "seat taken");
+        self.play.clear_turn(seat);
+        self.hosting.first_to_sit(seat);
+        tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.id.0, "seat taken");
         self.outbox.queue_msg(
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
-                table: self.id.clone(),
+                table: self.spec.id.clone(),
                 seat: Some(seat),
                 token: Some(token),
-                host: self.hosting.host == Some(seat),
-                practice: self.is_practice(),
+                host: self.hosting.host() == Some(seat),
+                practice: self.spec.is_practice(),
                 name: self.seating.seats[seat.index()].name.clone(),
             },
         );
-        self.flush_table(changes);
+        let mut changes = self.publish_table();
         self.send_snapshot(&conn, Some(seat));
-        self.send_recent_chat(changes, &conn);
-        self.prompt(changes);
-        Ok(())
+        changes.merge(self.send_recent_chat(&conn));
+        changes.merge(self.prompt());
+        Ok(changes)
     }
 
     /// The seat whose token this is, disconnecting whoever played it before.
@@ -147,7 +269,7 @@ impl TableActor {
             && old.id != conn.id
         {
             // Told why before it closes, so its page stops instead of taking the seat back.
-            tracing::info!(table = %crate::store::log_tag(&self.id), seat = index, conn = old.id.0, "seat taken over by a newer connection");
+            tracing::info!(table = %crate::store::log_tag(&self.spec.id), seat = index, conn = old.id.0, "seat taken over by a newer connection");
             self.outbox.queue_msg(&old, &TableError::Replaced.to_msg());
             self.outbox.queue_close(&old);
         }
@@ -156,15 +278,30 @@ impl TableActor {
 
     /// Refuses a seat that does not exist or is taken.
     pub(super) fn check_free(&self, seat: Seat) -> Result<(), TableError> {
-        let state = self
-            .seating
-            .seats
-            .get(seat.index())
-            .ok_or(TableError::NoSuchSeat(seat))?;
-        if state.is_taken() {
+        if self.seating.occupant_at(seat)? != Occupant::Empty {
             return Err(TableError::SeatTaken(seat));
         }
         Ok(())
+    }
+
+    /// True for a seat given up during the match: a computer plays it, and only the host
+    /// can let a newcomer have it before the match ends.
+    pub(super) fn vacated(&self, seat: Seat) -> bool {
+        self.seating.occupant(seat) == Occupant::Empty && self.bots.standing_in(seat)
+    }
+
+    /// True when the server decides `seat`'s moves: a built-in bot, or a stand-in for an
+    /// absent player.
+    pub(super) fn server_plays(&self, seat: Seat) -> bool {
+        self.bots.server_plays(seat, self.seating.occupant(seat))
+    }
+
+    /// Frees `seat` completely (its token stops working), and every part forgets it.
+    pub(super) fn free_seat(&mut self, seat: Seat) {
+        self.seating.clear(seat);
+        self.clock.stop_seat(seat);
+        self.play.forget_seat(seat);
+        self.bots.forget_seat(seat);
     }
 
     /// A free seat (the one asked for, or the first), now held by the joining connection
@@ -175,27 +312,24 @@ impl TableActor {
         request: &JoinRequest,
         name: Option<String>,
     ) -> Result<(Seat, String), TableError> {
-        let closed = |s: &crate::table::seats::SeatState| s.vacated() && !s.open;
+        let closed = |seat: Seat| self.vacated(seat) && !self.seating.is_open(seat);
         let index = match request.seat {
             Some(seat) => {
                 self.check_free(seat)?;
-                if closed(&self.seating.seats[seat.index()]) {
+                if closed(seat) {
                     return Err(TableError::SeatClosed(seat));
                 }
                 seat.index()
             }
             None => match self
                 .seating
-                .seats
-                .iter()
-                .position(|s| !s.is_taken() && !closed(s))
+                .all()
+                .find(|&s| !self.seating.is_taken(s) && !closed(s))
             {
-                Some(index) => index,
+                Some(seat) => seat.index(),
                 None => {
-                    let closed = self.seating.seats.iter().position(closed);
-                    return Err(closed.map_or(TableError::TableFull, |i| {
-                        TableError::SeatClosed(Seat(i as u8))
-                    }));
+                    let closed = self.seating.all().find(|&s| closed(s));
+                    return Err(closed.map_or(TableError::TableFull, TableError::SeatClosed));
                 }
             },
         };
@@ -213,11 +347,7 @@ impl TableActor {
     }
 
     /// Adds a spectator, unless the table has as many as it may.
-    pub(super) fn handle_watch(
-        &mut self,
-        changes: &mut Changes,
-        conn: Conn,
-    ) -> Result<(), TableError> {
+    pub(super) fn handle_watch(&mut self, conn: Conn) -> Result<Changes, TableError> {
         if self.seating.spectators.len() >= self.seating.max_spectators {
             return Err(TableError::TooManySpectators(self.seating.max_spectators));
         }
@@ -225,27 +355,26 @@ impl TableActor {
             &conn,
             &ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
-                table: self.id.clone(),
+                table: self.spec.id.clone(),
                 seat: None,
                 token: None,
                 host: false,
-                practice: self.is_practice(),
+                practice: self.spec.is_practice(),
                 name: None,
             },
         );
         self.seating.spectators.push(conn.clone());
-        changes.table = true;
-        self.flush_table(changes);
+        let mut changes = self.publish_table();
         self.send_snapshot(&conn, None);
-        self.send_recent_chat(changes, &conn);
-        Ok(())
+        changes.merge(self.send_recent_chat(&conn));
+        Ok(changes)
     }
 
     /// A newcomer's first picture of the game, if one is being played.
     fn send_snapshot(&mut self, conn: &Conn, viewer: Option<Seat>) {
-        if let Some(game) = &self.play.game {
+        if let Some(game) = self.play.game() {
             let state = ServerMsg::State {
-                seq: self.play.seq,
+                seq: self.play.seq(),
                 view: Box::new(PlayerView::of(game, viewer)),
             };
             self.outbox.queue_msg(conn, &state);
@@ -253,70 +382,69 @@ impl TableActor {
     }
 
     /// A connection went away: its seat waits for it (a grace period), or it stops watching.
-    pub(super) fn handle_disconnect(&mut self, changes: &mut Changes, conn: ConnId) {
+    pub(super) fn handle_disconnect(&mut self, conn: ConnId) -> Changes {
         self.hosting.forget(conn);
         match self.seating.role_of(conn) {
             Some(Role::Seat(seat)) => {
-                let grace = Duration::from_millis(self.table_options.grace_ms);
-                let state = &mut self.seating.seats[seat.index()];
-                state.conn = None;
-                state.grace_deadline = Some(Instant::now() + grace);
-                self.play.awaiting.remove(seat);
-                changes.table = true;
-                tracing::info!(table = %crate::store::log_tag(&self.id), %seat, conn = conn.0, "player disconnected");
+                let grace = Duration::from_millis(self.spec.table_options.grace_ms);
+                self.seating.seats[seat.index()].conn = None;
+                self.clock.set_grace(seat, Some(Instant::now() + grace));
+                self.play.lapse_prompt(seat);
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), %seat, conn = conn.0, "player disconnected");
+                Changes::table_changed()
             }
             Some(Role::Spectator) => {
                 self.seating.spectators.retain(|c| c.id != conn);
-                changes.table = true;
+                Changes::table_changed()
             }
-            None => {}
+            None => Changes::default(),
         }
     }
 
-    /// Empties a seat for good (its token stops working) and returns its connection: during a
-    /// match the stand-in keeps playing it until someone sits down.
-    pub(super) fn vacate(&mut self, changes: &mut Changes, seat: Seat) -> Option<Conn> {
+    /// Empties a seat for good (its token stops working) and returns what changed with the
+    /// seat's connection: during a match the stand-in keeps playing it until someone sits
+    /// down.
+    pub(super) fn vacate(&mut self, seat: Seat) -> (Changes, Option<Conn>) {
         let state = &mut self.seating.seats[seat.index()];
         let conn = state.conn.take();
-        if self.play.status == TableStatus::Playing {
+        if self.play.status() == TableStatus::Playing {
             // The match goes on: a built-in bot keeps the seat until someone sits.
             state.occupant = Occupant::Empty;
             state.name = None;
             state.token = None;
-            state.bot_name = None;
             state.account = None;
-            state.bot_playing = true;
             state.open = false;
-            state.grace_deadline = None;
-            state.turn_deadline = None;
+            self.bots.set_strategy(seat, None);
+            self.bots.set_standing_in(seat, true);
+            self.clock.stop_seat(seat);
         } else {
-            state.clear();
+            self.free_seat(seat);
         }
-        self.play.awaiting.remove(seat);
-        changes.table |= self.hosting.seat_given_up(seat, &self.seating.seats);
-        changes.table = true;
-        conn
+        self.play.lapse_prompt(seat);
+        self.hosting.seat_given_up(seat, &self.seating);
+        (Changes::table_changed(), conn)
     }
 
     /// `leave`: the seat is given up for good (its token stops working).
-    pub(super) fn handle_leave(&mut self, changes: &mut Changes, conn: ConnId, role: Role) {
+    pub(super) fn handle_leave(&mut self, conn: ConnId, role: Role) -> Changes {
         self.hosting.forget(conn);
-        let conn = match role {
-            Role::Seat(seat) => self.vacate(changes, seat),
+        let (changes, conn) = match role {
+            Role::Seat(seat) => self.vacate(seat),
             Role::Spectator => {
                 let index = self.seating.spectators.iter().position(|c| c.id == conn);
-                index.map(|i| self.seating.spectators.swap_remove(i))
+                let conn = index.map(|i| self.seating.spectators.swap_remove(i));
+                (Changes::table_changed(), conn)
             }
         };
-        changes.table = true;
         if let Some(conn) = conn {
             self.outbox.queue_msg(
                 &conn,
                 &ServerMsg::Table {
-                    seq: self.play.seq,
+                    seq: self.play.seq(),
                     table: self.table_info(),
                 },
             );
         }
+        changes
     }
 }

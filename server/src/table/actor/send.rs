@@ -6,8 +6,8 @@
 use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Event, Seat};
 
+use crate::conn::frame;
 use crate::conn::{ConnId, Frame};
-use crate::conn::{frame, frame_with};
 
 use super::{Changes, TableActor};
 
@@ -44,14 +44,9 @@ impl TableActor {
     /// move. Everyone else's copy may wait a little for the frames after it
     /// ([`crate::conn::Conn::send_lazy`]): a seat waiting for its turn then gets the moves
     /// before it in one or two writes instead of one each.
-    pub(super) fn broadcast_event(
-        &mut self,
-        changes: &mut Changes,
-        event: Event,
-        answering: Option<Seat>,
-    ) {
-        self.play.seq += 1;
-        let seq = self.play.seq;
+    pub(super) fn broadcast_event(&mut self, event: Event, answering: Option<Seat>) -> Changes {
+        let mut changes = Changes::default();
+        let seq = self.play.next_seq();
         // Frames differ only by `prev`: one encoding per distinct value.
         let mut encoded = EncodedByPrev::default();
         let mut encode = |prev: u64, event: &Event| -> Frame {
@@ -63,14 +58,16 @@ impl TableActor {
                 })
             })
         };
-        for (i, state) in self.seating.seats.iter_mut().enumerate() {
-            if !event.visible_to(Some(Seat(i as u8))) {
+        for seat in self.seating.all() {
+            if !event.visible_to(Some(seat)) {
                 continue;
             }
-            let prev = std::mem::replace(&mut state.last_event, seq);
-            let Some(conn) = &state.conn else { continue };
+            let prev = self.play.next_prev(seat, seq);
+            let Some(conn) = self.seating.conn(seat) else {
+                continue;
+            };
             let frame = encode(prev, &event);
-            let queued = if answering == Some(Seat(i as u8)) {
+            let queued = if answering == Some(seat) {
                 self.outbox.queue(conn, frame)
             } else {
                 self.outbox.queue_lazy(conn, frame)
@@ -80,61 +77,53 @@ impl TableActor {
             }
         }
         if event.visible_to(None) {
-            let prev = std::mem::replace(&mut self.play.last_public_event, seq);
-            for conn in &self.seating.spectators {
+            let prev = self.play.next_public_prev(seq);
+            for conn in self.seating.spectators() {
                 if !self.outbox.queue_lazy(conn, encode(prev, &event)) {
                     changes.dropped.push(conn.id);
                 }
             }
         }
+        changes
     }
 
     /// Sends every connection its own snapshot.
-    pub(super) fn send_states(&mut self, changes: &mut Changes) {
-        let Some(game) = &self.play.game else { return };
-        for (i, state) in self.seating.seats.iter().enumerate() {
-            if let Some(conn) = &state.conn {
-                let msg = ServerMsg::State {
-                    seq: self.play.seq,
-                    view: Box::new(self.play.sheet.view(game, Some(Seat(i as u8)))),
-                };
-                let frame = frame_with(&msg, Some(&mut self.play.view_cache));
-                if !self.outbox.queue(conn, frame) {
-                    changes.dropped.push(conn.id);
-                }
+    pub(super) fn send_states(&mut self) -> Changes {
+        let mut changes = Changes::default();
+        for seat in self.seating.all() {
+            if let Some(conn) = self.seating.conn(seat)
+                && let Some(frame) = self.play.state_frame(Some(seat))
+                && !self.outbox.queue(conn, frame)
+            {
+                changes.dropped.push(conn.id);
             }
         }
-        if !self.seating.spectators.is_empty() {
-            let public = frame_with(
-                &ServerMsg::State {
-                    seq: self.play.seq,
-                    view: Box::new(self.play.sheet.view(game, None)),
-                },
-                Some(&mut self.play.view_cache),
-            );
-            for conn in &self.seating.spectators {
+        if !self.seating.spectators().is_empty()
+            && let Some(public) = self.play.state_frame(None)
+        {
+            for conn in self.seating.spectators() {
                 if !self.outbox.queue(conn, public.clone()) {
                     changes.dropped.push(conn.id);
                 }
             }
         }
+        changes
     }
 
-    /// When seats or status changed: publish to the lobby and send `table` to everyone.
-    pub(super) fn flush_table(&mut self, changes: &mut Changes) {
-        if !std::mem::take(&mut changes.table) {
-            return;
-        }
+    /// The seats, the host or the status changed: the table is recorded, published to the
+    /// lobby and sent (`table`) to everyone at it.
+    pub(super) fn publish_table(&mut self) -> Changes {
+        let mut changes = Changes::default();
         if self.outbox.is_durable() {
             self.outbox.record_state(
-                self.play.status,
+                self.play.status(),
                 self.hosting.stored(),
-                self.seating.seat_rows(),
+                self.seating.seat_rows(&self.bots),
             );
         }
         let info = self.table_info();
         let msg = frame(&ServerMsg::Table {
-            seq: self.play.seq,
+            seq: self.play.seq(),
             table: info.clone(),
         });
         self.info.send_replace(info);
@@ -143,15 +132,17 @@ impl TableActor {
                 changes.dropped.push(conn.id);
             }
         }
+        changes
     }
 
     /// Sends one message to one connection of this table.
-    pub(super) fn send_to(&mut self, changes: &mut Changes, id: ConnId, msg: &ServerMsg) {
+    pub(super) fn send_to(&mut self, id: ConnId, msg: &ServerMsg) -> Changes {
         if let Some(conn) = self.seating.conn_of(id).cloned()
             && !self.outbox.queue_msg(&conn, msg)
         {
-            changes.dropped.push(id);
+            return Changes::dropping(vec![id]);
         }
+        Changes::default()
     }
 }
 

@@ -23,7 +23,7 @@ use crate::table::{TableError, TableMsg};
 /// Whether the table is paused, and what it watches to know.
 pub(super) struct Pause {
     /// The store's "writes go through" flag (never changes without a store).
-    pub(super) saving: SavingFlag,
+    saving: SavingFlag,
     /// When the pause began.
     since: Option<Instant>,
 }
@@ -41,6 +41,16 @@ impl Pause {
     pub(super) fn is_paused(&self) -> bool {
         self.since.is_some()
     }
+
+    /// Whether the store wrote when the table opened (`true` without a store).
+    pub(super) fn saving_at_start(&self) -> bool {
+        self.saving.at_start
+    }
+
+    /// Resolves with the store's flag when it changes; never without a store. Cancel-safe.
+    pub(super) fn saving_changed(&mut self) -> impl Future<Output = bool> + '_ {
+        self.saving.changed()
+    }
 }
 
 /// The store's flag, watched by one wait kept from one turn of the table's loop to the next.
@@ -48,9 +58,9 @@ impl Pause {
 /// Why kept: every table watches the same flag, and a wait made afresh at each turn joined
 /// the flag's list of waiters and left it again, each under the list's lock, shared by every
 /// table on both of the runtime's threads. Kept, a turn only looks at the wait it has.
-pub(super) struct SavingFlag {
+struct SavingFlag {
     /// The flag when the table opened (`true` without a store).
-    pub(super) at_start: bool,
+    at_start: bool,
     /// The wait for its next change (`None`: no store, or it is gone).
     waiting: Option<ReusableBoxFuture<'static, Changed>>,
 }
@@ -75,7 +85,7 @@ impl SavingFlag {
 
     /// Resolves with the flag when it changes; never without a store (or once it is gone).
     /// Cancel-safe: the wait goes on at the next call.
-    pub(super) fn changed(&mut self) -> impl Future<Output = bool> + '_ {
+    fn changed(&mut self) -> impl Future<Output = bool> + '_ {
         std::future::poll_fn(|cx| {
             let Some(waiting) = &mut self.waiting else {
                 return Poll::Pending;
@@ -107,45 +117,33 @@ async fn next_change(mut rx: watch::Receiver<bool>) -> Changed {
 impl TableActor {
     /// Follows the store's flag: pauses or resumes, telling everyone at the table.
     pub(super) fn storage_changed(&mut self, saving: bool) -> Changes {
-        let mut changes = Changes::default();
         let now = Instant::now();
         match (saving, self.pause.since) {
             (false, None) => {
-                tracing::warn!(table = %crate::store::log_tag(&self.id), "the store cannot write: the table pauses");
+                tracing::warn!(table = %crate::store::log_tag(&self.spec.id), "the store cannot write: the table pauses");
                 self.pause.since = Some(now);
                 self.tell_everyone(
-                    &mut changes,
                     false,
                     "The server cannot save the game right now, so the table is paused. \
                      Play resumes by itself as soon as it can; nothing is lost.",
-                );
+                )
             }
             (true, Some(since)) => {
-                tracing::info!(table = %crate::store::log_tag(&self.id), "the store writes again: the table resumes");
+                tracing::info!(table = %crate::store::log_tag(&self.spec.id), "the store writes again: the table resumes");
                 self.pause.since = None;
                 self.move_clocks_on(now - since);
-                self.tell_everyone(
-                    &mut changes,
-                    true,
-                    "The server can save again: play resumes.",
-                );
-                self.prompt_again(&mut changes);
+                let mut changes =
+                    self.tell_everyone(true, "The server can save again: play resumes.");
+                changes.merge(self.prompt_again());
+                changes
             }
-            _ => {}
+            _ => Changes::default(),
         }
-        changes
     }
 
-    /// Refuses `msg` while paused (at once, not behind unstored output); gives it back
-    /// otherwise. A connection going away is always handled.
-    pub(super) fn refuse_while_paused(
-        &mut self,
-        changes: &mut Changes,
-        msg: TableMsg,
-    ) -> Option<TableMsg> {
-        if !self.pause.is_paused() {
-            return Some(msg);
-        }
+    /// Refuses `msg`, the table being paused: at once, not behind unstored output. A
+    /// connection going away is not refused but handled.
+    pub(super) fn refuse(&mut self, msg: TableMsg) -> Changes {
         let refusal = frame(&TableError::StorageUnavailable.to_msg());
         match msg {
             TableMsg::Join { conn, reply, .. } => {
@@ -156,7 +154,7 @@ impl TableActor {
                 if let Some(c) = self.seating.conn_of(conn)
                     && !c.send(refusal)
                 {
-                    changes.dropped.push(conn);
+                    return Changes::dropping(vec![conn]);
                 }
             }
             TableMsg::Admin { reply, .. } => {
@@ -165,51 +163,45 @@ impl TableActor {
             TableMsg::Invite { reply, .. } => {
                 let _ = reply.send(Err(TableError::StorageUnavailable));
             }
-            msg @ TableMsg::Disconnected { .. } => return Some(msg),
+            TableMsg::Disconnected { conn } => return self.handle_disconnect(conn),
         }
-        None
+        Changes::default()
     }
 
     /// Sends `storage` to every connection at the table, at once.
-    fn tell_everyone(&mut self, changes: &mut Changes, saving: bool, message: &str) {
+    fn tell_everyone(&mut self, saving: bool, message: &str) -> Changes {
         let msg = frame(&ServerMsg::Storage {
             saving,
             message: message.to_string(),
         });
+        let mut changes = Changes::default();
         for conn in self.seating.connected() {
             if !conn.send(msg.clone()) {
                 changes.dropped.push(conn.id);
             }
         }
+        changes
     }
 
     /// Asks every seat whose turn it is again (the same prompt, same `seq`, the time left on
     /// its clock): an answer sent during a pause was refused, or another seat's move made
     /// the prompt stale.
-    pub(super) fn prompt_again(&mut self, changes: &mut Changes) {
-        for seat in self.play.awaiting.iter() {
-            let Some(conn) = self.seating.seats[seat.index()].conn.as_ref().map(|c| c.id) else {
+    pub(super) fn prompt_again(&mut self) -> Changes {
+        let mut changes = Changes::default();
+        for seat in self.play.asked().iter() {
+            let Some(conn) = self.seating.conn(seat).map(|c| c.id) else {
                 continue;
             };
             if let Some(prompt) = self.prompt_with_time_left(seat) {
-                self.send_to(changes, conn, &prompt);
+                changes.merge(self.send_to(conn, &prompt));
             }
         }
+        changes
     }
 
     /// Gives back the time a pause took: no clock ran while nobody could play.
     fn move_clocks_on(&mut self, by: Duration) {
-        for seat in &mut self.seating.seats {
-            for at in [&mut seat.turn_deadline, &mut seat.grace_deadline]
-                .into_iter()
-                .flatten()
-            {
-                *at += by;
-            }
-        }
-        if let Some(thought) = &mut self.bots.thought {
-            thought.deadline += by;
-        }
+        self.bots.give_thought_time(by);
         self.clock.move_on(by);
     }
 }

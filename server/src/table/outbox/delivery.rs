@@ -4,7 +4,7 @@
 //! acknowledges the step's last write ([`OnAck::on_ack`], called from the SQLite store's
 //! `AckTask` or the Postgres writer's task), or the table, as it seals a step already
 //! acknowledged or one that wrote nothing ([`Delivery::seal`]). It also names what a step
-//! holds ([`Held`]) and how each piece goes out.
+//! holds ([`Piece`]) and how each piece goes out.
 //!
 //! Why the store's side delivers: the table is then woken only for what it must act on
 //! (connections found gone or too slow, a refusal that fences it, room it is waiting for),
@@ -38,7 +38,7 @@ pub(super) struct Delivery {
 /// nothing and waits only for the steps before it).
 struct Step {
     last_write: Option<u64>,
-    held: Vec<Held>,
+    held: Vec<Piece>,
 }
 
 #[derive(Default)]
@@ -88,7 +88,7 @@ impl Delivery {
 
     /// Seals a step (from the table): it goes out now if it may, with everything before it.
     /// Returns the connections found gone or too slow so far.
-    pub(super) fn seal(&self, last_write: Option<u64>, held: Vec<Held>) -> Vec<ConnId> {
+    pub(super) fn seal(&self, last_write: Option<u64>, held: Vec<Piece>) -> Vec<ConnId> {
         let mut state = self.lock();
         if state.fenced {
             // Nothing more goes out: the table's new owner goes on from its log.
@@ -206,7 +206,7 @@ impl Steps {
 }
 
 /// Something the table produced that waits for the step's writes.
-pub(super) enum Held {
+pub(super) enum Piece {
     /// A frame for one connection; `lazy` if it may wait a little for company
     /// ([`Conn::send_lazy`]).
     Frame {
@@ -231,19 +231,19 @@ pub(super) fn send(conn: &Conn, frame: Frame, lazy: bool) -> bool {
 }
 
 /// Delivers held output in order; returns the connections found gone or too slow.
-fn deliver(held: impl IntoIterator<Item = Held>) -> Vec<ConnId> {
+fn deliver(held: impl IntoIterator<Item = Piece>) -> Vec<ConnId> {
     let mut dropped = Vec::new();
     for held in held {
         match held {
-            Held::Frame { conn, frame, lazy } => {
+            Piece::Frame { conn, frame, lazy } => {
                 if !send(&conn, frame, lazy) {
                     dropped.push(conn.id);
                 }
             }
-            Held::Reply(reply, joined) => {
+            Piece::Reply(reply, joined) => {
                 let _ = reply.send(joined);
             }
-            Held::AckTo(then) => then(),
+            Piece::AckTo(then) => then(),
         }
     }
     dropped
