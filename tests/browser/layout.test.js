@@ -16,7 +16,7 @@ import path from 'node:path';
 
 import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, forceDir, sitByInvite, startMatch, twoPeopleAndComputers, until } from './lib/play.js';
-import { MATRIX, SIZES, resizeTo } from './lib/sizes.js';
+import { MATRIX, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
@@ -417,10 +417,6 @@ const BRIDGE_LANGUAGES = [
 
 for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
   const game = lang === 'en' ? 'bridge' : `bridge-${lang}`;
-  // Not yet in German and French on the smallest phone (320×568): there, after a long
-  // auction, "Suggest a call" ends 7–20 px under the edge, and in German the turn to play from
-  // dummy (two lines) touches the plate below.
-  const declarerSizes = lang === 'de' || lang === 'fr' ? SIZES : MATRIX;
   /** The people of a Bridge table in this language. */
   const person = (name, seat) => ({ name, seat, viewport: { width: 1280, height: 800 }, locale, dir });
 
@@ -441,8 +437,8 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
       const v = await south.evaluate(() => window.__parlor.view);
       if (v.bridge?.contract) return true;
       if (v.legal.type === 'call') {
-        if (southTurns === 0) await checkSizes(south, 'bidding', 13, game, declarerSizes);
-        if (southTurns === 3) await checkSizes(south, 'bidding', 13, `${game}-long`, declarerSizes);
+        if (southTurns === 0) await checkSizes(south, 'bidding', 13, game, MATRIX);
+        if (southTurns === 3) await checkSizes(south, 'bidding', 13, `${game}-long`, MATRIX);
         await south.setViewportSize({ width: 1280, height: 800 });
         await bridgeCall(south, southCalls[southTurns] ?? 'pass');
         southTurns += 1;
@@ -455,7 +451,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
     // West leads; declarer plays from dummy, all thirteen of its cards across the table.
     await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
     await south.locator('#dummy-cards .dummy-card.legal').first().waitFor();
-    await checkSizes(south, 'dummy', 13, game, declarerSizes, 13);
+    await checkSizes(south, 'dummy', 13, game, MATRIX, 13);
     await south.setViewportSize({ width: 1280, height: 800 });
     await south.locator('#dummy-cards .dummy-card.legal').first().click();
     // East plays: South's own turn, three cards on the table.
@@ -463,7 +459,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
       const v = window.__parlor.view;
       return v.legal.type === 'play' && v.trick.plays.length === 3;
     }), 20000, 'South’s own turn');
-    await checkSizes(south, 'declarer', 13, game, declarerSizes, 12);
+    await checkSizes(south, 'declarer', 13, game, MATRIX, 12);
     assert.deepEqual(errors, []);
     for (const p of [south, north]) await p.context().close();
   });
