@@ -1,6 +1,7 @@
 // No word cut off: in every language (German and Polish words are long) and at every size of
 // the layout matrix (the tables on the smallest phone, 320×568, too), the lobby and a table
-// (passing, playing; spades while bidding) show each visible piece of text whole. A text is cut off when a box that hides its overflow (overflow
+// (passing, playing; spades while bidding; Bridge's auction, play from dummy, a defender's view
+// and a claim) show each visible piece of text whole. A text is cut off when a box that hides its overflow (overflow
 // hidden or clip, an ellipsis) does not hold the text's whole line boxes, which is what the
 // eye sees as a clipped label. A box that scrolls (the score sheet's table) is not a cut: its
 // text can be scrolled to. A person's name shortened with an ellipsis is allowed where the
@@ -10,7 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useServerAndBrowser } from './lib/harness.js';
-import { actOnce, createByApi, fillWithBots, startMatch, until } from './lib/play.js';
+import { BRIDGE_DEAL, southBidsSevenNoTrump } from './lib/bridge.js';
+import { actOnce, createByApi, fillWithBots, startMatch, twoPeopleAndComputers, until } from './lib/play.js';
 import { MATRIX, SIZES, resizeTo } from './lib/sizes.js';
 
 let browser;
@@ -30,7 +32,8 @@ function clippedTexts() {
     if (!text || !el || el.closest('script, style, template, option, .sr-only, [hidden]')) continue;
     // The table in words is off screen until the keyboard is in it.
     if (el.closest('.text-view') && !el.closest('.text-view:focus-within')) continue;
-    if (getComputedStyle(el).visibility === 'hidden') continue;
+    // Not drawn: hidden, or in a closed <details> (its content is laid out, never shown).
+    if (!el.checkVisibility({ visibilityProperty: true })) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     const lines = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
@@ -145,6 +148,55 @@ for (const [lang, locale] of Object.entries(LANGUAGES)) {
     await checkSizes(page, 'oh hell for seven while playing', lang, MATRIX);
     assert.deepEqual(errors, []);
     await context.close();
+  });
+}
+
+for (const [lang, locale] of Object.entries(LANGUAGES)) {
+  test(`${lang}: no text is cut off at Bridge (the auction, play from dummy, a defender's view, a claim) at any size`, async () => {
+    // South (a person) bids 7NT with every high card and declares; East (a person) defends.
+    // Both have long names, which the others' plates, the contract and the claim cut short.
+    const created = await createByApi(server.url, {
+      variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 1 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
+    });
+    const person = (name, seat) => ({ name, seat, viewport: { width: 1280, height: 800 }, locale });
+    const { pages: [south, east], errors } = await twoPeopleAndComputers(browser, server.url, created, [
+      person('Grandma Josephine Wilhelmina', 2), person('Wilhelmina Josephine Grandma', 1),
+    ]);
+    assert.equal(await south.getAttribute('html', 'lang'), lang);
+    // Every moment is checked; what is cut is told for all of them at once.
+    const cuts = [];
+    const check = (page, what) => checkSizes(page, what, lang, MATRIX).catch(async (e) => {
+      cuts.push(`${e.message}: ${JSON.stringify(e.actual ?? '')}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+    const checked = new Set();
+    await southBidsSevenNoTrump(south, east, async (page) => {
+      const who = page === south ? 'South' : 'East';
+      if (checked.has(who)) return;
+      checked.add(who);
+      await check(page, `Bridge, ${who} to call`);
+    });
+    assert.equal((await south.evaluate(() => window.__parlor.view.bridge.contract)).declarer, 2, 'South declares');
+    // West leads: South plays from dummy, East sees dummy's cards beside the table.
+    await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
+    await south.locator('#dummy-cards .dummy-card.legal').first().waitFor();
+    await east.locator('#dummy-cards .dummy-card').first().waitFor();
+    for (const page of [south, east]) await page.waitForFunction(() => window.__parlor.trickHold === null);
+    await check(south, 'Bridge, declarer to play from dummy');
+    await check(east, 'Bridge, a defender waiting on dummy');
+    // South claims all thirteen tricks: the form, East's question, the claim waiting.
+    await south.locator('#claim-button').click();
+    await south.locator('#claim-form').waitFor();
+    await check(south, 'Bridge, the claim form');
+    await south.locator('#claim-send').click();
+    await until(async () => east.evaluate(() => window.__parlor.view.legal.type === 'answer_claim'), 10000, 'East to be asked');
+    await until(async () => east.evaluate(() => window.__parlor.view.bridge.claim?.accepted.length === 1), 10000, 'West to accept');
+    await east.locator('#claim-cards .dummy-card').first().waitFor();
+    await check(east, 'Bridge, a defender asked about a claim');
+    await check(south, 'Bridge, the claim waiting');
+    assert.deepEqual(cuts, [], `no text cut off in ${lang} at Bridge`);
+    assert.deepEqual(errors, []);
+    for (const page of [south, east]) await page.context().close();
   });
 }
 

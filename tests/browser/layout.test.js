@@ -16,7 +16,8 @@ import path from 'node:path';
 
 import { artifactsDir, scrollsSideways, useServerAndBrowser } from './lib/harness.js';
 import { actOnce, createByApi, fillWithBots, forceDir, sitByInvite, startMatch, twoPeopleAndComputers, until } from './lib/play.js';
-import { MATRIX, SIZES, resizeTo } from './lib/sizes.js';
+import { BRIDGE_DEAL, bridgeCall, southBidsSevenNoTrump } from './lib/bridge.js';
+import { MATRIX, resizeTo } from './lib/sizes.js';
 
 let browser;
 let server;
@@ -389,21 +390,6 @@ test('euchre: the turned card, the call box, the discard and a lone hand’s tri
   await context.close();
 });
 
-// Bridge: South holds every high card (North next to nothing), so South declares and the
-// defenders' cards are small. Board 1: North deals.
-const BRIDGE_DEAL = 'N:5432.5432.5432.2 T98.JT9.JT9.JT98 AKQJ.AKQ.AKQ.AKQ 76.876.876.76543';
-
-/** Makes `page`'s call: `call` is 'pass' or a bid such as '1C' or '7NT'. */
-async function bridgeCall(page, call) {
-  const v = await page.evaluate(() => window.__parlor.view);
-  const mine = (w) => w.calling.calls.filter((c) => c.seat === w.seat).length;
-  const before = mine(v);
-  const sel = call === 'pass' ? '.bridge-call[data-call="pass"]' : `.bridge-bid[data-level="${call[0]}"][data-strain="${call.slice(1)}"]`;
-  // The button may sit in the scrolled box of levels: Playwright scrolls it into view.
-  await page.locator(`#bidding-box ${sel}`).click({ timeout: 5000 });
-  await until(async () => mine(await page.evaluate(() => window.__parlor.view)) > before, 10000, `the call ${call} to be taken`);
-}
-
 /**
  * The languages Bridge's layout is checked in: English, the two catalogues with the longest
  * Bridge words (German, French), and English laid out right to left.
@@ -417,10 +403,6 @@ const BRIDGE_LANGUAGES = [
 
 for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
   const game = lang === 'en' ? 'bridge' : `bridge-${lang}`;
-  // Not yet in German and French on the smallest phone (320×568): there, after a long
-  // auction, "Suggest a call" ends 7–20 px under the edge, and in German the turn to play from
-  // dummy (two lines) touches the plate below.
-  const declarerSizes = lang === 'de' || lang === 'fr' ? SIZES : MATRIX;
   /** The people of a Bridge table in this language. */
   const person = (name, seat) => ({ name, seat, viewport: { width: 1280, height: 800 }, locale, dir });
 
@@ -441,8 +423,8 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
       const v = await south.evaluate(() => window.__parlor.view);
       if (v.bridge?.contract) return true;
       if (v.legal.type === 'call') {
-        if (southTurns === 0) await checkSizes(south, 'bidding', 13, game, declarerSizes);
-        if (southTurns === 3) await checkSizes(south, 'bidding', 13, `${game}-long`, declarerSizes);
+        if (southTurns === 0) await checkSizes(south, 'bidding', 13, game, MATRIX);
+        if (southTurns === 3) await checkSizes(south, 'bidding', 13, `${game}-long`, MATRIX);
         await south.setViewportSize({ width: 1280, height: 800 });
         await bridgeCall(south, southCalls[southTurns] ?? 'pass');
         southTurns += 1;
@@ -455,7 +437,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
     // West leads; declarer plays from dummy, all thirteen of its cards across the table.
     await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
     await south.locator('#dummy-cards .dummy-card.legal').first().waitFor();
-    await checkSizes(south, 'dummy', 13, game, declarerSizes, 13);
+    await checkSizes(south, 'dummy', 13, game, MATRIX, 13);
     await south.setViewportSize({ width: 1280, height: 800 });
     await south.locator('#dummy-cards .dummy-card.legal').first().click();
     // East plays: South's own turn, three cards on the table.
@@ -463,7 +445,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
       const v = window.__parlor.view;
       return v.legal.type === 'play' && v.trick.plays.length === 3;
     }), 20000, 'South’s own turn');
-    await checkSizes(south, 'declarer', 13, game, declarerSizes, 12);
+    await checkSizes(south, 'declarer', 13, game, MATRIX, 12);
     assert.deepEqual(errors, []);
     for (const p of [south, north]) await p.context().close();
   });
@@ -506,16 +488,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
       person('Grandma Josephine Wilhelmina', 2), person('Eve', 1),
     ]);
     const legalOf = (p) => p.evaluate(() => window.__parlor?.view?.legal?.type);
-    await until(async () => {
-      if (await south.evaluate(() => Boolean(window.__parlor.view.bridge?.contract))) return true;
-      if ((await legalOf(south)) === 'call') {
-        const bid = await south.evaluate(() => window.__parlor.view.calling.calls.some((c) => c.seat === 2));
-        await bridgeCall(south, bid ? 'pass' : '7NT');
-      } else if ((await legalOf(east)) === 'call') {
-        await bridgeCall(east, 'pass');
-      }
-      return false;
-    }, 60000, 'the auction to end');
+    await southBidsSevenNoTrump(south, east);
     assert.equal((await south.evaluate(() => window.__parlor.view.bridge.contract)).declarer, 2, 'South declares');
     await until(async () => south.evaluate(() => window.__parlor.view.legal.type === 'play'), 20000, 'the opening lead');
     await south.locator('#claim-button').click();
