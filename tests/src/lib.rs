@@ -288,6 +288,18 @@ impl WsClient {
         }
     }
 
+    /// Asks to take back a seat at `table` with its `token` (the answer is left to the caller).
+    pub async fn send_rejoin(&mut self, table: &str, token: &str) {
+        self.send(&ClientMsg::Join {
+            table: table.to_string(),
+            seat: None,
+            name: None,
+            token: Some(token.to_string()),
+            bot: false,
+        })
+        .await;
+    }
+
     /// Joins a table as a person and waits for `welcome`; returns whether it is host.
     pub async fn join(&mut self, table: &str, name: &str) -> bool {
         self.join_with(table, name, false).await

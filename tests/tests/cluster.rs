@@ -16,21 +16,14 @@ use parlor_shared::Event;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_tests::{WsClient, http};
 use serde_json::{Value, json};
-use support::{Backend, ServerProcess, Storage, all_hands, play_moves, play_to_end};
+use support::{Backend, ServerProcess, Storage, all_hands, cluster_stats, play_moves, play_to_end};
 
 /// The lease the nodes take on their tables, in milliseconds.
 const LEASE_MS: &str = "1000";
 
 /// Starts node `name` of the cluster on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
-    storage.start_with(&[
-        "--node-id",
-        name,
-        "--lease-ms",
-        LEASE_MS,
-        "--cluster-secret",
-        "test-secret",
-    ])
+    storage.start_node(name, LEASE_MS, &[])
 }
 
 /// Creates a hearts table with a fixed seed on the node at `addr`.
@@ -59,20 +52,6 @@ async fn seat_players(id: &str, through: &[SocketAddr]) -> Vec<WsClient> {
     clients
 }
 
-/// The cluster part of a node's `GET /api/stats`.
-async fn cluster_stats(addr: SocketAddr) -> Value {
-    let (status, stats) = parlor_tests::http_with(
-        addr,
-        "GET",
-        "/api/stats",
-        &[("x-parlor-cluster-secret", "test-secret")],
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{stats}");
-    stats["cluster"].clone()
-}
-
 /// Waits (at most 20 s) until the node at `addr` owns table `id`.
 async fn until_owned(addr: SocketAddr, id: &str, log: impl Fn() -> String) {
     for _ in 0..200 {
@@ -98,15 +77,7 @@ async fn until_closed(client: &mut WsClient) -> bool {
 /// Reconnects with a seat token through `addr`; returns the client and its `state` frame.
 async fn reconnect(addr: SocketAddr, id: &str, token: &str) -> (WsClient, Value) {
     let mut client = WsClient::connect(addr).await;
-    client
-        .send(&ClientMsg::Join {
-            table: id.to_string(),
-            seat: None,
-            name: None,
-            token: Some(token.to_string()),
-            bot: false,
-        })
-        .await;
+    client.send_rejoin(id, token).await;
     let welcome = client.recv().await;
     assert!(
         matches!(welcome, ServerMsg::Welcome { .. }),

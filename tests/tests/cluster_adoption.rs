@@ -18,12 +18,12 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use parlor_shared::Event;
-use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use parlor_shared::protocol::ServerMsg;
 use parlor_shared::{Legal, Seat};
 use parlor_tests::{WsClient, http};
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
-use support::{Backend, ServerProcess, Storage, move_for};
+use support::{Backend, ServerProcess, Storage, cluster_stats, move_for};
 
 /// The lease the nodes take on their tables, in milliseconds: the default, so a node held up
 /// for a second or two on a busy machine neither loses its tables nor looks dead to the
@@ -41,35 +41,19 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// Starts node `name` on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
-    storage.start_with(&[
-        "--node-id",
+    storage.start_node(
         name,
-        "--lease-ms",
         LEASE_MS,
-        "--cluster-secret",
-        "test-secret",
-        // One address opens every table and connection of the test.
-        "--max-connections-per-ip",
-        "0",
-        "--tables-per-ip",
-        "0",
-        "--tables-per-ip-per-minute",
-        "0",
-    ])
-}
-
-/// The cluster part of a node's `GET /api/stats`.
-async fn cluster_stats(addr: SocketAddr) -> Value {
-    let (status, stats) = parlor_tests::http_with(
-        addr,
-        "GET",
-        "/api/stats",
-        &[("x-parlor-cluster-secret", "test-secret")],
-        None,
+        &[
+            // One address opens every table and connection of the test.
+            "--max-connections-per-ip",
+            "0",
+            "--tables-per-ip",
+            "0",
+            "--tables-per-ip-per-minute",
+            "0",
+        ],
     )
-    .await;
-    assert_eq!(status, 200, "{stats}");
-    stats["cluster"].clone()
 }
 
 /// A hearts table to `target` points on the node at `addr`, a person in seat 0 (seats kept
@@ -150,15 +134,7 @@ async fn move_after_failover(addr: SocketAddr, id: &str, token: &str, killed: In
     let mut person = loop {
         assert!(Instant::now() < deadline, "table {id} never came back");
         let mut person = WsClient::connect(addr).await;
-        person
-            .send(&ClientMsg::Join {
-                table: id.to_string(),
-                seat: None,
-                name: None,
-                token: Some(token.to_string()),
-                bot: false,
-            })
-            .await;
+        person.send_rejoin(id, token).await;
         // Anything but a welcome (an error, the connection closed) is tried again.
         match tokio::time::timeout(WAIT, person.try_recv()).await {
             Ok(Some(ServerMsg::Welcome { .. })) => break person,

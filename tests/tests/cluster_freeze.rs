@@ -23,14 +23,7 @@ const TRIALS: usize = 6;
 
 /// Starts node `name` of the cluster on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
-    storage.start_with(&[
-        "--node-id",
-        name,
-        "--lease-ms",
-        LEASE_MS,
-        "--cluster-secret",
-        "test-secret",
-    ])
+    storage.start_node(name, LEASE_MS, &[])
 }
 
 /// Sends a signal to a process.
@@ -77,15 +70,7 @@ async fn until_closed(client: &mut WsClient) {
 /// Reconnects with a seat token through `addr`, once welcomed.
 async fn reconnect(addr: SocketAddr, id: &str, token: &str) -> WsClient {
     let mut client = WsClient::connect(addr).await;
-    client
-        .send(&ClientMsg::Join {
-            table: id.to_string(),
-            seat: None,
-            name: None,
-            token: Some(token.to_string()),
-            bot: false,
-        })
-        .await;
+    client.send_rejoin(id, token).await;
     let welcome = client.recv().await;
     assert!(
         matches!(welcome, ServerMsg::Welcome { .. }),

@@ -47,14 +47,7 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 /// Starts node `name` of the cluster on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
-    storage.start_with(&[
-        "--node-id",
-        name,
-        "--lease-ms",
-        LEASE_MS,
-        "--cluster-secret",
-        "test-secret",
-    ])
+    storage.start_node(name, LEASE_MS, &[])
 }
 
 /// Creates a hearts table with a fixed seed through the node at `addr`.

@@ -22,16 +22,7 @@ const ADMIN_KEY: &str = "s3cret";
 
 /// Starts node `name` of the cluster on `storage`'s Postgres database.
 fn node(storage: &Storage, name: &str) -> ServerProcess {
-    storage.start_with(&[
-        "--node-id",
-        name,
-        "--lease-ms",
-        "1000",
-        "--cluster-secret",
-        "test-secret",
-        "--admin-key",
-        ADMIN_KEY,
-    ])
+    storage.start_node(name, "1000", &["--admin-key", ADMIN_KEY])
 }
 
 /// `POST path` with the admin key `key` (if any) and `body`; the status and JSON answer.

@@ -404,6 +404,21 @@ impl Storage {
         ServerProcess::start_with(self.dir.path(), &all)
     }
 
+    /// Starts cluster node `name` on this storage with a lease of `lease_ms` and the tests'
+    /// cluster secret, then `extra` arguments.
+    pub fn start_node(&self, name: &str, lease_ms: &str, extra: &[&str]) -> ServerProcess {
+        let mut args = vec![
+            "--node-id",
+            name,
+            "--lease-ms",
+            lease_ms,
+            "--cluster-secret",
+            CLUSTER_SECRET,
+        ];
+        args.extend_from_slice(extra);
+        self.start_with(&args)
+    }
+
     /// The Postgres server, for a Postgres backend.
     pub fn postgres(&self) -> Option<&parlor_tests::postgres::Postgres> {
         self.postgres.as_ref().map(|(pg, _)| pg)
@@ -482,4 +497,21 @@ pub fn change_stored_action(
         rusqlite::params![id, idx],
     )
     .expect("change a stored action")
+}
+
+/// The cluster secret the tests' nodes share.
+pub const CLUSTER_SECRET: &str = "test-secret";
+
+/// The cluster part of the node's `GET /api/stats` at `addr`.
+pub async fn cluster_stats(addr: SocketAddr) -> serde_json::Value {
+    let (status, stats) = parlor_tests::http_with(
+        addr,
+        "GET",
+        "/api/stats",
+        &[("x-parlor-cluster-secret", CLUSTER_SECRET)],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{stats}");
+    stats["cluster"].clone()
 }
