@@ -368,6 +368,7 @@ impl Cluster {
     /// One round: heartbeat, renewals (a table found taken by another node is handed off
     /// here), then adoption of expired tables.
     async fn round(&self, lobby: &Lobby, store: &SharedStore) -> Result<(), tokio_postgres::Error> {
+        let started = tokio::time::Instant::now();
         let db = self.db().await?;
         let draining = self.inner.draining.load(Ordering::Relaxed);
         leases::heartbeat(
@@ -418,6 +419,11 @@ impl Cluster {
                 }
             };
             self.adopt(&db, lobby, store, &table, epoch, round).await;
+        }
+        // A round that adopted many tables may have run past the next beat: renew at once,
+        // so this node's own leases never run short while it took over another's.
+        if started.elapsed() > self.lease() / 3 {
+            leases::renew(&db, self.node(), self.lease()).await?;
         }
         Ok(())
     }
