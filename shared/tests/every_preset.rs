@@ -349,7 +349,7 @@ fn check_euchre_end(hand: &Hand, line: &HandResult) {
 /// again from the laws of duplicate scoring.
 fn check_bridge_end(hand: &Hand, rules: &Rules, line: &HandResult) {
     let took = line.tricks.as_slice();
-    let result = *line.board.clone().expect("a board's result");
+    let result = line.board.expect("a board's result");
     assert_eq!(result.contract, hand.contract);
     let Some(contract) = hand.contract else {
         assert!(hand.auction.as_ref().unwrap().is_over(), "passed out");

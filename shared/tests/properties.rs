@@ -514,7 +514,7 @@ fn check_hand(game: &Game, start: &HandStart, result: &HandResult) {
         }
         Variant::Euchre => check_euchre_hand(game, result),
         Variant::Bridge => {
-            let board = result.board.as_deref().expect("a board's result");
+            let board = result.board.as_ref().expect("a board's result");
             if board.contract.is_some() {
                 assert_eq!(tricks, 13);
             } else {

@@ -395,7 +395,7 @@ proptest! {
                 alone: on(31),
                 defender_alone: on(20).then_some(Seat(small[4] % n as u8)),
             }),
-            board: on(29).then(|| Box::new(parlor_shared::rules::BoardResult {
+            board: on(29).then(|| parlor_shared::rules::BoardResult {
                 board: u32::from(small[1] % 16) + 1,
                 vulnerability: parlor_shared::bridge::Vulnerability::Both,
                 contract: on(28).then(|| parlor_shared::bridge::Contract {
@@ -409,7 +409,7 @@ proptest! {
                 }),
                 declarer_tricks: small[4] % 14,
                 score: ints[0],
-            })),
+            }),
             secret: secret.map(Hash32),
         };
         view.history = vec![line.clone(); usize::from(small[0] % 4)].into();

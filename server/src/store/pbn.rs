@@ -13,7 +13,7 @@ impl HandReplay {
     /// The board as PBN; `None` for a hand of a game other than Bridge.
     #[must_use]
     pub fn to_pbn(&self) -> Option<String> {
-        let board = self.result.board.as_deref()?;
+        let board = self.result.board.as_ref()?;
         let mut deal = PerSeat::new(4);
         for (i, cards) in self.dealt.iter().enumerate() {
             deal[Seat(u8::try_from(i).ok()?)] = *cards;

@@ -160,7 +160,7 @@ impl Game {
             nil: score.nil,
             blind_nil: score.blind_nil,
             trump_made: score.trump_made,
-            board: score.board.map(Box::new),
+            board: score.board,
             secret: self.deal_secret,
         };
         self.history.push(result.clone());
