@@ -259,6 +259,57 @@ test('mid-hand: the hand is sorted buttons with spoken names, legal cards stand 
   await context.close();
 });
 
+test('on a phone "Last trick" and "Score sheet" wait under "More", named as in the row and worked by the keyboard', async () => {
+  const { context, page, errors } = await seatedPage({ width: 320, height: 568 });
+  await push(page,
+    { type: 'welcome', protocol: 1, table: 't1', seat: 0, token: 'tok-1', host: true },
+    { type: 'table', seq: 20, table: tableInfo('t1', 'hearts', ['Ann', 'Bert', 'Cleo', 'Dido'], 'playing') },
+    { type: 'state', seq: 20, view: midHand(0) },
+    { type: 'event', seq: 21, event: { kind: 'played', seat: 0, card: '7C' } },
+    { type: 'event', seq: 22, event: { kind: 'trick_won', winner: 1, cards: ['AC', '3C', 'TC', '7C'] } });
+  await page.locator('#trick-caption', { hasText: 'Bert took the trick' }).waitFor();
+  // The row holds neither; each is one button in the list, with the row's name.
+  assert.equal(await page.locator('#last-trick').isVisible(), false);
+  assert.equal(await page.locator('#scores-button').isVisible(), false);
+  const summary = page.locator('#hand-more > summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const last = page.getByRole('button', { name: 'Last trick', exact: true });
+  const scores = page.getByRole('button', { name: 'Score sheet', exact: true });
+  await last.waitFor();
+  assert.equal(await last.getAttribute('id'), 'more-last-trick');
+  assert.equal(await scores.getAttribute('id'), 'more-scores-button');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'more-last-trick');
+  await page.keyboard.press('Enter');
+  await page.locator('#trick-caption', { hasText: 'Last trick: Bert took it' }).waitFor();
+  // The choice shuts the list, and the keyboard is on "More" again.
+  assert.equal(await page.locator('#hand-more').evaluate((d) => d.open), false);
+  assert.equal(await page.evaluate(() => document.activeElement?.matches('#hand-more > summary')), true);
+  await page.keyboard.press('Enter');
+  const back = page.getByRole('button', { name: 'Back to this trick', exact: true });
+  assert.equal(await back.getAttribute('aria-pressed'), 'true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'more-scores-button');
+  await page.keyboard.press('Enter');
+  await page.locator('#score-dialog[open]').waitFor();
+  await page.keyboard.press('Escape');
+  await page.locator('#score-dialog:not([open])').waitFor({ state: 'attached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.matches('#hand-more > summary')), true, 'the keyboard is back on "More"');
+
+  // A wide screen has room: the row has them, the list only the settings.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('#last-trick').waitFor();
+  assert.equal(await page.locator('#scores-button').isVisible(), true);
+  await summary.click();
+  await page.locator('#four-colour').waitFor();
+  assert.equal(await page.locator('#hand-more .folded').evaluateAll((els) => els.filter((e) => e.checkVisibility()).length), 0);
+  assert.equal(await page.getByRole('button', { name: 'Score sheet', exact: true }).count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a card the prompt allows is on the table at the tap, before the server answers; a refusal puts it back', async () => {
   const { context, page, errors } = await seatedPage({ width: 390, height: 844 });
   await push(page,

@@ -75,13 +75,17 @@ for (const [lang, locale] of Object.entries(LANGUAGES)) {
     const firstCard = await page.locator('.hand .card').first().getAttribute('aria-label');
     assert.notEqual(firstCard, null);
     if (lang !== 'en') assert.doesNotMatch(firstCard, / of (clubs|diamonds|spades|hearts)$/, 'card names in the language');
-    assert.equal(await page.locator('#last-trick').textContent(), words['hand.last_trick']);
+    // On a phone "Last trick" and "Score sheet" are under "More", worded as in the row.
+    await page.locator('#hand-more > summary', { hasText: words['hand.more'] }).click();
+    await page.getByRole('button', { name: words['hand.last_trick'], exact: true }).waitFor();
+    await page.locator('#hand-more > summary').click();
     assert.equal(await scrollsSideways(page), false, 'the table fits a phone');
     await page.locator('#howto-button').click();
     await page.locator('#howto-dialog[open] li').first().waitFor();
     assert.equal(await page.locator('#howto-close').textContent(), words['common.close']);
     await page.locator('#howto-close').click();
-    await page.locator('#scores-button').click();
+    await page.locator('#hand-more > summary').click();
+    await page.getByRole('button', { name: words['hand.score_sheet'], exact: true }).click();
     await page.locator('#score-dialog[open]').waitFor();
     assert.equal(await page.locator('#score-dialog .score-sheet thead th').first().textContent(), words['sheet.hand_col']);
     await screenshot(page, `i18n-${lang}-table`);

@@ -69,9 +69,12 @@ export function scoreDialog(store, actions) {
           // sheet's button, or from nowhere once the browser has put it back).
           const active = document.activeElement;
           if (!active || active === document.body || dialog.contains(active)) focusIdleBidBox();
-          // The card that had the focus before may be gone: the keyboard goes back to the hand.
+          // The card that had the focus before may be gone: the keyboard goes back to the hand
+          // (or to "Last trick", or to "More" where a narrow hand has folded it in there).
           if (!document.activeElement || document.activeElement === document.body) {
-            /** @type {HTMLElement | null} */ (document.querySelector('.hand .card.legal, .hand .card, #last-trick'))?.focus({ preventScroll: true });
+            const back = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('.hand .card.legal, .hand .card, #last-trick, #hand-more > summary')])
+              .find((el) => el.checkVisibility());
+            back?.focus({ preventScroll: true });
           }
         }
         return;

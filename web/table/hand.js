@@ -1,7 +1,8 @@
 // @ts-check
 // Your hand: a button per card (the same button for the same card for as long as you hold it,
 // so a click is never lost to a redraw), the bid box when it is your bid, the error line, and
-// the buttons under the hand (pass, bid, last trick, score sheet, four-colour deck).
+// the buttons under the hand (pass, bid, last trick, score sheet) and "More" (four-colour deck,
+// sound; on a phone last trick and score sheet too).
 //
 // Owns: that section. May not touch: the state (clicks go through the actions).
 
@@ -107,17 +108,40 @@ function handActions(s, v, actions) {
   const claim = claimControl(s, v, actions);
   if (claim) out.push(claim);
   out.push(...claimAnswerButtons(v, actions));
-  out.push(h('button', {
-    type: 'button', id: 'last-trick', 'data-focus': 'last-trick', disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
-    onclick: () => actions.toggleLast(),
-  }, s.showLast ? t('hand.back_to_trick') : t('hand.last_trick')));
-  out.push(h('button', { type: 'button', id: 'scores-button', 'data-focus': 'scores-button', onclick: () => actions.openScores(true) }, t('hand.score_sheet')));
+  out.push(...foldingButtons(s, actions, 'row'));
   return out;
 }
 
-/** The settings folded under "More", so the row under the hand stays short on a phone. @param {TableState} s @param {Actions} actions */
-function moreSettings(s, actions) {
-  const out = [];
+/**
+ * "Last trick" and "Score sheet", for the row under the hand (`row`) or for the "More" list
+ * (`more`, whose `close` shuts the list first). Both copies are drawn and the style sheet shows
+ * one: on a phone the list's, so that the row keeps to what the turn needs (in German,
+ * "Karte vorschlagen" and Bridge's claim leave no room for them at 360 px).
+ * @param {TableState} s @param {Actions} actions @param {'row' | 'more'} where
+ * @param {() => void} [close]
+ */
+function foldingButtons(s, actions, where, close = () => {}) {
+  const id = (/** @type {string} */ name) => (where === 'row' ? name : `more-${name}`);
+  const cls = where === 'row' ? 'folds' : 'folded';
+  return [
+    h('button', {
+      type: 'button', class: cls, id: id('last-trick'), 'data-focus': id('last-trick'), disabled: !s.lastTrick, 'aria-pressed': String(s.showLast),
+      onclick: () => { close(); actions.toggleLast(); },
+    }, s.showLast ? t('hand.back_to_trick') : t('hand.last_trick')),
+    h('button', {
+      type: 'button', class: cls, id: id('scores-button'), 'data-focus': id('scores-button'),
+      onclick: () => { close(); actions.openScores(true); },
+    }, t('hand.score_sheet')),
+  ];
+}
+
+/**
+ * The settings folded under "More", so the row under the hand stays short on a phone (and,
+ * on a phone "Last trick" and "Score sheet" too).
+ * @param {TableState} s @param {Actions} actions @param {() => void} close shuts the list
+ */
+function moreSettings(s, actions, close) {
+  const out = [...foldingButtons(s, actions, 'more', close)];
   out.push(h('label', { class: 'check small' },
     h('input', {
       type: 'checkbox', id: 'four-colour', checked: s.fourColour, 'data-focus': 'four-colour',
@@ -151,7 +175,14 @@ export function handPart(actions) {
   let bidPrompt = /** @type {unknown} */ (null);
   // Kept across redraws, so it stays open while the table moves on.
   const moreList = h('div', { class: 'hand-more-list' });
-  const more = h('details', { class: 'hand-more', id: 'hand-more' }, h('summary', {}, t('hand.more')), moreList);
+  // Its own focus key, so that a redraw (which moves it to the new row) keeps the keyboard on it.
+  const summary = h('summary', { 'data-focus': 'hand-more' }, t('hand.more'));
+  const more = /** @type {HTMLDetailsElement} */ (h('details', { class: 'hand-more', id: 'hand-more' }, summary, moreList));
+  // A choice in the list shuts it, and the keyboard stays on "More" rather than on nothing.
+  const closeMore = () => {
+    more.open = false;
+    summary.focus({ preventScroll: true });
+  };
   const hand = h('div', { class: 'hand', role: 'group' });
   return part(h('section', { 'aria-label': t('hand.label') }), (s) => {
     const v = /** @type {PlayerView} */ (s.view);
@@ -174,7 +205,7 @@ export function handPart(actions) {
       hand.style.setProperty('--cards', String(v.hand.length));
       // On a narrow screen, two rows: seven cards a row, or half of a larger hand.
       hand.style.setProperty('--row', String(Math.max(7, Math.ceil(v.hand.length / 2))));
-      replaceChildren(moreList, moreSettings(s, actions));
+      replaceChildren(moreList, moreSettings(s, actions, closeMore));
       // A blind nil candidate's cards stay face down: the hand is hidden, a line says so.
       const faceDown = s.seat !== null && (v.blind?.face_down.includes(s.seat) ?? false);
       hand.hidden = faceDown;
