@@ -213,8 +213,9 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     let conn = rusqlite::Connection::open(&db).expect("open");
     let (actions, seq_7): (i64, i64) = conn
         .query_row(
-            "SELECT count(*), (SELECT seq FROM actions WHERE table_id = ?1 AND idx = 7)
-             FROM actions WHERE table_id = ?1",
+            "SELECT count(*), (SELECT seq FROM actions WHERE table_no = n.no AND idx = 7)
+             FROM actions, (SELECT no FROM table_numbers WHERE id = ?1) AS n
+             WHERE table_no = n.no",
             [&id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -268,7 +269,8 @@ async fn a_log_damaged_part_way_comes_back_up_to_its_last_good_step() {
     let conn = rusqlite::Connection::open(&db).expect("open");
     let kept: i64 = conn
         .query_row(
-            "SELECT count(*) FROM actions WHERE table_id = ?1",
+            "SELECT count(*) FROM actions
+             WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)",
             [&id],
             |r| r.get(0),
         )

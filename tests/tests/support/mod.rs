@@ -432,7 +432,8 @@ impl Storage {
                     .expect("open the db");
                 let mut stmt = db
                     .prepare(
-                        "SELECT seat, action FROM actions WHERE table_id = ?1 \
+                        "SELECT seat, action FROM actions \
+                         WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1) \
                          ORDER BY match_no, idx",
                     )
                     .expect("query");
@@ -493,7 +494,10 @@ pub fn change_stored_action(
     let column = ["seat", "action", "seq"][usize::from(part)];
     let value = value.replace("OLD", column);
     db.execute(
-        &format!("UPDATE actions SET {column} = {value} WHERE table_id = ?1 AND idx = ?2"),
+        &format!(
+            "UPDATE actions SET {column} = {value}
+             WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1) AND idx = ?2"
+        ),
         rusqlite::params![id, idx],
     )
     .expect("change a stored action")

@@ -23,7 +23,7 @@ pub const APPLICATION_ID: i32 = 0x5052_4C52;
 pub const LOCK_FILE: &str = "parlor.lock";
 
 /// Every table Parlor's schema makes.
-const PARLOR_TABLES: [&str; 11] = [
+const PARLOR_TABLES: [&str; 12] = [
     "action_batches",
     "action_log",
     "action_log_b",
@@ -34,6 +34,7 @@ const PARLOR_TABLES: [&str; 11] = [
     "matches",
     "results",
     "seats",
+    "table_numbers",
     "tables",
 ];
 

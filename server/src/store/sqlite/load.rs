@@ -114,7 +114,8 @@ pub fn table_log(
     let actions = conn
         .prepare_cached(
             "SELECT match_no, idx, seat, action, seq FROM actions
-             WHERE table_id = ?1 AND match_no >= ?2 ORDER BY match_no, idx",
+             WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1) AND match_no >= ?2
+             ORDER BY match_no, idx",
         )?
         .query_map(params![id, from_match], action_row)?
         .collect::<Result<Vec<_>, _>>()?;

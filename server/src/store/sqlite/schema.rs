@@ -207,6 +207,34 @@ pub const MIGRATIONS: &[&str] = &[
     DROP TABLE action_log_b;
     DROP TABLE action_runs;
     ",
+    // 13: `actions` is keyed by a number for each table instead of its text id (shorter keys
+    // compared as integers); `table_numbers` gives the numbers, an `INTEGER PRIMARY KEY` that
+    // `VACUUM` keeps. Every table and every id in the log gets one, in the order created, and
+    // every action moves over as it is.
+    "
+    CREATE TABLE table_numbers (
+        no        INTEGER PRIMARY KEY,  -- the table's number in `actions`
+        id        TEXT NOT NULL UNIQUE
+    ) STRICT;
+    INSERT INTO table_numbers (id) SELECT id FROM tables ORDER BY created, id;
+    INSERT OR IGNORE INTO table_numbers (id)
+        SELECT DISTINCT table_id FROM actions ORDER BY table_id;
+    ALTER TABLE actions RENAME TO actions_by_id;
+    CREATE TABLE actions (
+        table_no  INTEGER NOT NULL,     -- table_numbers.no
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,     -- from 0 within the match
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL,     -- the table's event counter after this action
+        PRIMARY KEY (table_no, match_no, idx)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO actions (table_no, match_no, idx, seat, action, seq)
+        SELECT n.no, a.match_no, a.idx, a.seat, a.action, a.seq
+        FROM actions_by_id AS a JOIN table_numbers AS n ON n.id = a.table_id
+        ORDER BY n.no, a.match_no, a.idx;
+    DROP TABLE actions_by_id;
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this
@@ -301,7 +329,8 @@ mod tests {
     /// Every action of `table`: (match, index, seat, action, seq).
     fn actions(conn: &Connection, table: &str) -> Vec<(u32, u32, u8, String, i64)> {
         conn.prepare(
-            "SELECT match_no, idx, seat, action, seq FROM actions WHERE table_id = ?1
+            "SELECT match_no, idx, seat, action, seq FROM actions
+             WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)
              ORDER BY match_no, idx",
         )
         .unwrap()
@@ -390,5 +419,136 @@ mod tests {
             )
             .unwrap();
         assert_eq!(left, 0, "the tiers are gone");
+    }
+
+    /// A database of version 12, the first with one row per action keyed by the table's id.
+    fn version_12() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..12] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 12).unwrap();
+        conn
+    }
+
+    /// Every action, by table id: (id, match, index, seat, action, seq), read from the
+    /// version-12 shape or the numbered one.
+    fn every_action(conn: &Connection, numbered: bool) -> Vec<(String, u32, u32, u8, String, i64)> {
+        let sql = if numbered {
+            "SELECT n.id, a.match_no, a.idx, a.seat, a.action, a.seq
+             FROM actions AS a JOIN table_numbers AS n ON n.no = a.table_no
+             ORDER BY n.id, a.match_no, a.idx"
+        } else {
+            "SELECT table_id, match_no, idx, seat, action, seq FROM actions
+             ORDER BY table_id, match_no, idx"
+        };
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// Version 13 keys `actions` by a number for each table: every action of every table
+    /// (ids with quotes, spaces and letters outside ASCII; several matches; one id in the log
+    /// only) comes over byte for byte, each table under a number of its own, and `tables` is
+    /// untouched.
+    #[test]
+    fn version_13_numbers_the_tables_and_keeps_every_action_byte_for_byte() {
+        let mut conn = version_12();
+        let ids = [
+            "plain",
+            "it's \"odd\"",
+            "a b\tc",
+            "ünï ☃",
+            "'; DROP TABLE actions; --",
+        ];
+        for (i, id) in ids.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO tables (id, variant, options, table_options, created, status)
+                 VALUES (?1, 'hearts', '{}', '{}', ?2, 'playing')",
+                params![id, 100 - i as i64],
+            )
+            .unwrap();
+        }
+        // Texts as stored, not necessarily as serde_json writes them.
+        let texts = [
+            play("2C"),
+            r#"{ "type" : "play", "card":"3C" }"#.to_string(),
+            r#"{"type":"chat","text":"caf\u00e9 \"x\" ü"}"#.to_string(),
+            "not json at all".to_string(),
+        ];
+        let mut n = 0;
+        for id in ids.iter().chain(["only in the log"].iter()) {
+            for match_no in 1..=3u32 {
+                for idx in 0..(5 + match_no) {
+                    let text = &texts[n % texts.len()];
+                    conn.execute(
+                        "INSERT INTO actions VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        params![id, match_no, idx, idx % 4, text, 1000 + n as i64],
+                    )
+                    .unwrap();
+                    n += 1;
+                }
+            }
+        }
+        let before = every_action(&conn, false);
+        assert_eq!(before.len(), n);
+        let tables_before: i64 = conn
+            .query_row("SELECT count(*) FROM tables", [], |r| r.get(0))
+            .unwrap();
+
+        migrate(&mut conn).unwrap();
+
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        assert_eq!(every_action(&conn, true), before);
+        let numbers: Vec<(i64, String)> = conn
+            .prepare("SELECT no, id FROM table_numbers ORDER BY no")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(numbers.len(), ids.len() + 1, "a number each: {numbers:?}");
+        // The tables in the order created (the last one first here), then the log's own.
+        assert_eq!(numbers[0].1, ids[4]);
+        assert_eq!(numbers[4].1, ids[0]);
+        assert_eq!(numbers[5].1, "only in the log");
+        let tables_after: i64 = conn
+            .query_row("SELECT count(*) FROM tables", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tables_after, tables_before);
+        let columns: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('actions')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            columns,
+            ["table_no", "match_no", "idx", "seat", "action", "seq"]
+        );
+        let left: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'actions_by_id'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
     }
 }

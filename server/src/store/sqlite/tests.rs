@@ -281,7 +281,9 @@ async fn pruning_removes_exactly_the_closed_tables_older_than_the_cutoff() {
     let conn = rusqlite::Connection::open(dir.0.join(super::DB_FILE)).unwrap();
     let orphans: i64 = conn
         .query_row(
-            "SELECT count(*) FROM actions WHERE table_id LIKE 'old-closed%'",
+            "SELECT (SELECT count(*) FROM table_numbers WHERE id LIKE 'old-closed%')
+                  + (SELECT count(*) FROM actions
+                     WHERE table_no NOT IN (SELECT no FROM table_numbers))",
             [],
             |row| row.get(0),
         )
@@ -442,4 +444,120 @@ fn a_finished_blind_nil_hand_shows_its_exchange() {
         .find(|(h, s, _)| *h == blind_hand && *s == bidder)
         .expect("the bidder's hand, sent once it bid");
     assert_eq!(hand.dealt[bidder.index()], *cards);
+}
+
+/// An action row of match 1 written as `text`.
+fn action_row(idx: u32, text: &str) -> ActionRow {
+    ActionRow {
+        match_no: 1,
+        idx,
+        seat: (idx % 4) as u8,
+        action: text.into(),
+        seq: u64::from(idx) + 100,
+    }
+}
+
+/// Consecutive actions go in together, many to a statement; one refused in the middle of a
+/// statement's rows (a repeated index) gets its own error while every other write, before and
+/// after it, in the same statement and in the next, is stored and answered as done, in order.
+#[test]
+fn an_action_refused_inside_a_multi_row_insert_fails_alone() {
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    super::schema::migrate(&mut conn).unwrap();
+    let (log, _, _) = log_of(0);
+    let t: std::sync::Arc<str> = "t".into();
+    let u: std::sync::Arc<str> = "u 'other'".into();
+    let act = |table: &std::sync::Arc<str>, idx: u32, text: &str| Write::Action {
+        table: table.clone(),
+        row: action_row(idx, text),
+    };
+    let mut writes = vec![Write::Table(log.table.clone())];
+    let mut refused = Vec::new();
+    for idx in 0..10 {
+        writes.push(act(&t, idx, &format!("t{idx}")));
+    }
+    refused.push(writes.len());
+    writes.push(act(&t, 5, "again"));
+    writes.push(act(&u, 0, "u0"));
+    for idx in 10..20 {
+        writes.push(act(&t, idx, &format!("t{idx}")));
+    }
+    writes.push(Write::Chat {
+        table: "t".into(),
+        row: ChatRow {
+            n: 1,
+            seat: Some(0),
+            name: "p0".into(),
+            text: "hi".into(),
+            at: 0,
+        },
+        keep: 10,
+    });
+    // Past one statement's rows: the repeat falls in the second statement of the run.
+    for idx in 20..60 {
+        writes.push(act(&t, idx, &format!("t{idx}")));
+        if idx == 55 {
+            refused.push(writes.len());
+            writes.push(act(&t, 0, "again"));
+        }
+    }
+    let writes: Vec<&Write> = writes.iter().collect();
+
+    conn.execute_batch("BEGIN").unwrap();
+    let mut numbers = super::table_numbers::TableNumbers::default();
+    let outcomes = super::writer::write_in(&conn, &mut numbers, &writes).unwrap();
+    conn.execute_batch("COMMIT").unwrap();
+
+    assert_eq!(outcomes.len(), writes.len());
+    for (i, outcome) in outcomes.iter().enumerate() {
+        match outcome {
+            Err(err) => {
+                assert!(refused.contains(&i), "write {i} refused: {err}");
+                assert!(err.to_string().contains("UNIQUE"), "{err}");
+            }
+            Ok(()) => assert!(!refused.contains(&i), "write {i} stored"),
+        }
+    }
+    let stored = super::load::table_log(&conn, "t", super::load::Scope::All)
+        .unwrap()
+        .unwrap();
+    let expected: Vec<ActionRow> = (0..60).map(|i| action_row(i, &format!("t{i}"))).collect();
+    assert_eq!(stored.actions, expected);
+    assert_eq!(stored.chat.len(), 1);
+    let other: Vec<(u32, String)> = conn
+        .prepare(
+            "SELECT idx, action FROM actions
+             WHERE table_no = (SELECT no FROM table_numbers WHERE id = 'u ''other''')",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(other, vec![(0, "u0".to_string())]);
+}
+
+/// Through the store: the repeated action's acknowledgement carries its error, the others'
+/// say stored, and the table reads back without it.
+#[tokio::test]
+async fn a_refused_action_is_answered_with_its_error_and_the_rest_are_stored() {
+    let store = SqliteStore::in_memory().unwrap();
+    let (log, _, _) = log_of(0);
+    let table: std::sync::Arc<str> = "t".into();
+    let mut acks = vec![store.append(Write::Table(log.table.clone()))];
+    for (idx, text) in [(0, "a"), (1, "b"), (1, "again"), (2, "c"), (3, "d")] {
+        acks.push(store.append(Write::Action {
+            table: table.clone(),
+            row: action_row(idx, text),
+        }));
+    }
+    let mut answers = Vec::new();
+    for ack in acks {
+        answers.push(ack.await.unwrap().is_ok());
+    }
+    assert_eq!(answers, [true, true, true, false, true, true]);
+    let stored = store.table_log("t").await.unwrap().unwrap();
+    let texts: Vec<&str> = stored.actions.iter().map(|a| a.action.as_str()).collect();
+    assert_eq!(texts, ["a", "b", "c", "d"]);
+    store.close().await.unwrap();
 }

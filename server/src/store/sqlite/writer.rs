@@ -14,7 +14,8 @@ use rusqlite::{Connection, params};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::Checkpointer;
-use super::{accounts, load};
+use super::table_numbers::{self, TableNumbers};
+use super::{accounts, action_rows, load};
 use crate::store::StoreError;
 use crate::store::ack_task::AckTask;
 use crate::store::health::Health;
@@ -23,7 +24,7 @@ use crate::store::queue::{
     head_writes, longer, stopping_unwritten, take_waiting,
 };
 use crate::store::records::{
-    ActionRow, CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
+    CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
 };
 
 /// How long a busy writer waits for more writes before committing (a quiet one never
@@ -50,6 +51,7 @@ pub fn run(
     ack_task: &AckTask,
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
+    let mut numbers = TableNumbers::default();
     let mut busy = false;
     loop {
         if queue.is_empty() {
@@ -67,6 +69,7 @@ pub fn run(
         busy = queue.len() > 1;
         if let Some(reply) = serve(
             &mut conn,
+            &mut numbers,
             &mut queue,
             &mut rx,
             checkpointer.as_ref(),
@@ -89,6 +92,7 @@ pub fn run(
 /// the stop request's answer, `None` when every sender is gone).
 fn serve(
     conn: &mut Connection,
+    numbers: &mut TableNumbers,
     queue: &mut VecDeque<Request>,
     rx: &mut mpsc::UnboundedReceiver<Request>,
     checkpointer: Option<&Checkpointer>,
@@ -114,7 +118,7 @@ fn serve(
                     limit,
                     reply,
                 }) => {
-                    let _ = reply.send(prune(conn, before, limit));
+                    let _ = reply.send(prune(conn, numbers, before, limit));
                 }
                 Some(Request::Probe { reply }) => {
                     let result = probe(conn);
@@ -130,7 +134,7 @@ fn serve(
         let writes = head_writes(queue);
         let count = writes.len();
         let started = Instant::now();
-        let result = write_all(conn, &writes);
+        let result = write_all(conn, numbers, &writes);
         count_commit(started, result.as_ref().ok().map(|_| count));
         let outcomes = match result {
             Ok(outcomes) => outcomes,
@@ -211,7 +215,12 @@ fn wait_to_retry(
 
 /// Deletes up to `limit` closed tables created before `before`, and everything of theirs,
 /// in one transaction.
-fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, StoreError> {
+fn prune(
+    conn: &mut Connection,
+    numbers: &mut TableNumbers,
+    before: i64,
+    limit: usize,
+) -> Result<usize, StoreError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let ids: Vec<String> = tx
         .prepare_cached(
@@ -220,17 +229,19 @@ fn prune(conn: &mut Connection, before: i64, limit: usize) -> Result<usize, Stor
         .query_map(params![CLOSED, before, limit as i64], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        delete_table(&tx, id)?;
+        delete_table(&tx, numbers, id)?;
     }
     tx.commit()?;
     metrics::counter!("parlor_store_pruned_tables_total").increment(ids.len() as u64);
     Ok(ids.len())
 }
 
-/// Deletes a table and every row of it.
-fn delete_table(tx: &Connection, id: &str) -> rusqlite::Result<()> {
+/// Deletes a table and every row of it (its actions before the number they are found by).
+fn delete_table(tx: &Connection, numbers: &mut TableNumbers, id: &str) -> rusqlite::Result<()> {
+    numbers.forget(id);
     for sql in [
-        "DELETE FROM actions WHERE table_id = ?1",
+        "DELETE FROM actions WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)",
+        "DELETE FROM table_numbers WHERE id = ?1",
         "DELETE FROM chat WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",
         "DELETE FROM matches WHERE table_id = ?1",
@@ -276,13 +287,18 @@ fn finish(conn: Connection, checkpointer: Option<Checkpointer>) {
 /// with the busy timeout, rather than given up at once by a transaction that has read.
 fn write_all(
     conn: &mut Connection,
+    numbers: &mut TableNumbers,
     writes: &[&Write],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
-    let result = write_in(conn, writes).and_then(|outcomes| {
+    let result = write_in(conn, numbers, writes).and_then(|outcomes| {
         conn.prepare_cached("COMMIT")?.execute([])?;
         Ok(outcomes)
     });
+    if result.is_err() {
+        // A number given inside the transaction is gone with it.
+        numbers.clear();
+    }
     if result.is_err()
         && !conn.is_autocommit()
         && let Err(err) = conn.execute_batch("ROLLBACK")
@@ -292,11 +308,23 @@ fn write_all(
     result
 }
 
-/// [`write_all`]'s work inside the transaction.
-fn write_in(tx: &Connection, writes: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+/// [`write_all`]'s work inside the transaction: each run of consecutive actions in a few
+/// statements ([`action_rows`]), every other write on its own, in order.
+pub(super) fn write_in(
+    tx: &Connection,
+    numbers: &mut TableNumbers,
+    writes: &[&Write],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut outcomes = Vec::with_capacity(writes.len());
-    for write in writes {
-        match apply(tx, write) {
+    let mut rest = writes;
+    while let Some(write) = rest.first() {
+        let actions = action_rows::write_leading(tx, numbers, rest, &mut outcomes)?;
+        if actions > 0 {
+            rest = &rest[actions..];
+            continue;
+        }
+        rest = &rest[1..];
+        match apply(tx, numbers, write) {
             Err(err) if !refused_for_itself(&err) => return Err(err),
             Err(err) => {
                 tracing::error!(%err, change = write.what(), "could not store a change");
@@ -309,7 +337,7 @@ fn write_in(tx: &Connection, writes: &[&Write]) -> Result<Vec<Result<(), StoreEr
 }
 
 /// True when the database refused a change for what it is, so trying it again cannot help.
-fn refused_for_itself(err: &StoreError) -> bool {
+pub(super) fn refused_for_itself(err: &StoreError) -> bool {
     use rusqlite::ErrorCode::{ConstraintViolation, TooBig, TypeMismatch};
     match err {
         StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
@@ -321,7 +349,7 @@ fn refused_for_itself(err: &StoreError) -> bool {
 }
 
 /// One change.
-fn apply(tx: &Connection, write: &Write) -> Result<(), StoreError> {
+fn apply(tx: &Connection, numbers: &mut TableNumbers, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Table(row) => {
             insert_table(tx, row)?;
@@ -342,7 +370,8 @@ fn apply(tx: &Connection, write: &Write) -> Result<(), StoreError> {
             }
         }
         Write::Action { table, row } => {
-            insert_action(tx, table, row)?;
+            let no = numbers.of(tx, table)?;
+            action_rows::insert_all(tx, no, std::slice::from_ref(row))?;
         }
         Write::Chat { table, row, keep } => {
             insert_chat(tx, table, row)?;
@@ -374,13 +403,14 @@ fn apply(tx: &Connection, write: &Write) -> Result<(), StoreError> {
         } => {
             tx.prepare_cached(
                 "DELETE FROM actions
-                 WHERE table_id = ?1 AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
+                 WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)
+                   AND (match_no > ?2 OR (match_no = ?2 AND idx >= ?3))",
             )?
             .execute(params![table, match_no, from])?;
             tx.prepare_cached("DELETE FROM matches WHERE table_id = ?1 AND match_no > ?2")?
                 .execute(params![table, match_no])?;
         }
-        Write::Deleted { table } => delete_table(tx, table)?,
+        Write::Deleted { table } => delete_table(tx, numbers, table)?,
     }
     Ok(())
 }
@@ -436,21 +466,6 @@ fn upsert_seat(tx: &Connection, table: &str, seat: &SeatRow) -> rusqlite::Result
     ])
 }
 
-fn insert_action(tx: &Connection, table: &str, row: &ActionRow) -> rusqlite::Result<usize> {
-    tx.prepare_cached(
-        "INSERT INTO actions (table_id, match_no, idx, seat, action, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        table,
-        row.match_no,
-        row.idx,
-        row.seat,
-        row.action,
-        row.seq as i64
-    ])
-}
-
 fn insert_chat(tx: &Connection, table: &str, row: &ChatRow) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO chat (table_id, n, seat, name, text, at)
@@ -475,8 +490,9 @@ pub fn insert_log(tx: &Connection, log: &TableLog) -> Result<(), StoreError> {
     for seat in &log.seats {
         upsert_seat(tx, &log.table.id, seat)?;
     }
-    for row in &log.actions {
-        insert_action(tx, &log.table.id, row)?;
+    if !log.actions.is_empty() {
+        let no = table_numbers::number_of(tx, &log.table.id)?;
+        action_rows::insert_all(tx, no, &log.actions)?;
     }
     for row in &log.chat {
         insert_chat(tx, &log.table.id, row)?;
