@@ -408,7 +408,7 @@ for (const { lang, locale, dir } of BRIDGE_LANGUAGES) {
 
   test(`bridge (${lang}): the hand, the bidding box and a long auction fit at every size; declarer’s hand, dummy and the trick too`, async () => {
     const created = await createByApi(server.url, {
-      variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 1 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
+      variant: 'bridge', options: { hands: 1, deal: BRIDGE_DEAL, board: 13 }, table_options: { bot_delay_ms: 0, turn_clock_ms: 0 }, seed: 5,
     });
     const { pages: [north, south], errors } = await twoPeopleAndComputers(browser, server.url, created, [
       person('Nora', 0), person('Grandma Josephine Wilhelmina', 2),
