@@ -161,15 +161,7 @@ async fn said(client: &mut WsClient, text: &str) -> bool {
 /// A fresh connection back into the seat `token` holds, after its `welcome`.
 async fn rejoin(server: &TestServer, table: &str, token: &str) -> WsClient {
     let mut client = server.client().await;
-    client
-        .send(&ClientMsg::Join {
-            table: table.to_string(),
-            seat: None,
-            name: None,
-            token: Some(token.to_string()),
-            bot: false,
-        })
-        .await;
+    client.send_rejoin(table, token).await;
     client
         .recv_until(|m| matches!(m, ServerMsg::Welcome { .. }))
         .await;

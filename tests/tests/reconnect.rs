@@ -38,15 +38,7 @@ fn tracked_hand(client: &WsClient) -> CardSet {
 /// Rejoins with a token on a fresh connection; returns the client after `welcome`.
 async fn rejoin(server: &TestServer, table: &str, token: &str) -> WsClient {
     let mut client = server.client().await;
-    client
-        .send(&ClientMsg::Join {
-            table: table.to_string(),
-            seat: None,
-            name: None,
-            token: Some(token.to_string()),
-            bot: false,
-        })
-        .await;
+    client.send_rejoin(table, token).await;
     match client.recv().await {
         ServerMsg::Welcome { .. } => client,
         other => panic!("expected welcome, got {other:?}"),

@@ -136,15 +136,7 @@ async fn rejoin(
     chat_lines: usize,
 ) -> (WsClient, Option<Seat>, String, Vec<String>) {
     let mut client = WsClient::connect(addr).await;
-    client
-        .send(&ClientMsg::Join {
-            table: table.to_string(),
-            seat: None,
-            name: None,
-            token: Some(token.to_string()),
-            bot: false,
-        })
-        .await;
+    client.send_rejoin(table, token).await;
     let seat = match client
         .recv_until(|m| matches!(m, ServerMsg::Welcome { .. } | ServerMsg::Error { .. }))
         .await
