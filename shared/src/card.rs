@@ -8,6 +8,7 @@
 //! ([`crate::deck::Deck`]).
 
 use std::fmt;
+use std::hint::select_unpredictable;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -227,6 +228,26 @@ const RANK_OF: [u8; 64] = {
             (i - 39) as u8
         };
         i += 1;
+    }
+    table
+};
+
+/// `NTH_BIT_OF_BYTE[byte][n]`: the position of the `n`th set bit of `byte` (0-based), or 7
+/// when it has fewer (past a set's last card, [`CardSet::select`] then gives card 63, which no
+/// deck holds).
+const NTH_BIT_OF_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[7; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut found) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][found] = bit as u8;
+                found += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
     }
     table
 };
@@ -535,20 +556,38 @@ impl CardSet {
     #[must_use]
     pub fn select(self, n: u32) -> Card {
         debug_assert!(n < self.len(), "card {n} of {}", self.len());
-        // Clearing the lowest card four times, then choosing among the results, costs no
-        // branch: the usual case, since a random pick among the cards of one suit is small.
+        // A pick among the first four cards (the usual one in play, among the cards of one
+        // suit) clears the lowest card four times and chooses among the results by selects:
+        // no branch, and the shortest wait. A later card is found by halving the set.
+        if n >= 4 {
+            return self.select_by_halves(n);
+        }
         let x0 = self.0;
         let x1 = x0 & x0.wrapping_sub(1);
         let x2 = x1 & x1.wrapping_sub(1);
         let x3 = x2 & x2.wrapping_sub(1);
-        let mut bits = [x0, x1, x2, x3][(n & 3) as usize];
-        if n >= 4 {
-            bits = self.0;
-            for _ in 0..n {
-                bits &= bits.wrapping_sub(1);
-            }
-        }
+        let low_pair = select_unpredictable(n & 1 != 0, x1, x0);
+        let high_pair = select_unpredictable(n & 1 != 0, x3, x2);
+        let bits = select_unpredictable(n & 2 != 0, high_pair, low_pair);
         Card(bits.trailing_zeros().min(63) as u8)
+    }
+
+    /// [`CardSet::select`] for any `n`: narrows to the half of the set that holds the card
+    /// (32, 16, then 8 bits) by counting the lower half's cards, then reads the card's place in
+    /// its byte from a table. Selects, not branches: which half holds a random card is a coin
+    /// toss, and clearing cards one at a time would loop a random number of times.
+    fn select_by_halves(self, n: u32) -> Card {
+        let (mut bits, mut n, mut offset) = (self.0, n, 0);
+        for width in [32, 16, 8] {
+            let mask = (1 << width) - 1;
+            let in_low = (bits & mask).count_ones();
+            let above = n >= in_low;
+            let shift = select_unpredictable(above, width, 0);
+            n -= select_unpredictable(above, in_low, 0);
+            bits = (bits >> shift) & mask;
+            offset += shift;
+        }
+        Card(offset as u8 + NTH_BIT_OF_BYTE[bits as usize][(n & 7) as usize])
     }
 
     /// The cards in index order.

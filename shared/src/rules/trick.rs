@@ -5,6 +5,7 @@
 //! array ([`TrickCards`]), so playing and keeping tricks never allocates.
 
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -296,19 +297,13 @@ impl Trick {
         if lead {
             self.led = trumps.suit_cards(card);
         }
-        if lead | trumps.beats(card, self.best) {
-            self.take(seat, card);
-        }
+        // Whether a card takes the trick is a coin toss in random play: select, not branch.
+        let takes = lead | trumps.beats(card, self.best);
+        self.winner = select_unpredictable(takes, seat, self.winner);
+        self.best = select_unpredictable(takes, card, self.best);
         self.cards.push(card);
         self.set.insert(card);
         self.winner
-    }
-
-    /// Makes `card`, played by `seat`, the winning card.
-    #[inline]
-    fn take(&mut self, seat: Seat, card: Card) {
-        self.winner = seat;
-        self.best = card;
     }
 }
 
