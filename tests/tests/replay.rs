@@ -249,14 +249,19 @@ async fn finished_bridge_boards_download_as_pbn() {
     let id = created["id"].as_str().expect("an id").to_string();
     let mut clients = support::join_four(addr, &id).await;
     clients[0].send(&ClientMsg::Start {}).await;
-    // Not finished: no board to download yet.
-    get(
-        addr,
-        &format!("/api/tables/{id}/hands/0/pbn"),
-        409,
-        Some("hand_not_finished"),
-    )
-    .await;
+    // Not finished: no board to download yet. The start reaches the table as a message, so
+    // the first board may not have begun (404) when the request arrives.
+    let first = format!("/api/tables/{id}/hands/0/pbn");
+    for attempt in 0.. {
+        let (status, body) = http(addr, "GET", &first, None).await;
+        if status == 404 && attempt < 200 {
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+            continue;
+        }
+        assert_eq!(status, 409, "GET {first}: {body}");
+        assert_eq!(body["code"], "hand_not_finished", "GET {first}: {body}");
+        break;
+    }
     support::play_to_end(&mut clients).await;
 
     let mut boards = Vec::new();
