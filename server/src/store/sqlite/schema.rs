@@ -328,18 +328,11 @@ mod tests {
 
     /// Every action of `table`: (match, index, seat, action, seq).
     fn actions(conn: &Connection, table: &str) -> Vec<(u32, u32, u8, String, i64)> {
-        conn.prepare(
-            "SELECT match_no, idx, seat, action, seq FROM actions
-             WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)
-             ORDER BY match_no, idx",
-        )
-        .unwrap()
-        .query_map([table], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
+        every_action(conn, true)
+            .into_iter()
+            .filter(|(id, ..)| id == table)
+            .map(|(_, match_no, idx, seat, action, seq)| (match_no, idx, seat, action, seq))
+            .collect()
     }
 
     /// Version 12 gathers every tier into `actions`: the runs, then what only the logs hold
