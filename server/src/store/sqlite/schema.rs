@@ -235,6 +235,27 @@ pub const MIGRATIONS: &[&str] = &[
         ORDER BY n.no, a.match_no, a.idx;
     DROP TABLE actions_by_id;
     ",
+    // 14: `actions` is kept in the order written (`n`), its key in a unique index: a move then
+    // changes its table's page of small index entries and the log's one growing end, where
+    // keyed by its table it changed a page of whole rows of each table (docs/PERFORMANCE.md,
+    // "The action log in the order written"). Every action moves over as it is.
+    "
+    ALTER TABLE actions RENAME TO actions_by_key;
+    CREATE TABLE actions (
+        n         INTEGER PRIMARY KEY,  -- the order written
+        table_no  INTEGER NOT NULL,     -- table_numbers.no
+        match_no  INTEGER NOT NULL,
+        idx       INTEGER NOT NULL,     -- from 0 within the match
+        seat      INTEGER NOT NULL,
+        action    TEXT NOT NULL,        -- JSON: parlor_shared::Action
+        seq       INTEGER NOT NULL      -- the table's event counter after this action
+    ) STRICT;
+    INSERT INTO actions (table_no, match_no, idx, seat, action, seq)
+        SELECT table_no, match_no, idx, seat, action, seq FROM actions_by_key
+        ORDER BY table_no, match_no, idx;
+    DROP TABLE actions_by_key;
+    CREATE UNIQUE INDEX actions_by_table ON actions (table_no, match_no, idx);
+    ",
 ];
 
 /// Checks that a database is Parlor's (it has the `tables` table) and not newer than this
@@ -533,11 +554,88 @@ mod tests {
             .collect();
         assert_eq!(
             columns,
-            ["table_no", "match_no", "idx", "seat", "action", "seq"]
+            ["n", "table_no", "match_no", "idx", "seat", "action", "seq"]
         );
         let left: i64 = conn
             .query_row(
                 "SELECT count(*) FROM sqlite_master WHERE name = 'actions_by_id'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
+    }
+
+    /// Version 14 keeps `actions` in the order written with its key in a unique index: every
+    /// action comes over byte for byte, a repeated key is still refused, and a table's log is
+    /// read through the index, not by reading the whole log.
+    #[test]
+    fn version_14_keeps_the_log_in_the_order_written_and_every_action_byte_for_byte() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..13] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 13).unwrap();
+        for (no, id) in ["first", "it's \"second\"", "ünï"].iter().enumerate() {
+            conn.execute(
+                "INSERT INTO table_numbers (no, id) VALUES (?1, ?2)",
+                params![no as i64 + 1, id],
+            )
+            .unwrap();
+        }
+        // Interleaved as live tables write them, a text that is not JSON among them.
+        let texts = [play("2C"), "not json at all".to_string(), play("QS")];
+        for step in 0..30u32 {
+            let no = i64::from(step % 3) + 1;
+            let (match_no, idx) = (1 + step / 18, (step / 3) % 6);
+            conn.execute(
+                "INSERT INTO actions VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    no,
+                    match_no,
+                    idx,
+                    idx % 4,
+                    texts[step as usize % 3],
+                    100 + step
+                ],
+            )
+            .unwrap();
+        }
+        let before = every_action(&conn, true);
+        assert_eq!(before.len(), 30);
+
+        migrate(&mut conn).unwrap();
+
+        assert_eq!(every_action(&conn, true), before);
+        let repeat = conn.execute(
+            "INSERT INTO actions (table_no, match_no, idx, seat, action, seq)
+             VALUES (1, 1, 0, 0, '{}', 1)",
+            [],
+        );
+        assert!(repeat.is_err(), "a repeated key is refused");
+        let plan: Vec<String> = conn
+            .prepare(
+                "EXPLAIN QUERY PLAN SELECT match_no, idx, seat, action, seq FROM actions
+                 WHERE table_no = (SELECT no FROM table_numbers WHERE id = ?1)
+                   AND match_no >= ?2 ORDER BY match_no, idx",
+            )
+            .unwrap()
+            .query_map(params!["first", 0], |r| r.get(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|step| step.contains("USING INDEX actions_by_table")),
+            "{plan:?}"
+        );
+        assert!(
+            !plan.iter().any(|step| step.contains("TEMP B-TREE")),
+            "{plan:?}"
+        );
+        let left: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'actions_by_key'",
                 [],
                 |r| r.get(0),
             )
