@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use axum::extract::ws::Message;
+use futures_util::future::{BoxFuture, FutureExt};
 use futures_util::{Stream, StreamExt};
 use parlor_shared::protocol::{ClientMsg, MAX_MESSAGE_BYTES, ProtocolError, ServerMsg};
 use tokio::sync::oneshot;
@@ -41,6 +42,16 @@ enum Unread {
     RateLimited,
     /// It is no message the protocol has.
     NotAMessage(ProtocolError),
+}
+
+/// What is left of handing a table's message on when it could not go at once.
+enum Unhanded {
+    /// The connection is at no table.
+    NotJoined,
+    /// The table's mailbox is full: the message waits for room (`leaving`: it is a `leave`).
+    Full { msg: TableMsg, leaving: bool },
+    /// The table has closed.
+    Closed,
 }
 
 /// Where a table not open here was found.
@@ -169,7 +180,9 @@ impl Reader {
                     self.received(text.len());
                     match self.read(text.as_str(), heard) {
                         Ok(routed) => {
-                            self.on_routed(text.as_str(), routed).await;
+                            if let Some(rest) = self.on_routed(text.as_str(), routed) {
+                                rest.await;
+                            }
                             if self.relay_to.is_some() {
                                 return ReadEnd::Relay;
                             }
@@ -262,7 +275,11 @@ impl Reader {
     #[cfg(test)]
     pub(super) async fn on_text(&mut self, text: &str) {
         match ClientMsg::parse(text) {
-            Ok(msg) => self.on_routed(text, Routed::from(msg)).await,
+            Ok(msg) => {
+                if let Some(rest) = self.on_routed(text, Routed::from(msg)) {
+                    rest.await;
+                }
+            }
             Err(err) => {
                 self.reply(&ServerMsg::error(err.code(), err.to_string()))
                     .await
@@ -271,11 +288,16 @@ impl Reader {
     }
 
     /// One message, `text` as read: a table's goes to the table, a connection's is handled
-    /// here.
-    async fn on_routed(&mut self, text: &str, routed: Routed) {
+    /// here. What cannot be done at once (a connection's message, a table's message that
+    /// waits for room or is refused) comes back as a boxed future: the connection's
+    /// long-lived future then holds no message while it waits.
+    fn on_routed<'a>(&'a mut self, text: &'a str, routed: Routed) -> Option<BoxFuture<'a, ()>> {
         match routed {
-            Routed::Table(request) => self.hand_to_table(request).await,
-            Routed::Connection(msg) => Box::pin(self.on_connection_msg(text, msg)).await,
+            Routed::Table(request) => {
+                let rest = self.hand_to_table(request).err()?;
+                Some(self.finish_handing(rest).boxed())
+            }
+            Routed::Connection(msg) => Some(self.on_connection_msg(text, msg).boxed()),
         }
     }
 
@@ -296,12 +318,11 @@ impl Reader {
     }
 
     /// Hands `request` to this connection's table, the one way a table's message goes: into
-    /// its mailbox at once while there is room (nearly every frame of a busy connection, and
-    /// no future is allocated for it), else waiting for room, so a flooded table slows its
-    /// senders and their messages arrive in the order sent.
-    async fn hand_to_table(&mut self, request: TableRequest) {
+    /// its mailbox at once while there is room (nearly every frame of a busy connection),
+    /// else it says what is left ([`Reader::finish_handing`]).
+    fn hand_to_table(&mut self, request: TableRequest) -> Result<(), Unhanded> {
         let Some(table) = &self.table else {
-            return Box::pin(self.refuse(Refusal::NotJoined)).await;
+            return Err(Unhanded::NotJoined);
         };
         if matches!(request, TableRequest::Move { .. }) {
             self.conn.move_read();
@@ -311,15 +332,39 @@ impl Reader {
             conn: self.conn.id,
             request: Box::new(request),
         };
-        let sent = match table.try_send(msg) {
-            Ok(()) => true,
-            Err((PushError::Full, msg)) => Box::pin(table.send(msg)).await.is_ok(),
-            Err((PushError::Closed, _)) => false,
-        };
-        if !sent {
-            self.table = None;
-            Box::pin(self.refuse(Refusal::TableClosed)).await;
-        } else if leaving {
+        match table.try_send(msg) {
+            Ok(()) => {
+                self.handed(leaving);
+                Ok(())
+            }
+            Err((PushError::Full, msg)) => Err(Unhanded::Full { msg, leaving }),
+            Err((PushError::Closed, _)) => Err(Unhanded::Closed),
+        }
+    }
+
+    /// Finishes what [`Reader::hand_to_table`] could not do at once: a full mailbox is
+    /// waited on, so a flooded table slows its senders and their messages arrive in the
+    /// order sent; a refusal is answered.
+    async fn finish_handing(&mut self, rest: Unhanded) {
+        match rest {
+            Unhanded::NotJoined => return self.refuse(Refusal::NotJoined).await,
+            Unhanded::Full { msg, leaving } => {
+                if let Some(table) = &self.table
+                    && table.send(msg).await.is_ok()
+                {
+                    self.handed(leaving);
+                    return;
+                }
+            }
+            Unhanded::Closed => {}
+        }
+        self.table = None;
+        self.refuse(Refusal::TableClosed).await;
+    }
+
+    /// A message is in the table's mailbox; after `leave` the connection is at no table.
+    fn handed(&mut self, leaving: bool) {
+        if leaving {
             self.table = None;
             self.seat_released();
         }
@@ -440,6 +485,27 @@ mod tests {
             seat: None,
             seq: None,
         }
+    }
+
+    /// The reading loop lives as long as its connection, thousands at once, so what it
+    /// awaits besides the socket is boxed: a message's handling (a table's message waiting
+    /// for room, a connection's message, a refusal) adds nothing to it.
+    #[test]
+    fn the_reading_loop_holds_no_message_while_it_waits() {
+        let mut reader = reader_at(None, 8, Arc::default());
+        let mut stream = futures_util::stream::empty::<Result<Message, axum::Error>>();
+        let limits = super::super::Limits {
+            rate_per_sec: 1,
+            burst: 1,
+            outbound_queue: 1,
+            idle: Duration::from_secs(1),
+            join: Duration::from_secs(1),
+        };
+        let reading = reader.run(&mut stream, &limits);
+        let size = std::mem::size_of_val(&reading);
+        // About 600 bytes of its own locals; a message's handling awaited in place made it
+        // over 900.
+        assert!(size <= 768, "the reading loop's future is {size} bytes");
     }
 
     /// A table's message goes into the mailbox at once while there is room; when it is
