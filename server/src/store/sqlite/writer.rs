@@ -1,9 +1,9 @@
 //! The writer thread: the only user of the database connection after start.
 //!
-//! It sleeps until a request arrives, then takes every request already queued (when busy,
-//! after a short wait for more), writes the writes in one transaction, commits, and only
-//! then acknowledges them (group commit). Reads and barriers are answered in queue order,
-//! after the writes queued before them.
+//! It sleeps until a request arrives, then takes every request already queued (never waiting
+//! for more: a move adds one page or two to a commit whatever its size), writes the writes
+//! in one transaction, commits, and only then acknowledges them (group commit). Reads and
+//! barriers are answered in queue order, after the writes queued before them.
 //!
 //! It owns the writing connection; nothing else writes to the database after start.
 
@@ -27,11 +27,6 @@ use crate::store::records::{
     CLOSED, ChatRow, MatchRow, SeatRow, TableLog, TableRow, Write, occupant_name,
 };
 
-/// How long a busy writer waits for more writes before committing (a quiet one never
-/// waits): under load, a tenth of a move's round trip or less. Fewer, larger commits write
-/// fewer pages, and each commit's fixed cost is shared by more moves.
-const LINGER: std::time::Duration = std::time::Duration::from_millis(1);
-
 /// The thread's loop; returns when asked to stop or when every [`super::SqliteStore`] is gone.
 /// The checkpointer, if any, is nudged after each commit. The data directory's `lock` is
 /// released when the loop ends, before the stop is answered.
@@ -52,21 +47,14 @@ pub fn run(
 ) {
     let mut queue: VecDeque<Request> = VecDeque::new();
     let mut numbers = TableNumbers::default();
-    let mut busy = false;
     loop {
         if queue.is_empty() {
             let Some(first) = rx.blocking_recv() else {
                 break;
             };
             queue.push_back(first);
-            if busy {
-                // Under load, let a few more writes join this commit: tables touch different
-                // pages, and each commit writes every page it touched once.
-                std::thread::sleep(LINGER);
-            }
         }
         take_waiting(&mut rx, &mut queue);
-        busy = queue.len() > 1;
         if let Some(reply) = serve(
             &mut conn,
             &mut numbers,
