@@ -109,9 +109,9 @@ impl SqliteStore {
     /// holds the data directory's `lock` until it stops.
     fn start(conn: Connection, path: Option<PathBuf>, lock: Option<std::fs::File>) -> SqliteStore {
         let (queue, rx) = Queue::new();
-        // Every statement of the writer stays prepared (more than the default 16), with one
-        // insert of actions for each count of rows.
-        conn.set_prepared_statement_cache_capacity(64 + action_rows::MOST_ROWS);
+        // Every statement of the writer stays prepared (more than the default 16), with the
+        // inserts of actions.
+        conn.set_prepared_statement_cache_capacity(64 + action_rows::STATEMENTS);
         let checkpointer = path.as_deref().and_then(|path| {
             let started =
                 Checkpointer::start(path, checkpoint::LOG_LIMIT).and_then(|checkpointer| {
