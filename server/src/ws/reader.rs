@@ -273,9 +273,7 @@ impl Reader {
     pub(super) async fn on_text(&mut self, text: &str) {
         match ClientMsg::parse(text) {
             Ok(msg) => {
-                if let Some(rest) = self.on_routed(text.into(), Routed::from(msg)) {
-                    rest.await;
-                }
+                OptionFuture::from(self.on_routed(text.into(), Routed::from(msg))).await;
             }
             Err(err) => {
                 self.reply(&ServerMsg::error(err.code(), err.to_string()))

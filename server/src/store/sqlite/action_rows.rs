@@ -35,10 +35,14 @@ static INSERTS: LazyLock<[String; STATEMENTS]> = LazyLock::new(|| {
     })
 });
 
-/// How many of `count` rows (at least one) the next statement takes: the largest prepared
-/// size that fits.
-fn next_chunk(count: usize) -> usize {
-    1 << count.min(MOST_ROWS).ilog2()
+/// `rows` cut into runs of prepared sizes, each the largest that fits in what is left.
+fn prepared_chunks<T>(mut rows: &[T]) -> impl Iterator<Item = &[T]> {
+    std::iter::from_fn(move || {
+        let size = 1 << rows.len().checked_ilog2()?.min(STATEMENTS as u32 - 1);
+        let (chunk, rest) = rows.split_at(size);
+        rows = rest;
+        Some(chunk)
+    })
 }
 
 /// The table and row of an action write, `None` for any other write.
@@ -49,8 +53,8 @@ pub fn action_of(write: &Write) -> Option<(&Arc<str>, &ActionRow)> {
     }
 }
 
-/// Writes the action writes at the head of `writes` (up to its first other write),
-/// [`MOST_ROWS`] to a statement, pushing each one's outcome in order, and returns how many
+/// Writes the action writes at the head of `writes` (up to its first other write), in
+/// statements of prepared sizes, pushing each one's outcome in order, and returns how many
 /// they were. Fails, with nothing answered, on an error that is not a row's own (the
 /// transaction is then rolled back).
 pub fn write_leading(
@@ -59,26 +63,17 @@ pub fn write_leading(
     writes: &[&Write],
     outcomes: &mut Vec<Result<(), StoreError>>,
 ) -> Result<usize, StoreError> {
-    let mut count = 0;
-    let mut group = Vec::with_capacity(MOST_ROWS);
+    let mut group = Vec::new();
     for &write in writes {
         let Some((table, row)) = action_of(write) else {
             break;
         };
         group.push((write, numbers.of(tx, table)?, row));
-        count += 1;
-        if group.len() == MOST_ROWS {
-            write_group(tx, &group, outcomes)?;
-            group.clear();
-        }
     }
-    let mut rest = group.as_slice();
-    while !rest.is_empty() {
-        let (chunk, after) = rest.split_at(next_chunk(rest.len()));
+    for chunk in prepared_chunks(&group) {
         write_group(tx, chunk, outcomes)?;
-        rest = after;
     }
-    Ok(count)
+    Ok(group.len())
 }
 
 /// Writes a prepared size of actions (the write, its table's number, its row) with one
@@ -120,9 +115,8 @@ fn insert<'a>(
     if count == 0 {
         return Ok(());
     }
-    debug_assert_eq!(
-        count,
-        next_chunk(count),
+    debug_assert!(
+        count.is_power_of_two() && count <= MOST_ROWS,
         "no statement is prepared for {count} rows"
     );
     let mut insert = tx.prepare_cached(&INSERTS[count.ilog2() as usize])?;
@@ -141,11 +135,8 @@ fn insert<'a>(
 
 /// Inserts every row of one table (its number `no`), as many to a statement as fit.
 pub fn insert_all(tx: &Connection, no: i64, rows: &[ActionRow]) -> rusqlite::Result<()> {
-    let mut rest = rows;
-    while !rest.is_empty() {
-        let (chunk, after) = rest.split_at(next_chunk(rest.len()));
+    for chunk in prepared_chunks(rows) {
         insert(tx, chunk.iter().map(|row| (no, row)), chunk.len())?;
-        rest = after;
     }
     Ok(())
 }
@@ -154,23 +145,23 @@ pub fn insert_all(tx: &Connection, no: i64, rows: &[ActionRow]) -> rusqlite::Res
 mod tests {
     use super::*;
 
-    /// Every run of rows is cut into prepared sizes only, largest first, none left over.
+    /// Every run of rows is cut into prepared sizes only, largest first, all of it in order.
     #[test]
     fn a_run_of_rows_is_cut_into_prepared_sizes() {
-        for count in 1..=3 * MOST_ROWS {
-            let mut rest = count;
-            let mut chunks = Vec::new();
-            while rest > 0 {
-                let chunk = next_chunk(rest);
-                assert!(chunk.is_power_of_two() && chunk <= MOST_ROWS && chunk <= rest);
-                chunks.push(chunk);
-                rest -= chunk;
-            }
-            assert!(chunks.is_sorted_by(|a, b| a >= b), "{count}: {chunks:?}");
+        for count in 0..=3 * MOST_ROWS {
+            let rows: Vec<usize> = (0..count).collect();
+            let chunks: Vec<&[usize]> = prepared_chunks(&rows).collect();
+            let sizes: Vec<usize> = chunks.iter().map(|chunk| chunk.len()).collect();
             assert!(
-                chunks.len() <= count / MOST_ROWS + STATEMENTS,
-                "{count}: {chunks:?}"
+                sizes.iter().all(|&n| n.is_power_of_two() && n <= MOST_ROWS),
+                "{count}: {sizes:?}"
             );
+            assert!(sizes.is_sorted_by(|a, b| a >= b), "{count}: {sizes:?}");
+            assert!(
+                sizes.len() <= count / MOST_ROWS + STATEMENTS,
+                "{count}: {sizes:?}"
+            );
+            assert_eq!(chunks.concat(), rows);
         }
         assert_eq!(
             INSERTS[STATEMENTS - 1].matches('?').count(),
