@@ -175,6 +175,44 @@ fn eventually(done: impl Fn() -> bool) -> bool {
     false
 }
 
+/// The scheduling policy of every thread of this process named `name` (field 41 of
+/// `/proc/self/task/*/stat`; `SCHED_BATCH` is 3).
+#[cfg(target_os = "linux")]
+fn policies_of(name: &str) -> Vec<u32> {
+    let mut policies = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if comm.trim_end() != name {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the name, which may hold spaces, start at field 3.
+        let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+        policies.push(after_name.split(' ').nth(41 - 3).unwrap().parse().unwrap());
+    }
+    policies
+}
+
+/// The writer runs as a batch thread, so a write that wakes it does not preempt a
+/// connection's thread.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_writer_runs_as_a_batch_thread() {
+    const SCHED_BATCH: u32 = 3;
+    let store = SqliteStore::in_memory().unwrap();
+    assert!(
+        eventually(|| {
+            let policies = policies_of("parlor-store");
+            !policies.is_empty() && policies.iter().all(|&policy| policy == SCHED_BATCH)
+        }),
+        "the writer threads' policies: {:?}",
+        policies_of("parlor-store")
+    );
+    drop(store);
+}
+
 /// The checkpointer copies the log into the file beside a writer that never checkpoints, and
 /// restarts the log once it passes its limit, with every committed row kept.
 #[test]

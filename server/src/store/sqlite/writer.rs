@@ -45,6 +45,7 @@ pub fn run(
     lock: Option<std::fs::File>,
     ack_task: &AckTask,
 ) {
+    run_as_batch_thread();
     let mut queue: VecDeque<Request> = VecDeque::new();
     let mut numbers = TableNumbers::default();
     loop {
@@ -74,6 +75,26 @@ pub fn run(
     }
     finish(conn, checkpointer);
     drop(lock);
+}
+
+/// Makes the calling thread a batch thread (Linux's `SCHED_BATCH`, niceness 0). The first
+/// write after the writer caught up wakes it; as a batch thread it waits for a free turn
+/// instead of preempting a connection's thread mid-step, so on a busy server its commits
+/// gather more writes and the server's threads switch less (docs/PERFORMANCE.md, "The
+/// writer as a batch thread"). Where that fails, the thread keeps its default scheduling.
+fn run_as_batch_thread() {
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::{
+            NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityOsValue,
+            ThreadSchedulePolicy, set_thread_priority_and_policy, thread_native_id,
+        };
+        let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
+        let nice_zero = ThreadPriority::Os(ThreadPriorityOsValue::default());
+        if let Err(err) = set_thread_priority_and_policy(thread_native_id(), nice_zero, batch) {
+            tracing::debug!(?err, "the store's writer keeps the default scheduling");
+        }
+    }
 }
 
 /// Answers the queued requests in order. Returns `Some` when the writer is to stop (with
