@@ -7,7 +7,23 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-step() { printf '\n==== %s\n' "$*"; }
+# Every step's time is printed, all together, when the run stops (passed or not), so a
+# slower CI run shows which step grew.
+step_name="" step_started=$SECONDS timings=""
+end_step() {
+  [ -n "$step_name" ] && timings+="$(printf '%6d s  %s' $((SECONDS - step_started)) "$step_name")"$'\n'
+  step_name=""
+}
+step() {
+  end_step
+  step_name="$*" step_started=$SECONDS
+  printf '\n==== %s\n' "$*"
+}
+print_timings() {
+  end_step
+  printf '\n==== Time taken, step by step (%d s in all)\n%s' "$SECONDS" "$timings"
+}
+trap print_timings EXIT
 
 step "docker-compose.yml"
 if command -v docker-compose >/dev/null 2>&1; then
@@ -138,4 +154,5 @@ else
   echo "skipped: set PARLOR_TEST_IMAGE=1 to build the image and play the compose stack through"
 fi
 
-step "All tests passed"
+end_step
+printf '\n==== All tests passed\n'
