@@ -130,9 +130,12 @@ if [ -f tests/browser/package.json ]; then
   if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx
   fi
-  # A few real-browser tests are timing-sensitive on a busy 2-core machine: a failing run is
-  # repeated once, so a real breakage (which fails both times) still fails the suite.
-  (cd tests/browser && { node --test || { echo "Browser tests failed: running them once more"; node --test; }; })
+  # Two files at a time: the tests mostly wait on the browser and the server, and two cores
+  # then finish the suite in two thirds of the time. A few real-browser tests are
+  # timing-sensitive on a busy machine: a failing run is repeated once, one file at a time, so
+  # a real breakage (which fails both times) still fails the suite.
+  (cd tests/browser && { node --test --test-concurrency=2 \
+    || { echo "Browser tests failed: running them once more, one file at a time"; node --test --test-concurrency=1; }; })
 fi
 
 step "TypeScript types (fresh from the schema), packed, and the Node bot installed from the package against parlor serve"
