@@ -1,20 +1,11 @@
 //! Fair deals anyone can check: each hand is dealt from a 32-byte secret that the server
 //! commits to (its SHA-256 hash, sent when the hand starts) and reveals when the hand ends.
 //!
-//! Why this module: the deal must be a short, documented function of the secret, so a player
-//! can recompute it without Parlor (`docs/FAIRNESS.md` spells it out byte by byte, and the
-//! Python SDK reimplements it). Everything here is that recipe and nothing else:
-//!
-//! - a match has a *master secret* (drawn by the server from the OS's secure random source,
-//!   or derived from a creator's seed at a practice table: [`practice_master`]);
-//! - hand `h` of the match is dealt from `SHA-256("parlor hand v1" || master || h as 4 bytes
-//!   big-endian)` ([`hand_secret`]): revealing one hand's secret tells nothing of the others;
-//! - the commitment is `SHA-256(hand secret)` ([`commitment`]);
-//! - the deck is the variant's cards in index order (52 plain cards; with Spades' jokers the
-//!   twos of clubs and diamonds give way to the little and big joker), shuffled by
-//!   Fisher-Yates with words of the ChaCha20 keystream keyed by the hand secret ([`deck_of`]);
-//! - the cards go out one at a time from the dealer's left ([`deal`]).
-//!
+//! The deal must be a short, documented function of the secret, so that a player can recompute
+//! it without Parlor: docs/FAIRNESS.md spells it out byte by byte, and the Python SDK
+//! reimplements it. This module is that recipe and nothing else: a hand's secret from the
+//! match's master secret ([`hand_secret`]; [`practice_master`] at a practice table), the
+//! commitment ([`commitment`]), the shuffled deck ([`deck_of`]) and the deal ([`deal_hand`]).
 //! Pure: no I/O, no clock. Drawing a master secret is the server's job.
 
 use std::fmt;

@@ -408,11 +408,10 @@ fn parse_call(value: serde_json::Value) -> Result<ClientMsg, ProtocolError> {
 }
 
 /// The message of nearly every move, `{"type":"play","card":"QS"}` with an optional `"seq":N`
-/// after the card, read without the JSON parser: through `serde_json` (a tagged enum is read
-/// twice, once for its tag) it cost the server 1.8k instructions a move, 3.5% of all it does
-/// (callgrind, 250 tables). Anything else, spaces or other fields included, returns `None`
-/// and goes through `serde_json`, which reads what this reads the same way (a test holds it
-/// to that).
+/// after the card, read without the JSON parser, which reads a tagged enum twice (once for
+/// its tag; the cost is in docs/PERFORMANCE.md). Anything else, spaces or other fields
+/// included, returns `None` and goes through `serde_json`, which reads what this reads the
+/// same way (a test holds it to that).
 fn compact_play(text: &str) -> Option<ClientMsg> {
     let rest = text.strip_prefix(r#"{"type":"play","card":""#)?;
     let (card, rest) = rest.split_once('"')?;

@@ -1,10 +1,10 @@
 //! The table's outbox: it records what the table does into the store, and holds what the table
 //! sends until those records are acknowledged (output after commit). Every frame and join reply
 //! of a step waits in the [`Outbox`] until the actor seals the step ([`Outbox::seal`]). Each
-//! write goes to the store with an acknowledgement addressed to the table's [`Delivery`]
-//! ([`crate::store::Ack::numbered`]); the acknowledgement of the step's last write makes the
-//! delivery send the step, on the store's side, without waking the table, strictly in order,
-//! while the actor goes on with its next message.
+//! write goes to the store with an acknowledgement addressed to the table's `Delivery`
+//! (`outbox/delivery.rs`, [`crate::store::Ack::numbered`]); the acknowledgement of the step's
+//! last write makes the delivery send the step, on the store's side, without waking the table,
+//! strictly in order, while the actor goes on with its next message.
 //! The table hears from that side only what it must act on ([`Outbox::news`]). Without a store
 //! frames go straight out. It talks to the store only through [`crate::store::Store::append_then`]
 //! and never touches the game, the seats or a socket.

@@ -2,7 +2,7 @@
 //! American, written so that people at the table can read the bot's calls (the plain-words
 //! version is in docs/BOTS.md, "Bridge: the heuristic bot's bidding").
 //!
-//! Two halves share one set of rules. [`read_shown`] replays the auction and notes what each
+//! Two halves share one set of rules. `read_shown` replays the auction and notes what each
 //! seat's calls promised (a point range, suit lengths, an invitation); [`natural_call`] then
 //! decides from the hand and what partner promised. The first rounds (opening, response,
 //! opener's rebid, overcall, advance) follow fixed tables; after that one placement rule

@@ -5,10 +5,8 @@
 //! of the match's secret ([`crate::fair::bot_seed`]), so its stream reveals nothing of a deal.
 //! What they need is speed (random play and the strong bot's simulations draw a number for
 //! almost every card) and a stream fixed by its seed, which xoshiro256++'s specification gives
-//! as ChaCha8's does. Measured with `parlor bench` (random legal Hearts hands, pinned to one
-//! core, 15 rounds alternated with the build before): 6.5% more hands a second than drawing
-//! the moves from ChaCha8, whose buffered block function takes fewer instructions but stalls
-//! on each refill.
+//! as ChaCha8's does (docs/PERFORMANCE.md, "Where the code's shape comes from", has the
+//! measurement).
 
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -2,7 +2,7 @@
 //! view, every legal card is tried and the rest of the hand is played out by a rollout policy
 //! through the real engine; the card with the best mean outcome is played. The budget is a
 //! number of simulated hands, so the bot is deterministic given its seed (no clock). Bids
-//! (spades, ohhell) are searched the same way ([`super::strong_bid`]).
+//! (spades, ohhell) are searched the same way (`super::strong_bid`).
 //!
 //! At 4-seat Hearts the deals are played out on [`HeartsDeal`]s instead, and each one is
 //! picked from several draws by how well it explains the other seats' play so far

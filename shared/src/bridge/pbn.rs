@@ -387,7 +387,7 @@ impl Parsed {
     }
 }
 
-/// Reads one board written by [`write`] or by another program.
+/// Reads one board written by [`write()`] or by another program.
 pub fn read(text: &str) -> Result<PbnBoard, PbnError> {
     let parsed = tokenize(text)?;
     let get = |name: &'static str| parsed.tag(name).unwrap_or("").to_string();

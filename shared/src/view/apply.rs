@@ -6,32 +6,8 @@
 //! cannot drift from it unnoticed. It reads only the view, the event and the variant's
 //! [`VariantFacts`](crate::rules::VariantFacts): never the game, which a client does not have.
 //!
-//! # Where a followed view differs from [`PlayerView::of`]
-//!
-//! A client knows only what it was told, so after the events of a move its view equals the
-//! server's snapshot except for these, and only these:
-//!
-//! - **`legal`** comes only from `your_turn` prompts. When an event makes it the viewer's turn,
-//!   `legal` stays [`Legal::Wait`] until the prompt arrives (the server sends it right after the
-//!   move's events).
-//! - **Hearts' first lead.** The holder of 2♣ leads the first trick, and only that seat (or the
-//!   seat that passed it 2♣) knows who that is. Until the first card of the hand is played, a
-//!   viewer who cannot know has an empty `to_act` and `trick.leader` is the dealer's left, a
-//!   placeholder.
-//! - **The passing phase.** Nobody leads yet: `trick.leader` is the dealer's left (the engine
-//!   still names the last hand's final leader). The viewer's own `pass.given` is known to the
-//!   server from the moment the pass is chosen, but the events reveal it only when the cards
-//!   change hands (`cards_passed`).
-//! - **`pool`** only moves in variants with a prize (filippa); elsewhere it keeps the value of
-//!   the snapshot the client started from.
-//!
-//! Bidding needs no exception: who bids next, each bid and the start of play follow from the
-//! `hand_started` and `bid` events alone (the engine's trick waits for the dealer's left while
-//! the players bid, as a followed view shows it). Nor does blind nil: `dealt_face_down`,
-//! `cards_seen`, `blind_nil` and `exchanged` say who holds what face down, who bid blind and
-//! whose cards the exchange waits for (the partner gives first, then the bidder). Nor do
-//! Euchre's calls: `called`, `trump_made`, `sits_out`, `picked_up` and `discarded` say who
-//! calls next, trump, who sits out, and when the dealer's discard starts play.
+//! Where a followed view necessarily differs from a fresh snapshot, and why, is listed in
+//! docs/PROTOCOL.md, "Following a view from events"; the tests hold it to that list.
 
 use arrayvec::ArrayVec;
 

@@ -17,10 +17,9 @@ use rusqlite::Connection;
 
 use crate::store::StoreError;
 
-/// How long commits gather before a checkpoint: fewer, larger checkpoints copy each hot page
-/// once for many commits. Under load every table's last page changes with each of its moves,
-/// a dozen times a second: at 50 ms nearly every page of the log was copied (one read and
-/// one write each), at half a second one copy stands for several of its versions.
+/// How long commits gather before a checkpoint: under load each table's pages change several
+/// times a second, and one checkpoint copies a page once for all the versions gathered since
+/// the last (docs/PERFORMANCE.md, "Where the code's shape comes from").
 const GATHER: Duration = Duration::from_millis(500);
 
 /// How often the gathering checks whether the writer has gone (the thread then stops

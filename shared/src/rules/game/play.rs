@@ -99,8 +99,7 @@ impl Game {
         self.face_up.remove(card);
         let winner = self.trick.push(seat, card, self.trumps);
         // The event is written last on each path: for all the compiler knows, a write into the
-        // event list may change the game, which it then read again field by field from memory
-        // (2.3% of a random hand's instructions, callgrind).
+        // event list may change the game, which it would then read again field by field.
         if self.trick.len() == self.seating.trick_size() {
             events.push(Event::Played { seat, card });
             // Sets the next legal cards: the winner's lead, or the next hand's.
