@@ -130,10 +130,10 @@ if [ -f tests/browser/package.json ]; then
   if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx
   fi
-  # Two files at a time: the tests mostly wait on the browser and the server, and two cores
-  # then finish the suite in two thirds of the time. A few real-browser tests are
-  # timing-sensitive on a busy machine: a failing run is repeated once, one file at a time, so
-  # a real breakage (which fails both times) still fails the suite.
+  # Two files at a time: the tests mostly wait on the browser and the server, so a second
+  # file uses the idle core. A few real-browser tests are timing-sensitive on a busy machine:
+  # a failing run is repeated once, one file at a time, so a real breakage (which fails both
+  # times) still fails the suite.
   (cd tests/browser && { node --test --test-concurrency=2 \
     || { echo "Browser tests failed: running them once more, one file at a time"; node --test --test-concurrency=1; }; })
 fi
